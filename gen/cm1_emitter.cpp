@@ -1,0 +1,362 @@
+#include "gen/cm1_emitter.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "gen/errors.h"
+#include "gen/hypercube_topology.h"
+#include "gen/verilog_writer.h"
+
+namespace cmnet {
+namespace {
+
+int clog2(int x) {
+  int w = 0;
+  while ((1 << w) < x) ++w;
+  return w;
+}
+
+std::string S(int x) { return std::to_string(x); }
+
+std::string read_hw(const std::string& name) {
+  const std::string path = hw_dir() + "/" + name;
+  std::ifstream in(path);
+  if (!in) throw ConfigError("cannot read the hardware primitive " + path + " (set CMNET_HW_DIR)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const std::vector<std::string> kPrimitives = {"cmnet_counter_bank.v", "cm1_injector.v",
+                                              "cm1_heart_column.v", "cm1_ejector.v",
+                                              "cm1_buffers.v", "cm1_endpoint.v"};
+
+std::vector<std::pair<std::string, std::string>> header_params(const Cm1Params& p) {
+  return {{"cube_dims c", S(p.cube_dims)},
+          {"rows b", S(p.rows)},
+          {"procs_per_chip P", S(p.procs_per_chip)},
+          {"vp_bits v", S(p.vp_bits)},
+          {"data_bits d", S(p.data_bits)},
+          {"queue_depth", S(1 << cm1_widths(p).queue_log2)},
+          {"message length l", S(p.msg_len())},
+          {"petit period", S(p.petit_period())},
+          {"T_heart", S(p.t_heart())},
+          {"heart storage bits", S(p.heart_storage_bits())}};
+}
+
+std::string emit_router(const Cm1Params& p) {
+  const Cm1Widths w = cm1_widths(p);
+  const int B = p.rows, C = p.cube_dims, P = p.procs_per_chip;
+  const int L = p.msg_len(), TP = p.petit_period();
+  const auto counters = cm1_counter_names(p);
+  const int N = static_cast<int>(counters.size());
+  const int IW = clog2(std::max(B, C) + 1);
+  VerilogWriter v;
+  v.header("CM-1 router chip: injector, " + S(C) + "-column heart, ejector, buffers, counters.",
+           header_params(p));
+  v.open("module cm1_router (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,");
+  v.line("input  wire run,        // counts petit cycles while high");
+  v.line("input  wire clear,      // zeroes the counters");
+  v.line("input  wire eject_one,  // ejector mode: 1 = one message per petit cycle, 0 = OR-combine");
+  v.line("input  wire [" + S(P - 1) + ":0] proc_tx,");
+  v.line("output wire [" + S(P - 1) + ":0] proc_ack,");
+  v.line("output wire [" + S(P - 1) + ":0] proc_rx,");
+  v.line("output wire [" + S(P - 1) + ":0] proc_start,");
+  v.line("output wire [" + S(C - 1) + ":0] cube_out,");
+  v.line("input  wire [" + S(C - 1) + ":0] cube_in,");
+  v.line("output wire msgs_present, // phase 0: some heart row holds a message");
+  v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
+  v.line("output wire [31:0] cnt_value");
+  v.end_ports();
+  v.line("localparam integer B = " + S(B) + ";");
+  v.line("localparam integer C = " + S(C) + ";");
+  v.line("localparam integer P = " + S(P) + ";");
+  v.line("localparam integer L = " + S(L) + ";");
+  v.line("localparam integer TP = " + S(TP) + ";");
+  v.line("localparam integer PW = " + S(w.phase) + ";");
+  v.line();
+  v.comment("Rows entering each heart column; col" + S(C) + "_rows leaves the heart.");
+  for (int i = 0; i <= C; ++i) v.line("wire [B-1:0] col" + S(i) + "_rows;");
+  v.line("wire [B-1:0] buf_rows;");
+  v.line("wire [B-1:0] ejected;");
+  v.line("wire [B-1:0] parity_error;");
+  v.line("wire [C-1:0] desperation;");
+  v.line("wire [C-1:0] wire_busy;");
+  v.line("wire eject_strobe;");
+  v.line();
+  v.instance("cm1_injector", "injector", {{"B", "B"}, {"P", "P"}, {"PW", "PW"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"buf_in", "buf_rows"},
+              {"proc_in", "proc_tx"}, {"slot_out", "col0_rows"}, {"ack", "proc_ack"}});
+  v.line("assign msgs_present = |col0_rows;");
+  v.line();
+  for (int i = 0; i < C; ++i) {
+    v.comment("Column " + S(i) + ": cube dimension " + S(i) + ".");
+    v.instance("cm1_heart_column", "col" + S(i),
+               {{"B", "B"}, {"C", "C"}, {"COL", S(i)}, {"L", "L"}, {"TP", "TP"}, {"PW", "PW"}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"},
+                {"row_in", "col" + S(i) + "_rows"}, {"row_out", "col" + S(i + 1) + "_rows"},
+                {"cube_out", "cube_out[" + S(i) + "]"}, {"cube_in", "cube_in[" + S(i) + "]"},
+                {"desperation", "desperation[" + S(i) + "]"},
+                {"wire_busy", "wire_busy[" + S(i) + "]"}});
+  }
+  v.line();
+  v.instance("cm1_ejector", "ejector",
+             {{"B", "B"}, {"P", "P"}, {"C", "C"}, {"PA", S(p.proc_bits())}, {"V", S(p.vp_bits)},
+              {"D", S(p.data_bits)}, {"L", "L"}, {"TP", "TP"}, {"PW", "PW"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"eject_one", "eject_one"},
+              {"row_in", "col" + S(C) + "_rows"}, {"ejected", "ejected"},
+              {"count_strobe", "eject_strobe"}, {"parity_error", "parity_error"},
+              {"proc_rx", "proc_rx"}, {"proc_start", "proc_start"}});
+  v.line();
+  v.instance("cm1_buffers", "buffers", {{"B", "B"}, {"DL", S(TP - 2 * C)}, {"PW", "PW"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"},
+              {"row_in", "col" + S(C) + "_rows"}, {"ejected", "ejected"},
+              {"buf_out", "buf_rows"}});
+  v.line();
+  v.comment("Counters (cnt_sel index: name):");
+  for (int i = 0; i < N; ++i) v.comment("  " + S(i) + ": " + counters[static_cast<size_t>(i)]);
+  v.line("localparam integer IW = " + S(IW) + ";");
+  v.line("function [IW-1:0] ones_b;");
+  v.line("  input [B-1:0] x;");
+  v.line("  integer k;");
+  v.line("  begin");
+  v.line("    ones_b = {IW{1'b0}};");
+  v.line("    for (k = 0; k < B; k = k + 1) ones_b = ones_b + {{IW-1{1'b0}}, x[k]};");
+  v.line("  end");
+  v.line("endfunction");
+  v.line("function [IW-1:0] ones_c;");
+  v.line("  input [C-1:0] x;");
+  v.line("  integer k;");
+  v.line("  begin");
+  v.line("    ones_c = {IW{1'b0}};");
+  v.line("    for (k = 0; k < C; k = k + 1) ones_c = ones_c + {{IW-1{1'b0}}, x[k]};");
+  v.line("  end");
+  v.line("endfunction");
+  v.line("wire at_phase0 = (phase == {PW{1'b0}});");
+  v.line("wire [B-1:0] acked_rows = at_phase0 ? col0_rows : {B{1'b0}};");
+  v.line("wire [" + S(N * IW - 1) + ":0] cnt_inc;");
+  v.line("assign cnt_inc[0*IW +: IW] = at_phase0 ? ones_b(acked_rows) - ones_b(buf_rows) : {IW{1'b0}};");
+  v.line("assign cnt_inc[1*IW +: IW] = eject_strobe ? ones_b(ejected) : {IW{1'b0}};");
+  v.line("assign cnt_inc[2*IW +: IW] = ones_c(desperation);");
+  v.line("assign cnt_inc[3*IW +: IW] = {{IW-1{1'b0}}, at_phase0 && run};");
+  v.line("assign cnt_inc[4*IW +: IW] = ones_b(parity_error);");
+  for (int i = 0; i < C; ++i)
+    v.line("assign cnt_inc[" + S(5 + i) + "*IW +: IW] = {{IW-1{1'b0}}, wire_busy[" + S(i) + "]};");
+  v.instance("cmnet_counter_bank", "counters",
+             {{"N", S(N)}, {"CW", "32"}, {"IW", "IW"}, {"SW", S(w.sel)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"clear", "clear"}, {"inc", "cnt_inc"},
+              {"sel", "cnt_sel"}, {"value", "cnt_value"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+std::string emit_network(const Cm1Params& p) {
+  const Cm1Widths w = cm1_widths(p);
+  const HypercubeTopology topo(p.cube_dims);
+  const int C = p.cube_dims, P = p.procs_per_chip, NP = p.processors(), NC = p.chips();
+  const int TP = p.petit_period();
+  VerilogWriter v;
+  v.header("CM-1 network: " + S(NC) + " router chips wired as a " + S(C) +
+               "-cube, each with " + S(P) + " processor endpoints.",
+           header_params(p));
+  v.open("module cm1_network (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire run,        // endpoints offer messages while high");
+  v.line("input  wire clear,      // zeroes every counter");
+  v.line("input  wire eject_one,  // 1: one message per chip per petit cycle; 0: OR-combine");
+  v.line("// host load port: push message (dst chip, dst proc, vp, data) into endpoint load_proc");
+  v.line("input  wire load_en,");
+  v.line("input  wire [" + S(w.gproc - 1) + ":0] load_proc,");
+  v.line("input  wire [" + S(C - 1) + ":0] load_chip,");
+  v.line("input  wire [" + S(w.proc_field - 1) + ":0] load_dproc,");
+  v.line("input  wire [" + S(w.vp_field - 1) + ":0] load_vp,");
+  v.line("input  wire [" + S(p.data_bits - 1) + ":0] load_data,");
+  v.line("output wire load_full,  // endpoint load_proc has no room");
+  v.line("// receptions: rx_valid[g] for one cycle with rx_word[g*" + S(w.rx_word) + " +: " +
+         S(w.rx_word) + "] = {DATA, VP}");
+  v.line("output wire [" + S(NP - 1) + ":0] rx_valid,");
+  v.line("output wire [" + S(NP * w.rx_word - 1) + ":0] rx_word,");
+  v.line("output wire [" + S(w.phase - 1) + ":0] phase,");
+  v.line("output wire msgs_present, // at phase 0: some router holds a message");
+  v.line("output wire pending,      // some endpoint still has messages to inject");
+  v.line("input  wire [" + S(C - 1) + ":0] cnt_chip,");
+  v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
+  v.line("output wire [31:0] cnt_value,");
+  v.line("// fault injection for tests: flip the bit arriving at chip fault_chip on dimension fault_dim");
+  v.line("input  wire fault_en,");
+  v.line("input  wire [" + S(C - 1) + ":0] fault_chip,");
+  v.line("input  wire [" + S(std::max(1, clog2(C)) - 1) + ":0] fault_dim");
+  v.end_ports();
+  v.line("localparam integer C = " + S(C) + ";");
+  v.line("localparam integer P = " + S(P) + ";");
+  v.line("localparam integer NC = " + S(NC) + ";");
+  v.line("localparam integer NP = " + S(NP) + ";");
+  v.line("localparam integer TP = " + S(TP) + ";");
+  v.line("localparam integer PW = " + S(w.phase) + ";");
+  v.line("localparam integer W = " + S(w.rx_word) + ";");
+  v.line();
+  v.comment("The machine is synchronous: one bit-time counter, petit cycles every TP bit-times.");
+  v.line("reg [PW-1:0] phase_q;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst || phase_q == TP[PW-1:0] - 1'b1) phase_q <= {PW{1'b0}};");
+  v.line("  else phase_q <= phase_q + 1'b1;");
+  v.line("end");
+  v.line("assign phase = phase_q;");
+  v.line();
+  v.line("wire [NC*C-1:0] cube_out;   // cube_out[n*C + i]: chip n sends on dimension i");
+  v.line("wire [NC*C-1:0] cube_in;");
+  v.line("wire [NC*C-1:0] fault_mask;");
+  v.line("wire [NP-1:0] proc_tx;");
+  v.line("wire [NP-1:0] proc_ack;");
+  v.line("wire [NP-1:0] proc_rx;");
+  v.line("wire [NP-1:0] proc_start;");
+  v.line("wire [NP-1:0] ep_full;");
+  v.line("wire [NP-1:0] ep_pending;");
+  v.line("wire [NC-1:0] chip_msgs;");
+  v.line("wire [NC*32-1:0] chip_cnt;");
+  v.line();
+  v.comment("Hypercube links: chip n's dimension-i wire lands on chip n XOR 2^i.");
+  for (const HypercubeLink& l : topo.links()) {
+    const int from = l.from * C + l.dim, to = l.to * C + l.dim;
+    v.line("assign cube_in[" + S(to) + "] = cube_out[" + S(from) + "] ^ fault_mask[" + S(to) +
+           "];  // " + l.name() + " -> chip " + S(l.to));
+  }
+  v.line();
+  v.line("genvar n;");
+  v.line("genvar g;");
+  v.line("generate");
+  v.open("for (n = 0; n < NC; n = n + 1) begin : g_chip");
+  v.line("localparam [C-1:0] ME = n;");
+  v.line("assign fault_mask[n*C +: C] = (fault_en && fault_chip == ME) ? ({{C-1{1'b0}}, 1'b1} << fault_dim) : {C{1'b0}};");
+  v.instance("cm1_router", "router", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase_q"}, {"run", "run"},
+              {"clear", "clear"}, {"eject_one", "eject_one"}, {"proc_tx", "proc_tx[n*P +: P]"},
+              {"proc_ack", "proc_ack[n*P +: P]"}, {"proc_rx", "proc_rx[n*P +: P]"},
+              {"proc_start", "proc_start[n*P +: P]"}, {"cube_out", "cube_out[n*C +: C]"},
+              {"cube_in", "cube_in[n*C +: C]"}, {"msgs_present", "chip_msgs[n]"},
+              {"cnt_sel", "cnt_sel"}, {"cnt_value", "chip_cnt[n*32 +: 32]"}});
+  v.close("end");
+  v.open("for (g = 0; g < NP; g = g + 1) begin : g_proc");
+  v.line("localparam [" + S(w.gproc - 1) + ":0] GID = g;");
+  v.instance("cm1_endpoint", "endpoint",
+             {{"C", "C"}, {"PA", S(p.proc_bits())}, {"V", S(p.vp_bits)}, {"D", S(p.data_bits)},
+              {"L", S(p.msg_len())}, {"PW", "PW"}, {"QW", S(w.queue_log2)}, {"CHIP", "g / P"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase_q"}, {"run", "run"},
+              {"load_en", "load_en && load_proc == GID"}, {"load_chip", "load_chip"},
+              {"load_proc", "load_dproc"}, {"load_vp", "load_vp"}, {"load_data", "load_data"},
+              {"full", "ep_full[g]"}, {"pending", "ep_pending[g]"}, {"tx", "proc_tx[g]"},
+              {"ack", "proc_ack[g]"}, {"rx", "proc_rx[g]"}, {"rx_start", "proc_start[g]"},
+              {"rx_valid", "rx_valid[g]"}, {"rx_word", "rx_word[g*W +: W]"}});
+  v.close("end");
+  v.line("endgenerate");
+  v.line();
+  v.line("assign load_full = ep_full[load_proc];");
+  v.line("assign pending = |ep_pending;");
+  v.line("assign msgs_present = |chip_msgs;");
+  v.line("assign cnt_value = chip_cnt[cnt_chip*32 +: 32];");
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+}  // namespace
+
+std::string hw_dir() {
+  if (const char* e = std::getenv("CMNET_HW_DIR")) return e;
+  return std::string(CMNET_SOURCE_DIR) + "/hw";
+}
+
+std::vector<std::string> cm1_counter_names(const Cm1Params& p) {
+  std::vector<std::string> n = {"injected", "delivered", "desperation", "petit_cycles",
+                                "parity_errors"};
+  for (int i = 0; i < p.cube_dims; ++i) n.push_back("busy_dim" + S(i));
+  return n;
+}
+
+Cm1Widths cm1_widths(const Cm1Params& p) {
+  Cm1Widths w;
+  w.phase = std::max(1, clog2(p.petit_period()));
+  w.sel = std::max(1, clog2(static_cast<int>(cm1_counter_names(p).size())));
+  w.proc_field = std::max(1, p.proc_bits());
+  w.vp_field = std::max(1, p.vp_bits);
+  w.rx_word = p.vp_bits + p.data_bits;
+  w.queue_log2 = std::max(1, clog2(p.queue_depth));
+  w.gproc = std::max(1, p.cube_dims + p.proc_bits());
+  return w;
+}
+
+std::vector<std::string> GeneratedDesign::verilog_files() const {
+  std::vector<std::string> out;
+  for (const auto& f : files)
+    if (f.first.size() > 2 && f.first.substr(f.first.size() - 2) == ".v") out.push_back(f.first);
+  return out;
+}
+
+std::string cm1_manifest_json(const NetworkConfig& cfg) {
+  const Cm1Params& p = cfg.cm1;
+  const Cm1Widths w = cm1_widths(p);
+  nlohmann::ordered_json j;
+  j["generator"] = "cmnet";
+  j["network"] = "cm1";
+  j["name"] = cfg.name;
+  j["top"] = "cm1_network";
+  j["parameters"] = {{"cube_dims", p.cube_dims},   {"rows", p.rows},
+                     {"procs_per_chip", p.procs_per_chip}, {"vp_bits", p.vp_bits},
+                     {"data_bits", p.data_bits},   {"eject_mode", to_string(p.eject_mode)},
+                     {"queue_depth", 1 << w.queue_log2}};
+  j["derived"] = {{"chips", p.chips()},
+                  {"processors", p.processors()},
+                  {"message_length_l", p.msg_len()},
+                  {"petit_period", p.petit_period()},
+                  {"t_heart", p.t_heart()},
+                  {"heart_storage_bits", p.heart_storage_bits()},
+                  {"naive_t_heart", p.naive_t_heart()},
+                  {"naive_heart_storage_bits", p.naive_heart_storage_bits()},
+                  {"cube_wires", p.chips() * p.cube_dims}};
+  j["counters"] = cm1_counter_names(p);
+  j["widths"] = {{"phase", w.phase}, {"cnt_sel", w.sel}, {"load_dproc", w.proc_field},
+                 {"load_vp", w.vp_field}, {"rx_word", w.rx_word}, {"load_proc", w.gproc}};
+  return j.dump(2) + "\n";
+}
+
+GeneratedDesign emit_cm1(const NetworkConfig& cfg) {
+  validate(cfg.cm1, "config");
+  GeneratedDesign d;
+  d.top = "cm1_network";
+  for (const auto& prim : kPrimitives) d.files.emplace_back(prim, read_hw(prim));
+  d.files.emplace_back("cm1_router.v", emit_router(cfg.cm1));
+  d.files.emplace_back("cm1_network.v", emit_network(cfg.cm1));
+  std::string filelist;
+  for (const auto& f : d.verilog_files()) filelist += f + "\n";
+  d.files.emplace_back("filelist.f", filelist);
+  d.files.emplace_back("manifest.json", cm1_manifest_json(cfg));
+  d.files.emplace_back("config.json", config_to_json(cfg));
+  return d;
+}
+
+std::vector<std::string> write_design(const GeneratedDesign& d, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw ConfigError(dir + ": cannot create output directory: " + ec.message());
+  std::vector<std::string> out;
+  for (const auto& [name, text] : d.files) {
+    const std::string path = dir + "/" + name;
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    if (!f) throw ConfigError(path + ": cannot write");
+    out.push_back(path);
+  }
+  return out;
+}
+
+}  // namespace cmnet

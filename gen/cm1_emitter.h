@@ -1,0 +1,43 @@
+// Emits the Verilog of a CM-1 network from its description: the router chip (injector, c
+// heart columns, ejector, buffers, counters, built from the primitives in hw/), the network
+// top (2^c routers wired as a hypercube, with processor endpoints), a filelist and a JSON
+// manifest with the parameters, the derived figures and the counter map.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gen/config.h"
+
+namespace cmnet {
+
+struct GeneratedDesign {
+  std::string top;                                         // top module name
+  std::vector<std::pair<std::string, std::string>> files;  // file name -> contents
+  std::vector<std::string> verilog_files() const;          // file names in compile order
+};
+
+// The per-chip counters, in the order of their cnt_sel index.
+std::vector<std::string> cm1_counter_names(const Cm1Params& p);
+
+// Widths shared by the emitter and every harness that drives the network top.
+struct Cm1Widths {
+  int phase = 0;      // PW: phase counter width
+  int sel = 0;        // counter select width
+  int proc_field = 0; // PAW: PROC-ADDRESS field width in the load port (>= 1)
+  int vp_field = 0;   // VW: VP field width in the load port (>= 1)
+  int rx_word = 0;    // V + D
+  int queue_log2 = 0; // QW
+  int gproc = 0;      // width of a global processor number
+};
+Cm1Widths cm1_widths(const Cm1Params& p);
+
+GeneratedDesign emit_cm1(const NetworkConfig& cfg);
+std::string cm1_manifest_json(const NetworkConfig& cfg);
+// Writes every file into `dir` (created if needed). Returns the paths written.
+std::vector<std::string> write_design(const GeneratedDesign& d, const std::string& dir);
+// Directory holding the hand-written primitives (CMNET_HW_DIR, else the source tree's hw/).
+std::string hw_dir();
+
+}  // namespace cmnet

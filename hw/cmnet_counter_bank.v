@@ -1,0 +1,26 @@
+// N saturating-free wrap-around event counters of CW bits with a read mux: every cycle
+// counter i adds inc[i*IW +: IW]. `clear` zeroes them all. Used for the routers' statistics.
+module cmnet_counter_bank #(
+    parameter integer N  = 8,
+    parameter integer CW = 32,
+    parameter integer IW = 4,
+    parameter integer SW = 3    // select width, 2^SW >= N
+) (
+    input  wire          clk,
+    input  wire          rst,
+    input  wire          clear,
+    input  wire [N*IW-1:0] inc,
+    input  wire [SW-1:0] sel,
+    output wire [CW-1:0] value
+);
+  reg [CW-1:0] cnt [0:N-1];
+  integer i;
+  always @(posedge clk) begin
+    for (i = 0; i < N; i = i + 1) begin
+      if (rst || clear) cnt[i] <= {CW{1'b0}};
+      else cnt[i] <= cnt[i] + {{CW-IW{1'b0}}, inc[i*IW +: IW]};
+    end
+  end
+  localparam [SW:0] NV = N[SW:0];
+  assign value = ({1'b0, sel} < NV) ? cnt[sel] : {CW{1'b0}};
+endmodule
