@@ -3,7 +3,9 @@
 // cycles: injector, c heart columns (one dimension cycle each, all chips in lockstep), ejector.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "gen/cm1_params.h"
@@ -39,9 +41,38 @@ struct Cm1RunResult {
   bool completed = false;     // false when max_petit was reached first
 };
 
+// One chip's occupied rows at one point of a petit cycle, for tracing and tests.
+enum class Cm1Stage {
+  kInjected,  // after the injector: buffered messages then newly injected ones
+  kColumn,    // after heart column `column` (crossings and arrivals of dimension `column` done)
+  kBuffered,  // after the ejector: the messages kept for the next petit cycle
+};
+
+struct Cm1TraceRow {
+  size_t msg = 0;     // index into Traffic::messages
+  uint32_t addr = 0;  // relative CUBE-ADDRESS at this point
+};
+
+struct Cm1TraceEvent {
+  uint64_t petit = 0;
+  Cm1Stage stage = Cm1Stage::kInjected;
+  int column = -1;  // heart column for kColumn, else -1
+  int chip = 0;
+  std::vector<Cm1TraceRow> rows;  // rows 0..n-1 (always packed)
+};
+
 struct Cm1ModelOptions {
   uint64_t max_petit = 100000;  // stop (completed = false) after this many petit cycles
+  // When set, called for every chip at every stage of every petit cycle (slow; for debugging
+  // RTL/model mismatches and for tests). Chips in increasing order within a stage.
+  std::function<void(const Cm1TraceEvent&)> trace;
 };
+
+// The heart's routing decision at one chip for one column (Figure 9). `addrs` holds the
+// relative CUBE-ADDRESSes of the messages in rows 0..count-1 (count <= rows). Returns the row
+// whose message crosses dimension `dim`, or -1 when nobody crosses; *desperation is set when
+// that message does not want the dimension (all `rows` rows full and nobody wants it).
+int cm1_column_choice(const uint32_t* addrs, int count, int rows, int dim, bool* desperation);
 
 Cm1RunResult run_cm1_model(const Cm1Params& p, const Traffic& t, EjectMode mode,
                            const Cm1ModelOptions& opt = {});

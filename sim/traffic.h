@@ -28,6 +28,9 @@ struct Traffic {
 Traffic read_traffic_file(const std::string& path, const Cm1Params& p);
 Traffic parse_traffic(const std::string& text, const std::string& name, const Cm1Params& p);
 std::string format_traffic(const Traffic& t);
+// Throws cmnet::InputError ("WHERE: message I: field 'DST' value 70000 out of range 0..4095")
+// if any message does not fit `p` (processor numbers, DATA width, VP width).
+void check_traffic(const Traffic& t, const Cm1Params& p, const std::string& where);
 
 // Named patterns: "permutation" (random permutation), "many-to-one" (random destinations),
 // "hot-spot" (a quarter of the sources to processor 0, the rest random), "bit-complement",
