@@ -1,0 +1,33 @@
+// Pieces of the cmnet command line shared between its subcommands.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "gen/config.h"
+#include "sim/cm1_model.h"
+#include "sim/cm1_rtl.h"
+
+namespace cmnet {
+
+struct SimOutcome {
+  std::vector<Cm1Delivery> deliveries;
+  std::vector<Cm1Reception> receptions;
+  std::vector<Cm1ChipCounters> chips;
+  uint64_t petit_cycles = 0;
+  uint64_t bit_times = 0;
+  bool completed = false;
+  double seconds = 0;
+};
+
+SimOutcome simulate(const NetworkConfig& cfg, const Traffic& traffic, EjectMode mode,
+                    const std::string& engine, uint64_t max_petit);
+void write_jsonl(const std::string& path, const NetworkConfig& cfg, const Traffic& traffic,
+                 const SimOutcome& o, const std::string& engine, EjectMode mode);
+
+// `demo` (the README's main job) and `bench`, in their own files.
+void register_extra_commands(CLI::App& app);
+int run_extra_commands(CLI::App& app);
+
+}  // namespace cmnet

@@ -1,0 +1,60 @@
+// Runs a routing pattern on the generated CM-1 network RTL (Verilator) and reads back what
+// every processor received and every router's counters.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gen/config.h"
+#include "sim/cm1_model.h"
+#include "sim/traffic.h"
+
+namespace cmnet {
+
+// One reception at a processor: what arrived on its ejector wire in one petit cycle.
+struct Cm1Reception {
+  uint64_t petit = 0;
+  uint64_t bit_time = 0;  // bit-time (from the start of petit cycle 0) rx completed
+  uint32_t dst = 0;       // global processor
+  uint32_t vp = 0;
+  uint64_t data = 0;
+  bool operator<(const Cm1Reception& o) const;
+  bool operator==(const Cm1Reception& o) const;  // ignores bit_time
+};
+
+struct Cm1Fault {
+  uint64_t bit_time = 0;  // from the start of petit cycle 0
+  uint32_t chip = 0;      // the receiving chip
+  uint32_t dim = 0;
+};
+
+struct Cm1RtlOptions {
+  uint64_t max_petit = 10000;
+  std::vector<Cm1Fault> faults;
+  double timeout_s = 600;
+};
+
+struct Cm1RtlRun {
+  std::vector<Cm1Reception> receptions;      // sorted
+  std::vector<Cm1ChipCounters> chips;        // read from the routers' counter banks
+  uint64_t petit_cycles = 0;
+  uint64_t bit_times = 0;
+  bool completed = false;
+};
+
+Cm1RtlRun run_cm1_rtl(const NetworkConfig& cfg, const Traffic& t, EjectMode mode,
+                      const Cm1RtlOptions& opt = {});
+
+// The receptions the model's deliveries imply (one per OR-combined group), sorted.
+std::vector<Cm1Reception> receptions_from_model(const Cm1Params& p, const Traffic& t,
+                                                const Cm1RunResult& r);
+
+// Attributes RTL receptions to messages (the message format has no source address): each
+// reception takes the earliest undelivered messages to that processor whose data it covers.
+// Returns deliveries in the model's format; messages never matched are absent.
+std::vector<Cm1Delivery> deliveries_from_receptions(const Cm1Params& p, const Traffic& t,
+                                                    const std::vector<Cm1Reception>& rx);
+
+}  // namespace cmnet

@@ -1,0 +1,24 @@
+// Builds a Verilator model of a generated design with a harness main, once per distinct
+// (design, harness, Verilator) and caches it: $CMNET_CACHE, else $XDG_CACHE_HOME/cmnet, else
+// ~/.cache/cmnet. Concurrent builders of the same model wait for each other (flock).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gen/cm1_emitter.h"
+
+namespace cmnet {
+
+std::string rtl_cache_dir();
+
+// Returns the path of the built executable. Throws std::runtime_error with the tail of
+// Verilator's log when the build fails.
+std::string build_verilated_model(const GeneratedDesign& design, const std::string& harness_cpp,
+                                  const std::vector<std::string>& extra_cflags = {});
+
+// Runs `argv` as a child process, waits at most `timeout_s` seconds (then kills it), and
+// returns its exit status. Throws on spawn failure or timeout.
+int run_child(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path);
+
+}  // namespace cmnet
