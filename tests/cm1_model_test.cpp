@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -484,6 +485,135 @@ TEST(Cm1Model, Deterministic) {
   EXPECT_EQ(a.petit_cycles, b.petit_cycles);
   EXPECT_EQ(a.crossings, b.crossings);
   EXPECT_EQ(a.desperation, b.desperation);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A second, deliberately plain implementation of the rules (vectors of rows, one step at a
+// time), compared delivery by delivery with the optimized model.
+
+struct NaiveRow {
+  size_t msg;
+  uint32_t addr;
+};
+
+Cm1RunResult naive_model(const Cm1Params& p, const Traffic& t, EjectMode mode, uint64_t max_petit) {
+  const int c = p.cube_dims, b = p.rows;
+  const uint32_t P = static_cast<uint32_t>(p.procs_per_chip);
+  const uint32_t chips = static_cast<uint32_t>(p.chips());
+  std::vector<std::vector<size_t>> queue(static_cast<size_t>(p.processors()));
+  for (size_t i = 0; i < t.messages.size(); ++i) queue[t.messages[i].src].push_back(i);
+  std::vector<size_t> next(queue.size(), 0);
+  std::vector<std::vector<NaiveRow>> heart(chips);
+  Cm1RunResult r;
+  r.chips.resize(chips);
+  for (auto& k : r.chips) k.dim_busy.assign(static_cast<size_t>(c), 0);
+  size_t delivered = 0;
+  uint64_t petit = 0;
+  while (delivered < t.messages.size() && petit < max_petit) {
+    for (uint32_t x = 0; x < chips; ++x) {
+      for (uint32_t lp = 0; lp < P; ++lp) {
+        const uint32_t g = x * P + lp;
+        if (heart[x].size() == static_cast<size_t>(b)) break;
+        if (next[g] == queue[g].size()) continue;
+        const size_t m = queue[g][next[g]++];
+        heart[x].push_back({m, (t.messages[m].src / P) ^ (t.messages[m].dst / P)});
+        ++r.chips[x].injected;
+      }
+    }
+    for (int i = 0; i < c; ++i) {
+      std::vector<std::optional<NaiveRow>> out(chips);
+      for (uint32_t x = 0; x < chips; ++x) {
+        auto& rows = heart[x];
+        EXPECT_LE(rows.size(), static_cast<size_t>(b));
+        auto it = std::find_if(rows.begin(), rows.end(), [&](const NaiveRow& row) { return (row.addr >> i) & 1; });
+        if (it == rows.end() && rows.size() == static_cast<size_t>(b)) {
+          it = rows.end() - 1;
+          ++r.chips[x].desperation;
+          ++r.desperation;
+        }
+        if (it == rows.end()) continue;
+        out[x] = NaiveRow{it->msg, it->addr ^ (1u << i)};
+        rows.erase(it);
+        r.chips[x].dim_busy[static_cast<size_t>(i)] += static_cast<uint64_t>(p.msg_len());
+        ++r.crossings;
+      }
+      for (uint32_t x = 0; x < chips; ++x) {
+        if (out[x ^ (1u << i)]) heart[x].push_back(*out[x ^ (1u << i)]);
+      }
+    }
+    for (uint32_t x = 0; x < chips; ++x) {
+      std::vector<NaiveRow> kept, gone;
+      for (const NaiveRow& row : heart[x]) {
+        const bool eject = row.addr == 0 && (mode == EjectMode::kOrCombine || gone.empty());
+        (eject ? gone : kept).push_back(row);
+      }
+      for (const NaiveRow& row : gone) {
+        Cm1Delivery d;
+        d.msg = row.msg;
+        d.petit = petit;
+        d.combined = 0;
+        for (const NaiveRow& o : gone) {
+          if (t.messages[o.msg].dst == t.messages[row.msg].dst) {
+            d.rx_data |= t.messages[o.msg].data;
+            d.rx_vp |= t.messages[o.msg].vp;
+            ++d.combined;
+          }
+        }
+        r.deliveries.push_back(d);
+      }
+      r.chips[x].delivered += gone.size();
+      delivered += gone.size();
+      heart[x] = kept;
+    }
+    ++petit;
+  }
+  r.petit_cycles = petit;
+  r.completed = delivered == t.messages.size();
+  for (auto& k : r.chips) k.petit_cycles = petit;
+  return r;
+}
+
+TEST(Cm1Model, MatchesPlainImplementation) {
+  struct Case {
+    const char* pattern;
+    int c, P, b, per_proc;
+  };
+  const Case cases[] = {
+      {"permutation", 5, 16, 7, 2}, {"many-to-one", 4, 4, 2, 3},  {"hot-spot", 5, 8, 3, 2},
+      {"permutation", 3, 64, 7, 1}, {"many-to-one", 6, 1, 2, 4},  {"transpose", 5, 2, 4, 2},
+      {"hot-spot", 3, 16, 64, 2},   {"bit-complement", 4, 16, 5, 2}, {"identity", 2, 32, 7, 2},
+  };
+  for (const Case& k : cases) {
+    for (EjectMode mode : {EjectMode::kOrCombine, EjectMode::kOnePerPetit}) {
+      Cm1Params p = small(k.c, k.P, k.b);
+      const Traffic t = make_pattern(k.pattern, p, 31 + static_cast<uint64_t>(k.c), k.per_proc);
+      const std::string what = std::string(k.pattern) + " c=" + std::to_string(k.c) + " P=" + std::to_string(k.P) +
+                               " b=" + std::to_string(k.b) + " mode " + to_string(mode);
+      SCOPED_TRACE(what);
+      const Cm1RunResult a = run_cm1_model(p, t, mode);
+      const Cm1RunResult n = naive_model(p, t, mode, 100000);
+      ASSERT_TRUE(a.completed);
+      ASSERT_TRUE(n.completed);
+      EXPECT_EQ(a.petit_cycles, n.petit_cycles);
+      EXPECT_EQ(a.crossings, n.crossings);
+      EXPECT_EQ(a.desperation, n.desperation);
+      ASSERT_EQ(a.deliveries.size(), n.deliveries.size());
+      for (size_t i = 0; i < a.deliveries.size(); ++i) {
+        const Cm1Delivery& x = a.deliveries[i];
+        const Cm1Delivery& y = n.deliveries[i];
+        ASSERT_TRUE(x.msg == y.msg && x.petit == y.petit && x.rx_data == y.rx_data && x.rx_vp == y.rx_vp &&
+                    x.combined == y.combined)
+            << "delivery " << i << ": model msg " << x.msg << " petit " << x.petit << ", plain msg " << y.msg
+            << " petit " << y.petit;
+      }
+      for (size_t x = 0; x < a.chips.size(); ++x) {
+        EXPECT_EQ(a.chips[x].injected, n.chips[x].injected);
+        EXPECT_EQ(a.chips[x].delivered, n.chips[x].delivered);
+        EXPECT_EQ(a.chips[x].desperation, n.chips[x].desperation);
+        EXPECT_EQ(a.chips[x].dim_busy, n.chips[x].dim_busy);
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
