@@ -158,14 +158,85 @@ std::string emit_router(const Cm1Params& p) {
   return v.text();
 }
 
+// One CM-1 chip: the router and its P processor endpoints. The unit of the network top and
+// of the chip-composed simulation (and of the one-chip-per-FPGA mode).
+std::string emit_chip(const Cm1Params& p) {
+  const Cm1Widths w = cm1_widths(p);
+  const int C = p.cube_dims, P = p.procs_per_chip;
+  VerilogWriter v;
+  v.header("CM-1 chip: one router and its " + S(P) + " processor endpoints.", header_params(p));
+  v.open("module cm1_chip (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,   // the machine-wide bit-time in the petit cycle");
+  v.line("input  wire run,         // endpoints offer messages while high; petit cycles are counted");
+  v.line("input  wire clear,       // zeroes the counters");
+  v.line("input  wire eject_one,   // 1: one message per petit cycle; 0: OR-combine");
+  v.line("input  wire [" + S(C - 1) + ":0] my_chip,");
+  v.line("// load port: push message (dst chip, dst proc, vp, data) into local endpoint load_local");
+  v.line("input  wire load_en,");
+  v.line("input  wire [" + S(w.proc_field - 1) + ":0] load_local,");
+  v.line("input  wire [" + S(C - 1) + ":0] load_chip,");
+  v.line("input  wire [" + S(w.proc_field - 1) + ":0] load_dproc,");
+  v.line("input  wire [" + S(w.vp_field - 1) + ":0] load_vp,");
+  v.line("input  wire [" + S(p.data_bits - 1) + ":0] load_data,");
+  v.line("output wire load_full,");
+  v.line("output wire [" + S(P - 1) + ":0] rx_valid,");
+  v.line("output wire [" + S(P * w.rx_word - 1) + ":0] rx_word,   // {DATA, VP} per processor");
+  v.line("output wire msgs_present,  // at phase 0: some heart row holds a message");
+  v.line("output wire pending,       // some endpoint still has messages to inject");
+  v.line("output wire [" + S(C - 1) + ":0] cube_out,");
+  v.line("input  wire [" + S(C - 1) + ":0] cube_in,");
+  v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
+  v.line("output wire [31:0] cnt_value");
+  v.end_ports();
+  v.line("localparam integer P = " + S(P) + ";");
+  v.line("localparam integer W = " + S(w.rx_word) + ";");
+  v.line("wire [P-1:0] proc_tx;");
+  v.line("wire [P-1:0] proc_ack;");
+  v.line("wire [P-1:0] proc_rx;");
+  v.line("wire [P-1:0] proc_start;");
+  v.line("wire [P-1:0] ep_full;");
+  v.line("wire [P-1:0] ep_pending;");
+  v.line();
+  v.instance("cm1_router", "router", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"run", "run"},
+              {"clear", "clear"}, {"eject_one", "eject_one"}, {"proc_tx", "proc_tx"},
+              {"proc_ack", "proc_ack"}, {"proc_rx", "proc_rx"}, {"proc_start", "proc_start"},
+              {"cube_out", "cube_out"}, {"cube_in", "cube_in"}, {"msgs_present", "msgs_present"},
+              {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}});
+  v.line();
+  v.line("genvar g;");
+  v.line("generate");
+  v.open("for (g = 0; g < P; g = g + 1) begin : g_proc");
+  v.line("localparam [" + S(w.proc_field - 1) + ":0] LOCAL = g;");
+  v.instance("cm1_endpoint", "endpoint",
+             {{"C", S(C)}, {"PA", S(p.proc_bits())}, {"V", S(p.vp_bits)}, {"D", S(p.data_bits)},
+              {"L", S(p.msg_len())}, {"PW", S(w.phase)}, {"QW", S(w.queue_log2)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"run", "run"},
+              {"my_chip", "my_chip"}, {"load_en", "load_en && load_local == LOCAL"},
+              {"load_chip", "load_chip"}, {"load_proc", "load_dproc"}, {"load_vp", "load_vp"},
+              {"load_data", "load_data"}, {"full", "ep_full[g]"}, {"pending", "ep_pending[g]"},
+              {"tx", "proc_tx[g]"}, {"ack", "proc_ack[g]"}, {"rx", "proc_rx[g]"},
+              {"rx_start", "proc_start[g]"}, {"rx_valid", "rx_valid[g]"},
+              {"rx_word", "rx_word[g*W +: W]"}});
+  v.close("end");
+  v.line("endgenerate");
+  v.line("assign load_full = ep_full[load_local];");
+  v.line("assign pending = |ep_pending;");
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
 std::string emit_network(const Cm1Params& p) {
   const Cm1Widths w = cm1_widths(p);
   const HypercubeTopology topo(p.cube_dims);
   const int C = p.cube_dims, P = p.procs_per_chip, NP = p.processors(), NC = p.chips();
   const int TP = p.petit_period();
   VerilogWriter v;
-  v.header("CM-1 network: " + S(NC) + " router chips wired as a " + S(C) +
-               "-cube, each with " + S(P) + " processor endpoints.",
+  v.header("CM-1 network: " + S(NC) + " chips wired as a " + S(C) + "-cube, each with " + S(P) +
+               " processor endpoints.",
            header_params(p));
   v.open("module cm1_network (");
   v.line("input  wire clk,");
@@ -199,7 +270,6 @@ std::string emit_network(const Cm1Params& p) {
   v.line("localparam integer C = " + S(C) + ";");
   v.line("localparam integer P = " + S(P) + ";");
   v.line("localparam integer NC = " + S(NC) + ";");
-  v.line("localparam integer NP = " + S(NP) + ";");
   v.line("localparam integer TP = " + S(TP) + ";");
   v.line("localparam integer PW = " + S(w.phase) + ";");
   v.line("localparam integer W = " + S(w.rx_word) + ";");
@@ -215,12 +285,8 @@ std::string emit_network(const Cm1Params& p) {
   v.line("wire [NC*C-1:0] cube_out;   // cube_out[n*C + i]: chip n sends on dimension i");
   v.line("wire [NC*C-1:0] cube_in;");
   v.line("wire [NC*C-1:0] fault_mask;");
-  v.line("wire [NP-1:0] proc_tx;");
-  v.line("wire [NP-1:0] proc_ack;");
-  v.line("wire [NP-1:0] proc_rx;");
-  v.line("wire [NP-1:0] proc_start;");
-  v.line("wire [NP-1:0] ep_full;");
-  v.line("wire [NP-1:0] ep_pending;");
+  v.line("wire [NC-1:0] chip_full;");
+  v.line("wire [NC-1:0] chip_pending;");
   v.line("wire [NC-1:0] chip_msgs;");
   v.line("wire [NC*32-1:0] chip_cnt;");
   v.line();
@@ -232,35 +298,27 @@ std::string emit_network(const Cm1Params& p) {
   }
   v.line();
   v.line("genvar n;");
-  v.line("genvar g;");
   v.line("generate");
   v.open("for (n = 0; n < NC; n = n + 1) begin : g_chip");
   v.line("localparam [C-1:0] ME = n;");
   v.line("assign fault_mask[n*C +: C] = (fault_en && fault_chip == ME) ? ({{C-1{1'b0}}, 1'b1} << fault_dim) : {C{1'b0}};");
-  v.instance("cm1_router", "router", {},
+  const std::string local = p.proc_bits() > 0
+      ? "load_proc[" + S(p.proc_bits() - 1) + ":0]" : "1'b0";
+  v.instance("cm1_chip", "chip", {},
              {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase_q"}, {"run", "run"},
-              {"clear", "clear"}, {"eject_one", "eject_one"}, {"proc_tx", "proc_tx[n*P +: P]"},
-              {"proc_ack", "proc_ack[n*P +: P]"}, {"proc_rx", "proc_rx[n*P +: P]"},
-              {"proc_start", "proc_start[n*P +: P]"}, {"cube_out", "cube_out[n*C +: C]"},
-              {"cube_in", "cube_in[n*C +: C]"}, {"msgs_present", "chip_msgs[n]"},
+              {"clear", "clear"}, {"eject_one", "eject_one"}, {"my_chip", "ME"},
+              {"load_en", "load_en && load_proc[" + S(w.gproc - 1) + ":" + S(p.proc_bits()) + "] == ME"},
+              {"load_local", local}, {"load_chip", "load_chip"}, {"load_dproc", "load_dproc"},
+              {"load_vp", "load_vp"}, {"load_data", "load_data"}, {"load_full", "chip_full[n]"},
+              {"rx_valid", "rx_valid[n*P +: P]"}, {"rx_word", "rx_word[n*P*W +: P*W]"},
+              {"msgs_present", "chip_msgs[n]"}, {"pending", "chip_pending[n]"},
+              {"cube_out", "cube_out[n*C +: C]"}, {"cube_in", "cube_in[n*C +: C]"},
               {"cnt_sel", "cnt_sel"}, {"cnt_value", "chip_cnt[n*32 +: 32]"}});
-  v.close("end");
-  v.open("for (g = 0; g < NP; g = g + 1) begin : g_proc");
-  v.line("localparam [" + S(w.gproc - 1) + ":0] GID = g;");
-  v.instance("cm1_endpoint", "endpoint",
-             {{"C", "C"}, {"PA", S(p.proc_bits())}, {"V", S(p.vp_bits)}, {"D", S(p.data_bits)},
-              {"L", S(p.msg_len())}, {"PW", "PW"}, {"QW", S(w.queue_log2)}, {"CHIP", "g / P"}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase_q"}, {"run", "run"},
-              {"load_en", "load_en && load_proc == GID"}, {"load_chip", "load_chip"},
-              {"load_proc", "load_dproc"}, {"load_vp", "load_vp"}, {"load_data", "load_data"},
-              {"full", "ep_full[g]"}, {"pending", "ep_pending[g]"}, {"tx", "proc_tx[g]"},
-              {"ack", "proc_ack[g]"}, {"rx", "proc_rx[g]"}, {"rx_start", "proc_start[g]"},
-              {"rx_valid", "rx_valid[g]"}, {"rx_word", "rx_word[g*W +: W]"}});
   v.close("end");
   v.line("endgenerate");
   v.line();
-  v.line("assign load_full = ep_full[load_proc];");
-  v.line("assign pending = |ep_pending;");
+  v.line("assign load_full = chip_full[load_proc[" + S(w.gproc - 1) + ":" + S(p.proc_bits()) + "]];");
+  v.line("assign pending = |chip_pending;");
   v.line("assign msgs_present = |chip_msgs;");
   v.line("assign cnt_value = chip_cnt[cnt_chip*32 +: 32];");
   v.close("endmodule");
@@ -334,6 +392,7 @@ GeneratedDesign emit_cm1(const NetworkConfig& cfg) {
   d.top = "cm1_network";
   for (const auto& prim : kPrimitives) d.files.emplace_back(prim, read_hw(prim));
   d.files.emplace_back("cm1_router.v", emit_router(cfg.cm1));
+  d.files.emplace_back("cm1_chip.v", emit_chip(cfg.cm1));
   d.files.emplace_back("cm1_network.v", emit_network(cfg.cm1));
   std::string filelist;
   for (const auto& f : d.verilog_files()) filelist += f + "\n";

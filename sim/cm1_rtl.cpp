@@ -36,8 +36,11 @@ Cm1RtlRun run_cm1_rtl(const NetworkConfig& cfg_in, const Traffic& t, EjectMode m
   while (p.queue_depth < need) p.queue_depth *= 2;
 
   const GeneratedDesign design = emit_cm1(cfg);
+  const std::string src = CMNET_SOURCE_DIR;
   const std::string exe =
-      build_verilated_model(design, std::string(CMNET_SOURCE_DIR) + "/sim/cm1_rtl_main.cpp");
+      opt.whole_network
+          ? build_verilated_model(design, "cm1_network", src + "/sim/cm1_network_main.cpp")
+          : build_verilated_model(design, "cm1_chip", src + "/sim/cm1_chip_main.cpp");
 
   char tmpl[] = "/tmp/cmnet-rtl-XXXXXX";
   if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");

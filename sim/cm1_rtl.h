@@ -34,6 +34,9 @@ struct Cm1RtlOptions {
   uint64_t max_petit = 10000;
   std::vector<Cm1Fault> faults;
   double timeout_s = 600;
+  // false: 2^c verilated cm1_chip models wired in C++ (scales to c = 8 and beyond);
+  // true: the whole emitted cm1_network top in one model (its Verilog wiring; small c only).
+  bool whole_network = false;
 };
 
 struct Cm1RtlRun {

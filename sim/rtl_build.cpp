@@ -101,21 +101,24 @@ int run_child(const std::vector<std::string>& argv, double timeout_s, const std:
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-std::string build_verilated_model(const GeneratedDesign& design, const std::string& harness_cpp,
+std::string build_verilated_model(const GeneratedDesign& design, const std::string& top,
+                                  const std::string& harness_cpp,
                                   const std::vector<std::string>& extra_cflags) {
   const std::string src = CMNET_SOURCE_DIR;
   uint64_t h = 1469598103934665603ull;
   for (const auto& [name, text] : design.files) h = fnv1a(fnv1a(h, name), text);
   h = fnv1a(h, slurp(harness_cpp));
   h = fnv1a(h, slurp(src + "/sim/verilator_ports.h"));
+  h = fnv1a(h, slurp(src + "/sim/cm1_harness_io.h"));
+  h = fnv1a(h, top);
   for (const auto& f : extra_cflags) h = fnv1a(h, f);
   h = fnv1a(h, CMNET_VERILATOR);
   char key[32];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(h));
-  const fs::path dir = fs::path(rtl_cache_dir()) / (design.top + "-" + key);
+  const fs::path dir = fs::path(rtl_cache_dir()) / (top + "-" + key);
   fs::create_directories(dir.parent_path());
   FileLock lock(dir.string() + ".lock");
-  const fs::path exe = dir / "obj" / ("V" + design.top);
+  const fs::path exe = dir / "obj" / ("V" + top);
   if (fs::exists(exe)) return exe.string();
 
   fs::create_directories(dir / "rtl");
@@ -123,7 +126,7 @@ std::string build_verilated_model(const GeneratedDesign& design, const std::stri
   std::string cflags = "-O2 -std=c++20 -I" + src;
   for (const auto& f : extra_cflags) cflags += " " + f;
   std::vector<std::string> cmd = {CMNET_VERILATOR, "--cc", "--exe", "--build", "-j", "2",
-                                  "--top-module", design.top, "-Wno-fatal", "--x-assign", "fast",
+                                  "--top-module", top, "-Wno-fatal", "--x-assign", "fast",
                                   "-Mdir", (dir / "obj").string(), "-CFLAGS", cflags,
                                   "-MAKEFLAGS", "-s"};
   for (const auto& f : design.verilog_files()) cmd.push_back((dir / "rtl" / f).string());
@@ -131,7 +134,7 @@ std::string build_verilated_model(const GeneratedDesign& design, const std::stri
   const std::string log = (dir / "build.log").string();
   const int rc = run_child(cmd, 3600, log);
   if (rc != 0 || !fs::exists(exe))
-    throw std::runtime_error("Verilator build of " + design.top + " failed (exit " +
+    throw std::runtime_error("Verilator build of " + top + " failed (exit " +
                              std::to_string(rc) + "), log " + log + ":\n" + tail(log, 3000));
   return exe.string();
 }

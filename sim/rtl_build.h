@@ -14,7 +14,9 @@ std::string rtl_cache_dir();
 
 // Returns the path of the built executable. Throws std::runtime_error with the tail of
 // Verilator's log when the build fails.
-std::string build_verilated_model(const GeneratedDesign& design, const std::string& harness_cpp,
+// `top` is the module to verilate (one of the design's modules).
+std::string build_verilated_model(const GeneratedDesign& design, const std::string& top,
+                                  const std::string& harness_cpp,
                                   const std::vector<std::string>& extra_cflags = {});
 
 // Runs `argv` as a child process, waits at most `timeout_s` seconds (then kills it), and

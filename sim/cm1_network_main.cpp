@@ -1,74 +1,25 @@
-// Verilator harness for a generated CM-1 network top (cm1_network). Built per design by
+// Verilator harness for the whole generated CM-1 network top (cm1_network). Built per design by
 // sim/rtl_build.cpp and run as a child process by sim/cm1_rtl.cpp, so that a crash or a hang
 // in a model cannot take the caller with it.
 //
-// Input (text, one record per line):
-//   params C L TP P PA V D EJECT_ONE MAX_PETIT
-//   msg SRC DST_CHIP DST_PROC VP DATA_HEX          (loaded into endpoint SRC, in order)
-//   fault BIT_TIME CHIP DIM                        (flip one cube-wire bit arriving at CHIP)
-// Output:
-//   rx PETIT BIT_TIME GLOBAL_PROC WORD_HEX         (WORD = {DATA, VP} as received)
-//   cnt CHIP v0 v1 ...                             (the router's counters, cnt_sel order)
-//   done PETIT_CYCLES BIT_TIMES COMPLETED
-#include <cinttypes>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+// The protocol is in sim/cm1_harness_io.h.
 #include <memory>
-#include <string>
-#include <vector>
 
 #include "Vcm1_network.h"
+#include "sim/cm1_harness_io.h"
 #include "sim/verilator_ports.h"
 #include "verilated.h"
 
-namespace {
-
-struct Load {
-  uint32_t src, chip, proc, vp;
-  uint64_t data;
-};
-struct Fault {
-  uint64_t t;
-  uint32_t chip, dim;
-};
-
-[[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "cm1 harness: %s\n", what);
-  std::exit(2);
-}
-
-}  // namespace
+using namespace cmnet::harness;
 
 int main(int argc, char** argv) {
   if (argc != 3) die("usage: harness INPUT OUTPUT");
-  FILE* in = std::fopen(argv[1], "r");
-  if (!in) die("cannot open input");
-  int C = 0, L = 0, TP = 0, P = 0, PA = 0, V = 0, D = 0, eject_one = 0;
-  uint64_t max_petit = 0;
-  std::vector<Load> loads;
-  std::vector<Fault> faults;
-  char kind[16];
-  while (std::fscanf(in, "%15s", kind) == 1) {
-    if (!std::strcmp(kind, "params")) {
-      if (std::fscanf(in, "%d %d %d %d %d %d %d %d %" SCNu64, &C, &L, &TP, &P, &PA, &V, &D,
-                      &eject_one, &max_petit) != 9)
-        die("bad params line");
-    } else if (!std::strcmp(kind, "msg")) {
-      Load m{};
-      if (std::fscanf(in, "%u %u %u %u %" SCNx64, &m.src, &m.chip, &m.proc, &m.vp, &m.data) != 5)
-        die("bad msg line");
-      loads.push_back(m);
-    } else if (!std::strcmp(kind, "fault")) {
-      Fault f{};
-      if (std::fscanf(in, "%" SCNu64 " %u %u", &f.t, &f.chip, &f.dim) != 3) die("bad fault line");
-      faults.push_back(f);
-    } else {
-      die("unknown input record");
-    }
-  }
-  std::fclose(in);
-  if (C <= 0 || TP <= 0) die("missing params");
+  const Input x = read_input(argv[1]);
+  const int C = x.C, L = x.L, TP = x.TP, P = x.P, V = x.V, D = x.D;
+  (void)L;
+  const uint64_t max_petit = x.max_petit;
+  const auto& loads = x.loads;
+  const auto& faults = x.faults;
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
 
@@ -87,7 +38,7 @@ int main(int argc, char** argv) {
   top->rst = 1;
   top->run = 0;
   top->clear = 0;
-  top->eject_one = eject_one;
+  top->eject_one = x.eject_one;
   top->load_en = 0;
   top->fault_en = 0;
   tick();
@@ -116,7 +67,7 @@ int main(int argc, char** argv) {
   tick();  // now phase == 0 is being presented (after the rising edge)
   top->run = 1;
 
-  const int64_t rx_offset = 2 * C + (L - 1);  // bit-time of rx_valid within a petit cycle
+  const int64_t rx_offset = x.rx_offset();
   const size_t words = (static_cast<size_t>(NP) + 31) / 32;
   uint64_t petit_cycles = 0;
   bool completed = false;
@@ -155,7 +106,7 @@ int main(int argc, char** argv) {
         const int g = static_cast<int>(w * 32) + b;
         const uint64_t rx = get_field(top->rx_word, g * W, W);
         const int64_t petit = (static_cast<int64_t>(t) - rx_offset) / TP;
-        std::fprintf(out, "rx %" PRId64 " %" PRIu64 " %d %" PRIx64 "\n", petit, t, g, rx);
+        write_rx(out, petit, t, g, rx);
       }
     }
     top->clk = 1;
@@ -175,8 +126,7 @@ int main(int argc, char** argv) {
     }
     std::fprintf(out, "\n");
   }
-  std::fprintf(out, "done %" PRIu64 " %" PRIu64 " %d\n", petit_cycles,
-               static_cast<uint64_t>(petit_cycles) * TP + 2 * C, completed ? 1 : 0);
+  write_done(out, x, petit_cycles, completed);
   std::fclose(out);
   top->final();
   return 0;
