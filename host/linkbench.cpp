@@ -102,9 +102,10 @@ int main(int argc, char** argv) {
     std::printf("%-12s %10s %12s %9s %9s %9s %12s\n", "test", "ops", "ops/s", "mean us", "p50 us", "p99 us",
                 "payload MB/s");
     for (const auto& r : results) {
+      char mbs[32] = "-";
+      if (r.words_per_op) std::snprintf(mbs, sizeof mbs, "%.1f", r.payload_mb_per_s);
       std::printf("%-12s %10llu %12.0f %9.1f %9.1f %9.1f %12s\n", r.name.c_str(),
-                  static_cast<unsigned long long>(r.ops), r.ops_per_s, r.mean_us, r.p50_us, r.p99_us,
-                  r.words_per_op ? std::to_string(r.payload_mb_per_s).substr(0, 7).c_str() : "-");
+                  static_cast<unsigned long long>(r.ops), r.ops_per_s, r.mean_us, r.p50_us, r.p99_us, mbs);
     }
     const auto& st = client.stats();
     std::printf("client: %llu requests, %llu retries, %llu timeouts, %llu CRC errors\n",
