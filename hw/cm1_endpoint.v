@@ -11,7 +11,6 @@ module cm1_endpoint #(
     parameter integer L    = 18,
     parameter integer PW   = 5,
     parameter integer QW   = 2,   // log2(queue depth)
-    parameter integer CHIP = 0,   // this endpoint's chip number
     parameter integer PAW  = (PA > 0) ? PA : 1,  // derived widths (zero-width fields are 1)
     parameter integer VW   = (V > 0) ? V : 1,
     parameter integer W    = V + D
@@ -20,6 +19,8 @@ module cm1_endpoint #(
     input  wire              rst,
     input  wire [PW-1:0]     phase,
     input  wire              run,
+    input  wire [C-1:0]      my_chip,   // this endpoint's chip number (a port, not a parameter,
+                                        // so every endpoint is the same module)
     // host load port: push one message (dst chip, dst proc, vp, data)
     input  wire              load_en,
     input  wire [C-1:0]      load_chip,
@@ -39,9 +40,10 @@ module cm1_endpoint #(
     output reg               rx_valid,  // one cycle: rx_word holds the received VP/DATA
     output wire [W-1:0]      rx_word
 );
+  // Thousands of identical endpoints: keep them one Verilator class instead of inlining each.
+  /*verilator no_inline_module*/
   localparam integer FW = C + PA + V + D;   // queued fields: chip, proc, vp, data
   localparam integer QD = 1 << QW;
-  localparam [C-1:0] MY_CHIP = CHIP[C-1:0];
 
   reg [FW-1:0] queue [0:QD-1];
   reg [QW-1:0] rd_ptr;
@@ -51,7 +53,7 @@ module cm1_endpoint #(
   assign pending = (count != 0);
 
   wire [FW-1:0] head = queue[rd_ptr];
-  wire [C-1:0]  rel = head[C-1:0] ^ MY_CHIP;
+  wire [C-1:0]  rel = head[C-1:0] ^ my_chip;
   wire [D-1:0]  h_data = head[FW-1 -: D];
   wire [FW-1:0] load_word;
   // The whole message as it goes on the wire, bit 0 first. Fields absent at this size

@@ -17,34 +17,44 @@ module cm1_injector #(
 );
   wire set = (phase == {PW{1'b0}});
 
-  // Slot assignment from the MSGP bits: buffer r goes to slot rank(r); processor p to slot
-  // (buffers present) + rank(p) if that is below B.
-  reg [B*B-1:0] bsel_c;   // bsel[s*B + r]: slot s takes buffer r
-  reg [B*P-1:0] psel_c;   // psel[s*P + p]: slot s takes processor p
-  reg [P-1:0]   ack_c;
-  integer n;
-  integer r;
-  integer p;
-  integer s;
-  always @* begin
-    bsel_c = {B*B{1'b0}};
-    psel_c = {B*P{1'b0}};
-    ack_c = {P{1'b0}};
-    n = 0;
-    for (r = 0; r < B; r = r + 1) begin
-      if (buf_in[r]) begin
-        for (s = 0; s < B; s = s + 1) if (s == n) bsel_c[s*B + r] = 1'b1;
-        n = n + 1;
+  // Slot assignment from the MSGP bits: buffer r goes to slot rank(r) (buffers below it
+  // that hold a message); processor p to slot nb + rank(p) if that is below B.
+  localparam integer RW = 8;   // rank width: B + P < 256
+  function [RW-1:0] ones_below;
+    input [B+P-1:0] bits;
+    input integer upto;
+    integer k;
+    begin
+      ones_below = {RW{1'b0}};
+      for (k = 0; k < B + P; k = k + 1)
+        if (k < upto) ones_below = ones_below + {{RW-1{1'b0}}, bits[k]};
+    end
+  endfunction
+
+  // Buffers first, then processors in increasing index: one priority chain over both.
+  wire [B+P-1:0] req = {proc_in, buf_in};
+  wire [B*B-1:0] bsel_c;   // bsel[s*B + r]: slot s takes buffer r
+  wire [B*P-1:0] psel_c;   // psel[s*P + p]: slot s takes processor p
+  wire [P-1:0]   ack_c;
+  genvar gs;
+  genvar gi;
+  generate
+    for (gi = 0; gi < B + P; gi = gi + 1) begin : g_req
+      wire [RW-1:0] rank = ones_below(req, gi);
+      for (gs = 0; gs < B; gs = gs + 1) begin : g_slot
+        localparam [RW-1:0] SLOT = gs;
+        if (gi < B) begin : g_buf
+          assign bsel_c[gs*B + gi] = req[gi] && (rank == SLOT);
+        end else begin : g_proc
+          assign psel_c[gs*P + gi - B] = req[gi] && (rank == SLOT);
+        end
+      end
+      if (gi >= B) begin : g_ack
+        localparam [RW-1:0] BV = B[RW-1:0];
+        assign ack_c[gi - B] = req[gi] && (rank < BV);
       end
     end
-    for (p = 0; p < P; p = p + 1) begin
-      if (proc_in[p] && n < B) begin
-        for (s = 0; s < B; s = s + 1) if (s == n) psel_c[s*P + p] = 1'b1;
-        ack_c[p] = 1'b1;
-        n = n + 1;
-      end
-    end
-  end
+  endgenerate
 
   reg [B*B-1:0] bsel_q;
   reg [B*P-1:0] psel_q;

@@ -71,62 +71,69 @@ int main(int argc, char** argv) {
   for (auto& c : chip) c->rst = 0;
   phase = 0;
 
-  // Load the pattern while the machine idles (run = 0).
-  for (const Load& m : x.loads) {
-    Vcm1_chip& c = *chip.at(m.src / static_cast<uint32_t>(P));
-    c.load_local = m.src % static_cast<uint32_t>(P);
-    c.load_chip = m.chip;
-    c.load_dproc = m.proc;
-    c.load_vp = m.vp;
-    set_field(c.load_data, 0, x.D, m.data);
-    cycle([&] {
-      if (c.load_full) die("endpoint queue full: build with a larger queue_depth");
-      c.load_en = 1;
-      c.eval();
-    });
-    c.load_en = 0;
-  }
-  // Petit cycle 0 begins at the next phase 0.
-  while (phase != 0) cycle(nothing);
-  for (auto& c : chip) c->run = 1;
-
   const int64_t rx_offset = x.rx_offset();
-  uint64_t petit_cycles = 0;
-  bool completed = false;
-  int64_t stop_at = -1;
-  bool running = true;
-  for (uint64_t t = 0;; ++t) {
-    for (int n = 0; n < NC; ++n) fault_mask[n] = 0;
-    for (const Fault& f : x.faults)
-      if (f.t == t) fault_mask.at(f.chip) |= 1u << f.dim;
-    cycle([&] {
-      if (phase == 0 && running) {
-        bool busy = false;
-        for (auto& c : chip) busy = busy || c->msgs_present || c->pending;
-        const uint64_t petit = t / static_cast<uint64_t>(x.TP);
-        if (!busy || petit >= x.max_petit) {
-          // Stop before this petit cycle is counted; flush the last receptions.
-          running = false;
-          for (auto& c : chip) {
-            c->run = 0;
-            c->eval();
+  for (size_t group = 0; group < x.group_starts.size(); ++group) {
+    const size_t first = x.group_starts[group];
+    const size_t last = group + 1 < x.group_starts.size() ? x.group_starts[group + 1] : x.loads.size();
+    // Load the group's messages while the machine idles (run = 0).
+    for (size_t i = first; i < last; ++i) {
+      const Load& m = x.loads[i];
+      Vcm1_chip& c = *chip.at(m.src / static_cast<uint32_t>(P));
+      c.load_local = m.src % static_cast<uint32_t>(P);
+      c.load_chip = m.chip;
+      c.load_dproc = m.proc;
+      c.load_vp = m.vp;
+      set_field(c.load_data, 0, x.D, m.data);
+      cycle([&] {
+        if (c.load_full) die("endpoint queue full: build with a larger queue_depth");
+        c.load_en = 1;
+        c.eval();
+      });
+      c.load_en = 0;
+    }
+    // The group's petit cycle 0 begins at the next phase 0.
+    while (phase != 0) cycle(nothing);
+    for (auto& c : chip) c->run = 1;
+
+    uint64_t petit_cycles = 0;
+    bool completed = false;
+    int64_t stop_at = -1;
+    bool running = true;
+    for (uint64_t t = 0;; ++t) {
+      for (int n = 0; n < NC; ++n) fault_mask[n] = 0;
+      for (const Fault& f : x.faults)
+        if (group == 0 && f.t == t) fault_mask.at(f.chip) |= 1u << f.dim;
+      cycle([&] {
+        if (phase == 0 && running) {
+          bool busy = false;
+          for (auto& c : chip) busy = busy || c->msgs_present || c->pending;
+          const uint64_t petit = t / static_cast<uint64_t>(x.TP);
+          if (!busy || petit >= x.max_petit) {
+            // Stop before this petit cycle is counted; flush the last receptions.
+            running = false;
+            for (auto& c : chip) {
+              c->run = 0;
+              c->eval();
+            }
+            petit_cycles = petit;
+            completed = !busy;
+            stop_at = static_cast<int64_t>(t) + rx_offset + 1;
           }
-          petit_cycles = petit;
-          completed = !busy;
-          stop_at = static_cast<int64_t>(t) + rx_offset + 1;
         }
-      }
-      for (int n = 0; n < NC; ++n) {
-        const Vcm1_chip& c = *chip[n];
-        if (!any(c.rx_valid)) continue;
-        for (int q = 0; q < P; ++q) {
-          if (!get_bit(c.rx_valid, q)) continue;
-          const int64_t petit = (static_cast<int64_t>(t) - rx_offset) / x.TP;
-          write_rx(out, petit, t, n * P + q, get_field(c.rx_word, q * W, W));
+        for (int n = 0; n < NC; ++n) {
+          const Vcm1_chip& c = *chip[n];
+          if (!any(c.rx_valid)) continue;
+          for (int q = 0; q < P; ++q) {
+            if (!get_bit(c.rx_valid, q)) continue;
+            const int64_t petit = (static_cast<int64_t>(t) - rx_offset) / x.TP;
+            write_rx(out, group, petit, t, n * P + q, get_field(c.rx_word, q * W, W));
+          }
         }
-      }
-    });
-    if (stop_at >= 0 && static_cast<int64_t>(t) >= stop_at) break;
+      });
+      if (stop_at >= 0 && static_cast<int64_t>(t) >= stop_at) break;
+    }
+    write_done(out, x, group, petit_cycles, completed);
+    if (!completed) break;  // a stuck network would poison the next group
   }
 
   const int ncnt = 5 + C;
@@ -139,7 +146,6 @@ int main(int argc, char** argv) {
     }
     std::fprintf(out, "\n");
   }
-  write_done(out, x, petit_cycles, completed);
   std::fclose(out);
   for (auto& c : chip) c->final();
   return 0;

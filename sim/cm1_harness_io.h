@@ -6,10 +6,13 @@
 //   params C L TP P PA V D EJECT_ONE MAX_PETIT
 //   msg SRC DST_CHIP DST_PROC VP DATA_HEX          (loaded into endpoint SRC, in order)
 //   fault BIT_TIME CHIP DIM                        (flip the bit arriving at CHIP on DIM)
+//   group                                          (the messages after it form a separate run
+//                                                   that starts when the previous one is done)
 // Output:
-//   rx PETIT BIT_TIME GLOBAL_PROC WORD_HEX         (WORD = {DATA, VP} as received)
+//   rx GROUP PETIT BIT_TIME GLOBAL_PROC WORD_HEX   (WORD = {DATA, VP} as received; petit and
+//                                                   bit-time count from the group's start)
+//   done GROUP PETIT_CYCLES BIT_TIMES COMPLETED
 //   cnt CHIP v0 v1 ...                             (the router's counters, cnt_sel order)
-//   done PETIT_CYCLES BIT_TIMES COMPLETED
 #pragma once
 
 #include <cinttypes>
@@ -33,6 +36,7 @@ struct Input {
   uint64_t max_petit = 0;
   std::vector<Load> loads;
   std::vector<Fault> faults;
+  std::vector<size_t> group_starts = {0};  // index into loads where each group begins
   int64_t rx_offset() const { return 2 * C + (L - 1); }  // rx_valid's bit-time in a petit cycle
 };
 
@@ -56,6 +60,8 @@ inline Input read_input(const char* path) {
       if (std::fscanf(in, "%u %u %u %u %" SCNx64, &m.src, &m.chip, &m.proc, &m.vp, &m.data) != 5)
         die("bad msg line");
       x.loads.push_back(m);
+    } else if (!std::strcmp(kind, "group")) {
+      if (!x.loads.empty() || x.group_starts.size() > 1) x.group_starts.push_back(x.loads.size());
     } else if (!std::strcmp(kind, "fault")) {
       Fault f{};
       if (std::fscanf(in, "%" SCNu64 " %u %u", &f.t, &f.chip, &f.dim) != 3) die("bad fault line");
@@ -69,12 +75,13 @@ inline Input read_input(const char* path) {
   return x;
 }
 
-inline void write_rx(FILE* out, int64_t petit, uint64_t t, int g, uint64_t word) {
-  std::fprintf(out, "rx %" PRId64 " %" PRIu64 " %d %" PRIx64 "\n", petit, t, g, word);
+inline void write_rx(FILE* out, size_t group, int64_t petit, uint64_t t, int g, uint64_t word) {
+  std::fprintf(out, "rx %zu %" PRId64 " %" PRIu64 " %d %" PRIx64 "\n", group, petit, t, g, word);
 }
 
-inline void write_done(FILE* out, const Input& x, uint64_t petit_cycles, bool completed) {
-  std::fprintf(out, "done %" PRIu64 " %" PRIu64 " %d\n", petit_cycles,
+inline void write_done(FILE* out, const Input& x, size_t group, uint64_t petit_cycles,
+                       bool completed) {
+  std::fprintf(out, "done %zu %" PRIu64 " %" PRIu64 " %d\n", group, petit_cycles,
                petit_cycles * static_cast<uint64_t>(x.TP) + 2u * static_cast<uint64_t>(x.C),
                completed ? 1 : 0);
 }

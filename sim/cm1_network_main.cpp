@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   const uint64_t max_petit = x.max_petit;
   const auto& loads = x.loads;
   const auto& faults = x.faults;
+  if (x.group_starts.size() > 1) die("the whole-network harness runs one group only");
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
 
@@ -106,7 +107,7 @@ int main(int argc, char** argv) {
         const int g = static_cast<int>(w * 32) + b;
         const uint64_t rx = get_field(top->rx_word, g * W, W);
         const int64_t petit = (static_cast<int64_t>(t) - rx_offset) / TP;
-        write_rx(out, petit, t, g, rx);
+        write_rx(out, 0, petit, t, g, rx);
       }
     }
     top->clk = 1;
@@ -114,6 +115,7 @@ int main(int argc, char** argv) {
     if (stop_at >= 0 && static_cast<int64_t>(t) >= stop_at) break;
   }
 
+  write_done(out, x, 0, petit_cycles, completed);
   // Read every chip's counters through the select mux.
   const int ncnt = 5 + C;
   for (int chip = 0; chip < (1 << C); ++chip) {
@@ -126,7 +128,6 @@ int main(int argc, char** argv) {
     }
     std::fprintf(out, "\n");
   }
-  write_done(out, x, petit_cycles, completed);
   std::fclose(out);
   top->final();
   return 0;

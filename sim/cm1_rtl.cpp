@@ -18,21 +18,31 @@ namespace cmnet {
 namespace fs = std::filesystem;
 
 bool Cm1Reception::operator<(const Cm1Reception& o) const {
-  return std::tie(petit, dst, vp, data) < std::tie(o.petit, o.dst, o.vp, o.data);
+  return std::tie(group, petit, dst, vp, data) < std::tie(o.group, o.petit, o.dst, o.vp, o.data);
 }
 bool Cm1Reception::operator==(const Cm1Reception& o) const {
-  return std::tie(petit, dst, vp, data) == std::tie(o.petit, o.dst, o.vp, o.data);
+  return std::tie(group, petit, dst, vp, data) == std::tie(o.group, o.petit, o.dst, o.vp, o.data);
 }
 
-Cm1RtlRun run_cm1_rtl(const NetworkConfig& cfg_in, const Traffic& t, EjectMode mode,
+Cm1RtlRun run_cm1_rtl(const NetworkConfig& cfg, const Traffic& t, EjectMode mode,
                       const Cm1RtlOptions& opt) {
+  return run_cm1_rtl_groups(cfg, {t}, mode, opt);
+}
+
+Cm1RtlRun run_cm1_rtl_groups(const NetworkConfig& cfg_in, const std::vector<Traffic>& groups,
+                             EjectMode mode, const Cm1RtlOptions& opt) {
+  if (opt.whole_network && groups.size() != 1)
+    throw std::invalid_argument("the whole-network harness runs one group only");
   NetworkConfig cfg = cfg_in;
   Cm1Params& p = cfg.cm1;
   // Every endpoint must hold its whole share of the pattern: the model assumes a processor's
   // next message is always ready.
-  std::vector<int> per_src(static_cast<size_t>(p.processors()), 0);
   int need = 1;
-  for (const Message& m : t.messages) need = std::max(need, ++per_src.at(m.src));
+  for (const Traffic& t : groups) {
+    check_traffic(t, p, "traffic");
+    std::vector<int> per_src(static_cast<size_t>(p.processors()), 0);
+    for (const Message& m : t.messages) need = std::max(need, ++per_src.at(m.src));
+  }
   while (p.queue_depth < need) p.queue_depth *= 2;
 
   const GeneratedDesign design = emit_cm1(cfg);
@@ -51,12 +61,15 @@ Cm1RtlRun run_cm1_rtl(const NetworkConfig& cfg_in, const Traffic& t, EjectMode m
     in << "params " << p.cube_dims << ' ' << p.msg_len() << ' ' << p.petit_period() << ' '
        << p.procs_per_chip << ' ' << p.proc_bits() << ' ' << p.vp_bits << ' ' << p.data_bits
        << ' ' << (mode == EjectMode::kOnePerPetit ? 1 : 0) << ' ' << opt.max_petit << '\n';
-    for (const Message& m : t.messages) {
+    for (size_t g = 0; g < groups.size(); ++g) {
+     if (g > 0) in << "group\n";
+     for (const Message& m : groups[g].messages) {
       char buf[128];
       std::snprintf(buf, sizeof buf, "msg %u %u %u %u %" PRIx64 "\n", m.src,
                     m.dst / static_cast<uint32_t>(p.procs_per_chip),
                     m.dst % static_cast<uint32_t>(p.procs_per_chip), m.vp, m.data);
       in << buf;
+     }
     }
     for (const Cm1Fault& f : opt.faults)
       in << "fault " << f.bit_time << ' ' << f.chip << ' ' << f.dim << '\n';
@@ -78,7 +91,7 @@ Cm1RtlRun run_cm1_rtl(const NetworkConfig& cfg_in, const Traffic& t, EjectMode m
     if (kind == "rx") {
       Cm1Reception r;
       std::string word;
-      out >> r.petit >> r.bit_time >> r.dst >> word;
+      out >> r.group >> r.petit >> r.bit_time >> r.dst >> word;
       const uint64_t w = std::stoull(word, nullptr, 16);
       r.vp = static_cast<uint32_t>(w & ((1ull << p.vp_bits) - 1));
       r.data = p.data_bits >= 64 ? (w >> p.vp_bits) : ((w >> p.vp_bits) & ((1ull << p.data_bits) - 1));
@@ -93,13 +106,16 @@ Cm1RtlRun run_cm1_rtl(const NetworkConfig& cfg_in, const Traffic& t, EjectMode m
       for (auto& b : c.dim_busy) out >> b;
     } else if (kind == "done") {
       int completed = 0;
-      out >> run.petit_cycles >> run.bit_times >> completed;
-      run.completed = completed != 0;
+      size_t group = 0;
+      out >> group >> run.petit_cycles >> run.bit_times >> completed;
+      run.group_petit_cycles.push_back(run.petit_cycles);
+      run.completed = completed != 0 && (group == 0 || run.completed);
     } else {
       throw std::runtime_error("RTL harness output: unknown record '" + kind + "'");
     }
   }
   fs::remove_all(work);
+  if (run.group_petit_cycles.size() != groups.size()) run.completed = false;
   std::sort(run.receptions.begin(), run.receptions.end());
   return run;
 }

@@ -15,6 +15,7 @@ namespace cmnet {
 
 // One reception at a processor: what arrived on its ejector wire in one petit cycle.
 struct Cm1Reception {
+  uint32_t group = 0;     // which run of a grouped pattern (run_cm1_rtl_groups)
   uint64_t petit = 0;
   uint64_t bit_time = 0;  // bit-time (from the start of petit cycle 0) rx completed
   uint32_t dst = 0;       // global processor
@@ -42,11 +43,16 @@ struct Cm1RtlOptions {
 struct Cm1RtlRun {
   std::vector<Cm1Reception> receptions;      // sorted
   std::vector<Cm1ChipCounters> chips;        // read from the routers' counter banks
-  uint64_t petit_cycles = 0;
+  uint64_t petit_cycles = 0;  // of the last group
   uint64_t bit_times = 0;
-  bool completed = false;
+  bool completed = false;     // every group completed
+  std::vector<uint64_t> group_petit_cycles;
 };
 
+// Runs each traffic as a separate group in one simulation: group k starts when group k-1
+// has been delivered (counters accumulate; petit cycles count from each group's start).
+Cm1RtlRun run_cm1_rtl_groups(const NetworkConfig& cfg, const std::vector<Traffic>& groups,
+                             EjectMode mode, const Cm1RtlOptions& opt = {});
 Cm1RtlRun run_cm1_rtl(const NetworkConfig& cfg, const Traffic& t, EjectMode mode,
                       const Cm1RtlOptions& opt = {});
 

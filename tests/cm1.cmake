@@ -1,0 +1,4 @@
+# CM-1 generator, config and RTL tests (gen/cm1_emitter.*, gen/config.*, sim/cm1_rtl.*).
+cmnet_test(config_test SOURCES config_test.cpp LIBS cmnet_gen LABELS gen)
+cmnet_test(cm1_emitter_test SOURCES cm1_emitter_test.cpp LIBS cmnet_sim LABELS gen)
+cmnet_test(cm1_rtl_test SOURCES cm1_rtl_test.cpp LIBS cmnet_sim LABELS rtl)
