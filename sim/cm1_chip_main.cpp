@@ -7,6 +7,7 @@
 // A chip's cube_out depends only on its registers and the phase, never combinationally on
 // cube_in, so one cycle is: evaluate every chip with the clock low, route every cube_out to
 // its neighbour's cube_in, evaluate again, then raise the clock on every chip.
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -75,22 +76,33 @@ int main(int argc, char** argv) {
   for (size_t group = 0; group < x.group_starts.size(); ++group) {
     const size_t first = x.group_starts[group];
     const size_t last = group + 1 < x.group_starts.size() ? x.group_starts[group + 1] : x.loads.size();
-    // Load the group's messages while the machine idles (run = 0).
-    for (size_t i = first; i < last; ++i) {
-      const Load& m = x.loads[i];
-      Vcm1_chip& c = *chip.at(m.src / static_cast<uint32_t>(P));
-      c.load_local = m.src % static_cast<uint32_t>(P);
-      c.load_chip = m.chip;
-      c.load_dproc = m.proc;
-      c.load_vp = m.vp;
-      set_field(c.load_data, 0, x.D, m.data);
-      cycle([&] {
-        if (c.load_full) die("endpoint queue full: build with a larger queue_depth");
+    // Load the group's messages while the machine idles (run = 0): every chip has its own
+    // load port, so all chips load in parallel, one message per chip per cycle.
+    std::vector<std::vector<const Load*>> per_chip(static_cast<size_t>(NC));
+    for (size_t i = first; i < last; ++i)
+      per_chip.at(x.loads[i].src / static_cast<uint32_t>(P)).push_back(&x.loads[i]);
+    for (size_t k = 0;; ++k) {
+      bool any_load = false;
+      for (int n = 0; n < NC; ++n) {
+        Vcm1_chip& c = *chip[n];
+        c.load_en = 0;
+        if (k >= per_chip[n].size()) continue;
+        const Load& m = *per_chip[n][k];
+        c.load_local = m.src % static_cast<uint32_t>(P);
+        c.load_chip = m.chip;
+        c.load_dproc = m.proc;
+        c.load_vp = m.vp;
+        set_field(c.load_data, 0, x.D, m.data);
         c.load_en = 1;
-        c.eval();
+        any_load = true;
+      }
+      if (!any_load) break;
+      cycle([&] {
+        for (int n = 0; n < NC; ++n)
+          if (chip[n]->load_en && chip[n]->load_full) die("endpoint queue full: build with a larger queue_depth");
       });
-      c.load_en = 0;
     }
+    for (auto& c : chip) c->load_en = 0;
     // The group's petit cycle 0 begins at the next phase 0.
     while (phase != 0) cycle(nothing);
     for (auto& c : chip) c->run = 1;
@@ -99,7 +111,10 @@ int main(int argc, char** argv) {
     bool completed = false;
     int64_t stop_at = -1;
     bool running = true;
+    const auto t_start = std::chrono::steady_clock::now();
+    uint64_t cycles = 0;
     for (uint64_t t = 0;; ++t) {
+      ++cycles;
       for (int n = 0; n < NC; ++n) fault_mask[n] = 0;
       for (const Fault& f : x.faults)
         if (group == 0 && f.t == t) fault_mask.at(f.chip) |= 1u << f.dim;
@@ -132,6 +147,9 @@ int main(int argc, char** argv) {
       });
       if (stop_at >= 0 && static_cast<int64_t>(t) >= stop_at) break;
     }
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    std::fprintf(out, "speed %zu %" PRIu64 " %.6f\n", group, cycles, secs);
     write_done(out, x, group, petit_cycles, completed);
     if (!completed) break;  // a stuck network would poison the next group
   }

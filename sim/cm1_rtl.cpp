@@ -104,6 +104,13 @@ Cm1RtlRun run_cm1_rtl_groups(const NetworkConfig& cfg_in, const std::vector<Traf
       out >> c.injected >> c.delivered >> c.desperation >> c.petit_cycles >> c.parity_errors;
       c.dim_busy.resize(static_cast<size_t>(p.cube_dims));
       for (auto& b : c.dim_busy) out >> b;
+    } else if (kind == "speed") {
+      size_t group = 0;
+      uint64_t cycles = 0;
+      double secs = 0;
+      out >> group >> cycles >> secs;
+      run.sim_cycles += cycles;
+      run.sim_seconds += secs;
     } else if (kind == "done") {
       int completed = 0;
       size_t group = 0;

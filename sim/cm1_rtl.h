@@ -47,6 +47,8 @@ struct Cm1RtlRun {
   uint64_t bit_times = 0;
   bool completed = false;     // every group completed
   std::vector<uint64_t> group_petit_cycles;
+  uint64_t sim_cycles = 0;    // bit-times simulated while routing (not loading), all groups
+  double sim_seconds = 0;     // wall time of those bit-times inside the harness
 };
 
 // Runs each traffic as a separate group in one simulation: group k starts when group k-1

@@ -26,8 +26,14 @@ SimOutcome simulate(const NetworkConfig& cfg, const Traffic& traffic, EjectMode 
 void write_jsonl(const std::string& path, const NetworkConfig& cfg, const Traffic& traffic,
                  const SimOutcome& o, const std::string& engine, EjectMode mode);
 
+// A subcommand registered with CLI11's callback() ends by throwing this with its exit code.
+struct CommandExit {
+  int code;
+};
+
 // `demo` (the README's main job) and `bench`, in their own files.
 void register_extra_commands(CLI::App& app);
+void register_bench_command(CLI::App& app);
 int run_extra_commands(CLI::App& app);
 
 }  // namespace cmnet

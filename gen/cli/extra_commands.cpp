@@ -19,6 +19,7 @@ void register_extra_commands(CLI::App& app) {
   g_demo_cmd->add_option("-o,--out", g_demo.out_dir, "output directory");
   g_demo_cmd->add_option("--pattern", g_demo.pattern, "pattern name");
   g_demo_cmd->add_option("--seed", g_demo.seed, "pattern seed");
+  register_bench_command(app);
 }
 
 int run_extra_commands(CLI::App& app) {

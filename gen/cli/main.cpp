@@ -164,11 +164,8 @@ int main(int argc, char** argv) {
   register_extra_commands(app);
 
   try {
+    // Subcommands registered with a callback (other files) run inside parse().
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  try {
     if (gen->parsed()) return cmd_gen(config, out_dir);
     if (sim->parsed()) {
       const NetworkConfig cfg = load_config_file(config);
@@ -190,6 +187,10 @@ int main(int argc, char** argv) {
       return o.completed ? 0 : 3;
     }
     return run_extra_commands(app);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const CommandExit& e) {
+    return e.code;
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "cmnet: config error: %s\n", e.what());
   } catch (const InputError& e) {
