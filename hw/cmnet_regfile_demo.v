@@ -1,0 +1,77 @@
+// A small register-bus target (the bus of cmnet_frame_engine.v) for host-link tests and
+// board bring-up. Byte addresses:
+//   0x0000_0000  ID       read: the ID parameter; writes are ignored
+//   0x0000_0008  ACC      write: acc += value; read: acc (a FIFO-like sink for NO_INCREMENT
+//                         bursts: the sum shows every word arrived once)
+//   0x0000_000C  COUNT    read: returns count, then count += 1 (a FIFO-like source: NO_INCREMENT
+//                         burst reads see consecutive values); write: count = value
+//   0x0000_1000  RAM      2^RAM_AW words of scratch RAM (0x1000 + 4 * 2^RAM_AW bytes end it)
+//   anything else        bus_err (the host sees BAD_ADDRESS), no effect
+// Every access is answered WAIT_STATES + 1 cycles after bus_valid rises, with registered
+// bus_ready, bus_rdata and bus_err; read side effects (COUNT) happen once per access.
+module cmnet_regfile_demo #(
+    parameter [31:0]  ID = 32'h434D4E31,   // "CMN1"
+    parameter integer RAM_AW = 10,         // RAM words: 2^RAM_AW (<= 10: the region is 4 KB)
+    parameter integer WAIT_STATES = 0      // extra cycles before each answer, 0..255
+) (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire        bus_valid,
+    input  wire        bus_write,
+    input  wire [31:0] bus_addr,
+    input  wire [31:0] bus_wdata,
+    output reg         bus_ready,
+    output wire [31:0] bus_rdata,
+    output reg         bus_err
+);
+  generate
+    if (RAM_AW < 1 || RAM_AW > 10) begin : g_check
+      cmnet_regfile_demo_RAM_AW_must_be_1_to_10 bad_parameter ();
+    end
+  endgenerate
+
+  reg [31:0] ram [0:(1 << RAM_AW) - 1];
+  reg [31:0] acc, count;
+  reg [7:0]  wait_cnt;
+
+  // The RAM occupies 0x1000 .. 0x1FFF at most; RAM_AW < 10 leaves the top of that unmapped.
+  wire [RAM_AW-1:0] ram_index = bus_addr[RAM_AW+1:2];
+  wire in_ram = (bus_addr[31:12] == 20'h00001) && ({1'b0, bus_addr[11:2]} < (11'd1 << RAM_AW));
+  wire is_id = (bus_addr == 32'h0000_0000);
+  wire is_acc = (bus_addr == 32'h0000_0008);
+  wire is_count = (bus_addr == 32'h0000_000C);
+  // Answer now: the first cycle of an access plus its wait states are over.
+  wire answer = bus_valid && !bus_ready && (wait_cnt == WAIT_STATES[7:0]);
+  // Read data from the RAM comes straight from its registered read port (iCE40 BRAM).
+  reg [31:0] ram_q;
+  reg [31:0] reg_q;     // the register part's read data
+  reg        sel_ram;
+  assign bus_rdata = sel_ram ? ram_q : reg_q;
+  always @(posedge clk) begin
+    if (answer && in_ram && bus_write) ram[ram_index] <= bus_wdata;
+    ram_q <= ram[ram_index];
+  end
+
+  always @(posedge clk) begin
+    if (rst) begin
+      bus_ready <= 1'b0;
+      bus_err <= 1'b0;
+      reg_q <= 32'd0;
+      acc <= 32'd0;
+      count <= 32'd0;
+      wait_cnt <= 8'd0;
+      sel_ram <= 1'b0;
+    end else begin
+      bus_ready <= answer;
+      if (!bus_valid || bus_ready) wait_cnt <= 8'd0;
+      else if (!answer) wait_cnt <= wait_cnt + 1'b1;
+      if (answer) begin
+        bus_err <= !(in_ram || is_id || is_acc || is_count);
+        sel_ram <= in_ram;
+        reg_q <= is_id ? ID : is_acc ? acc : is_count ? count : 32'd0;
+        if (is_acc && bus_write) acc <= acc + bus_wdata;
+        if (is_count) count <= bus_write ? bus_wdata : count + 1'b1;
+      end
+    end
+  end
+endmodule
