@@ -71,7 +71,7 @@ std::string emit_router(const Cm1Params& p) {
   v.line("output wire [" + S(P - 1) + ":0] proc_start,");
   v.line("output wire [" + S(C - 1) + ":0] cube_out,");
   v.line("input  wire [" + S(C - 1) + ":0] cube_in,");
-  v.line("output wire msgs_present, // phase 0: some heart row holds a message");
+  v.line("output wire msgs_present, // at phase 0: the buffers hold undelivered messages (independent of run)");
   v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
   v.line("output wire [31:0] cnt_value");
   v.end_ports();
@@ -94,7 +94,7 @@ std::string emit_router(const Cm1Params& p) {
   v.instance("cm1_injector", "injector", {{"B", "B"}, {"P", "P"}, {"PW", "PW"}},
              {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"buf_in", "buf_rows"},
               {"proc_in", "proc_tx"}, {"slot_out", "col0_rows"}, {"ack", "proc_ack"}});
-  v.line("assign msgs_present = |col0_rows;");
+  v.line("assign msgs_present = |buf_rows;");
   v.line();
   for (int i = 0; i < C; ++i) {
     v.comment("Column " + S(i) + ": cube dimension " + S(i) + ".");
@@ -183,7 +183,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.line("output wire load_full,");
   v.line("output wire [" + S(P - 1) + ":0] rx_valid,");
   v.line("output wire [" + S(P * w.rx_word - 1) + ":0] rx_word,   // {DATA, VP} per processor");
-  v.line("output wire msgs_present,  // at phase 0: some heart row holds a message");
+  v.line("output wire msgs_present,  // at phase 0: the buffers hold undelivered messages");
   v.line("output wire pending,       // some endpoint still has messages to inject");
   v.line("output wire [" + S(C - 1) + ":0] cube_out,");
   v.line("input  wire [" + S(C - 1) + ":0] cube_in,");
@@ -257,7 +257,7 @@ std::string emit_network(const Cm1Params& p) {
   v.line("output wire [" + S(NP - 1) + ":0] rx_valid,");
   v.line("output wire [" + S(NP * w.rx_word - 1) + ":0] rx_word,");
   v.line("output wire [" + S(w.phase - 1) + ":0] phase,");
-  v.line("output wire msgs_present, // at phase 0: some router holds a message");
+  v.line("output wire msgs_present, // at phase 0: some router's buffers hold undelivered messages");
   v.line("output wire pending,      // some endpoint still has messages to inject");
   v.line("input  wire [" + S(C - 1) + ":0] cnt_chip,");
   v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");

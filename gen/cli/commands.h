@@ -34,6 +34,9 @@ struct CommandExit {
 // `demo` (the README's main job) and `bench`, in their own files.
 void register_extra_commands(CLI::App& app);
 void register_bench_command(CLI::App& app);
+void register_run_command(CLI::App& app);
+// `build`, `flash`, `bench-fpga` (the FPGA flow), in build_cmd.cpp.
+void register_build_commands(CLI::App& app);
 int run_extra_commands(CLI::App& app);
 
 }  // namespace cmnet

@@ -20,6 +20,8 @@ void register_extra_commands(CLI::App& app) {
   g_demo_cmd->add_option("--pattern", g_demo.pattern, "pattern name");
   g_demo_cmd->add_option("--seed", g_demo.seed, "pattern seed");
   register_bench_command(app);
+  register_run_command(app);
+  register_build_commands(app);
 }
 
 int run_extra_commands(CLI::App& app) {

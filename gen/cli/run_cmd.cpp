@@ -1,0 +1,263 @@
+// `cmnet run`: a routing pattern on a board through the host driver, with a report. With no
+// --board URI it starts the simulated board (the Verilator model of the very board top that is
+// flashed) on 127.0.0.1. The counters and reception checks read back are compared with the
+// reference model's for the same pattern.
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "gen/cli/commands.h"
+#include "gen/errors.h"
+#include "host/cm1_board.h"
+#include "host/errors.h"
+#include "sim/cm1_sim_board.h"
+#include "sim/traffic.h"
+
+namespace cmnet {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct RunArgs {
+  std::string config, board, pattern = "permutation", traffic, out_dir = "out/run", mode;
+  uint64_t seed = 1;
+  double timeout_s = 300;
+};
+
+// A bar chart of per-dimension wire utilization and a heat map of per-link busy bit-times
+// over the hypercube (rows: chips, columns: dimensions), as one SVG.
+std::string utilization_svg(const Cm1Params& p, const std::vector<Cm1ChipCounters>& chips,
+                            uint64_t bit_times) {
+  const int C = p.cube_dims, N = p.chips();
+  const int cell = std::max(4, std::min(24, 480 / std::max(1, N)));
+  const int W = 120 + C * 40 + 40, H = 60 + N * cell + 200;
+  std::string s = "<svg xmlns='http://www.w3.org/2000/svg' width='" + std::to_string(W) +
+                  "' height='" + std::to_string(H) + "' font-family='sans-serif' font-size='11'>\n";
+  s += "<text x='10' y='16' font-size='13'>CM-1 link utilization (busy bit-times / run bit-times)</text>\n";
+  for (int d = 0; d < C; ++d)
+    s += "<text x='" + std::to_string(120 + d * 40 + 10) + "' y='40'>d" + std::to_string(d) + "</text>\n";
+  for (int n = 0; n < N; ++n) {
+    if (cell >= 10 || n % 8 == 0)
+      s += "<text x='10' y='" + std::to_string(50 + n * cell + cell - 2) + "'>chip " + std::to_string(n) + "</text>\n";
+    for (int d = 0; d < C; ++d) {
+      const double u = bit_times ? static_cast<double>(chips[static_cast<size_t>(n)].dim_busy[static_cast<size_t>(d)]) / bit_times : 0;
+      const int shade = 255 - static_cast<int>(std::min(1.0, u) * 255);
+      char fill[32];
+      std::snprintf(fill, sizeof fill, "rgb(%d,%d,255)", shade, shade);
+      s += "<rect x='" + std::to_string(120 + d * 40) + "' y='" + std::to_string(46 + n * cell) +
+           "' width='38' height='" + std::to_string(cell - 1) + "' fill='" + fill + "'><title>chip " +
+           std::to_string(n) + " dim " + std::to_string(d) + ": " + std::to_string(u) + "</title></rect>\n";
+    }
+  }
+  const int y0 = 60 + N * cell + 20;
+  s += "<text x='10' y='" + std::to_string(y0) + "' font-size='13'>per dimension</text>\n";
+  for (int d = 0; d < C; ++d) {
+    uint64_t busy = 0;
+    for (const auto& c : chips) busy += c.dim_busy[static_cast<size_t>(d)];
+    const double u = bit_times ? static_cast<double>(busy) / (static_cast<double>(bit_times) * N) : 0;
+    const int h = static_cast<int>(u * 150);
+    s += "<rect x='" + std::to_string(120 + d * 40) + "' y='" + std::to_string(y0 + 165 - h) +
+         "' width='30' height='" + std::to_string(h) + "' fill='steelblue'/>\n";
+    char lab[32];
+    std::snprintf(lab, sizeof lab, "%.0f%%", u * 100);
+    s += "<text x='" + std::to_string(120 + d * 40) + "' y='" + std::to_string(y0 + 180) + "'>" + lab + "</text>\n";
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+std::string histogram_svg(const std::array<uint32_t, 16>& h) {
+  uint32_t mx = 1;
+  for (uint32_t v : h) mx = std::max(mx, v);
+  std::string s = "<svg xmlns='http://www.w3.org/2000/svg' width='560' height='240' font-family='sans-serif' font-size='11'>\n";
+  s += "<text x='10' y='16' font-size='13'>receptions per delivery petit cycle (15 = 15 or later)</text>\n";
+  for (size_t k = 0; k < h.size(); ++k) {
+    const int bh = static_cast<int>(180.0 * h[k] / mx);
+    s += "<rect x='" + std::to_string(30 + 32 * k) + "' y='" + std::to_string(210 - bh) +
+         "' width='26' height='" + std::to_string(bh) + "' fill='darkorange'><title>" +
+         std::to_string(h[k]) + "</title></rect>\n";
+    s += "<text x='" + std::to_string(36 + 32 * k) + "' y='228'>" + std::to_string(k) + "</text>\n";
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+int run_on_board(const RunArgs& a) {
+  const NetworkConfig cfg = load_config_file(a.config);
+  const Cm1Params& p = cfg.cm1;
+  const Traffic traffic = a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, 1)
+                                            : read_traffic_file(a.traffic, p);
+  const EjectMode mode = a.mode.empty() ? p.eject_mode
+                         : a.mode == "one" ? EjectMode::kOnePerPetit
+                                           : EjectMode::kOrCombine;
+  std::unique_ptr<Cm1SimBoard> sim;
+  std::string uri = a.board;
+  if (uri.empty()) {
+    spdlog::info("no --board given: starting the simulated board (building its model on first use)");
+    sim = std::make_unique<Cm1SimBoard>(cfg);
+    uri = sim->uri();
+  }
+  spdlog::info("board: {}", uri);
+  BoardClientOptions bo;
+  bo.timeout = std::chrono::milliseconds(3000);
+  BoardClient client = BoardClient::open(uri, bo);
+  Cm1Board board(client);
+  board.check_matches(p);
+  const Cm1BoardInfo& info = board.info();
+  spdlog::info("found a CM-1 network: c = {}, P = {}, b = {}, l = {}, clock {} Hz, config id {:08x}",
+               info.params.cube_dims, info.params.procs_per_chip, info.params.rows, info.msg_len,
+               info.clock_hz, info.config_id);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  board.clear();
+  board.load(traffic);
+  const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  board.start(mode);
+  Cm1BoardStatus st;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(a.timeout_s);
+  uint32_t last_petit = ~0u;
+  do {
+    st = board.status();
+    if (st.petit != last_petit) {
+      spdlog::info("running: petit cycle {}, {} bit-times", st.petit, st.cycles);
+      last_petit = st.petit;
+    }
+    if (std::chrono::steady_clock::now() > deadline)
+      throw HostError(HostErrorKind::Timeout, uri + ": the run did not finish within " +
+                                                  std::to_string(a.timeout_s) + " s");
+  } while (st.running);
+  const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - load_s;
+  const auto chips = board.counters();
+  const auto rx = board.receptions();
+  const auto hist = board.histogram();
+
+  // The reference model, same pattern.
+  const Cm1RunResult model = run_cm1_model(p, traffic, mode);
+  const auto want_rx = expected_rx_checks(p, traffic, model);
+
+  Cm1ChipCounters tot;
+  tot.dim_busy.assign(static_cast<size_t>(p.cube_dims), 0);
+  for (const auto& c : chips) {
+    tot.injected += c.injected;
+    tot.delivered += c.delivered;
+    tot.desperation += c.desperation;
+    tot.parity_errors += c.parity_errors;
+    for (size_t d = 0; d < c.dim_busy.size(); ++d) tot.dim_busy[d] += c.dim_busy[d];
+  }
+  size_t counter_mismatch = 0, rx_mismatch = 0;
+  for (size_t n = 0; n < chips.size(); ++n) {
+    const auto& b = chips[n];
+    const auto& m = model.chips[n];
+    counter_mismatch += b.injected != m.injected || b.delivered != m.delivered ||
+                        b.desperation != m.desperation || b.petit_cycles != m.petit_cycles ||
+                        b.dim_busy != m.dim_busy;
+  }
+  for (size_t g = 0; g < rx.size(); ++g) rx_mismatch += !(rx[g] == want_rx[g]);
+  uint64_t received = 0;
+  for (const auto& r : rx) received += r.count;
+  const uint64_t bit_times = st.cycles;
+  uint64_t busy = 0;
+  for (auto b : tot.dim_busy) busy += b;
+  const double util = bit_times ? static_cast<double>(busy) / (static_cast<double>(bit_times) * p.chips() * p.cube_dims) : 0;
+  const bool conserved = tot.injected == traffic.messages.size() && tot.delivered == tot.injected;
+  const bool agree = counter_mismatch == 0 && rx_mismatch == 0 && st.petit == model.petit_cycles;
+
+  std::printf("\n== cmnet run: %s on %s\n", a.traffic.empty() ? a.pattern.c_str() : a.traffic.c_str(), uri.c_str());
+  std::printf("   network: %d chips x %d processors, l = %d, ejector mode '%s'\n", p.chips(),
+              p.procs_per_chip, p.msg_len(), to_string(mode));
+  std::printf("   %-34s %12s %12s\n", "", "board", "model");
+  std::printf("   %-34s %12u %12llu\n", "petit cycles", st.petit, (unsigned long long)model.petit_cycles);
+  std::printf("   %-34s %12llu %12llu\n", "messages injected", (unsigned long long)tot.injected, (unsigned long long)traffic.messages.size());
+  std::printf("   %-34s %12llu %12zu\n", "messages delivered", (unsigned long long)tot.delivered, model.deliveries.size());
+  std::printf("   %-34s %12llu %12llu\n", "receptions", (unsigned long long)received, (unsigned long long)[&] { uint64_t s = 0; for (auto& r : want_rx) s += r.count; return s; }());
+  std::printf("   %-34s %12llu %12llu\n", "desperation-routed", (unsigned long long)tot.desperation, (unsigned long long)model.desperation);
+  std::printf("   %-34s %12llu %12s\n", "parity errors", (unsigned long long)tot.parity_errors, "0");
+  std::printf("   %-34s %12llu\n", "bit-times", (unsigned long long)bit_times);
+  std::printf("   %-34s %11.1f%%\n", "wire utilization", util * 100);
+  std::printf("   offered load: %zu messages at once (SIMD delivery cycle); accepted: %llu in %u petit cycles = %.2f messages/chip/petit\n",
+              traffic.messages.size(), (unsigned long long)tot.delivered, st.petit,
+              st.petit ? static_cast<double>(tot.delivered) / st.petit / p.chips() : 0.0);
+  double mean = 0;
+  uint64_t cnt = 0;
+  for (size_t k = 0; k < hist.size(); ++k) mean += static_cast<double>(k) * hist[k], cnt += hist[k];
+  std::printf("   delivery petit cycle: mean %.2f; histogram:", cnt ? mean / cnt : 0.0);
+  for (uint32_t h : hist) std::printf(" %u", h);
+  std::printf("\n   per dimension busy bit-times:");
+  for (auto b : tot.dim_busy) std::printf(" %llu", (unsigned long long)b);
+  std::printf("\n   conservation (injected = delivered = messages): %s\n", conserved ? "OK" : "VIOLATED");
+  std::printf("   board agrees with the reference model (counters of every chip, receptions of every processor): %s",
+              agree ? "YES" : "NO");
+  if (!agree) std::printf(" (%zu chips, %zu processors differ)", counter_mismatch, rx_mismatch);
+  std::printf("\n   host time: load %.3f s, run and poll %.3f s; link: %llu requests, %llu retries\n", load_s, run_s,
+              (unsigned long long)client.stats().requests, (unsigned long long)client.stats().retries);
+
+  namespace fs = std::filesystem;
+  fs::create_directories(a.out_dir);
+  json j;
+  j["board"] = uri;
+  j["config"] = config_to_json(cfg);
+  j["pattern"] = a.traffic.empty() ? a.pattern : a.traffic;
+  j["seed"] = a.seed;
+  j["eject_mode"] = to_string(mode);
+  j["messages"] = traffic.messages.size();
+  j["petit_cycles"] = st.petit;
+  j["model_petit_cycles"] = model.petit_cycles;
+  j["bit_times"] = bit_times;
+  j["injected"] = tot.injected;
+  j["delivered"] = tot.delivered;
+  j["receptions"] = received;
+  j["desperation"] = tot.desperation;
+  j["parity_errors"] = tot.parity_errors;
+  j["wire_utilization"] = util;
+  j["dim_busy"] = tot.dim_busy;
+  j["delivery_histogram"] = hist;
+  j["conserved"] = conserved;
+  j["agrees_with_model"] = agree;
+  j["load_seconds"] = load_s;
+  j["run_seconds"] = run_s;
+  std::ofstream(a.out_dir + "/run.json") << j.dump(2) << "\n";
+  std::ofstream csv(a.out_dir + "/links.csv");
+  csv << "chip,dim,to_chip,busy_bit_times,utilization\n";
+  for (int n = 0; n < p.chips(); ++n)
+    for (int d = 0; d < p.cube_dims; ++d) {
+      const uint64_t b = chips[static_cast<size_t>(n)].dim_busy[static_cast<size_t>(d)];
+      csv << n << ',' << d << ',' << (n ^ (1 << d)) << ',' << b << ','
+          << (bit_times ? static_cast<double>(b) / bit_times : 0) << '\n';
+    }
+  std::ofstream csv2(a.out_dir + "/chips.csv");
+  csv2 << "chip,injected,delivered,desperation,petit_cycles,parity_errors\n";
+  for (int n = 0; n < p.chips(); ++n) {
+    const auto& c = chips[static_cast<size_t>(n)];
+    csv2 << n << ',' << c.injected << ',' << c.delivered << ',' << c.desperation << ','
+         << c.petit_cycles << ',' << c.parity_errors << '\n';
+  }
+  std::ofstream(a.out_dir + "/utilization.svg") << utilization_svg(p, chips, bit_times);
+  std::ofstream(a.out_dir + "/histogram.svg") << histogram_svg(hist);
+  std::printf("   wrote %s/{run.json,links.csv,chips.csv,utilization.svg,histogram.svg}\n", a.out_dir.c_str());
+  if (sim) sim->stop();
+  return agree && conserved ? 0 : 1;
+}
+
+}  // namespace
+
+void register_run_command(CLI::App& app) {
+  static RunArgs a;
+  auto* r = app.add_subcommand("run", "Run a pattern on a board (default: the simulated board) and report");
+  r->add_option("config", a.config, "network config (JSON)")->required();
+  r->add_option("--board", a.board, "board URI: sim://127.0.0.1:PORT, uart:///dev/ttyUSB1?baud=N, usb://VID:PID (default: start the simulated board)");
+  r->add_option("--pattern", a.pattern, "named pattern");
+  r->add_option("--traffic", a.traffic, "traffic file: SRC DST DATA [VP] per line");
+  r->add_option("--seed", a.seed, "pattern seed");
+  r->add_option("--mode", a.mode, "ejector mode: or | one")->check(CLI::IsMember({"or", "one"}));
+  r->add_option("-o,--out", a.out_dir, "report directory (JSON, CSV, SVG)");
+  r->add_option("--timeout", a.timeout_s, "give up on the run after this many seconds");
+  r->callback([] { throw CommandExit{run_on_board(a)}; });
+}
+
+}  // namespace cmnet

@@ -1,0 +1,203 @@
+#include "gen/cm1_host_board_emitter.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "gen/errors.h"
+#include "gen/verilog_writer.h"
+
+namespace cmnet {
+namespace {
+
+std::string S(long long x) { return std::to_string(x); }
+
+std::string read_hw(const std::string& name) {
+  const std::string path = hw_dir() + "/" + name;
+  std::ifstream in(path);
+  if (!in) throw ConfigError("cannot read the hardware primitive " + path + " (set CMNET_HW_DIR)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::pair<std::string, std::string>> header(const NetworkConfig& cfg,
+                                                        const HostBoardOptions& o) {
+  const Cm1Params& p = cfg.cm1;
+  return {{"cube_dims c", S(p.cube_dims)},        {"rows b", S(p.rows)},
+          {"procs_per_chip P", S(p.procs_per_chip)}, {"vp_bits v", S(p.vp_bits)},
+          {"data_bits d", S(p.data_bits)},        {"clock_hz", S(o.clock_hz)},
+          {"baud", S(o.baud)},                    {"config_id", S(config_id(cfg))}};
+}
+
+std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
+  const Cm1Params& p = cfg.cm1;
+  const Cm1Widths w = cm1_widths(p);
+  const int C = p.cube_dims, NP = p.processors();
+  VerilogWriter v;
+  v.header("CM-1 host core: protocol-v1 frame engine, register block, CM-1 network (byte-stream ports).",
+           header(cfg, o));
+  v.open("module cm1_host_core (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire in_valid,    // host -> board bytes");
+  v.line("output wire in_ready,");
+  v.line("input  wire [7:0] in_data,");
+  v.line("output wire out_valid,   // board -> host bytes");
+  v.line("input  wire out_ready,");
+  v.line("output wire [7:0] out_data,");
+  v.line("output wire running,");
+  v.line("output wire link_busy");
+  v.end_ports();
+  v.line("wire bus_valid, bus_write, bus_ready, bus_err;");
+  v.line("wire [31:0] bus_addr, bus_wdata, bus_rdata;");
+  v.line("wire fe_idle, fe_stalled, fe_overrun;");
+  v.line("wire net_run, net_clear, net_eject_one, net_load_en, net_load_full, net_msgs, net_pending;");
+  v.line("wire [" + S(w.gproc - 1) + ":0] net_load_proc;");
+  v.line("wire [" + S(C - 1) + ":0] net_load_chip;");
+  v.line("wire [" + S(w.proc_field - 1) + ":0] net_load_dproc;");
+  v.line("wire [" + S(w.vp_field - 1) + ":0] net_load_vp;");
+  v.line("wire [" + S(p.data_bits - 1) + ":0] net_load_data;");
+  v.line("wire [" + S(NP - 1) + ":0] net_rx_valid;");
+  v.line("wire [" + S(NP * w.rx_word - 1) + ":0] net_rx_word;");
+  v.line("wire [" + S(w.phase - 1) + ":0] net_phase;");
+  v.line("wire [" + S(C - 1) + ":0] net_cnt_chip;");
+  v.line("wire [" + S(w.sel - 1) + ":0] net_cnt_sel;");
+  v.line("wire [31:0] net_cnt_value;");
+  v.line("assign link_busy = !fe_idle || fe_stalled;");
+  v.line("wire unused_fe = &{1'b0, fe_overrun};  // a dropped byte shows up as a CRC error at the host");
+  v.line();
+  v.instance("cmnet_frame_engine", "frame_engine", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "in_valid"}, {"in_ready", "in_ready"},
+              {"in_data", "in_data"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
+              {"out_data", "out_data"}, {"bus_valid", "bus_valid"}, {"bus_write", "bus_write"},
+              {"bus_addr", "bus_addr"}, {"bus_wdata", "bus_wdata"}, {"bus_ready", "bus_ready"},
+              {"bus_rdata", "bus_rdata"}, {"bus_err", "bus_err"}, {"idle", "fe_idle"},
+              {"stalled", "fe_stalled"}, {"overrun", "fe_overrun"}});
+  v.line();
+  v.instance("cm1_host_regs", "regs",
+             {{"C", S(C)}, {"B", S(p.rows)}, {"P", S(p.procs_per_chip)}, {"PA", S(p.proc_bits())},
+              {"V", S(p.vp_bits)}, {"D", S(p.data_bits)}, {"L", S(p.msg_len())},
+              {"TP", S(p.petit_period())}, {"PW", S(w.phase)}, {"QD", S(1 << w.queue_log2)},
+              {"NCNT", S(static_cast<long long>(cm1_counter_names(p).size()))}, {"SW", S(w.sel)},
+              {"GW", S(w.gproc)}, {"PAW", S(w.proc_field)}, {"VW", S(w.vp_field)},
+              {"CLOCK_HZ", S(o.clock_hz)}, {"LINK", "0"},
+              {"CONFIG_ID", "32'h" + [&] {
+                 char b[16];
+                 std::snprintf(b, sizeof b, "%08x", config_id(cfg));
+                 return std::string(b);
+               }()}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"bus_valid", "bus_valid"}, {"bus_write", "bus_write"},
+              {"bus_addr", "bus_addr"}, {"bus_wdata", "bus_wdata"}, {"bus_ready", "bus_ready"},
+              {"bus_rdata", "bus_rdata"}, {"bus_err", "bus_err"}, {"net_run", "net_run"},
+              {"net_clear", "net_clear"}, {"net_eject_one", "net_eject_one"},
+              {"net_load_en", "net_load_en"}, {"net_load_proc", "net_load_proc"},
+              {"net_load_chip", "net_load_chip"}, {"net_load_dproc", "net_load_dproc"},
+              {"net_load_vp", "net_load_vp"}, {"net_load_data", "net_load_data"},
+              {"net_load_full", "net_load_full"}, {"net_rx_valid", "net_rx_valid"},
+              {"net_rx_word", "net_rx_word"}, {"net_phase", "net_phase"},
+              {"net_msgs_present", "net_msgs"}, {"net_pending", "net_pending"},
+              {"net_cnt_chip", "net_cnt_chip"}, {"net_cnt_sel", "net_cnt_sel"},
+              {"net_cnt_value", "net_cnt_value"}, {"running", "running"}});
+  v.line();
+  v.instance("cm1_network", "network", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"run", "net_run"}, {"clear", "net_clear"},
+              {"eject_one", "net_eject_one"}, {"load_en", "net_load_en"},
+              {"load_proc", "net_load_proc"}, {"load_chip", "net_load_chip"},
+              {"load_dproc", "net_load_dproc"}, {"load_vp", "net_load_vp"},
+              {"load_data", "net_load_data"}, {"load_full", "net_load_full"},
+              {"rx_valid", "net_rx_valid"}, {"rx_word", "net_rx_word"}, {"phase", "net_phase"},
+              {"msgs_present", "net_msgs"}, {"pending", "net_pending"},
+              {"cnt_chip", "net_cnt_chip"}, {"cnt_sel", "net_cnt_sel"},
+              {"cnt_value", "net_cnt_value"}, {"fault_en", "1'b0"},
+              {"fault_chip", "{" + S(C) + "{1'b0}}"},
+              {"fault_dim", "{" + S(std::max(1, [&] {
+                 int k = 0;
+                 while ((1 << k) < C) ++k;
+                 return k;
+               }())) + "{1'b0}}"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+std::string emit_board(const NetworkConfig& cfg, const HostBoardOptions& o) {
+  const uint32_t clocks_per_bit = o.clock_hz / o.baud;
+  VerilogWriter v;
+  v.header("CM-1 board top: the host core behind a UART (FT2232H channel B), LEDs, reset button.",
+           header(cfg, o));
+  v.open("module cm1_host_board (");
+  v.line("input  wire clk,");
+  v.line("input  wire btn_n,      // reset button, active low");
+  v.line("input  wire uart_rx,    // from the host");
+  v.line("output wire uart_tx,    // to the host");
+  v.line("output wire [3:0] led   // running, link busy, heartbeat, reset");
+  v.end_ports();
+  v.comment("Power-on reset held for 16 cycles, then the (synchronized) button.");
+  v.line("reg [4:0] por = 5'd0;");
+  v.line("reg [1:0] btn_sync = 2'b11;");
+  v.line("always @(posedge clk) begin");
+  v.line("  btn_sync <= {btn_sync[0], btn_n};");
+  v.line("  if (!por[4]) por <= por + 5'd1;");
+  v.line("end");
+  v.line("wire rst = !por[4] || !btn_sync[1];");
+  v.line("wire in_valid, in_ready, out_valid, out_ready, running, link_busy;");
+  v.line("wire [7:0] in_data, out_data;");
+  v.line("wire rx_frame_err, rx_busy, tx_busy;");
+  v.instance("cmnet_uart_rx", "uart_rx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"rxd", "uart_rx"}, {"out_valid", "in_valid"},
+              {"out_data", "in_data"}, {"frame_err", "rx_frame_err"}, {"busy", "rx_busy"}});
+  v.instance("cmnet_uart_tx", "uart_tx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "out_valid"}, {"in_ready", "out_ready"},
+              {"in_data", "out_data"}, {"txd", "uart_tx"}, {"busy", "tx_busy"}});
+  v.comment("The UART has no flow control: a byte arriving while the frame engine's ring is");
+  v.comment("full is dropped and the host's CRC check and retry recover (in_ready unused).");
+  v.instance("cm1_host_core", "core", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "in_valid"}, {"in_ready", "in_ready"},
+              {"in_data", "in_data"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
+              {"out_data", "out_data"}, {"running", "running"}, {"link_busy", "link_busy"}});
+  v.line("reg [23:0] beat = 24'd0;");
+  v.line("always @(posedge clk) beat <= beat + 24'd1;");
+  v.line("assign led = {rst, beat[23], link_busy || rx_busy || tx_busy, running};");
+  v.line("// rx_frame_err and in_ready are status only");
+  v.line("wire unused_ok = &{1'b0, rx_frame_err, in_ready};");
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+}  // namespace
+
+uint32_t config_id(const NetworkConfig& cfg) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : config_to_json(cfg)) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h;
+}
+
+GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOptions& opt) {
+  if (opt.baud == 0 || opt.clock_hz / opt.baud < 4)
+    throw ConfigError("host board: clock " + S(opt.clock_hz) + " Hz / baud " + S(opt.baud) +
+                      " gives fewer than 4 clocks per UART bit (allowed: clock/baud >= 4)");
+  GeneratedDesign d = emit_cm1(cfg);
+  // Keep the network's files, then add the host link and the two tops before the metadata.
+  std::vector<std::pair<std::string, std::string>> files;
+  for (auto& f : d.files)
+    if (f.first.size() > 2 && f.first.substr(f.first.size() - 2) == ".v") files.push_back(f);
+  for (const char* prim : {"cmnet_uart_rx.v", "cmnet_uart_tx.v", "cmnet_frame_engine.v",
+                           "cm1_host_regs.v"})
+    files.emplace_back(prim, read_hw(prim));
+  files.emplace_back("cm1_host_core.v", emit_core(cfg, opt));
+  files.emplace_back("cm1_host_board.v", emit_board(cfg, opt));
+  std::string filelist;
+  for (const auto& f : files) filelist += f.first + "\n";
+  for (auto& f : d.files)
+    if (f.first == "manifest.json" || f.first == "config.json") files.push_back(f);
+  files.emplace_back("filelist.f", filelist);
+  d.files = std::move(files);
+  d.top = "cm1_host_board";
+  return d;
+}
+
+}  // namespace cmnet

@@ -1,0 +1,333 @@
+// Register-bus target that puts a CM-1 network (cm1_network) under host control: a
+// self-describing block list, the network's parameters, run control, the traffic load port,
+// per-processor reception checks and the routers' counters. The host driver walks the block
+// list from address 0, so it finds what a board contains without a hard-coded map.
+//
+// Every block starts with: +0x0 TYPE, +0x4 VERSION, +0x8 NEXT (byte address of the next block,
+// 0 = last), +0xC SIZE (bytes). Blocks here:
+//   0x0000 BOARD  ('CMNT', v1): +0x10 CLOCK_HZ, +0x14 LINK (0 UART, 1 FIFO), +0x18 CONFIG_ID
+//   0x0100 CM1    ('CM1 ', v1):
+//     +0x10 C  +0x14 B  +0x18 P  +0x1C V  +0x20 D  +0x24 L  +0x28 TP  +0x2C QUEUE_DEPTH
+//     +0x30 NCOUNTERS (per chip)
+//     +0x40 CONTROL   w: bit0 start (runs until every message is delivered), bit1 clear
+//                     (counters and reception checks), bit2 eject_one; r: bit0 running,
+//                     bit2 eject_one
+//     +0x44 STATUS    r: bit0 running, bit1 pending (endpoints hold messages), bit2 buffered
+//                     (messages in the routers' buffers at the last phase 0), bit3 load_full
+//     +0x48 PETIT     r: petit cycles of the last (or current) run
+//     +0x4C CYCLES    r: bit-times since the last start
+//     +0x50 LOAD      w (repeatable, burst with the FIFO flag): SRC, DST, VP, DATA_LO and, if
+//                     D > 32, DATA_HI; the message is pushed after its last word. r: words taken
+//     +0x54 LOAD_DROPS r: messages dropped because the endpoint's queue was full
+//     +0x80 + 4k      r: HIST[k], k = 0..15: receptions delivered in petit cycle k (15: >= 15)
+//   0x0800 counters: r: word (chip * NCOUNTERS + i): counter i of chip `chip` (cnt_sel order)
+//   0x8000 receptions: r: 4 words per processor g at 0x8000 + 16 g: COUNT, XOR of the
+//          received {DATA, VP} words (low 32 bits), SUM of their delivery petit cycles, 0
+module cm1_host_regs #(
+    parameter integer C = 3,
+    parameter integer B = 7,
+    parameter integer P = 4,
+    parameter integer PA = 2,
+    parameter integer V = 0,
+    parameter integer D = 8,
+    parameter integer L = 15,
+    parameter integer TP = 15,
+    parameter integer PW = 4,
+    parameter integer QD = 4,
+    parameter integer NCNT = 8,
+    parameter integer SW = 3,
+    parameter integer GW = 5,      // width of a global processor number
+    parameter integer PAW = 2,
+    parameter integer VW = 1,
+    parameter integer CLOCK_HZ = 12000000,
+    parameter integer LINK = 0,
+    parameter [31:0] CONFIG_ID = 32'h0
+) (
+    input  wire        clk,
+    input  wire        rst,
+    // register bus (target), as defined in cmnet_frame_engine.v
+    input  wire        bus_valid,
+    input  wire        bus_write,
+    input  wire [31:0] bus_addr,
+    input  wire [31:0] bus_wdata,
+    output reg         bus_ready,
+    output reg  [31:0] bus_rdata,
+    output reg         bus_err,
+    // the network
+    output wire        net_run,
+    output wire        net_clear,
+    output wire        net_eject_one,
+    output reg         net_load_en,
+    output reg  [GW-1:0]  net_load_proc,
+    output reg  [C-1:0]   net_load_chip,
+    output reg  [PAW-1:0] net_load_dproc,
+    output reg  [VW-1:0]  net_load_vp,
+    output reg  [D-1:0]   net_load_data,
+    input  wire        net_load_full,
+    input  wire [NP-1:0]   net_rx_valid,
+    input  wire [NP*W-1:0] net_rx_word,
+    input  wire [PW-1:0] net_phase,
+    input  wire        net_msgs_present,
+    input  wire        net_pending,
+    output wire [C-1:0] net_cnt_chip,
+    output wire [SW-1:0] net_cnt_sel,
+    input  wire [31:0] net_cnt_value,
+    output wire        running
+);
+  localparam integer NP = (1 << C) * P;
+  localparam integer W = V + D;
+  localparam integer NWORDS = (D > 32) ? 5 : 4;   // words per message on the LOAD port
+  // Bit-time, within the machine's schedule, at which petit cycle k's receptions complete:
+  // k*TP + RX_OFF (the ejector's last bit, 2c + l - 1 after the MSGP entered the heart).
+  localparam integer RX_OFF = 2 * C + L - 1;
+  localparam integer RX_PHASE = RX_OFF % TP;
+
+  // ---- run control: start just before a phase 0, stop at the first phase 0 with nothing left ----
+  reg start_req;
+  reg run_q;
+  reg eject_one_q;
+  reg clear_q;
+  reg [31:0] petit_q;
+  reg [31:0] cycles_q;
+  wire at_phase0 = (net_phase == {PW{1'b0}});
+  localparam integer LAST_I = TP - 1;
+  localparam [PW-1:0] LAST_PHASE = LAST_I[PW-1:0];
+  wire at_last_phase = (net_phase == LAST_PHASE);
+  wire empty_now = !net_pending && !net_msgs_present;
+  // The petit cycle that finds the network empty is not run (and not counted).
+  assign net_run = run_q && !(at_phase0 && empty_now);
+  assign net_clear = clear_q;
+  assign net_eject_one = eject_one_q;
+  assign running = run_q || start_req;
+
+  // Reception bookkeeping: which petit cycle the receptions completing now belong to.
+  reg [31:0] rx_petit;
+  reg        rx_counting;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      run_q <= 1'b0;
+      petit_q <= 32'd0;
+      cycles_q <= 32'd0;
+      rx_petit <= 32'd0;
+      rx_counting <= 1'b0;
+    end else begin
+      if (start_req && at_last_phase && !run_q) begin
+        // petit cycle 0 is the next phase 0
+        run_q <= 1'b1;
+        petit_q <= 32'd0;
+        cycles_q <= 32'd0;
+        rx_counting <= 1'b1;
+        // The first receptions (petit 0) complete RX_OFF bit-times from now.
+        rx_petit <= (RX_OFF >= TP) ? 32'hffffffff : 32'd0;
+      end else begin
+        if (run_q) cycles_q <= cycles_q + 32'd1;
+        if (run_q && at_phase0) begin
+          if (empty_now) run_q <= 1'b0;
+          else petit_q <= petit_q + 32'd1;
+        end
+        if (rx_counting && net_phase == RX_PHASE[PW-1:0]) rx_petit <= rx_petit + 32'd1;
+      end
+    end
+  end
+
+  // ---- reception checks per processor, and the delivery histogram ----
+  reg [31:0] rx_count [0:NP-1];
+  reg [31:0] rx_xor [0:NP-1];
+  reg [31:0] rx_sum [0:NP-1];
+  reg [31:0] hist [0:15];
+  wire [3:0] hist_bin = (rx_petit > 32'd15) ? 4'd15 : rx_petit[3:0];
+  wire [31:0] rx_now = ones(net_rx_valid);
+  function [31:0] ones;
+    input [NP-1:0] x;
+    integer k;
+    begin
+      ones = 32'd0;
+      for (k = 0; k < NP; k = k + 1) ones = ones + {31'd0, x[k]};
+    end
+  endfunction
+  integer g;
+  always @(posedge clk) begin
+    for (g = 0; g < NP; g = g + 1) begin
+      if (rst || clear_q) begin
+        rx_count[g] <= 32'd0;
+        rx_xor[g] <= 32'd0;
+        rx_sum[g] <= 32'd0;
+      end else if (net_rx_valid[g]) begin
+        rx_count[g] <= rx_count[g] + 32'd1;
+        rx_xor[g] <= rx_xor[g] ^ word32(net_rx_word[g*W +: W]);
+        rx_sum[g] <= rx_sum[g] + rx_petit;
+      end
+    end
+    for (g = 0; g < 16; g = g + 1) begin
+      if (rst || clear_q) hist[g] <= 32'd0;
+      else if (hist_bin == g[3:0]) hist[g] <= hist[g] + rx_now;
+    end
+  end
+  function [31:0] word32;   // the low 32 bits of a received word, zero-extended
+    input [W-1:0] w;
+    integer k;
+    begin
+      word32 = 32'd0;
+      for (k = 0; k < W && k < 32; k = k + 1) word32[k] = w[k];
+    end
+  endfunction
+
+  // ---- the LOAD port: SRC, DST, VP, DATA_LO[, DATA_HI] then push ----
+  reg [2:0]  load_word;
+  reg [31:0] load_taken;
+  reg [31:0] load_drops;
+  reg [GW-1:0] l_src;
+  reg [GW-1:0] l_dst;
+  reg [VW-1:0] l_vp;
+  reg [31:0] l_lo;
+  wire [63:0] load_data64 = (NWORDS == 5) ? {bus_wdata, l_lo} : {32'd0, bus_wdata};
+  // only the low D bits of a message's data words and of its SRC/DST/VP words are kept
+  wire unused_load = &{1'b0, load_data64, bus_wdata, rx_offset};
+
+  // ---- bus decode ----
+  localparam [31:0] A_CM1 = 32'h100;
+  localparam [31:0] A_CNT = 32'h800;
+  localparam [31:0] A_RX = 32'h8000;
+  localparam integer NCW = (1 << C) * NCNT;  // counter words
+  wire [31:0] a = bus_addr;
+  wire in_cnt = (a >= A_CNT) && (a < A_CNT + 4 * NCW);
+  wire in_rx = (a >= A_RX) && (a < A_RX + 16 * NP);
+  wire [31:0] cnt_index = (a - A_CNT) >> 2;
+  wire [31:0] rx_offset = (a - A_RX) >> 4;
+  wire [GW-1:0] rx_index = rx_offset[GW-1:0];
+  assign net_cnt_chip = cnt_word_chip(cnt_index);
+  assign net_cnt_sel = cnt_word_sel(cnt_index);
+  function [C-1:0] cnt_word_chip;
+    input [31:0] i;
+    reg [31:0] q_unused_hi;   // a quotient < 2^C: only its low C bits matter
+    begin
+      q_unused_hi = i / NCNT;
+      cnt_word_chip = q_unused_hi[C-1:0];
+    end
+  endfunction
+  function [SW-1:0] cnt_word_sel;
+    input [31:0] i;
+    reg [31:0] r_unused_hi;   // a remainder < NCNT <= 2^SW
+    begin
+      r_unused_hi = i % NCNT;
+      cnt_word_sel = r_unused_hi[SW-1:0];
+    end
+  endfunction
+
+  wire [31:0] params_c = C;
+  reg [31:0] rdata_c;
+  reg        err_c;
+  always @* begin
+    err_c = 1'b0;
+    rdata_c = 32'd0;
+    if (in_cnt) begin
+      rdata_c = net_cnt_value;
+    end else if (in_rx) begin
+      case (a[3:2])
+        2'd0: rdata_c = rx_count[rx_index];
+        2'd1: rdata_c = rx_xor[rx_index];
+        2'd2: rdata_c = rx_sum[rx_index];
+        default: rdata_c = 32'd0;
+      endcase
+    end else if (a >= A_CM1 + 32'h80 && a < A_CM1 + 32'hC0) begin
+      rdata_c = hist[a[5:2]];
+    end else begin
+      case (a)
+        32'h000: rdata_c = 32'h434D4E54;  // 'CMNT'
+        32'h004: rdata_c = 32'd1;
+        32'h008: rdata_c = A_CM1;
+        32'h00C: rdata_c = 32'h100;
+        32'h010: rdata_c = CLOCK_HZ;
+        32'h014: rdata_c = LINK;
+        32'h018: rdata_c = CONFIG_ID;
+        32'h100: rdata_c = 32'h434D3120;  // 'CM1 '
+        32'h104: rdata_c = 32'd1;
+        32'h108: rdata_c = 32'd0;
+        32'h10C: rdata_c = 32'h10000;
+        32'h110: rdata_c = params_c;
+        32'h114: rdata_c = B;
+        32'h118: rdata_c = P;
+        32'h11C: rdata_c = V;
+        32'h120: rdata_c = D;
+        32'h124: rdata_c = L;
+        32'h128: rdata_c = TP;
+        32'h12C: rdata_c = QD;
+        32'h130: rdata_c = NCNT;
+        32'h140: rdata_c = {29'd0, eject_one_q, 1'b0, running};
+        32'h144: rdata_c = {28'd0, net_load_full, net_msgs_present, net_pending, running};
+        32'h148: rdata_c = petit_q;
+        32'h14C: rdata_c = cycles_q;
+        32'h150: rdata_c = load_taken;
+        32'h154: rdata_c = load_drops;
+        default: err_c = 1'b1;
+      endcase
+    end
+  end
+
+  // Writes that are not to a writable register are errors too.
+  wire w_control = (a == A_CM1 + 32'h40);
+  wire w_load = (a == A_CM1 + 32'h50);
+
+  always @(posedge clk) begin
+    if (rst) begin
+      bus_ready <= 1'b0;
+      bus_rdata <= 32'd0;
+      bus_err <= 1'b0;
+      start_req <= 1'b0;
+      eject_one_q <= 1'b0;
+      clear_q <= 1'b0;
+      load_word <= 3'd0;
+      load_taken <= 32'd0;
+      load_drops <= 32'd0;
+      net_load_en <= 1'b0;
+      l_src <= {GW{1'b0}};
+      l_dst <= {GW{1'b0}};
+      l_vp <= {VW{1'b0}};
+      l_lo <= 32'd0;
+      net_load_proc <= {GW{1'b0}};
+      net_load_chip <= {C{1'b0}};
+      net_load_dproc <= {PAW{1'b0}};
+      net_load_vp <= {VW{1'b0}};
+      net_load_data <= {D{1'b0}};
+    end else begin
+      clear_q <= 1'b0;
+      net_load_en <= 1'b0;
+      if (start_req && at_last_phase && !run_q) start_req <= 1'b0;
+      // A push asked for last cycle is refused when the queue is full: count it.
+      if (net_load_en && net_load_full) load_drops <= load_drops + 32'd1;
+      bus_ready <= bus_valid && !bus_ready;
+      if (bus_valid && !bus_ready) begin
+        bus_rdata <= rdata_c;
+        // LOAD while running is refused (BAD_ADDRESS): the queues belong to the run.
+        bus_err <= bus_write ? !(w_control || (w_load && !running)) : err_c;
+        if (bus_write && w_control) begin
+          if (bus_wdata[0] && !running) start_req <= 1'b1;
+          clear_q <= bus_wdata[1];
+          eject_one_q <= bus_wdata[2];
+        end
+        if (bus_write && w_load && !running) begin
+          load_taken <= load_taken + 32'd1;
+          case (load_word)
+            3'd0: l_src <= bus_wdata[GW-1:0];
+            3'd1: l_dst <= bus_wdata[GW-1:0];
+            3'd2: l_vp <= bus_wdata[VW-1:0];
+            3'd3: l_lo <= bus_wdata;
+            default: ;
+          endcase
+          if (load_word == NWORDS[2:0] - 3'd1) begin
+            load_word <= 3'd0;
+            net_load_en <= 1'b1;
+            net_load_proc <= l_src;
+            net_load_chip <= l_dst[PA +: C];
+            net_load_dproc <= (PA > 0) ? l_dst[PAW-1:0] : {PAW{1'b0}};
+            net_load_vp <= l_vp;
+            net_load_data <= load_data64[D-1:0];
+          end else begin
+            load_word <= load_word + 3'd1;
+          end
+        end
+      end
+    end
+  end
+endmodule

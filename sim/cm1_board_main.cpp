@@ -1,0 +1,111 @@
+// The simulated CM-1 board: a Verilator model of the very board top that is flashed
+// (cm1_host_board: UART pins, frame engine, register block, network), its UART pins driven by
+// a host-side UART line model, bridged to a TCP socket on 127.0.0.1 (sim/board_rtl_bridge.h).
+//   harness [--port N] [--waiting-cycles-per-ms N]
+// Prints the port on stdout once listening; stops on SIGTERM/SIGINT and prints one line
+// "stats cycles=... bytes_to_board=... bytes_to_host=...".
+#include "sim/board_rtl_bridge.cpp"  // NOLINT(bugprone-suspicious-include): one harness binary
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "Vcm1_host_board.h"
+#include "verilated.h"
+
+using cmnet::rtlsim::BoardRtlBridge;
+using cmnet::rtlsim::BridgeOptions;
+using cmnet::rtlsim::ByteLinkModel;
+using cmnet::rtlsim::UartHostLine;
+
+#ifndef CMNET_CLKS_PER_BIT
+#error "build with -DCMNET_CLKS_PER_BIT=<the board top's UART clocks per bit>"
+#endif
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+void on_signal(int) { g_stop = true; }
+
+class Cm1BoardLink : public ByteLinkModel {
+ public:
+  explicit Cm1BoardLink(VerilatedContext* ctx)
+      : m_(std::make_unique<Vcm1_host_board>(ctx)), uart_(CMNET_CLKS_PER_BIT) {
+    m_->clk = 0;
+    m_->btn_n = 1;
+    m_->uart_rx = 1;
+    m_->eval();
+    std::deque<uint8_t> none;
+    std::vector<uint8_t> ignored;
+    // The board's power-on reset lasts 16 cycles.
+    for (int i = 0; i < 40; ++i) cycle(none, ignored);
+  }
+
+  void cycle(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) override {
+    auto& m = *m_;
+    m.uart_rx = uart_.drive(to_board);
+    m.clk = 0;
+    m.eval();
+    uart_.sample(m.uart_tx, to_host);
+    m.clk = 1;
+    m.eval();
+  }
+
+  // led = {rst, heartbeat, link busy, running}
+  Activity activity() const override {
+    if (uart_.busy() || (m_->led & 0x3) || (m_->led & 0x8)) return Activity::Busy;
+    return Activity::Idle;
+  }
+
+  uint64_t framing_errors() const { return uart_.framing_errors(); }
+
+ private:
+  std::unique_ptr<Vcm1_host_board> m_;
+  UartHostLine uart_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BridgeOptions opt;
+  for (int i = 1; i < argc; ++i) {
+    auto value = [&]() -> unsigned long long {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "cm1 board: %s needs a value\n", argv[i]);
+        std::exit(2);
+      }
+      return std::strtoull(argv[++i], nullptr, 10);
+    };
+    if (!std::strcmp(argv[i], "--port")) opt.port = static_cast<uint16_t>(value());
+    else if (!std::strcmp(argv[i], "--waiting-cycles-per-ms")) opt.waiting_cycles_per_ms = value();
+    else {
+      std::fprintf(stderr, "usage: harness [--port N] [--waiting-cycles-per-ms N]\n");
+      return 2;
+    }
+  }
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGINT, on_signal);
+  try {
+    auto ctx = std::make_unique<VerilatedContext>();
+    Cm1BoardLink link(ctx.get());
+    BoardRtlBridge bridge(link, opt);
+    std::printf("%u\n", bridge.port());
+    std::fflush(stdout);
+    bridge.run(g_stop);
+    const auto& s = bridge.stats();
+    std::printf("stats cycles=%llu bytes_to_board=%llu bytes_to_host=%llu connections=%llu "
+                "framing_errors=%llu\n",
+                static_cast<unsigned long long>(s.cycles),
+                static_cast<unsigned long long>(s.bytes_to_board),
+                static_cast<unsigned long long>(s.bytes_to_host),
+                static_cast<unsigned long long>(s.connections),
+                static_cast<unsigned long long>(link.framing_errors()));
+    std::fflush(stdout);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cm1 board: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,42 @@
+// The simulated CM-1 board as a server process: builds (or finds in the cache) the Verilator
+// model of the generated board top with sim/cm1_board_main.cpp, starts it on 127.0.0.1 with an
+// ephemeral port, and stops it on destruction. `cmnet run` starts one when no board URI is
+// given; tests use it to drive the real host driver against the RTL.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+
+#include "gen/cm1_host_board_emitter.h"
+
+namespace cmnet {
+
+std::string build_cm1_board_model(const NetworkConfig& cfg, const HostBoardOptions& opt = {});
+
+class Cm1SimBoard {
+ public:
+  explicit Cm1SimBoard(const NetworkConfig& cfg, const HostBoardOptions& opt = {});
+  ~Cm1SimBoard();
+  Cm1SimBoard(const Cm1SimBoard&) = delete;
+  Cm1SimBoard& operator=(const Cm1SimBoard&) = delete;
+
+  std::string uri() const { return "sim://127.0.0.1:" + std::to_string(port_); }
+  uint16_t port() const { return port_; }
+  pid_t pid() const { return pid_; }
+  const std::string& log_path() const { return log_; }
+  // SIGTERM, wait; returns the harness's last stdout line (its statistics). Idempotent.
+  std::string stop();
+  // SIGKILL without waiting for statistics (a board that vanishes).
+  void kill_now();
+
+ private:
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  uint16_t port_ = 0;
+  std::string log_;
+  std::string out_;
+};
+
+}  // namespace cmnet
