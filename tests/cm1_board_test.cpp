@@ -1,0 +1,174 @@
+// End to end: the host driver (host/cm1_board.*, BoardClient over TCP) against the simulated
+// board (the Verilator model of the generated board top: UART, frame engine, register block,
+// CM-1 network). The counters and reception checks read back must equal the reference model's
+// for the same pattern and seed; bad situations give clear errors and nothing hangs.
+#include "host/cm1_board.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "host/errors.h"
+#include "sim/cm1_model.h"
+#include "sim/cm1_sim_board.h"
+#include "sim/traffic.h"
+
+namespace cmnet {
+namespace {
+
+using namespace std::chrono_literals;
+
+NetworkConfig board_config() {
+  NetworkConfig cfg;
+  cfg.name = "board-test";
+  cfg.cm1.cube_dims = 3;
+  cfg.cm1.procs_per_chip = 4;
+  cfg.cm1.data_bits = 8;
+  cfg.cm1.vp_bits = 1;
+  cfg.cm1.queue_depth = 2;
+  return cfg;
+}
+
+BoardClientOptions client_options() {
+  BoardClientOptions o;
+  o.timeout = 3000ms;
+  return o;
+}
+
+Cm1BoardStatus wait_done(Cm1Board& b) {
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  Cm1BoardStatus s;
+  do {
+    s = b.status();
+    if (std::chrono::steady_clock::now() > deadline) ADD_FAILURE() << "run did not finish";
+  } while (s.running && std::chrono::steady_clock::now() < deadline);
+  return s;
+}
+
+class Cm1BoardTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { sim_ = new Cm1SimBoard(board_config()); }
+  static void TearDownTestSuite() {
+    delete sim_;
+    sim_ = nullptr;
+  }
+  static Cm1SimBoard* sim_;
+};
+Cm1SimBoard* Cm1BoardTest::sim_ = nullptr;
+
+TEST_F(Cm1BoardTest, DiscoversTheNetworkFromTheBlockList) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  Cm1Board b(c);
+  const Cm1Params& want = board_config().cm1;
+  EXPECT_EQ(b.info().params.cube_dims, want.cube_dims);
+  EXPECT_EQ(b.info().params.procs_per_chip, want.procs_per_chip);
+  EXPECT_EQ(b.info().params.vp_bits, want.vp_bits);
+  EXPECT_EQ(b.info().msg_len, want.msg_len());
+  EXPECT_EQ(b.info().petit_period, want.petit_period());
+  EXPECT_EQ(b.info().queue_depth, 2);
+  EXPECT_EQ(b.info().ncounters, 5 + want.cube_dims);
+  EXPECT_EQ(b.info().config_id, config_id(board_config()));
+  EXPECT_NO_THROW(b.check_matches(want));
+}
+
+TEST_F(Cm1BoardTest, CountersAndReceptionsEqualTheModel) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  Cm1Board b(c);
+  const Cm1Params& p = board_config().cm1;
+  int runs = 0;
+  for (const EjectMode mode : {EjectMode::kOrCombine, EjectMode::kOnePerPetit})
+    for (const char* pattern : {"permutation", "many-to-one", "hot-spot"}) {
+      const Traffic t = make_pattern(pattern, p, 40 + static_cast<uint64_t>(runs), 2);
+      b.clear();
+      b.load(t);
+      b.start(mode);
+      const Cm1BoardStatus s = wait_done(b);
+      const Cm1RunResult m = run_cm1_model(p, t, mode);
+      ASSERT_TRUE(m.completed);
+      EXPECT_EQ(s.petit, m.petit_cycles) << pattern;
+      const auto chips = b.counters();
+      ASSERT_EQ(chips.size(), m.chips.size());
+      for (size_t n = 0; n < chips.size(); ++n) {
+        EXPECT_EQ(chips[n].injected, m.chips[n].injected) << pattern << " chip " << n;
+        EXPECT_EQ(chips[n].delivered, m.chips[n].delivered) << pattern << " chip " << n;
+        EXPECT_EQ(chips[n].desperation, m.chips[n].desperation) << pattern << " chip " << n;
+        EXPECT_EQ(chips[n].petit_cycles, m.chips[n].petit_cycles) << pattern << " chip " << n;
+        EXPECT_EQ(chips[n].dim_busy, m.chips[n].dim_busy) << pattern << " chip " << n;
+        EXPECT_EQ(chips[n].parity_errors, 0u);
+      }
+      const auto rx = b.receptions();
+      const auto want = expected_rx_checks(p, t, m);
+      uint64_t received = 0;
+      for (size_t g = 0; g < rx.size(); ++g) {
+        EXPECT_EQ(rx[g], want[g]) << pattern << " processor " << g << ": count " << rx[g].count
+                                  << " vs " << want[g].count;
+        received += rx[g].count;
+      }
+      uint64_t hist = 0;
+      for (uint32_t h : b.histogram()) hist += h;
+      EXPECT_EQ(hist, received);
+      ++runs;
+    }
+}
+
+TEST_F(Cm1BoardTest, WrongBoardAndOversizedPatternAreClearErrors) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  Cm1Board b(c);
+  Cm1Params other = board_config().cm1;
+  other.cube_dims = 4;
+  try {
+    b.check_matches(other);
+    ADD_FAILURE() << "a c = 4 config matched a c = 3 board";
+  } catch (const HostError& e) {
+    EXPECT_NE(std::string(e.what()).find("cube_dims = 3, the config says 4"), std::string::npos)
+        << e.what();
+  }
+  const Traffic three = make_pattern("permutation", board_config().cm1, 1, 3);  // queue holds 2
+  try {
+    b.load(three);
+    ADD_FAILURE() << "3 messages per processor loaded into queues of 2";
+  } catch (const HostError& e) {
+    EXPECT_NE(std::string(e.what()).find("queues hold 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Cm1BoardTest, UnmappedAddressIsAnErrorReply) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  try {
+    c.read32(0x4000);
+    ADD_FAILURE() << "read of an unmapped register succeeded";
+  } catch (const HostError& e) {
+    EXPECT_EQ(e.kind(), HostErrorKind::ErrorReply) << e.what();
+    EXPECT_NE(std::string(e.what()).find("BAD_ADDRESS"), std::string::npos) << e.what();
+  }
+  // Read-only registers refuse writes the same way.
+  Cm1Board b(c);
+  EXPECT_THROW(c.write32(b.info().cm1_base + cm1reg::kPetit, 1), HostError);
+}
+
+TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
+  NetworkConfig cfg = board_config();
+  Cm1SimBoard sim(cfg);
+  BoardClientOptions o = client_options();
+  o.timeout = 500ms;
+  o.retries = 1;
+  BoardClient c = BoardClient::open(sim.uri(), o);
+  Cm1Board b(c);
+  b.clear();
+  b.load(make_pattern("hot-spot", cfg.cm1, 5, 2));
+  b.start(EjectMode::kOnePerPetit);
+  sim.kill_now();
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    for (int i = 0; i < 100; ++i) b.status();
+    ADD_FAILURE() << "status() kept answering after the board was killed";
+  } catch (const HostError& e) {
+    EXPECT_TRUE(e.kind() == HostErrorKind::ConnectionClosed || e.kind() == HostErrorKind::Timeout)
+        << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+}
+
+}  // namespace
+}  // namespace cmnet
