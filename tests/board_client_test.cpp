@@ -784,7 +784,8 @@ TEST(BoardServerTest, DestroyWithoutStartOrStopIsClean) {
 
 TEST(ClientUart, RegistersOverAPseudoTerminalAndVanishingDevice) {
   const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
-  ASSERT_GE(master, 0);
+  // A minimal chroot or container may have no /dev/pts: then there is no pty to test over.
+  if (master < 0) GTEST_SKIP() << "no pseudo-terminals here (posix_openpt: " << std::strerror(errno) << ")";
   ASSERT_EQ(::grantpt(master), 0);
   ASSERT_EQ(::unlockpt(master), 0);
   const std::string slave = ::ptsname(master);
