@@ -27,6 +27,7 @@ using json = nlohmann::ordered_json;
 struct RunArgs {
   std::string config, board, pattern = "permutation", traffic, out_dir = "out/run", mode;
   uint64_t seed = 1;
+  int per_proc = 1;
   double timeout_s = 300;
 };
 
@@ -36,7 +37,7 @@ std::string utilization_svg(const Cm1Params& p, const std::vector<Cm1ChipCounter
                             uint64_t bit_times) {
   const int C = p.cube_dims, N = p.chips();
   const int cell = std::max(4, std::min(24, 480 / std::max(1, N)));
-  const int W = 120 + C * 40 + 40, H = 60 + N * cell + 200;
+  const int W = std::max(480, 120 + C * 40 + 40), H = 60 + N * cell + 200;
   std::string s = "<svg xmlns='http://www.w3.org/2000/svg' width='" + std::to_string(W) +
                   "' height='" + std::to_string(H) + "' font-family='sans-serif' font-size='11'>\n";
   s += "<text x='10' y='16' font-size='13'>CM-1 link utilization (busy bit-times / run bit-times)</text>\n";
@@ -91,7 +92,7 @@ std::string histogram_svg(const std::array<uint32_t, 16>& h) {
 int run_on_board(const RunArgs& a) {
   const NetworkConfig cfg = load_config_file(a.config);
   const Cm1Params& p = cfg.cm1;
-  const Traffic traffic = a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, 1)
+  const Traffic traffic = a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, a.per_proc)
                                             : read_traffic_file(a.traffic, p);
   const EjectMode mode = a.mode.empty() ? p.eject_mode
                          : a.mode == "one" ? EjectMode::kOnePerPetit
@@ -254,6 +255,8 @@ void register_run_command(CLI::App& app) {
   r->add_option("--pattern", a.pattern, "named pattern");
   r->add_option("--traffic", a.traffic, "traffic file: SRC DST DATA [VP] per line");
   r->add_option("--seed", a.seed, "pattern seed");
+  r->add_option("--per-proc", a.per_proc, "messages per processor (at most the board's queue depth)")
+      ->check(CLI::Range(1, 1024));
   r->add_option("--mode", a.mode, "ejector mode: or | one")->check(CLI::IsMember({"or", "one"}));
   r->add_option("-o,--out", a.out_dir, "report directory (JSON, CSV, SVG)");
   r->add_option("--timeout", a.timeout_s, "give up on the run after this many seconds");
