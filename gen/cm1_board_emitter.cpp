@@ -1,0 +1,525 @@
+#include "gen/cm1_board_emitter.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "gen/errors.h"
+#include "gen/verilog_writer.h"
+#include "sim/cm1_model.h"
+#include "sim/cm1_rtl.h"
+#include "sim/traffic.h"
+
+namespace cmnet {
+namespace {
+
+int clog2(uint64_t x) {
+  int w = 0;
+  while ((uint64_t{1} << w) < x) ++w;
+  return w;
+}
+
+std::string S(int64_t x) { return std::to_string(x); }
+
+// A little-endian bit vector written as a sized Verilog hex literal.
+struct Bits {
+  std::vector<bool> b;
+  void put(uint64_t v, int width) {
+    for (int i = 0; i < width; ++i) b.push_back(i < 64 && ((v >> i) & 1u));
+  }
+  std::string literal() const {
+    std::string hex;
+    for (size_t i = 0; i < b.size(); i += 4) {
+      int nib = 0;
+      for (size_t k = 0; k < 4 && i + k < b.size(); ++k) nib |= b[i + k] ? (1 << k) : 0;
+      hex.insert(hex.begin(), "0123456789abcdef"[nib]);
+    }
+    return S(static_cast<int64_t>(b.size())) + "'h" + hex;
+  }
+};
+
+std::string hexlit(uint64_t v, int width) {
+  Bits b;
+  b.put(v, width);
+  return b.literal();
+}
+
+struct TopShape {
+  bool chip_mode = false;
+  std::string name;
+  int nc = 1;       // chips whose receptions are counted
+  int src_w = 1;    // width of the load port's source field
+};
+
+// Runs the reference model on `t` and fills the expectations.
+SelfTestExpect expect_from_model(const Cm1Params& p, const Traffic& t, const std::string& mode) {
+  const Cm1RunResult r = run_cm1_model(p, t, p.eject_mode);
+  if (!r.completed)
+    throw ConfigError("self-test: the reference model did not deliver the " + mode +
+                      " pattern within its petit-cycle limit");
+  SelfTestExpect e;
+  e.mode = mode;
+  e.messages = t.messages.size();
+  const auto rx = receptions_from_model(p, t, r);
+  e.receptions = rx.size();
+  const uint64_t wmask = (p.vp_bits + p.data_bits) >= 64
+                             ? ~uint64_t{0}
+                             : (uint64_t{1} << (p.vp_bits + p.data_bits)) - 1;
+  for (const auto& x : rx) e.rx_xor ^= ((x.data << p.vp_bits) | x.vp) & wmask;
+  e.model_petit_cycles = r.petit_cycles;
+  e.petit_limit = std::min<uint64_t>(65535, 2 * r.petit_cycles + 16);
+  return e;
+}
+
+void check_options(const NetworkConfig& cfg, const BoardTopOptions& o) {
+  if (o.led_active_low.size() < 2 || o.led_active_low.size() > 3)
+    throw ConfigError("board top: " + S(static_cast<int64_t>(o.led_active_low.size())) +
+                      " LEDs given; the self-test top drives 2 or 3 (pass, fail, running)");
+  if (o.blink_log2 < 2 || o.blink_log2 > 30)
+    throw ConfigError("board top: blink_log2 = " + S(o.blink_log2) + " out of range 2..30");
+  if (o.per_proc < 1 || o.per_proc > cfg.cm1.queue_depth)
+    throw ConfigError("board top: per_proc = " + S(o.per_proc) + " out of range 1.." +
+                      S(cfg.cm1.queue_depth) +
+                      " (the self-test loads the whole pattern before the run, so each "
+                      "endpoint's queue_depth bounds the messages per processor)");
+}
+
+// The body shared by both tops: reset, ROM loader, run control, reception accounting,
+// counter read-back and check, LEDs. The design under test is instantiated by `dut`.
+std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const TopShape& sh,
+                     const Traffic& t, const SelfTestExpect& e) {
+  const Cm1Params& p = cfg.cm1;
+  const Cm1Widths w = cm1_widths(p);
+  const int C = p.cube_dims, P = p.procs_per_chip, NC = sh.nc, D = p.data_bits;
+  const int W = w.rx_word, TP = p.petit_period(), PW = w.phase;
+  const int NM = static_cast<int>(t.messages.size());
+  const int AW = std::max(1, clog2(static_cast<uint64_t>(NM)));
+  const int TW = std::max(2, clog2(static_cast<uint64_t>(NM) + 1) + 1);
+  const int NCNT = static_cast<int>(cm1_counter_names(p).size());
+  const int FLUSH = 3 * TP + 8;
+  const int FW = clog2(static_cast<uint64_t>(FLUSH) + 1);
+  const int K = static_cast<int>(o.led_active_low.size());
+  const int RW = sh.src_w + C + w.proc_field + w.vp_field + D;
+  const int pb = p.proc_bits();
+
+  VerilogWriter v;
+  std::vector<std::pair<std::string, std::string>> hp = {
+      {"mode", sh.chip_mode ? "chip (one router chip per FPGA)" : "network (whole network in one FPGA)"},
+      {"cube_dims c", S(C)},
+      {"rows b", S(p.rows)},
+      {"procs_per_chip P", S(P)},
+      {"vp_bits v", S(p.vp_bits)},
+      {"data_bits d", S(D)},
+      {"eject mode", to_string(p.eject_mode)},
+      {"pattern", sh.chip_mode ? "local ring (processor g -> g+1 on this chip)"
+                               : o.pattern + " seed " + S(static_cast<int64_t>(o.seed)) +
+                                     " per_proc " + S(o.per_proc)},
+      {"messages", S(NM)},
+      {"expected receptions", S(static_cast<int64_t>(e.receptions))},
+      {"expected rx xor", hexlit(e.rx_xor, std::max(1, W))},
+      {"model petit cycles", S(static_cast<int64_t>(e.model_petit_cycles))}};
+  if (sh.chip_mode) hp.push_back({"chip id", S(o.chip_id)});
+  v.header(std::string(sh.chip_mode ? "CM-1 chip board top" : "CM-1 network board top") +
+               " - SELF-TEST top (no host): a ROM pattern is loaded, routed and checked;"
+               " LEDs show running / pass / fail. The host-link top replaces the loader later.",
+           hp);
+  v.open("module " + sh.name + " (");
+  v.line("input  wire clk,");
+  if (o.reset_port)
+    v.line(std::string("input  wire rst_btn,          // reset button, active ") +
+           (o.reset_active_low ? "low" : "high") + " (also restarts the self-test)");
+  if (sh.chip_mode) {
+    v.line("output wire [" + S(C - 1) + ":0] cube_out,   // to the neighbour across each dimension (registered)");
+    v.line("input  wire [" + S(C - 1) + ":0] cube_in,    // from the neighbour across each dimension (registered)");
+  }
+  v.line("output wire [" + S(K - 1) + ":0] led,        // " +
+         std::string(K >= 3 ? "0: pass, 1: fail, 2: running" : "0: pass (blinks while running), 1: fail"));
+  v.line("output wire uart_tx           // idle high until the host link is added");
+  v.end_ports();
+  v.line("localparam integer P = " + S(P) + ";");
+  v.line("localparam integer W = " + S(W) + ";");
+  v.line("localparam integer TW = " + S(TW) + ";");
+  v.line("localparam integer NC = " + S(NC) + ";");
+  v.line();
+
+  v.comment("Reset: power-on counter (iCE40 flip-flops start at 0) and a synchronized button.");
+  v.line("reg [3:0] por_cnt = 4'd0;");
+  v.line("reg rst = 1'b1;");
+  v.line("wire por_done = &por_cnt;");
+  if (o.reset_port) {
+    v.line("reg [1:0] btn_sync = 2'b00;");
+    v.line("always @(posedge clk) btn_sync <= {btn_sync[0], " +
+           std::string(o.reset_active_low ? "~rst_btn" : "rst_btn") + "};");
+  }
+  v.line("always @(posedge clk) begin");
+  v.line("  if (!por_done) por_cnt <= por_cnt + 4'd1;");
+  v.line(std::string("  rst <= !por_done") + (o.reset_port ? " || btn_sync[1];" : ";"));
+  v.line("end");
+  v.line();
+
+  v.comment("The pattern: " + S(NM) + " messages {data, vp, dst proc, dst chip, src} in file order.");
+  v.line("reg [" + S(RW - 1) + ":0] rom [0:" + S(NM - 1) + "];");
+  v.line("initial begin");
+  for (int i = 0; i < NM; ++i) {
+    const Message& m = t.messages[static_cast<size_t>(i)];
+    Bits b;
+    const uint32_t src = sh.chip_mode ? (m.src & static_cast<uint32_t>(P - 1)) : m.src;
+    b.put(src, sh.src_w);
+    b.put(m.dst >> pb, C);
+    b.put(m.dst & static_cast<uint32_t>(P - 1), w.proc_field);
+    b.put(m.vp, w.vp_field);
+    b.put(m.data, D);
+    v.line("  rom[" + S(i) + "] = " + b.literal() + ";");
+  }
+  v.line("end");
+  v.line();
+
+  v.comment("Self-test states.");
+  v.line("localparam [2:0] S_LOAD = 3'd0, S_ARM = 3'd1, S_RUN = 3'd2, S_FLUSH = 3'd3,");
+  v.line("                 S_READ = 3'd4, S_DRAIN = 3'd5, S_CHECK = 3'd6, S_DONE = 3'd7;");
+  v.line("reg [2:0] state;");
+  v.line("reg [" + S(AW - 1) + ":0] addr;");
+  v.line("reg [" + S(RW - 1) + ":0] rom_q;");
+  v.line("wire load_full;");
+  v.line("wire load_en = (state == S_LOAD) && !load_full;");
+  v.line("wire last_load = (addr == " + S(AW) + "'d" + S(NM - 1) + ");");
+  v.line("wire [" + S(AW - 1) + ":0] rd_addr = rst ? {" + S(AW) + "{1'b0}} : (load_en && !last_load) ? addr + " +
+         S(AW) + "'d1 : addr;");
+  v.line("always @(posedge clk) rom_q <= rom[rd_addr];");
+  int off = 0;
+  auto field = [&](const std::string& name, int width) {
+    v.line("wire [" + S(width - 1) + ":0] " + name + " = rom_q[" + S(off + width - 1) + ":" + S(off) + "];");
+    off += width;
+  };
+  field("ld_src", sh.src_w);
+  field("ld_chip", C);
+  field("ld_dproc", w.proc_field);
+  field("ld_vp", w.vp_field);
+  field("ld_data", D);
+  v.line();
+
+  v.line("reg run;");
+  v.line("wire [" + S(PW - 1) + ":0] phase;");
+  v.line("wire msgs_present;");
+  v.line("wire pending;");
+  v.line("wire [" + S(NC * P - 1) + ":0] rx_valid;");
+  v.line("wire [" + S(NC * P * W - 1) + ":0] rx_word;");
+  if (!sh.chip_mode) v.line("reg [" + S(C - 1) + ":0] cnt_chip;");
+  v.line("reg [" + S(w.sel - 1) + ":0] cnt_sel;");
+  v.line("wire [31:0] cnt_value;");
+  v.line();
+  const std::string eject = p.eject_mode == EjectMode::kOnePerPetit ? "1'b1" : "1'b0";
+  if (!sh.chip_mode) {
+    v.comment("The design under test: the whole network.");
+    v.instance("cm1_network", "net", {},
+               {{"clk", "clk"}, {"rst", "rst"}, {"run", "run"}, {"clear", "1'b0"},
+                {"eject_one", eject}, {"load_en", "load_en"}, {"load_proc", "ld_src"},
+                {"load_chip", "ld_chip"}, {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"},
+                {"load_data", "ld_data"}, {"load_full", "load_full"}, {"rx_valid", "rx_valid"},
+                {"rx_word", "rx_word"}, {"phase", "phase"}, {"msgs_present", "msgs_present"},
+                {"pending", "pending"}, {"cnt_chip", "cnt_chip"}, {"cnt_sel", "cnt_sel"},
+                {"cnt_value", "cnt_value"}, {"fault_en", "1'b0"},
+                {"fault_chip", "{" + S(C) + "{1'b0}}"},
+                {"fault_dim", "{" + S(std::max(1, clog2(static_cast<uint64_t>(C)))) + "{1'b0}}"}});
+  } else {
+    v.comment("This FPGA's bit-time counter. Boards wired into one cube must start their counters");
+    v.comment("together and see each other's cube wires with a known delay: not handled here yet.");
+    v.line("reg [" + S(PW - 1) + ":0] phase_q;");
+    v.line("always @(posedge clk) begin");
+    v.line("  if (rst || phase_q == " + S(PW) + "'d" + S(TP - 1) + ") phase_q <= {" + S(PW) + "{1'b0}};");
+    v.line("  else phase_q <= phase_q + " + S(PW) + "'d1;");
+    v.line("end");
+    v.line("assign phase = phase_q;");
+    v.line();
+    v.comment("Cube wires are registered at the pins. The inputs are ignored until the local");
+    v.comment("self-test has passed (floating header pins must not inject messages).");
+    v.line("reg [" + S(C - 1) + ":0] cube_in_q;");
+    v.line("reg [" + S(C - 1) + ":0] cube_out_q;");
+    v.line("reg link_en;");
+    v.line("wire [" + S(C - 1) + ":0] chip_cube_out;");
+    v.line("always @(posedge clk) begin");
+    v.line("  cube_in_q <= cube_in;");
+    v.line("  cube_out_q <= chip_cube_out;");
+    v.line("end");
+    v.line("assign cube_out = cube_out_q;");
+    v.line();
+    v.comment("The design under test: one chip (router and " + S(P) + " endpoints).");
+    v.instance("cm1_chip", "chip", {},
+               {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase_q"}, {"run", "run"},
+                {"clear", "1'b0"}, {"eject_one", eject}, {"my_chip", S(C) + "'d" + S(o.chip_id)},
+                {"load_en", "load_en"}, {"load_local", "ld_src"}, {"load_chip", "ld_chip"},
+                {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"}, {"load_data", "ld_data"},
+                {"load_full", "load_full"}, {"rx_valid", "rx_valid"}, {"rx_word", "rx_word"},
+                {"msgs_present", "msgs_present"}, {"pending", "pending"},
+                {"cube_out", "chip_cube_out"}, {"cube_in", "cube_in_q & {" + S(C) + "{link_en}}"},
+                {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}});
+  }
+  v.line();
+
+  v.comment("Receptions: per chip, the count and the XOR of the {DATA, VP} words received.");
+  v.line("function [TW-1:0] pop_p;");
+  v.line("  input [P-1:0] x;");
+  v.line("  integer k;");
+  v.line("  begin");
+  v.line("    pop_p = {TW{1'b0}};");
+  v.line("    for (k = 0; k < P; k = k + 1) pop_p = pop_p + {{TW-1{1'b0}}, x[k]};");
+  v.line("  end");
+  v.line("endfunction");
+  v.line("function [W-1:0] xor_p;");
+  v.line("  input [P-1:0] x;");
+  v.line("  input [P*W-1:0] words;");
+  v.line("  integer k;");
+  v.line("  begin");
+  v.line("    xor_p = {W{1'b0}};");
+  v.line("    for (k = 0; k < P; k = k + 1) if (x[k]) xor_p = xor_p ^ words[k*W +: W];");
+  v.line("  end");
+  v.line("endfunction");
+  v.line("wire [NC*TW-1:0] chip_rx;");
+  v.line("wire [NC*W-1:0] chip_x;");
+  v.line("genvar n;");
+  v.line("generate");
+  v.open("for (n = 0; n < NC; n = n + 1) begin : g_acc");
+  v.line("reg [TW-1:0] pc_q;");
+  v.line("reg [W-1:0] px_q;");
+  v.line("reg [TW-1:0] rx_n;");
+  v.line("reg [W-1:0] x_n;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    pc_q <= {TW{1'b0}};");
+  v.line("    px_q <= {W{1'b0}};");
+  v.line("    rx_n <= {TW{1'b0}};");
+  v.line("    x_n <= {W{1'b0}};");
+  v.line("  end else begin");
+  v.line("    pc_q <= pop_p(rx_valid[n*P +: P]);");
+  v.line("    px_q <= xor_p(rx_valid[n*P +: P], rx_word[n*P*W +: P*W]);");
+  v.line("    rx_n <= rx_n + pc_q;");
+  v.line("    x_n <= x_n ^ px_q;");
+  v.line("  end");
+  v.line("end");
+  v.line("assign chip_rx[n*TW +: TW] = rx_n;");
+  v.line("assign chip_x[n*W +: W] = x_n;");
+  v.close("end");
+  v.line("endgenerate");
+  v.line();
+
+  v.comment("Counter read-back, pipelined: select (cnt_chip, cnt_sel), register, accumulate.");
+  const std::string chip_idx = sh.chip_mode ? "0" : "cnt_chip";
+  v.line("reg q_valid;");
+  v.line("reg [" + S(w.sel - 1) + ":0] q_sel;");
+  v.line("reg [31:0] q_cnt;");
+  v.line("reg [TW-1:0] q_rx;");
+  v.line("reg [W-1:0] q_x;");
+  v.line("reg [31:0] sum_injected;");
+  v.line("reg [31:0] sum_delivered;");
+  v.line("reg [31:0] sum_parity;");
+  v.line("reg any_petit;");
+  v.line("reg [31:0] sum_rx;");
+  v.line("reg [W-1:0] sum_x;");
+  v.line("reg [15:0] petit;");
+  v.line("reg timeout;");
+  v.line("reg [" + S(FW - 1) + ":0] wait_cnt;");
+  v.line("reg pass;");
+  const std::string last_sel = "(cnt_sel == " + S(w.sel) + "'d" + S(NCNT - 1) + ")";
+  const std::string last_chip = sh.chip_mode ? "1'b1" : "(cnt_chip == " + S(C) + "'d" + S(NC - 1) + ")";
+  v.line("always @(posedge clk) begin");
+  v.line("  q_valid <= (state == S_READ);");
+  v.line("  q_sel <= cnt_sel;");
+  v.line("  q_cnt <= cnt_value;");
+  v.line("  q_rx <= chip_rx[" + chip_idx + "*TW +: TW];");
+  v.line("  q_x <= chip_x[" + chip_idx + "*W +: W];");
+  v.line("  if (rst) begin");
+  v.line("    state <= S_LOAD;");
+  v.line("    addr <= {" + S(AW) + "{1'b0}};");
+  v.line("    run <= 1'b0;");
+  if (!sh.chip_mode) v.line("    cnt_chip <= {" + S(C) + "{1'b0}};");
+  else v.line("    link_en <= 1'b0;");
+  v.line("    cnt_sel <= {" + S(w.sel) + "{1'b0}};");
+  v.line("    sum_injected <= 32'd0;");
+  v.line("    sum_delivered <= 32'd0;");
+  v.line("    sum_parity <= 32'd0;");
+  v.line("    any_petit <= 1'b0;");
+  v.line("    sum_rx <= 32'd0;");
+  v.line("    sum_x <= {W{1'b0}};");
+  v.line("    petit <= 16'd0;");
+  v.line("    timeout <= 1'b0;");
+  v.line("    wait_cnt <= {" + S(FW) + "{1'b0}};");
+  v.line("    pass <= 1'b0;");
+  v.line("  end else begin");
+  v.line("    if (q_valid) begin");
+  v.line("      if (q_sel == " + S(w.sel) + "'d0) begin");
+  v.line("        sum_injected <= sum_injected + q_cnt;");
+  v.line("        sum_rx <= sum_rx + {{32-TW{1'b0}}, q_rx};");
+  v.line("        sum_x <= sum_x ^ q_x;");
+  v.line("      end");
+  v.line("      if (q_sel == " + S(w.sel) + "'d1) sum_delivered <= sum_delivered + q_cnt;");
+  v.line("      if (q_sel == " + S(w.sel) + "'d3 && q_cnt != 32'd0) any_petit <= 1'b1;");
+  v.line("      if (q_sel == " + S(w.sel) + "'d4) sum_parity <= sum_parity + q_cnt;");
+  v.line("    end");
+  v.line("    case (state)");
+  v.line("      S_LOAD: if (load_en) begin");
+  v.line("        if (last_load) state <= S_ARM;");
+  v.line("        else addr <= addr + " + S(AW) + "'d1;");
+  v.line("      end");
+  v.line("      // Start so that the first petit cycle begins at the next phase 0.");
+  v.line("      S_ARM: if (phase == " + S(PW) + "'d" + S(TP - 1) + ") begin");
+  v.line("        run <= 1'b1;");
+  v.line("        state <= S_RUN;");
+  v.line("      end");
+  v.line("      S_RUN: if (phase == " + S(PW) + "'d0) begin");
+  v.line("        if (!msgs_present && !pending) begin");
+  v.line("          run <= 1'b0;");
+  v.line("          state <= S_FLUSH;");
+  v.line("        end else if (petit == 16'd" + S(static_cast<int64_t>(e.petit_limit)) + ") begin");
+  v.line("          run <= 1'b0;");
+  v.line("          timeout <= 1'b1;");
+  v.line("          state <= S_FLUSH;");
+  v.line("        end else begin");
+  v.line("          petit <= petit + 16'd1;");
+  v.line("        end");
+  v.line("      end");
+  v.line("      // Let the last receptions leave the ejector and the accounting pipeline.");
+  v.line("      S_FLUSH: begin");
+  v.line("        wait_cnt <= wait_cnt + " + S(FW) + "'d1;");
+  v.line("        if (wait_cnt == " + S(FW) + "'d" + S(FLUSH - 1) + ") state <= S_READ;");
+  v.line("      end");
+  v.line("      S_READ: begin");
+  v.line("        if (" + last_sel + ") begin");
+  v.line("          cnt_sel <= {" + S(w.sel) + "{1'b0}};");
+  if (!sh.chip_mode) v.line("          cnt_chip <= cnt_chip + " + S(C) + "'d1;");
+  v.line("          if (" + last_chip + ") state <= S_DRAIN;");
+  v.line("        end else begin");
+  v.line("          cnt_sel <= cnt_sel + " + S(w.sel) + "'d1;");
+  v.line("        end");
+  v.line("      end");
+  v.line("      S_DRAIN: state <= S_CHECK;");
+  v.line("      S_CHECK: begin");
+  v.line("        pass <= !timeout");
+  v.line("             && sum_rx == 32'd" + S(static_cast<int64_t>(e.receptions) + o.expect_offset));
+  v.line("             && sum_x == " + hexlit(e.rx_xor, W));
+  v.line("             && sum_injected == 32'd" + S(NM));
+  v.line("             && sum_delivered == 32'd" + S(NM));
+  v.line("             && sum_parity == 32'd0");
+  v.line("             && any_petit;");
+  v.line("        state <= S_DONE;");
+  v.line("      end");
+  if (sh.chip_mode) {
+    v.line("      S_DONE: link_en <= pass;  // the chip joins the cube once its local test passed");
+  }
+  v.line("      default: ;");
+  v.line("    endcase");
+  v.line("  end");
+  v.line("end");
+  v.line();
+
+  v.comment("LEDs and the idle UART.");
+  v.line("reg [" + S(o.blink_log2 - 1) + ":0] blink;");
+  v.line("always @(posedge clk) blink <= blink + " + S(o.blink_log2) + "'d1;");
+  v.line("wire done = (state == S_DONE);");
+  uint32_t inv = 0;
+  for (int i = 0; i < K; ++i)
+    if (o.led_active_low[static_cast<size_t>(i)]) inv |= 1u << i;
+  if (K >= 3)
+    v.line("wire [2:0] led_on = {!done, done && !pass, done && pass};");
+  else
+    v.line("wire [1:0] led_on = {done && !pass, done ? pass : blink[" + S(o.blink_log2 - 1) + "]};");
+  v.line("assign led = led_on ^ " + S(K) + "'d" + S(inv) + ";  // active-low LEDs inverted");
+  v.line("assign uart_tx = 1'b1;");
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+std::string expect_json(const SelfTestExpect& e, const BoardTopOptions& o, const std::string& top) {
+  nlohmann::ordered_json j;
+  j["top"] = top;
+  j["mode"] = e.mode;
+  j["note"] = "self-test top: ROM pattern loaded, routed and checked on the FPGA; LEDs show the result";
+  if (e.mode == "network") {
+    j["pattern"] = o.pattern;
+    j["seed"] = o.seed;
+    j["per_proc"] = o.per_proc;
+  } else {
+    j["pattern"] = "local ring";
+    j["chip_id"] = o.chip_id;
+  }
+  j["messages"] = e.messages;
+  j["expected_receptions"] = e.receptions;
+  j["expected_rx_xor"] = e.rx_xor;
+  j["model_petit_cycles"] = e.model_petit_cycles;
+  j["petit_limit"] = e.petit_limit;
+  j["leds"] = o.led_active_low.size() >= 3 ? "led[0] pass, led[1] fail, led[2] running"
+                                           : "led[0] pass (blinks while running), led[1] fail";
+  return j.dump(2) + "\n";
+}
+
+// Drops manifest.json's top-level claim: the manifest still describes the network.
+void add_top(GeneratedDesign& d, const std::string& name, const std::string& text,
+             bool drop_network) {
+  if (drop_network) {
+    d.files.erase(std::remove_if(d.files.begin(), d.files.end(),
+                                 [](const auto& f) { return f.first == "cm1_network.v"; }),
+                  d.files.end());
+  }
+  // Insert the top before filelist.f and rebuild the filelist.
+  auto it = std::find_if(d.files.begin(), d.files.end(),
+                         [](const auto& f) { return f.first == "filelist.f"; });
+  d.files.insert(it, {name + ".v", text});
+  std::string filelist;
+  for (const auto& f : d.verilog_files()) filelist += f + "\n";
+  for (auto& f : d.files)
+    if (f.first == "filelist.f") f.second = filelist;
+  d.top = name;
+}
+
+}  // namespace
+
+GeneratedDesign emit_cm1_board_top(const NetworkConfig& cfg, const BoardTopOptions& opt,
+                                   SelfTestExpect* expect) {
+  check_options(cfg, opt);
+  GeneratedDesign d = emit_cm1(cfg);
+  const Traffic t = make_pattern(opt.pattern, cfg.cm1, opt.seed, opt.per_proc);
+  const SelfTestExpect e = expect_from_model(cfg.cm1, t, "network");
+  TopShape sh;
+  sh.name = "cm1_board_top";
+  sh.nc = cfg.cm1.chips();
+  sh.src_w = cm1_widths(cfg.cm1).gproc;
+  add_top(d, sh.name, emit_top(cfg, opt, sh, t, e), false);
+  d.files.emplace_back("selftest.json", expect_json(e, opt, sh.name));
+  if (expect) *expect = e;
+  return d;
+}
+
+GeneratedDesign emit_cm1_chip_board_top(const NetworkConfig& cfg, const BoardTopOptions& opt,
+                                        SelfTestExpect* expect) {
+  check_options(cfg, opt);
+  const Cm1Params& p = cfg.cm1;
+  if (opt.chip_id < 0 || opt.chip_id >= p.chips())
+    throw ConfigError("chip board top: chip_id = " + S(opt.chip_id) + " out of range 0.." +
+                      S(p.chips() - 1));
+  GeneratedDesign d = emit_cm1(cfg);
+  // The local self-test: processor g of this chip sends to processor g+1 of this chip.
+  Traffic t;
+  const uint32_t P = static_cast<uint32_t>(p.procs_per_chip);
+  const uint32_t base = static_cast<uint32_t>(opt.chip_id) * P;
+  const uint64_t dmask = p.data_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << p.data_bits) - 1;
+  const uint32_t vmask = p.vp_bits > 0 ? (1u << p.vp_bits) - 1 : 0;
+  for (uint32_t g = 0; g < P; ++g) {
+    Message m;
+    m.src = base + g;
+    m.dst = base + (g + 1) % P;
+    m.vp = (g * 3 + 1) & vmask;
+    m.data = (0x5a + 0x37 * uint64_t{g}) & dmask;
+    t.messages.push_back(m);
+  }
+  const SelfTestExpect e = expect_from_model(p, t, "chip");
+  TopShape sh;
+  sh.chip_mode = true;
+  sh.name = "cm1_chip_board_top";
+  sh.nc = 1;
+  sh.src_w = cm1_widths(p).proc_field;
+  add_top(d, sh.name, emit_top(cfg, opt, sh, t, e), true);
+  d.files.emplace_back("selftest.json", expect_json(e, opt, sh.name));
+  if (expect) *expect = e;
+  return d;
+}
+
+}  // namespace cmnet
