@@ -138,8 +138,11 @@ module cmnet_frame_engine #(
   reg [31:0] wdata;
   reg [31:0] rbq;         // rbuf[wi]
 
-  reg [7:0]  ring [0:(1 << RING_AW) - 1];
-  reg [31:0] rbuf [0:255];
+  // no_rw_check: neither RAM is ever read at an address written in the same cycle (see rbyte;
+  // rbuf is written while executing and read while replying), so yosys need not add
+  // read-during-write bypass logic (about 100 flip-flops and 50 LUTs).
+  (* no_rw_check *) reg [7:0]  ring [0:(1 << RING_AW) - 1];
+  (* no_rw_check *) reg [31:0] rbuf [0:255];
 
   // ------------------------------------------------------------------ ring
   assign in_ready = (wr + 1'b1 != beg);
@@ -187,13 +190,17 @@ module cmnet_frame_engine #(
   wire aligned = (h_addr[1:0] == 2'b00);
   wire noinc = h_flags[0];
   wire cnt_ok = !h_cnt_big && (h_cnt != 9'd0) && !(h_cnt[8] && (h_cnt[7:0] != 8'd0));
+  // The word count, registered while the frame CRC arrives (it is 1..256 where it matters).
   wire [8:0] n_req = (h_type == 8'h05) ? h_cnt : (h_type == 8'h04) ? h_len : 9'd1;
-  wire [7:0] nm1 = n_req[7:0] - 8'd1;   // n_req is 1..256 where it matters
   // A burst runs past 0xFFFFFFFF when the last word address (addr/4 + n - 1) overflows 30
-  // bits: only possible when addr/4 is within 255 of the top.
-  // (addr[9:2] + nm1 >= 256 is addr[9:2] > 255 - nm1.)
-  wire wraps = !noinc && (&h_addr[31:10]) && (h_addr[9:2] > ~nm1);
-  wire [29:0] word_addr = h_addr[31:2] + (noinc ? 30'd0 : {21'd0, wi});
+  // bits: only possible when addr/4 is within 255 of the top, and then addr[9:2] + n > 256.
+  wire [9:0] end_sum = {2'b00, h_addr[9:2]} + {1'b0, n};
+  wire wraps = !noinc && (&h_addr[31:10]) && (end_sum[9] || (end_sum[8] && end_sum[7:0] != 8'd0));
+  // bus_addr is a register, one cycle behind wi: wi is 0 from the frame CRC on and changes only
+  // when an access completes, at least one cycle before bus_valid rises again. (A registered
+  // address keeps the adder out of the target's decode path.)
+  reg [29:0] word_addr;
+  always @(posedge clk) word_addr <= h_addr[31:2] + (noinc ? 30'd0 : {21'd0, wi});
   assign bus_addr = {word_addr, 2'b00};
   assign bus_wdata = wdata;
   wire bus_done = bus_valid && bus_ready;
@@ -373,6 +380,8 @@ module cmnet_frame_engine #(
             cnt <= 11'd1;
             if (!cnt[0]) begin
               lo_ok <= (rbyte == crc[7:0]);
+              n <= n_req;   // for S_EXEC, off its critical path
+              wi <= 9'd0;   // the first word's bus_addr is ready in S_EXEC
             end else if (lo_ok && rbyte == crc[15:8]) begin
               skip_sel <= SK_FRAME;
               st <= S_EXEC;
@@ -392,7 +401,6 @@ module cmnet_frame_engine #(
           // Checks in the order of execute_request() in sim/board_server.cpp.
           wi <= 9'd0;
           bi <= 2'd0;
-          n <= n_req;
           op_read <= 1'b0;
           op_ping <= 1'b0;
           status <= ST_OK;

@@ -40,6 +40,7 @@ module cmnet_host_link_testtop #(
     output wire        link_stalled,    // only a partial frame waits for bytes (its timeout runs)
     output reg  [15:0] overruns,        // UART bytes dropped: the engine's ring was full
     output reg  [15:0] frame_errors,    // UART characters with a bad stop bit
+    output reg  [15:0] ring_full,       // cycles a received byte waited for ring space (saturates)
     output wire [1:0]  cfg_phy,
     output wire [15:0] cfg_clks_per_bit
 );
@@ -123,7 +124,9 @@ module cmnet_host_link_testtop #(
     if (rst) begin
       overruns <= 16'd0;
       frame_errors <= 16'd0;
+      ring_full <= 16'd0;
     end else begin
+      if (rx_valid && !rx_ready && ring_full != 16'hFFFF) ring_full <= ring_full + 1'b1;
       // Only the UART cannot wait; the other PHYs hold a refused byte (flow control).
       if (eng_overrun && PHY == 1) overruns <= overruns + 1'b1;
       if (phy_frame_err) frame_errors <= frame_errors + 1'b1;

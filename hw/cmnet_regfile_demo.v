@@ -5,13 +5,17 @@
 //                         bursts: the sum shows every word arrived once)
 //   0x0000_000C  COUNT    read: returns count, then count += 1 (a FIFO-like source: NO_INCREMENT
 //                         burst reads see consecutive values); write: count = value
+//   0x0000_0010  HANG     never answers (tests the master's bus timeout: INTERNAL)
 //   0x0000_1000  RAM      2^RAM_AW words of scratch RAM (0x1000 + 4 * 2^RAM_AW bytes end it)
+//   0xFFFF_FFF0  TOP      RAM words 0..3 again, at the top of the address space: a burst that
+//                         ran on past 0xFFFFFFFF would reach ID, so the engine's wrap check
+//                         (BAD_ADDRESS before any access) is visible
 //   anything else        bus_err (the host sees BAD_ADDRESS), no effect
 // Every access is answered WAIT_STATES + 1 cycles after bus_valid rises, with registered
 // bus_ready, bus_rdata and bus_err; read side effects (COUNT) happen once per access.
 module cmnet_regfile_demo #(
     parameter [31:0]  ID = 32'h434D4E31,   // "CMN1"
-    parameter integer RAM_AW = 10,         // RAM words: 2^RAM_AW (<= 10: the region is 4 KB)
+    parameter integer RAM_AW = 10,         // RAM words: 2^RAM_AW, 2..10 (the region is 4 KB)
     parameter integer WAIT_STATES = 0      // extra cycles before each answer, 0..255
 ) (
     input  wire        clk,
@@ -25,23 +29,29 @@ module cmnet_regfile_demo #(
     output reg         bus_err
 );
   generate
-    if (RAM_AW < 1 || RAM_AW > 10) begin : g_check
-      cmnet_regfile_demo_RAM_AW_must_be_1_to_10 bad_parameter ();
+    if (RAM_AW < 2 || RAM_AW > 10) begin : g_check
+      cmnet_regfile_demo_RAM_AW_must_be_2_to_10 bad_parameter ();
     end
   endgenerate
 
-  reg [31:0] ram [0:(1 << RAM_AW) - 1];
+  // no_rw_check: a write reads its own address in the same cycle, but read data is ignored for
+  // writes, so yosys need not add read-during-write bypass logic.
+  (* no_rw_check *) reg [31:0] ram [0:(1 << RAM_AW) - 1];
   reg [31:0] acc, count;
   reg [7:0]  wait_cnt;
 
   // The RAM occupies 0x1000 .. 0x1FFF at most; RAM_AW < 10 leaves the top of that unmapped.
-  wire [RAM_AW-1:0] ram_index = bus_addr[RAM_AW+1:2];
-  wire in_ram = (bus_addr[31:12] == 20'h00001) && ({1'b0, bus_addr[11:2]} < (11'd1 << RAM_AW));
+  wire in_top = (bus_addr[31:4] == 28'hFFFFFFF);
+  localparam integer TOP_MASK_I = 3;
+  localparam [RAM_AW-1:0] TOP_MASK = TOP_MASK_I[RAM_AW-1:0];   // TOP is words 0..3
+  wire [RAM_AW-1:0] ram_index = bus_addr[RAM_AW+1:2] & (in_top ? TOP_MASK : {RAM_AW{1'b1}});
+  wire in_ram = ((bus_addr[31:12] == 20'h00001) && ({1'b0, bus_addr[11:2]} < (11'd1 << RAM_AW))) || in_top;
   wire is_id = (bus_addr == 32'h0000_0000);
   wire is_acc = (bus_addr == 32'h0000_0008);
   wire is_count = (bus_addr == 32'h0000_000C);
+  wire is_hang = (bus_addr == 32'h0000_0010);
   // Answer now: the first cycle of an access plus its wait states are over.
-  wire answer = bus_valid && !bus_ready && (wait_cnt == WAIT_STATES[7:0]);
+  wire answer = bus_valid && !bus_ready && (wait_cnt == WAIT_STATES[7:0]) && !is_hang;
   // Read data from the RAM comes straight from its registered read port (iCE40 BRAM).
   reg [31:0] ram_q;
   reg [31:0] reg_q;     // the register part's read data

@@ -128,6 +128,7 @@ class TestTopLink : public ByteLinkModel {
   int phy() const { return phy_; }
   unsigned overruns() const { return m_->overruns; }
   unsigned frame_errors() const { return m_->frame_errors; }
+  unsigned ring_full() const { return m_->ring_full; }
   uint64_t host_framing_errors() const { return uart_->framing_errors(); }
   uint64_t fifo_stalls() const { return chip_.stalls(); }
 
@@ -181,11 +182,11 @@ int main(int argc, char** argv) {
     bridge.run(g_stop);
     const auto& s = bridge.stats();
     std::printf("stats phy=%d cycles=%llu bytes_to_board=%llu bytes_to_host=%llu connections=%llu "
-                "dropped=%llu overruns=%u frame_errors=%u host_framing_errors=%llu fifo_stalls=%llu\n",
+                "dropped=%llu overruns=%u frame_errors=%u ring_full=%u host_framing_errors=%llu fifo_stalls=%llu\n",
                 link.phy(), static_cast<unsigned long long>(s.cycles),
                 static_cast<unsigned long long>(s.bytes_to_board), static_cast<unsigned long long>(s.bytes_to_host),
                 static_cast<unsigned long long>(s.connections),
-                static_cast<unsigned long long>(s.dropped_bytes), link.overruns(), link.frame_errors(),
+                static_cast<unsigned long long>(s.dropped_bytes), link.overruns(), link.frame_errors(), link.ring_full(),
                 static_cast<unsigned long long>(link.host_framing_errors()),
                 static_cast<unsigned long long>(link.fifo_stalls()));
     std::fflush(stdout);

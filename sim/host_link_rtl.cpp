@@ -55,7 +55,7 @@ const Port kPorts[] = {
     {"output", 1, "ft_wr_n"},     {"output", 1, "ft_oe_n"},        {"input", 8, "ft_data_in"},
     {"output", 8, "ft_data_out"}, {"output", 1, "ft_data_oe"},
     {"output", 1, "link_idle"},   {"output", 1, "link_stalled"},
-    {"output", 16, "overruns"},   {"output", 16, "frame_errors"},
+    {"output", 16, "overruns"},   {"output", 16, "frame_errors"}, {"output", 16, "ring_full"},
     {"output", 2, "cfg_phy"},     {"output", 16, "cfg_clks_per_bit"},
 };
 
