@@ -89,85 +89,132 @@ std::string histogram_svg(const std::array<uint32_t, 16>& h) {
   return s;
 }
 
+// One pattern, executed on a connected board and compared with the model.
+struct BoardRun {
+  Cm1BoardStatus st;
+  std::vector<Cm1ChipCounters> chips;
+  std::vector<Cm1RxCheck> rx, want_rx;
+  std::array<uint32_t, 16> hist{};
+  Cm1RunResult model;
+  Cm1ChipCounters tot;
+  size_t counter_mismatch = 0, rx_mismatch = 0;
+  uint64_t received = 0, bit_times = 0;
+  double util = 0, load_s = 0, run_s = 0, mean_petit = 0;
+  bool conserved = false, agree = false;
+};
+
+BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, EjectMode mode,
+                 double timeout_s, const std::string& uri) {
+  BoardRun r;
+  const auto t0 = std::chrono::steady_clock::now();
+  board.clear();
+  board.load(traffic);
+  r.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  board.start(mode);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  uint32_t last_petit = ~0u;
+  do {
+    r.st = board.status();
+    if (r.st.petit != last_petit) {
+      spdlog::info("running: petit cycle {}, {} bit-times", r.st.petit, r.st.cycles);
+      last_petit = r.st.petit;
+    }
+    if (std::chrono::steady_clock::now() > deadline)
+      throw HostError(HostErrorKind::Timeout, uri + ": the run did not finish within " +
+                                                  std::to_string(timeout_s) + " s");
+  } while (r.st.running);
+  r.run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - r.load_s;
+  r.chips = board.counters();
+  r.rx = board.receptions();
+  r.hist = board.histogram();
+
+  // The reference model, same pattern.
+  r.model = run_cm1_model(p, traffic, mode);
+  r.want_rx = expected_rx_checks(p, traffic, r.model);
+  r.tot.dim_busy.assign(static_cast<size_t>(p.cube_dims), 0);
+  for (const auto& c : r.chips) {
+    r.tot.injected += c.injected;
+    r.tot.delivered += c.delivered;
+    r.tot.desperation += c.desperation;
+    r.tot.parity_errors += c.parity_errors;
+    for (size_t d = 0; d < c.dim_busy.size(); ++d) r.tot.dim_busy[d] += c.dim_busy[d];
+  }
+  for (size_t n = 0; n < r.chips.size(); ++n) {
+    const auto& b = r.chips[n];
+    const auto& m = r.model.chips[n];
+    r.counter_mismatch += b.injected != m.injected || b.delivered != m.delivered ||
+                          b.desperation != m.desperation || b.petit_cycles != m.petit_cycles ||
+                          b.dim_busy != m.dim_busy;
+  }
+  for (size_t g = 0; g < r.rx.size(); ++g) r.rx_mismatch += !(r.rx[g] == r.want_rx[g]);
+  for (const auto& x : r.rx) r.received += x.count;
+  r.bit_times = r.st.cycles;
+  uint64_t busy = 0;
+  for (auto b : r.tot.dim_busy) busy += b;
+  r.util = r.bit_times ? static_cast<double>(busy) /
+                             (static_cast<double>(r.bit_times) * p.chips() * p.cube_dims)
+                       : 0;
+  r.conserved = r.tot.injected == traffic.messages.size() && r.tot.delivered == r.tot.injected;
+  r.agree = r.counter_mismatch == 0 && r.rx_mismatch == 0 && r.st.petit == r.model.petit_cycles;
+  uint64_t cnt = 0;
+  for (size_t k = 0; k < r.hist.size(); ++k) r.mean_petit += static_cast<double>(k) * r.hist[k], cnt += r.hist[k];
+  if (cnt) r.mean_petit /= static_cast<double>(cnt);
+  return r;
+}
+
+// The board: the one at `uri`, or a freshly started simulated board.
+struct Connection {
+  std::unique_ptr<Cm1SimBoard> sim;
+  std::string uri;
+  std::unique_ptr<BoardClient> client;
+  std::unique_ptr<Cm1Board> board;
+};
+
+Connection connect(const NetworkConfig& cfg, const std::string& board_uri) {
+  Connection c;
+  c.uri = board_uri;
+  if (c.uri.empty()) {
+    spdlog::info("no --board given: starting the simulated board (building its model on first use)");
+    c.sim = std::make_unique<Cm1SimBoard>(cfg);
+    c.uri = c.sim->uri();
+  }
+  spdlog::info("board: {}", c.uri);
+  BoardClientOptions bo;
+  bo.timeout = std::chrono::milliseconds(3000);
+  c.client = std::make_unique<BoardClient>(BoardClient::open(c.uri, bo));
+  c.board = std::make_unique<Cm1Board>(*c.client);
+  c.board->check_matches(cfg.cm1);
+  const Cm1BoardInfo& info = c.board->info();
+  spdlog::info("found a CM-1 network: c = {}, P = {}, b = {}, l = {}, clock {} Hz, config id {:08x}",
+               info.params.cube_dims, info.params.procs_per_chip, info.params.rows, info.msg_len,
+               info.clock_hz, info.config_id);
+  return c;
+}
+
+EjectMode mode_of(const std::string& m, const Cm1Params& p) {
+  return m.empty() ? p.eject_mode : m == "one" ? EjectMode::kOnePerPetit : EjectMode::kOrCombine;
+}
+
 int run_on_board(const RunArgs& a) {
   const NetworkConfig cfg = load_config_file(a.config);
   const Cm1Params& p = cfg.cm1;
   const Traffic traffic = a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, a.per_proc)
                                             : read_traffic_file(a.traffic, p);
-  const EjectMode mode = a.mode.empty() ? p.eject_mode
-                         : a.mode == "one" ? EjectMode::kOnePerPetit
-                                           : EjectMode::kOrCombine;
-  std::unique_ptr<Cm1SimBoard> sim;
-  std::string uri = a.board;
-  if (uri.empty()) {
-    spdlog::info("no --board given: starting the simulated board (building its model on first use)");
-    sim = std::make_unique<Cm1SimBoard>(cfg);
-    uri = sim->uri();
-  }
-  spdlog::info("board: {}", uri);
-  BoardClientOptions bo;
-  bo.timeout = std::chrono::milliseconds(3000);
-  BoardClient client = BoardClient::open(uri, bo);
-  Cm1Board board(client);
-  board.check_matches(p);
-  const Cm1BoardInfo& info = board.info();
-  spdlog::info("found a CM-1 network: c = {}, P = {}, b = {}, l = {}, clock {} Hz, config id {:08x}",
-               info.params.cube_dims, info.params.procs_per_chip, info.params.rows, info.msg_len,
-               info.clock_hz, info.config_id);
-
-  const auto t0 = std::chrono::steady_clock::now();
-  board.clear();
-  board.load(traffic);
-  const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  board.start(mode);
-  Cm1BoardStatus st;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(a.timeout_s);
-  uint32_t last_petit = ~0u;
-  do {
-    st = board.status();
-    if (st.petit != last_petit) {
-      spdlog::info("running: petit cycle {}, {} bit-times", st.petit, st.cycles);
-      last_petit = st.petit;
-    }
-    if (std::chrono::steady_clock::now() > deadline)
-      throw HostError(HostErrorKind::Timeout, uri + ": the run did not finish within " +
-                                                  std::to_string(a.timeout_s) + " s");
-  } while (st.running);
-  const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - load_s;
-  const auto chips = board.counters();
-  const auto rx = board.receptions();
-  const auto hist = board.histogram();
-
-  // The reference model, same pattern.
-  const Cm1RunResult model = run_cm1_model(p, traffic, mode);
-  const auto want_rx = expected_rx_checks(p, traffic, model);
-
-  Cm1ChipCounters tot;
-  tot.dim_busy.assign(static_cast<size_t>(p.cube_dims), 0);
-  for (const auto& c : chips) {
-    tot.injected += c.injected;
-    tot.delivered += c.delivered;
-    tot.desperation += c.desperation;
-    tot.parity_errors += c.parity_errors;
-    for (size_t d = 0; d < c.dim_busy.size(); ++d) tot.dim_busy[d] += c.dim_busy[d];
-  }
-  size_t counter_mismatch = 0, rx_mismatch = 0;
-  for (size_t n = 0; n < chips.size(); ++n) {
-    const auto& b = chips[n];
-    const auto& m = model.chips[n];
-    counter_mismatch += b.injected != m.injected || b.delivered != m.delivered ||
-                        b.desperation != m.desperation || b.petit_cycles != m.petit_cycles ||
-                        b.dim_busy != m.dim_busy;
-  }
-  for (size_t g = 0; g < rx.size(); ++g) rx_mismatch += !(rx[g] == want_rx[g]);
-  uint64_t received = 0;
-  for (const auto& r : rx) received += r.count;
-  const uint64_t bit_times = st.cycles;
-  uint64_t busy = 0;
-  for (auto b : tot.dim_busy) busy += b;
-  const double util = bit_times ? static_cast<double>(busy) / (static_cast<double>(bit_times) * p.chips() * p.cube_dims) : 0;
-  const bool conserved = tot.injected == traffic.messages.size() && tot.delivered == tot.injected;
-  const bool agree = counter_mismatch == 0 && rx_mismatch == 0 && st.petit == model.petit_cycles;
+  const EjectMode mode = mode_of(a.mode, p);
+  Connection conn = connect(cfg, a.board);
+  const std::string& uri = conn.uri;
+  BoardClient& client = *conn.client;
+  const BoardRun r = execute(*conn.board, p, traffic, mode, a.timeout_s, uri);
+  const auto& st = r.st;
+  const auto& chips = r.chips;
+  const auto& hist = r.hist;
+  const auto& model = r.model;
+  const auto& want_rx = r.want_rx;
+  const auto& tot = r.tot;
+  const auto counter_mismatch = r.counter_mismatch, rx_mismatch = r.rx_mismatch;
+  const uint64_t received = r.received, bit_times = r.bit_times;
+  const double util = r.util, load_s = r.load_s, run_s = r.run_s;
+  const bool conserved = r.conserved, agree = r.agree;
 
   std::printf("\n== cmnet run: %s on %s\n", a.traffic.empty() ? a.pattern.c_str() : a.traffic.c_str(), uri.c_str());
   std::printf("   network: %d chips x %d processors, l = %d, ejector mode '%s'\n", p.chips(),
@@ -184,10 +231,7 @@ int run_on_board(const RunArgs& a) {
   std::printf("   offered load: %zu messages at once (SIMD delivery cycle); accepted: %llu in %u petit cycles = %.2f messages/chip/petit\n",
               traffic.messages.size(), (unsigned long long)tot.delivered, st.petit,
               st.petit ? static_cast<double>(tot.delivered) / st.petit / p.chips() : 0.0);
-  double mean = 0;
-  uint64_t cnt = 0;
-  for (size_t k = 0; k < hist.size(); ++k) mean += static_cast<double>(k) * hist[k], cnt += hist[k];
-  std::printf("   delivery petit cycle: mean %.2f; histogram:", cnt ? mean / cnt : 0.0);
+  std::printf("   delivery petit cycle: mean %.2f; histogram:", r.mean_petit);
   for (uint32_t h : hist) std::printf(" %u", h);
   std::printf("\n   per dimension busy bit-times:");
   for (auto b : tot.dim_busy) std::printf(" %llu", (unsigned long long)b);
@@ -241,8 +285,71 @@ int run_on_board(const RunArgs& a) {
   std::ofstream(a.out_dir + "/utilization.svg") << utilization_svg(p, chips, bit_times);
   std::ofstream(a.out_dir + "/histogram.svg") << histogram_svg(hist);
   std::printf("   wrote %s/{run.json,links.csv,chips.csv,utilization.svg,histogram.svg}\n", a.out_dir.c_str());
-  if (sim) sim->stop();
+  if (conn.sim) conn.sim->stop();
   return agree && conserved ? 0 : 1;
+}
+
+// `cmnet sweep`: offered load (messages per processor, 1 .. the queue depth) against
+// accepted throughput and delivery time, every point checked against the model.
+int sweep_on_board(const RunArgs& a, int max_per_proc) {
+  const NetworkConfig cfg = load_config_file(a.config);
+  const Cm1Params& p = cfg.cm1;
+  const EjectMode mode = mode_of(a.mode, p);
+  Connection conn = connect(cfg, a.board);
+  const int top = std::min(max_per_proc, conn.board->info().queue_depth);
+  json rows = json::array();
+  std::printf("\n== cmnet sweep: %s, %d chips x %d processors, ejector mode '%s'\n", a.pattern.c_str(),
+              p.chips(), p.procs_per_chip, to_string(mode));
+  std::printf("   %8s %9s %7s %14s %12s %9s %7s\n", "offered", "messages", "petit", "msgs/chip/petit",
+              "mean petit", "wire use", "model");
+  bool all_agree = true;
+  std::vector<std::pair<double, double>> thr, lat;
+  for (int v = 1; v <= top; ++v) {
+    const Traffic t = make_pattern(a.pattern, p, a.seed + static_cast<uint64_t>(v), v);
+    const BoardRun r = execute(*conn.board, p, t, mode, a.timeout_s, conn.uri);
+    const double tput = r.st.petit ? static_cast<double>(r.tot.delivered) / r.st.petit / p.chips() : 0;
+    std::printf("   %8d %9zu %7u %14.3f %12.2f %8.1f%% %7s\n", v, t.messages.size(), r.st.petit, tput,
+                r.mean_petit, r.util * 100, r.agree ? "agrees" : "DIFFERS");
+    all_agree = all_agree && r.agree && r.conserved;
+    thr.emplace_back(v, tput);
+    lat.emplace_back(v, r.mean_petit);
+    rows.push_back({{"messages_per_processor", v}, {"messages", t.messages.size()},
+                    {"petit_cycles", r.st.petit}, {"throughput_msgs_per_chip_per_petit", tput},
+                    {"mean_delivery_petit", r.mean_petit}, {"wire_utilization", r.util},
+                    {"agrees_with_model", r.agree}});
+  }
+  namespace fs = std::filesystem;
+  fs::create_directories(a.out_dir);
+  json j;
+  j["board"] = conn.uri;
+  j["pattern"] = a.pattern;
+  j["eject_mode"] = to_string(mode);
+  j["points"] = rows;
+  std::ofstream(a.out_dir + "/sweep.json") << j.dump(2) << "\n";
+  // Throughput and delivery time against offered load, one SVG with two polylines.
+  double tmax = 0.01, lmax = 0.01;
+  for (auto& [x, y] : thr) tmax = std::max(tmax, y);
+  for (auto& [x, y] : lat) lmax = std::max(lmax, y);
+  auto poly = [&](const std::vector<std::pair<double, double>>& pts, double ymax, const char* color) {
+    std::string s = "<polyline fill='none' stroke-width='2' stroke='" + std::string(color) + "' points='";
+    for (auto& [x, y] : pts)
+      s += std::to_string(60 + (x - 1) * 400.0 / std::max(1, top - 1)) + "," +
+           std::to_string(260 - y / ymax * 200) + " ";
+    return s + "'/>\n";
+  };
+  std::string svg = "<svg xmlns='http://www.w3.org/2000/svg' width='520' height='300' font-family='sans-serif' font-size='11'>\n";
+  svg += "<text x='10' y='16' font-size='13'>offered load (messages per processor) vs throughput (blue, max " +
+         std::to_string(tmax).substr(0, 5) + " msgs/chip/petit) and mean delivery petit (red, max " +
+         std::to_string(lmax).substr(0, 5) + ")</text>\n";
+  svg += "<line x1='60' y1='260' x2='460' y2='260' stroke='black'/><line x1='60' y1='60' x2='60' y2='260' stroke='black'/>\n";
+  svg += poly(thr, tmax, "steelblue") + poly(lat, lmax, "firebrick");
+  for (int v = 1; v <= top; ++v)
+    svg += "<text x='" + std::to_string(56 + (v - 1) * 400 / std::max(1, top - 1)) + "' y='276'>" + std::to_string(v) + "</text>\n";
+  svg += "</svg>\n";
+  std::ofstream(a.out_dir + "/sweep.svg") << svg;
+  std::printf("   wrote %s/{sweep.json,sweep.svg}\n", a.out_dir.c_str());
+  if (conn.sim) conn.sim->stop();
+  return all_agree ? 0 : 1;
 }
 
 }  // namespace
@@ -261,6 +368,19 @@ void register_run_command(CLI::App& app) {
   r->add_option("-o,--out", a.out_dir, "report directory (JSON, CSV, SVG)");
   r->add_option("--timeout", a.timeout_s, "give up on the run after this many seconds");
   r->callback([] { throw CommandExit{run_on_board(a)}; });
+
+  static RunArgs sw;
+  static int max_per_proc = 64;
+  sw.out_dir = "out/sweep";
+  auto* s = app.add_subcommand("sweep", "Load sweep on a board: offered load vs throughput and delivery time");
+  s->add_option("config", sw.config, "network config (JSON)")->required();
+  s->add_option("--board", sw.board, "board URI (default: start the simulated board)");
+  s->add_option("--pattern", sw.pattern, "named pattern");
+  s->add_option("--seed", sw.seed, "pattern seed");
+  s->add_option("--mode", sw.mode, "ejector mode: or | one")->check(CLI::IsMember({"or", "one"}));
+  s->add_option("--max-per-proc", max_per_proc, "highest offered load (capped by the board's queue depth)");
+  s->add_option("-o,--out", sw.out_dir, "output directory");
+  s->callback([] { throw CommandExit{sweep_on_board(sw, max_per_proc)}; });
 }
 
 }  // namespace cmnet
