@@ -6,3 +6,7 @@ add_library(cmnet_host_link_rtl STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/board_rtl_bridge.cpp
 )
 target_link_libraries(cmnet_host_link_rtl PUBLIC cmnet_sim cmnet_options Boost::headers Threads::Threads)
+
+# cmnet-rtlboard: the RTL test board served on 127.0.0.1 (prints its port), like cmnet-fakeboard.
+add_executable(cmnet-rtlboard ${CMAKE_CURRENT_SOURCE_DIR}/rtlboard_main.cpp)
+target_link_libraries(cmnet-rtlboard PRIVATE cmnet_options cmnet_host_link_rtl CLI11::CLI11)

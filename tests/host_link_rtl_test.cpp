@@ -633,6 +633,38 @@ TEST(HostLinkRtl, ClientsComeAndGo) {
   expect_clean_stop(board);
 }
 
+// How fast the simulated RTL board answers the host driver (printed; bounded loosely).
+TEST(HostLinkRtl, Throughput) {
+  for (HostLinkPhy phy : {HostLinkPhy::Bytes, HostLinkPhy::Fifo}) {
+    RtlBoard board(config(phy));
+    BoardClient c = BoardClient::open(board.uri(), client_options());
+    std::vector<uint32_t> w(256);
+    std::iota(w.begin(), w.end(), 1u);
+    auto rate = [&](const std::function<void()>& op) {
+      int n = 0;
+      const auto t0 = Clock::now();
+      while (Clock::now() - t0 < 300ms) {
+        op();
+        ++n;
+      }
+      return n / std::chrono::duration<double>(Clock::now() - t0).count();
+    };
+    const double reads = rate([&] { c.read32(kRam); });
+    c.burst_write(kRam, w);
+    bool same = true;
+    const double bursts = rate([&] { same = same && c.burst_read(kRam, 256) == w; });
+    EXPECT_TRUE(same);
+    const double wbursts = rate([&] { c.burst_write(kRam, w); });
+    const auto s = board.stop();
+    std::printf("[ rtl board, %s ] read32 %.0f/s, burst_read 256 words %.0f/s (%.2f MB/s), burst_write %.0f/s; "
+                "%.1f Mcycles simulated\n",
+                host_link_phy_name(phy), reads, bursts, bursts * 1024 / 1e6, wbursts,
+                static_cast<double>(s.at("cycles")) / 1e6);
+    EXPECT_GT(reads, 20.0);
+    EXPECT_GT(bursts, 5.0);
+  }
+}
+
 // ------------------------------------------------------------------ error replies, by hand
 
 TEST(HostLinkRtl, ErrorRepliesAsProtocolMdSays) {
