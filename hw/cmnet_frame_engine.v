@@ -33,6 +33,16 @@
 // SB_RAM40_4K) and sent after the header. The CRC unit, the counters and the header registers
 // are shared by the decoder, the executor and the reply serializer, which run one after the
 // other; bytes arriving meanwhile wait in the ring.
+//
+// Speed, with a target that answers in one cycle: about one received byte decoded per cycle;
+// a burst write takes about 6 cycles per word (4 to fetch it from the ring, 2 on the bus), a
+// burst read 3 per word, the reply one byte per cycle plus one cycle per payload word.
+// Limits: over a UART (no flow control) the ring absorbs about 1000 bytes beyond a whole frame
+// while a reply goes out; a host that waits for each reply (BoardClient) never fills it, one
+// that pipelines requests whose replies are longer than they are can (bytes are dropped,
+// `overrun`; the host's CRC check and retry recover). On iCE40 (yosys synth_ice40 + nextpnr)
+// with a UART: about 710 LUTs, 350 flip-flops and 6 of the UP5K's 30 RAM blocks; 33 MHz on a
+// UP5K, 78 MHz on an HX8K (so the FT2232H sync FIFO's 60 MHz works on HX parts).
 module cmnet_frame_engine #(
     parameter integer FRAME_TIMEOUT = 4000000,  // cycles a partial frame may stall; 0: forever
     parameter integer BUS_TIMEOUT = 1023        // cycles a bus access may take; 0: forever

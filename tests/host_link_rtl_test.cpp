@@ -404,6 +404,11 @@ struct LintCase {
   std::vector<std::string> params;  // -G overrides
 };
 
+void PrintTo(const LintCase& k, std::ostream* os) {
+  *os << k.top;
+  for (const auto& g : k.params) *os << " -G" << g;
+}
+
 class HostLinkLint : public ::testing::TestWithParam<LintCase> {};
 
 TEST_P(HostLinkLint, VerilatorWallIsClean) {
@@ -508,6 +513,8 @@ module synth_top (input wire clk, input wire rst, input wire rxf_n, input wire t
       .idle(idle), .stalled(st), .overrun(ov));
 endmodule
 )";
+
+void PrintTo(const SynthCase& k, std::ostream* os) { *os << k.name; }
 
 class HostLinkSynth : public ::testing::TestWithParam<SynthCase> {};
 
