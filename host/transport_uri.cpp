@@ -1,7 +1,5 @@
 #include "host/transport_uri.h"
 
-#include <libusb.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -13,6 +11,7 @@
 #include "host/errors.h"
 #include "host/serial_transport.h"
 #include "host/tcp_transport.h"
+#include "host/usb_ftdi_transport.h"
 
 namespace cmnet {
 
@@ -227,48 +226,6 @@ std::string pci_address(const TransportUri& u) {
   return buf;
 }
 
-// Returns a description of why no matching device is there, or "" if one is.
-std::string find_usb_device(const TransportUri& u) {
-  libusb_context* ctx = nullptr;
-  if (int rc = libusb_init(&ctx); rc != 0)
-    return std::string("USB is unavailable on this machine (libusb_init: ") + libusb_error_name(rc) + ")";
-  libusb_device** list = nullptr;
-  const ssize_t n = libusb_get_device_list(ctx, &list);
-  std::string why;
-  if (n < 0) {
-    why = std::string("cannot list USB devices: ") + libusb_error_name(static_cast<int>(n));
-  } else {
-    bool found = false;
-    for (ssize_t i = 0; i < n && !found; ++i) {
-      libusb_device_descriptor d{};
-      if (libusb_get_device_descriptor(list[i], &d) != 0) continue;
-      if (d.idVendor != u.vid || d.idProduct != u.pid) continue;
-      if (u.serial.empty()) {
-        found = true;
-        break;
-      }
-      libusb_device_handle* h = nullptr;
-      if (libusb_open(list[i], &h) == 0) {
-        unsigned char s[256] = {};
-        if (d.iSerialNumber &&
-            libusb_get_string_descriptor_ascii(h, d.iSerialNumber, s, sizeof s - 1) > 0 &&
-            u.serial == reinterpret_cast<const char*>(s))
-          found = true;
-        libusb_close(h);
-      }
-    }
-    if (!found) {
-      char id[16];
-      std::snprintf(id, sizeof id, "%04x:%04x", u.vid, u.pid);
-      why = std::string("no USB device ") + id + (u.serial.empty() ? "" : " with serial " + u.serial) +
-            " found (" + std::to_string(n) + " USB devices present)";
-    }
-    libusb_free_device_list(list, 1);
-  }
-  libusb_exit(ctx);
-  return why;
-}
-
 }  // namespace
 
 TransportUri parse_transport_uri(std::string_view uri) {
@@ -322,12 +279,7 @@ std::unique_ptr<Transport> open_transport(const TransportUri& u, std::chrono::mi
   switch (u.scheme) {
     case UriScheme::Sim: return TcpTransport::connect(u.host, u.port, connect_timeout);
     case UriScheme::Uart: return SerialTransport::open(u.device, u.baud);
-    case UriScheme::Usb: {
-      if (std::string why = find_usb_device(u); !why.empty())
-        throw HostError(HostErrorKind::NoDevice, u.text + ": " + why);
-      throw HostError(HostErrorKind::NotImplemented,
-                      u.text + ": the usb:// transport (FT2232H UART/FIFO) is not implemented yet");
-    }
+    case UriScheme::Usb: return UsbFtdiTransport::open(u, connect_timeout);
     case UriScheme::Pcie: {
       const std::string addr = pci_address(u);
       const std::string sys = "/sys/bus/pci/devices/" + addr;

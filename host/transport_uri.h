@@ -48,8 +48,9 @@ struct TransportUri {
 
 TransportUri parse_transport_uri(std::string_view uri);
 
-// Opens a transport for the URI. sim:// and uart:// work; usb:// and pcie:// check that the
-// device exists (HostError NoDevice if not) and then throw HostError(NotImplemented).
+// Opens a transport for the URI. sim://, uart:// and usb:// (host/usb_ftdi_transport.h) work;
+// pcie:// checks that the device exists (HostError NoDevice if not) and then throws
+// HostError(NotImplemented).
 std::unique_ptr<Transport> open_transport(const TransportUri& uri,
                                           std::chrono::milliseconds connect_timeout = std::chrono::milliseconds(2000));
 std::unique_ptr<Transport> open_transport(std::string_view uri,
