@@ -21,6 +21,7 @@
 
 #include "host/errors.h"
 #include "host/protocol.h"
+#include "host/register_port.h"
 #include "host/transport.h"
 
 namespace cmnet {
@@ -42,7 +43,7 @@ struct BoardClientStats {
   uint64_t garbage_bytes = 0;  // bytes the decoder skipped while resynchronising
 };
 
-class BoardClient {
+class BoardClient : public RegisterPort {
  public:
   explicit BoardClient(std::unique_ptr<Transport> transport, BoardClientOptions options = {});
   // Parses the URI (transport_uri.h) and opens the transport.
@@ -50,24 +51,25 @@ class BoardClient {
 
   BoardClient(BoardClient&&) noexcept;
   BoardClient& operator=(BoardClient&&) noexcept;
-  ~BoardClient();
+  ~BoardClient() override;
 
   // Addresses are byte addresses of 32-bit registers and must be 4-byte aligned (else the board
   // answers BAD_ADDRESS). Bursts advance by 4 per word, or stay put with fifo = true; bursts
   // longer than proto::kMaxWords are split into several requests.
-  uint32_t read32(uint32_t addr);
-  void write32(uint32_t addr, uint32_t value);
-  void burst_write(uint32_t addr, std::span<const uint32_t> words, bool fifo = false);
-  std::vector<uint32_t> burst_read(uint32_t addr, size_t count, bool fifo = false);
+  uint32_t read32(uint32_t addr) override;
+  void write32(uint32_t addr, uint32_t value) override;
+  void burst_write(uint32_t addr, std::span<const uint32_t> words, bool fifo = false) override;
+  std::vector<uint32_t> burst_read(uint32_t addr, size_t count, bool fifo = false) override;
   // Returns the board's identification word: protocol version | max payload words << 16.
   uint32_t ping();
 
   void set_timeout(std::chrono::milliseconds t) { options_.timeout = t; }
-  void set_retries(int r) { options_.retries = r; }
+  void set_retries(int r) override { options_.retries = r; }
+  int retries() const override { return options_.retries; }
   const BoardClientOptions& options() const { return options_; }
   const BoardClientStats& stats() const { return stats_; }
   Transport& transport() { return *transport_; }
-  std::string name() const;
+  std::string name() const override;
   void close();
 
  private:

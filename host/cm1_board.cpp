@@ -16,7 +16,7 @@ std::string hex(uint32_t v) {
 
 }  // namespace
 
-Cm1Board::Cm1Board(BoardClient& client) : c_(client) {
+Cm1Board::Cm1Board(RegisterPort& port) : c_(port) {
   using namespace cm1reg;
   if (c_.read32(kType) != kBoardType)
     throw HostError(HostErrorKind::ProtocolError,
@@ -97,8 +97,9 @@ void Cm1Board::load(const Traffic& t) {
     if (wide) words.push_back(static_cast<uint32_t>(m.data >> 32));
   }
   // A FIFO burst must not be re-sent: a retry after a lost reply would load twice. The
-  // taken/dropped check below catches a partial load instead.
-  const int retries = c_.options().retries;
+  // taken/dropped check below catches a partial load instead. (A memory-mapped port never
+  // re-sends: set_retries is a no-op there.)
+  const int retries = c_.retries();
   c_.set_retries(0);
   try {
     if (!words.empty()) c_.burst_write(reg(cm1reg::kLoad), words, /*fifo=*/true);

@@ -1,7 +1,7 @@
 // The host's view of a board that carries a CM-1 network (hw/cm1_host_regs.v): discovery by
 // walking the board's block list, loading a routing pattern, running it, and reading back the
 // routers' counters and the per-processor reception checks. Works the same over every
-// transport (sim://, uart://, usb://).
+// transport (sim://, uart://, usb://, pcie://): it needs only a RegisterPort.
 #pragma once
 
 #include <array>
@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "gen/cm1_params.h"
-#include "host/board_client.h"
+#include "host/board_client.h"  // most callers construct a BoardClient
+#include "host/register_port.h"
 #include "sim/cm1_model.h"
 #include "sim/traffic.h"
 
@@ -58,7 +59,7 @@ struct Cm1RxCheck {
 
 class Cm1Board {
  public:
-  explicit Cm1Board(BoardClient& client);
+  explicit Cm1Board(RegisterPort& port);
   const Cm1BoardInfo& info() const { return info_; }
   // Throws HostError(ProtocolError) naming the first parameter that differs.
   void check_matches(const Cm1Params& p) const;
@@ -73,7 +74,7 @@ class Cm1Board {
   std::array<uint32_t, 16> histogram();
 
  private:
-  BoardClient& c_;
+  RegisterPort& c_;
   Cm1BoardInfo info_;
   uint32_t reg(uint32_t off) const { return info_.cm1_base + off; }
 };

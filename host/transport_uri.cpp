@@ -287,7 +287,8 @@ std::unique_ptr<Transport> open_transport(const TransportUri& u, std::chrono::mi
       if (!std::filesystem::exists(sys, ec))
         throw HostError(HostErrorKind::NoDevice, u.text + ": no PCI device " + addr + " (" + sys + " does not exist)");
       throw HostError(HostErrorKind::NotImplemented,
-                      u.text + ": the pcie:// transport is not implemented yet");
+                      u.text + ": pcie:// is memory-mapped registers, not a byte stream: open it with "
+                               "open_register_port() (host/register_port.h) or open_pcie() (host/pcie_regs.h)");
     }
   }
   throw HostError(HostErrorKind::BadUri, u.text + ": unsupported scheme");

@@ -50,7 +50,8 @@ TransportUri parse_transport_uri(std::string_view uri);
 
 // Opens a transport for the URI. sim://, uart:// and usb:// (host/usb_ftdi_transport.h) work;
 // pcie:// checks that the device exists (HostError NoDevice if not) and then throws
-// HostError(NotImplemented).
+// HostError(NotImplemented): a PCIe board is a RegisterPort, not a byte stream:
+// open_register_port() (host/register_port.h).
 std::unique_ptr<Transport> open_transport(const TransportUri& uri,
                                           std::chrono::milliseconds connect_timeout = std::chrono::milliseconds(2000));
 std::unique_ptr<Transport> open_transport(std::string_view uri,
