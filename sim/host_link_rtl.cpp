@@ -32,14 +32,6 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-uint64_t fnv1a(uint64_t h, const std::string& s) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 struct Port {
   const char* dir;
   int width;
@@ -123,14 +115,9 @@ GeneratedDesign host_link_design(const HostLinkRtlConfig& cfg) {
 
 std::string build_host_link_model(const HostLinkRtlConfig& cfg) {
   const std::string src = CMNET_SOURCE_DIR;
-  // The harness compiles the bridge in; its sources are not in build_verilated_model's key.
-  uint64_t h = 1469598103934665603ull;
-  h = fnv1a(h, slurp(src + "/sim/board_rtl_bridge.h"));
-  h = fnv1a(h, slurp(src + "/sim/board_rtl_bridge.cpp"));
-  char salt[64];
-  std::snprintf(salt, sizeof salt, "-DCMNET_HOST_LINK_BRIDGE_KEY=0x%016llx", static_cast<unsigned long long>(h));
-  return build_verilated_model(host_link_design(cfg), "cmnet_host_link_sim", src + "/sim/host_link_main.cpp",
-                               {salt});
+  // The harness compiles the bridge in (#include): its sources join the cache key.
+  return build_verilated_model(host_link_design(cfg), "cmnet_host_link_sim", src + "/sim/host_link_main.cpp", {},
+                               {src + "/sim/board_rtl_bridge.h", src + "/sim/board_rtl_bridge.cpp"});
 }
 
 RtlBoard::RtlBoard(const HostLinkRtlConfig& cfg, RtlBoardOptions options) {

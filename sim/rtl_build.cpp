@@ -103,7 +103,8 @@ int run_child(const std::vector<std::string>& argv, double timeout_s, const std:
 
 std::string build_verilated_model(const GeneratedDesign& design, const std::string& top,
                                   const std::string& harness_cpp,
-                                  const std::vector<std::string>& extra_cflags) {
+                                  const std::vector<std::string>& extra_cflags,
+                                  const std::vector<std::string>& key_files) {
   const std::string src = CMNET_SOURCE_DIR;
   uint64_t h = 1469598103934665603ull;
   for (const auto& [name, text] : design.files) h = fnv1a(fnv1a(h, name), text);
@@ -112,6 +113,7 @@ std::string build_verilated_model(const GeneratedDesign& design, const std::stri
   h = fnv1a(h, slurp(src + "/sim/cm1_harness_io.h"));
   h = fnv1a(h, top);
   for (const auto& f : extra_cflags) h = fnv1a(h, f);
+  for (const auto& f : key_files) h = fnv1a(h, slurp(f));
   h = fnv1a(h, CMNET_VERILATOR);
   char key[32];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(h));

@@ -14,10 +14,13 @@ std::string rtl_cache_dir();
 
 // Returns the path of the built executable. Throws std::runtime_error with the tail of
 // Verilator's log when the build fails.
-// `top` is the module to verilate (one of the design's modules).
+// `top` is the module to verilate (one of the design's modules). `key_files` are sources the
+// harness pulls in by #include (beyond verilator_ports.h and cm1_harness_io.h): their contents
+// join the cache key so that a change rebuilds the model.
 std::string build_verilated_model(const GeneratedDesign& design, const std::string& top,
                                   const std::string& harness_cpp,
-                                  const std::vector<std::string>& extra_cflags = {});
+                                  const std::vector<std::string>& extra_cflags = {},
+                                  const std::vector<std::string>& key_files = {});
 
 // Runs `argv` as a child process, waits at most `timeout_s` seconds (then kills it), and
 // returns its exit status. Throws on spawn failure or timeout.

@@ -16,6 +16,7 @@
 #include "gen/errors.h"
 #include "host/cm1_board.h"
 #include "host/errors.h"
+#include "host/register_port.h"
 #include "sim/cm1_sim_board.h"
 #include "sim/traffic.h"
 
@@ -49,7 +50,7 @@ std::string utilization_svg(const Cm1Params& p, const std::vector<Cm1ChipCounter
     for (int d = 0; d < C; ++d) {
       const double u = bit_times ? static_cast<double>(chips[static_cast<size_t>(n)].dim_busy[static_cast<size_t>(d)]) / bit_times : 0;
       const int shade = 255 - static_cast<int>(std::min(1.0, u) * 255);
-      char fill[32];
+      char fill[48];
       std::snprintf(fill, sizeof fill, "rgb(%d,%d,255)", shade, shade);
       s += "<rect x='" + std::to_string(120 + d * 40) + "' y='" + std::to_string(46 + n * cell) +
            "' width='38' height='" + std::to_string(cell - 1) + "' fill='" + fill + "'><title>chip " +
@@ -166,7 +167,7 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
 struct Connection {
   std::unique_ptr<Cm1SimBoard> sim;
   std::string uri;
-  std::unique_ptr<BoardClient> client;
+  std::unique_ptr<RegisterPort> port;  // framed protocol (sim, uart, usb) or PCIe registers
   std::unique_ptr<Cm1Board> board;
 };
 
@@ -181,8 +182,8 @@ Connection connect(const NetworkConfig& cfg, const std::string& board_uri) {
   spdlog::info("board: {}", c.uri);
   BoardClientOptions bo;
   bo.timeout = std::chrono::milliseconds(3000);
-  c.client = std::make_unique<BoardClient>(BoardClient::open(c.uri, bo));
-  c.board = std::make_unique<Cm1Board>(*c.client);
+  c.port = open_register_port(c.uri, bo);
+  c.board = std::make_unique<Cm1Board>(*c.port);
   c.board->check_matches(cfg.cm1);
   const Cm1BoardInfo& info = c.board->info();
   spdlog::info("found a CM-1 network: c = {}, P = {}, b = {}, l = {}, clock {} Hz, config id {:08x}",
@@ -203,7 +204,6 @@ int run_on_board(const RunArgs& a) {
   const EjectMode mode = mode_of(a.mode, p);
   Connection conn = connect(cfg, a.board);
   const std::string& uri = conn.uri;
-  BoardClient& client = *conn.client;
   const BoardRun r = execute(*conn.board, p, traffic, mode, a.timeout_s, uri);
   const auto& st = r.st;
   const auto& chips = r.chips;
@@ -239,8 +239,11 @@ int run_on_board(const RunArgs& a) {
   std::printf("   board agrees with the reference model (counters of every chip, receptions of every processor): %s",
               agree ? "YES" : "NO");
   if (!agree) std::printf(" (%zu chips, %zu processors differ)", counter_mismatch, rx_mismatch);
-  std::printf("\n   host time: load %.3f s, run and poll %.3f s; link: %llu requests, %llu retries\n", load_s, run_s,
-              (unsigned long long)client.stats().requests, (unsigned long long)client.stats().retries);
+  std::printf("\n   host time: load %.3f s, run and poll %.3f s", load_s, run_s);
+  if (const auto* client = dynamic_cast<const BoardClient*>(conn.port.get()))
+    std::printf("; link: %llu requests, %llu retries", (unsigned long long)client->stats().requests,
+                (unsigned long long)client->stats().retries);
+  std::printf("\n");
 
   namespace fs = std::filesystem;
   fs::create_directories(a.out_dir);
