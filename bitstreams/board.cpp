@@ -271,6 +271,13 @@ std::vector<std::pair<std::string, BoardPin>> top_pins(const Board& b, const Top
     if (!b.reset) throw ConfigError("board " + b.name + " has no reset button");
     out.emplace_back("rst_btn", *b.reset);
   }
+  if (t.reset_n) {
+    if (!b.reset) throw ConfigError("board " + b.name + " has no reset button (the top's btn_n needs one)");
+    if (!b.reset->active_low)
+      throw ConfigError("board " + b.name + ": the top's btn_n expects an active-low button, " +
+                        b.reset->name + " is active high");
+    out.emplace_back("btn_n", *b.reset);
+  }
   if (t.leds > static_cast<int>(b.leds.size()))
     throw ConfigError("board " + b.name + " has " + std::to_string(b.leds.size()) +
                       " LEDs; the top needs " + std::to_string(t.leds));

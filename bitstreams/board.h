@@ -61,9 +61,12 @@ Board load_board(const std::string& name_or_path);
 Board parse_board(const std::string& text, const std::string& where);
 
 // Constraint files for a top with the given ports (only those that exist on the board).
-// Port names: clk, rst_btn, led[i], uart_tx, uart_rx, cube_out[i], cube_in[i].
+// Port names: clk, rst_btn (the board's button, either polarity: the top is told which) or
+// btn_n (a top that wants an active-low button), led[i], uart_tx, uart_rx, cube_out[i],
+// cube_in[i].
 struct TopPorts {
   bool reset = false;
+  bool reset_n = false;  // btn_n
   int leds = 0;
   bool uart_tx = false;
   bool uart_rx = false;

@@ -94,14 +94,15 @@ TopPorts board_ports(const GeneratedDesign& d) {
   for (const auto& [name, width] : top_ports(d)) {
     if (name == "clk") clk = true;
     else if (name == "rst_btn") t.reset = true;
+    else if (name == "btn_n") t.reset_n = true;
     else if (name == "led") t.leds = width;
     else if (name == "uart_tx") t.uart_tx = true;
     else if (name == "uart_rx") t.uart_rx = true;
     else if (name == "cube_out" || name == "cube_in") t.cube_dims = width;
     else
       throw FlowError("top " + d.top + ": port '" + name +
-                      "' has no board pin (a board top has only clk, rst_btn, led, uart_tx, "
-                      "uart_rx, cube_out, cube_in; wrap the design first)");
+                      "' has no board pin (a board top has only clk, rst_btn or btn_n, led, "
+                      "uart_tx, uart_rx, cube_out, cube_in; wrap the design first)");
   }
   if (!clk) throw FlowError("top " + d.top + " has no clk port");
   return t;
@@ -375,8 +376,14 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
     const bool timing_fail = r.fmax_nextpnr > 0 && !pass && fs::exists(asc);
     if (!timing_fail) {
       const std::string errors = grep(log, "ERROR");
+      std::string why;
+      if (log.find("combinatorial loops") != std::string::npos) {
+        const std::string ylog = slurp(out + "/yosys.log");
+        const std::string loops = grep(ylog, "found logic loop", 3) + grep(ylog, "Breaking loop", 4);
+        if (!loops.empty()) why = "yosys found combinational loops in the design (yosys.log):\n" + loops;
+      }
       throw FlowError("nextpnr-ice40 failed (exit " + std::to_string(rc) + "), log " + out +
-                      "/nextpnr.log:\n" + (errors.empty() ? tail(log, 2000) : errors));
+                      "/nextpnr.log:\n" + (errors.empty() ? tail(log, 2000) : errors) + why);
     }
   }
   r.fits = true;

@@ -204,6 +204,16 @@ TEST(FlowBoards, GeneratedConstraintsHaveOnlyTopPorts) {
   TopPorts r;
   r.reset = true;
   EXPECT_NE(expect_error([&] { make_pcf(hx, r); }).find("no reset button"), std::string::npos);
+  // The host-link top's ports: an active-low btn_n, 4 LEDs, both UART pins.
+  TopPorts host;
+  host.reset_n = true;
+  host.leds = 4;
+  host.uart_tx = host.uart_rx = true;
+  const std::string hp = make_pcf(ib, host);
+  EXPECT_NE(hp.find("set_io btn_n 10"), std::string::npos) << hp;
+  EXPECT_NE(hp.find("set_io led[3] 27"), std::string::npos) << hp;  // snap-off LED2
+  EXPECT_NE(hp.find("set_io uart_rx 6"), std::string::npos) << hp;
+  EXPECT_NE(expect_error([&] { make_pcf(hx, host); }).find("btn_n"), std::string::npos);
   const Board ar = load_board("arty_a7_35t");
   TopPorts a;
   a.leds = 3;

@@ -1,8 +1,9 @@
 // `cmnet build`, `cmnet flash` and `cmnet bench-fpga`: the FPGA flow from the command line.
 //
-//   cmnet build CONFIG --board NAME -o DIR [--mode network|chip] [--freq MHZ] [--seed N]
+//   cmnet build CONFIG --board NAME -o DIR [--mode network|chip|host] [--freq MHZ] [--seed N]
 //     Emits the self-test board top (cm1_board_top: the whole network in one FPGA; or
-//     cm1_chip_board_top: one router chip per FPGA), runs yosys / nextpnr-ice40 / icepack /
+//     cm1_chip_board_top: one router chip per FPGA) or the host-link top (cm1_host_board,
+//     gen/cm1_host_board_emitter.h), runs yosys / nextpnr-ice40 / icepack /
 //     icetime (iCE40) or the yosys synth_xilinx estimate (xc7), writes DIR/report.txt and
 //     DIR/report.json. Exit 0: built, timing met; 3: built, timing NOT met at the target
 //     (bitstream written anyway); 4: the design does not fit; 2: other errors.
@@ -23,6 +24,7 @@
 #include "bitstreams/flow.h"
 #include "gen/cli/commands.h"
 #include "gen/cm1_board_emitter.h"
+#include "gen/cm1_host_board_emitter.h"
 #include "gen/errors.h"
 #include "sim/rtl_build.h"
 
@@ -71,7 +73,13 @@ GeneratedDesign make_top(const NetworkConfig& cfg, const Board& b, const BuildAr
   o.chip_id = a.chip_id;
   if (a.mode == "chip") return emit_cm1_chip_board_top(cfg, o);
   if (a.mode == "network") return emit_cm1_board_top(cfg, o);
-  throw InputError("--mode " + a.mode + ": unknown mode (allowed: network, chip)");
+  if (a.mode == "host") {
+    // The host-link top (gen/cm1_host_board_emitter.h): the same flow, its own ports.
+    HostBoardOptions h;
+    h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
+    return emit_cm1_host_board(cfg, h);
+  }
+  throw InputError("--mode " + a.mode + ": unknown mode (allowed: network, chip, host)");
 }
 
 int do_build(const BuildArgs& a) {
@@ -179,6 +187,59 @@ long count(const std::map<std::string, long>& cells, const std::string& prefix) 
   return n;
 }
 
+// Per-component iCE40 LUTs / FFs of the router: synth_ice40 -noflatten, `stat` per module,
+// times the instance counts listed in cm1_router's block.
+std::map<std::string, std::pair<long, long>> router_breakdown(const GeneratedDesign& d, const std::string& dir) {
+  fs::create_directories(dir);
+  write_design(d, dir + "/rtl");
+  std::string ys;
+  for (const auto& f : d.verilog_files()) ys += "read_verilog -DSYNTHESIS " + dir + "/rtl/" + f + "\n";
+  ys += "synth_ice40 -noflatten -top cm1_router\ntee -q -o " + dir + "/stat.txt stat\n";
+  std::ofstream(dir + "/synth.ys") << ys;
+  const int rc = run_child({CMNET_YOSYS, "-q", "-l", dir + "/yosys.log", "-s", dir + "/synth.ys"}, 3600,
+                           dir + "/yosys.out");
+  if (rc != 0) throw FlowError("yosys failed in " + dir);
+  std::ifstream in(dir + "/stat.txt");
+  std::string line, mod;
+  std::map<std::string, std::pair<long, long>> per_module;  // short name -> (LUTs, FFs) of one instance
+  std::map<std::string, long> instances;                    // in cm1_router
+  auto short_name = [](std::string n) {
+    const size_t bs = n.rfind('\\');
+    return bs == std::string::npos ? n : n.substr(bs + 1);
+  };
+  while (std::getline(in, line)) {
+    const size_t a = line.find("=== ");
+    if (a != std::string::npos) {
+      const size_t b = line.find(" ===", a + 4);
+      mod = short_name(line.substr(a + 4, b - a - 4));
+      continue;
+    }
+    std::istringstream ls(line);
+    std::string type;
+    long n = 0;
+    if (!(ls >> type >> n)) continue;
+    if (type == "SB_LUT4") per_module[mod].first += n;
+    else if (type.rfind("SB_DFF", 0) == 0) per_module[mod].second += n;
+    else if (mod == "cm1_router" && type.rfind("SB_", 0) != 0 && type.find("cm1_") != std::string::npos)
+      instances[short_name(type)] += n;
+    else if (mod == "cm1_router" && type.find("cmnet_") != std::string::npos)
+      instances[short_name(type)] += n;
+  }
+  std::map<std::string, std::pair<long, long>> out;
+  // Parameterized modules of the same name (heart columns differ by COL) are summed per name.
+  std::map<std::string, long> seen;
+  for (const auto& [name, n] : instances) seen[name] += n;
+  for (const auto& [name, lf] : per_module) {
+    if (name == "cm1_router") {
+      out["router glue (counter increments, muxes)"] = lf;
+    } else if (seen.count(name)) {
+      out[name].first += lf.first;
+      out[name].second += lf.second;
+    }
+  }
+  return out;
+}
+
 int do_bench(const BenchArgs& a) {
   using ojson = nlohmann::ordered_json;
   const auto t_start = std::chrono::steady_clock::now();
@@ -245,6 +306,9 @@ int do_bench(const BenchArgs& a) {
       } catch (const DoesNotFit& e) {
         cell = {{"fits", false}, {"resource", e.resource}, {"used", e.used}, {"available", e.available}};
         cols[k] = "no fit (" + e.resource + ")";
+      } catch (const ConfigError& e) {  // e.g. too few header pins for 2c cube wires
+        cell = {{"fits", false}, {"error", e.what()}};
+        cols[k] = "too few pins";
       }
       row[k == 0 ? "chip_top_hx8k" : "chip_top_up5k"] = cell;
       ++k;
@@ -256,6 +320,15 @@ int do_bench(const BenchArgs& a) {
                   static_cast<double>(xlut) / ports);
     std::printf("%4d %4d | %-22s | %-22s | %-16s | %-19s | %-19s\n", rp.c, rp.P, a1, a2, a3,
                 cols[0].c_str(), cols[1].c_str());
+    const auto parts = router_breakdown(d, a.work + "/router_parts_" + tag);
+    ojson bj = ojson::object();
+    std::string line;
+    for (const auto& [name, lf] : parts) {
+      bj[name] = {{"luts", lf.first}, {"ffs", lf.second}};
+      line += (line.empty() ? "" : ", ") + name + " " + std::to_string(lf.first) + "/" + std::to_string(lf.second);
+    }
+    row["router_ice40_breakdown_noflatten"] = bj;
+    std::printf("          iCE40 LUT/FF by part (unflattened): %s\n", line.c_str());
     std::fflush(stdout);
     routers.push_back(row);
   }
@@ -273,6 +346,7 @@ int do_bench(const BenchArgs& a) {
       for (int c = 1; c <= 8; ++c) {
         const NetworkConfig cfg = net_cfg(c, P, 8);
         BuildArgs ba;
+        ba.per_proc = 1;
         const GeneratedDesign top = make_top(cfg, *b, ba);
         FlowOptions fo;
         fo.out_dir = a.work + "/net_" + b->name + "_c" + std::to_string(c) + "_P" + std::to_string(P);
@@ -327,8 +401,10 @@ void register_build_commands(CLI::App& app) {
   b->add_option("config", g_build.config, "network config (JSON)")->required();
   b->add_option("--board", g_build.board, "board name (constraints/boards/NAME.json) or board .json path")->required();
   b->add_option("-o,--out", g_build.out, "output directory")->required();
-  b->add_option("--mode", g_build.mode, "network: whole network in one FPGA; chip: one router chip per FPGA")
-      ->check(CLI::IsMember({"network", "chip"}));
+  b->add_option("--mode", g_build.mode,
+                "network: self-test, whole network in one FPGA; chip: self-test, one router chip per "
+                "FPGA; host: the host-link top (UART + register file)")
+      ->check(CLI::IsMember({"network", "chip", "host"}));
   b->add_option("--freq", g_build.freq, "nextpnr target frequency in MHz (default: the board clock)")
       ->check(CLI::Range(0.1, 1000.0));
   b->add_option("--seed", g_build.seed, "nextpnr placement seed");
