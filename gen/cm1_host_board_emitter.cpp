@@ -177,6 +177,10 @@ uint32_t config_id(const NetworkConfig& cfg) {
 }
 
 GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOptions& opt) {
+  if (cfg.cm1.cube_dims + cfg.cm1.proc_bits() > 16)
+    throw ConfigError("host board: c + log2(P) = " +
+                      S(cfg.cm1.cube_dims + cfg.cm1.proc_bits()) +
+                      " processors' worth of address is above the board's limit of 16");
   if (opt.baud == 0 || opt.clock_hz / opt.baud < 4)
     throw ConfigError("host board: clock " + S(opt.clock_hz) + " Hz / baud " + S(opt.baud) +
                       " gives fewer than 4 clocks per UART bit (allowed: clock/baud >= 4)");
@@ -186,7 +190,7 @@ GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOpt
   for (auto& f : d.files)
     if (f.first.size() > 2 && f.first.substr(f.first.size() - 2) == ".v") files.push_back(f);
   for (const char* prim : {"cmnet_uart_rx.v", "cmnet_uart_tx.v", "cmnet_frame_engine.v",
-                           "cm1_host_regs.v"})
+                           "cm1_traffic_gen.v", "cm1_host_regs.v"})
     files.emplace_back(prim, read_hw(prim));
   files.emplace_back("cm1_host_core.v", emit_core(cfg, opt));
   files.emplace_back("cm1_host_board.v", emit_board(cfg, opt));

@@ -117,6 +117,20 @@ void Cm1Board::load(const Traffic& t) {
                         std::to_string(drops) + " messages");
 }
 
+void Cm1Board::generate(uint32_t pattern, uint32_t count, uint32_t seed) {
+  if (count > static_cast<uint32_t>(info_.queue_depth))
+    throw HostError(HostErrorKind::ProtocolError,
+                    "generator: " + std::to_string(count) + " messages per processor, the board's "
+                    "endpoint queues hold " + std::to_string(info_.queue_depth));
+  c_.write32(reg(cm1reg::kGenCount), count);
+  c_.write32(reg(cm1reg::kGenSeed), seed);
+  c_.write32(reg(cm1reg::kGen), (pattern & 7u) | 0x100u);
+  // One message per cycle: done long before the next register read returns; bounded anyway.
+  for (int i = 0; i < 1000; ++i)
+    if ((c_.read32(reg(cm1reg::kGen)) & 1u) == 0) return;
+  throw HostError(HostErrorKind::Timeout, c_.name() + ": the traffic generator did not finish");
+}
+
 void Cm1Board::start(EjectMode mode) {
   c_.write32(reg(cm1reg::kControl), 0x1u | (mode == EjectMode::kOnePerPetit ? 0x4u : 0u));
 }

@@ -25,7 +25,7 @@ constexpr uint32_t kClockHz = 0x10, kLink = 0x14, kConfigId = 0x18;
 constexpr uint32_t kC = 0x10, kB = 0x14, kP = 0x18, kV = 0x1C, kD = 0x20, kL = 0x24, kTP = 0x28,
                    kQueueDepth = 0x2C, kNCounters = 0x30;
 constexpr uint32_t kControl = 0x40, kStatus = 0x44, kPetit = 0x48, kCycles = 0x4C, kLoad = 0x50,
-                   kLoadDrops = 0x54, kHist = 0x80;
+                   kLoadDrops = 0x54, kGen = 0x58, kGenCount = 0x5C, kGenSeed = 0x60, kHist = 0x80;
 constexpr uint32_t kCounters = 0x800, kReceptions = 0x8000;
 }  // namespace cm1reg
 
@@ -67,6 +67,9 @@ class Cm1Board {
   // Loads the pattern into the endpoints' queues. Throws when a processor has more messages
   // than its queue holds, or the board refused or dropped any.
   void load(const Traffic& t);
+  // Has the board's on-chip generator fill every queue with `count` messages per processor of
+  // pattern `pattern` (sim/traffic_gen.h) and waits until it is done.
+  void generate(uint32_t pattern, uint32_t count, uint32_t seed);
   void start(EjectMode mode);
   Cm1BoardStatus status();
   std::vector<Cm1ChipCounters> counters();

@@ -19,6 +19,9 @@
 //     +0x50 LOAD      w (repeatable, burst with the FIFO flag): SRC, DST, VP, DATA_LO and, if
 //                     D > 32, DATA_HI; the message is pushed after its last word. r: words taken
 //     +0x54 LOAD_DROPS r: messages dropped because the endpoint's queue was full
+//     +0x58 GEN       w: bits 2:0 pattern, bit 8 go (hw/cm1_traffic_gen.v fills every queue with
+//                     GEN_COUNT messages per processor); r: bit0 busy. A start waits for it.
+//     +0x5C GEN_COUNT +0x60 GEN_SEED
 //     +0x80 + 4k      r: HIST[k], k = 0..15: receptions delivered in petit cycle k (15: >= 15)
 //   0x0800 counters: r: word (chip * NCOUNTERS + i): counter i of chip `chip` (cnt_sel order)
 //   0x8000 receptions: r: 4 words per processor g at 0x8000 + 16 g: COUNT, XOR of the
@@ -57,12 +60,12 @@ module cm1_host_regs #(
     output wire        net_run,
     output wire        net_clear,
     output wire        net_eject_one,
-    output reg         net_load_en,
-    output reg  [GW-1:0]  net_load_proc,
-    output reg  [C-1:0]   net_load_chip,
-    output reg  [PAW-1:0] net_load_dproc,
-    output reg  [VW-1:0]  net_load_vp,
-    output reg  [D-1:0]   net_load_data,
+    output wire        net_load_en,
+    output wire [GW-1:0]  net_load_proc,
+    output wire [C-1:0]   net_load_chip,
+    output wire [PAW-1:0] net_load_dproc,
+    output wire [VW-1:0]  net_load_vp,
+    output wire [D-1:0]   net_load_data,
     input  wire        net_load_full,
     input  wire [NP-1:0]   net_rx_valid,
     input  wire [NP*W-1:0] net_rx_word,
@@ -112,7 +115,7 @@ module cm1_host_regs #(
       rx_petit <= 32'd0;
       rx_counting <= 1'b0;
     end else begin
-      if (start_req && at_last_phase && !run_q) begin
+      if (start_req && at_last_phase && !run_q && !gen_busy) begin
         // petit cycle 0 is the next phase 0
         run_q <= 1'b1;
         petit_q <= 32'd0;
@@ -132,9 +135,6 @@ module cm1_host_regs #(
   end
 
   // ---- reception checks per processor, and the delivery histogram ----
-  reg [31:0] rx_count [0:NP-1];
-  reg [31:0] rx_xor [0:NP-1];
-  reg [31:0] rx_sum [0:NP-1];
   reg [31:0] hist [0:15];
   wire [3:0] hist_bin = (rx_petit > 32'd15) ? 4'd15 : rx_petit[3:0];
   wire [31:0] rx_now = ones(net_rx_valid);
@@ -146,22 +146,37 @@ module cm1_host_regs #(
       for (k = 0; k < NP; k = k + 1) ones = ones + {31'd0, x[k]};
     end
   endfunction
-  integer g;
-  always @(posedge clk) begin
-    for (g = 0; g < NP; g = g + 1) begin
-      if (rst || clear_q) begin
-        rx_count[g] <= 32'd0;
-        rx_xor[g] <= 32'd0;
-        rx_sum[g] <= 32'd0;
-      end else if (net_rx_valid[g]) begin
-        rx_count[g] <= rx_count[g] + 32'd1;
-        rx_xor[g] <= rx_xor[g] ^ word32(net_rx_word[g*W +: W]);
-        rx_sum[g] <= rx_sum[g] + rx_petit;
+  // One receiver check per processor (a generate loop: thousands of them are fine).
+  wire [32*NP-1:0] rx_count_flat;
+  wire [32*NP-1:0] rx_xor_flat;
+  wire [32*NP-1:0] rx_sum_flat;
+  genvar gg;
+  generate
+    for (gg = 0; gg < NP; gg = gg + 1) begin : g_rx
+      reg [31:0] count_q;
+      reg [31:0] xor_q;
+      reg [31:0] sum_q;
+      always @(posedge clk) begin
+        if (rst || clear_q) begin
+          count_q <= 32'd0;
+          xor_q <= 32'd0;
+          sum_q <= 32'd0;
+        end else if (net_rx_valid[gg]) begin
+          count_q <= count_q + 32'd1;
+          xor_q <= xor_q ^ word32(net_rx_word[gg*W +: W]);
+          sum_q <= sum_q + rx_petit;
+        end
       end
+      assign rx_count_flat[gg*32 +: 32] = count_q;
+      assign rx_xor_flat[gg*32 +: 32] = xor_q;
+      assign rx_sum_flat[gg*32 +: 32] = sum_q;
     end
-    for (g = 0; g < 16; g = g + 1) begin
-      if (rst || clear_q) hist[g] <= 32'd0;
-      else if (hist_bin == g[3:0]) hist[g] <= hist[g] + rx_now;
+  endgenerate
+  integer hb;
+  always @(posedge clk) begin
+    for (hb = 0; hb < 16; hb = hb + 1) begin
+      if (rst || clear_q) hist[hb] <= 32'd0;
+      else if (hist_bin == hb[3:0]) hist[hb] <= hist[hb] + rx_now;
     end
   end
   function [31:0] word32;   // the low 32 bits of a received word, zero-extended
@@ -174,6 +189,36 @@ module cm1_host_regs #(
   endfunction
 
   // ---- the LOAD port: SRC, DST, VP, DATA_LO[, DATA_HI] then push ----
+  reg            h_load_en;
+  reg [GW-1:0]   h_load_proc;
+  reg [C-1:0]    h_load_chip;
+  reg [PAW-1:0]  h_load_dproc;
+  reg [VW-1:0]   h_load_vp;
+  reg [D-1:0]    h_load_data;
+
+  // ---- the on-chip traffic generator shares the load port (never while the host loads) ----
+  reg  [2:0]  gen_pattern;
+  reg  [15:0] gen_count;
+  reg  [31:0] gen_seed;
+  reg         gen_start;
+  wire        gen_busy;
+  wire        g_load_en;
+  wire [GW-1:0]  g_load_proc;
+  wire [C-1:0]   g_load_chip;
+  wire [PAW-1:0] g_load_dproc;
+  wire [VW-1:0]  g_load_vp;
+  wire [D-1:0]   g_load_data;
+  cm1_traffic_gen #(.C(C), .PA(PA), .V(V), .D(D), .GW(GW), .PAW(PAW), .VW(VW)) gen (
+      .clk(clk), .rst(rst), .start(gen_start), .pattern(gen_pattern), .count(gen_count),
+      .seed(gen_seed), .busy(gen_busy), .load_en(g_load_en), .load_proc(g_load_proc),
+      .load_chip(g_load_chip), .load_dproc(g_load_dproc), .load_vp(g_load_vp),
+      .load_data(g_load_data));
+  assign net_load_en = h_load_en || g_load_en;
+  assign net_load_proc = g_load_en ? g_load_proc : h_load_proc;
+  assign net_load_chip = g_load_en ? g_load_chip : h_load_chip;
+  assign net_load_dproc = g_load_en ? g_load_dproc : h_load_dproc;
+  assign net_load_vp = g_load_en ? g_load_vp : h_load_vp;
+  assign net_load_data = g_load_en ? g_load_data : h_load_data;
   reg [2:0]  load_word;
   reg [31:0] load_taken;
   reg [31:0] load_drops;
@@ -225,9 +270,9 @@ module cm1_host_regs #(
       rdata_c = net_cnt_value;
     end else if (in_rx) begin
       case (a[3:2])
-        2'd0: rdata_c = rx_count[rx_index];
-        2'd1: rdata_c = rx_xor[rx_index];
-        2'd2: rdata_c = rx_sum[rx_index];
+        2'd0: rdata_c = rx_count_flat[rx_index*32 +: 32];
+        2'd1: rdata_c = rx_xor_flat[rx_index*32 +: 32];
+        2'd2: rdata_c = rx_sum_flat[rx_index*32 +: 32];
         default: rdata_c = 32'd0;
       endcase
     end else if (a >= A_CM1 + 32'h80 && a < A_CM1 + 32'hC0) begin
@@ -260,6 +305,9 @@ module cm1_host_regs #(
         32'h14C: rdata_c = cycles_q;
         32'h150: rdata_c = load_taken;
         32'h154: rdata_c = load_drops;
+        32'h158: rdata_c = {31'd0, gen_busy};
+        32'h15C: rdata_c = {16'd0, gen_count};
+        32'h160: rdata_c = gen_seed;
         default: err_c = 1'b1;
       endcase
     end
@@ -268,6 +316,7 @@ module cm1_host_regs #(
   // Writes that are not to a writable register are errors too.
   wire w_control = (a == A_CM1 + 32'h40);
   wire w_load = (a == A_CM1 + 32'h50);
+  wire w_gen = (a == A_CM1 + 32'h58) || (a == A_CM1 + 32'h5C) || (a == A_CM1 + 32'h60);
 
   always @(posedge clk) begin
     if (rst) begin
@@ -280,33 +329,46 @@ module cm1_host_regs #(
       load_word <= 3'd0;
       load_taken <= 32'd0;
       load_drops <= 32'd0;
-      net_load_en <= 1'b0;
+      h_load_en <= 1'b0;
       l_src <= {GW{1'b0}};
       l_dst <= {GW{1'b0}};
       l_vp <= {VW{1'b0}};
       l_lo <= 32'd0;
-      net_load_proc <= {GW{1'b0}};
-      net_load_chip <= {C{1'b0}};
-      net_load_dproc <= {PAW{1'b0}};
-      net_load_vp <= {VW{1'b0}};
-      net_load_data <= {D{1'b0}};
+      h_load_proc <= {GW{1'b0}};
+      gen_pattern <= 3'd0;
+      gen_count <= 16'd0;
+      gen_seed <= 32'd0;
+      gen_start <= 1'b0;
+      h_load_chip <= {C{1'b0}};
+      h_load_dproc <= {PAW{1'b0}};
+      h_load_vp <= {VW{1'b0}};
+      h_load_data <= {D{1'b0}};
     end else begin
       clear_q <= 1'b0;
-      net_load_en <= 1'b0;
-      if (start_req && at_last_phase && !run_q) start_req <= 1'b0;
+      h_load_en <= 1'b0;
+      gen_start <= 1'b0;
+      if (start_req && at_last_phase && !run_q && !gen_busy) start_req <= 1'b0;
       // A push asked for last cycle is refused when the queue is full: count it.
       if (net_load_en && net_load_full) load_drops <= load_drops + 32'd1;
       bus_ready <= bus_valid && !bus_ready;
       if (bus_valid && !bus_ready) begin
         bus_rdata <= rdata_c;
         // LOAD while running is refused (BAD_ADDRESS): the queues belong to the run.
-        bus_err <= bus_write ? !(w_control || (w_load && !running)) : err_c;
+        bus_err <= bus_write ? !(w_control || ((w_load || w_gen) && !running && !gen_busy)) : err_c;
         if (bus_write && w_control) begin
           if (bus_wdata[0] && !running) start_req <= 1'b1;
           clear_q <= bus_wdata[1];
           eject_one_q <= bus_wdata[2];
         end
-        if (bus_write && w_load && !running) begin
+        if (bus_write && w_gen && !running && !gen_busy) begin
+          if (a[7:0] == 8'h58) begin
+            gen_pattern <= bus_wdata[2:0];
+            gen_start <= bus_wdata[8];
+          end
+          if (a[7:0] == 8'h5C) gen_count <= bus_wdata[15:0];
+          if (a[7:0] == 8'h60) gen_seed <= bus_wdata;
+        end
+        if (bus_write && w_load && !running && !gen_busy) begin
           load_taken <= load_taken + 32'd1;
           case (load_word)
             3'd0: l_src <= bus_wdata[GW-1:0];
@@ -317,12 +379,12 @@ module cm1_host_regs #(
           endcase
           if (load_word == NWORDS[2:0] - 3'd1) begin
             load_word <= 3'd0;
-            net_load_en <= 1'b1;
-            net_load_proc <= l_src;
-            net_load_chip <= l_dst[PA +: C];
-            net_load_dproc <= (PA > 0) ? l_dst[PAW-1:0] : {PAW{1'b0}};
-            net_load_vp <= l_vp;
-            net_load_data <= load_data64[D-1:0];
+            h_load_en <= 1'b1;
+            h_load_proc <= l_src;
+            h_load_chip <= l_dst[PA +: C];
+            h_load_dproc <= (PA > 0) ? l_dst[PAW-1:0] : {PAW{1'b0}};
+            h_load_vp <= l_vp;
+            h_load_data <= load_data64[D-1:0];
           end else begin
             load_word <= load_word + 3'd1;
           end

@@ -7,12 +7,19 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <tuple>
 #include <thread>
 
+#include "gen/errors.h"
 #include "host/errors.h"
+#include "sim/rtl_build.h"
 #include "sim/cm1_model.h"
 #include "sim/cm1_sim_board.h"
 #include "sim/traffic.h"
+#include "sim/traffic_gen.h"
 
 namespace cmnet {
 namespace {
@@ -112,6 +119,35 @@ TEST_F(Cm1BoardTest, CountersAndReceptionsEqualTheModel) {
     }
 }
 
+// The board's on-chip generator (hw/cm1_traffic_gen.v) makes the same pattern as its C++ twin
+// (sim/traffic_gen.cpp): the run's counters and receptions equal the model's on that twin.
+TEST_F(Cm1BoardTest, OnChipGeneratorsMatchTheirTwinsThroughTheModel) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  Cm1Board b(c);
+  const Cm1Params& p = board_config().cm1;
+  for (const std::string& name : generator_names()) {
+    const GenPattern g = generator_from_name(name);
+    const uint32_t seed = 77, count = 2;
+    const Traffic t = generator_traffic(g, p, seed, count);
+    b.clear();
+    b.generate(static_cast<uint32_t>(g), count, seed);
+    b.start(EjectMode::kOrCombine);
+    const Cm1BoardStatus s = wait_done(b);
+    const Cm1RunResult m = run_cm1_model(p, t, EjectMode::kOrCombine);
+    EXPECT_EQ(s.petit, m.petit_cycles) << name;
+    const auto chips = b.counters();
+    for (size_t n = 0; n < chips.size(); ++n) {
+      EXPECT_EQ(chips[n].injected, m.chips[n].injected) << name << " chip " << n;
+      EXPECT_EQ(chips[n].desperation, m.chips[n].desperation) << name << " chip " << n;
+      EXPECT_EQ(chips[n].dim_busy, m.chips[n].dim_busy) << name << " chip " << n;
+    }
+    const auto rx = b.receptions();
+    const auto want = expected_rx_checks(p, t, m);
+    for (size_t q = 0; q < rx.size(); ++q) EXPECT_EQ(rx[q], want[q]) << name << " processor " << q;
+  }
+  EXPECT_THROW(b.generate(0, 3, 1), HostError);  // queues hold 2
+}
+
 TEST_F(Cm1BoardTest, WrongBoardAndOversizedPatternAreClearErrors) {
   BoardClient c = BoardClient::open(sim_->uri(), client_options());
   Cm1Board b(c);
@@ -150,14 +186,14 @@ TEST_F(Cm1BoardTest, UnmappedAddressIsAnErrorReply) {
 TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
   NetworkConfig cfg = board_config();
   Cm1SimBoard sim(cfg);
-  BoardClientOptions o = client_options();
-  o.timeout = 500ms;
+  BoardClientOptions o = client_options();  // generous while loading over the simulated UART
   o.retries = 1;
   BoardClient c = BoardClient::open(sim.uri(), o);
   Cm1Board b(c);
   b.clear();
   b.load(make_pattern("hot-spot", cfg.cm1, 5, 2));
   b.start(EjectMode::kOnePerPetit);
+  c.set_timeout(500ms);
   sim.kill_now();
   const auto t0 = std::chrono::steady_clock::now();
   try {
@@ -168,6 +204,35 @@ TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
         << e.what();
   }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+}
+
+// The board top (host link + register block + generator + network) lints clean for a few sizes.
+TEST(Cm1HostBoard, LintsCleanWithVerilatorWall) {
+  for (const auto& [c, P, d, v] : std::vector<std::tuple<int, int, int, int>>{
+           {1, 1, 1, 0}, {2, 1, 40, 2}, {3, 4, 8, 1}, {4, 16, 16, 0}}) {
+    NetworkConfig cfg;
+    cfg.cm1.cube_dims = c;
+    cfg.cm1.procs_per_chip = P;
+    cfg.cm1.data_bits = d;
+    cfg.cm1.vp_bits = v;
+    const auto design = emit_cm1_host_board(cfg);
+    const std::string dir = ::testing::TempDir() + "/cmnet-hostboard-lint";
+    std::filesystem::remove_all(dir);
+    write_design(design, dir);
+    std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module",
+                                    "cm1_host_board"};
+    for (const auto& f : design.verilog_files()) cmd.push_back(dir + "/" + f);
+    const int rc = run_child(cmd, 300, dir + ".log");
+    std::ifstream in(dir + ".log");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_EQ(rc, 0) << "c=" << c << " P=" << P << "\n" << ss.str();
+    EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
+  }
+  NetworkConfig big;
+  big.cm1.cube_dims = 12;
+  big.cm1.procs_per_chip = 64;
+  EXPECT_THROW(emit_cm1_host_board(big), ConfigError);  // c + log2 P = 18 > 16
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "host/register_port.h"
 #include "sim/cm1_sim_board.h"
 #include "sim/traffic.h"
+#include "sim/traffic_gen.h"
 
 namespace cmnet {
 namespace {
@@ -26,7 +27,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 struct RunArgs {
-  std::string config, board, pattern = "permutation", traffic, out_dir = "out/run", mode;
+  std::string config, board, pattern = "permutation", traffic, out_dir = "out/run", mode, generator;
   uint64_t seed = 1;
   int per_proc = 1;
   double timeout_s = 300;
@@ -104,12 +105,16 @@ struct BoardRun {
   bool conserved = false, agree = false;
 };
 
+// `gen` >= 0: the board's on-chip generator makes the pattern (`traffic` is its C++ twin,
+// sim/traffic_gen.h); otherwise the host loads `traffic`.
 BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, EjectMode mode,
-                 double timeout_s, const std::string& uri) {
+                 double timeout_s, const std::string& uri, int gen = -1, uint32_t gen_seed = 0,
+                 uint32_t gen_count = 0) {
   BoardRun r;
   const auto t0 = std::chrono::steady_clock::now();
   board.clear();
-  board.load(traffic);
+  if (gen >= 0) board.generate(static_cast<uint32_t>(gen), gen_count, gen_seed);
+  else board.load(traffic);
   r.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   board.start(mode);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
@@ -199,12 +204,17 @@ EjectMode mode_of(const std::string& m, const Cm1Params& p) {
 int run_on_board(const RunArgs& a) {
   const NetworkConfig cfg = load_config_file(a.config);
   const Cm1Params& p = cfg.cm1;
-  const Traffic traffic = a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, a.per_proc)
-                                            : read_traffic_file(a.traffic, p);
+  const int gen = a.generator.empty() ? -1 : static_cast<int>(generator_from_name(a.generator));
+  const Traffic traffic =
+      gen >= 0 ? generator_traffic(static_cast<GenPattern>(gen), p, static_cast<uint32_t>(a.seed),
+                                   static_cast<uint32_t>(a.per_proc))
+      : a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, a.per_proc)
+                          : read_traffic_file(a.traffic, p);
   const EjectMode mode = mode_of(a.mode, p);
   Connection conn = connect(cfg, a.board);
   const std::string& uri = conn.uri;
-  const BoardRun r = execute(*conn.board, p, traffic, mode, a.timeout_s, uri);
+  const BoardRun r = execute(*conn.board, p, traffic, mode, a.timeout_s, uri, gen,
+                             static_cast<uint32_t>(a.seed), static_cast<uint32_t>(a.per_proc));
   const auto& st = r.st;
   const auto& chips = r.chips;
   const auto& hist = r.hist;
@@ -216,7 +226,9 @@ int run_on_board(const RunArgs& a) {
   const double util = r.util, load_s = r.load_s, run_s = r.run_s;
   const bool conserved = r.conserved, agree = r.agree;
 
-  std::printf("\n== cmnet run: %s on %s\n", a.traffic.empty() ? a.pattern.c_str() : a.traffic.c_str(), uri.c_str());
+  const std::string what = gen >= 0 ? "on-chip generator '" + a.generator + "'"
+                           : a.traffic.empty() ? a.pattern : a.traffic;
+  std::printf("\n== cmnet run: %s on %s\n", what.c_str(), uri.c_str());
   std::printf("   network: %d chips x %d processors, l = %d, ejector mode '%s'\n", p.chips(),
               p.procs_per_chip, p.msg_len(), to_string(mode));
   std::printf("   %-34s %12s %12s\n", "", "board", "model");
@@ -250,7 +262,7 @@ int run_on_board(const RunArgs& a) {
   json j;
   j["board"] = uri;
   j["config"] = config_to_json(cfg);
-  j["pattern"] = a.traffic.empty() ? a.pattern : a.traffic;
+  j["pattern"] = what;
   j["seed"] = a.seed;
   j["eject_mode"] = to_string(mode);
   j["messages"] = traffic.messages.size();
@@ -364,6 +376,9 @@ void register_run_command(CLI::App& app) {
   r->add_option("--board", a.board, "board URI: sim://127.0.0.1:PORT, uart:///dev/ttyUSB1?baud=N, usb://VID:PID (default: start the simulated board)");
   r->add_option("--pattern", a.pattern, "named pattern");
   r->add_option("--traffic", a.traffic, "traffic file: SRC DST DATA [VP] per line");
+  r->add_option("--generator", a.generator,
+                "let the board's on-chip generator make the pattern: uniform, permutation, "
+                "bit-complement, transpose, hot-spot, nearest-neighbour");
   r->add_option("--seed", a.seed, "pattern seed");
   r->add_option("--per-proc", a.per_proc, "messages per processor (at most the board's queue depth)")
       ->check(CLI::Range(1, 1024));
