@@ -328,7 +328,13 @@ int do_bench(const BenchArgs& a) {
       line += (line.empty() ? "" : ", ") + name + " " + std::to_string(lf.first) + "/" + std::to_string(lf.second);
     }
     row["router_ice40_breakdown_noflatten"] = bj;
+    long no_cnt = 0;
+    for (const auto& [name, lf] : parts)
+      if (name != "cmnet_counter_bank") no_cnt += lf.first;
+    row["router_ice40_luts_without_counters"] = no_cnt;
     std::printf("          iCE40 LUT/FF by part (unflattened): %s\n", line.c_str());
+    std::printf("          without the 32-bit statistics counters: %ld LUT4 = %.1f per port\n", no_cnt,
+                static_cast<double>(no_cnt) / ports);
     std::fflush(stdout);
     routers.push_back(row);
   }
@@ -336,20 +342,25 @@ int do_bench(const BenchArgs& a) {
   std::printf("   Hoplite 32-bit router (published): ~60 LUTs, ~100 FFs; 20 LUTs per 32-bit port, 1.9 LUTs per link bit\n");
 
   // Part 2: the largest network (self-test top) that fits each iCE40 board, c = 1, 2, ...
-  std::printf("\n== Largest CM-1 network (network self-test top, d = 8, b = 7) that fits, search over c\n");
+  std::printf("\n== Largest CM-1 network (network self-test top, d = 8) that fits, search over c\n");
   ojson fits = ojson::array();
+  struct FP { int P, rows; };
+  const std::vector<FP> fps = a.quick ? std::vector<FP>{{4, 7}} : std::vector<FP>{{4, 7}, {16, 7}, {2, 3}, {4, 3}};
   for (const Board* b : {&hx, &up}) {
-    for (const int P : a.quick ? std::vector<int>{4} : std::vector<int>{4, 16}) {
-      ojson entry = {{"board", b->name}, {"part", b->part}, {"P", P}};
+    for (const FP& fp : fps) {
+      const int P = fp.P;
+      ojson entry = {{"board", b->name}, {"part", b->part}, {"P", P}, {"rows", fp.rows}};
       ojson tried = ojson::array();
       int best = 0;
       for (int c = 1; c <= 8; ++c) {
-        const NetworkConfig cfg = net_cfg(c, P, 8);
+        NetworkConfig cfg = net_cfg(c, P, 8);
+        cfg.cm1.rows = fp.rows;
         BuildArgs ba;
         ba.per_proc = 1;
         const GeneratedDesign top = make_top(cfg, *b, ba);
         FlowOptions fo;
-        fo.out_dir = a.work + "/net_" + b->name + "_c" + std::to_string(c) + "_P" + std::to_string(P);
+        fo.out_dir = a.work + "/net_" + b->name + "_c" + std::to_string(c) + "_P" + std::to_string(P) + "_b" +
+                     std::to_string(fp.rows);
         fo.seed = a.seed;
         fo.mode = "network";
         fo.config_json = config_to_json(cfg);
@@ -358,14 +369,15 @@ int do_bench(const BenchArgs& a) {
           const long lc = r.utilisation.count("ICESTORM_LC") ? r.utilisation.at("ICESTORM_LC").used : -1;
           tried.push_back({{"c", c}, {"fits", true}, {"logic_cells", lc}, {"luts", r.luts}, {"ffs", r.ffs},
                            {"ram_blocks", r.ram_blocks}, {"fmax_nextpnr_mhz", r.fmax_nextpnr},
-                           {"fmax_icetime_mhz", r.fmax_icetime}});
-          std::printf("  %-20s P=%-3d c=%d: fits, %ld LCs of %d, %ld LUTs, %ld FFs, Fmax %.1f MHz (icetime %.1f)\n",
-                      b->name.c_str(), P, c, lc, b->logic_cells, r.luts, r.ffs, r.fmax_nextpnr, r.fmax_icetime);
+                           {"fmax_icetime_mhz", r.fmax_icetime}, {"meets_board_clock", r.timing_met}});
+          std::printf("  %-20s P=%-3d b=%d c=%d: fits, %ld LCs of %d, %ld LUTs, %ld FFs, Fmax %.1f MHz (icetime %.1f)%s\n",
+                      b->name.c_str(), P, fp.rows, c, lc, b->logic_cells, r.luts, r.ffs, r.fmax_nextpnr,
+                      r.fmax_icetime, r.timing_met ? "" : " -- below the board clock");
           best = c;
         } catch (const DoesNotFit& e) {
           tried.push_back({{"c", c}, {"fits", false}, {"resource", e.resource}, {"used", e.used},
                            {"available", e.available}});
-          std::printf("  %-20s P=%-3d c=%d: does not fit: %s %ld > %ld\n", b->name.c_str(), P, c,
+          std::printf("  %-20s P=%-3d b=%d c=%d: does not fit: %s %ld > %ld\n", b->name.c_str(), P, fp.rows, c,
                       e.resource.c_str(), e.used, e.available);
           std::fflush(stdout);
           break;
@@ -377,10 +389,10 @@ int do_bench(const BenchArgs& a) {
       entry["tried"] = tried;
       fits.push_back(entry);
       if (best > 0)
-        std::printf("  => %s, P = %d: largest network c = %d (%d chips, %d processors)\n", b->name.c_str(), P,
-                    best, 1 << best, (1 << best) * P);
+        std::printf("  => %s, P = %d, b = %d: largest network c = %d (%d chips, %d processors)\n", b->name.c_str(),
+                    P, fp.rows, best, 1 << best, (1 << best) * P);
       else
-        std::printf("  => %s, P = %d: not even c = 1 fits\n", b->name.c_str(), P);
+        std::printf("  => %s, P = %d, b = %d: not even c = 1 fits\n", b->name.c_str(), P, fp.rows);
     }
   }
   out["largest_network"] = fits;
