@@ -219,7 +219,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
                 {"pending", "pending"}, {"cnt_chip", "cnt_chip"}, {"cnt_sel", "cnt_sel"},
                 {"cnt_value", "cnt_value"}, {"fault_en", "1'b0"},
                 {"fault_chip", "{" + S(C) + "{1'b0}}"},
-                {"fault_dim", "{" + S(std::max(1, clog2(static_cast<uint64_t>(C)))) + "{1'b0}}"}});
+                {"fault_dim", "{" + S(cm1_widths(p).fault_dim) + "{1'b0}}"}});
   } else {
     v.comment("This FPGA's bit-time counter. Boards wired into one cube must start their counters");
     v.comment("together and see each other's cube wires with a known delay: not handled here yet.");

@@ -22,15 +22,6 @@ int clog2(int x) {
 
 std::string S(int x) { return std::to_string(x); }
 
-std::string read_hw(const std::string& name) {
-  const std::string path = hw_dir() + "/" + name;
-  std::ifstream in(path);
-  if (!in) throw ConfigError("cannot read the hardware primitive " + path + " (set CMNET_HW_DIR)");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 const std::vector<std::string> kPrimitives = {"cmnet_counter_bank.v", "cm1_injector.v",
                                               "cm1_heart_column.v", "cm1_ejector.v",
                                               "cm1_buffers.v", "cm1_endpoint.v"};
@@ -265,7 +256,7 @@ std::string emit_network(const Cm1Params& p) {
   v.line("// fault injection for tests: flip the bit arriving at chip fault_chip on dimension fault_dim");
   v.line("input  wire fault_en,");
   v.line("input  wire [" + S(C - 1) + ":0] fault_chip,");
-  v.line("input  wire [" + S(std::max(1, clog2(C)) - 1) + ":0] fault_dim");
+  v.line("input  wire [" + S(w.fault_dim - 1) + ":0] fault_dim");
   v.end_ports();
   v.line("localparam integer C = " + S(C) + ";");
   v.line("localparam integer P = " + S(P) + ";");
@@ -328,6 +319,15 @@ std::string emit_network(const Cm1Params& p) {
 
 }  // namespace
 
+std::string read_hw_file(const std::string& name) {
+  const std::string path = hw_dir() + "/" + name;
+  std::ifstream in(path);
+  if (!in) throw ConfigError("cannot read the hardware primitive " + path + " (set CMNET_HW_DIR)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 std::string hw_dir() {
   if (const char* e = std::getenv("CMNET_HW_DIR")) return e;
   return std::string(CMNET_SOURCE_DIR) + "/hw";
@@ -349,6 +349,7 @@ Cm1Widths cm1_widths(const Cm1Params& p) {
   w.rx_word = p.vp_bits + p.data_bits;
   w.queue_log2 = std::max(1, clog2(p.queue_depth));
   w.gproc = std::max(1, p.cube_dims + p.proc_bits());
+  w.fault_dim = std::max(1, clog2(p.cube_dims));
   return w;
 }
 
@@ -390,7 +391,7 @@ GeneratedDesign emit_cm1(const NetworkConfig& cfg) {
   validate(cfg.cm1, "config");
   GeneratedDesign d;
   d.top = "cm1_network";
-  for (const auto& prim : kPrimitives) d.files.emplace_back(prim, read_hw(prim));
+  for (const auto& prim : kPrimitives) d.files.emplace_back(prim, read_hw_file(prim));
   d.files.emplace_back("cm1_router.v", emit_router(cfg.cm1));
   d.files.emplace_back("cm1_chip.v", emit_chip(cfg.cm1));
   d.files.emplace_back("cm1_network.v", emit_network(cfg.cm1));

@@ -30,6 +30,7 @@ struct Cm1Widths {
   int rx_word = 0;    // V + D
   int queue_log2 = 0; // QW
   int gproc = 0;      // width of a global processor number
+  int fault_dim = 0;  // width of the network top's fault_dim port
 };
 Cm1Widths cm1_widths(const Cm1Params& p);
 
@@ -39,5 +40,7 @@ std::string cm1_manifest_json(const NetworkConfig& cfg);
 std::vector<std::string> write_design(const GeneratedDesign& d, const std::string& dir);
 // Directory holding the hand-written primitives (CMNET_HW_DIR, else the source tree's hw/).
 std::string hw_dir();
+// The text of one primitive in hw_dir(); ConfigError naming the path when it cannot be read.
+std::string read_hw_file(const std::string& name);
 
 }  // namespace cmnet

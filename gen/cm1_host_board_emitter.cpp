@@ -11,15 +11,6 @@ namespace {
 
 std::string S(long long x) { return std::to_string(x); }
 
-std::string read_hw(const std::string& name) {
-  const std::string path = hw_dir() + "/" + name;
-  std::ifstream in(path);
-  if (!in) throw ConfigError("cannot read the hardware primitive " + path + " (set CMNET_HW_DIR)");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::vector<std::pair<std::string, std::string>> header(const NetworkConfig& cfg,
                                                         const HostBoardOptions& o) {
   const Cm1Params& p = cfg.cm1;
@@ -110,11 +101,7 @@ std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
               {"cnt_chip", "net_cnt_chip"}, {"cnt_sel", "net_cnt_sel"},
               {"cnt_value", "net_cnt_value"}, {"fault_en", "1'b0"},
               {"fault_chip", "{" + S(C) + "{1'b0}}"},
-              {"fault_dim", "{" + S(std::max(1, [&] {
-                 int k = 0;
-                 while ((1 << k) < C) ++k;
-                 return k;
-               }())) + "{1'b0}}"}});
+              {"fault_dim", "{" + S(w.fault_dim) + "{1'b0}}"}});
   v.close("endmodule");
   v.line("`default_nettype wire");
   return v.text();
@@ -188,10 +175,10 @@ GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOpt
   // Keep the network's files, then add the host link and the two tops before the metadata.
   std::vector<std::pair<std::string, std::string>> files;
   for (auto& f : d.files)
-    if (f.first.size() > 2 && f.first.substr(f.first.size() - 2) == ".v") files.push_back(f);
+    if (f.first.ends_with(".v")) files.push_back(f);
   for (const char* prim : {"cmnet_uart_rx.v", "cmnet_uart_tx.v", "cmnet_frame_engine.v",
                            "cm1_traffic_gen.v", "cm1_host_regs.v"})
-    files.emplace_back(prim, read_hw(prim));
+    files.emplace_back(prim, read_hw_file(prim));
   files.emplace_back("cm1_host_core.v", emit_core(cfg, opt));
   files.emplace_back("cm1_host_board.v", emit_board(cfg, opt));
   std::string filelist;
