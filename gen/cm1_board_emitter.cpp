@@ -203,6 +203,8 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   v.line("wire pending;");
   v.line("wire [" + S(NC * P - 1) + ":0] rx_valid;");
   v.line("wire [" + S(NC * P * W - 1) + ":0] rx_word;");
+  v.line("wire [" + S(NC * P - 1) + ":0] inj_valid;");
+  v.line("wire unused_inj = &{1'b0, inj_valid};  // the self-test checks receptions, not injections");
   if (!sh.chip_mode) v.line("reg [" + S(C - 1) + ":0] cnt_chip;");
   v.line("reg [" + S(w.sel - 1) + ":0] cnt_sel;");
   v.line("wire [31:0] cnt_value;");
@@ -215,7 +217,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
                 {"eject_one", eject}, {"load_en", "load_en"}, {"load_proc", "ld_src"},
                 {"load_chip", "ld_chip"}, {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"},
                 {"load_data", "ld_data"}, {"load_full", "load_full"}, {"rx_valid", "rx_valid"},
-                {"rx_word", "rx_word"}, {"phase", "phase"}, {"msgs_present", "msgs_present"},
+                {"rx_word", "rx_word"}, {"inj_valid", "inj_valid"}, {"phase", "phase"}, {"msgs_present", "msgs_present"},
                 {"pending", "pending"}, {"cnt_chip", "cnt_chip"}, {"cnt_sel", "cnt_sel"},
                 {"cnt_value", "cnt_value"}, {"fault_en", "1'b0"},
                 {"fault_chip", "{" + S(C) + "{1'b0}}"},
@@ -249,7 +251,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
                 {"load_en", "load_en"}, {"load_local", "ld_src"}, {"load_chip", "ld_chip"},
                 {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"}, {"load_data", "ld_data"},
                 {"load_full", "load_full"}, {"rx_valid", "rx_valid"}, {"rx_word", "rx_word"},
-                {"msgs_present", "msgs_present"}, {"pending", "pending"},
+                {"inj_valid", "inj_valid"}, {"msgs_present", "msgs_present"}, {"pending", "pending"},
                 {"cube_out", "chip_cube_out"}, {"cube_in", "cube_in_q & {" + S(C) + "{link_en}}"},
                 {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}});
   }

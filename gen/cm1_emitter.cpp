@@ -172,6 +172,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.line("input  wire [" + S(w.vp_field - 1) + ":0] load_vp,");
   v.line("input  wire [" + S(p.data_bits - 1) + ":0] load_data,");
   v.line("output wire load_full,");
+  v.line("output wire [" + S(P - 1) + ":0] inj_valid, // one cycle at phase 0: endpoint g injected a message");
   v.line("output wire [" + S(P - 1) + ":0] rx_valid,");
   v.line("output wire [" + S(P * w.rx_word - 1) + ":0] rx_word,   // {DATA, VP} per processor");
   v.line("output wire msgs_present,  // at phase 0: the buffers hold undelivered messages");
@@ -208,7 +209,8 @@ std::string emit_chip(const Cm1Params& p) {
               {"my_chip", "my_chip"}, {"load_en", "load_en && load_local == LOCAL"},
               {"load_chip", "load_chip"}, {"load_proc", "load_dproc"}, {"load_vp", "load_vp"},
               {"load_data", "load_data"}, {"full", "ep_full[g]"}, {"pending", "ep_pending[g]"},
-              {"tx", "proc_tx[g]"}, {"ack", "proc_ack[g]"}, {"rx", "proc_rx[g]"},
+              {"tx", "proc_tx[g]"}, {"ack", "proc_ack[g]"}, {"injected", "inj_valid[g]"},
+              {"rx", "proc_rx[g]"},
               {"rx_start", "proc_start[g]"}, {"rx_valid", "rx_valid[g]"},
               {"rx_word", "rx_word[g*W +: W]"}});
   v.close("end");
@@ -247,6 +249,7 @@ std::string emit_network(const Cm1Params& p) {
          S(w.rx_word) + "] = {DATA, VP}");
   v.line("output wire [" + S(NP - 1) + ":0] rx_valid,");
   v.line("output wire [" + S(NP * w.rx_word - 1) + ":0] rx_word,");
+  v.line("output wire [" + S(NP - 1) + ":0] inj_valid,  // one cycle at phase 0: endpoint g injected a message");
   v.line("output wire [" + S(w.phase - 1) + ":0] phase,");
   v.line("output wire msgs_present, // at phase 0: some router's buffers hold undelivered messages");
   v.line("output wire pending,      // some endpoint still has messages to inject");
@@ -301,8 +304,8 @@ std::string emit_network(const Cm1Params& p) {
               {"load_en", "load_en && load_proc[" + S(w.gproc - 1) + ":" + S(p.proc_bits()) + "] == ME"},
               {"load_local", local}, {"load_chip", "load_chip"}, {"load_dproc", "load_dproc"},
               {"load_vp", "load_vp"}, {"load_data", "load_data"}, {"load_full", "chip_full[n]"},
-              {"rx_valid", "rx_valid[n*P +: P]"}, {"rx_word", "rx_word[n*P*W +: P*W]"},
-              {"msgs_present", "chip_msgs[n]"}, {"pending", "chip_pending[n]"},
+              {"inj_valid", "inj_valid[n*P +: P]"}, {"rx_valid", "rx_valid[n*P +: P]"},
+              {"rx_word", "rx_word[n*P*W +: P*W]"}, {"msgs_present", "chip_msgs[n]"}, {"pending", "chip_pending[n]"},
               {"cube_out", "cube_out[n*C +: C]"}, {"cube_in", "cube_in[n*C +: C]"},
               {"cnt_sel", "cnt_sel"}, {"cnt_value", "chip_cnt[n*32 +: 32]"}});
   v.close("end");

@@ -49,6 +49,7 @@ std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
   v.line("wire [" + S(w.vp_field - 1) + ":0] net_load_vp;");
   v.line("wire [" + S(p.data_bits - 1) + ":0] net_load_data;");
   v.line("wire [" + S(NP - 1) + ":0] net_rx_valid;");
+  v.line("wire [" + S(NP - 1) + ":0] net_inj_valid;");
   v.line("wire [" + S(NP * w.rx_word - 1) + ":0] net_rx_word;");
   v.line("wire [" + S(w.phase - 1) + ":0] net_phase;");
   v.line("wire [" + S(C - 1) + ":0] net_cnt_chip;");
@@ -84,7 +85,8 @@ std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
               {"net_load_en", "net_load_en"}, {"net_load_proc", "net_load_proc"},
               {"net_load_chip", "net_load_chip"}, {"net_load_dproc", "net_load_dproc"},
               {"net_load_vp", "net_load_vp"}, {"net_load_data", "net_load_data"},
-              {"net_load_full", "net_load_full"}, {"net_rx_valid", "net_rx_valid"},
+              {"net_load_full", "net_load_full"}, {"net_inj_valid", "net_inj_valid"},
+              {"net_rx_valid", "net_rx_valid"},
               {"net_rx_word", "net_rx_word"}, {"net_phase", "net_phase"},
               {"net_msgs_present", "net_msgs"}, {"net_pending", "net_pending"},
               {"net_cnt_chip", "net_cnt_chip"}, {"net_cnt_sel", "net_cnt_sel"},
@@ -96,7 +98,8 @@ std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
               {"load_proc", "net_load_proc"}, {"load_chip", "net_load_chip"},
               {"load_dproc", "net_load_dproc"}, {"load_vp", "net_load_vp"},
               {"load_data", "net_load_data"}, {"load_full", "net_load_full"},
-              {"rx_valid", "net_rx_valid"}, {"rx_word", "net_rx_word"}, {"phase", "net_phase"},
+              {"inj_valid", "net_inj_valid"}, {"rx_valid", "net_rx_valid"},
+              {"rx_word", "net_rx_word"}, {"phase", "net_phase"},
               {"msgs_present", "net_msgs"}, {"pending", "net_pending"},
               {"cnt_chip", "net_cnt_chip"}, {"cnt_sel", "net_cnt_sel"},
               {"cnt_value", "net_cnt_value"}, {"fault_en", "1'b0"},

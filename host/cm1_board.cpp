@@ -36,7 +36,12 @@ Cm1Board::Cm1Board(RegisterPort& port) : c_(port) {
   }
   if (info_.cm1_base == 0)
     throw HostError(HostErrorKind::ProtocolError, c_.name() + ": the board has no CM-1 block");
-  const auto w = c_.burst_read(reg(kC), 9);
+  const uint32_t version = c_.read32(info_.cm1_base + kVersion);
+  if (version != 2)
+    throw HostError(HostErrorKind::ProtocolError,
+                    c_.name() + ": the CM-1 block is version " + std::to_string(version) +
+                        ", this driver speaks version 2 (regenerate the board or update cmnet)");
+  const auto w = c_.burst_read(reg(kC), 10);
   Cm1Params& p = info_.params;
   p.cube_dims = static_cast<int>(w[0]);
   p.rows = static_cast<int>(w[1]);
@@ -47,9 +52,11 @@ Cm1Board::Cm1Board(RegisterPort& port) : c_(port) {
   info_.petit_period = static_cast<int>(w[6]);
   info_.queue_depth = static_cast<int>(w[7]);
   info_.ncounters = static_cast<int>(w[8]);
+  info_.cnt_stride = static_cast<int>(w[9]);
   p.queue_depth = info_.queue_depth;
   if (p.cube_dims < 1 || p.cube_dims > 16 || info_.msg_len != p.msg_len() ||
-      info_.petit_period != p.petit_period())
+      info_.petit_period != p.petit_period() || info_.ncounters < 5 + p.cube_dims ||
+      info_.cnt_stride < info_.ncounters || (info_.cnt_stride & (info_.cnt_stride - 1)) != 0)
     throw HostError(HostErrorKind::ProtocolError,
                     c_.name() + ": the CM-1 block's parameters are inconsistent (c=" +
                         std::to_string(p.cube_dims) + ", l=" + std::to_string(info_.msg_len) + ")");
@@ -148,7 +155,7 @@ Cm1BoardStatus Cm1Board::status() {
 
 std::vector<Cm1ChipCounters> Cm1Board::counters() {
   const Cm1Params& p = info_.params;
-  const int n = info_.ncounters;
+  const int n = info_.cnt_stride;
   const auto w = c_.burst_read(cm1reg::kCounters, static_cast<size_t>(p.chips() * n));
   std::vector<Cm1ChipCounters> out(static_cast<size_t>(p.chips()));
   for (int chip = 0; chip < p.chips(); ++chip) {
@@ -168,7 +175,7 @@ std::vector<Cm1RxCheck> Cm1Board::receptions() {
   const size_t np = static_cast<size_t>(info_.params.processors());
   const auto w = c_.burst_read(cm1reg::kReceptions, np * 4);
   std::vector<Cm1RxCheck> out(np);
-  for (size_t g = 0; g < np; ++g) out[g] = {w[4 * g], w[4 * g + 1], w[4 * g + 2]};
+  for (size_t g = 0; g < np; ++g) out[g] = {w[4 * g], w[4 * g + 1], w[4 * g + 2], w[4 * g + 3]};
   return out;
 }
 
@@ -182,6 +189,8 @@ std::array<uint32_t, 16> Cm1Board::histogram() {
 std::vector<Cm1RxCheck> expected_rx_checks(const Cm1Params& p, const Traffic& t,
                                            const Cm1RunResult& r) {
   std::vector<Cm1RxCheck> out(static_cast<size_t>(p.processors()));
+  // Every message is injected by its source's endpoint before the run ends.
+  for (const Message& m : t.messages) ++out.at(m.src).injected;
   // One reception per (petit, destination processor): the OR of its group.
   std::map<std::pair<uint64_t, uint32_t>, uint64_t> rx;
   for (const Cm1Delivery& d : r.deliveries) {

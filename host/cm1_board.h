@@ -23,7 +23,7 @@ constexpr uint32_t kCm1Type = 0x434D3120;    // 'CM1 '
 constexpr uint32_t kType = 0x0, kVersion = 0x4, kNext = 0x8, kSize = 0xC;
 constexpr uint32_t kClockHz = 0x10, kLink = 0x14, kConfigId = 0x18;
 constexpr uint32_t kC = 0x10, kB = 0x14, kP = 0x18, kV = 0x1C, kD = 0x20, kL = 0x24, kTP = 0x28,
-                   kQueueDepth = 0x2C, kNCounters = 0x30;
+                   kQueueDepth = 0x2C, kNCounters = 0x30, kCntStride = 0x34;
 constexpr uint32_t kControl = 0x40, kStatus = 0x44, kPetit = 0x48, kCycles = 0x4C, kLoad = 0x50,
                    kLoadDrops = 0x54, kGen = 0x58, kGenCount = 0x5C, kGenSeed = 0x60, kHist = 0x80;
 constexpr uint32_t kCounters = 0x800, kReceptions = 0x8000;
@@ -39,6 +39,7 @@ struct Cm1BoardInfo {
   int petit_period = 0;
   int queue_depth = 0;
   int ncounters = 0;
+  int cnt_stride = 0;  // counter words per chip in the counter window (a power of two)
 };
 
 struct Cm1BoardStatus {
@@ -49,11 +50,12 @@ struct Cm1BoardStatus {
   uint32_t cycles = 0;
 };
 
-// What one processor's receiver saw during a run.
+// What one processor's endpoint saw during a run.
 struct Cm1RxCheck {
   uint32_t count = 0;
   uint32_t xor_word = 0;   // XOR of the received {DATA, VP} words (low 32 bits)
   uint32_t petit_sum = 0;  // sum of their delivery petit cycles
+  uint32_t injected = 0;   // messages this processor's endpoint injected
   bool operator==(const Cm1RxCheck&) const = default;
 };
 

@@ -35,6 +35,7 @@ module cm1_endpoint #(
     // router side
     output wire              tx,
     input  wire              ack,
+    output wire              injected,  // one cycle at phase 0: the head message went into the router
     input  wire              rx,
     input  wire              rx_start,
     output reg               rx_valid,  // one cycle: rx_word holds the received VP/DATA
@@ -85,6 +86,7 @@ module cm1_endpoint #(
 
   wire push = load_en && !full;
   wire pop = offer_now && ack;
+  assign injected = pop;
 
   // Received bits arrive LSB first: shift them in from the top.
   function [W-1:0] shift_rx;

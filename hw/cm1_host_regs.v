@@ -6,9 +6,10 @@
 // Every block starts with: +0x0 TYPE, +0x4 VERSION, +0x8 NEXT (byte address of the next block,
 // 0 = last), +0xC SIZE (bytes). Blocks here:
 //   0x0000 BOARD  ('CMNT', v1): +0x10 CLOCK_HZ, +0x14 LINK (0 UART, 1 FIFO), +0x18 CONFIG_ID
-//   0x0100 CM1    ('CM1 ', v1):
+//   0x0100 CM1    ('CM1 ', v2):
 //     +0x10 C  +0x14 B  +0x18 P  +0x1C V  +0x20 D  +0x24 L  +0x28 TP  +0x2C QUEUE_DEPTH
-//     +0x30 NCOUNTERS (per chip)
+//     +0x30 NCOUNTERS (per chip)  +0x34 CNT_STRIDE (counter words per chip: 2^SW >= NCOUNTERS,
+//                     so the window decodes by bit slicing, not by dividing)
 //     +0x40 CONTROL   w: bit0 start (runs until every message is delivered), bit1 clear
 //                     (counters and reception checks), bit2 eject_one; r: bit0 running,
 //                     bit2 eject_one
@@ -23,9 +24,11 @@
 //                     GEN_COUNT messages per processor); r: bit0 busy. A start waits for it.
 //     +0x5C GEN_COUNT +0x60 GEN_SEED
 //     +0x80 + 4k      r: HIST[k], k = 0..15: receptions delivered in petit cycle k (15: >= 15)
-//   0x0800 counters: r: word (chip * NCOUNTERS + i): counter i of chip `chip` (cnt_sel order)
-//   0x8000 receptions: r: 4 words per processor g at 0x8000 + 16 g: COUNT, XOR of the
-//          received {DATA, VP} words (low 32 bits), SUM of their delivery petit cycles, 0
+//   0x0800 counters: r: word (chip * CNT_STRIDE + i): counter i of chip `chip` (cnt_sel order);
+//          words i >= NCOUNTERS read 0
+//   0x8000 endpoints: r: 4 words per processor g at 0x8000 + 16 g: COUNT of receptions, XOR of
+//          the received {DATA, VP} words (low 32 bits), SUM of their delivery petit cycles,
+//          INJECTED (messages this processor's endpoint put into its router)
 module cm1_host_regs #(
     parameter integer C = 3,
     parameter integer B = 7,
@@ -67,6 +70,7 @@ module cm1_host_regs #(
     output wire [VW-1:0]  net_load_vp,
     output wire [D-1:0]   net_load_data,
     input  wire        net_load_full,
+    input  wire [NP-1:0]   net_inj_valid,
     input  wire [NP-1:0]   net_rx_valid,
     input  wire [NP*W-1:0] net_rx_word,
     input  wire [PW-1:0] net_phase,
@@ -150,6 +154,7 @@ module cm1_host_regs #(
   wire [32*NP-1:0] rx_count_flat;
   wire [32*NP-1:0] rx_xor_flat;
   wire [32*NP-1:0] rx_sum_flat;
+  wire [32*NP-1:0] inj_count_flat;
   genvar gg;
   generate
     for (gg = 0; gg < NP; gg = gg + 1) begin : g_rx
@@ -170,13 +175,21 @@ module cm1_host_regs #(
       assign rx_count_flat[gg*32 +: 32] = count_q;
       assign rx_xor_flat[gg*32 +: 32] = xor_q;
       assign rx_sum_flat[gg*32 +: 32] = sum_q;
+      reg [31:0] inj_q;
+      always @(posedge clk) begin
+        if (rst || clear_q) inj_q <= 32'd0;
+        else if (net_inj_valid[gg]) inj_q <= inj_q + 32'd1;
+      end
+      assign inj_count_flat[gg*32 +: 32] = inj_q;
     end
   endgenerate
+  // One adder for all bins: receptions of one batch all belong to the same petit cycle.
+  wire [31:0] hist_sum = hist[hist_bin] + rx_now;
   integer hb;
   always @(posedge clk) begin
     for (hb = 0; hb < 16; hb = hb + 1) begin
       if (rst || clear_q) hist[hb] <= 32'd0;
-      else if (hist_bin == hb[3:0]) hist[hb] <= hist[hb] + rx_now;
+      else if (hist_bin == hb[3:0] && rx_now != 32'd0) hist[hb] <= hist_sum;
     end
   end
   function [31:0] word32;   // the low 32 bits of a received word, zero-extended
@@ -228,37 +241,21 @@ module cm1_host_regs #(
   reg [31:0] l_lo;
   wire [63:0] load_data64 = (NWORDS == 5) ? {bus_wdata, l_lo} : {32'd0, bus_wdata};
   // only the low D bits of a message's data words and of its SRC/DST/VP words are kept
-  wire unused_load = &{1'b0, load_data64, bus_wdata, rx_offset};
+  wire unused_load = &{1'b0, load_data64, bus_wdata, rx_offset, cnt_index};
 
   // ---- bus decode ----
   localparam [31:0] A_CM1 = 32'h100;
   localparam [31:0] A_CNT = 32'h800;
   localparam [31:0] A_RX = 32'h8000;
-  localparam integer NCW = (1 << C) * NCNT;  // counter words
+  localparam integer NCW = (1 << C) << SW;  // counter words: CNT_STRIDE = 2^SW per chip
   wire [31:0] a = bus_addr;
   wire in_cnt = (a >= A_CNT) && (a < A_CNT + 4 * NCW);
   wire in_rx = (a >= A_RX) && (a < A_RX + 16 * NP);
   wire [31:0] cnt_index = (a - A_CNT) >> 2;
   wire [31:0] rx_offset = (a - A_RX) >> 4;
   wire [GW-1:0] rx_index = rx_offset[GW-1:0];
-  assign net_cnt_chip = cnt_word_chip(cnt_index);
-  assign net_cnt_sel = cnt_word_sel(cnt_index);
-  function [C-1:0] cnt_word_chip;
-    input [31:0] i;
-    reg [31:0] q_unused_hi;   // a quotient < 2^C: only its low C bits matter
-    begin
-      q_unused_hi = i / NCNT;
-      cnt_word_chip = q_unused_hi[C-1:0];
-    end
-  endfunction
-  function [SW-1:0] cnt_word_sel;
-    input [31:0] i;
-    reg [31:0] r_unused_hi;   // a remainder < NCNT <= 2^SW
-    begin
-      r_unused_hi = i % NCNT;
-      cnt_word_sel = r_unused_hi[SW-1:0];
-    end
-  endfunction
+  assign net_cnt_chip = cnt_index[SW +: C];
+  assign net_cnt_sel = cnt_index[SW-1:0];
 
   wire [31:0] params_c = C;
   reg [31:0] rdata_c;
@@ -273,7 +270,7 @@ module cm1_host_regs #(
         2'd0: rdata_c = rx_count_flat[rx_index*32 +: 32];
         2'd1: rdata_c = rx_xor_flat[rx_index*32 +: 32];
         2'd2: rdata_c = rx_sum_flat[rx_index*32 +: 32];
-        default: rdata_c = 32'd0;
+        default: rdata_c = inj_count_flat[rx_index*32 +: 32];
       endcase
     end else if (a >= A_CM1 + 32'h80 && a < A_CM1 + 32'hC0) begin
       rdata_c = hist[a[5:2]];
@@ -287,7 +284,7 @@ module cm1_host_regs #(
         32'h014: rdata_c = LINK;
         32'h018: rdata_c = CONFIG_ID;
         32'h100: rdata_c = 32'h434D3120;  // 'CM1 '
-        32'h104: rdata_c = 32'd1;
+        32'h104: rdata_c = 32'd2;
         32'h108: rdata_c = 32'd0;
         32'h10C: rdata_c = 32'h10000;
         32'h110: rdata_c = params_c;
@@ -299,6 +296,7 @@ module cm1_host_regs #(
         32'h128: rdata_c = TP;
         32'h12C: rdata_c = QD;
         32'h130: rdata_c = NCNT;
+        32'h134: rdata_c = 32'd1 << SW;
         32'h140: rdata_c = {29'd0, eject_one_q, 1'b0, running};
         32'h144: rdata_c = {28'd0, net_load_full, net_msgs_present, net_pending, running};
         32'h148: rdata_c = petit_q;

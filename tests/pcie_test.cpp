@@ -538,6 +538,7 @@ struct Cm1Image {
   Cm1Params p;
   uint32_t base = 0x100;
   int ncounters = 0;
+  int stride = 8;  // counter words per chip: the power of two >= ncounters
   Cm1Image() {
     p.cube_dims = 3;
     p.procs_per_chip = 4;
@@ -549,22 +550,23 @@ struct Cm1Image {
   uint32_t counter(int chip, int i) const { return 0x10000u * static_cast<uint32_t>(chip) + static_cast<uint32_t>(i); }
   void write(const std::string& path) const {
     poke(path, 0x0, {cm1reg::kBoardType, 1, base, 0x100, 100000000, 2, 0xc0ffee});
-    poke(path, base, {cm1reg::kCm1Type, 1, 0, 0x9000});
+    poke(path, base, {cm1reg::kCm1Type, 2, 0, 0x9000});
     poke(path, base + cm1reg::kC,
          {static_cast<uint32_t>(p.cube_dims), static_cast<uint32_t>(p.rows), static_cast<uint32_t>(p.procs_per_chip),
           static_cast<uint32_t>(p.vp_bits), static_cast<uint32_t>(p.data_bits), static_cast<uint32_t>(p.msg_len()),
-          static_cast<uint32_t>(p.petit_period()), static_cast<uint32_t>(p.queue_depth), static_cast<uint32_t>(ncounters)});
+          static_cast<uint32_t>(p.petit_period()), static_cast<uint32_t>(p.queue_depth), static_cast<uint32_t>(ncounters),
+          static_cast<uint32_t>(stride)});
     poke(path, base + cm1reg::kStatus, {0x6, 17, 1234});
     std::vector<uint32_t> hist(16);
     std::iota(hist.begin(), hist.end(), 100);
     poke(path, base + cm1reg::kHist, hist);
     std::vector<uint32_t> cnt;
     for (int chip = 0; chip < p.chips(); ++chip)
-      for (int i = 0; i < ncounters; ++i) cnt.push_back(counter(chip, i));
+      for (int i = 0; i < stride; ++i) cnt.push_back(i < ncounters ? counter(chip, i) : 0);
     poke(path, cm1reg::kCounters, cnt);
     std::vector<uint32_t> rx;
     for (int g = 0; g < p.processors(); ++g)
-      rx.insert(rx.end(), {static_cast<uint32_t>(g), 0xabc00000u + static_cast<uint32_t>(g), static_cast<uint32_t>(3 * g), 0});
+      rx.insert(rx.end(), {static_cast<uint32_t>(g), 0xabc00000u + static_cast<uint32_t>(g), static_cast<uint32_t>(3 * g), static_cast<uint32_t>(g + 1)});
     poke(path, cm1reg::kReceptions, rx);
   }
 };
@@ -577,6 +579,7 @@ void check_cm1_readback(Cm1Board& b, const Cm1Image& img) {
   EXPECT_EQ(info.link, 2u);
   EXPECT_EQ(info.config_id, 0xc0ffeeu);
   EXPECT_EQ(info.ncounters, img.ncounters);
+  EXPECT_EQ(info.cnt_stride, img.stride);
   EXPECT_EQ(info.queue_depth, 2);
   EXPECT_NO_THROW(b.check_matches(img.p));
   const Cm1BoardStatus s = b.status();
@@ -597,7 +600,7 @@ void check_cm1_readback(Cm1Board& b, const Cm1Image& img) {
   EXPECT_EQ(c[7].dim_busy[2], img.counter(7, 7));
   const auto rx = b.receptions();
   ASSERT_EQ(rx.size(), 32u);
-  EXPECT_EQ(rx[31], (Cm1RxCheck{31, 0xabc0001f, 93}));
+  EXPECT_EQ(rx[31], (Cm1RxCheck{31, 0xabc0001f, 93, 32}));
 }
 
 Traffic two_messages() {

@@ -243,7 +243,20 @@ int run_on_board(const RunArgs& a) {
   std::printf("   offered load: %zu messages at once (SIMD delivery cycle); accepted: %llu in %u petit cycles = %.2f messages/chip/petit\n",
               traffic.messages.size(), (unsigned long long)tot.delivered, st.petit,
               st.petit ? static_cast<double>(tot.delivered) / st.petit / p.chips() : 0.0);
-  std::printf("   delivery petit cycle: mean %.2f; histogram:", r.mean_petit);
+  // Percentiles from the board's histogram (bin 15 holds 15 and later).
+  auto percentile = [&](double q) -> std::string {
+    uint64_t total = 0, seen = 0;
+    for (uint32_t h : hist) total += h;
+    if (total == 0) return "-";
+    for (size_t k = 0; k < hist.size(); ++k) {
+      seen += hist[k];
+      if (static_cast<double>(seen) >= q * static_cast<double>(total))
+        return (k == hist.size() - 1 ? ">=" : "") + std::to_string(k);
+    }
+    return "-";
+  };
+  std::printf("   delivery petit cycle: mean %.2f, p50 %s, p90 %s, p99 %s; histogram:", r.mean_petit,
+              percentile(0.5).c_str(), percentile(0.9).c_str(), percentile(0.99).c_str());
   for (uint32_t h : hist) std::printf(" %u", h);
   std::printf("\n   per dimension busy bit-times:");
   for (auto b : tot.dim_busy) std::printf(" %llu", (unsigned long long)b);
@@ -297,9 +310,23 @@ int run_on_board(const RunArgs& a) {
     csv2 << n << ',' << c.injected << ',' << c.delivered << ',' << c.desperation << ','
          << c.petit_cycles << ',' << c.parity_errors << '\n';
   }
+  // Per endpoint: what the board counted beside what the model implies.
+  std::ofstream csv3(a.out_dir + "/endpoints.csv");
+  csv3 << "processor,injected,receptions,rx_xor,petit_sum,mean_delivery_petit,model_injected,"
+          "model_receptions,model_rx_xor,model_petit_sum,agrees\n";
+  for (size_t g = 0; g < r.rx.size(); ++g) {
+    const auto& x = r.rx[g];
+    const auto& m = want_rx[g];
+    char xs[16], ms[16];
+    std::snprintf(xs, sizeof xs, "0x%08x", x.xor_word);
+    std::snprintf(ms, sizeof ms, "0x%08x", m.xor_word);
+    csv3 << g << ',' << x.injected << ',' << x.count << ',' << xs << ',' << x.petit_sum << ','
+         << (x.count ? static_cast<double>(x.petit_sum) / x.count : 0.0) << ',' << m.injected << ','
+         << m.count << ',' << ms << ',' << m.petit_sum << ',' << (x == m ? 1 : 0) << '\n';
+  }
   std::ofstream(a.out_dir + "/utilization.svg") << utilization_svg(p, chips, bit_times);
   std::ofstream(a.out_dir + "/histogram.svg") << histogram_svg(hist);
-  std::printf("   wrote %s/{run.json,links.csv,chips.csv,utilization.svg,histogram.svg}\n", a.out_dir.c_str());
+  std::printf("   wrote %s/{run.json,links.csv,chips.csv,endpoints.csv,utilization.svg,histogram.svg}\n", a.out_dir.c_str());
   if (conn.sim) conn.sim->stop();
   return agree && conserved ? 0 : 1;
 }
