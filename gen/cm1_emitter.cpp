@@ -422,4 +422,22 @@ std::vector<std::string> write_design(const GeneratedDesign& d, const std::strin
   return out;
 }
 
+GeneratedDesign read_design(const std::string& dir, const std::string& top) {
+  std::ifstream list(dir + "/filelist.f");
+  if (!list) throw ConfigError(dir + "/filelist.f: cannot read (not a directory written by cmnet)");
+  GeneratedDesign d;
+  d.top = top;
+  std::string name;
+  for (int line = 1; std::getline(list, name); ++line) {
+    if (name.empty()) continue;
+    std::ifstream f(dir + "/" + name, std::ios::binary);
+    if (!f) throw ConfigError(dir + "/filelist.f:" + std::to_string(line) + ": cannot read " + name);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    d.files.emplace_back(name, ss.str());
+  }
+  if (d.files.empty()) throw ConfigError(dir + "/filelist.f: lists no files");
+  return d;
+}
+
 }  // namespace cmnet

@@ -38,6 +38,8 @@ GeneratedDesign emit_cm1(const NetworkConfig& cfg);
 std::string cm1_manifest_json(const NetworkConfig& cfg);
 // Writes every file into `dir` (created if needed). Returns the paths written.
 std::vector<std::string> write_design(const GeneratedDesign& d, const std::string& dir);
+// The Verilog files a directory's filelist.f names, in its order (what write_design wrote).
+GeneratedDesign read_design(const std::string& dir, const std::string& top);
 // Directory holding the hand-written primitives (CMNET_HW_DIR, else the source tree's hw/).
 std::string hw_dir();
 // The text of one primitive in hw_dir(); ConfigError naming the path when it cannot be read.

@@ -117,19 +117,26 @@ std::string emit_board(const NetworkConfig& cfg, const HostBoardOptions& o) {
            header(cfg, o));
   v.open("module cm1_host_board (");
   v.line("input  wire clk,");
-  v.line("input  wire btn_n,      // reset button, active low");
+  if (o.reset_button) v.line("input  wire btn_n,      // reset button, active low");
   v.line("input  wire uart_rx,    // from the host");
   v.line("output wire uart_tx,    // to the host");
   v.line("output wire [3:0] led   // running, link busy, heartbeat, reset");
   v.end_ports();
-  v.comment("Power-on reset held for 16 cycles, then the (synchronized) button.");
-  v.line("reg [4:0] por = 5'd0;");
-  v.line("reg [1:0] btn_sync = 2'b11;");
-  v.line("always @(posedge clk) begin");
-  v.line("  btn_sync <= {btn_sync[0], btn_n};");
-  v.line("  if (!por[4]) por <= por + 5'd1;");
-  v.line("end");
-  v.line("wire rst = !por[4] || !btn_sync[1];");
+  if (o.reset_button) {
+    v.comment("Power-on reset held for 16 cycles, then the (synchronized) button.");
+    v.line("reg [4:0] por = 5'd0;");
+    v.line("reg [1:0] btn_sync = 2'b11;");
+    v.line("always @(posedge clk) begin");
+    v.line("  btn_sync <= {btn_sync[0], btn_n};");
+    v.line("  if (!por[4]) por <= por + 5'd1;");
+    v.line("end");
+    v.line("wire rst = !por[4] || !btn_sync[1];");
+  } else {
+    v.comment("Power-on reset held for 16 cycles (the board has no reset button).");
+    v.line("reg [4:0] por = 5'd0;");
+    v.line("always @(posedge clk) if (!por[4]) por <= por + 5'd1;");
+    v.line("wire rst = !por[4];");
+  }
   v.line("wire in_valid, in_ready, out_valid, out_ready, running, link_busy;");
   v.line("wire [7:0] in_data, out_data;");
   v.line("wire rx_frame_err, rx_busy, tx_busy;");
@@ -171,6 +178,20 @@ GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOpt
     throw ConfigError("host board: c + log2(P) = " +
                       S(cfg.cm1.cube_dims + cfg.cm1.proc_bits()) +
                       " processors' worth of address is above the board's limit of 16");
+  {
+    // hw/cm1_host_regs.v's map: the counter window (2^SW words per chip from 0x800) must end
+    // below the endpoints' window at 0x8000; per-run counts are narrower than 32 bits.
+    const Cm1Widths w = cm1_widths(cfg.cm1);
+    const long long window = 0x800LL + 4LL * cfg.cm1.chips() * (1LL << w.sel);
+    if (window > 0x8000)
+      throw ConfigError("host board: " + S(cfg.cm1.chips()) + " chips' counters (" +
+                        S(1LL << w.sel) + " words each) overrun the register map at 0x8000 "
+                        "(allowed: c <= 8 with the default counters)");
+    if (static_cast<long long>(cfg.cm1.processors()) * cfg.cm1.queue_depth >= (1LL << 24))
+      throw ConfigError("host board: processors x queue_depth = " +
+                        S(static_cast<long long>(cfg.cm1.processors()) * cfg.cm1.queue_depth) +
+                        " messages per run is above the board's limit of 2^24");
+  }
   if (opt.baud == 0 || opt.clock_hz / opt.baud < 4)
     throw ConfigError("host board: clock " + S(opt.clock_hz) + " Hz / baud " + S(opt.baud) +
                       " gives fewer than 4 clocks per UART bit (allowed: clock/baud >= 4)");

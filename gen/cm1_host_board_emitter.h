@@ -14,6 +14,7 @@ namespace cmnet {
 struct HostBoardOptions {
   uint32_t clock_hz = 12000000;
   uint32_t baud = 3000000;  // the FT2232H's UART does up to 12 Mbaud; 3 Mbaud is 4 clocks/bit at 12 MHz
+  bool reset_button = true; // false: no btn_n port, power-on reset only (boards without a button)
 };
 
 // The design: everything emit_cm1 writes, the host-link primitives, and `cm1_host_core`

@@ -139,7 +139,18 @@ module cm1_host_regs #(
   end
 
   // ---- reception checks per processor, and the delivery histogram ----
-  reg [31:0] hist [0:15];
+  // Counts within one run (the host clears before each) are at most NP * QD: counters for
+  // them are that wide, not 32 bits, so the checks fit beside the network on an iCE40.
+  function integer clog2;
+    input integer x;
+    integer k;
+    begin
+      clog2 = 0;
+      for (k = 1; k < x; k = k * 2) clog2 = clog2 + 1;
+    end
+  endfunction
+  localparam integer RCW = clog2(NP * QD + 1);
+  reg [RCW-1:0] hist [0:15];
   wire [3:0] hist_bin = (rx_petit > 32'd15) ? 4'd15 : rx_petit[3:0];
   wire [31:0] rx_now = ones(net_rx_valid);
   function [31:0] ones;
@@ -158,37 +169,37 @@ module cm1_host_regs #(
   genvar gg;
   generate
     for (gg = 0; gg < NP; gg = gg + 1) begin : g_rx
-      reg [31:0] count_q;
+      reg [RCW-1:0] count_q;
       reg [31:0] xor_q;
       reg [31:0] sum_q;
       always @(posedge clk) begin
         if (rst || clear_q) begin
-          count_q <= 32'd0;
+          count_q <= {RCW{1'b0}};
           xor_q <= 32'd0;
           sum_q <= 32'd0;
         end else if (net_rx_valid[gg]) begin
-          count_q <= count_q + 32'd1;
+          count_q <= count_q + {{RCW-1{1'b0}}, 1'b1};
           xor_q <= xor_q ^ word32(net_rx_word[gg*W +: W]);
           sum_q <= sum_q + rx_petit;
         end
       end
-      assign rx_count_flat[gg*32 +: 32] = count_q;
+      assign rx_count_flat[gg*32 +: 32] = {{32-RCW{1'b0}}, count_q};
       assign rx_xor_flat[gg*32 +: 32] = xor_q;
       assign rx_sum_flat[gg*32 +: 32] = sum_q;
-      reg [31:0] inj_q;
+      reg [RCW-1:0] inj_q;
       always @(posedge clk) begin
-        if (rst || clear_q) inj_q <= 32'd0;
-        else if (net_inj_valid[gg]) inj_q <= inj_q + 32'd1;
+        if (rst || clear_q) inj_q <= {RCW{1'b0}};
+        else if (net_inj_valid[gg]) inj_q <= inj_q + {{RCW-1{1'b0}}, 1'b1};
       end
-      assign inj_count_flat[gg*32 +: 32] = inj_q;
+      assign inj_count_flat[gg*32 +: 32] = {{32-RCW{1'b0}}, inj_q};
     end
   endgenerate
   // One adder for all bins: receptions of one batch all belong to the same petit cycle.
-  wire [31:0] hist_sum = hist[hist_bin] + rx_now;
+  wire [RCW-1:0] hist_sum = hist[hist_bin] + rx_now[RCW-1:0];
   integer hb;
   always @(posedge clk) begin
     for (hb = 0; hb < 16; hb = hb + 1) begin
-      if (rst || clear_q) hist[hb] <= 32'd0;
+      if (rst || clear_q) hist[hb] <= {RCW{1'b0}};
       else if (hist_bin == hb[3:0] && rx_now != 32'd0) hist[hb] <= hist_sum;
     end
   end
@@ -273,7 +284,7 @@ module cm1_host_regs #(
         default: rdata_c = inj_count_flat[rx_index*32 +: 32];
       endcase
     end else if (a >= A_CM1 + 32'h80 && a < A_CM1 + 32'hC0) begin
-      rdata_c = hist[a[5:2]];
+      rdata_c = {{32-RCW{1'b0}}, hist[a[5:2]]};
     end else begin
       case (a)
         32'h000: rdata_c = 32'h434D4E54;  // 'CMNT'

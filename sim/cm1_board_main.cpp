@@ -20,6 +20,10 @@ using cmnet::rtlsim::BridgeOptions;
 using cmnet::rtlsim::ByteLinkModel;
 using cmnet::rtlsim::UartHostLine;
 
+#ifndef CMNET_RESET_BUTTON
+#define CMNET_RESET_BUTTON 1  // the top has a btn_n port (HostBoardOptions::reset_button)
+#endif
+
 #ifndef CMNET_CLKS_PER_BIT
 #error "build with -DCMNET_CLKS_PER_BIT=<the board top's UART clocks per bit>"
 #endif
@@ -34,7 +38,9 @@ class Cm1BoardLink : public ByteLinkModel {
   explicit Cm1BoardLink(VerilatedContext* ctx)
       : m_(std::make_unique<Vcm1_host_board>(ctx)), uart_(CMNET_CLKS_PER_BIT) {
     m_->clk = 0;
+#if CMNET_RESET_BUTTON
     m_->btn_n = 1;
+#endif
     m_->uart_rx = 1;
     m_->eval();
     std::deque<uint8_t> none;

@@ -32,17 +32,28 @@ std::string slurp(const std::string& p) {
 
 }  // namespace
 
-std::string build_cm1_board_model(const NetworkConfig& cfg, const HostBoardOptions& opt) {
+std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoardOptions& opt) {
   const std::string src = CMNET_SOURCE_DIR;
   const std::string cpb = "-DCMNET_CLKS_PER_BIT=" + std::to_string(opt.clock_hz / opt.baud);
   // The harness compiles the bridge in (#include), so its sources belong in the cache key.
-  return build_verilated_model(emit_cm1_host_board(cfg, opt), "cm1_host_board",
-                               src + "/sim/cm1_board_main.cpp", {cpb},
+  const std::string button = std::string("-DCMNET_RESET_BUTTON=") + (opt.reset_button ? "1" : "0");
+  return build_verilated_model(design, "cm1_host_board", src + "/sim/cm1_board_main.cpp", {cpb, button},
                                {src + "/sim/board_rtl_bridge.h", src + "/sim/board_rtl_bridge.cpp"});
 }
 
+std::string build_cm1_board_model(const NetworkConfig& cfg, const HostBoardOptions& opt) {
+  return build_cm1_board_model(emit_cm1_host_board(cfg, opt), opt);
+}
+
 Cm1SimBoard::Cm1SimBoard(const NetworkConfig& cfg, const HostBoardOptions& opt) {
-  const std::string exe = build_cm1_board_model(cfg, opt);
+  spawn(build_cm1_board_model(cfg, opt));
+}
+
+Cm1SimBoard::Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt) {
+  spawn(build_cm1_board_model(design, opt));
+}
+
+void Cm1SimBoard::spawn(const std::string& exe) {
   log_ = (fs::temp_directory_path() /
           ("cmnet-cm1board-" + std::to_string(::getpid()) + "-" +
            std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + ".log"))

@@ -14,10 +14,15 @@
 namespace cmnet {
 
 std::string build_cm1_board_model(const NetworkConfig& cfg, const HostBoardOptions& opt = {});
+// The same from Verilog already on disk (e.g. the rtl/ directory `cmnet build` synthesized):
+// `opt` must be the options it was emitted with (the UART clocks per bit).
+std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoardOptions& opt);
 
 class Cm1SimBoard {
  public:
   explicit Cm1SimBoard(const NetworkConfig& cfg, const HostBoardOptions& opt = {});
+  // Runs the given board top (cm1_host_board) instead of emitting one.
+  Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt);
   ~Cm1SimBoard();
   Cm1SimBoard(const Cm1SimBoard&) = delete;
   Cm1SimBoard& operator=(const Cm1SimBoard&) = delete;
@@ -32,6 +37,7 @@ class Cm1SimBoard {
   void kill_now();
 
  private:
+  void spawn(const std::string& exe);
   pid_t pid_ = -1;
   int out_fd_ = -1;
   uint16_t port_ = 0;

@@ -19,8 +19,8 @@ uint32_t rotl(uint32_t v, uint32_t k, int w) {
   return k == 0 ? v & mask : ((v << k) | (v >> (w - static_cast<int>(k)))) & mask;
 }
 
-constexpr uint32_t kSaltDst = 0x9E3779B9, kSaltData = 0x7F4A7C15, kSaltVp = 0x94D049BB,
-                   kSaltHot = 0xD6E8FEB8, kSaltMask = 0xA0761D65, kSaltRot = 0xE7037ED1;
+// The definitions are hw/cm1_traffic_gen.v's header comment.
+constexpr uint32_t kSaltDst = 0x9E3779B9, kSaltRound = 0xA0761D65;
 
 const std::vector<std::string> kNames = {"uniform",   "permutation", "bit-complement",
                                          "transpose", "hot-spot",    "nearest-neighbour"};
@@ -47,24 +47,28 @@ Traffic generator_traffic(GenPattern pattern, const Cm1Params& p, uint32_t seed,
   Traffic t;
   for (uint32_t r = 0; r < count; ++r) {
     const uint32_t key_round = seed ^ ((r & 0xffff) << 16 | 0xffff);
-    const uint32_t m_round = hash(key_round, kSaltMask), k_round = hash(key_round, kSaltRot);
+    const uint32_t h_round = hash(key_round, kSaltRound);
+    const uint32_t rot = ((h_round >> 24) * static_cast<uint32_t>(gw)) >> 8;  // in [0, gw)
     for (uint32_t g = 0; g < np; ++g) {
       const uint32_t key = seed ^ ((r & 0xffff) << 16 | g);
+      const uint32_t h = hash(key, kSaltDst);
       uint32_t dst = 0;
       switch (pattern) {
-        case GenPattern::kPermutation: dst = rotl(g ^ (m_round & mask), k_round % static_cast<uint32_t>(gw), gw); break;
+        case GenPattern::kPermutation: dst = rotl(g ^ (h_round & mask), rot, gw); break;
         case GenPattern::kBitComplement: dst = ~g & mask; break;
         case GenPattern::kTranspose: dst = rotl(g, static_cast<uint32_t>(gw / 2), gw); break;
-        case GenPattern::kHotSpot: dst = (hash(key, kSaltHot) & 3u) == 0 ? 0 : hash(key, kSaltDst) & mask; break;
+        case GenPattern::kHotSpot: dst = (h >> 30) == 0 ? 0 : h & mask; break;
         case GenPattern::kNearestNeighbour: dst = g ^ (1u << (pa + static_cast<int>(r % static_cast<uint32_t>(p.cube_dims)))); break;
-        case GenPattern::kUniform: dst = hash(key, kSaltDst) & mask; break;
+        case GenPattern::kUniform: dst = h & mask; break;
       }
       Message m;
       m.src = g;
       m.dst = dst;
-      const uint64_t data64 = (static_cast<uint64_t>(hash(key, ~kSaltData)) << 32) | hash(key, kSaltData);
+      const uint32_t data_lo = xs32(h);
+      const uint64_t data64 = (static_cast<uint64_t>(xs32(data_lo)) << 32) | data_lo;
       m.data = p.data_bits >= 64 ? data64 : data64 & ((1ull << p.data_bits) - 1);
-      m.vp = p.vp_bits > 0 ? hash(key, kSaltVp) & ((1u << p.vp_bits) - 1) : 0;
+      // vp = h[29 -: V]
+      m.vp = p.vp_bits > 0 ? (h >> (30 - p.vp_bits)) & ((1u << p.vp_bits) - 1) : 0;
       t.messages.push_back(m);
     }
   }

@@ -17,6 +17,11 @@
 #include "bitstreams/board.h"
 #include "bitstreams/flow.h"
 #include "gen/cm1_board_emitter.h"
+#include "gen/cm1_host_board_emitter.h"
+#include "host/cm1_board.h"
+#include "sim/cm1_model.h"
+#include "sim/cm1_sim_board.h"
+#include "sim/traffic.h"
 #include "gen/errors.h"
 #include "sim/rtl_build.h"
 
@@ -472,6 +477,62 @@ TEST(FlowBuild, EveryBoard) {
   EXPECT_NE(slurp(a.out_dir + "/report.txt").find("ESTIMATE ONLY"), std::string::npos);
   EXPECT_NE(slurp(a.out_dir + "/cm1_board_top.xdc").find("get_ports { clk }"), std::string::npos);
   for (const FlowResult* r : {&u, &h, &c, &a}) fs::remove_all(r->out_dir);
+}
+
+// The host-link top that `cmnet build --mode host` synthesizes is the top the simulated board
+// runs: the simulator is compiled from the very files in the build's rtl/ directory, and the
+// host driver's run on it agrees with the reference model.
+TEST(FlowBuild, HostTopFlashedIsTheOneSimulated) {
+  NetworkConfig c = cfg(1, 2, 3);  // 2 chips x 2 processors: fits the UP5K beside the host link
+  c.cm1.queue_depth = 2;
+  const Board board = load_board("icebreaker");
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
+  h.reset_button = board.reset.has_value() && board.reset->active_low;
+  const FlowResult r = build(emit_cm1_host_board(c, h), "icebreaker", "host");
+  check_ice40(r, "UP5K host top");
+  EXPECT_TRUE(r.timing_met) << "the host top must run at the board's 12 MHz: Fmax " << r.fmax_nextpnr;
+  EXPECT_NE(slurp(r.out_dir + "/cm1_host_board.pcf").find("set_io uart_rx"), std::string::npos);
+
+  const GeneratedDesign flashed = read_design(r.out_dir + "/rtl", "cm1_host_board");
+  Cm1SimBoard sim(flashed, h);
+  BoardClient client = BoardClient::open(sim.uri());
+  Cm1Board b(client);
+  EXPECT_EQ(b.info().config_id, config_id(c));
+  EXPECT_EQ(b.info().clock_hz, h.clock_hz);
+  const Traffic t = make_pattern("permutation", c.cm1, 5, 2);
+  b.clear();
+  b.load(t);
+  b.start(EjectMode::kOrCombine);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (b.status().running) ASSERT_LT(std::chrono::steady_clock::now(), deadline);
+  const Cm1RunResult m = run_cm1_model(c.cm1, t, EjectMode::kOrCombine);
+  EXPECT_EQ(b.status().petit, m.petit_cycles);
+  EXPECT_EQ(b.receptions(), expected_rx_checks(c.cm1, t, m));
+  const auto chips = b.counters();
+  ASSERT_EQ(chips.size(), m.chips.size());
+  for (size_t n = 0; n < chips.size(); ++n) {
+    EXPECT_EQ(chips[n].injected, m.chips[n].injected) << "chip " << n;
+    EXPECT_EQ(chips[n].delivered, m.chips[n].delivered) << "chip " << n;
+    EXPECT_EQ(chips[n].dim_busy, m.chips[n].dim_busy) << "chip " << n;
+  }
+  fs::remove_all(r.out_dir);
+}
+
+// A board without a reset button gets a host top without btn_n (power-on reset only), so its
+// constraints have a pin for every port.
+TEST(FlowTops, HostTopWithoutButtonHasNoBtnPort) {
+  HostBoardOptions h;
+  h.reset_button = false;
+  const GeneratedDesign d = emit_cm1_host_board(cfg(2, 2, 3), h);
+  for (const auto& [name, text] : d.files)
+    if (name == "cm1_host_board.v") {
+      EXPECT_EQ(text.find("btn_n"), std::string::npos);
+    }
+  TopPorts t;
+  t.leds = 4;
+  t.uart_tx = t.uart_rx = true;
+  EXPECT_NO_THROW(make_pcf(load_board("ice40hx8k_breakout"), t));
 }
 
 TEST(FlowBuild, TooBigNetworkNamesTheResource) {

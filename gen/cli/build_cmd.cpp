@@ -77,6 +77,7 @@ GeneratedDesign make_top(const NetworkConfig& cfg, const Board& b, const BuildAr
     // The host-link top (gen/cm1_host_board_emitter.h): the same flow, its own ports.
     HostBoardOptions h;
     h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
+    h.reset_button = b.reset.has_value() && b.reset->active_low;
     return emit_cm1_host_board(cfg, h);
   }
   throw InputError("--mode " + a.mode + ": unknown mode (allowed: network, chip, host)");
