@@ -17,7 +17,8 @@ std::vector<std::pair<std::string, std::string>> header(const NetworkConfig& cfg
   return {{"cube_dims c", S(p.cube_dims)},        {"rows b", S(p.rows)},
           {"procs_per_chip P", S(p.procs_per_chip)}, {"vp_bits v", S(p.vp_bits)},
           {"data_bits d", S(p.data_bits)},        {"clock_hz", S(o.clock_hz)},
-          {"baud", S(o.baud)},                    {"config_id", S(config_id(cfg))}};
+          {"baud", S(o.baud)},                    {"phy", to_string(o.phy)},
+          {"config_id", S(config_id(cfg))}};
 }
 
 std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
@@ -72,7 +73,7 @@ std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
               {"TP", S(p.petit_period())}, {"PW", S(w.phase)}, {"QD", S(1 << w.queue_log2)},
               {"NCNT", S(static_cast<long long>(cm1_counter_names(p).size()))}, {"SW", S(w.sel)},
               {"GW", S(w.gproc)}, {"PAW", S(w.proc_field)}, {"VW", S(w.vp_field)},
-              {"CLOCK_HZ", S(o.clock_hz)}, {"LINK", "0"},
+              {"CLOCK_HZ", S(o.clock_hz)}, {"LINK", o.phy == HostLinkPhy::kFifo ? "1" : "0"},
               {"CONFIG_ID", "32'h" + [&] {
                  char b[16];
                  std::snprintf(b, sizeof b, "%08x", config_id(cfg));
@@ -111,15 +112,30 @@ std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
 }
 
 std::string emit_board(const NetworkConfig& cfg, const HostBoardOptions& o) {
-  const uint32_t clocks_per_bit = o.clock_hz / o.baud;
+  const uint32_t clocks_per_bit = o.baud ? o.clock_hz / o.baud : 0;
   VerilogWriter v;
-  v.header("CM-1 board top: the host core behind a UART (FT2232H channel B), LEDs, reset button.",
+  const bool fifo = o.phy == HostLinkPhy::kFifo;
+  v.header(fifo ? "CM-1 board top: the host core behind an FT245 synchronous FIFO, LEDs, reset button."
+                : "CM-1 board top: the host core behind a UART (FT2232H channel B), LEDs, reset button.",
            header(cfg, o));
   v.open("module cm1_host_board (");
-  v.line("input  wire clk,");
+  v.line(fifo ? "input  wire clk,        // the FIFO chip's clock" : "input  wire clk,");
   if (o.reset_button) v.line("input  wire btn_n,      // reset button, active low");
-  v.line("input  wire uart_rx,    // from the host");
-  v.line("output wire uart_tx,    // to the host");
+  if (fifo) {
+    v.comment("FT245 synchronous FIFO pins (hw/cmnet_fifo_phy.v). The data bus is split: the pad");
+    v.comment("(ft_data = ft_data_oe ? ft_data_out : 'z) belongs to the board's I/O cell.");
+    v.line("input  wire ft_rxf_n,");
+    v.line("input  wire ft_txe_n,");
+    v.line("output wire ft_rd_n,");
+    v.line("output wire ft_wr_n,");
+    v.line("output wire ft_oe_n,");
+    v.line("input  wire [7:0] ft_data_in,");
+    v.line("output wire [7:0] ft_data_out,");
+    v.line("output wire ft_data_oe,");
+  } else {
+    v.line("input  wire uart_rx,    // from the host");
+    v.line("output wire uart_tx,    // to the host");
+  }
   v.line("output wire [3:0] led   // running, link busy, heartbeat, reset");
   v.end_ports();
   if (o.reset_button) {
@@ -139,30 +155,47 @@ std::string emit_board(const NetworkConfig& cfg, const HostBoardOptions& o) {
   }
   v.line("wire in_valid, in_ready, out_valid, out_ready, running, link_busy;");
   v.line("wire [7:0] in_data, out_data;");
-  v.line("wire rx_frame_err, rx_busy, tx_busy;");
-  v.instance("cmnet_uart_rx", "uart_rx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"rxd", "uart_rx"}, {"out_valid", "in_valid"},
-              {"out_data", "in_data"}, {"frame_err", "rx_frame_err"}, {"busy", "rx_busy"}});
-  v.instance("cmnet_uart_tx", "uart_tx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "out_valid"}, {"in_ready", "out_ready"},
-              {"in_data", "out_data"}, {"txd", "uart_tx"}, {"busy", "tx_busy"}});
-  v.comment("The UART has no flow control: a byte arriving while the frame engine's ring is");
-  v.comment("full is dropped and the host's CRC check and retry recover (in_ready unused).");
+  v.line("wire phy_busy;");
+  if (fifo) {
+    v.comment("The FIFO has flow control both ways: no byte is ever dropped.");
+    v.instance("cmnet_fifo_phy", "fifo_phy", {},
+               {{"clk", "clk"}, {"rst", "rst"}, {"rxf_n", "ft_rxf_n"}, {"txe_n", "ft_txe_n"},
+                {"rd_n", "ft_rd_n"}, {"wr_n", "ft_wr_n"}, {"oe_n", "ft_oe_n"},
+                {"data_in", "ft_data_in"}, {"data_out", "ft_data_out"}, {"data_oe", "ft_data_oe"},
+                {"out_valid", "in_valid"}, {"out_ready", "in_ready"}, {"out_data", "in_data"},
+                {"in_valid", "out_valid"}, {"in_ready", "out_ready"}, {"in_data", "out_data"},
+                {"busy", "phy_busy"}});
+  } else {
+    v.line("wire rx_frame_err, rx_busy, tx_busy;");
+    v.instance("cmnet_uart_rx", "uart_rx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"rxd", "uart_rx"}, {"out_valid", "in_valid"},
+                {"out_data", "in_data"}, {"frame_err", "rx_frame_err"}, {"busy", "rx_busy"}});
+    v.instance("cmnet_uart_tx", "uart_tx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "out_valid"}, {"in_ready", "out_ready"},
+                {"in_data", "out_data"}, {"txd", "uart_tx"}, {"busy", "tx_busy"}});
+    v.line("assign phy_busy = rx_busy || tx_busy;");
+    v.comment("The UART has no flow control: a byte arriving while the frame engine's ring is");
+    v.comment("full is dropped and the host's CRC check and retry recover (in_ready unused).");
+  }
   v.instance("cm1_host_core", "core", {},
              {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "in_valid"}, {"in_ready", "in_ready"},
               {"in_data", "in_data"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
               {"out_data", "out_data"}, {"running", "running"}, {"link_busy", "link_busy"}});
   v.line("reg [23:0] beat = 24'd0;");
   v.line("always @(posedge clk) beat <= beat + 24'd1;");
-  v.line("assign led = {rst, beat[23], link_busy || rx_busy || tx_busy, running};");
-  v.line("// rx_frame_err and in_ready are status only");
-  v.line("wire unused_ok = &{1'b0, rx_frame_err, in_ready};");
+  v.line("assign led = {rst, beat[23], link_busy || phy_busy, running};");
+  if (!fifo) {
+    v.line("// rx_frame_err and in_ready are status only");
+    v.line("wire unused_ok = &{1'b0, rx_frame_err, in_ready};");
+  }
   v.close("endmodule");
   v.line("`default_nettype wire");
   return v.text();
 }
 
 }  // namespace
+
+const char* to_string(HostLinkPhy phy) { return phy == HostLinkPhy::kFifo ? "fifo" : "uart"; }
 
 uint32_t config_id(const NetworkConfig& cfg) {
   uint32_t h = 2166136261u;
@@ -192,7 +225,7 @@ GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOpt
                         S(static_cast<long long>(cfg.cm1.processors()) * cfg.cm1.queue_depth) +
                         " messages per run is above the board's limit of 2^24");
   }
-  if (opt.baud == 0 || opt.clock_hz / opt.baud < 4)
+  if (opt.phy == HostLinkPhy::kUart && (opt.baud == 0 || opt.clock_hz / opt.baud < 4))
     throw ConfigError("host board: clock " + S(opt.clock_hz) + " Hz / baud " + S(opt.baud) +
                       " gives fewer than 4 clocks per UART bit (allowed: clock/baud >= 4)");
   GeneratedDesign d = emit_cm1(cfg);
@@ -200,8 +233,11 @@ GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOpt
   std::vector<std::pair<std::string, std::string>> files;
   for (auto& f : d.files)
     if (f.first.ends_with(".v")) files.push_back(f);
-  for (const char* prim : {"cmnet_uart_rx.v", "cmnet_uart_tx.v", "cmnet_frame_engine.v",
-                           "cm1_traffic_gen.v", "cm1_host_regs.v"})
+  const std::vector<const char*> phy_files =
+      opt.phy == HostLinkPhy::kFifo ? std::vector<const char*>{"cmnet_fifo_phy.v"}
+                                    : std::vector<const char*>{"cmnet_uart_rx.v", "cmnet_uart_tx.v"};
+  for (const char* prim : phy_files) files.emplace_back(prim, read_hw_file(prim));
+  for (const char* prim : {"cmnet_frame_engine.v", "cm1_traffic_gen.v", "cm1_host_regs.v"})
     files.emplace_back(prim, read_hw_file(prim));
   files.emplace_back("cm1_host_core.v", emit_core(cfg, opt));
   files.emplace_back("cm1_host_board.v", emit_board(cfg, opt));

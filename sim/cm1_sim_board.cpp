@@ -34,7 +34,9 @@ std::string slurp(const std::string& p) {
 
 std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoardOptions& opt) {
   const std::string src = CMNET_SOURCE_DIR;
-  const std::string cpb = "-DCMNET_CLKS_PER_BIT=" + std::to_string(opt.clock_hz / opt.baud);
+  const bool fifo = opt.phy == HostLinkPhy::kFifo;
+  const std::string cpb = fifo ? "-DCMNET_FIFO_PHY=1"
+                               : "-DCMNET_CLKS_PER_BIT=" + std::to_string(opt.clock_hz / opt.baud);
   // The harness compiles the bridge in (#include), so its sources belong in the cache key.
   const std::string button = std::string("-DCMNET_RESET_BUTTON=") + (opt.reset_button ? "1" : "0");
   return build_verilated_model(design, "cm1_host_board", src + "/sim/cm1_board_main.cpp", {cpb, button},

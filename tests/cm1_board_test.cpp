@@ -208,14 +208,19 @@ TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
 
 // The board top (host link + register block + generator + network) lints clean for a few sizes.
 TEST(Cm1HostBoard, LintsCleanWithVerilatorWall) {
-  for (const auto& [c, P, d, v] : std::vector<std::tuple<int, int, int, int>>{
-           {1, 1, 1, 0}, {2, 1, 40, 2}, {3, 4, 8, 1}, {4, 16, 16, 0}}) {
+  for (const auto& [c, P, d, v, phy, button] :
+       std::vector<std::tuple<int, int, int, int, HostLinkPhy, bool>>{
+           {1, 1, 1, 0, HostLinkPhy::kUart, true}, {2, 1, 40, 2, HostLinkPhy::kFifo, true},
+           {3, 4, 8, 1, HostLinkPhy::kUart, false}, {4, 16, 16, 0, HostLinkPhy::kFifo, false}}) {
     NetworkConfig cfg;
     cfg.cm1.cube_dims = c;
     cfg.cm1.procs_per_chip = P;
     cfg.cm1.data_bits = d;
     cfg.cm1.vp_bits = v;
-    const auto design = emit_cm1_host_board(cfg);
+    HostBoardOptions h;
+    h.phy = phy;
+    h.reset_button = button;
+    const auto design = emit_cm1_host_board(cfg, h);
     const std::string dir = ::testing::TempDir() + "/cmnet-hostboard-lint";
     std::filesystem::remove_all(dir);
     write_design(design, dir);
@@ -233,6 +238,56 @@ TEST(Cm1HostBoard, LintsCleanWithVerilatorWall) {
   big.cm1.cube_dims = 12;
   big.cm1.procs_per_chip = 64;
   EXPECT_THROW(emit_cm1_host_board(big), ConfigError);  // c + log2 P = 18 > 16
+  NetworkConfig many;
+  many.cm1.cube_dims = 9;  // 512 chips x 16 counter words run past the endpoints at 0x8000
+  many.cm1.procs_per_chip = 1;
+  try {
+    emit_cm1_host_board(many);
+    ADD_FAILURE() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("0x8000"), std::string::npos) << e.what();
+  }
+}
+
+// The same end-to-end check through the other host-link PHY: the board top with the FT245
+// synchronous FIFO (flow control both ways, the FIFO chip stalling at random) instead of the
+// UART; the register map says which link the board has.
+TEST(Cm1SimBoardFifo, CountersAndReceptionsEqualTheModel) {
+  NetworkConfig cfg;
+  cfg.name = "fifo-board";
+  cfg.cm1.cube_dims = 2;
+  cfg.cm1.procs_per_chip = 2;
+  cfg.cm1.data_bits = 8;
+  cfg.cm1.queue_depth = 4;
+  HostBoardOptions h;
+  h.phy = HostLinkPhy::kFifo;
+  h.clock_hz = 60000000;
+  Cm1SimBoard sim(cfg, h);
+  BoardClient c = BoardClient::open(sim.uri(), client_options());
+  Cm1Board b(c);
+  EXPECT_EQ(b.info().link, 1u);  // FIFO
+  EXPECT_EQ(b.info().clock_hz, 60000000u);
+  for (const std::string pattern : {"permutation", "many-to-one"}) {
+    SCOPED_TRACE(pattern);
+    const Traffic t = make_pattern(pattern, cfg.cm1, 11, 3);
+    b.clear();
+    b.load(t);
+    b.start(EjectMode::kOrCombine);
+    const Cm1BoardStatus st = wait_done(b);
+    const Cm1RunResult m = run_cm1_model(cfg.cm1, t, EjectMode::kOrCombine);
+    EXPECT_EQ(st.petit, m.petit_cycles);
+    EXPECT_EQ(b.receptions(), expected_rx_checks(cfg.cm1, t, m));
+    const auto chips = b.counters();
+    ASSERT_EQ(chips.size(), m.chips.size());
+    for (size_t n = 0; n < chips.size(); ++n) {
+      EXPECT_EQ(chips[n].injected, m.chips[n].injected);
+      EXPECT_EQ(chips[n].delivered, m.chips[n].delivered);
+      EXPECT_EQ(chips[n].desperation, m.chips[n].desperation);
+      EXPECT_EQ(chips[n].dim_busy, m.chips[n].dim_busy);
+    }
+  }
+  const std::string stats = sim.stop();
+  EXPECT_NE(stats.find("stats cycles="), std::string::npos) << stats;
 }
 
 }  // namespace

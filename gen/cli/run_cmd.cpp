@@ -28,6 +28,7 @@ using json = nlohmann::ordered_json;
 
 struct RunArgs {
   std::string config, board, pattern = "permutation", traffic, out_dir = "out/run", mode, generator;
+  std::string sim_link = "uart";  // the simulated board's host-link PHY
   uint64_t seed = 1;
   int per_proc = 1;
   double timeout_s = 300;
@@ -176,12 +177,19 @@ struct Connection {
   std::unique_ptr<Cm1Board> board;
 };
 
-Connection connect(const NetworkConfig& cfg, const std::string& board_uri) {
+Connection connect(const NetworkConfig& cfg, const std::string& board_uri,
+                   const std::string& sim_link = "uart") {
   Connection c;
   c.uri = board_uri;
   if (c.uri.empty()) {
-    spdlog::info("no --board given: starting the simulated board (building its model on first use)");
-    c.sim = std::make_unique<Cm1SimBoard>(cfg);
+    spdlog::info("no --board given: starting the simulated board with a {} host link (building "
+                 "its model on first use)", sim_link);
+    HostBoardOptions h;
+    if (sim_link == "fifo") {
+      h.phy = HostLinkPhy::kFifo;
+      h.clock_hz = 60000000;  // the FT2232H's CLKOUT in synchronous FIFO mode
+    }
+    c.sim = std::make_unique<Cm1SimBoard>(cfg, h);
     c.uri = c.sim->uri();
   }
   spdlog::info("board: {}", c.uri);
@@ -211,7 +219,7 @@ int run_on_board(const RunArgs& a) {
       : a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, a.per_proc)
                           : read_traffic_file(a.traffic, p);
   const EjectMode mode = mode_of(a.mode, p);
-  Connection conn = connect(cfg, a.board);
+  Connection conn = connect(cfg, a.board, a.sim_link);
   const std::string& uri = conn.uri;
   const BoardRun r = execute(*conn.board, p, traffic, mode, a.timeout_s, uri, gen,
                              static_cast<uint32_t>(a.seed), static_cast<uint32_t>(a.per_proc));
@@ -337,7 +345,7 @@ int sweep_on_board(const RunArgs& a, int max_per_proc) {
   const NetworkConfig cfg = load_config_file(a.config);
   const Cm1Params& p = cfg.cm1;
   const EjectMode mode = mode_of(a.mode, p);
-  Connection conn = connect(cfg, a.board);
+  Connection conn = connect(cfg, a.board, a.sim_link);
   const int top = std::min(max_per_proc, conn.board->info().queue_depth);
   json rows = json::array();
   std::printf("\n== cmnet sweep: %s, %d chips x %d processors, ejector mode '%s'\n", a.pattern.c_str(),
@@ -412,6 +420,8 @@ void register_run_command(CLI::App& app) {
   r->add_option("--mode", a.mode, "ejector mode: or | one")->check(CLI::IsMember({"or", "one"}));
   r->add_option("-o,--out", a.out_dir, "report directory (JSON, CSV, SVG)");
   r->add_option("--timeout", a.timeout_s, "give up on the run after this many seconds");
+  r->add_option("--sim-link", a.sim_link, "the simulated board's host-link PHY: uart (FT2232H channel B) "
+                "or fifo (FT245 synchronous FIFO, 60 MHz)")->check(CLI::IsMember({"uart", "fifo"}));
   r->callback([] { throw CommandExit{run_on_board(a)}; });
 
   static RunArgs sw;
