@@ -237,7 +237,8 @@ GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOpt
       opt.phy == HostLinkPhy::kFifo ? std::vector<const char*>{"cmnet_fifo_phy.v"}
                                     : std::vector<const char*>{"cmnet_uart_rx.v", "cmnet_uart_tx.v"};
   for (const char* prim : phy_files) files.emplace_back(prim, read_hw_file(prim));
-  for (const char* prim : {"cmnet_frame_engine.v", "cm1_traffic_gen.v", "cm1_host_regs.v"})
+  for (const char* prim : {"cmnet_frame_engine.v", "cm1_traffic_gen.v", "cm1_endpoint_hist.v",
+                           "cm1_host_regs.v"})
     files.emplace_back(prim, read_hw_file(prim));
   files.emplace_back("cm1_host_core.v", emit_core(cfg, opt));
   files.emplace_back("cm1_host_board.v", emit_board(cfg, opt));

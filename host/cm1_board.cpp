@@ -1,20 +1,12 @@
 #include "host/cm1_board.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
 #include "host/errors.h"
 
 namespace cmnet {
-namespace {
-
-std::string hex(uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%08x", v);
-  return b;
-}
-
-}  // namespace
 
 Cm1Board::Cm1Board(RegisterPort& port) : c_(port) {
   using namespace cm1reg;
@@ -41,7 +33,7 @@ Cm1Board::Cm1Board(RegisterPort& port) : c_(port) {
     throw HostError(HostErrorKind::ProtocolError,
                     c_.name() + ": the CM-1 block is version " + std::to_string(version) +
                         ", this driver speaks version 2 (regenerate the board or update cmnet)");
-  const auto w = c_.burst_read(reg(kC), 10);
+  const auto w = c_.burst_read(reg(kC), 11);
   Cm1Params& p = info_.params;
   p.cube_dims = static_cast<int>(w[0]);
   p.rows = static_cast<int>(w[1]);
@@ -53,6 +45,7 @@ Cm1Board::Cm1Board(RegisterPort& port) : c_(port) {
   info_.queue_depth = static_cast<int>(w[7]);
   info_.ncounters = static_cast<int>(w[8]);
   info_.cnt_stride = static_cast<int>(w[9]);
+  info_.ep_hist = w[10];
   p.queue_depth = info_.queue_depth;
   if (p.cube_dims < 1 || p.cube_dims > 16 || info_.msg_len != p.msg_len() ||
       info_.petit_period != p.petit_period() || info_.ncounters < 5 + p.cube_dims ||
@@ -148,6 +141,7 @@ Cm1BoardStatus Cm1Board::status() {
   s.running = w[0] & 1u;
   s.pending = w[0] & 2u;
   s.buffered = w[0] & 4u;
+  s.hist_overrun = w[0] & 16u;
   s.petit = w[1];
   s.cycles = w[2];
   return s;
@@ -184,6 +178,29 @@ std::array<uint32_t, 16> Cm1Board::histogram() {
   std::array<uint32_t, 16> h{};
   for (size_t i = 0; i < 16; ++i) h[i] = w[i];
   return h;
+}
+
+std::vector<std::array<uint32_t, 16>> Cm1Board::endpoint_histograms() {
+  const size_t np = static_cast<size_t>(info_.params.processors());
+  const auto w = c_.burst_read(info_.ep_hist, np * 16);
+  std::vector<std::array<uint32_t, 16>> out(np);
+  for (size_t g = 0; g < np; ++g)
+    for (size_t k = 0; k < 16; ++k) out[g][k] = w[g * 16 + k];
+  return out;
+}
+
+std::vector<std::array<uint32_t, 16>> expected_endpoint_histograms(const Cm1Params& p,
+                                                                   const Traffic& t,
+                                                                   const Cm1RunResult& r) {
+  std::vector<std::array<uint32_t, 16>> out(static_cast<size_t>(p.processors()));
+  // One reception per (petit, destination processor), as in expected_rx_checks.
+  std::map<std::pair<uint64_t, uint32_t>, bool> rx;
+  for (const Cm1Delivery& d : r.deliveries) rx[{d.petit, t.messages.at(d.msg).dst}] = true;
+  for (const auto& [key, unused] : rx) {
+    (void)unused;
+    ++out.at(key.second)[std::min<uint64_t>(key.first, 15)];
+  }
+  return out;
 }
 
 std::vector<Cm1RxCheck> expected_rx_checks(const Cm1Params& p, const Traffic& t,

@@ -23,7 +23,7 @@ constexpr uint32_t kCm1Type = 0x434D3120;    // 'CM1 '
 constexpr uint32_t kType = 0x0, kVersion = 0x4, kNext = 0x8, kSize = 0xC;
 constexpr uint32_t kClockHz = 0x10, kLink = 0x14, kConfigId = 0x18;
 constexpr uint32_t kC = 0x10, kB = 0x14, kP = 0x18, kV = 0x1C, kD = 0x20, kL = 0x24, kTP = 0x28,
-                   kQueueDepth = 0x2C, kNCounters = 0x30, kCntStride = 0x34;
+                   kQueueDepth = 0x2C, kNCounters = 0x30, kCntStride = 0x34, kEpHist = 0x38;
 constexpr uint32_t kControl = 0x40, kStatus = 0x44, kPetit = 0x48, kCycles = 0x4C, kLoad = 0x50,
                    kLoadDrops = 0x54, kGen = 0x58, kGenCount = 0x5C, kGenSeed = 0x60, kHist = 0x80;
 constexpr uint32_t kCounters = 0x800, kReceptions = 0x8000;
@@ -40,12 +40,14 @@ struct Cm1BoardInfo {
   int queue_depth = 0;
   int ncounters = 0;
   int cnt_stride = 0;  // counter words per chip in the counter window (a power of two)
+  uint32_t ep_hist = 0; // address of the per-endpoint delivery histograms
 };
 
 struct Cm1BoardStatus {
   bool running = false;
   bool pending = false;
   bool buffered = false;
+  bool hist_overrun = false;  // an endpoint histogram missed a batch (a design error)
   uint32_t petit = 0;
   uint32_t cycles = 0;
 };
@@ -77,6 +79,8 @@ class Cm1Board {
   std::vector<Cm1ChipCounters> counters();
   std::vector<Cm1RxCheck> receptions();
   std::array<uint32_t, 16> histogram();
+  // Per processor: receptions delivered in petit cycle k = 0..15 (15: 15 and later).
+  std::vector<std::array<uint32_t, 16>> endpoint_histograms();
 
  private:
   RegisterPort& c_;
@@ -87,5 +91,9 @@ class Cm1Board {
 // The reception checks the model's result implies (what a faithful board must report).
 std::vector<Cm1RxCheck> expected_rx_checks(const Cm1Params& p, const Traffic& t,
                                            const Cm1RunResult& r);
+// The per-endpoint delivery histograms the model's result implies.
+std::vector<std::array<uint32_t, 16>> expected_endpoint_histograms(const Cm1Params& p,
+                                                                   const Traffic& t,
+                                                                   const Cm1RunResult& r);
 
 }  // namespace cmnet

@@ -10,11 +10,13 @@
 //     +0x10 C  +0x14 B  +0x18 P  +0x1C V  +0x20 D  +0x24 L  +0x28 TP  +0x2C QUEUE_DEPTH
 //     +0x30 NCOUNTERS (per chip)  +0x34 CNT_STRIDE (counter words per chip: 2^SW >= NCOUNTERS,
 //                     so the window decodes by bit slicing, not by dividing)
+//     +0x38 EP_HIST   byte address of the per-endpoint delivery histograms (below)
 //     +0x40 CONTROL   w: bit0 start (runs until every message is delivered), bit1 clear
 //                     (counters and reception checks), bit2 eject_one; r: bit0 running,
 //                     bit2 eject_one
 //     +0x44 STATUS    r: bit0 running, bit1 pending (endpoints hold messages), bit2 buffered
-//                     (messages in the routers' buffers at the last phase 0), bit3 load_full
+//                     (messages in the routers' buffers at the last phase 0), bit3 load_full,
+//                     bit4 hist_overrun (an endpoint histogram missed a batch: a design error)
 //     +0x48 PETIT     r: petit cycles of the last (or current) run
 //     +0x4C CYCLES    r: bit-times since the last start
 //     +0x50 LOAD      w (repeatable, burst with the FIFO flag): SRC, DST, VP, DATA_LO and, if
@@ -29,6 +31,9 @@
 //   0x8000 endpoints: r: 4 words per processor g at 0x8000 + 16 g: COUNT of receptions, XOR of
 //          the received {DATA, VP} words (low 32 bits), SUM of their delivery petit cycles,
 //          INJECTED (messages this processor's endpoint put into its router)
+//   0x200000 endpoint histograms: r: word (g * 16 + k): receptions of processor g delivered in
+//          petit cycle k (15: 15 and later), in block RAM (hw/cm1_endpoint_hist.v); a read
+//          waits for the histograms' update of the last petit cycle (a few cycles)
 module cm1_host_regs #(
     parameter integer C = 3,
     parameter integer B = 7,
@@ -150,6 +155,18 @@ module cm1_host_regs #(
     end
   endfunction
   localparam integer RCW = clog2(NP * QD + 1);
+  // Endpoint histogram banks: 2^EPBW processors each, at most TP - 2 (hw/cm1_endpoint_hist.v).
+  function integer bank_log2;
+    input integer tp;
+    input integer np;
+    integer k;
+    begin
+      bank_log2 = 0;
+      for (k = 1; (2 << bank_log2) <= tp - 2 && (2 << bank_log2) <= np && k < 32; k = k + 1)
+        bank_log2 = bank_log2 + 1;
+    end
+  endfunction
+  localparam integer EPBW = bank_log2(TP, NP);
   reg [RCW-1:0] hist [0:15];
   wire [3:0] hist_bin = (rx_petit > 32'd15) ? 4'd15 : rx_petit[3:0];
   wire [31:0] rx_now = ones(net_rx_valid);
@@ -252,16 +269,26 @@ module cm1_host_regs #(
   reg [31:0] l_lo;
   wire [63:0] load_data64 = (NWORDS == 5) ? {bus_wdata, l_lo} : {32'd0, bus_wdata};
   // only the low D bits of a message's data words and of its SRC/DST/VP words are kept
-  wire unused_load = &{1'b0, load_data64, bus_wdata, rx_offset, cnt_index};
+  wire unused_load = &{1'b0, load_data64, bus_wdata, rx_offset, cnt_index, eph_offset};
 
   // ---- bus decode ----
   localparam [31:0] A_CM1 = 32'h100;
   localparam [31:0] A_CNT = 32'h800;
   localparam [31:0] A_RX = 32'h8000;
+  localparam [31:0] A_EPH = 32'h200000;
   localparam integer NCW = (1 << C) << SW;  // counter words: CNT_STRIDE = 2^SW per chip
   wire [31:0] a = bus_addr;
   wire in_cnt = (a >= A_CNT) && (a < A_CNT + 4 * NCW);
   wire in_rx = (a >= A_RX) && (a < A_RX + 16 * NP);
+  wire in_eph = (a >= A_EPH) && (a < A_EPH + 64 * NP);
+  wire [31:0] eph_offset = (a - A_EPH) >> 2;
+  wire        eph_ready;
+  wire [RCW-1:0] eph_data;
+  wire        eph_overrun;
+  cm1_endpoint_hist #(.NP(NP), .GW(GW), .EPBW(EPBW), .RCW(RCW)) ep_hist (
+      .clk(clk), .rst(rst), .clear(clear_q), .rx_valid(net_rx_valid), .bin(hist_bin),
+      .rd_req(bus_valid && !bus_ready && in_eph && !bus_write), .rd_addr(eph_offset[GW+3:0]),
+      .rd_ready(eph_ready), .rd_data(eph_data), .overrun(eph_overrun));
   wire [31:0] cnt_index = (a - A_CNT) >> 2;
   wire [31:0] rx_offset = (a - A_RX) >> 4;
   wire [GW-1:0] rx_index = rx_offset[GW-1:0];
@@ -276,6 +303,8 @@ module cm1_host_regs #(
     rdata_c = 32'd0;
     if (in_cnt) begin
       rdata_c = net_cnt_value;
+    end else if (in_eph) begin
+      rdata_c = {{32-RCW{1'b0}}, eph_data};
     end else if (in_rx) begin
       case (a[3:2])
         2'd0: rdata_c = rx_count_flat[rx_index*32 +: 32];
@@ -308,8 +337,9 @@ module cm1_host_regs #(
         32'h12C: rdata_c = QD;
         32'h130: rdata_c = NCNT;
         32'h134: rdata_c = 32'd1 << SW;
+        32'h138: rdata_c = A_EPH;
         32'h140: rdata_c = {29'd0, eject_one_q, 1'b0, running};
-        32'h144: rdata_c = {28'd0, net_load_full, net_msgs_present, net_pending, running};
+        32'h144: rdata_c = {27'd0, eph_overrun, net_load_full, net_msgs_present, net_pending, running};
         32'h148: rdata_c = petit_q;
         32'h14C: rdata_c = cycles_q;
         32'h150: rdata_c = load_taken;
@@ -359,8 +389,9 @@ module cm1_host_regs #(
       if (start_req && at_last_phase && !run_q && !gen_busy) start_req <= 1'b0;
       // A push asked for last cycle is refused when the queue is full: count it.
       if (net_load_en && net_load_full) load_drops <= load_drops + 32'd1;
-      bus_ready <= bus_valid && !bus_ready;
-      if (bus_valid && !bus_ready) begin
+      // Endpoint-histogram reads answer when the RAM has the word (eph_ready).
+      bus_ready <= bus_valid && !bus_ready && (!in_eph || bus_write || eph_ready);
+      if (bus_valid && !bus_ready && (!in_eph || bus_write || eph_ready)) begin
         bus_rdata <= rdata_c;
         // LOAD while running is refused (BAD_ADDRESS): the queues belong to the run.
         bus_err <= bus_write ? !(w_control || ((w_load || w_gen) && !running && !gen_busy)) : err_c;

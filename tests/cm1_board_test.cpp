@@ -115,6 +115,12 @@ TEST_F(Cm1BoardTest, CountersAndReceptionsEqualTheModel) {
       uint64_t hist = 0;
       for (uint32_t h : b.histogram()) hist += h;
       EXPECT_EQ(hist, received);
+      // Per endpoint: the latency histogram and the injections equal what the model implies.
+      const auto eh = b.endpoint_histograms();
+      const auto want_eh = expected_endpoint_histograms(p, t, m);
+      ASSERT_EQ(eh.size(), want_eh.size());
+      for (size_t g = 0; g < eh.size(); ++g) EXPECT_EQ(eh[g], want_eh[g]) << pattern << " processor " << g;
+      EXPECT_FALSE(b.status().hist_overrun);
       ++runs;
     }
 }
@@ -144,6 +150,7 @@ TEST_F(Cm1BoardTest, OnChipGeneratorsMatchTheirTwinsThroughTheModel) {
     const auto rx = b.receptions();
     const auto want = expected_rx_checks(p, t, m);
     for (size_t q = 0; q < rx.size(); ++q) EXPECT_EQ(rx[q], want[q]) << name << " processor " << q;
+    EXPECT_EQ(b.endpoint_histograms(), expected_endpoint_histograms(p, t, m)) << name;
   }
   EXPECT_THROW(b.generate(0, 3, 1), HostError);  // queues hold 2
 }
@@ -277,6 +284,8 @@ TEST(Cm1SimBoardFifo, CountersAndReceptionsEqualTheModel) {
     const Cm1RunResult m = run_cm1_model(cfg.cm1, t, EjectMode::kOrCombine);
     EXPECT_EQ(st.petit, m.petit_cycles);
     EXPECT_EQ(b.receptions(), expected_rx_checks(cfg.cm1, t, m));
+    EXPECT_EQ(b.endpoint_histograms(), expected_endpoint_histograms(cfg.cm1, t, m));
+    EXPECT_FALSE(b.status().hist_overrun);
     const auto chips = b.counters();
     ASSERT_EQ(chips.size(), m.chips.size());
     for (size_t n = 0; n < chips.size(); ++n) {

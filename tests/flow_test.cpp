@@ -509,6 +509,7 @@ TEST(FlowBuild, HostTopFlashedIsTheOneSimulated) {
   const Cm1RunResult m = run_cm1_model(c.cm1, t, EjectMode::kOrCombine);
   EXPECT_EQ(b.status().petit, m.petit_cycles);
   EXPECT_EQ(b.receptions(), expected_rx_checks(c.cm1, t, m));
+  EXPECT_EQ(b.endpoint_histograms(), expected_endpoint_histograms(c.cm1, t, m));
   const auto chips = b.counters();
   ASSERT_EQ(chips.size(), m.chips.size());
   for (size_t n = 0; n < chips.size(); ++n) {

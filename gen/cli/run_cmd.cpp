@@ -98,9 +98,10 @@ struct BoardRun {
   std::vector<Cm1ChipCounters> chips;
   std::vector<Cm1RxCheck> rx, want_rx;
   std::array<uint32_t, 16> hist{};
+  std::vector<std::array<uint32_t, 16>> ep_hist, want_ep_hist;
   Cm1RunResult model;
   Cm1ChipCounters tot;
-  size_t counter_mismatch = 0, rx_mismatch = 0;
+  size_t counter_mismatch = 0, rx_mismatch = 0, ep_hist_mismatch = 0;
   uint64_t received = 0, bit_times = 0;
   double util = 0, load_s = 0, run_s = 0, mean_petit = 0;
   bool conserved = false, agree = false;
@@ -134,10 +135,14 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
   r.chips = board.counters();
   r.rx = board.receptions();
   r.hist = board.histogram();
+  r.ep_hist = board.endpoint_histograms();
 
   // The reference model, same pattern.
   r.model = run_cm1_model(p, traffic, mode);
   r.want_rx = expected_rx_checks(p, traffic, r.model);
+  r.want_ep_hist = expected_endpoint_histograms(p, traffic, r.model);
+  for (size_t g = 0; g < r.ep_hist.size(); ++g) r.ep_hist_mismatch += r.ep_hist[g] != r.want_ep_hist[g];
+  if (r.st.hist_overrun) spdlog::error("{}: an endpoint histogram missed a batch (hist_overrun)", uri);
   r.tot.dim_busy.assign(static_cast<size_t>(p.cube_dims), 0);
   for (const auto& c : r.chips) {
     r.tot.injected += c.injected;
@@ -162,7 +167,8 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
                              (static_cast<double>(r.bit_times) * p.chips() * p.cube_dims)
                        : 0;
   r.conserved = r.tot.injected == traffic.messages.size() && r.tot.delivered == r.tot.injected;
-  r.agree = r.counter_mismatch == 0 && r.rx_mismatch == 0 && r.st.petit == r.model.petit_cycles;
+  r.agree = r.counter_mismatch == 0 && r.rx_mismatch == 0 && r.ep_hist_mismatch == 0 &&
+            !r.st.hist_overrun && r.st.petit == r.model.petit_cycles;
   uint64_t cnt = 0;
   for (size_t k = 0; k < r.hist.size(); ++k) r.mean_petit += static_cast<double>(k) * r.hist[k], cnt += r.hist[k];
   if (cnt) r.mean_petit /= static_cast<double>(cnt);
@@ -269,9 +275,11 @@ int run_on_board(const RunArgs& a) {
   std::printf("\n   per dimension busy bit-times:");
   for (auto b : tot.dim_busy) std::printf(" %llu", (unsigned long long)b);
   std::printf("\n   conservation (injected = delivered = messages): %s\n", conserved ? "OK" : "VIOLATED");
-  std::printf("   board agrees with the reference model (counters of every chip, receptions of every processor): %s",
+  std::printf("   board agrees with the reference model (counters of every chip, receptions and latency histogram of every processor): %s",
               agree ? "YES" : "NO");
-  if (!agree) std::printf(" (%zu chips, %zu processors differ)", counter_mismatch, rx_mismatch);
+  if (!agree)
+    std::printf(" (%zu chips, %zu processors' checks, %zu processors' histograms differ)", counter_mismatch,
+                rx_mismatch, r.ep_hist_mismatch);
   std::printf("\n   host time: load %.3f s, run and poll %.3f s", load_s, run_s);
   if (const auto* client = dynamic_cast<const BoardClient*>(conn.port.get()))
     std::printf("; link: %llu requests, %llu retries", (unsigned long long)client->stats().requests,
@@ -332,9 +340,18 @@ int run_on_board(const RunArgs& a) {
          << (x.count ? static_cast<double>(x.petit_sum) / x.count : 0.0) << ',' << m.injected << ','
          << m.count << ',' << ms << ',' << m.petit_sum << ',' << (x == m ? 1 : 0) << '\n';
   }
+  std::ofstream csv4(a.out_dir + "/endpoint_latency.csv");
+  csv4 << "processor";
+  for (int k = 0; k < 16; ++k) csv4 << ",petit_" << k << (k == 15 ? "_or_later" : "");
+  csv4 << ",agrees\n";
+  for (size_t g = 0; g < r.ep_hist.size(); ++g) {
+    csv4 << g;
+    for (uint32_t h : r.ep_hist[g]) csv4 << ',' << h;
+    csv4 << ',' << (r.ep_hist[g] == r.want_ep_hist[g] ? 1 : 0) << '\n';
+  }
   std::ofstream(a.out_dir + "/utilization.svg") << utilization_svg(p, chips, bit_times);
   std::ofstream(a.out_dir + "/histogram.svg") << histogram_svg(hist);
-  std::printf("   wrote %s/{run.json,links.csv,chips.csv,endpoints.csv,utilization.svg,histogram.svg}\n", a.out_dir.c_str());
+  std::printf("   wrote %s/{run.json,links.csv,chips.csv,endpoints.csv,endpoint_latency.csv,utilization.svg,histogram.svg}\n", a.out_dir.c_str());
   if (conn.sim) conn.sim->stop();
   return agree && conserved ? 0 : 1;
 }
