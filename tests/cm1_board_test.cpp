@@ -20,6 +20,7 @@
 #include "sim/cm1_sim_board.h"
 #include "sim/traffic.h"
 #include "sim/traffic_gen.h"
+#include "tests/cm1_run_check.h"
 
 namespace cmnet {
 namespace {
@@ -41,16 +42,6 @@ BoardClientOptions client_options() {
   BoardClientOptions o;
   o.timeout = 3000ms;
   return o;
-}
-
-Cm1BoardStatus wait_done(Cm1Board& b) {
-  const auto deadline = std::chrono::steady_clock::now() + 60s;
-  Cm1BoardStatus s;
-  do {
-    s = b.status();
-    if (std::chrono::steady_clock::now() > deadline) ADD_FAILURE() << "run did not finish";
-  } while (s.running && std::chrono::steady_clock::now() < deadline);
-  return s;
 }
 
 class Cm1BoardTest : public ::testing::Test {
@@ -87,40 +78,7 @@ TEST_F(Cm1BoardTest, CountersAndReceptionsEqualTheModel) {
   for (const EjectMode mode : {EjectMode::kOrCombine, EjectMode::kOnePerPetit})
     for (const char* pattern : {"permutation", "many-to-one", "hot-spot"}) {
       const Traffic t = make_pattern(pattern, p, 40 + static_cast<uint64_t>(runs), 2);
-      b.clear();
-      b.load(t);
-      b.start(mode);
-      const Cm1BoardStatus s = wait_done(b);
-      const Cm1RunResult m = run_cm1_model(p, t, mode);
-      ASSERT_TRUE(m.completed);
-      EXPECT_EQ(s.petit, m.petit_cycles) << pattern;
-      const auto chips = b.counters();
-      ASSERT_EQ(chips.size(), m.chips.size());
-      for (size_t n = 0; n < chips.size(); ++n) {
-        EXPECT_EQ(chips[n].injected, m.chips[n].injected) << pattern << " chip " << n;
-        EXPECT_EQ(chips[n].delivered, m.chips[n].delivered) << pattern << " chip " << n;
-        EXPECT_EQ(chips[n].desperation, m.chips[n].desperation) << pattern << " chip " << n;
-        EXPECT_EQ(chips[n].petit_cycles, m.chips[n].petit_cycles) << pattern << " chip " << n;
-        EXPECT_EQ(chips[n].dim_busy, m.chips[n].dim_busy) << pattern << " chip " << n;
-        EXPECT_EQ(chips[n].parity_errors, 0u);
-      }
-      const auto rx = b.receptions();
-      const auto want = expected_rx_checks(p, t, m);
-      uint64_t received = 0;
-      for (size_t g = 0; g < rx.size(); ++g) {
-        EXPECT_EQ(rx[g], want[g]) << pattern << " processor " << g << ": count " << rx[g].count
-                                  << " vs " << want[g].count;
-        received += rx[g].count;
-      }
-      uint64_t hist = 0;
-      for (uint32_t h : b.histogram()) hist += h;
-      EXPECT_EQ(hist, received);
-      // Per endpoint: the latency histogram and the injections equal what the model implies.
-      const auto eh = b.endpoint_histograms();
-      const auto want_eh = expected_endpoint_histograms(p, t, m);
-      ASSERT_EQ(eh.size(), want_eh.size());
-      for (size_t g = 0; g < eh.size(); ++g) EXPECT_EQ(eh[g], want_eh[g]) << pattern << " processor " << g;
-      EXPECT_FALSE(b.status().hist_overrun);
+      load_run_and_check(b, p, t, mode, std::string(pattern) + " / " + to_string(mode));
       ++runs;
     }
 }
@@ -138,19 +96,8 @@ TEST_F(Cm1BoardTest, OnChipGeneratorsMatchTheirTwinsThroughTheModel) {
     b.clear();
     b.generate(static_cast<uint32_t>(g), count, seed);
     b.start(EjectMode::kOrCombine);
-    const Cm1BoardStatus s = wait_done(b);
-    const Cm1RunResult m = run_cm1_model(p, t, EjectMode::kOrCombine);
-    EXPECT_EQ(s.petit, m.petit_cycles) << name;
-    const auto chips = b.counters();
-    for (size_t n = 0; n < chips.size(); ++n) {
-      EXPECT_EQ(chips[n].injected, m.chips[n].injected) << name << " chip " << n;
-      EXPECT_EQ(chips[n].desperation, m.chips[n].desperation) << name << " chip " << n;
-      EXPECT_EQ(chips[n].dim_busy, m.chips[n].dim_busy) << name << " chip " << n;
-    }
-    const auto rx = b.receptions();
-    const auto want = expected_rx_checks(p, t, m);
-    for (size_t q = 0; q < rx.size(); ++q) EXPECT_EQ(rx[q], want[q]) << name << " processor " << q;
-    EXPECT_EQ(b.endpoint_histograms(), expected_endpoint_histograms(p, t, m)) << name;
+    const Cm1BoardStatus s = wait_run_done(b);
+    expect_board_matches_model(b, p, t, EjectMode::kOrCombine, s, "generator " + name);
   }
   EXPECT_THROW(b.generate(0, 3, 1), HostError);  // queues hold 2
 }
@@ -274,27 +221,9 @@ TEST(Cm1SimBoardFifo, CountersAndReceptionsEqualTheModel) {
   Cm1Board b(c);
   EXPECT_EQ(b.info().link, 1u);  // FIFO
   EXPECT_EQ(b.info().clock_hz, 60000000u);
-  for (const std::string pattern : {"permutation", "many-to-one"}) {
-    SCOPED_TRACE(pattern);
-    const Traffic t = make_pattern(pattern, cfg.cm1, 11, 3);
-    b.clear();
-    b.load(t);
-    b.start(EjectMode::kOrCombine);
-    const Cm1BoardStatus st = wait_done(b);
-    const Cm1RunResult m = run_cm1_model(cfg.cm1, t, EjectMode::kOrCombine);
-    EXPECT_EQ(st.petit, m.petit_cycles);
-    EXPECT_EQ(b.receptions(), expected_rx_checks(cfg.cm1, t, m));
-    EXPECT_EQ(b.endpoint_histograms(), expected_endpoint_histograms(cfg.cm1, t, m));
-    EXPECT_FALSE(b.status().hist_overrun);
-    const auto chips = b.counters();
-    ASSERT_EQ(chips.size(), m.chips.size());
-    for (size_t n = 0; n < chips.size(); ++n) {
-      EXPECT_EQ(chips[n].injected, m.chips[n].injected);
-      EXPECT_EQ(chips[n].delivered, m.chips[n].delivered);
-      EXPECT_EQ(chips[n].desperation, m.chips[n].desperation);
-      EXPECT_EQ(chips[n].dim_busy, m.chips[n].dim_busy);
-    }
-  }
+  for (const std::string pattern : {"permutation", "many-to-one"})
+    load_run_and_check(b, cfg.cm1, make_pattern(pattern, cfg.cm1, 11, 3), EjectMode::kOrCombine,
+                       "FIFO board, " + pattern);
   const std::string stats = sim.stop();
   EXPECT_NE(stats.find("stats cycles="), std::string::npos) << stats;
 }

@@ -22,6 +22,7 @@
 #include "sim/cm1_model.h"
 #include "sim/cm1_sim_board.h"
 #include "sim/traffic.h"
+#include "tests/cm1_run_check.h"
 #include "gen/errors.h"
 #include "sim/rtl_build.h"
 
@@ -500,23 +501,8 @@ TEST(FlowBuild, HostTopFlashedIsTheOneSimulated) {
   Cm1Board b(client);
   EXPECT_EQ(b.info().config_id, config_id(c));
   EXPECT_EQ(b.info().clock_hz, h.clock_hz);
-  const Traffic t = make_pattern("permutation", c.cm1, 5, 2);
-  b.clear();
-  b.load(t);
-  b.start(EjectMode::kOrCombine);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (b.status().running) ASSERT_LT(std::chrono::steady_clock::now(), deadline);
-  const Cm1RunResult m = run_cm1_model(c.cm1, t, EjectMode::kOrCombine);
-  EXPECT_EQ(b.status().petit, m.petit_cycles);
-  EXPECT_EQ(b.receptions(), expected_rx_checks(c.cm1, t, m));
-  EXPECT_EQ(b.endpoint_histograms(), expected_endpoint_histograms(c.cm1, t, m));
-  const auto chips = b.counters();
-  ASSERT_EQ(chips.size(), m.chips.size());
-  for (size_t n = 0; n < chips.size(); ++n) {
-    EXPECT_EQ(chips[n].injected, m.chips[n].injected) << "chip " << n;
-    EXPECT_EQ(chips[n].delivered, m.chips[n].delivered) << "chip " << n;
-    EXPECT_EQ(chips[n].dim_busy, m.chips[n].dim_busy) << "chip " << n;
-  }
+  load_run_and_check(b, c.cm1, make_pattern("permutation", c.cm1, 5, 2), EjectMode::kOrCombine,
+                     "the flashed host top, simulated");
   fs::remove_all(r.out_dir);
 }
 

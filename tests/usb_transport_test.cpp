@@ -25,6 +25,7 @@
 #include "sim/cm1_model.h"
 #include "sim/cm1_sim_board.h"
 #include "sim/traffic.h"
+#include "tests/cm1_run_check.h"
 #include "tests/fake_ft2232h.h"
 
 namespace cmnet {
@@ -381,16 +382,6 @@ TEST_F(UsbBoard, RegistersAndBurstsThroughBoardClient) {
   EXPECT_GT(fake.stats().status_only_packets, 0u);
 }
 
-Cm1BoardStatus wait_done(Cm1Board& b) {
-  const auto deadline = Clock::now() + 30s;
-  Cm1BoardStatus s;
-  do {
-    s = b.status();
-  } while (s.running && Clock::now() < deadline);
-  if (s.running) ADD_FAILURE() << "run did not finish";
-  return s;
-}
-
 TEST_F(UsbBoard, Cm1RunOverUsbEqualsTheModel) {
   FakeFt2232h fake(bridged());
   BoardClient c(open_transport(kUri), client_options());
@@ -402,34 +393,7 @@ TEST_F(UsbBoard, Cm1RunOverUsbEqualsTheModel) {
   for (const auto& [mode, pattern_name] : {std::pair{EjectMode::kOrCombine, "permutation"},
                                            std::pair{EjectMode::kOnePerPetit, "hot-spot"}}) {
     const Traffic t = make_pattern(pattern_name, p, 40 + static_cast<uint64_t>(runs), 2);
-    b.clear();
-    b.load(t);
-    b.start(mode);
-    const Cm1BoardStatus s = wait_done(b);
-    const Cm1RunResult m = run_cm1_model(p, t, mode);
-    ASSERT_TRUE(m.completed);
-    EXPECT_EQ(s.petit, m.petit_cycles) << pattern_name;
-    const auto chips = b.counters();
-    ASSERT_EQ(chips.size(), m.chips.size());
-    for (size_t n = 0; n < chips.size(); ++n) {
-      EXPECT_EQ(chips[n].injected, m.chips[n].injected) << pattern_name << " chip " << n;
-      EXPECT_EQ(chips[n].delivered, m.chips[n].delivered) << pattern_name << " chip " << n;
-      EXPECT_EQ(chips[n].desperation, m.chips[n].desperation) << pattern_name << " chip " << n;
-      EXPECT_EQ(chips[n].petit_cycles, m.chips[n].petit_cycles) << pattern_name << " chip " << n;
-      EXPECT_EQ(chips[n].dim_busy, m.chips[n].dim_busy) << pattern_name << " chip " << n;
-      EXPECT_EQ(chips[n].parity_errors, 0u);
-    }
-    const auto rx = b.receptions();
-    const auto want = expected_rx_checks(p, t, m);
-    ASSERT_EQ(rx.size(), want.size());
-    uint64_t received = 0;
-    for (size_t g = 0; g < rx.size(); ++g) {
-      EXPECT_EQ(rx[g], want[g]) << pattern_name << " processor " << g;
-      received += rx[g].count;
-    }
-    uint64_t hist = 0;
-    for (uint32_t h : b.histogram()) hist += h;
-    EXPECT_EQ(hist, received);
+    load_run_and_check(b, p, t, mode, std::string("usb:// ") + pattern_name);
     ++runs;
   }
   EXPECT_EQ(c.stats().retries, 0u);
