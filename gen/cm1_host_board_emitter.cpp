@@ -17,7 +17,7 @@ std::vector<std::pair<std::string, std::string>> header(const NetworkConfig& cfg
   return {{"cube_dims c", S(p.cube_dims)},        {"rows b", S(p.rows)},
           {"procs_per_chip P", S(p.procs_per_chip)}, {"vp_bits v", S(p.vp_bits)},
           {"data_bits d", S(p.data_bits)},        {"clock_hz", S(o.clock_hz)},
-          {"baud", S(o.baud)},                    {"phy", to_string(o.phy)},
+          {"baud", S(o.baud)},                    {"phy", host_link_phy_name(o.phy)},
           {"config_id", S(config_id(cfg))}};
 }
 
@@ -73,7 +73,7 @@ std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
               {"TP", S(p.petit_period())}, {"PW", S(w.phase)}, {"QD", S(1 << w.queue_log2)},
               {"NCNT", S(static_cast<long long>(cm1_counter_names(p).size()))}, {"SW", S(w.sel)},
               {"GW", S(w.gproc)}, {"PAW", S(w.proc_field)}, {"VW", S(w.vp_field)},
-              {"CLOCK_HZ", S(o.clock_hz)}, {"LINK", o.phy == HostLinkPhy::kFifo ? "1" : "0"},
+              {"CLOCK_HZ", S(o.clock_hz)}, {"LINK", o.phy == HostLinkPhy::Fifo ? "1" : "0"},
               {"CONFIG_ID", "32'h" + [&] {
                  char b[16];
                  std::snprintf(b, sizeof b, "%08x", config_id(cfg));
@@ -114,7 +114,7 @@ std::string emit_core(const NetworkConfig& cfg, const HostBoardOptions& o) {
 std::string emit_board(const NetworkConfig& cfg, const HostBoardOptions& o) {
   const uint32_t clocks_per_bit = o.baud ? o.clock_hz / o.baud : 0;
   VerilogWriter v;
-  const bool fifo = o.phy == HostLinkPhy::kFifo;
+  const bool fifo = o.phy == HostLinkPhy::Fifo;
   v.header(fifo ? "CM-1 board top: the host core behind an FT245 synchronous FIFO, LEDs, reset button."
                 : "CM-1 board top: the host core behind a UART (FT2232H channel B), LEDs, reset button.",
            header(cfg, o));
@@ -195,8 +195,6 @@ std::string emit_board(const NetworkConfig& cfg, const HostBoardOptions& o) {
 
 }  // namespace
 
-const char* to_string(HostLinkPhy phy) { return phy == HostLinkPhy::kFifo ? "fifo" : "uart"; }
-
 uint32_t config_id(const NetworkConfig& cfg) {
   uint32_t h = 2166136261u;
   for (unsigned char c : config_to_json(cfg)) {
@@ -225,7 +223,9 @@ GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOpt
                         S(static_cast<long long>(cfg.cm1.processors()) * cfg.cm1.queue_depth) +
                         " messages per run is above the board's limit of 2^24");
   }
-  if (opt.phy == HostLinkPhy::kUart && (opt.baud == 0 || opt.clock_hz / opt.baud < 4))
+  if (opt.phy == HostLinkPhy::Bytes)
+    throw ConfigError("host board: the board top needs a pin-level PHY (uart or fifo), not bytes");
+  if (opt.phy == HostLinkPhy::Uart && (opt.baud == 0 || opt.clock_hz / opt.baud < 4))
     throw ConfigError("host board: clock " + S(opt.clock_hz) + " Hz / baud " + S(opt.baud) +
                       " gives fewer than 4 clocks per UART bit (allowed: clock/baud >= 4)");
   GeneratedDesign d = emit_cm1(cfg);
@@ -234,7 +234,7 @@ GeneratedDesign emit_cm1_host_board(const NetworkConfig& cfg, const HostBoardOpt
   for (auto& f : d.files)
     if (f.first.ends_with(".v")) files.push_back(f);
   const std::vector<const char*> phy_files =
-      opt.phy == HostLinkPhy::kFifo ? std::vector<const char*>{"cmnet_fifo_phy.v"}
+      opt.phy == HostLinkPhy::Fifo ? std::vector<const char*>{"cmnet_fifo_phy.v"}
                                     : std::vector<const char*>{"cmnet_uart_rx.v", "cmnet_uart_tx.v"};
   for (const char* prim : phy_files) files.emplace_back(prim, read_hw_file(prim));
   for (const char* prim : {"cmnet_frame_engine.v", "cm1_traffic_gen.v", "cm1_endpoint_hist.v",

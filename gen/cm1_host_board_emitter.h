@@ -8,22 +8,16 @@
 #include <string>
 
 #include "gen/cm1_emitter.h"
+#include "gen/host_link_phy.h"
 
 namespace cmnet {
-
-// The host link's PHY on the board: the FT2232H's channel B as a UART, or an FT245-style
-// synchronous FIFO (FT2232H channel A, FT600 at 8 bits) where a board wires one; then clk is
-// the FIFO chip's clock (60 MHz on the FT2232H).
-enum class HostLinkPhy { kUart, kFifo };
 
 struct HostBoardOptions {
   uint32_t clock_hz = 12000000;
   uint32_t baud = 3000000;  // the FT2232H's UART does up to 12 Mbaud; 3 Mbaud is 4 clocks/bit at 12 MHz
   bool reset_button = true; // false: no btn_n port, power-on reset only (boards without a button)
-  HostLinkPhy phy = HostLinkPhy::kUart;
+  HostLinkPhy phy = HostLinkPhy::Uart;  // Uart or Fifo (then clk is the FIFO chip's clock)
 };
-
-const char* to_string(HostLinkPhy phy);
 
 // The design: everything emit_cm1 writes, the host-link primitives, and `cm1_host_core`
 // (byte-stream ports: what a PHY or a simulator drives) and `cm1_host_board` (the PHY's pins,

@@ -7,9 +7,11 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "gen/cm1_host_board_emitter.h"
+#include "sim/harness_process.h"
 
 namespace cmnet {
 
@@ -23,26 +25,18 @@ class Cm1SimBoard {
   explicit Cm1SimBoard(const NetworkConfig& cfg, const HostBoardOptions& opt = {});
   // Runs the given board top (cm1_host_board) instead of emitting one.
   Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt);
-  ~Cm1SimBoard();
-  Cm1SimBoard(const Cm1SimBoard&) = delete;
-  Cm1SimBoard& operator=(const Cm1SimBoard&) = delete;
 
-  std::string uri() const { return "sim://127.0.0.1:" + std::to_string(port_); }
-  uint16_t port() const { return port_; }
-  pid_t pid() const { return pid_; }
-  const std::string& log_path() const { return log_; }
+  std::string uri() const { return "sim://127.0.0.1:" + std::to_string(port()); }
+  uint16_t port() const { return proc_->port(); }
+  pid_t pid() const { return proc_->pid(); }
+  const std::string& log_path() const { return proc_->log_path(); }
   // SIGTERM, wait; returns the harness's last stdout line (its statistics). Idempotent.
-  std::string stop();
+  std::string stop() { return proc_->stop(); }
   // SIGKILL without waiting for statistics (a board that vanishes).
-  void kill_now();
+  void kill_now() { proc_->kill_now(); }
 
  private:
-  void spawn(const std::string& exe);
-  pid_t pid_ = -1;
-  int out_fd_ = -1;
-  uint16_t port_ = 0;
-  std::string log_;
-  std::string out_;
+  std::unique_ptr<HarnessProcess> proc_;
 };
 
 }  // namespace cmnet

@@ -1,36 +1,15 @@
 #include "sim/host_link_rtl.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "sim/rtl_build.h"
 
-extern char** environ;
-
 namespace cmnet {
-namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct Port {
   const char* dir;
@@ -76,27 +55,7 @@ std::string wrapper(const HostLinkRtlConfig& c) {
   return v.str();
 }
 
-bool read_some(int fd, std::string& into, int timeout_ms) {
-  pollfd p{fd, POLLIN, 0};
-  const int rc = ::poll(&p, 1, timeout_ms);
-  if (rc <= 0) return rc == 0;  // timeout: still open
-  char buf[4096];
-  const ssize_t n = ::read(fd, buf, sizeof buf);
-  if (n <= 0) return false;
-  into.append(buf, static_cast<size_t>(n));
-  return true;
-}
-
 }  // namespace
-
-const char* host_link_phy_name(HostLinkPhy p) {
-  switch (p) {
-    case HostLinkPhy::Bytes: return "bytes";
-    case HostLinkPhy::Uart: return "uart";
-    case HostLinkPhy::Fifo: return "fifo";
-  }
-  return "?";
-}
 
 const std::vector<std::string>& host_link_hw_files() {
   static const std::vector<std::string> files = {"cmnet_uart_rx.v", "cmnet_uart_tx.v", "cmnet_fifo_phy.v",
@@ -108,7 +67,7 @@ const std::vector<std::string>& host_link_hw_files() {
 GeneratedDesign host_link_design(const HostLinkRtlConfig& cfg) {
   GeneratedDesign d;
   d.top = "cmnet_host_link_sim";
-  for (const auto& f : host_link_hw_files()) d.files.emplace_back(f, slurp(hw_dir() + "/" + f));
+  for (const auto& f : host_link_hw_files()) d.files.emplace_back(f, read_hw_file(f));
   d.files.emplace_back("cmnet_host_link_sim.v", wrapper(cfg));
   return d;
 }
@@ -120,93 +79,33 @@ std::string build_host_link_model(const HostLinkRtlConfig& cfg) {
                                {src + "/sim/board_rtl_bridge.h", src + "/sim/board_rtl_bridge.cpp"});
 }
 
-RtlBoard::RtlBoard(const HostLinkRtlConfig& cfg, RtlBoardOptions options) {
-  const std::string exe = build_host_link_model(cfg);
-  log_ = options.log_path.empty()
-             ? (fs::temp_directory_path() / ("cmnet-rtlboard-" + std::string(host_link_phy_name(cfg.phy)) + "-" +
-                                             std::to_string(::getpid()) + "-" +
-                                             std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
-                                             ".log"))
-                   .string()
-             : options.log_path;
-  int pipefd[2];
-  if (::pipe2(pipefd, O_CLOEXEC) != 0) throw std::runtime_error("RtlBoard: pipe failed");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-  posix_spawn_file_actions_addopen(&fa, 2, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> argv = {exe,
-                                   "--throttle", std::to_string(options.throttle_percent),
-                                   "--seed", std::to_string(options.seed),
-                                   "--waiting-cycles-per-ms", std::to_string(options.waiting_cycles_per_ms)};
-  std::vector<char*> args;
-  for (auto& a : argv) args.push_back(a.data());
-  args.push_back(nullptr);
-  const int rc = posix_spawn(&pid_, exe.c_str(), &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  ::close(pipefd[1]);
-  out_fd_ = pipefd[0];
-  if (rc != 0) {
-    ::close(out_fd_);
-    pid_ = -1;
-    throw std::runtime_error("RtlBoard: cannot start " + exe + ": " + std::strerror(rc));
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (pending_.find('\n') == std::string::npos) {
-    if (std::chrono::steady_clock::now() > deadline || !read_some(out_fd_, pending_, 100)) {
-      stop();
-      std::string log;
-      try {
-        log = slurp(log_);
-      } catch (...) {
-      }
-      throw std::runtime_error("RtlBoard: the harness did not report its port; log " + log_ + ":\n" + log);
-    }
-  }
-  const size_t nl = pending_.find('\n');
-  port_ = static_cast<uint16_t>(std::stoul(pending_.substr(0, nl)));
-  pending_.erase(0, nl + 1);
-}
+RtlBoard::RtlBoard(const HostLinkRtlConfig& cfg, RtlBoardOptions options)
+    : proc_(std::make_unique<HarnessProcess>(
+          build_host_link_model(cfg),
+          std::vector<std::string>{"--throttle", std::to_string(options.throttle_percent), "--seed",
+                                   std::to_string(options.seed), "--waiting-cycles-per-ms",
+                                   std::to_string(options.waiting_cycles_per_ms)},
+          options.log_path.empty() ? harness_log_path("rtlboard-" + std::string(host_link_phy_name(cfg.phy)))
+                                   : options.log_path,
+          "RtlBoard")) {}
 
 RtlBoard::~RtlBoard() { stop(); }
 
-bool RtlBoard::running() const {
-  if (pid_ < 0) return false;
-  siginfo_t si{};
-  // WNOWAIT: look without reaping, stop() still collects the exit status.
-  if (::waitid(P_PID, static_cast<id_t>(pid_), &si, WEXITED | WNOHANG | WNOWAIT) != 0) return false;
-  return si.si_pid == 0;
-}
+bool RtlBoard::running() const { return proc_->running(); }
 
 std::map<std::string, uint64_t> RtlBoard::stop() {
-  if (pid_ < 0) return stats_;
-  ::kill(pid_, SIGTERM);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline && read_some(out_fd_, pending_, 100)) {
-  }
-  int status = 0;
-  const auto kill_at = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (::waitpid(pid_, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > kill_at) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, &status, 0);
-      break;
-    }
-    ::usleep(10000);
-  }
-  pid_ = -1;
-  ::close(out_fd_);
-  out_fd_ = -1;
-  const size_t at = pending_.find("stats ");
+  if (!proc_->running() && proc_->exit_status() >= 0) return stats_;
+  const std::string out = proc_->stop(std::chrono::seconds(20));
+  const size_t at = out.find("stats ");
   if (at != std::string::npos) {
-    std::istringstream line(pending_.substr(at + 6));
+    std::istringstream line(out.substr(at + 6));
     std::string kv;
     while (line >> kv) {
       const size_t eq = kv.find('=');
       if (eq != std::string::npos) stats_[kv.substr(0, eq)] = std::stoull(kv.substr(eq + 1));
     }
   }
-  stats_["exit_status"] = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  stats_["exit_status"] = static_cast<uint64_t>(proc_->exit_status());
   return stats_;
 }
 

@@ -9,15 +9,16 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gen/cm1_emitter.h"
+#include "gen/host_link_phy.h"
+#include "sim/harness_process.h"
 
 namespace cmnet {
 
-enum class HostLinkPhy { Bytes = 0, Uart = 1, Fifo = 2 };
-const char* host_link_phy_name(HostLinkPhy p);  // "bytes", "uart", "fifo"
 
 struct HostLinkRtlConfig {
   HostLinkPhy phy = HostLinkPhy::Bytes;
@@ -50,20 +51,16 @@ class RtlBoard {
   RtlBoard(const RtlBoard&) = delete;
   RtlBoard& operator=(const RtlBoard&) = delete;
 
-  uint16_t port() const { return port_; }
-  std::string uri() const { return "sim://127.0.0.1:" + std::to_string(port_); }
-  const std::string& log_path() const { return log_; }
+  uint16_t port() const { return proc_->port(); }
+  std::string uri() const { return "sim://127.0.0.1:" + std::to_string(port()); }
+  const std::string& log_path() const { return proc_->log_path(); }
   bool running() const;
   // Stops the harness (SIGTERM) and returns its statistics ("cycles", "overruns",
   // "frame_errors", ...; see sim/host_link_main.cpp) plus "exit_status". Idempotent.
   std::map<std::string, uint64_t> stop();
 
  private:
-  pid_t pid_ = -1;
-  int out_fd_ = -1;
-  uint16_t port_ = 0;
-  std::string log_;
-  std::string pending_;  // stdout read so far
+  std::unique_ptr<HarnessProcess> proc_;
   std::map<std::string, uint64_t> stats_;
 };
 

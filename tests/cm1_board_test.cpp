@@ -164,8 +164,8 @@ TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
 TEST(Cm1HostBoard, LintsCleanWithVerilatorWall) {
   for (const auto& [c, P, d, v, phy, button] :
        std::vector<std::tuple<int, int, int, int, HostLinkPhy, bool>>{
-           {1, 1, 1, 0, HostLinkPhy::kUart, true}, {2, 1, 40, 2, HostLinkPhy::kFifo, true},
-           {3, 4, 8, 1, HostLinkPhy::kUart, false}, {4, 16, 16, 0, HostLinkPhy::kFifo, false}}) {
+           {1, 1, 1, 0, HostLinkPhy::Uart, true}, {2, 1, 40, 2, HostLinkPhy::Fifo, true},
+           {3, 4, 8, 1, HostLinkPhy::Uart, false}, {4, 16, 16, 0, HostLinkPhy::Fifo, false}}) {
     NetworkConfig cfg;
     cfg.cm1.cube_dims = c;
     cfg.cm1.procs_per_chip = P;
@@ -214,7 +214,7 @@ TEST(Cm1SimBoardFifo, CountersAndReceptionsEqualTheModel) {
   cfg.cm1.data_bits = 8;
   cfg.cm1.queue_depth = 4;
   HostBoardOptions h;
-  h.phy = HostLinkPhy::kFifo;
+  h.phy = HostLinkPhy::Fifo;
   h.clock_hz = 60000000;
   Cm1SimBoard sim(cfg, h);
   BoardClient c = BoardClient::open(sim.uri(), client_options());

@@ -192,7 +192,7 @@ Connection connect(const NetworkConfig& cfg, const std::string& board_uri,
                  "its model on first use)", sim_link);
     HostBoardOptions h;
     if (sim_link == "fifo") {
-      h.phy = HostLinkPhy::kFifo;
+      h.phy = HostLinkPhy::Fifo;
       h.clock_hz = 60000000;  // the FT2232H's CLKOUT in synchronous FIFO mode
     }
     c.sim = std::make_unique<Cm1SimBoard>(cfg, h);
