@@ -67,6 +67,7 @@ const char* event_kind_name(DecodeEvent::Kind k) {
     case DecodeEvent::Kind::BadLength: return "bad length";
     case DecodeEvent::Kind::BadCrc: return "bad CRC";
     case DecodeEvent::Kind::BadVersion: return "bad version";
+    case DecodeEvent::Kind::UartBone: return "UARTBone command";
   }
   return "?";
 }
@@ -159,8 +160,36 @@ Frame make_reply(const Frame& req, Status status, std::vector<uint32_t> payload)
   return f;
 }
 
+namespace uartbone {
+
+namespace {
+std::vector<uint8_t> header(uint8_t cmd, uint32_t byte_addr, size_t count) {
+  if (byte_addr & 3) throw std::invalid_argument("UARTBone: address not 4-byte aligned");
+  if (count > kMaxWords)
+    throw std::invalid_argument("UARTBone: " + std::to_string(count) + " words, more than " +
+                                std::to_string(kMaxWords));
+  const uint32_t word = byte_addr >> 2;
+  return {cmd, static_cast<uint8_t>(count), static_cast<uint8_t>(word >> 24), static_cast<uint8_t>(word >> 16),
+          static_cast<uint8_t>(word >> 8), static_cast<uint8_t>(word)};
+}
+}  // namespace
+
+std::vector<uint8_t> encode_write(uint32_t byte_addr, std::span<const uint32_t> words, bool fixed) {
+  auto out = header(fixed ? kWriteFixed : kWrite, byte_addr, words.size());
+  for (uint32_t w : words)
+    for (int i = 3; i >= 0; --i) out.push_back(static_cast<uint8_t>(w >> (8 * i)));
+  return out;
+}
+
+std::vector<uint8_t> encode_read(uint32_t byte_addr, size_t count, bool fixed) {
+  return header(fixed ? kReadFixed : kRead, byte_addr, count);
+}
+
+}  // namespace uartbone
+
 void FrameDecoder::reset() {
   begin_ = end_ = 0;
+  seen_ = 0;
   events_.clear();
 }
 
@@ -183,7 +212,7 @@ void FrameDecoder::feed(std::span<const uint8_t> data) {
 
 bool FrameDecoder::discard_partial() {
   if (buffered() == 0) return false;
-  skip(1, true);
+  skip(1, true, buffered());
   process();
   return true;
 }
@@ -195,7 +224,9 @@ std::optional<DecodeEvent> FrameDecoder::next() {
   return e;
 }
 
-void FrameDecoder::skip(size_t n, bool garbage) {
+void FrameDecoder::skip(size_t n, bool garbage, size_t examined) {
+  seen_ = std::max(seen_, examined);
+  seen_ = seen_ > n ? seen_ - n : 0;
   begin_ += n;
   if (garbage) garbage_ += n;
   if (begin_ == end_) begin_ = end_ = 0;
@@ -206,14 +237,44 @@ void FrameDecoder::process() {
     const uint8_t* p = buf_.data() + begin_;
     const size_t avail = end_ - begin_;
     if (avail == 0) return;
+    if (starts_uartbone(0)) {
+      if (avail < uartbone::kHeaderBytes) return;
+      DecodeEvent ev;
+      ev.kind = DecodeEvent::Kind::UartBone;
+      ev.frame.type = p[0];
+      ev.declared_len = p[1];
+      const uint32_t word = (uint32_t{p[2]} << 24) | (uint32_t{p[3]} << 16) | (uint32_t{p[4]} << 8) | p[5];
+      ev.frame.addr = word << 2;  // the word address's top two bits fall off: 32-bit byte addresses
+      ev.frame.flags = (p[0] == uartbone::kWriteFixed || p[0] == uartbone::kReadFixed) ? kFlagNoIncrement : 0;
+      const size_t data = uartbone::is_write(p[0]) ? 4 * size_t{p[1]} : 0;
+      const size_t total = uartbone::kHeaderBytes + data;
+      if (avail < total) return;  // a write runs only once all its data is in
+      ev.frame.payload.resize(data / 4);
+      for (size_t i = 0; i < data / 4; ++i) {
+        const uint8_t* w = p + uartbone::kHeaderBytes + 4 * i;
+        ev.frame.payload[i] = (uint32_t{w[0]} << 24) | (uint32_t{w[1]} << 16) | (uint32_t{w[2]} << 8) | w[3];
+      }
+      ++uartbone_commands_;
+      events_.push_back(std::move(ev));
+      skip(total, false, total);
+      continue;
+    }
     if (p[0] != kSync) {
-      const void* s = std::memchr(p, kSync, avail);
-      skip(s ? static_cast<size_t>(static_cast<const uint8_t*>(s) - p) : avail, true);
+      // Garbage up to the next sync byte, or the next byte that may start a UARTBone command.
+      size_t n = 0;
+      if (!uartbone_) {
+        const void* s = std::memchr(p, kSync, avail);
+        n = s ? static_cast<size_t>(static_cast<const uint8_t*>(s) - p) : avail;
+      } else {
+        n = 1;
+        while (n < avail && p[n] != kSync && !starts_uartbone(n)) ++n;
+      }
+      skip(n, true, n);
       continue;
     }
     if (avail < kHeaderBytes) return;  // wait for the rest of the header
     if (crc16_ccitt(std::span(p, 12)) != get16(p + 12)) {
-      skip(1, true);  // a stray sync byte (or a corrupted header): hunt for the next one
+      skip(1, true, kHeaderBytes);  // a stray sync byte (or a corrupted header): hunt for the next one
       continue;
     }
     DecodeEvent ev;
@@ -228,14 +289,14 @@ void FrameDecoder::process() {
       ev.kind = DecodeEvent::Kind::BadVersion;
       ++errors_;
       events_.push_back(std::move(ev));
-      skip(kHeaderBytes, false);  // we cannot know a foreign version's frame length
+      skip(kHeaderBytes, false, kHeaderBytes);  // we cannot know a foreign version's frame length
       continue;
     }
     if (ev.declared_len > kMaxWords) {
       ev.kind = DecodeEvent::Kind::BadLength;
       ++errors_;
       events_.push_back(std::move(ev));
-      skip(kHeaderBytes, false);  // the oversized payload is never buffered: it is scanned as garbage
+      skip(kHeaderBytes, false, kHeaderBytes);  // the oversized payload is never buffered: it is scanned as garbage
       continue;
     }
     const size_t total = kHeaderBytes + 4 * size_t{ev.declared_len} + kTrailerBytes;
@@ -244,7 +305,7 @@ void FrameDecoder::process() {
       ev.kind = DecodeEvent::Kind::BadCrc;
       ++errors_;
       events_.push_back(std::move(ev));
-      skip(1, false);  // the length may be what got corrupted: rescan from the next byte
+      skip(1, false, total);  // the length may be what got corrupted: rescan from the next byte
       continue;
     }
     ev.kind = DecodeEvent::Kind::Frame;
@@ -252,7 +313,7 @@ void FrameDecoder::process() {
     for (size_t i = 0; i < ev.declared_len; ++i) ev.frame.payload[i] = get32(p + kHeaderBytes + 4 * i);
     ++frames_;
     events_.push_back(std::move(ev));
-    skip(total, false);
+    skip(total, false, total);
   }
 }
 

@@ -8,6 +8,9 @@
 //   frame CRC (bytes 0 .. 13+4*len)
 // Both CRCs are CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, not reflected, no final xor).
 //
+// The board side also accepts LiteX UARTBone commands on the same stream (PROTOCOL.md,
+// "UARTBone"); FrameDecoder(true) decodes them, the uartbone namespace below encodes them.
+//
 // Pure C++20, no Boost/spdlog: the libFuzzer target compiles this file on its own with clang++.
 #pragma once
 
@@ -88,14 +91,40 @@ Frame make_burst_read(uint8_t seq, uint32_t addr, uint16_t count, uint8_t flags 
 // A reply to req (same seq, addr, flags; type | kReplyBit).
 Frame make_reply(const Frame& req, Status status, std::vector<uint32_t> payload = {});
 
+// LiteX UARTBone (litex/soc/cores/uart.py, Stream2Wishbone): command byte, word count, word
+// address (byte address / 4) big-endian, then for writes the words big-endian. Reads are
+// answered with the words big-endian, writes not at all. No checksum, no status.
+namespace uartbone {
+inline constexpr uint8_t kWrite = 0x01;       // incrementing address
+inline constexpr uint8_t kRead = 0x02;
+inline constexpr uint8_t kWriteFixed = 0x03;  // every word to / from the same address (newer LiteX)
+inline constexpr uint8_t kReadFixed = 0x04;
+inline constexpr size_t kHeaderBytes = 6;
+inline constexpr size_t kMaxWords = 255;
+// What a read answers, for every word, when any of its accesses failed (LiteX's bus timeout
+// answers all ones too).
+inline constexpr uint32_t kFailedRead = 0xFFFFFFFF;
+
+inline constexpr bool is_command(uint8_t b) { return b >= kWrite && b <= kReadFixed; }
+inline constexpr bool is_write(uint8_t cmd) { return cmd == kWrite || cmd == kWriteFixed; }
+// byte_addr must be 4-byte aligned (std::invalid_argument otherwise), as must count / the word
+// count be within 0..kMaxWords.
+std::vector<uint8_t> encode_write(uint32_t byte_addr, std::span<const uint32_t> words, bool fixed = false);
+std::vector<uint8_t> encode_read(uint32_t byte_addr, size_t count, bool fixed = false);
+}  // namespace uartbone
+
 // What the streaming decoder hands out: a complete, CRC-checked frame, or a framing error
-// whose header passed its CRC (so type/seq/addr are trustworthy enough to address a reply).
+// whose header passed its CRC (so type/seq/addr are trustworthy enough to address a reply),
+// or (a board-side decoder only) a complete UARTBone command.
 struct DecodeEvent {
   enum class Kind : uint8_t {
     Frame,       // `frame` is complete and valid
     BadLength,   // header says len > kMaxWords; payload not read (scanned as garbage)
     BadCrc,      // header fine, frame CRC failed; `frame` has header fields, no payload
     BadVersion,  // header CRC fine but version != kVersion
+    UartBone,    // frame.type: the command byte; frame.addr: the byte address (word address
+                 // << 2, mod 2^32); frame.flags: kFlagNoIncrement for 0x03 / 0x04;
+                 // declared_len: the word count; frame.payload: the write data
   };
   Kind kind = Kind::Frame;
   Frame frame;
@@ -108,9 +137,17 @@ const char* event_kind_name(DecodeEvent::Kind k);
 // Bytes before a sync byte, and sync bytes whose header CRC fails, are skipped as garbage,
 // so the decoder resynchronises on the next valid header. Memory is bounded: it never holds
 // more than kMaxFrameBytes of input, whatever the stream says (events queue up to one per
-// 16 input bytes until taken with next()).
+// 6 input bytes until taken with next()).
+//
+// With accept_uartbone (the board's side), a UARTBone command byte where a sync byte could
+// start a frame begins a UARTBone command instead of being garbage, except in bytes that are
+// being rescanned after a failed frame (a header or frame CRC failure, a dropped partial):
+// those are searched for sync bytes only, so a corrupted frame never becomes bus writes.
+// hw/cmnet_frame_engine.v decodes exactly so.
 class FrameDecoder {
  public:
+  FrameDecoder() = default;
+  explicit FrameDecoder(bool accept_uartbone) : uartbone_(accept_uartbone) {}
   void feed(std::span<const uint8_t> data);
   std::optional<DecodeEvent> next();
   bool has_event() const { return !events_.empty(); }
@@ -119,19 +156,28 @@ class FrameDecoder {
   uint64_t garbage_bytes() const { return garbage_; }
   uint64_t frames() const { return frames_; }
   uint64_t errors() const { return errors_; }
+  uint64_t uartbone_commands() const { return uartbone_commands_; }
   void reset();  // drop buffered bytes and queued events (statistics kept)
-  // Give up on the incomplete frame at the front (its sender stalled): skip its sync byte and
-  // rescan what follows, which may hold complete frames. Returns whether anything was held.
+  // Give up on the incomplete frame (or UARTBone command) at the front (its sender stalled):
+  // skip its first byte and rescan what follows, which may hold complete frames. Returns
+  // whether anything was held.
   bool discard_partial();
 
  private:
   void process();
-  void skip(size_t n, bool garbage);
+  // Moves past n bytes, the first `examined` of which were decoded (so a later rescan of them
+  // looks for sync bytes only).
+  void skip(size_t n, bool garbage, size_t examined = 0);
+  bool starts_uartbone(size_t offset) const {
+    return uartbone_ && offset >= seen_ && uartbone::is_command(buf_[begin_ + offset]);
+  }
 
   std::array<uint8_t, kMaxFrameBytes> buf_{};
   size_t begin_ = 0, end_ = 0;
+  size_t seen_ = 0;  // bytes from begin_ on that were decoded before: rescanned, not fresh
+  bool uartbone_ = false;
   std::deque<DecodeEvent> events_;
-  uint64_t garbage_ = 0, frames_ = 0, errors_ = 0;
+  uint64_t garbage_ = 0, frames_ = 0, errors_ = 0, uartbone_commands_ = 0;
 };
 
 }  // namespace cmnet::proto

@@ -3,6 +3,14 @@
 // decodes request frames exactly as proto::FrameDecoder (host/protocol.cpp) does, executes them
 // as the master of a register bus, and hands the reply frames to the PHY byte by byte.
 //
+// It also executes LiteX UARTBone commands (PROTOCOL.md, "UARTBone"), so litex_server --uart
+// works with every board top: a byte 0x01..0x04 where a frame's sync byte 0xA5 could start
+// begins one (command, length, word address big-endian, write data big-endian; reads answer
+// the words big-endian, writes nothing). Bytes rescanned after a failed frame are searched for
+// SYNC only (hwm), so a corrupted frame never turns into UARTBone writes. Like a frame, a
+// command runs only once complete; one stalled FRAME_TIMEOUT cycles is dropped, and the bytes
+// after its command byte are rescanned.
+//
 // Register bus (this engine is the master; a target is e.g. cmnet_regfile_demo):
 //   bus_valid  a request: held high, with bus_write, bus_addr and bus_wdata stable, until the
 //              target answers; after every access it is low for at least one cycle
@@ -41,8 +49,9 @@
 // while a reply goes out; a host that waits for each reply (BoardClient) never fills it, one
 // that pipelines requests whose replies are longer than they are can (bytes are dropped,
 // `overrun`; the host's CRC check and retry recover). On iCE40 (yosys synth_ice40 + nextpnr)
-// with a UART: about 710 LUTs, 350 flip-flops and 6 of the UP5K's 30 RAM blocks; 33 MHz on a
-// UP5K, 78 MHz on an HX8K (so the FT2232H sync FIFO's 60 MHz works on HX parts).
+// with a UART: about 830 LUTs (UARTBone: about 105 of them), 360 flip-flops and 6 of the
+// UP5K's 30 RAM blocks; 33 MHz on a UP5K (measured before UARTBone), 76 MHz on an HX8K (83
+// without UARTBone), so the FT2232H sync FIFO's 60 MHz works on HX parts.
 module cmnet_frame_engine #(
     parameter integer FRAME_TIMEOUT = 4000000,  // cycles a partial frame may stall; 0: forever
     parameter integer BUS_TIMEOUT = 1023        // cycles a bus access may take; 0: forever
@@ -91,11 +100,13 @@ module cmnet_frame_engine #(
                    S_TXF = 4'd9,     // fetch a reply payload word
                    S_TXP = 4'd10,    // reply payload
                    S_TXC = 4'd11,    // reply frame CRC
-                   S_SKIP = 4'd12;   // drop the request's bytes from the ring, back to S_HUNT
+                   S_SKIP = 4'd12,   // drop the request's bytes from the ring, back to S_HUNT
+                   S_UHDR = 4'd13;   // UARTBone: length and address bytes
 
   // How far the ring's start moves after a reply: past the sync byte only (rescan), past the
-  // header (BAD_VERSION, BAD_LENGTH: the payload is scanned as garbage), past the frame.
-  localparam [1:0] SK_ONE = 2'd0, SK_HDR = 2'd1, SK_FRAME = 2'd2;
+  // header (BAD_VERSION, BAD_LENGTH: the payload is scanned as garbage), past the frame, past
+  // a UARTBone command.
+  localparam [1:0] SK_ONE = 2'd0, SK_HDR = 2'd1, SK_FRAME = 2'd2, SK_UB = 2'd3;
 
   localparam integer TMAX = (FRAME_TIMEOUT > BUS_TIMEOUT) ? FRAME_TIMEOUT : BUS_TIMEOUT;
   localparam integer TW = (TMAX < 2) ? 1 : $clog2(TMAX + 1);
@@ -123,6 +134,8 @@ module cmnet_frame_engine #(
   reg [RING_AW-1:0] rd;       // next byte to decode or execute
   reg [RING_AW-1:0] rd_nx;
   reg [7:0]         rbyte;    // ring[rd]
+  reg [RING_AW-1:0] hwm;      // first byte never decoded; bytes before it are rescanned for SYNC only
+  reg               ub;       // the current request is a UARTBone command, not a frame
 
   // Header of the current frame.
   reg        h_ver_ok;
@@ -167,8 +180,12 @@ module cmnet_frame_engine #(
   wire avail = (rd != wr_d);
 
   // ------------------------------------------------------------------ decoding conditions
-  wire decoding = (st == S_HDR) || (st == S_BODY) || (st == S_FCRC);
+  wire decoding = (st == S_HDR) || (st == S_BODY) || (st == S_FCRC) || (st == S_UHDR);
   wire take = avail && (decoding || st == S_HUNT);
+  // A UARTBone command byte (0x01..0x04) starts a command only where no decode has been before:
+  // the bytes of a failed frame, rescanned after its sync byte, never turn into bus writes.
+  wire ub_start = (st == S_HUNT) && take && (rd == hwm) && (rbyte[7:3] == 5'd0) &&
+                  (rbyte[2:0] != 3'd0) && !(rbyte[2] && rbyte[1:0] != 2'd0);
   wire hdr_last = (st == S_HDR) && take && (cnt[3:0] == 4'd13);
   wire hcrc_ok = lo_ok && (rbyte == crc_hi);
   wire len_bad = h_len_big || (h_len[8] && (h_len[7:0] != 8'd0));   // len > 256
@@ -179,20 +196,22 @@ module cmnet_frame_engine #(
 
   // The ring's start moves (and decoding restarts there) on: a garbage byte in S_HUNT, a
   // header CRC failure, a dropped partial frame, and the end of a reply (by skip_sel).
-  wire resync = (st == S_HUNT && take && rbyte != SYNC) || (hdr_last && !hcrc_ok) || drop ||
+  wire resync = (st == S_HUNT && take && rbyte != SYNC && !ub_start) || (hdr_last && !hcrc_ok) || drop ||
                 (st == S_SKIP);
   reg [10:0] skip_amt;
   always @(*) begin
-    if (st == S_EXEC) skip_amt = 11'd14;   // rd to the first payload byte
+    if (st == S_EXEC) skip_amt = ub ? 11'd6 : 11'd14;   // rd to the first payload byte
     else if (st != S_SKIP || skip_sel == SK_ONE) skip_amt = 11'd1;
     else if (skip_sel == SK_HDR) skip_amt = 11'd14;
     else skip_amt = plen + 11'd16;
   end
-  wire [RING_AW-1:0] beg_plus = beg + skip_amt;
+  // After a UARTBone command rd is at its end (every write word was fetched, reads have no data).
+  wire [RING_AW-1:0] beg_plus = (st == S_SKIP && skip_sel == SK_UB) ? rd : beg + skip_amt;
 
+  wire [RING_AW-1:0] rd_inc = rd + 1'b1;   // shared with hwm
   always @(*) begin
     if (resync || st == S_EXEC) rd_nx = beg_plus;
-    else if (take || st == S_WFETCH) rd_nx = rd + 1'b1;
+    else if (take || st == S_WFETCH) rd_nx = rd_inc;
     else rd_nx = rd;
   end
 
@@ -201,7 +220,7 @@ module cmnet_frame_engine #(
   wire noinc = h_flags[0];
   wire cnt_ok = !h_cnt_big && (h_cnt != 9'd0) && !(h_cnt[8] && (h_cnt[7:0] != 8'd0));
   // The word count, registered while the frame CRC arrives (it is 1..256 where it matters).
-  wire [8:0] n_req = (h_type == 8'h05) ? h_cnt : (h_type == 8'h04) ? h_len : 9'd1;
+  wire [8:0] n_req = (h_type == 8'h05) ? h_cnt : (h_type == 8'h04 || ub) ? h_len : 9'd1;
   // A burst runs past 0xFFFFFFFF when the last word address (addr/4 + n - 1) overflows 30
   // bits: only possible when addr/4 is within 255 of the top, and then addr[9:2] + n > 256.
   wire [9:0] end_sum = {2'b00, h_addr[9:2]} + {1'b0, n};
@@ -222,7 +241,8 @@ module cmnet_frame_engine #(
   end
 
   // ------------------------------------------------------------------ reply bytes
-  wire [8:0] rlen = (status != ST_OK) ? 9'd0 : op_ping ? 9'd1 : op_read ? n : 9'd0;
+  // A UARTBone read answers every word it was asked for, whatever happened on the bus.
+  wire [8:0] rlen = (status != ST_OK && !ub) ? 9'd0 : op_ping ? 9'd1 : op_read ? n : 9'd0;
   reg [7:0] hbyte;
   always @(*) begin
     case (cnt[3:0])
@@ -242,8 +262,12 @@ module cmnet_frame_engine #(
       default: hbyte = crc_hi;
     endcase
   end
-  // PING's word: protocol version | 256 << 16 = 0x01000001, little-endian.
-  wire [7:0] pbyte = op_ping ? ((bi == 2'd0 || bi == 2'd3) ? 8'h01 : 8'h00) : rbq[8 * bi +: 8];
+  // PING's word: protocol version | 256 << 16 = 0x01000001, little-endian. UARTBone words are
+  // big-endian; a UARTBone read in which an access failed answers all ones (what LiteX's bus
+  // timeout answers) for every word. (A frame's reply has no payload after a failure.)
+  wire [1:0] bsel = bi ^ {2{ub}};
+  wire [7:0] pbyte = op_ping ? ((bi == 2'd0 || bi == 2'd3) ? 8'h01 : 8'h00) :
+                     (status != ST_OK) ? 8'hFF : rbq[8 * bsel +: 8];
   wire       txing = (st == S_TXH) || (st == S_TXP);
   wire [7:0] tx_byte = (st == S_TXP) ? pbyte : hbyte;
   wire       tx_take = !out_valid || out_ready;
@@ -264,6 +288,8 @@ module cmnet_frame_engine #(
       out_data <= 8'd0;
       bus_valid <= 1'b0;
       bus_write <= 1'b0;
+      hwm <= {RING_AW{1'b0}};
+      ub <= 1'b0;
       h_ver_ok <= 1'b0;
       h_type <= 8'd0;
       h_seq <= 8'd0;
@@ -292,6 +318,7 @@ module cmnet_frame_engine #(
       wr_d <= wr;
       rd <= rd_nx;
       if (resync) beg <= beg_plus;
+      if (take && rd == hwm) hwm <= rd_inc;
       if (out_valid && out_ready) out_valid <= 1'b0;
       // One timer: for a partial frame waiting for bytes, or for a bus access.
       if ((decoding && !avail) || (bus_valid && !bus_ready)) tmo <= tmo + 1'b1;
@@ -302,8 +329,47 @@ module cmnet_frame_engine #(
           if (!avail) flush <= 1'b0;
           if (take && rbyte == SYNC) begin
             st <= S_HDR;
+            ub <= 1'b0;
             cnt <= 11'd1;
             crc <= crc16(16'hFFFF, SYNC);
+          end else if (ub_start) begin
+            st <= S_UHDR;
+            ub <= 1'b1;
+            h_type <= rbyte;                                  // bit 0: write
+            h_flags[0] <= rbyte[2] || (rbyte[1] && rbyte[0]); // 3, 4: fixed address
+            cnt <= 11'd1;
+          end
+        end
+
+        // UARTBone: length, then the word address big-endian. The byte address (word << 2) is
+        // assembled as the bytes come: each byte but the first fills a byte of h_addr with the
+        // previous byte's low 6 bits (kept in h_seq) and its own top 2.
+        S_UHDR: begin
+          if (drop) begin
+            st <= S_HUNT;
+            flush <= 1'b1;
+          end else if (take) begin
+            cnt <= cnt + 1'b1;
+            h_seq <= rbyte;
+            case (cnt[2:0])
+              3'd1: h_len <= {1'b0, rbyte};
+              3'd3: h_addr[31:24] <= {h_seq[5:0], rbyte[7:6]};
+              3'd4: h_addr[23:16] <= {h_seq[5:0], rbyte[7:6]};
+              3'd5: begin
+                h_addr[15:8] <= {h_seq[5:0], rbyte[7:6]};
+                h_addr[7:0] <= {rbyte[5:0], 2'b00};
+              end
+              default: ;
+            endcase
+            if (cnt[2:0] == 3'd5) begin
+              n <= n_req;
+              wi <= 9'd0;
+              cnt <= 11'd0;
+              skip_sel <= SK_UB;
+              // Writes execute only once all their data is in the ring, like frames. Length 0
+              // does nothing (LiteX never sends it).
+              st <= (h_len[7:0] == 8'd0) ? S_SKIP : h_type[0] ? S_BODY : S_EXEC;
+            end
           end
         end
 
@@ -377,7 +443,7 @@ module cmnet_frame_engine #(
             end
             if (cnt + 1'b1 == plen) begin
               cnt <= 11'd0;
-              st <= S_FCRC;
+              st <= ub ? S_EXEC : S_FCRC;
             end
           end
         end
@@ -417,7 +483,15 @@ module cmnet_frame_engine #(
           cnt <= 11'd0;
           crc <= 16'hFFFF;
           st <= S_TXH;
-          case (h_type)
+          if (ub) begin
+            if (h_type[0]) st <= S_WFETCH;
+            else begin
+              op_read <= 1'b1;
+              bus_valid <= 1'b1;
+              bus_write <= 1'b0;
+              st <= S_RBUS;
+            end
+          end else case (h_type)
             8'h01:  // PING
               if (h_len != 9'd0) status <= ST_BAD_LENGTH;
               else op_ping <= 1'b1;
@@ -452,7 +526,12 @@ module cmnet_frame_engine #(
         end
 
         S_WFETCH: begin
-          wdata <= {rbyte, wdata[31:8]};   // little-endian
+          case (bsel)                      // frames little-endian, UARTBone big-endian
+            2'd0: wdata[7:0] <= rbyte;
+            2'd1: wdata[15:8] <= rbyte;
+            2'd2: wdata[23:16] <= rbyte;
+            default: wdata[31:24] <= rbyte;
+          endcase
           bi <= bi + 1'b1;
           if (bi == 2'd3) begin
             bus_valid <= 1'b1;
@@ -462,29 +541,28 @@ module cmnet_frame_engine #(
         end
 
         S_WBUS, S_RBUS: begin
-          if (bus_done) begin
+          // A frame stops at a failed access (the words before it stay done); a UARTBone
+          // command has no way to say so and goes on, as LiteX's does (status marks the failure).
+          if (bus_done || (bus_valid && tmo_bus)) begin
             bus_valid <= 1'b0;
             wi <= wi_next;
-            if (bus_err) begin
-              status <= ST_BAD_ADDRESS;     // the words before this one stay done
-              st <= S_TXH;
-            end else if (wi_next == n) begin
-              st <= S_TXH;
-            end else if (st == S_WBUS) begin
-              st <= S_WFETCH;
-            end
+            if (!bus_done) status <= ST_INTERNAL;
+            else if (bus_err) status <= ST_BAD_ADDRESS;
+            if ((!bus_done || bus_err) && !ub) st <= S_TXH;
+            else if (wi_next == n) st <= S_TXH;
+            else if (st == S_WBUS) st <= S_WFETCH;
             // else: the next read, after one idle cycle (below)
-          end else if (bus_valid && tmo_bus) begin
-            bus_valid <= 1'b0;
-            status <= ST_INTERNAL;
-            st <= S_TXH;
           end else if (!bus_valid) begin
             bus_valid <= 1'b1;              // the read after the idle cycle
           end
         end
 
         S_TXH: begin
-          if (tx_take) begin
+          if (ub) begin   // no header: the read data alone, or nothing for a write
+            wi <= 9'd0;
+            bi <= 2'd0;
+            st <= (rlen != 9'd0) ? S_TXF : S_SKIP;
+          end else if (tx_take) begin
             out_valid <= 1'b1;
             out_data <= hbyte;
             crc <= crc_nx;
@@ -509,7 +587,7 @@ module cmnet_frame_engine #(
             bi <= bi + 1'b1;
             if (bi == 2'd3) begin
               wi <= wi_next;
-              st <= (wi_next == rlen) ? S_TXC : S_TXF;
+              st <= (wi_next == rlen) ? (ub ? S_SKIP : S_TXC) : S_TXF;
             end
           end
         end

@@ -169,8 +169,43 @@ Frame reply_for_event(const proto::DecodeEvent& ev, RegisterBackend& be) {
       r.version = proto::kVersion;
       return r;
     }
+    case K::UartBone: break;  // no reply frame
   }
   return make_reply(ev.frame, Status::Internal);
+}
+
+void execute_uartbone(const proto::DecodeEvent& ev, RegisterBackend& be, std::vector<uint8_t>& out) {
+  const Frame& c = ev.frame;
+  const uint32_t step = (c.flags & proto::kFlagNoIncrement) ? 0 : 4;
+  const bool write = proto::uartbone::is_write(c.type);
+  bool failed = false;
+  const size_t at = out.size();
+  for (size_t i = 0; i < ev.declared_len; ++i) {
+    const uint32_t a = c.addr + static_cast<uint32_t>(i) * step;  // wraps at 4 GiB, as the RTL's
+    uint32_t v = proto::uartbone::kFailedRead;
+    try {
+      if (write) be.write(a, c.payload[i]);
+      else v = be.read(a);
+    } catch (const std::exception& e) {
+      spdlog::debug("board: UARTBone {} at 0x{:08x} failed: {}", write ? "write" : "read", a, e.what());
+      failed = true;
+    }
+    if (!write)
+      for (int b = 3; b >= 0; --b) out.push_back(static_cast<uint8_t>(v >> (8 * b)));
+  }
+  // No status to report a failure with: the whole read answers all ones.
+  if (failed && !write) std::fill(out.begin() + static_cast<std::ptrdiff_t>(at), out.end(), uint8_t{0xFF});
+  if (ev.declared_len == 0) return;  // nothing executed (the RTL does not tick either)
+  try {
+    be.tick();
+  } catch (const std::exception& e) {
+    spdlog::warn("board: backend tick failed: {}", e.what());
+  }
+}
+
+void append_reply(const proto::DecodeEvent& ev, RegisterBackend& be, std::vector<uint8_t>& out) {
+  if (ev.kind == proto::DecodeEvent::Kind::UartBone) execute_uartbone(ev, be, out);
+  else proto::encode(reply_for_event(ev, be), out);
 }
 
 // ---------------------------------------------------------------- server
@@ -191,8 +226,8 @@ struct detail::BoardServerImpl {
   std::atomic<bool> stopping{false};
   uint16_t port = 0;
 
-  std::atomic<uint64_t> connections{0}, rejected{0}, frames{0}, error_replies{0}, garbage{0}, dropped_partials{0},
-      idle_closed{0}, active{0};
+  std::atomic<uint64_t> connections{0}, rejected{0}, frames{0}, uartbone{0}, error_replies{0}, garbage{0},
+      dropped_partials{0}, idle_closed{0}, active{0};
 
   BoardServerImpl(RegisterBackend& b, BoardServerOptions o) : backend(b), opt(o) {}
   void do_accept();
@@ -207,7 +242,7 @@ struct Session : std::enable_shared_from_this<Session> {
   detail::BoardServerImpl& srv;
   tcp::socket sock;
   asio::steady_timer timer;
-  proto::FrameDecoder dec;
+  proto::FrameDecoder dec{srv.opt.accept_uartbone};
   std::array<uint8_t, 4096> rbuf{};
   std::vector<uint8_t> pending, in_flight;
   bool reading = false, writing = false, closed = false;
@@ -260,6 +295,11 @@ struct Session : std::enable_shared_from_this<Session> {
       if (ev->kind != proto::DecodeEvent::Kind::Frame)
         spdlog::debug("board server: client {}: {} in {}", peer, proto::event_kind_name(ev->kind),
                       proto::describe(ev->frame));
+      if (ev->kind == proto::DecodeEvent::Kind::UartBone) {
+        ++srv.uartbone;
+        execute_uartbone(*ev, srv.backend, pending);
+        continue;
+      }
       Frame reply = reply_for_event(*ev, srv.backend);
       if (ev->kind == proto::DecodeEvent::Kind::Frame) ++srv.frames;
       if (reply.status != 0) ++srv.error_replies;
@@ -429,6 +469,7 @@ BoardServerStats BoardServer::stats() const {
   s.connections = impl_->connections;
   s.rejected_connections = impl_->rejected;
   s.frames = impl_->frames;
+  s.uartbone_commands = impl_->uartbone;
   s.error_replies = impl_->error_replies;
   s.garbage_bytes = impl_->garbage;
   s.dropped_partials = impl_->dropped_partials;

@@ -1,6 +1,7 @@
 // The simulated board's host-link server: a TCP server (Boost.Asio, bound to 127.0.0.1 only)
 // that decodes protocol frames (host/protocol.h) and executes them against a RegisterBackend,
-// replying with frames. It survives bad clients (garbage, truncated or oversized frames, abrupt
+// replying with frames. Like the RTL frame engine, it also executes LiteX UARTBone commands on
+// the same stream (PROTOCOL.md, "UARTBone"). It survives bad clients (garbage, truncated or oversized frames, abrupt
 // disconnects, clients that never read) and keeps serving the next one.
 #pragma once
 
@@ -67,8 +68,15 @@ class MemoryBackend : public RegisterBackend {
 
 // Executes one decoded request against the backend and returns the reply (never throws).
 proto::Frame execute_request(const proto::Frame& request, RegisterBackend& backend);
-// The reply for any decoder event: execute_request for frames, an error reply for framing errors.
+// The reply for a frame or framing-error event: execute_request for frames, an error reply for
+// framing errors. (A UARTBone command has no reply frame: use append_reply.)
 proto::Frame reply_for_event(const proto::DecodeEvent& event, RegisterBackend& backend);
+// Executes a UARTBone command event and appends its reply: a read's words big-endian, all
+// uartbone::kFailedRead if any access failed; nothing for a write. Every word is accessed,
+// failed or not (as LiteX does). Never throws.
+void execute_uartbone(const proto::DecodeEvent& event, RegisterBackend& backend, std::vector<uint8_t>& out);
+// The reply bytes for any decoder event (what the board sends back), appended to out.
+void append_reply(const proto::DecodeEvent& event, RegisterBackend& backend, std::vector<uint8_t>& out);
 
 struct BoardServerOptions {
   uint16_t port = 0;                              // 0: an ephemeral port, see port()
@@ -76,12 +84,14 @@ struct BoardServerOptions {
   std::chrono::milliseconds frame_timeout{500};   // drop a partial frame stalled this long
   size_t max_clients = 8;                         // further connections are closed at once
   size_t max_pending_output = 64 * 1024;          // stop reading from a client that does not read
+  bool accept_uartbone = true;                    // execute UARTBone commands too
 };
 
 struct BoardServerStats {
   uint64_t connections = 0;
   uint64_t rejected_connections = 0;
   uint64_t frames = 0;           // requests executed
+  uint64_t uartbone_commands = 0;
   uint64_t error_replies = 0;    // replies with a non-OK status
   uint64_t garbage_bytes = 0;    // bytes skipped resynchronising
   uint64_t dropped_partials = 0; // partial frames dropped after frame_timeout

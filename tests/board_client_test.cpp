@@ -22,6 +22,7 @@
 
 #include "host/board_client.h"
 #include "host/tcp_transport.h"
+#include "host/uartbone_client.h"
 #include "sim/board_server.h"
 
 extern char** environ;
@@ -577,23 +578,90 @@ TEST(ClientTcp, KilledFakeboardGivesConnectionClosedNotAHang) {
 }
 
 TEST_F(ClientServer, GarbageSpewingClientThenDisconnectDoesNotHurtTheNextClient) {
-  start();
-  {
-    const int fd = raw_connect(server->port());
-    ASSERT_GE(fd, 0);
-    std::mt19937 rng(11);
-    std::vector<uint8_t> junk(20000);
-    for (size_t i = 0; i < junk.size(); ++i) junk[i] = i % 64 == 0 ? proto::kSync : static_cast<uint8_t>(rng());
-    send_all(fd, junk);
-    auto partial = proto::encode(proto::make_burst_write(1, 0, std::vector<uint32_t>(100, 5)));
-    send_all(fd, std::span(partial).first(200));  // truncated frame, then vanish
-    ::close(fd);
+  // With UARTBone on (the default), some of the junk's bytes 0x01..0x04 start UARTBone commands
+  // that take the bytes after them as length, address and data: less is skipped as garbage.
+  for (const bool uartbone : {false, true}) {
+    SCOPED_TRACE(uartbone ? "UARTBone on" : "UARTBone off");
+    BoardServerOptions o;
+    o.accept_uartbone = uartbone;
+    start(o);
+    {
+      const int fd = raw_connect(server->port());
+      ASSERT_GE(fd, 0);
+      std::mt19937 rng(11);
+      std::vector<uint8_t> junk(20000);
+      for (size_t i = 0; i < junk.size(); ++i) junk[i] = i % 64 == 0 ? proto::kSync : static_cast<uint8_t>(rng());
+      send_all(fd, junk);
+      auto partial = proto::encode(proto::make_burst_write(1, 0, std::vector<uint32_t>(100, 5)));
+      send_all(fd, std::span(partial).first(200));  // truncated frame, then vanish
+      ::close(fd);
+    }
+    auto c = BoardClient::open(uri(), quick());
+    c.write32(0x10, 0xABCD);
+    EXPECT_EQ(c.read32(0x10), 0xABCDu);
+    const auto st = server->stats();
+    if (uartbone) {
+      EXPECT_GT(st.uartbone_commands, 10u);
+      EXPECT_GE(st.garbage_bytes, 1000u);
+    } else {
+      EXPECT_EQ(st.uartbone_commands, 0u);
+      EXPECT_GE(st.garbage_bytes, 19000u);
+    }
+    EXPECT_GE(st.connections, 2u);
+    c.close();
+    server->stop();
   }
-  auto c = BoardClient::open(uri(), quick());
-  c.write32(0x10, 0xABCD);
-  EXPECT_EQ(c.read32(0x10), 0xABCDu);
-  EXPECT_GE(server->stats().garbage_bytes, 19000u);
-  EXPECT_GE(server->stats().connections, 2u);
+}
+
+// LiteX UARTBone commands and protocol frames on one connection (the RTL frame engine is
+// checked against this server byte for byte in host_link_rtl_test).
+TEST_F(ClientServer, UartBoneCommandsInterleavedWithFrames) {
+  start({}, 0x100000);
+  auto c = BoardClient::open(uri(), quick(1000ms, 0));
+  UartBoneClient ub(c.transport(), 1000ms);
+  ub.write32(0x100, 0xCAFEF00D);
+  EXPECT_EQ(c.read32(0x100), 0xCAFEF00Du);
+  c.write32(0x104, 0x01020304);
+  EXPECT_EQ(ub.read32(0x104), 0x01020304u);
+  // Bursts: 300 words are two read commands, and 38 write commands of at most 8 words.
+  std::vector<uint32_t> w(300);
+  std::iota(w.begin(), w.end(), 0xA5A50000u);
+  ub.burst_write(0x2000, w);
+  EXPECT_EQ(c.burst_read(0x2000, w.size()), w);
+  EXPECT_EQ(ub.burst_read(0x2000, w.size()), w);
+  ub.set_max_write_words(255);
+  ub.burst_write(0x4000, w);
+  c.ping();  // writes are not answered: this reply comes after they ran
+  EXPECT_EQ(mem->peek(0x4000 + 4 * 299), w[299]);
+  // Fixed address: the last word stays; n reads of one register.
+  ub.burst_write(0x200, std::vector<uint32_t>{1, 2, 3}, true);
+  c.ping();
+  EXPECT_EQ(mem->peek(0x200), 3u);
+  EXPECT_EQ(mem->peek(0x204), 0u);
+  EXPECT_EQ(ub.burst_read(0x200, 4, true), (std::vector<uint32_t>(4, 3)));
+  // A read with a failed access answers all ones, every word; a write goes on past one.
+  EXPECT_EQ(ub.burst_read(0xFFFF8, 4), (std::vector<uint32_t>(4, proto::uartbone::kFailedRead)));
+  ub.burst_write(0xFFFF8, std::vector<uint32_t>{7, 8, 9});
+  c.ping();
+  EXPECT_EQ(mem->peek(0xFFFF8), 7u);
+  EXPECT_EQ(mem->peek(0xFFFFC), 8u);
+  EXPECT_EQ(c.ping(), 1u | (256u << 16));
+  const auto st = server->stats();
+  EXPECT_EQ(st.garbage_bytes, 0u);
+  EXPECT_EQ(st.uartbone_commands, 1u + 1 + 38 + 2 + 2 + 1 + 1 + 1 + 1);
+  EXPECT_EQ(c.stats().garbage_bytes, 0u);
+}
+
+TEST_F(ClientServer, UartBoneCanBeTurnedOff) {
+  BoardServerOptions o;
+  o.accept_uartbone = false;
+  start(o);
+  auto c = BoardClient::open(uri(), quick(1000ms, 0));
+  UartBoneClient ub(c.transport(), 200ms);
+  ub.write32(0x100, 5);
+  expect_host_error(HostErrorKind::Timeout, [&] { ub.read32(0x100); });
+  EXPECT_EQ(c.read32(0x100), 0u);
+  EXPECT_EQ(server->stats().garbage_bytes, 16u);
 }
 
 TEST_F(ClientServer, OversizedLengthGetsBadLengthAndTheConnectionKeepsWorking) {

@@ -2,7 +2,9 @@
 //  - the decoder never holds more than kMaxFrameBytes;
 //  - feeding the input in arbitrary chunks gives exactly the events of feeding it whole;
 //  - every decoded frame re-encodes and decodes to itself, with a payload within the limit;
-//  - errors carry a header that passed its CRC (BadLength only for len > kMaxWords).
+//  - errors carry a header that passed its CRC (BadLength only for len > kMaxWords);
+//  - all of that for the board side's decoder too (FrameDecoder(true): UARTBone commands),
+//    whose commands are well-formed and re-encode to their bytes.
 // Built by tests/host.cmake with clang++ -fsanitize=fuzzer,address,undefined.
 #include <cstdio>
 #include <cstdlib>
@@ -31,18 +33,16 @@ std::vector<DecodeEvent> drain(FrameDecoder& d) {
   return v;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::span<const uint8_t> in(data, size);
-
-  FrameDecoder whole;
+void run(std::span<const uint8_t> in, bool uartbone) {
+  const uint8_t* data = in.data();
+  const size_t size = in.size();
+  FrameDecoder whole(uartbone);
   whole.feed(in);
   check(whole.buffered() <= kMaxFrameBytes, "whole: buffer bound");
   const auto ev_whole = drain(whole);
 
   // Chunk sizes taken from the data itself (1..64 bytes), events drained as they come.
-  FrameDecoder chunked;
+  FrameDecoder chunked(uartbone);
   std::vector<DecodeEvent> ev_chunked;
   size_t pos = 0, k = 0;
   while (pos < size) {
@@ -80,6 +80,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case DecodeEvent::Kind::BadCrc:
         check(e.declared_len <= kMaxWords && e.frame.payload.empty(), "bad crc: header only");
         break;
+      case DecodeEvent::Kind::UartBone: {
+        check(uartbone, "UARTBone: only on the board side");
+        check(uartbone::is_command(e.frame.type) && e.declared_len <= uartbone::kMaxWords, "UARTBone: command");
+        const bool fixed = e.frame.flags == kFlagNoIncrement;
+        const auto bytes = uartbone::is_write(e.frame.type)
+                               ? uartbone::encode_write(e.frame.addr, e.frame.payload, fixed)
+                               : uartbone::encode_read(e.frame.addr, e.declared_len, fixed);
+        FrameDecoder again(true);
+        again.feed(bytes);
+        auto r = again.next();
+        check(r.has_value() && r->kind == DecodeEvent::Kind::UartBone && r->frame == e.frame &&
+                  r->declared_len == e.declared_len,
+              "UARTBone: re-encode");
+        break;
+      }
     }
   }
 
@@ -87,5 +102,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   while (whole.discard_partial()) {
   }
   check(whole.buffered() == 0, "discard_partial: empties the buffer");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::span<const uint8_t> in(data, size);
+  run(in, false);
+  run(in, true);
   return 0;
 }

@@ -5,9 +5,12 @@
 //   - the real host driver (BoardClient, sim://) talks over TCP to the verilated test board
 //     (RtlBoard, sim/host_link_rtl.h): registers, bursts, FIFO bursts, error replies;
 //   - raw frames with every error PROTOCOL.md lists get the replies it specifies;
-//   - long random streams of good and bad frames and garbage get, byte for byte, the replies of
-//     the software board (proto::FrameDecoder + execute_request, sim/board_server.h) running
-//     against a C++ copy of the demo register file;
+//   - long random streams of good and bad frames, UARTBone commands (complete, truncated,
+//     failing) and garbage get, byte for byte, the replies of the software board
+//     (proto::FrameDecoder(true) + append_reply, sim/board_server.h) running against a C++ copy
+//     of the demo register file;
+//   - a UARTBone client (host/uartbone_client.h) interleaved with the host driver on one link,
+//     and malformed UARTBone commands that must not wedge the link;
 //   - the same through the UART pins (CLKS_PER_BIT 4 and 8) and the FT245 FIFO pins.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -27,6 +30,7 @@
 #include "host/board_client.h"
 #include "host/protocol.h"
 #include "host/tcp_transport.h"
+#include "host/uartbone_client.h"
 #include "sim/board_server.h"
 #include "sim/host_link_rtl.h"
 #include "sim/rtl_build.h"
@@ -90,13 +94,15 @@ class DemoRegs : public RegisterBackend {
 };
 
 // The replies the software board gives to a byte stream.
-std::vector<uint8_t> reference_replies(const std::vector<uint8_t>& stream, DemoRegs& regs, size_t* left_over) {
+std::vector<uint8_t> reference_replies(const std::vector<uint8_t>& stream, DemoRegs& regs, size_t* left_over,
+                                       uint64_t* uartbone_commands = nullptr) {
   spdlog::set_level(spdlog::level::err);  // execute_request warns for every INTERNAL (HANG)
-  proto::FrameDecoder dec;
+  proto::FrameDecoder dec(true);
   dec.feed(stream);
   std::vector<uint8_t> out;
-  while (auto ev = dec.next()) proto::encode(reply_for_event(*ev, regs), out);
+  while (auto ev = dec.next()) append_reply(*ev, regs, out);
   if (left_over) *left_over = dec.buffered();
+  if (uartbone_commands) *uartbone_commands = dec.uartbone_commands();
   return out;
 }
 
@@ -126,7 +132,9 @@ std::vector<uint8_t> cat(std::initializer_list<std::vector<uint8_t>> parts) {
   return out;
 }
 
-// A random mix of every kind of request, good and bad, with garbage between frames.
+// A random mix of every kind of request, good and bad, frames and UARTBone commands, with
+// garbage between them. max_read_burst < 256 also keeps UARTBone command bytes out of the
+// garbage and truncated commands out (both can turn into long reads by chance).
 std::vector<uint8_t> random_traffic(std::mt19937& rng, size_t max_bytes, uint32_t max_read_burst = 256) {
   auto u = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
   auto words = [&](size_t n) {
@@ -194,11 +202,37 @@ std::vector<uint8_t> random_traffic(std::mt19937& rng, size_t max_bytes, uint32_
     }
   };
 
+  // UARTBone: writes and reads, incrementing and fixed, to every kind of address (HANG and
+  // unmapped ones fail: reads answer all ones), wrapping past 4 GiB, word addresses >= 2^30.
+  auto uartbone = [&]() -> std::vector<uint8_t> {
+    namespace ub = proto::uartbone;
+    uint32_t a = 0;
+    switch (u(0, 6)) {
+      case 0: a = kAcc; break;
+      case 1: a = kCount; break;
+      case 2: a = kBad + 4 * u(0, 100); break;
+      case 3: a = u(0, 5) ? 0x4 : kHang; break;
+      case 4: a = kTop + 4 * u(0, 3); break;
+      default: a = kRam + 4 * u(0, kRamWords - 1); break;
+    }
+    const bool fixed = u(0, 3) == 0;
+    uint32_t n = u(0, 9) == 0 ? u(0, 255) : u(1, 8);
+    if (a == kHang) n = std::min(n, 3u);  // every word waits out the bus timeout
+    std::vector<uint8_t> c;
+    if (u(0, 1)) {
+      c = ub::encode_write(a, words(n), fixed);
+    } else {
+      c = ub::encode_read(a, std::min(n, max_read_burst), fixed);
+    }
+    if (u(0, 7) == 0) c[2] |= static_cast<uint8_t>(u(1, 3) << 6);  // bits the byte address has no room for
+    return c;
+  };
+
   std::vector<uint8_t> out;
   while (out.size() < max_bytes) {
     std::vector<uint8_t> item;
     const uint8_t seq = static_cast<uint8_t>(rng());
-    const uint32_t kind = u(0, 19);
+    const uint32_t kind = u(0, 23);
     if (kind < 9) {
       item = good();
     } else if (kind == 9) {  // not a request type (also replies sent to the board)
@@ -230,9 +264,17 @@ std::vector<uint8_t> random_traffic(std::mt19937& rng, size_t max_bytes, uint32_
       item = {proto::kSync};
       if (u(0, 1)) item.push_back(proto::kSync);
       if (u(0, 1)) item.push_back(1);
+    } else if (kind >= 20 && kind <= 22) {
+      item = uartbone();
+    } else if (kind == 23 && max_read_burst >= 256) {  // a truncated command takes what follows
+      item = uartbone();
+      item.resize(u(1, static_cast<uint32_t>(item.size() - 1)));
     } else {  // garbage
       item.resize(u(1, 40));
-      for (auto& b : item) b = u(0, 3) == 0 ? proto::kSync : static_cast<uint8_t>(rng());
+      for (auto& b : item) {
+        b = u(0, 3) == 0 ? proto::kSync : static_cast<uint8_t>(rng());
+        if (max_read_burst < 256 && proto::uartbone::is_command(b)) b = 0;
+      }
     }
     out.insert(out.end(), item.begin(), item.end());
   }
@@ -243,7 +285,7 @@ std::vector<uint8_t> random_traffic(std::mt19937& rng, size_t max_bytes, uint32_
 // which decodes the same way, also replies to everything), ending with a PING.
 void close_stream(std::vector<uint8_t>& stream) {
   for (int i = 0;; ++i) {
-    proto::FrameDecoder dec;
+    proto::FrameDecoder dec(true);
     dec.feed(stream);
     if (dec.buffered() == 0) return;
     ASSERT_LT(i, 10) << "the stream does not settle";
@@ -333,8 +375,10 @@ std::map<uint8_t, int> statuses(const std::vector<uint8_t>& replies) {
 void expect_same_replies(RtlBoard& board, const std::vector<uint8_t>& stream, std::chrono::milliseconds timeout,
                          DemoRegs regs = {}) {
   size_t left = 0;
-  const auto want = reference_replies(stream, regs, &left);
+  uint64_t ub_commands = 0;
+  const auto want = reference_replies(stream, regs, &left, &ub_commands);
   ASSERT_EQ(left, 0u);
+  EXPECT_GT(ub_commands, 10u) << "the stream has (almost) no UARTBone commands";
   // The stream exercises every status the board can send.
   const auto st = statuses(want);
   for (Status s : {Status::Ok, Status::BadCrc, Status::BadLength, Status::UnknownCommand, Status::BadAddress,
@@ -701,7 +745,9 @@ TEST(HostLinkRtl, ErrorRepliesAsProtocolMdSays) {
     auto req = raw_frame(1, 0x04, 0x40, kRam, 300, {});
     req.resize(req.size() - 2);
     const auto inner = proto::encode(proto::make_write(0x41, kRam + 8, 77));
-    link.send(cat({req, {1, 2, 3, 4}, inner}));
+    // (Not bytes 0x01..0x04: the payload is scanned like any garbage, and they would start
+    // UARTBone commands.)
+    link.send(cat({req, {0x10, 0x20, 0x30, 0x40}, inner}));
     auto rs = link.frames(2, 10s);
     ASSERT_EQ(rs.size(), 2u);
     EXPECT_EQ(rs[0].seq, 0x40);
@@ -802,6 +848,140 @@ TEST(HostLinkRtl, StalledPartialFrameIsDroppedAfterTheFrameTimeout) {
   // And nothing of the partial frame was executed.
   link.send(proto::encode(proto::make_read(0x52, kRam)));
   EXPECT_EQ(only_frame(link).payload, (std::vector<uint32_t>{0}));
+  expect_clean_stop(board);
+}
+
+// ------------------------------------------------------------------ UARTBone
+
+// What litex_server --uart does (host/uartbone_client.h), interleaved with the host driver on
+// one connection.
+void exercise_uartbone(RtlBoard& board) {
+  BoardClient c = BoardClient::open(board.uri(), client_options());
+  UartBoneClient ub(c.transport(), 10000ms);
+  EXPECT_EQ(ub.read32(0), kId);
+  ub.write32(kRam, 0xDEADBEEF);
+  EXPECT_EQ(c.read32(kRam), 0xDEADBEEFu);
+  c.write32(kRam + 4, 0x01234567);
+  EXPECT_EQ(ub.read32(kRam + 4), 0x01234567u);
+
+  // Bursts: 300 words are two read commands, and 38 write commands of 8 words (LiteX's size).
+  std::vector<uint32_t> w(300);
+  std::mt19937 rng(17);
+  for (auto& x : w) x = static_cast<uint32_t>(rng());
+  ub.burst_write(kRam + 64, w);
+  EXPECT_EQ(c.burst_read(kRam + 64, w.size()), w);
+  EXPECT_EQ(ub.burst_read(kRam + 64, w.size()), w);
+  std::reverse(w.begin(), w.end());
+  ub.set_max_write_words(255);
+  ub.burst_write(kRam + 64, w);
+  EXPECT_EQ(c.burst_read(kRam + 64, w.size()), w);
+
+  // Fixed-address commands (0x03, 0x04): every word to ACC (it sums), n reads of COUNT.
+  const uint32_t acc = c.read32(kAcc);
+  ub.burst_write(kAcc, std::vector<uint32_t>{1, 2, 3, 400}, true);
+  EXPECT_EQ(c.read32(kAcc), acc + 406);
+  c.write32(kCount, 50);
+  EXPECT_EQ(ub.burst_read(kCount, 4, true), (std::vector<uint32_t>{50, 51, 52, 53}));
+  EXPECT_EQ(c.read32(kCount), 54u);
+
+  // Failed accesses: a read answers all ones, every word, and still makes every access (COUNT
+  // counts on); a write goes on past a failed word.
+  const std::vector<uint32_t> ones(3, proto::uartbone::kFailedRead);
+  EXPECT_EQ(ub.burst_read(kBad, 3), ones);
+  EXPECT_EQ(ub.burst_read(kHang, 3, true), ones);  // the bus timeout, three times
+  c.write32(kCount, 7);
+  EXPECT_EQ(ub.burst_read(0x4, 3), ones);  // 0x4 unmapped, then ACC, then COUNT
+  EXPECT_EQ(c.read32(kCount), 8u);
+  const uint32_t last = kRam + 4 * (kRamWords - 1);
+  ub.burst_write(last, std::vector<uint32_t>{77, 78});  // the second word is off the RAM
+  ub.burst_write(0x4, std::vector<uint32_t>{1, 1000});  // unmapped, then ACC
+  EXPECT_EQ(c.read32(last), 77u);
+  EXPECT_EQ(c.read32(kAcc), acc + 1406);
+
+  // Addresses wrap at 4 GiB: TOP is RAM words 0..3, the word after 0xFFFFFFFC is ID.
+  c.write32(kRam + 8, 0xAAAA0008);
+  c.write32(kRam + 12, 0xAAAA000C);
+  EXPECT_EQ(ub.burst_read(kTop + 8, 3), (std::vector<uint32_t>{0xAAAA0008, 0xAAAA000C, kId}));
+  // A word address >= 2^30 has no byte address: its top two bits are dropped.
+  c.transport().write_all(std::vector<uint8_t>{0x02, 1, 0xC0, 0x00, 0x04, 0x02}, Clock::now() + 10s);
+  std::vector<uint8_t> four(4);
+  size_t got = 0;
+  while (got < 4) {
+    const size_t k = c.transport().read_some(std::span(four).subspan(got), Clock::now() + 10s);
+    ASSERT_GT(k, 0u) << "no reply to a UARTBone read at word address 0xC0000402";
+    got += k;
+  }
+  EXPECT_EQ(four, (std::vector<uint8_t>{0xAA, 0xAA, 0x00, 0x08}));  // byte address 0x1008
+
+  EXPECT_EQ(c.ping(), 0x01000001u);
+  EXPECT_EQ(c.stats().garbage_bytes, 0u);
+  EXPECT_EQ(c.stats().timeouts, 0u);
+}
+
+TEST(HostLinkRtl, UartBoneClientInterleavedWithTheDriver) {
+  RtlBoard board(config(HostLinkPhy::Bytes));
+  exercise_uartbone(board);
+  expect_clean_stop(board);
+}
+
+TEST(HostLinkUart, UartBoneClientInterleavedWithTheDriver) {
+  RtlBoard board(config(HostLinkPhy::Uart, 4));
+  exercise_uartbone(board);
+  expect_clean_stop(board);
+}
+
+// Recovery rules (PROTOCOL.md, "UARTBone"): a command runs only once complete; one whose
+// sender stalls for FRAME_TIMEOUT cycles is dropped and the bytes after its command byte are
+// rescanned for frames; bytes rescanned after a failed frame never start a command.
+TEST(HostLinkRtl, MalformedUartBoneCommandsDoNotWedgeTheLink) {
+  namespace ub = proto::uartbone;
+  RtlBoard board(config(HostLinkPhy::Bytes));
+  {
+    RawLink link(board.port());
+    auto reply = [&](const std::vector<uint8_t>& req) {
+      link.send(req);
+      return only_frame(link);
+    };
+    // A write of 16 words with 2 sent: the PING behind it is taken for its data until the
+    // stall drops it, then found on the rescan. Nothing of the write was executed.
+    auto w = ub::encode_write(kRam + 0x100, std::vector<uint32_t>(16, 0x55555555));
+    w.resize(ub::kHeaderBytes + 8);
+    const Frame p = reply(cat({w, proto::encode(proto::make_ping(0x61))}));
+    EXPECT_EQ(p.seq, 0x61);
+    EXPECT_EQ(p.status, 0);
+    EXPECT_EQ(reply(proto::encode(proto::make_burst_read(0x62, kRam + 0x100, 2))).payload,
+              (std::vector<uint32_t>{0, 0}));
+
+    // Length 0 does nothing and sends nothing.
+    const Frame q = reply(cat({ub::encode_write(kRam, {}), ub::encode_read(kRam, 0),
+                               proto::encode(proto::make_read(0x63, kRam + 0x100))}));
+    EXPECT_EQ(q.seq, 0x63);
+    EXPECT_EQ(q.payload, (std::vector<uint32_t>{0}));
+
+    // A BURST_WRITE failing its CRC: the rescan after its sync byte reads 0x01 0x04 (version,
+    // type), a UARTBone write of 4 words to byte address 0x1400 (from seq 0 and addr 0x500),
+    // were rescanned bytes commands.
+    auto bad = proto::encode(proto::make_burst_write(0x00, 0x500, std::vector<uint32_t>{9, 9, 9, 9}));
+    bad[proto::kHeaderBytes + 5] ^= 0x01;
+    EXPECT_EQ(reply(bad).status, static_cast<uint8_t>(Status::BadCrc));
+    EXPECT_EQ(reply(proto::encode(proto::make_burst_read(0x64, 0x1400, 5))).payload, std::vector<uint32_t>(5, 0))
+        << "a corrupted frame's bytes were executed as a UARTBone write";
+    EXPECT_EQ(link.garbage(), 0u);
+  }
+  {
+    // A truncated read header, then the driver: its first request completes the command's
+    // address (4 bytes of all ones come back, garbage to it) and is lost with what follows;
+    // the driver's retry gets through.
+    BoardClientOptions o = client_options();
+    o.timeout = 1000ms;
+    o.retries = 2;
+    BoardClient c = BoardClient::open(board.uri(), o);
+    c.transport().write_all(std::vector<uint8_t>{ub::kRead, 1, 0x00}, Clock::now() + 10s);
+    c.write32(kRam + 0x104, 0x600DF00D);
+    EXPECT_EQ(c.read32(kRam + 0x104), 0x600DF00Du);
+    EXPECT_GE(c.stats().retries, 1u);
+    EXPECT_GE(c.stats().garbage_bytes, 4u);
+  }
   expect_clean_stop(board);
 }
 

@@ -284,6 +284,124 @@ TEST(Codec, ResetDropsState) {
   EXPECT_TRUE(dec.next().has_value());
 }
 
+// ------------------------------------------------------------------ UARTBone (board side)
+
+TEST(UartBone, EncodingIsLiteXs) {
+  // Write 2 words at byte address 0x1000 (word address 0x400), big-endian everywhere.
+  const std::vector<uint32_t> w = {0x11223344, 0xA5000001};
+  EXPECT_EQ(uartbone::encode_write(0x1000, w),
+            (std::vector<uint8_t>{0x01, 2, 0x00, 0x00, 0x04, 0x00, 0x11, 0x22, 0x33, 0x44, 0xA5, 0x00, 0x00, 0x01}));
+  EXPECT_EQ(uartbone::encode_read(0xFFFFFFFC, 255, true),
+            (std::vector<uint8_t>{0x04, 255, 0x3F, 0xFF, 0xFF, 0xFF}));
+  EXPECT_THROW(uartbone::encode_read(0x1002, 1), std::invalid_argument);
+  EXPECT_THROW(uartbone::encode_read(0x1000, 256), std::invalid_argument);
+}
+
+TEST(UartBone, OnlyABoardSideDecoderTakesCommands) {
+  const auto cmd = uartbone::encode_write(0x20, std::vector<uint32_t>{7});
+  const auto host = decode_all(cmd);
+  EXPECT_TRUE(host.empty());  // garbage to the host's decoder
+  FrameDecoder board(true);
+  const auto ev = decode_all(cmd, &board);
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].kind, DecodeEvent::Kind::UartBone);
+  EXPECT_EQ(ev[0].frame.type, uartbone::kWrite);
+  EXPECT_EQ(ev[0].frame.addr, 0x20u);
+  EXPECT_EQ(ev[0].frame.flags, 0);
+  EXPECT_EQ(ev[0].declared_len, 1);
+  EXPECT_EQ(ev[0].frame.payload, (std::vector<uint32_t>{7}));
+  EXPECT_EQ(board.garbage_bytes(), 0u);
+  EXPECT_EQ(board.uartbone_commands(), 1u);
+}
+
+TEST(UartBone, CommandsAndFramesInterleavedInAnySplit) {
+  std::vector<uint8_t> s;
+  auto add = [&](const std::vector<uint8_t>& b) { s.insert(s.end(), b.begin(), b.end()); };
+  add(encode(make_read(1, 0x100)));
+  add(uartbone::encode_read(0x200, 3, true));
+  add({0x00, 0x77});  // garbage
+  add(uartbone::encode_write(0x300, iota_words(255)));
+  add(encode(make_burst_write(2, 0x400, iota_words(5))));
+  add(uartbone::encode_write(0x500, {}));  // length 0
+  // Whole, and one byte at a time: the same events.
+  FrameDecoder whole(true);
+  const auto a = decode_all(s, &whole);
+  FrameDecoder bytewise(true);
+  std::vector<DecodeEvent> b;
+  for (uint8_t x : s) {
+    bytewise.feed(std::span(&x, 1));
+    while (auto e = bytewise.next()) b.push_back(std::move(*e));
+  }
+  ASSERT_EQ(a.size(), 5u);
+  ASSERT_EQ(b.size(), a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].kind, b[i].kind);
+    EXPECT_EQ(a[i].frame, b[i].frame);
+  }
+  EXPECT_EQ(a[0].kind, DecodeEvent::Kind::Frame);
+  EXPECT_EQ(a[1].kind, DecodeEvent::Kind::UartBone);
+  EXPECT_EQ(a[1].frame.flags, kFlagNoIncrement);
+  EXPECT_EQ(a[1].declared_len, 3);
+  EXPECT_EQ(a[2].frame.payload, iota_words(255));
+  EXPECT_EQ(a[3].frame.payload, iota_words(5));
+  EXPECT_EQ(a[4].declared_len, 0);
+  EXPECT_EQ(whole.garbage_bytes(), 2u);
+  EXPECT_EQ(whole.buffered(), 0u);
+}
+
+TEST(UartBone, AWordAddressAbove4GiBWraps) {
+  FrameDecoder d(true);
+  const auto ev = decode_all(std::vector<uint8_t>{0x02, 1, 0xC0, 0x00, 0x00, 0x05}, &d);
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].frame.addr, 0x14u);
+}
+
+TEST(UartBone, ACorruptedFrameIsRescannedForSyncOnlyNeverForCommands) {
+  // A BURST_WRITE whose payload is corrupted: after BAD_CRC the bytes after its sync byte are
+  // rescanned. They start 0x01 (the version), 0x04 (the type)...: a UARTBone write of 4 words,
+  // were they not rescanned bytes.
+  auto bad = encode(make_burst_write(9, 0x1000, iota_words(4)));
+  bad[kHeaderBytes + 3] ^= 0x40;
+  auto s = bad;
+  const auto good = uartbone::encode_read(0x40, 1);
+  s.insert(s.end(), good.begin(), good.end());
+  FrameDecoder d(true);
+  const auto ev = decode_all(s, &d);
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].kind, DecodeEvent::Kind::BadCrc);
+  EXPECT_EQ(ev[1].kind, DecodeEvent::Kind::UartBone);  // the command after it is fresh
+  EXPECT_EQ(ev[1].frame.addr, 0x40u);
+  EXPECT_EQ(d.garbage_bytes(), bad.size() - 1);
+  // A stray sync byte: its 13 header bytes are rescanned for sync only.
+  std::vector<uint8_t> t = {kSync};
+  const auto w = uartbone::encode_write(0x80, std::vector<uint32_t>{0x10, 0x20, 0x30});  // 18 bytes
+  t.insert(t.end(), w.begin(), w.end());
+  FrameDecoder d2(true);
+  const auto ev2 = decode_all(t, &d2);
+  EXPECT_TRUE(ev2.empty());  // the command's first 13 bytes were the stray sync's header
+  EXPECT_EQ(d2.garbage_bytes(), t.size());
+  EXPECT_EQ(d2.buffered(), 0u);
+}
+
+TEST(UartBone, AStalledCommandIsDroppedAndWhatFollowsRescanned) {
+  // A write of 16 words with 2 sent; a PING behind it is taken as its data until the sender
+  // is given up on (discard_partial), then found on the rescan.
+  auto s = uartbone::encode_write(0x100, iota_words(16));
+  s.resize(uartbone::kHeaderBytes + 8);
+  const auto ping = encode(make_ping(5));
+  s.insert(s.end(), ping.begin(), ping.end());
+  FrameDecoder d(true);
+  EXPECT_TRUE(decode_all(s, &d).empty());
+  EXPECT_EQ(d.buffered(), s.size());
+  EXPECT_TRUE(d.discard_partial());
+  auto e = d.next();
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->kind, DecodeEvent::Kind::Frame);
+  EXPECT_EQ(e->frame.seq, 5);
+  EXPECT_EQ(d.uartbone_commands(), 0u);  // nothing of the stalled command ran
+  EXPECT_EQ(d.buffered(), 0u);
+}
+
 TEST(Names, StatusAndTypeNames) {
   EXPECT_STREQ(status_name(0), "OK");
   EXPECT_STREQ(status_name(1), "BAD_CRC");
