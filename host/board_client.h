@@ -73,7 +73,10 @@ class BoardClient : public RegisterPort {
   void close();
 
  private:
-  proto::Frame transact(proto::Frame request, size_t expect_words);
+  // Sends request (its words: payload, or request.payload when that is empty; a burst write's
+  // are not copied) and waits for the OK reply, whose words go to reply (its size is the number
+  // expected).
+  void transact(proto::Frame request, std::span<const uint32_t> payload, std::span<uint32_t> reply);
 
   std::unique_ptr<Transport> transport_;
   BoardClientOptions options_;

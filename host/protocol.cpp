@@ -1,7 +1,11 @@
 #include "host/protocol.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 #include <cstring>
 #include <stdexcept>
 
@@ -9,30 +13,28 @@ namespace cmnet::proto {
 
 namespace {
 
-constexpr std::array<uint16_t, 256> make_crc_table() {
-  std::array<uint16_t, 256> t{};
+// Slicing-by-8: kCrc[k][x] is the CRC register after byte x and then k zero bytes, from 0. Eight
+// bytes then take eight independent look-ups instead of a chain of eight (a 1 KB burst is CRC'd
+// twice per round trip; byte at a time it was a tenth of the driver's time).
+constexpr std::array<std::array<uint16_t, 256>, 8> make_crc_tables() {
+  std::array<std::array<uint16_t, 256>, 8> t{};
   for (unsigned i = 0; i < 256; ++i) {
     uint16_t c = static_cast<uint16_t>(i << 8);
     for (int b = 0; b < 8; ++b) c = static_cast<uint16_t>((c & 0x8000) ? (c << 1) ^ 0x1021 : (c << 1));
-    t[i] = c;
+    t[0][i] = c;
   }
+  for (size_t k = 1; k < 8; ++k)
+    for (unsigned i = 0; i < 256; ++i)
+      t[k][i] = static_cast<uint16_t>((t[k - 1][i] << 8) ^ t[0][t[k - 1][i] >> 8]);
   return t;
 }
-constexpr auto kCrcTable = make_crc_table();
+constexpr auto kCrc = make_crc_tables();
 
 uint16_t get16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
 uint32_t get32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
          (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
-void put16(std::vector<uint8_t>& o, uint16_t v) {
-  o.push_back(static_cast<uint8_t>(v));
-  o.push_back(static_cast<uint8_t>(v >> 8));
-}
-void put32(std::vector<uint8_t>& o, uint32_t v) {
-  for (int i = 0; i < 4; ++i) o.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
 }  // namespace
 
 const char* status_name(uint8_t s) {
@@ -80,28 +82,138 @@ std::string describe(const Frame& f) {
   return buf;
 }
 
-uint16_t crc16_ccitt(std::span<const uint8_t> data, uint16_t crc) {
-  for (uint8_t b : data) crc = static_cast<uint16_t>((crc << 8) ^ kCrcTable[((crc >> 8) ^ b) & 0xFF]);
+namespace {
+
+uint16_t crc16_tables(const uint8_t* p, size_t n, uint16_t crc) {
+  // Short inputs (headers, small frames) byte by byte: one table of eight cache lines, where
+  // eight tables would be fetched again after every trip through the kernel's TCP stack.
+  if (n < 32) {
+    for (; n > 0; --n, ++p) crc = static_cast<uint16_t>((crc << 8) ^ kCrc[0][((crc >> 8) ^ *p) & 0xFF]);
+    return crc;
+  }
+  for (; n >= 8; n -= 8, p += 8)
+    crc = static_cast<uint16_t>(kCrc[7][(crc >> 8) ^ p[0]] ^ kCrc[6][(crc & 0xFF) ^ p[1]] ^ kCrc[5][p[2]] ^
+                                kCrc[4][p[3]] ^ kCrc[3][p[4]] ^ kCrc[2][p[5]] ^ kCrc[1][p[6]] ^ kCrc[0][p[7]]);
+  for (; n > 0; --n, ++p) crc = static_cast<uint16_t>((crc << 8) ^ kCrc[0][((crc >> 8) ^ *p) & 0xFF]);
   return crc;
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CMNET_CRC_CLMUL 1
+
+// Carry-less multiplication (PCLMULQDQ) folding for long inputs, a burst frame's kilobyte:
+// about ten times the tables' speed. With G = x^16 + x^12 + x^5 + 1 and the message M read as
+// a polynomial (first byte highest, bit 7 first), the CRC is M * x^16 mod G, after XORing the
+// initial register into M's first 16 bits. 16-byte blocks are folded into 128-bit remainders
+// (X * x^128 = X_hi * x^192 + X_lo * x^128, and x^k mod G is a 16-bit constant), four of them
+// side by side (x^512, x^576); what is left is reduced to 64 bits, whose CRC the tables give.
+constexpr uint64_t xpow_mod_g(unsigned k) {  // x^k mod G
+  uint32_t r = 1;
+  for (unsigned i = 0; i < k; ++i) {
+    r <<= 1;
+    if (r & 0x10000) r ^= 0x11021;
+  }
+  return r;
+}
+
+#define CMNET_CLMUL_TARGET __attribute__((target("pclmul,ssse3")))
+
+CMNET_CLMUL_TARGET inline __m128i load(const uint8_t* q) {  // 16 bytes, the first one highest
+  const __m128i reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  return _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q)), reverse);
+}
+
+CMNET_CLMUL_TARGET inline __m128i fold(__m128i x, __m128i k) {  // x * x^(128 * lanes) mod G, 128 bits wide
+  return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x11), _mm_clmulepi64_si128(x, k, 0x00));
+}
+
+CMNET_CLMUL_TARGET uint16_t crc16_clmul(const uint8_t* p, size_t n, uint16_t crc) {
+  const __m128i k1 = _mm_set_epi64x(static_cast<long long>(xpow_mod_g(192)), static_cast<long long>(xpow_mod_g(128)));
+  const __m128i k4 = _mm_set_epi64x(static_cast<long long>(xpow_mod_g(576)), static_cast<long long>(xpow_mod_g(512)));
+  const __m128i init = _mm_set_epi64x(static_cast<long long>(uint64_t{crc} << 48), 0);
+
+  __m128i acc;
+  if (n >= 64) {
+    __m128i x0 = _mm_xor_si128(load(p), init), x1 = load(p + 16), x2 = load(p + 32), x3 = load(p + 48);
+    p += 64;
+    n -= 64;
+    for (; n >= 64; n -= 64, p += 64) {
+      x0 = _mm_xor_si128(fold(x0, k4), load(p));
+      x1 = _mm_xor_si128(fold(x1, k4), load(p + 16));
+      x2 = _mm_xor_si128(fold(x2, k4), load(p + 32));
+      x3 = _mm_xor_si128(fold(x3, k4), load(p + 48));
+    }
+    acc = _mm_xor_si128(fold(_mm_xor_si128(fold(_mm_xor_si128(fold(x0, k1), x1), k1), x2), k1), x3);
+  } else {
+    acc = _mm_xor_si128(load(p), init);
+    p += 16;
+    n -= 16;
+  }
+  for (; n >= 16; n -= 16, p += 16) acc = _mm_xor_si128(fold(acc, k1), load(p));
+
+  // 128 -> 64 bits: X_hi * (x^64 mod G) + X_lo is up to 79 bits; once more with its top 15.
+  const __m128i k64 = _mm_set_epi64x(0, static_cast<long long>(xpow_mod_g(64)));
+  const __m128i w = _mm_xor_si128(_mm_clmulepi64_si128(acc, k64, 0x01), _mm_move_epi64(acc));
+  const __m128i z = _mm_xor_si128(_mm_clmulepi64_si128(w, k64, 0x01), _mm_move_epi64(w));
+  const auto v = static_cast<uint64_t>(_mm_cvtsi128_si64(z));
+  uint8_t bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(v >> (56 - 8 * i));
+  return crc16_tables(p, n, crc16_tables(bytes, 8, 0));
+}
+
+bool have_clmul() {
+  static const bool yes = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3");
+  return yes;
+}
+#endif
+
+}  // namespace
+
+uint16_t crc16_ccitt(std::span<const uint8_t> data, uint16_t crc) {
+#ifdef CMNET_CRC_CLMUL
+  if (data.size() >= 64 && have_clmul()) return crc16_clmul(data.data(), data.size(), crc);
+#endif
+  return crc16_tables(data.data(), data.size(), crc);
+}
+
 void encode(const Frame& f, std::vector<uint8_t>& out) {
-  if (f.payload.size() > kMaxWords)
-    throw std::invalid_argument("cmnet protocol: payload of " + std::to_string(f.payload.size()) +
+  encode(f.type, f.seq, f.addr, f.flags, f.payload, out, f.status, f.version);
+}
+
+void encode(uint8_t type, uint8_t seq, uint32_t addr, uint8_t flags, std::span<const uint32_t> payload,
+            std::vector<uint8_t>& out, uint8_t status, uint8_t version) {
+  if (payload.size() > kMaxWords)
+    throw std::invalid_argument("cmnet protocol: payload of " + std::to_string(payload.size()) +
                                 " words exceeds the maximum of " + std::to_string(kMaxWords));
+  // Sized once and written in place: a 1 KB burst costs no per-byte bookkeeping.
   const size_t start = out.size();
-  out.reserve(start + kHeaderBytes + 4 * f.payload.size() + kTrailerBytes);
-  out.push_back(kSync);
-  out.push_back(f.version);
-  out.push_back(f.type);
-  out.push_back(f.seq);
-  put32(out, f.addr);
-  put16(out, static_cast<uint16_t>(f.payload.size()));
-  out.push_back(f.status);
-  out.push_back(f.flags);
-  put16(out, crc16_ccitt(std::span(out).subspan(start, 12)));
-  for (uint32_t w : f.payload) put32(out, w);
-  put16(out, crc16_ccitt(std::span(out).subspan(start)));
+  out.resize(start + kHeaderBytes + 4 * payload.size() + kTrailerBytes);
+  uint8_t* p = out.data() + start;
+  auto at16 = [](uint8_t* q, uint16_t v) {
+    q[0] = static_cast<uint8_t>(v);
+    q[1] = static_cast<uint8_t>(v >> 8);
+  };
+  auto at32 = [](uint8_t* q, uint32_t v) {
+    for (int i = 0; i < 4; ++i) q[i] = static_cast<uint8_t>(v >> (8 * i));
+  };
+  p[0] = kSync;
+  p[1] = version;
+  p[2] = type;
+  p[3] = seq;
+  at32(p + 4, addr);
+  at16(p + 8, static_cast<uint16_t>(payload.size()));
+  p[10] = status;
+  p[11] = flags;
+  const uint16_t hcrc = crc16_ccitt(std::span<const uint8_t>(p, 12));
+  at16(p + 12, hcrc);
+  if constexpr (std::endian::native == std::endian::little) {
+    if (!payload.empty()) std::memcpy(p + kHeaderBytes, payload.data(), 4 * payload.size());  // wire order already
+  } else {
+    for (size_t i = 0; i < payload.size(); ++i) at32(p + kHeaderBytes + 4 * i, payload[i]);
+  }
+  // The frame CRC goes on from the header CRC's register (bytes 0..11 are not read twice).
+  const size_t body = kHeaderBytes + 4 * payload.size();
+  at16(p + body, crc16_ccitt(std::span<const uint8_t>(p + 12, body - 12), hcrc));
 }
 
 std::vector<uint8_t> encode(const Frame& f) {
@@ -273,7 +385,8 @@ void FrameDecoder::process() {
       continue;
     }
     if (avail < kHeaderBytes) return;  // wait for the rest of the header
-    if (crc16_ccitt(std::span(p, 12)) != get16(p + 12)) {
+    const uint16_t hcrc = crc16_ccitt(std::span(p, 12));
+    if (hcrc != get16(p + 12)) {
       skip(1, true, kHeaderBytes);  // a stray sync byte (or a corrupted header): hunt for the next one
       continue;
     }
@@ -301,7 +414,8 @@ void FrameDecoder::process() {
     }
     const size_t total = kHeaderBytes + 4 * size_t{ev.declared_len} + kTrailerBytes;
     if (avail < total) return;  // wait for payload and trailer
-    if (crc16_ccitt(std::span(p, total - kTrailerBytes)) != get16(p + total - kTrailerBytes)) {
+    // The frame CRC goes on from the header CRC's register (bytes 0..11 are not read twice).
+    if (crc16_ccitt(std::span(p + 12, total - kTrailerBytes - 12), hcrc) != get16(p + total - kTrailerBytes)) {
       ev.kind = DecodeEvent::Kind::BadCrc;
       ++errors_;
       events_.push_back(std::move(ev));
@@ -310,7 +424,11 @@ void FrameDecoder::process() {
     }
     ev.kind = DecodeEvent::Kind::Frame;
     ev.frame.payload.resize(ev.declared_len);
-    for (size_t i = 0; i < ev.declared_len; ++i) ev.frame.payload[i] = get32(p + kHeaderBytes + 4 * i);
+    if constexpr (std::endian::native == std::endian::little) {
+      if (ev.declared_len > 0) std::memcpy(ev.frame.payload.data(), p + kHeaderBytes, 4 * size_t{ev.declared_len});
+    } else {
+      for (size_t i = 0; i < ev.declared_len; ++i) ev.frame.payload[i] = get32(p + kHeaderBytes + 4 * i);
+    }
     ++frames_;
     events_.push_back(std::move(ev));
     skip(total, false, total);

@@ -81,6 +81,9 @@ uint16_t crc16_ccitt(std::span<const uint8_t> data, uint16_t crc = 0xFFFF);
 // Appends the encoded frame to out. Throws std::invalid_argument for payload.size() > kMaxWords.
 void encode(const Frame& f, std::vector<uint8_t>& out);
 std::vector<uint8_t> encode(const Frame& f);
+// The same from the fields, with the payload where it is (no Frame to copy it into).
+void encode(uint8_t type, uint8_t seq, uint32_t addr, uint8_t flags, std::span<const uint32_t> payload,
+            std::vector<uint8_t>& out, uint8_t status = 0, uint8_t version = kVersion);
 
 // Request builders.
 Frame make_ping(uint8_t seq);

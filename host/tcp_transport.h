@@ -1,4 +1,6 @@
-// TCP transport to the simulated board (sim://127.0.0.1:PORT). Boost.Asio, TCP_NODELAY.
+// TCP transport to the simulated board (sim://127.0.0.1:PORT). Boost.Asio connects; reads and
+// writes are plain blocking calls bounded by SO_RCVTIMEO / SO_SNDTIMEO (one system call each
+// when the board answers in time). TCP_NODELAY.
 #pragma once
 
 #include <chrono>

@@ -34,3 +34,10 @@ if(CMNET_CLANGXX)
 else()
   message(STATUS "cmnet: clang++ not found: the libFuzzer target fuzz_frame_decoder is not built or tested")
 endif()
+
+# cmnet-linkbench runs end to end (driver and raw link against the in-process board, both
+# checking the burst data came back) and writes the raw baseline and the driver's cost. A smoke
+# test: the numbers themselves are for the benchmark, not asserted here.
+add_test(NAME linkbench_smoke
+         COMMAND sh -c "'$<TARGET_FILE:cmnet-linkbench>' --seconds 0.05 --rounds 2 --burst-words 300 --json '${CMAKE_CURRENT_BINARY_DIR}/linkbench_smoke.json' && grep -q '\"driver_cost\"' '${CMAKE_CURRENT_BINARY_DIR}/linkbench_smoke.json' && grep -q '\"raw\"' '${CMAKE_CURRENT_BINARY_DIR}/linkbench_smoke.json'")
+set_tests_properties(linkbench_smoke PROPERTIES LABELS host TIMEOUT 120)

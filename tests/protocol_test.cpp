@@ -64,6 +64,31 @@ TEST(Crc16, CcittFalseCheckValue) {
   EXPECT_EQ(crc16_ccitt({}), 0xFFFF);
 }
 
+// crc16_ccitt takes a faster path for long inputs (carry-less multiplication where the CPU
+// has it); it must agree with the bit-at-a-time definition at every length, start value and
+// alignment.
+TEST(Crc16, EveryLengthAndStartValueAgreesWithTheDefinition) {
+  auto bitwise = [](std::span<const uint8_t> d, uint16_t crc) {
+    for (uint8_t b : d) {
+      crc = static_cast<uint16_t>(crc ^ (b << 8));
+      for (int i = 0; i < 8; ++i) crc = static_cast<uint16_t>((crc & 0x8000) ? (crc << 1) ^ 0x1021 : (crc << 1));
+    }
+    return crc;
+  };
+  std::mt19937 rng(5);
+  std::vector<uint8_t> buf(1200);
+  for (auto& b : buf) b = static_cast<uint8_t>(rng());
+  for (size_t len = 0; len <= 1100; len += (len < 200 ? 1 : 37)) {
+    const size_t off = rng() % 16;
+    const auto crc = static_cast<uint16_t>(rng());
+    const std::span<const uint8_t> d(buf.data() + off, len);
+    ASSERT_EQ(crc16_ccitt(d, crc), bitwise(d, crc)) << "length " << len << ", start " << crc;
+  }
+  const std::vector<uint8_t> ff(1040, 0xFF), zero(1040, 0);
+  EXPECT_EQ(crc16_ccitt(ff), bitwise(ff, 0xFFFF));
+  EXPECT_EQ(crc16_ccitt(zero), bitwise(zero, 0xFFFF));
+}
+
 TEST(Codec, ByteLayoutOfAWriteFrameMatchesProtocolMd) {
   const auto b = encode(make_write(0x42, 0x12345678, 0xCAFEF00D));
   ASSERT_EQ(b.size(), 16u + 4u);
