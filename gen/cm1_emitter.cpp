@@ -22,7 +22,7 @@ int clog2(int x) {
 
 std::string S(int x) { return std::to_string(x); }
 
-const std::vector<std::string> kPrimitives = {"cmnet_counter_bank.v", "cm1_injector.v",
+const std::vector<std::string> kPrimitives = {"cmnet_counter_bank.v", "cm1_prefix.v", "cm1_injector.v",
                                               "cm1_heart_column.v", "cm1_ejector.v",
                                               "cm1_buffers.v", "cm1_endpoint.v"};
 
@@ -52,11 +52,14 @@ std::string emit_router(const Cm1Params& p) {
   v.open("module cm1_router (");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
-  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,");
-  v.line("input  wire run,        // counts petit cycles while high");
+  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,   // advances by one every cycle (mod the petit period), 0 after rst");
+  v.line("input  wire run,        // processors offer at phase 0 while high; counts petit cycles");
   v.line("input  wire clear,      // zeroes the counters");
   v.line("input  wire eject_one,  // ejector mode: 1 = one message per petit cycle, 0 = OR-combine");
-  v.line("input  wire [" + S(P - 1) + ":0] proc_tx,");
+  v.line("input  wire [" + S(P - 1) + ":0] proc_ahead,      // each processor's message bit of the next cycle (after phase 0)");
+  v.line("input  wire [" + S(P - 1) + ":0] proc_a0,         // the first CUBE-ADDRESS bit of each processor's head message");
+  v.line("input  wire [" + S(P - 1) + ":0] proc_pend,       // endpoint p has a message to offer");
+  v.line("input  wire [" + S(P - 1) + ":0] proc_fill,       // endpoint p is empty and gets a message now");
   v.line("output wire [" + S(P - 1) + ":0] proc_ack,");
   v.line("output wire [" + S(P - 1) + ":0] proc_rx,");
   v.line("output wire [" + S(P - 1) + ":0] proc_start,");
@@ -80,11 +83,17 @@ std::string emit_router(const Cm1Params& p) {
   v.line("wire [B-1:0] parity_error;");
   v.line("wire [C-1:0] desperation;");
   v.line("wire [C-1:0] wire_busy;");
+  v.line("wire [B-1:0] drop;");
+  v.comment("Every column's row_out without the lp == 2 decision logic: the ejector uses the last.");
+  v.line("/* verilator lint_off UNUSEDSIGNAL */");
+  v.line("wire [C*B-1:0] body_rows;");
+  v.line("/* verilator lint_on UNUSEDSIGNAL */");
   v.line("wire eject_strobe;");
   v.line();
-  v.instance("cm1_injector", "injector", {{"B", "B"}, {"P", "P"}, {"PW", "PW"}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"buf_in", "buf_rows"},
-              {"proc_in", "proc_tx"}, {"slot_out", "col0_rows"}, {"ack", "proc_ack"}});
+  v.instance("cm1_injector", "injector", {{"B", "B"}, {"P", "P"}, {"PW", "PW"}, {"TP", "TP"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"run", "run"},
+              {"buf_in", "buf_rows"}, {"proc_ahead", "proc_ahead"}, {"proc_a0", "proc_a0"}, {"proc_pend", "proc_pend"},
+              {"proc_fill", "proc_fill"}, {"slot_out", "col0_rows"}, {"ack", "proc_ack"}});
   v.line("assign msgs_present = |buf_rows;");
   v.line();
   for (int i = 0; i < C; ++i) {
@@ -93,6 +102,7 @@ std::string emit_router(const Cm1Params& p) {
                {{"B", "B"}, {"C", "C"}, {"COL", S(i)}, {"L", "L"}, {"TP", "TP"}, {"PW", "PW"}},
                {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"},
                 {"row_in", "col" + S(i) + "_rows"}, {"row_out", "col" + S(i + 1) + "_rows"},
+                {"row_body", "body_rows[" + S(i) + "*B +: B]"},
                 {"cube_out", "cube_out[" + S(i) + "]"}, {"cube_in", "cube_in[" + S(i) + "]"},
                 {"desperation", "desperation[" + S(i) + "]"},
                 {"wire_busy", "wire_busy[" + S(i) + "]"}});
@@ -102,14 +112,14 @@ std::string emit_router(const Cm1Params& p) {
              {{"B", "B"}, {"P", "P"}, {"C", "C"}, {"PA", S(p.proc_bits())}, {"V", S(p.vp_bits)},
               {"D", S(p.data_bits)}, {"L", "L"}, {"TP", "TP"}, {"PW", "PW"}},
              {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"eject_one", "eject_one"},
-              {"row_in", "col" + S(C) + "_rows"}, {"ejected", "ejected"},
+              {"row_in", "col" + S(C) + "_rows"}, {"row_body", "body_rows[" + S(C - 1) + "*B +: B]"},
+              {"ejected", "ejected"}, {"drop", "drop"},
               {"count_strobe", "eject_strobe"}, {"parity_error", "parity_error"},
               {"proc_rx", "proc_rx"}, {"proc_start", "proc_start"}});
   v.line();
-  v.instance("cm1_buffers", "buffers", {{"B", "B"}, {"DL", S(TP - 2 * C)}, {"PW", "PW"}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"},
-              {"row_in", "col" + S(C) + "_rows"}, {"ejected", "ejected"},
-              {"buf_out", "buf_rows"}});
+  v.instance("cm1_buffers", "buffers", {{"B", "B"}, {"DL", S(TP - 2 * C)}, {"DP", S(TP - 3 * C)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"row_in", "col" + S(C) + "_rows"},
+              {"drop", "drop"}, {"buf_out", "buf_rows"}});
   v.line();
   v.comment("Counters (cnt_sel index: name):");
   for (int i = 0; i < N; ++i) v.comment("  " + S(i) + ": " + counters[static_cast<size_t>(i)]);
@@ -130,16 +140,38 @@ std::string emit_router(const Cm1Params& p) {
   v.line("    for (k = 0; k < C; k = k + 1) ones_c = ones_c + {{IW-1{1'b0}}, x[k]};");
   v.line("  end");
   v.line("endfunction");
-  v.line("wire at_phase0 = (phase == {PW{1'b0}});");
-  v.line("wire [B-1:0] acked_rows = at_phase0 ? col0_rows : {B{1'b0}};");
+  v.comment("The events are registered, then counted (the bank registers the increments again):");
+  v.comment("a counter shows an event two cycles after it happened. `clear` drops the events in flight.");
+  v.line("reg at_phase0;   // phase == 0, from the phase of the cycle before");
+  v.line("reg [B-1:0] ev_rows;        // phase 0: rows filled (buffered + injected)");
+  v.line("reg [B-1:0] ev_bufs;        // phase 0: rows filled from the buffers");
+  v.line("reg [B-1:0] ev_delivered;");
+  v.line("reg ev_petit;");
+  v.line("reg [C-1:0] ev_busy;");
+  v.line("always @(posedge clk) begin");
+  v.line("  at_phase0 <= rst || (phase == TP[PW-1:0] - 1'b1);");
+  v.line("  if (rst || clear) begin");
+  v.line("    ev_rows <= {B{1'b0}};");
+  v.line("    ev_bufs <= {B{1'b0}};");
+  v.line("    ev_delivered <= {B{1'b0}};");
+  v.line("    ev_petit <= 1'b0;");
+  v.line("    ev_busy <= {C{1'b0}};");
+  v.line("  end else begin");
+  v.line("    ev_rows <= at_phase0 ? col0_rows : {B{1'b0}};");
+  v.line("    ev_bufs <= at_phase0 ? buf_rows : {B{1'b0}};");
+  v.line("    ev_delivered <= eject_strobe ? ejected : {B{1'b0}};");
+  v.line("    ev_petit <= at_phase0 && run;");
+  v.line("    ev_busy <= wire_busy;");
+  v.line("  end");
+  v.line("end");
   v.line("wire [" + S(N * IW - 1) + ":0] cnt_inc;");
-  v.line("assign cnt_inc[0*IW +: IW] = at_phase0 ? ones_b(acked_rows) - ones_b(buf_rows) : {IW{1'b0}};");
-  v.line("assign cnt_inc[1*IW +: IW] = eject_strobe ? ones_b(ejected) : {IW{1'b0}};");
+  v.line("assign cnt_inc[0*IW +: IW] = ones_b(ev_rows) - ones_b(ev_bufs);");
+  v.line("assign cnt_inc[1*IW +: IW] = ones_b(ev_delivered);");
   v.line("assign cnt_inc[2*IW +: IW] = ones_c(desperation);");
-  v.line("assign cnt_inc[3*IW +: IW] = {{IW-1{1'b0}}, at_phase0 && run};");
+  v.line("assign cnt_inc[3*IW +: IW] = {{IW-1{1'b0}}, ev_petit};");
   v.line("assign cnt_inc[4*IW +: IW] = ones_b(parity_error);");
   for (int i = 0; i < C; ++i)
-    v.line("assign cnt_inc[" + S(5 + i) + "*IW +: IW] = {{IW-1{1'b0}}, wire_busy[" + S(i) + "]};");
+    v.line("assign cnt_inc[" + S(5 + i) + "*IW +: IW] = {{IW-1{1'b0}}, ev_busy[" + S(i) + "]};");
   v.instance("cmnet_counter_bank", "counters",
              {{"N", S(N)}, {"CW", "32"}, {"IW", "IW"}, {"SW", S(w.sel)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"clear", "clear"}, {"inc", "cnt_inc"},
@@ -159,7 +191,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.open("module cm1_chip (");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
-  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,   // the machine-wide bit-time in the petit cycle");
+  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,   // the machine-wide bit-time in the petit cycle: advances by one every cycle, 0 after rst");
   v.line("input  wire run,         // endpoints offer messages while high; petit cycles are counted");
   v.line("input  wire clear,       // zeroes the counters");
   v.line("input  wire eject_one,   // 1: one message per petit cycle; 0: OR-combine");
@@ -172,7 +204,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.line("input  wire [" + S(w.vp_field - 1) + ":0] load_vp,");
   v.line("input  wire [" + S(p.data_bits - 1) + ":0] load_data,");
   v.line("output wire load_full,");
-  v.line("output wire [" + S(P - 1) + ":0] inj_valid, // one cycle at phase 0: endpoint g injected a message");
+  v.line("output wire [" + S(P - 1) + ":0] inj_valid, // one cycle (phase 1): endpoint g injected a message");
   v.line("output wire [" + S(P - 1) + ":0] rx_valid,");
   v.line("output wire [" + S(P * w.rx_word - 1) + ":0] rx_word,   // {DATA, VP} per processor");
   v.line("output wire msgs_present,  // at phase 0: the buffers hold undelivered messages");
@@ -184,16 +216,24 @@ std::string emit_chip(const Cm1Params& p) {
   v.end_ports();
   v.line("localparam integer P = " + S(P) + ";");
   v.line("localparam integer W = " + S(w.rx_word) + ";");
-  v.line("wire [P-1:0] proc_tx;");
+  v.line("wire [P-1:0] proc_ahead;");
+  v.line("wire [P-1:0] proc_a0;");
+  v.comment("The endpoints' own serial `tx` is not needed: the router takes the offers from their");
+  v.comment("pending flags and selects the message bits a cycle ahead (tx_ahead, head_a0).");
+  v.line("/* verilator lint_off UNUSEDSIGNAL */");
+  v.line("wire [P-1:0] ep_tx;");
+  v.line("/* verilator lint_on UNUSEDSIGNAL */");
   v.line("wire [P-1:0] proc_ack;");
   v.line("wire [P-1:0] proc_rx;");
   v.line("wire [P-1:0] proc_start;");
   v.line("wire [P-1:0] ep_full;");
   v.line("wire [P-1:0] ep_pending;");
+  v.line("wire [P-1:0] ep_filling;");
   v.line();
   v.instance("cm1_router", "router", {},
              {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"run", "run"},
-              {"clear", "clear"}, {"eject_one", "eject_one"}, {"proc_tx", "proc_tx"},
+              {"clear", "clear"}, {"eject_one", "eject_one"}, {"proc_ahead", "proc_ahead"}, {"proc_a0", "proc_a0"},
+              {"proc_pend", "ep_pending"}, {"proc_fill", "ep_filling"},
               {"proc_ack", "proc_ack"}, {"proc_rx", "proc_rx"}, {"proc_start", "proc_start"},
               {"cube_out", "cube_out"}, {"cube_in", "cube_in"}, {"msgs_present", "msgs_present"},
               {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}});
@@ -209,8 +249,9 @@ std::string emit_chip(const Cm1Params& p) {
               {"my_chip", "my_chip"}, {"load_en", "load_en && load_local == LOCAL"},
               {"load_chip", "load_chip"}, {"load_proc", "load_dproc"}, {"load_vp", "load_vp"},
               {"load_data", "load_data"}, {"full", "ep_full[g]"}, {"pending", "ep_pending[g]"},
-              {"tx", "proc_tx[g]"}, {"ack", "proc_ack[g]"}, {"injected", "inj_valid[g]"},
-              {"rx", "proc_rx[g]"},
+              {"filling", "ep_filling[g]"},
+              {"tx", "ep_tx[g]"}, {"tx_ahead", "proc_ahead[g]"}, {"head_a0", "proc_a0[g]"}, {"ack", "proc_ack[g]"},
+              {"injected", "inj_valid[g]"}, {"rx", "proc_rx[g]"},
               {"rx_start", "proc_start[g]"}, {"rx_valid", "rx_valid[g]"},
               {"rx_word", "rx_word[g*W +: W]"}});
   v.close("end");
@@ -249,7 +290,7 @@ std::string emit_network(const Cm1Params& p) {
          S(w.rx_word) + "] = {DATA, VP}");
   v.line("output wire [" + S(NP - 1) + ":0] rx_valid,");
   v.line("output wire [" + S(NP * w.rx_word - 1) + ":0] rx_word,");
-  v.line("output wire [" + S(NP - 1) + ":0] inj_valid,  // one cycle at phase 0: endpoint g injected a message");
+  v.line("output wire [" + S(NP - 1) + ":0] inj_valid,  // one cycle (phase 1): endpoint g injected a message");
   v.line("output wire [" + S(w.phase - 1) + ":0] phase,");
   v.line("output wire msgs_present, // at phase 0: some router's buffers hold undelivered messages");
   v.line("output wire pending,      // some endpoint still has messages to inject");

@@ -7,6 +7,7 @@
 // Local bit-time e = (phase - 2C) mod TP; the restored message arrives as MSGP (e = 0),
 // A[0..C-1] (e = 1..C), PROC (PA bits), VP (V), DATA (D), PARITY (e = L-1), each field LSB
 // first. Processors receive the VP and DATA bits serially, with a start strobe on the first.
+// The bit-time decodes are registered flags, set from the phase of the cycle before.
 module cm1_ejector #(
     parameter integer B  = 7,
     parameter integer P  = 16,
@@ -20,10 +21,12 @@ module cm1_ejector #(
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [PW-1:0] phase,
+    input  wire [PW-1:0] phase,         // advances by one every cycle, 0 after rst
     input  wire          eject_one,     // 1: one message per petit cycle; 0: OR-combine
-    input  wire [B-1:0]  row_in,        // from the last heart column
+    input  wire [B-1:0]  row_in,        // from the last heart column (only its MSGP, e = 0, is used)
+    input  wire [B-1:0]  row_body,      // the same, valid except at e = 0 (all other bits)
     output reg  [B-1:0]  ejected,       // rows delivered this petit cycle (valid from e = C+1)
+    output wire [B-1:0]  drop,          // at e = C: the rows being delivered (for the buffers)
     output wire          count_strobe,  // e = C+1: `ejected` is new
     output reg  [B-1:0]  parity_error,  // pulse at e = L: delivered row with bad parity
     output wire [P-1:0]  proc_rx,       // serial VP+DATA to each processor
@@ -31,10 +34,8 @@ module cm1_ejector #(
 );
   localparam integer OFF = (2 * C) % TP;
   localparam integer PAW = (PA > 0) ? PA : 1;
-  // Positions (values of e) of the fields, as PW+1-bit constants.
+  // Positions (values of e) of the fields.
   localparam integer K_I = TP - OFF;
-  localparam [PW:0] K = K_I[PW:0];
-  localparam [PW:0] TPV = TP[PW:0];
   localparam integer ADDR_LAST_I = C;
   localparam integer PROC_FIRST_I = C + 1;
   localparam integer PROC_LAST_I = C + PA;
@@ -42,16 +43,56 @@ module cm1_ejector #(
   localparam integer BODY_LAST_I = C + PA + V + D;
   localparam integer VP_LAST_I = C + PA + V;      // VP bits are not covered by parity
   localparam integer PAR_I = L - 1;
-  localparam [PW:0] ADDR_LAST = ADDR_LAST_I[PW:0];
-  localparam [PW:0] PROC_FIRST = PROC_FIRST_I[PW:0];
-  localparam [PW:0] PROC_LAST = PROC_LAST_I[PW:0];
-  localparam [PW:0] BODY_FIRST = BODY_FIRST_I[PW:0];
-  localparam [PW:0] BODY_LAST = BODY_LAST_I[PW:0];
-  localparam [PW:0] VP_LAST = VP_LAST_I[PW:0];
-  localparam [PW:0] PAR = PAR_I[PW:0];
 
-  wire [PW:0] e_sum = {1'b0, phase} + K;
-  wire [PW:0] e = (e_sum >= TPV) ? (e_sum - TPV) : e_sum;
+  // The decode flags are registered: a flag holds in a cycle when its constant mask has
+  // the bit of the previous cycle's phase set (phase TP-1 during reset, since phase is 0
+  // after it). e_mask(lo, hi): the phases whose next cycle has lo <= e <= hi.
+  function [TP-1:0] e_mask;
+    input integer lo;
+    input integer hi;
+    integer ph;
+    integer x;
+    begin
+      e_mask = {TP{1'b0}};
+      for (ph = 0; ph < TP; ph = ph + 1) begin
+        x = (ph + 1 + K_I) % TP;
+        e_mask[ph] = (x >= lo) && (x <= hi);
+      end
+    end
+  endfunction
+  localparam [TP-1:0] M_START = e_mask(0, 0);
+  localparam [TP-1:0] M_ADDR_LAST = e_mask(ADDR_LAST_I, ADDR_LAST_I);
+  localparam [TP-1:0] M_BODY_FIRST = e_mask(BODY_FIRST_I, BODY_FIRST_I);
+  localparam [TP-1:0] M_PROC_FIRST = e_mask(PROC_FIRST_I, PROC_FIRST_I);
+  localparam [TP-1:0] M_PROC_LAST = e_mask(PROC_LAST_I, PROC_LAST_I);
+  localparam [TP-1:0] M_PAR = e_mask(PAR_I, PAR_I);
+  localparam [TP-1:0] M_ADDR = e_mask(1, ADDR_LAST_I);
+  localparam [TP-1:0] M_PROC = e_mask(PROC_FIRST_I, PROC_LAST_I);
+  localparam [TP-1:0] M_BODY = e_mask(BODY_FIRST_I, BODY_LAST_I);
+  localparam [TP-1:0] M_COVER = e_mask(1, PAR_I - 1) & ~e_mask(BODY_FIRST_I, VP_LAST_I);
+  localparam integer LASTPH = TP - 1;
+  reg at_start;        // e == 0
+  reg at_addr_last;    // e == C
+  reg at_body_first;   // e == BODY_FIRST
+  reg at_proc_first;   // e == PROC_FIRST
+  reg at_proc_last;    // e == PROC_LAST (== C when P = 1)
+  reg at_par;          // e == PAR
+  reg in_addr;
+  reg in_proc;
+  reg in_body;
+  reg in_parity_cover;
+  always @(posedge clk) begin
+    at_start <= rst ? M_START[LASTPH] : M_START[phase];
+    at_addr_last <= rst ? M_ADDR_LAST[LASTPH] : M_ADDR_LAST[phase];
+    at_body_first <= rst ? M_BODY_FIRST[LASTPH] : M_BODY_FIRST[phase];
+    at_proc_first <= rst ? M_PROC_FIRST[LASTPH] : M_PROC_FIRST[phase];
+    at_proc_last <= rst ? M_PROC_LAST[LASTPH] : M_PROC_LAST[phase];
+    at_par <= rst ? M_PAR[LASTPH] : M_PAR[phase];
+    in_addr <= rst ? M_ADDR[LASTPH] : M_ADDR[phase];
+    in_proc <= rst ? M_PROC[LASTPH] : M_PROC[phase];
+    in_body <= rst ? M_BODY[LASTPH] : M_BODY[phase];
+    in_parity_cover <= rst ? M_COVER[LASTPH] : M_COVER[phase];
+  end
 
   reg [B-1:0] msgp;       // MSGP of each row this petit cycle
   reg [B-1:0] nonzero;    // some CUBE-ADDRESS bit seen so far is 1
@@ -59,7 +100,7 @@ module cm1_ejector #(
   reg [PAW-1:0] paddr [0:B-1];
 
   // At e == C the last address bit is on the input: decide who is delivered.
-  wire [B-1:0] at_dest = msgp & ~nonzero & ~row_in;
+  wire [B-1:0] at_dest = msgp & ~nonzero & ~row_body;
   reg  [B-1:0] lowest;
   integer j;
   always @* begin
@@ -67,10 +108,8 @@ module cm1_ejector #(
     for (j = B - 1; j >= 0; j = j - 1) if (at_dest[j]) lowest = {{B-1{1'b0}}, 1'b1} << j;
   end
 
-  wire in_addr = (e >= 1) && (e <= ADDR_LAST);
-  wire in_proc = (e >= PROC_FIRST) && (e <= PROC_LAST);
-  wire in_body = (e >= BODY_FIRST) && (e <= BODY_LAST);
-  wire in_parity_cover = (e >= 1) && (e < PAR) && !((e >= BODY_FIRST) && (e <= VP_LAST));
+  wire [B-1:0] decision = eject_one ? lowest : at_dest;
+  assign drop = at_addr_last ? decision : {B{1'b0}};
 
   function [PAW-1:0] shift_in;
     input [PAW-1:0] cur;
@@ -91,38 +130,59 @@ module cm1_ejector #(
       for (r = 0; r < B; r = r + 1) paddr[r] <= {PAW{1'b0}};
     end else begin
       parity_error <= {B{1'b0}};
-      if (e == 0) begin
+      if (at_start) begin
         msgp <= row_in;
         nonzero <= {B{1'b0}};
         parity <= {B{1'b0}};
         for (r = 0; r < B; r = r + 1) paddr[r] <= {PAW{1'b0}};
       end else begin
-        if (in_addr) nonzero <= nonzero | row_in;
-        if (in_parity_cover) parity <= parity ^ row_in;
+        if (in_addr) nonzero <= nonzero | row_body;
+        if (in_parity_cover) parity <= parity ^ row_body;
         // PROC-ADDRESS arrives LSB first: shift it in from the top.
         if (in_proc)
-          for (r = 0; r < B; r = r + 1) paddr[r] <= shift_in(paddr[r], row_in[r]);
-        if (e == PAR) parity_error <= ejected & (parity ^ row_in);
+          for (r = 0; r < B; r = r + 1) paddr[r] <= shift_in(paddr[r], row_body[r]);
+        if (at_par) parity_error <= ejected & (parity ^ row_body);
       end
-      if (e == ADDR_LAST) ejected <= eject_one ? lowest : at_dest;
+      if (at_addr_last) ejected <= decision;
     end
   end
 
-  assign count_strobe = (e == PROC_FIRST);
+  assign count_strobe = at_proc_first;
 
-  // Crossbar: processor q gets the OR of the delivered rows addressed to it.
+  // Crossbar: processor q gets the OR of the delivered rows addressed to it. Which rows those
+  // are is registered when the last PROC-ADDRESS bit arrives (from the values the ejector's
+  // registers take at that edge), before the VP/DATA bits start.
+  // (ejected is already set then, unless P = 1, when PROC_LAST = C: the decision itself)
+  wire [B-1:0] ejected_next = (PA > 0) ? ejected : decision;
+  reg  [B*PAW-1:0] paddr_next;
+  always @* begin
+    for (r = 0; r < B; r = r + 1)
+      paddr_next[r*PAW +: PAW] = (PA > 0) ? shift_in(paddr[r], row_body[r]) : paddr[r];   // at e = PROC_LAST
+  end
   genvar q;
   generate
     for (q = 0; q < P; q = q + 1) begin : g_proc
       localparam integer QI = q;
       localparam [PAW-1:0] QID = QI[PAW-1:0];
+      reg [B-1:0] to_me_c;
       reg [B-1:0] to_me;
+      reg         any_to_me;
       integer rr;
       always @* begin
-        for (rr = 0; rr < B; rr = rr + 1) to_me[rr] = ejected[rr] && (paddr[rr] == QID);
+        for (rr = 0; rr < B; rr = rr + 1)
+          to_me_c[rr] = ejected_next[rr] && (paddr_next[rr*PAW +: PAW] == QID);
       end
-      assign proc_rx[q] = in_body && |(to_me & row_in);
-      assign proc_start[q] = (e == BODY_FIRST) && |to_me;
+      always @(posedge clk) begin
+        if (rst) begin
+          to_me <= {B{1'b0}};
+          any_to_me <= 1'b0;
+        end else if (at_proc_last) begin
+          to_me <= to_me_c;
+          any_to_me <= |to_me_c;
+        end
+      end
+      assign proc_rx[q] = in_body && |(to_me & row_body);
+      assign proc_start[q] = at_body_first && any_to_me;
     end
   endgenerate
 endmodule

@@ -32,10 +32,13 @@ module cm1_endpoint #(
     input  wire [D-1:0]      load_data,
     output wire              full,
     output wire              pending,   // messages waiting to be injected
+    output wire              filling,   // a message goes into the empty queue: `pending` rises next cycle
     // router side
-    output wire              tx,
+    output wire              tx,        // the offer (MSGP) at phase 0, then the message bits
+    output wire              tx_ahead,  // tx of the next cycle, except across phase 0 (a register)
+    output wire              head_a0,   // the head message's first CUBE-ADDRESS bit (a register)
     input  wire              ack,
-    output wire              injected,  // one cycle at phase 0: the head message went into the router
+    output wire              injected,  // one cycle (phase 1): the head message went into the router
     input  wire              rx,
     input  wire              rx_start,
     output reg               rx_valid,  // one cycle: rx_word holds the received VP/DATA
@@ -50,8 +53,12 @@ module cm1_endpoint #(
   reg [QW-1:0] rd_ptr;
   reg [QW-1:0] wr_ptr;
   reg [QW:0]   count;
-  assign full = (count == QD[QW:0]);
-  assign pending = (count != 0);
+  // An acknowledged offer (phase 0) leaves the queue one cycle later (pop, at phase 1), so
+  // that the acknowledge only has to reach a flip-flop; full and pending count it as gone
+  // already, exactly as if it had left at phase 0. The head is only read at phase 0.
+  reg          pop;
+  assign full = (count == QD[QW:0]) && !pop;
+  assign pending = (count != 0) && !(pop && count == 1);
 
   wire [FW-1:0] head = queue[rd_ptr];
   wire [C-1:0]  rel = head[C-1:0] ^ my_chip;
@@ -83,10 +90,19 @@ module cm1_endpoint #(
   wire offer_now = (phase == {PW{1'b0}}) && run && pending;
   reg [L-1:0] tx_sr;   // bits 1.. of the message offered at phase 0
   assign tx = (phase == {PW{1'b0}}) ? offer_now : tx_sr[0];
+  // For a router that selects the bits a cycle ahead: tx_sr[1] is tx of the next cycle after
+  // phase 0 .. TP-2; at phase 0 an offered message puts its first address bit (head_a0) in
+  // tx_sr[0]. head_q keeps bit 0 of the next cycle's head entry (the first CUBE-ADDRESS bit,
+  // absolute) so that head_a0 does not go through the queue's read mux.
+  assign tx_ahead = tx_sr[1];
+  reg head_q;
+  assign head_a0 = head_q ^ my_chip[0];
 
   wire push = load_en && !full;
-  wire pop = offer_now && ack;
-  assign injected = pop;
+  assign injected = pop;   // the acknowledged offer leaves the queue (phase 1)
+  wire [QW-1:0] rd_next = pop ? rd_ptr + 1'b1 : rd_ptr;
+  wire [QW:0] count_next = (push && !pop) ? count + 1'b1 : (pop && !push) ? count - 1'b1 : count;
+  assign filling = load_en && !pending;   // (an empty queue is not full)
 
   // Received bits arrive LSB first: shift them in from the top.
   function [W-1:0] shift_rx;
@@ -101,10 +117,15 @@ module cm1_endpoint #(
   reg [7:0]   rx_cnt;
   reg         rx_busy;
   wire [7:0]  rx_cnt_next = rx_start ? 8'd1 : rx_cnt + 8'd1;
+  localparam integer WLAST_I = W - 1;
+  localparam [7:0] WLAST = WLAST_I[7:0];
+  wire        rx_last = rx_start ? (W == 1) : (rx_cnt == WLAST);   // rx_cnt_next == W
 
   always @(posedge clk) begin
     if (rst) begin
       rd_ptr <= {QW{1'b0}};
+      pop <= 1'b0;
+      head_q <= 1'b0;
       wr_ptr <= {QW{1'b0}};
       count <= {QW+1{1'b0}};
       tx_sr <= {L{1'b0}};
@@ -117,9 +138,10 @@ module cm1_endpoint #(
         queue[wr_ptr] <= load_word;
         wr_ptr <= wr_ptr + 1'b1;
       end
-      if (pop) rd_ptr <= rd_ptr + 1'b1;
-      if (push && !pop) count <= count + 1'b1;
-      else if (pop && !push) count <= count - 1'b1;
+      head_q <= (push && wr_ptr == rd_next) ? load_word[0] : queue[rd_next][0];
+      pop <= offer_now && ack;
+      rd_ptr <= rd_next;
+      count <= count_next;
 
       if (phase == {PW{1'b0}}) tx_sr <= offer_now ? (word >> 1) : {L{1'b0}};
       else tx_sr <= tx_sr >> 1;
@@ -128,7 +150,7 @@ module cm1_endpoint #(
       if (rx_start || rx_busy) begin
         rx_sr <= shift_rx(rx_sr, rx);
         rx_cnt <= rx_cnt_next;
-        if (rx_cnt_next == W[7:0]) begin
+        if (rx_last) begin
           rx_busy <= 1'b0;
           rx_valid <= 1'b1;
         end else begin

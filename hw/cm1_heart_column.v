@@ -7,11 +7,14 @@
 // Every bit is delayed exactly two bit-times, so T_heart = l + 2c.
 //
 // Local bit-time lp = (phase - 2*COL) mod TP; the MSGP enters at lp = 0.
-//   lp == 1          : MSGP (in r0) and A[COL] (on the input) of every row are known:
-//                      the routing decision is registered (Figure 9, cases 1 to 3).
 //   lp in [2, C]     : the other C-1 address bits bypass r0 (r0 holds A[COL]).
 //   otherwise        : r1 <= r0 <= input (two-bit delay).
+//   lp == 2          : MSGP (in r1) and A[COL] (in r0) of every row are in registers: the
+//                      routing decision (Figure 9, cases 1 to 3) is made from them, steers
+//                      this bit-time's outputs directly and is registered for the others.
 // The decision steers the outputs for TP bit-times, from lp = 2 to lp = 1 of the next period.
+// The bit-time decodes are registered flags, set from the phase of the cycle before; the
+// desperation pulse comes one bit-time after the decision.
 // Rows are packed (occupied rows are 0..n-1): that is how the injector fills them and how
 // every column hands them on.
 module cm1_heart_column #(
@@ -24,9 +27,10 @@ module cm1_heart_column #(
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [PW-1:0] phase,
+    input  wire [PW-1:0] phase,      // advances by one every cycle, 0 after rst
     input  wire [B-1:0]  row_in,     // from the previous column (or the injector)
     output wire [B-1:0]  row_out,    // to the next column (or the ejector)
+    output wire [B-1:0]  row_body,   // row_out except at lp == 2 (the MSGP): for the ejector
     output wire          cube_out,   // the message leaving across dimension COL
     input  wire          cube_in,    // the message arriving across dimension COL
     output reg           desperation,// pulse: a message was desperation-routed
@@ -44,58 +48,77 @@ module cm1_heart_column #(
   localparam integer LP_FLIP_A = C + 2;                       // A[COL] leaves the column
   localparam integer LP_FLIP_P = wrap(L + 1);                 // PARITY leaves the column
 
-  // lp: local bit-time, 0 when this petit cycle's MSGP is on row_in.
-  localparam integer K_I = TP - OFF;
-  localparam [PW:0] K = K_I[PW:0];
-  localparam [PW:0] TPV = TP[PW:0];
-  localparam [PW:0] CV = C[PW:0];
-  localparam [PW:0] LV = L[PW:0];
-  localparam [PW:0] FLIP_A = LP_FLIP_A[PW:0];
-  localparam [PW:0] FLIP_P = LP_FLIP_P[PW:0];
-  wire [PW:0] lp_sum = {1'b0, phase} + K;
-  wire [PW:0] lp = (lp_sum >= TPV) ? (lp_sum - TPV) : lp_sum;
-  // out_pos: position in the outgoing message (0 = MSGP, which leaves at lp = 2).
-  wire [PW:0] out_pos = (lp >= 2) ? (lp - 2) : (lp + TPV - 2);
-  wire decide = (lp == 1);
-  wire bypass = (lp >= 2) && (lp <= CV);
-  wire flip = (lp == FLIP_A) || (lp == FLIP_P);
+  // lp: local bit-time, 0 when this petit cycle's MSGP is on row_in: lp = phase - OFF (mod TP).
+  // The decode flags are registered: a flag holds in a cycle when its constant mask has
+  // the bit of the previous cycle's phase set (phase TP-1 during reset, since phase is 0
+  // after it). pos_mask(sh, lo, hi): the phases whose next cycle has lo <= lp - sh <= hi
+  // (mod TP).
+  function [TP-1:0] pos_mask;
+    input integer sh;
+    input integer lo;
+    input integer hi;
+    integer ph;
+    integer x;
+    begin
+      pos_mask = {TP{1'b0}};
+      for (ph = 0; ph < TP; ph = ph + 1) begin
+        x = wrap(ph + 1 - OFF - sh);
+        pos_mask[ph] = (x >= lo) && (x <= hi);
+      end
+    end
+  endfunction
+  localparam [TP-1:0] M_DECIDE = pos_mask(0, 2, 2);
+  localparam [TP-1:0] M_BYPASS = pos_mask(0, 2, C);
+  localparam [TP-1:0] M_FLIP = pos_mask(0, LP_FLIP_A, LP_FLIP_A) | pos_mask(0, LP_FLIP_P, LP_FLIP_P);
+  localparam [TP-1:0] M_WINDOW = pos_mask(2, 0, L - 1);   // out_pos = lp - 2 is below L
+  localparam integer LASTPH = TP - 1;
+  reg decide;      // lp == 2
+  reg bypass;      // lp in [2, C]
+  reg flip;        // lp is FLIP_A or FLIP_P
+  reg in_window;   // out_pos < L (out_pos: position in the outgoing message; the MSGP leaves at lp = 2)
+  always @(posedge clk) begin
+    decide <= rst ? M_DECIDE[LASTPH] : M_DECIDE[phase];
+    bypass <= rst ? M_BYPASS[LASTPH] : M_BYPASS[phase];
+    flip <= rst ? M_FLIP[LASTPH] : M_FLIP[phase];
+    in_window <= rst ? M_WINDOW[LASTPH] : M_WINDOW[phase];
+  end
 
   reg [B-1:0] r0;
   reg [B-1:0] r1;
 
   // Decision state: which row crosses, which rows shift down, where the arrival lands.
-  reg          cross_valid;
-  reg [B-1:0]  cross_row;    // one-hot
-  reg [B-1:0]  shift_down;   // output row j takes r1[j+1]
-  reg [B-1:0]  arrive_row;   // one-hot: the arrival becomes the highest occupied row
+  reg          cross_valid_q;
+  reg [B-1:0]  cross_row_q;    // one-hot
+  reg [B-1:0]  shift_down_q;   // output row j takes r1[j+1]
+  reg [B-1:0]  arrive_row_q;   // one-hot: the arrival becomes the highest occupied row
 
-  // Combinational decision from MSGP (r0) and A[COL] (row_in) at lp == 1.
-  reg [B-1:0]  want;
-  reg          any_want;
-  reg          full;
-  reg [B-1:0]  sel_c;
-  reg [B-1:0]  shift_c;
-  reg [B-1:0]  arrive_c;
-  integer      occupied;
-  integer      k;
+  // The decision from MSGP (r1) and A[COL] (r0) at lp == 2, as bit logic (no adders or
+  // comparators, for a shallow path). Rows are packed, so the MSGP bits are a thermometer
+  // of the number of messages n: row j is the highest occupied one when r1[j] & ~r1[j+1].
+  wire [B-1:0] want = r1 & r0;
+  wire         any_want = |want;
+  wire         full = &r1;
+  wire         crossing = any_want | full;       // some row crosses (or is desperation-routed)
+  wire [B-1:0] r1_above = {1'b0, r1[B-1:1]};     // r1_above[j] = r1[j+1], 0 above the top row
+  wire [B-1:0] r1_below = {r1[B-2:0], 1'b1};     // r1_below[j] = r1[j-1], 1 below row 0
+  reg  [B-1:0] want_below;                        // some row below j wants to cross
+  reg  [B-1:0] sel_c;
+  reg  [B-1:0] shift_c;
+  reg  [B-1:0] arrive_c;
   integer      j;
   always @* begin
-    want = r0 & row_in;
-    any_want = |want;
-    full = &r0;
-    occupied = 0;
-    for (j = 0; j < B; j = j + 1) occupied = occupied + {31'd0, r0[j]};
-    sel_c = {B{1'b0}};
-    k = B;
-    if (any_want) begin
-      for (j = B - 1; j >= 0; j = j - 1) if (want[j]) k = j;   // lowest wanting row
-    end else if (full) begin
-      k = B - 1;                                               // desperation: highest row
-    end
+    want_below[0] = 1'b0;
+    for (j = 1; j < B; j = j + 1) want_below[j] = want_below[j - 1] | want[j - 1];
     for (j = 0; j < B; j = j + 1) begin
-      sel_c[j] = (j == k);
-      shift_c[j] = (j >= k);
-      arrive_c[j] = (k < B) ? (j == occupied - 1) : (j == occupied);
+      if (j == B - 1) begin   // desperation: the highest row crosses when all are full
+        sel_c[j] = any_want ? (want[j] & ~want_below[j]) : full;
+        shift_c[j] = any_want ? (want[j] | want_below[j]) : full;
+      end else begin
+        sel_c[j] = want[j] & ~want_below[j];   // the lowest wanting row
+        shift_c[j] = want[j] | want_below[j];
+      end
+      // the arrival takes the crossing row's place at the top: row n-1, else row n
+      arrive_c[j] = crossing ? (r1[j] & ~r1_above[j]) : (r1_below[j] & ~r1[j]);
     end
   end
 
@@ -103,10 +126,10 @@ module cm1_heart_column #(
     if (rst) begin
       r0 <= {B{1'b0}};
       r1 <= {B{1'b0}};
-      cross_valid <= 1'b0;
-      cross_row <= {B{1'b0}};
-      shift_down <= {B{1'b0}};
-      arrive_row <= {B{1'b0}};
+      cross_valid_q <= 1'b0;
+      cross_row_q <= {B{1'b0}};
+      shift_down_q <= {B{1'b0}};
+      arrive_row_q <= {B{1'b0}};
       desperation <= 1'b0;
     end else begin
       if (bypass) begin
@@ -117,25 +140,33 @@ module cm1_heart_column #(
       end
       desperation <= decide && !any_want && full;
       if (decide) begin
-        cross_valid <= |sel_c;
-        cross_row <= sel_c;
-        shift_down <= shift_c;
-        arrive_row <= arrive_c;
+        cross_valid_q <= |sel_c;
+        cross_row_q <= sel_c;
+        shift_down_q <= shift_c;
+        arrive_row_q <= arrive_c;
       end
     end
   end
 
+  // The decision in force: the new one at lp == 2, the registered one after it.
+  wire         cross_valid = decide ? |sel_c : cross_valid_q;
+  wire [B-1:0] cross_row = decide ? sel_c : cross_row_q;
+  wire [B-1:0] shift_down = decide ? shift_c : shift_down_q;
+  wire [B-1:0] arrive_row = decide ? arrive_c : arrive_row_q;
+
   // Outputs: packed non-crossing rows, then the arrival.
-  wire [B-1:0] r1_up = {1'b0, r1[B-1:1]};   // r1_up[g] = r1[g+1]
   genvar g;
   generate
     for (g = 0; g < B; g = g + 1) begin : g_out
       assign row_out[g] = arrive_row[g] ? cube_in :
-                          (cross_valid && shift_down[g]) ? r1_up[g] : r1[g];
+                          (cross_valid && shift_down[g]) ? r1_above[g] : r1[g];
+      // The same with the registered decision only: equal to row_out at every bit-time but
+      // lp == 2, and free of the decision logic (the ejector's crossbar needs no MSGP).
+      assign row_body[g] = arrive_row_q[g] ? cube_in :
+                           (cross_valid_q && shift_down_q[g]) ? r1_above[g] : r1[g];
     end
   endgenerate
 
-  wire in_window = (out_pos < LV);
   assign cube_out = cross_valid && in_window && ((|(cross_row & r1)) ^ flip);
   assign wire_busy = cross_valid && in_window;
 endmodule

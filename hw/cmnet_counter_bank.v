@@ -1,5 +1,11 @@
 // N saturating-free wrap-around event counters of CW bits with a read mux: every cycle
 // counter i adds inc[i*IW +: IW]. `clear` zeroes them all. Used for the routers' statistics.
+//
+// The increments are registered before they are added (so the adder's carry chain starts at
+// a flip-flop, not at the logic that produced the events): a counter shows an event one
+// cycle after it happened. `clear` also drops the increments in flight, so an event in the
+// cycle before or during `clear` is not counted, as when the increment was added directly.
+// The read (sel -> value) stays combinational.
 module cmnet_counter_bank #(
     parameter integer N  = 8,
     parameter integer CW = 32,
@@ -14,11 +20,13 @@ module cmnet_counter_bank #(
     output wire [CW-1:0] value
 );
   reg [CW-1:0] cnt [0:N-1];
+  reg [N*IW-1:0] inc_q;
   integer i;
   always @(posedge clk) begin
+    inc_q <= (rst || clear) ? {N*IW{1'b0}} : inc;
     for (i = 0; i < N; i = i + 1) begin
       if (rst || clear) cnt[i] <= {CW{1'b0}};
-      else cnt[i] <= cnt[i] + {{CW-IW{1'b0}}, inc[i*IW +: IW]};
+      else cnt[i] <= cnt[i] + {{CW-IW{1'b0}}, inc_q[i*IW +: IW]};
     end
   end
   localparam [SW:0] NV = N[SW:0];

@@ -125,6 +125,51 @@ TEST(Cm1Rtl, Figure9FullAndNoneWantsDesperationRoutesHighestRow) {
   EXPECT_EQ(r.chips[1].dim_busy[0], static_cast<uint64_t>(cfg.cm1.msg_len()));  // and back
 }
 
+// Messages loaded in the last cycles before a petit cycle starts are offered in it. The
+// harness loads chip 0's messages one per cycle from phase 0 and starts the run at the next
+// phase 0, so with TP loads the last one is loaded at phase TP-1 (and the one before at
+// TP-2). A message into an empty endpoint below other pending ones raises their ranks: the
+// injector counts the ranks in a pipeline and must add such late arrivals. Processors 8..12
+// make more requests than the 7 rows hold, so the ranks also decide who is acknowledged.
+TEST(Cm1Rtl, MessagesLoadedJustBeforePhase0AreOfferedAtIt) {
+  const NetworkConfig cfg = config(4, 16, 8);
+  const Cm1Params& p = cfg.cm1;
+  const uint32_t TP = static_cast<uint32_t>(p.petit_period());
+  const uint32_t filler = TP - 6;   // processor 0's messages: the same queue depth every run
+  struct Case {
+    std::vector<uint32_t> before, after;   // sources loaded before and after the filler
+  };
+  const std::vector<Case> cases = {
+      {{6, 7, 8, 9}, {4, 5}},          // fills at TP-2 and TP-1 (last load at TP-1)
+      {{6, 7, 8, 9}, {6, 5}},          // a push to a pending endpoint at TP-2, a fill at TP-1
+      {{6, 7, 8}, {4, 5}},             // the last load at TP-2, nothing at TP-1
+      {{8, 9, 10, 11}, {12, 3}},       // a fill at TP-1 below the pending ones, rows full
+      {{1, 2, 3, 4}, {9, 8}},          // fills above the pending ones
+  };
+  for (size_t c = 0; c < cases.size(); ++c) {
+    Traffic t;
+    uint32_t k = 0;
+    auto add = [&](uint32_t src) {
+      t.messages.push_back(msg(src, (16 * (k % 16) + k * 7) % 256, 0x10 + k));
+      ++k;
+    };
+    for (uint32_t s : cases[c].before) add(s);
+    for (uint32_t i = 0; i < filler; ++i) add(0);
+    for (uint32_t s : cases[c].after) add(s);
+    const Cm1RtlRun r = run_cm1_rtl(cfg, t, EjectMode::kOrCombine);
+    ASSERT_TRUE(r.completed) << "case " << c;
+    const Cm1RunResult m = run_cm1_model(p, t, EjectMode::kOrCombine);
+    ASSERT_TRUE(m.completed) << "case " << c;
+    EXPECT_EQ(r.petit_cycles, m.petit_cycles) << "case " << c;
+    EXPECT_EQ(r.receptions, receptions_from_model(p, t, m)) << "case " << c;
+    for (size_t n = 0; n < m.chips.size(); ++n) {
+      EXPECT_EQ(r.chips[n].injected, m.chips[n].injected) << "case " << c << " chip " << n;
+      EXPECT_EQ(r.chips[n].desperation, m.chips[n].desperation) << "case " << c << " chip " << n;
+      EXPECT_EQ(r.chips[n].dim_busy, m.chips[n].dim_busy) << "case " << c << " chip " << n;
+    }
+  }
+}
+
 // Random patterns, RTL against the model, message by message and counter by counter. Each
 // simulation runs the three patterns as consecutive groups.
 struct PatternCase {
