@@ -314,6 +314,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   v.line("reg q_valid;");
   v.line("reg was_phase0;       // the cycle before was phase 0");
   v.line("reg idle_at_phase0;   // ... and nothing was buffered or pending then");
+  v.line("reg petit_at_limit;    // petit (which changes at phase 1 only) is at the limit");
   v.line("reg [" + S(w.sel - 1) + ":0] q_sel;");
   v.line("reg [31:0] q_cnt;");
   v.line("reg [TW-1:0] q_rx;");
@@ -334,6 +335,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   v.line("  q_valid <= (state == S_READ);");
   v.line("  was_phase0 <= (phase == " + S(PW) + "'d0);");
   v.line("  idle_at_phase0 <= !msgs_present && !pending;");
+  v.line("  petit_at_limit <= (petit == 16'd" + S(static_cast<int64_t>(e.petit_limit)) + ");");
   v.line("  q_sel <= cnt_sel;");
   v.line("  q_cnt <= cnt_value;");
   v.line("  q_rx <= chip_rx[" + chip_idx + "*TW +: TW];");
@@ -383,7 +385,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   v.line("        if (idle_at_phase0) begin");
   v.line("          run <= 1'b0;");
   v.line("          state <= S_FLUSH;");
-  v.line("        end else if (petit == 16'd" + S(static_cast<int64_t>(e.petit_limit)) + ") begin");
+  v.line("        end else if (petit_at_limit) begin");
   v.line("          run <= 1'b0;");
   v.line("          timeout <= 1'b1;");
   v.line("          state <= S_FLUSH;");

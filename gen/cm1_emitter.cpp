@@ -84,16 +84,16 @@ std::string emit_router(const Cm1Params& p) {
   v.line("wire [C-1:0] desperation;");
   v.line("wire [C-1:0] wire_busy;");
   v.line("wire [B-1:0] drop;");
-  v.comment("Every column's row_out without the lp == 2 decision logic: the ejector uses the last.");
-  v.line("/* verilator lint_off UNUSEDSIGNAL */");
+  v.comment("The same rows except at their MSGP bit-time (without the logic that makes the MSGP");
+  v.comment("bits): body_rows[i*B +: B] leaves column i; slot_body leaves the injector.");
   v.line("wire [C*B-1:0] body_rows;");
-  v.line("/* verilator lint_on UNUSEDSIGNAL */");
+  v.line("wire [B-1:0] slot_body;");
   v.line("wire eject_strobe;");
   v.line();
   v.instance("cm1_injector", "injector", {{"B", "B"}, {"P", "P"}, {"PW", "PW"}, {"TP", "TP"}},
              {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"run", "run"},
               {"buf_in", "buf_rows"}, {"proc_ahead", "proc_ahead"}, {"proc_a0", "proc_a0"}, {"proc_pend", "proc_pend"},
-              {"proc_fill", "proc_fill"}, {"slot_out", "col0_rows"}, {"ack", "proc_ack"}});
+              {"proc_fill", "proc_fill"}, {"slot_out", "col0_rows"}, {"slot_body", "slot_body"}, {"ack", "proc_ack"}});
   v.line("assign msgs_present = |buf_rows;");
   v.line();
   for (int i = 0; i < C; ++i) {
@@ -101,8 +101,9 @@ std::string emit_router(const Cm1Params& p) {
     v.instance("cm1_heart_column", "col" + S(i),
                {{"B", "B"}, {"C", "C"}, {"COL", S(i)}, {"L", "L"}, {"TP", "TP"}, {"PW", "PW"}},
                {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"},
-                {"row_in", "col" + S(i) + "_rows"}, {"row_out", "col" + S(i + 1) + "_rows"},
-                {"row_body", "body_rows[" + S(i) + "*B +: B]"},
+                {"row_in", "col" + S(i) + "_rows"},
+                {"row_in_body", i == 0 ? std::string("slot_body") : "body_rows[" + S(i - 1) + "*B +: B]"},
+                {"row_out", "col" + S(i + 1) + "_rows"}, {"row_body", "body_rows[" + S(i) + "*B +: B]"},
                 {"cube_out", "cube_out[" + S(i) + "]"}, {"cube_in", "cube_in[" + S(i) + "]"},
                 {"desperation", "desperation[" + S(i) + "]"},
                 {"wire_busy", "wire_busy[" + S(i) + "]"}});

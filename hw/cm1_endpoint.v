@@ -57,7 +57,7 @@ module cm1_endpoint #(
   // that the acknowledge only has to reach a flip-flop; full and pending count it as gone
   // already, exactly as if it had left at phase 0. The head is only read at phase 0.
   reg          pop;
-  assign full = (count == QD[QW:0]) && !pop;
+  assign full = count[QW] && !pop;   // count never exceeds QD = 2^QW
   assign pending = (count != 0) && !(pop && count == 1);
 
   wire [FW-1:0] head = queue[rd_ptr];

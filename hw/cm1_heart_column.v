@@ -9,9 +9,12 @@
 // Local bit-time lp = (phase - 2*COL) mod TP; the MSGP enters at lp = 0.
 //   lp in [2, C]     : the other C-1 address bits bypass r0 (r0 holds A[COL]).
 //   otherwise        : r1 <= r0 <= input (two-bit delay).
+//   lp == 1          : MSGP (in r0) and A[COL] (on the input) are known: whether some row
+//                      crosses is registered.
 //   lp == 2          : MSGP (in r1) and A[COL] (in r0) of every row are in registers: the
-//                      routing decision (Figure 9, cases 1 to 3) is made from them, steers
-//                      this bit-time's outputs directly and is registered for the others.
+//                      routing decision (Figure 9, cases 1 to 3) is made from them and
+//                      registered; this bit-time's outputs (MSGP bits only) need no more
+//                      than whether a row crosses.
 // The decision steers the outputs for TP bit-times, from lp = 2 to lp = 1 of the next period.
 // The bit-time decodes are registered flags, set from the phase of the cycle before; the
 // desperation pulse comes one bit-time after the decision.
@@ -29,6 +32,7 @@ module cm1_heart_column #(
     input  wire          rst,
     input  wire [PW-1:0] phase,      // advances by one every cycle, 0 after rst
     input  wire [B-1:0]  row_in,     // from the previous column (or the injector)
+    input  wire [B-1:0]  row_in_body,// the same except at lp == 0 (the MSGP bit-time)
     output wire [B-1:0]  row_out,    // to the next column (or the ejector)
     output wire [B-1:0]  row_body,   // row_out except at lp == 2 (the MSGP): for the ejector
     output wire          cube_out,   // the message leaving across dimension COL
@@ -68,15 +72,18 @@ module cm1_heart_column #(
     end
   endfunction
   localparam [TP-1:0] M_DECIDE = pos_mask(0, 2, 2);
+  localparam [TP-1:0] M_PRE = pos_mask(0, 1, 1);
   localparam [TP-1:0] M_BYPASS = pos_mask(0, 2, C);
   localparam [TP-1:0] M_FLIP = pos_mask(0, LP_FLIP_A, LP_FLIP_A) | pos_mask(0, LP_FLIP_P, LP_FLIP_P);
   localparam [TP-1:0] M_WINDOW = pos_mask(2, 0, L - 1);   // out_pos = lp - 2 is below L
   localparam integer LASTPH = TP - 1;
+  reg pre;         // lp == 1
   reg decide;      // lp == 2
   reg bypass;      // lp in [2, C]
   reg flip;        // lp is FLIP_A or FLIP_P
   reg in_window;   // out_pos < L (out_pos: position in the outgoing message; the MSGP leaves at lp = 2)
   always @(posedge clk) begin
+    pre <= rst ? M_PRE[LASTPH] : M_PRE[phase];
     decide <= rst ? M_DECIDE[LASTPH] : M_DECIDE[phase];
     bypass <= rst ? M_BYPASS[LASTPH] : M_BYPASS[phase];
     flip <= rst ? M_FLIP[LASTPH] : M_FLIP[phase];
@@ -98,7 +105,14 @@ module cm1_heart_column #(
   wire [B-1:0] want = r1 & r0;
   wire         any_want = |want;
   wire         full = &r1;
-  wire         crossing = any_want | full;       // some row crosses (or is desperation-routed)
+  // Whether some row crosses (or is desperation-routed) is also registered a bit-time
+  // earlier, from MSGP (r0) and A[COL] (row_in_body) at lp == 1: at lp == 2 it steers the
+  // MSGP bits.
+  reg          crossing;
+  always @(posedge clk) begin
+    if (rst) crossing <= 1'b0;
+    else if (pre) crossing <= (|(r0 & row_in_body)) | (&r0);
+  end
   wire [B-1:0] r1_above = {1'b0, r1[B-1:1]};     // r1_above[j] = r1[j+1], 0 above the top row
   wire [B-1:0] r1_below = {r1[B-2:0], 1'b1};     // r1_below[j] = r1[j-1], 1 below row 0
   reg  [B-1:0] want_below;                        // some row below j wants to cross
@@ -148,25 +162,28 @@ module cm1_heart_column #(
     end
   end
 
-  // The decision in force: the new one at lp == 2, the registered one after it.
-  wire         cross_valid = decide ? |sel_c : cross_valid_q;
-  wire [B-1:0] cross_row = decide ? sel_c : cross_row_q;
-  wire [B-1:0] shift_down = decide ? shift_c : shift_down_q;
-  wire [B-1:0] arrive_row = decide ? arrive_c : arrive_row_q;
-
-  // Outputs: packed non-crossing rows, then the arrival.
+  // Outputs after lp == 2 (the registered decision): packed non-crossing rows, then the
+  // arrival. row_body is row_out except at lp == 2 (for the ejector, which needs no MSGP).
   genvar g;
   generate
     for (g = 0; g < B; g = g + 1) begin : g_out
-      assign row_out[g] = arrive_row[g] ? cube_in :
-                          (cross_valid && shift_down[g]) ? r1_above[g] : r1[g];
-      // The same with the registered decision only: equal to row_out at every bit-time but
-      // lp == 2, and free of the decision logic (the ejector's crossbar needs no MSGP).
       assign row_body[g] = arrive_row_q[g] ? cube_in :
                            (cross_valid_q && shift_down_q[g]) ? r1_above[g] : r1[g];
     end
   endgenerate
 
-  assign cube_out = cross_valid && in_window && ((|(cross_row & r1)) ^ flip);
-  assign wire_busy = cross_valid && in_window;
+  // At lp == 2 only MSGP bits move, and rows are packed: with a crossing the n - 1 others
+  // take rows 0..n-2 and the arrival row n-1, else the n stay and the arrival takes row n.
+  // The crossing row is occupied, so its MSGP goes out on the cube wire when one crosses.
+  // (The same values as steering r1 and cube_in with the new decision, in fewer levels.)
+  reg [B-1:0] msgp_out;
+  always @* begin
+    for (j = 0; j < B; j = j + 1)
+      msgp_out[j] = crossing ? (r1_above[j] | (r1[j] & ~r1_above[j] & cube_in))
+                             : (r1[j] | (r1_below[j] & ~r1[j] & cube_in));
+  end
+  assign row_out = decide ? msgp_out : row_body;
+  assign cube_out = decide ? (crossing && in_window && !flip)
+                           : (cross_valid_q && in_window && ((|(cross_row_q & r1)) ^ flip));
+  assign wire_busy = (decide ? crossing : cross_valid_q) && in_window;
 endmodule

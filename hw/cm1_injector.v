@@ -33,6 +33,7 @@ module cm1_injector #(
     input  wire [P-1:0]  proc_pend,      // endpoint p has a message to offer
     input  wire [P-1:0]  proc_fill,      // endpoint p is empty and gets a message now
     output wire [B-1:0]  slot_out,       // to heart column 0
+    output wire [B-1:0]  slot_body,      // slot_out except at phase 0 (without the MSGP logic)
     output wire [P-1:0]  ack             // valid at phase 0
 );
   // at0: phase == 0, registered from the phase of the cycle before.
@@ -50,7 +51,7 @@ module cm1_injector #(
     end
   endfunction
   localparam integer PLG = clog2(P);            // prefix levels over the processors
-  localparam integer PSPLIT = PLG - PLG / 3;    // levels before the pipeline register
+  localparam integer PSPLIT = (PLG + 1) / 2;    // levels before the pipeline register
 
   // The processors' ranks, pipelined over two cycles. Stage A counts the pending flags in
   // windows of 2^PSPLIT processors; stage B completes the prefix counts, turns them into
@@ -200,5 +201,6 @@ module cm1_injector #(
     end
   end
   assign slot_out = at0 ? msgp : row_bit;
+  assign slot_body = row_bit;
   assign ack = at0 ? ack_c : {P{1'b0}};
 endmodule

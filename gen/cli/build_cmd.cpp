@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -202,41 +203,51 @@ std::map<std::string, std::pair<long, long>> router_breakdown(const GeneratedDes
   if (rc != 0) throw FlowError("yosys failed in " + dir);
   std::ifstream in(dir + "/stat.txt");
   std::string line, mod;
-  std::map<std::string, std::pair<long, long>> per_module;  // short name -> (LUTs, FFs) of one instance
-  std::map<std::string, long> instances;                    // in cm1_router
+  // Per module (full, parameterized name): its own LUTs and FFs, and the user modules it
+  // instantiates (the injector has its prefix counters inside).
+  std::map<std::string, std::pair<long, long>> own;
+  std::map<std::string, std::vector<std::pair<std::string, long>>> subs;
   auto short_name = [](std::string n) {
     const size_t bs = n.rfind('\\');
     return bs == std::string::npos ? n : n.substr(bs + 1);
+  };
+  auto user_module = [&](const std::string& type) {
+    const std::string s = short_name(type);
+    return s.rfind("cm1_", 0) == 0 || s.rfind("cmnet_", 0) == 0;
   };
   while (std::getline(in, line)) {
     const size_t a = line.find("=== ");
     if (a != std::string::npos) {
       const size_t b = line.find(" ===", a + 4);
-      mod = short_name(line.substr(a + 4, b - a - 4));
+      mod = line.substr(a + 4, b - a - 4);
+      if (mod == "design hierarchy") break;
       continue;
     }
     std::istringstream ls(line);
     std::string type;
     long n = 0;
     if (!(ls >> type >> n)) continue;
-    if (type == "SB_LUT4") per_module[mod].first += n;
-    else if (type.rfind("SB_DFF", 0) == 0) per_module[mod].second += n;
-    else if (mod == "cm1_router" && type.rfind("SB_", 0) != 0 && type.find("cm1_") != std::string::npos)
-      instances[short_name(type)] += n;
-    else if (mod == "cm1_router" && type.find("cmnet_") != std::string::npos)
-      instances[short_name(type)] += n;
+    if (type == "SB_LUT4") own[mod].first += n;
+    else if (type.rfind("SB_DFF", 0) == 0) own[mod].second += n;
+    else if (user_module(type)) subs[mod].push_back({type, n});
   }
-  std::map<std::string, std::pair<long, long>> out;
-  // Parameterized modules of the same name (heart columns differ by COL) are summed per name.
-  std::map<std::string, long> seen;
-  for (const auto& [name, n] : instances) seen[name] += n;
-  for (const auto& [name, lf] : per_module) {
-    if (name == "cm1_router") {
-      out["router glue (counter increments, muxes)"] = lf;
-    } else if (seen.count(name)) {
-      out[name].first += lf.first;
-      out[name].second += lf.second;
+  std::function<std::pair<long, long>(const std::string&)> total = [&](const std::string& m) {
+    std::pair<long, long> t = own[m];
+    for (const auto& [child, n] : subs[m]) {
+      const auto c = total(child);
+      t.first += n * c.first;
+      t.second += n * c.second;
     }
+    return t;
+  };
+  // The router's parts by module name (the heart columns differ by COL: summed per name).
+  std::map<std::string, std::pair<long, long>> out;
+  out["router glue (counter increments, muxes)"] = own["cm1_router"];
+  for (const auto& [child, n] : subs["cm1_router"]) {
+    const auto c = total(child);
+    auto& o = out[short_name(child)];
+    o.first += n * c.first;
+    o.second += n * c.second;
   }
   return out;
 }
