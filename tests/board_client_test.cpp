@@ -594,6 +594,17 @@ TEST_F(ClientServer, GarbageSpewingClientThenDisconnectDoesNotHurtTheNextClient)
       send_all(fd, junk);
       auto partial = proto::encode(proto::make_burst_write(1, 0, std::vector<uint32_t>(100, 5)));
       send_all(fd, std::span(partial).first(200));  // truncated frame, then vanish
+      // Half-close and read the server's replies until it closes: closing with its error
+      // replies unread would reset the connection, and a reset drops the junk the server has
+      // not read yet (the byte counts below would then depend on timing).
+      ::shutdown(fd, SHUT_WR);
+      const auto drain_until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      char buf[4096];
+      while (std::chrono::steady_clock::now() < drain_until) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 100) <= 0) continue;
+        if (::recv(fd, buf, sizeof buf, 0) <= 0) break;
+      }
       ::close(fd);
     }
     auto c = BoardClient::open(uri(), quick());
