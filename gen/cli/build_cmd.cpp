@@ -196,6 +196,9 @@ std::map<std::string, std::pair<long, long>> router_breakdown(const GeneratedDes
   write_design(d, dir + "/rtl");
   std::string ys;
   for (const auto& f : d.verilog_files()) ys += "read_verilog -DSYNTHESIS " + dir + "/rtl/" + f + "\n";
+  // The injector is flattened first: its prefix counters are generic modules that only
+  // shrink to size with the injector's constant inputs.
+  ys += "hierarchy -top cm1_router\nflatten *cm1_injector\n";
   ys += "synth_ice40 -noflatten -top cm1_router\ntee -q -o " + dir + "/stat.txt stat\n";
   std::ofstream(dir + "/synth.ys") << ys;
   const int rc = run_child({CMNET_YOSYS, "-q", "-l", dir + "/yosys.log", "-s", dir + "/synth.ys"}, 3600,
