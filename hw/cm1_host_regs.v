@@ -146,27 +146,11 @@ module cm1_host_regs #(
   // ---- reception checks per processor, and the delivery histogram ----
   // Counts within one run (the host clears before each) are at most NP * QD: counters for
   // them are that wide, not 32 bits, so the checks fit beside the network on an iCE40.
-  function integer clog2;
-    input integer x;
-    integer k;
-    begin
-      clog2 = 0;
-      for (k = 1; k < x; k = k * 2) clog2 = clog2 + 1;
-    end
-  endfunction
-  localparam integer RCW = clog2(NP * QD + 1);
-  // Endpoint histogram banks: 2^EPBW processors each, at most TP - 2 (hw/cm1_endpoint_hist.v).
-  function integer bank_log2;
-    input integer tp;
-    input integer np;
-    integer k;
-    begin
-      bank_log2 = 0;
-      for (k = 1; (2 << bank_log2) <= tp - 2 && (2 << bank_log2) <= np && k < 32; k = k + 1)
-        bank_log2 = bank_log2 + 1;
-    end
-  endfunction
-  localparam integer EPBW = bank_log2(TP, NP);
+  localparam integer RCW = $clog2(NP * QD + 1);
+  // Endpoint histogram banks: 2^EPBW processors each, at most TP - 2 (hw/cm1_endpoint_hist.v)
+  // and at most NP = 2^GW.
+  localparam integer EPB_LOG2_MAX = $clog2(TP - 1) - 1;   // floor(log2(TP - 2))
+  localparam integer EPBW = (EPB_LOG2_MAX < GW) ? EPB_LOG2_MAX : GW;
   reg [RCW-1:0] hist [0:15];
   wire [3:0] hist_bin = (rx_petit > 32'd15) ? 4'd15 : rx_petit[3:0];
   wire [31:0] rx_now = ones(net_rx_valid);
