@@ -42,15 +42,7 @@ module cm1_injector #(
   reg at0;
   always @(posedge clk) at0 <= rst || (phase == LAST);
 
-  function integer clog2;
-    input integer x;
-    integer k;
-    begin
-      clog2 = 0;
-      for (k = 1; k < x; k = k * 2) clog2 = clog2 + 1;
-    end
-  endfunction
-  localparam integer PLG = clog2(P);            // prefix levels over the processors
+  localparam integer PLG = $clog2(P);            // prefix levels over the processors
   localparam integer PSPLIT = (PLG + 1) / 2;    // levels before the pipeline register
 
   // The processors' ranks, pipelined over two cycles. Stage A counts the pending flags in
@@ -118,7 +110,7 @@ module cm1_injector #(
   wire [B-1:0] ptotal = tinc_q ? {ptotal_q[B-2:0], 1'b1} : ptotal_q;
 
   // The buffered messages at phase 0: their ranks and their number nb.
-  localparam integer BLG = clog2(B);
+  localparam integer BLG = $clog2(B);
   reg  [B*B-1:0] bleaf;
   always @* begin
     for (j = 0; j < B; j = j + 1) bleaf[j*B +: B] = {{B-1{1'b0}}, buf_in[j]};
