@@ -63,7 +63,9 @@ Board parse_board(const std::string& text, const std::string& where);
 // Constraint files for a top with the given ports (only those that exist on the board).
 // Port names: clk, rst_btn (the board's button, either polarity: the top is told which) or
 // btn_n (a top that wants an active-low button), led[i], uart_tx, uart_rx, cube_out[i],
-// cube_in[i].
+// cube_in[i], and for the multi-board top sync_out, sync_in and chip_id[i] (straps, with the
+// FPGA's pull-ups on iCE40). On the cube headers: dimension i on pins (2i, 2i+1), then
+// sync_out, sync_in, then the chip_id straps.
 struct TopPorts {
   bool reset = false;
   bool reset_n = false;  // btn_n
@@ -71,6 +73,8 @@ struct TopPorts {
   bool uart_tx = false;
   bool uart_rx = false;
   int cube_dims = 0;  // chip mode: cube_out/cube_in width
+  bool sync = false;  // cube mode: sync_out and sync_in
+  int chip_id = 0;    // cube mode: chip_id strap width
 };
 std::string make_pcf(const Board& b, const TopPorts& t);
 std::string make_xdc(const Board& b, const TopPorts& t);

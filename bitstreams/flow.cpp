@@ -99,10 +99,12 @@ TopPorts board_ports(const GeneratedDesign& d) {
     else if (name == "uart_tx") t.uart_tx = true;
     else if (name == "uart_rx") t.uart_rx = true;
     else if (name == "cube_out" || name == "cube_in") t.cube_dims = width;
+    else if (name == "sync_out" || name == "sync_in") t.sync = true;
+    else if (name == "chip_id") t.chip_id = width;
     else
       throw FlowError("top " + d.top + ": port '" + name +
                       "' has no board pin (a board top has only clk, rst_btn or btn_n, led, "
-                      "uart_tx, uart_rx, cube_out, cube_in; wrap the design first)");
+                      "uart_tx, uart_rx, cube_out, cube_in, sync_out, sync_in, chip_id; wrap the design first)");
   }
   if (!clk) throw FlowError("top " + d.top + " has no clk port");
   return t;

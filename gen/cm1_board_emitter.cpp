@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "gen/board_top_parts.h"
 #include "gen/errors.h"
 #include "gen/verilog_writer.h"
 #include "sim/cm1_model.h"
@@ -12,6 +13,13 @@
 namespace cmnet {
 namespace {
 
+using board_parts::add_top;
+using board_parts::Bits;
+using board_parts::emit_leds;
+using board_parts::emit_reception_functions;
+using board_parts::emit_reset;
+using board_parts::hexlit;
+
 int clog2(uint64_t x) {
   int w = 0;
   while ((uint64_t{1} << w) < x) ++w;
@@ -19,29 +27,6 @@ int clog2(uint64_t x) {
 }
 
 std::string S(int64_t x) { return std::to_string(x); }
-
-// A little-endian bit vector written as a sized Verilog hex literal.
-struct Bits {
-  std::vector<bool> b;
-  void put(uint64_t v, int width) {
-    for (int i = 0; i < width; ++i) b.push_back(i < 64 && ((v >> i) & 1u));
-  }
-  std::string literal() const {
-    std::string hex;
-    for (size_t i = 0; i < b.size(); i += 4) {
-      int nib = 0;
-      for (size_t k = 0; k < 4 && i + k < b.size(); ++k) nib |= b[i + k] ? (1 << k) : 0;
-      hex.insert(hex.begin(), "0123456789abcdef"[nib]);
-    }
-    return S(static_cast<int64_t>(b.size())) + "'h" + hex;
-  }
-};
-
-std::string hexlit(uint64_t v, int width) {
-  Bits b;
-  b.put(v, width);
-  return b.literal();
-}
 
 struct TopShape {
   bool chip_mode = false;
@@ -141,20 +126,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   v.line("localparam integer NC = " + S(NC) + ";");
   v.line();
 
-  v.comment("Reset: power-on counter (iCE40 flip-flops start at 0) and a synchronized button.");
-  v.line("reg [3:0] por_cnt = 4'd0;");
-  v.line("reg rst = 1'b1;");
-  v.line("wire por_done = &por_cnt;");
-  if (o.reset_port) {
-    v.line("reg [1:0] btn_sync = 2'b00;");
-    v.line("always @(posedge clk) btn_sync <= {btn_sync[0], " +
-           std::string(o.reset_active_low ? "~rst_btn" : "rst_btn") + "};");
-  }
-  v.line("always @(posedge clk) begin");
-  v.line("  if (!por_done) por_cnt <= por_cnt + 4'd1;");
-  v.line(std::string("  rst <= !por_done") + (o.reset_port ? " || btn_sync[1];" : ";"));
-  v.line("end");
-  v.line();
+  emit_reset(v, o.reset_port, o.reset_active_low);
 
   v.comment("The pattern: " + S(NM) + " messages {data, vp, dst proc, dst chip, src} in file order.");
   v.line("reg [" + S(RW - 1) + ":0] rom [0:" + S(NM - 1) + "];");
@@ -229,8 +201,8 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
                 {"fault_chip", "{" + S(C) + "{1'b0}}"},
                 {"fault_dim", "{" + S(cm1_widths(p).fault_dim) + "{1'b0}}"}});
   } else {
-    v.comment("This FPGA's bit-time counter. Boards wired into one cube must start their counters");
-    v.comment("together and see each other's cube wires with a known delay: not handled here yet.");
+    v.comment("This FPGA's bit-time counter: a single-board test at full clock rate. Boards cabled into");
+    v.comment("a cube use cm1_cube_board_top (a bit-time every K clocks, locked to a sync bus).");
     v.line("reg [" + S(PW - 1) + ":0] phase_q;");
     v.line("always @(posedge clk) begin");
     v.line("  if (rst || phase_q == " + S(PW) + "'d" + S(TP - 1) + ") phase_q <= {" + S(PW) + "{1'b0}};");
@@ -252,7 +224,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
     v.line();
     v.comment("The design under test: one chip (router and " + S(P) + " endpoints).");
     v.instance("cm1_chip", "chip", {},
-               {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase_q"}, {"run", "run"},
+               {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"phase", "phase_q"}, {"run", "run"},
                 {"clear", "1'b0"}, {"eject_one", eject}, {"my_chip", S(C) + "'d" + S(o.chip_id)},
                 {"load_en", "load_en"}, {"load_local", "ld_src"}, {"load_chip", "ld_chip"},
                 {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"}, {"load_data", "ld_data"},
@@ -264,23 +236,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   v.line();
 
   v.comment("Receptions: per chip, the count and the XOR of the {DATA, VP} words received.");
-  v.line("function [TW-1:0] pop_p;");
-  v.line("  input [P-1:0] x;");
-  v.line("  integer k;");
-  v.line("  begin");
-  v.line("    pop_p = {TW{1'b0}};");
-  v.line("    for (k = 0; k < P; k = k + 1) pop_p = pop_p + {{TW-1{1'b0}}, x[k]};");
-  v.line("  end");
-  v.line("endfunction");
-  v.line("function [W-1:0] xor_p;");
-  v.line("  input [P-1:0] x;");
-  v.line("  input [P*W-1:0] words;");
-  v.line("  integer k;");
-  v.line("  begin");
-  v.line("    xor_p = {W{1'b0}};");
-  v.line("    for (k = 0; k < P; k = k + 1) if (x[k]) xor_p = xor_p ^ words[k*W +: W];");
-  v.line("  end");
-  v.line("endfunction");
+  emit_reception_functions(v);
   v.line("wire [NC*TW-1:0] chip_rx;");
   v.line("wire [NC*W-1:0] chip_x;");
   v.line("genvar n;");
@@ -427,19 +383,8 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   v.line("end");
   v.line();
 
-  v.comment("LEDs and the idle UART.");
-  v.line("reg [" + S(o.blink_log2 - 1) + ":0] blink;");
-  v.line("always @(posedge clk) blink <= blink + " + S(o.blink_log2) + "'d1;");
   v.line("wire done = (state == S_DONE);");
-  uint32_t inv = 0;
-  for (int i = 0; i < K; ++i)
-    if (o.led_active_low[static_cast<size_t>(i)]) inv |= 1u << i;
-  if (K >= 3)
-    v.line("wire [2:0] led_on = {!done, done && !pass, done && pass};");
-  else
-    v.line("wire [1:0] led_on = {done && !pass, done ? pass : blink[" + S(o.blink_log2 - 1) + "]};");
-  v.line("assign led = led_on ^ " + S(K) + "'d" + S(inv) + ";  // active-low LEDs inverted");
-  v.line("assign uart_tx = 1'b1;");
+  emit_leds(v, o.led_active_low, o.blink_log2);
   v.close("endmodule");
   v.line("`default_nettype wire");
   return v.text();
@@ -466,25 +411,6 @@ std::string expect_json(const SelfTestExpect& e, const BoardTopOptions& o, const
   j["leds"] = o.led_active_low.size() >= 3 ? "led[0] pass, led[1] fail, led[2] running"
                                            : "led[0] pass (blinks while running), led[1] fail";
   return j.dump(2) + "\n";
-}
-
-// Drops manifest.json's top-level claim: the manifest still describes the network.
-void add_top(GeneratedDesign& d, const std::string& name, const std::string& text,
-             bool drop_network) {
-  if (drop_network) {
-    d.files.erase(std::remove_if(d.files.begin(), d.files.end(),
-                                 [](const auto& f) { return f.first == "cm1_network.v"; }),
-                  d.files.end());
-  }
-  // Insert the top before filelist.f and rebuild the filelist.
-  auto it = std::find_if(d.files.begin(), d.files.end(),
-                         [](const auto& f) { return f.first == "filelist.f"; });
-  d.files.insert(it, {name + ".v", text});
-  std::string filelist;
-  for (const auto& f : d.verilog_files()) filelist += f + "\n";
-  for (auto& f : d.files)
-    if (f.first == "filelist.f") f.second = filelist;
-  d.top = name;
 }
 
 }  // namespace

@@ -13,9 +13,12 @@
 // to go through the same flow (same port naming: clk, rst_btn, led[], uart_tx, uart_rx).
 //
 //   cm1_board_top       "whole network inside one FPGA": instantiates cm1_network.
-//   cm1_chip_board_top  "one router chip per FPGA": one cm1_chip, its cube_out / cube_in on
-//                       header pins (registered at the pins), a local self-test loader
-//                       (messages from each local processor to another local processor).
+//   cm1_chip_board_top  one cm1_chip at full clock rate, its cube_out / cube_in on header
+//                       pins (registered at the pins), a local self-test loader (messages
+//                       from each local processor to another local processor): the
+//                       single-board test, and what the router chip's Fmax is measured on.
+//                       Several boards cabled into a cube use cm1_cube_board_top
+//                       (gen/cm1_cube_board_emitter.h) instead.
 //
 // Ports of both tops (only these, so any package fits):
 //   clk; rst_btn (if the board has a button; polarity by option); led[K-1:0] (K = 2 or 3:

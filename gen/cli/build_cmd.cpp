@@ -1,8 +1,9 @@
 // `cmnet build`, `cmnet flash` and `cmnet bench-fpga`: the FPGA flow from the command line.
 //
-//   cmnet build CONFIG --board NAME -o DIR [--mode network|chip|host] [--freq MHZ] [--seed N]
-//     Emits the self-test board top (cm1_board_top: the whole network in one FPGA; or
-//     cm1_chip_board_top: one router chip per FPGA) or the host-link top (cm1_host_board,
+//   cmnet build CONFIG --board NAME -o DIR [--mode network|chip|cube|host] [--freq MHZ] [--seed N]
+//     Emits the self-test board top (cm1_board_top: the whole network in one FPGA;
+//     cm1_chip_board_top: one router chip, a single-board test; cm1_cube_board_top: one
+//     router chip per FPGA, 2^c boards cabled into a cube) or the host-link top (cm1_host_board,
 //     gen/cm1_host_board_emitter.h), runs yosys / nextpnr-ice40 / icepack /
 //     icetime (iCE40) or the yosys synth_xilinx estimate (xc7), writes DIR/report.txt and
 //     DIR/report.json. Exit 0: built, timing met; 3: built, timing NOT met at the target
@@ -13,6 +14,7 @@
 //   cmnet bench-fpga [-o FILE.json] [--work DIR] [--quick]
 //     Router and network sizes and Fmax per board, beside Hoplite's published figures, and
 //     the largest CM-1 network that fits each iCE40 board. Prints a table, writes JSON.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -25,6 +27,7 @@
 #include "bitstreams/flow.h"
 #include "gen/cli/commands.h"
 #include "gen/cm1_board_emitter.h"
+#include "gen/cm1_cube_board_emitter.h"
 #include "gen/cm1_host_board_emitter.h"
 #include "gen/errors.h"
 #include "sim/rtl_build.h"
@@ -41,6 +44,8 @@ struct BuildArgs {
   uint64_t pattern_seed = 1;
   int per_proc = 1;
   int chip_id = 0;
+  int bit_clocks = 8;
+  double go_delay_s = 0.5;
 };
 
 struct BenchArgs {
@@ -74,6 +79,15 @@ GeneratedDesign make_top(const NetworkConfig& cfg, const Board& b, const BuildAr
   o.chip_id = a.chip_id;
   if (a.mode == "chip") return emit_cm1_chip_board_top(cfg, o);
   if (a.mode == "network") return emit_cm1_board_top(cfg, o);
+  if (a.mode == "cube") {
+    CubeTopOptions c;
+    c.board = o;
+    c.bit_clocks = a.bit_clocks;
+    // Long enough for a person to power or reset every board before the run starts.
+    const double petit_s = cfg.cm1.petit_period() * a.bit_clocks / (b.clock_mhz * 1e6);
+    c.go_delay_petit = std::max(4, static_cast<int>(a.go_delay_s / petit_s));
+    return emit_cm1_cube_board_top(cfg, c);
+  }
   if (a.mode == "host") {
     // The host-link top (gen/cm1_host_board_emitter.h): the same flow, its own ports.
     HostBoardOptions h;
@@ -81,7 +95,7 @@ GeneratedDesign make_top(const NetworkConfig& cfg, const Board& b, const BuildAr
     h.reset_button = b.reset.has_value() && b.reset->active_low;
     return emit_cm1_host_board(cfg, h);
   }
-  throw InputError("--mode " + a.mode + ": unknown mode (allowed: network, chip, host)");
+  throw InputError("--mode " + a.mode + ": unknown mode (allowed: network, chip, cube, host)");
 }
 
 int do_build(const BuildArgs& a) {
@@ -429,9 +443,10 @@ void register_build_commands(CLI::App& app) {
   b->add_option("--board", g_build.board, "board name (constraints/boards/NAME.json) or board .json path")->required();
   b->add_option("-o,--out", g_build.out, "output directory")->required();
   b->add_option("--mode", g_build.mode,
-                "network: self-test, whole network in one FPGA; chip: self-test, one router chip per "
-                "FPGA; host: the host-link top (UART + register file)")
-      ->check(CLI::IsMember({"network", "chip", "host"}));
+                "network: self-test, whole network in one FPGA; chip: self-test of one router chip on "
+                "one board; cube: one router chip per FPGA, 2^c boards cabled into a cube (one bitstream, "
+                "chip number on strap pins); host: the host-link top (UART + register file)")
+      ->check(CLI::IsMember({"network", "chip", "cube", "host"}));
   b->add_option("--freq", g_build.freq, "nextpnr target frequency in MHz (default: the board clock)")
       ->check(CLI::Range(0.1, 1000.0));
   b->add_option("--seed", g_build.seed, "nextpnr placement seed");
@@ -439,6 +454,9 @@ void register_build_commands(CLI::App& app) {
   b->add_option("--pattern-seed", g_build.pattern_seed, "self-test pattern seed");
   b->add_option("--per-proc", g_build.per_proc, "self-test messages per processor (<= queue_depth)");
   b->add_option("--chip-id", g_build.chip_id, "chip mode: this FPGA's chip number");
+  b->add_option("--bit-clocks", g_build.bit_clocks, "cube mode: clocks per bit-time (8..64)")->check(CLI::Range(8, 64));
+  b->add_option("--go-delay", g_build.go_delay_s, "cube mode: seconds from chip 0's lock to the run (every board must be on by then)")
+      ->check(CLI::Range(0.0, 100.0));
   b->callback([] { throw CommandExit{do_build(g_build)}; });
 
   auto* f = app.add_subcommand("flash", "Program a built bitstream with openFPGALoader");

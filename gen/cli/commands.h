@@ -37,6 +37,8 @@ void register_bench_command(CLI::App& app);
 void register_run_command(CLI::App& app);
 // `build`, `flash`, `bench-fpga` (the FPGA flow), in build_cmd.cpp.
 void register_build_commands(CLI::App& app);
+// `cube` (the multi-board top simulated as 2^c boards), in cube_cmd.cpp.
+void register_cube_command(CLI::App& app);
 int run_extra_commands(CLI::App& app);
 
 }  // namespace cmnet

@@ -22,6 +22,7 @@ void register_extra_commands(CLI::App& app) {
   register_bench_command(app);
   register_run_command(app);
   register_build_commands(app);
+  register_cube_command(app);
 }
 
 int run_extra_commands(CLI::App& app) {
