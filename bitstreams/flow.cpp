@@ -73,6 +73,9 @@ std::vector<std::pair<std::string, int>> top_ports(const GeneratedDesign& d) {
   for (const auto& [name, t] : d.files)
     if (name == d.top + ".v") text = t;
   if (text.empty()) throw FlowError("the design has no file " + d.top + ".v for its top " + d.top);
+  // Line comments may hold any text (a ");" too): drop them first.
+  static const std::regex line_comment(R"(//[^\n]*)");
+  text = std::regex_replace(text, line_comment, "");
   const size_t m = text.find("module " + d.top);
   const size_t end = text.find(");", m);
   if (m == std::string::npos || end == std::string::npos)

@@ -129,7 +129,7 @@ GeneratedDesign emit_cm1_cube_board_top(const NetworkConfig& cfg, const CubeTopO
            (o.reset_active_low ? "low" : "high") + " (restarts this board's self-test)");
   v.line("output wire [" + S(C - 1) + ":0] cube_out,   // to the neighbour across each dimension (registered)");
   v.line("input  wire [" + S(C - 1) + ":0] cube_in,    // from the neighbour across each dimension (synchronized)");
-  v.line("output wire sync_out,         // chip 0: the sync bus (markers and the go bit); others drive 0");
+  v.line("output wire sync_out,         // chip 0: the sync bus, markers and the go bit (others drive 0)");
   v.line("input  wire sync_in,          // the sync bus, on every board");
   v.line("input  wire [" + S(C - 1) + ":0] chip_id,    // straps: this board's chip number");
   v.line("output wire [" + S(K - 1) + ":0] led,        // " +
