@@ -23,6 +23,7 @@
 #include "sim/cm1_sim_board.h"
 #include "sim/traffic.h"
 #include "tests/cm1_run_check.h"
+#include "gen/config.h"
 #include "gen/errors.h"
 #include "sim/rtl_build.h"
 
@@ -503,6 +504,23 @@ TEST(FlowBuild, HostTopFlashedIsTheOneSimulated) {
   EXPECT_EQ(b.info().clock_hz, h.clock_hz);
   load_run_and_check(b, c.cm1, make_pattern("permutation", c.cm1, 5, 2), EjectMode::kOrCombine,
                      "the flashed host top, simulated");
+  // The same from the command line: `cmnet run --rtl DIR` simulates the build directory.
+  const fs::path dir = temp_dir("run-rtl");
+  std::ofstream(dir / "net.json") << config_to_json(c);
+  const std::string log = (dir / "cli.log").string();
+  const int rc = run_child({CMNET_CLI, "run", (dir / "net.json").string(), "--rtl", r.out_dir, "--per-proc", "2",
+                            "-o", (dir / "out").string()},
+                           600, log);
+  EXPECT_EQ(rc, 0) << slurp(log);
+  EXPECT_NE(slurp(log).find("agrees with the reference model (counters of every chip, receptions and latency "
+                            "histogram of every processor): YES"),
+            std::string::npos)
+      << slurp(log);
+  // A build of another mode is refused with the reason.
+  std::ofstream(dir / "report.json") << R"({"mode": "network", "top": "cm1_board_top", "board": "icebreaker"})";
+  EXPECT_NE(run_child({CMNET_CLI, "run", (dir / "net.json").string(), "--rtl", dir.string()}, 120, log), 0);
+  EXPECT_NE(slurp(log).find("built with --mode network"), std::string::npos) << slurp(log);
+  fs::remove_all(dir);
   fs::remove_all(r.out_dir);
 }
 

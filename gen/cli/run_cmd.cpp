@@ -17,6 +17,7 @@
 #include "host/cm1_board.h"
 #include "host/errors.h"
 #include "host/register_port.h"
+#include "bitstreams/board.h"
 #include "sim/cm1_sim_board.h"
 #include "sim/traffic.h"
 #include "sim/traffic_gen.h"
@@ -29,6 +30,7 @@ using json = nlohmann::ordered_json;
 struct RunArgs {
   std::string config, board, pattern = "permutation", traffic, out_dir = "out/run", mode, generator;
   std::string sim_link = "uart";  // the simulated board's host-link PHY
+  std::string rtl;                // a `cmnet build --mode host` directory to simulate
   uint64_t seed = 1;
   int per_proc = 1;
   double timeout_s = 300;
@@ -183,11 +185,39 @@ struct Connection {
   std::unique_ptr<Cm1Board> board;
 };
 
+// The simulated board of a build directory: the very rtl/ it synthesized, with the options
+// its board gave the top (clock, button; the flow's host top has the UART PHY).
+std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir) {
+  const std::string report = dir + "/report.json";
+  std::ifstream in(report);
+  if (!in) throw InputError("--rtl " + dir + ": no report.json (not a cmnet build directory)");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw InputError(report + ": " + e.what());
+  }
+  const std::string mode = j.value("mode", ""), top = j.value("top", "");
+  if (mode != "host" || top != "cm1_host_board")
+    throw InputError("--rtl " + dir + ": built with --mode " + mode + " (top " + top +
+                     "); cmnet run drives the host-link top: cmnet build --mode host");
+  const Board board = load_board(j.value("board_file", j.value("board", "")));
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
+  h.reset_button = board.reset.has_value() && board.reset->active_low;
+  spdlog::info("simulating the build in {} ({} top for {}, {} Hz)", dir, top, board.name, h.clock_hz);
+  return std::make_unique<Cm1SimBoard>(read_design(dir + "/rtl", top), h);
+}
+
 Connection connect(const NetworkConfig& cfg, const std::string& board_uri,
-                   const std::string& sim_link = "uart") {
+                   const std::string& sim_link = "uart", const std::string& rtl = "") {
   Connection c;
   c.uri = board_uri;
-  if (c.uri.empty()) {
+  if (!rtl.empty()) {
+    if (!c.uri.empty()) throw InputError("--rtl and --board: give one (--rtl simulates a build directory)");
+    c.sim = sim_board_of_build(rtl);
+    c.uri = c.sim->uri();
+  } else if (c.uri.empty()) {
     spdlog::info("no --board given: starting the simulated board with a {} host link (building "
                  "its model on first use)", sim_link);
     HostBoardOptions h;
@@ -225,7 +255,7 @@ int run_on_board(const RunArgs& a) {
       : a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, a.per_proc)
                           : read_traffic_file(a.traffic, p);
   const EjectMode mode = mode_of(a.mode, p);
-  Connection conn = connect(cfg, a.board, a.sim_link);
+  Connection conn = connect(cfg, a.board, a.sim_link, a.rtl);
   const std::string& uri = conn.uri;
   const BoardRun r = execute(*conn.board, p, traffic, mode, a.timeout_s, uri, gen,
                              static_cast<uint32_t>(a.seed), static_cast<uint32_t>(a.per_proc));
@@ -439,6 +469,7 @@ void register_run_command(CLI::App& app) {
   r->add_option("--timeout", a.timeout_s, "give up on the run after this many seconds");
   r->add_option("--sim-link", a.sim_link, "the simulated board's host-link PHY: uart (FT2232H channel B) "
                 "or fifo (FT245 synchronous FIFO, 60 MHz)")->check(CLI::IsMember({"uart", "fifo"}));
+  r->add_option("--rtl", a.rtl, "simulate a build directory (cmnet build --mode host): the rtl/ it synthesized");
   r->callback([] { throw CommandExit{run_on_board(a)}; });
 
   static RunArgs sw;
