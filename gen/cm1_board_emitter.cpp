@@ -252,7 +252,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
     v.line();
     v.comment("The design under test: one chip (router and " + S(P) + " endpoints).");
     v.instance("cm1_chip", "chip", {},
-               {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase_q"}, {"run", "run"},
+               {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"phase", "phase_q"}, {"run", "run"},
                 {"clear", "1'b0"}, {"eject_one", eject}, {"my_chip", S(C) + "'d" + S(o.chip_id)},
                 {"load_en", "load_en"}, {"load_local", "ld_src"}, {"load_chip", "ld_chip"},
                 {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"}, {"load_data", "ld_data"},

@@ -52,7 +52,8 @@ std::string emit_router(const Cm1Params& p) {
   v.open("module cm1_router (");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
-  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,   // advances by one every cycle (mod the petit period), 0 after rst");
+  v.line("input  wire ce,         // clock enable: flip-flops update (and inputs are sampled) only when high; rst regardless");
+  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,   // advances by one every ce cycle (mod the petit period), 0 at the first after rst");
   v.line("input  wire run,        // processors offer at phase 0 while high; counts petit cycles");
   v.line("input  wire clear,      // zeroes the counters");
   v.line("input  wire eject_one,  // ejector mode: 1 = one message per petit cycle, 0 = OR-combine");
@@ -91,7 +92,7 @@ std::string emit_router(const Cm1Params& p) {
   v.line("wire eject_strobe;");
   v.line();
   v.instance("cm1_injector", "injector", {{"B", "B"}, {"P", "P"}, {"PW", "PW"}, {"TP", "TP"}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"run", "run"},
+             {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"phase", "phase"}, {"run", "run"},
               {"buf_in", "buf_rows"}, {"proc_ahead", "proc_ahead"}, {"proc_a0", "proc_a0"}, {"proc_pend", "proc_pend"},
               {"proc_fill", "proc_fill"}, {"slot_out", "col0_rows"}, {"slot_body", "slot_body"}, {"ack", "proc_ack"}});
   v.line("assign msgs_present = |buf_rows;");
@@ -100,7 +101,7 @@ std::string emit_router(const Cm1Params& p) {
     v.comment("Column " + S(i) + ": cube dimension " + S(i) + ".");
     v.instance("cm1_heart_column", "col" + S(i),
                {{"B", "B"}, {"C", "C"}, {"COL", S(i)}, {"L", "L"}, {"TP", "TP"}, {"PW", "PW"}},
-               {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"},
+               {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"phase", "phase"},
                 {"row_in", "col" + S(i) + "_rows"},
                 {"row_in_body", i == 0 ? std::string("slot_body") : "body_rows[" + S(i - 1) + "*B +: B]"},
                 {"row_out", "col" + S(i + 1) + "_rows"}, {"row_body", "body_rows[" + S(i) + "*B +: B]"},
@@ -112,14 +113,14 @@ std::string emit_router(const Cm1Params& p) {
   v.instance("cm1_ejector", "ejector",
              {{"B", "B"}, {"P", "P"}, {"C", "C"}, {"PA", S(p.proc_bits())}, {"V", S(p.vp_bits)},
               {"D", S(p.data_bits)}, {"L", "L"}, {"TP", "TP"}, {"PW", "PW"}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"eject_one", "eject_one"},
+             {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"phase", "phase"}, {"eject_one", "eject_one"},
               {"row_in", "col" + S(C) + "_rows"}, {"row_body", "body_rows[" + S(C - 1) + "*B +: B]"},
               {"ejected", "ejected"}, {"drop", "drop"},
               {"count_strobe", "eject_strobe"}, {"parity_error", "parity_error"},
               {"proc_rx", "proc_rx"}, {"proc_start", "proc_start"}});
   v.line();
   v.instance("cm1_buffers", "buffers", {{"B", "B"}, {"DL", S(TP - 2 * C)}, {"DP", S(TP - 3 * C)}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"row_in", "col" + S(C) + "_rows"},
+             {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"row_in", "col" + S(C) + "_rows"},
               {"drop", "drop"}, {"buf_out", "buf_rows"}});
   v.line();
   v.comment("Counters (cnt_sel index: name):");
@@ -142,22 +143,22 @@ std::string emit_router(const Cm1Params& p) {
   v.line("  end");
   v.line("endfunction");
   v.comment("The events are registered, then counted (the bank registers the increments again):");
-  v.comment("a counter shows an event two cycles after it happened. `clear` drops the events in flight.");
-  v.line("reg at_phase0;   // phase == 0, from the phase of the cycle before");
+  v.comment("a counter shows an event two ce cycles after it happened. `clear` drops the events in flight.");
+  v.line("reg at_phase0;   // phase == 0, from the phase of the ce cycle before");
   v.line("reg [B-1:0] ev_rows;        // phase 0: rows filled (buffered + injected)");
   v.line("reg [B-1:0] ev_bufs;        // phase 0: rows filled from the buffers");
   v.line("reg [B-1:0] ev_delivered;");
   v.line("reg ev_petit;");
   v.line("reg [C-1:0] ev_busy;");
   v.line("always @(posedge clk) begin");
-  v.line("  at_phase0 <= rst || (phase == TP[PW-1:0] - 1'b1);");
-  v.line("  if (rst || clear) begin");
+  v.line("  if (rst || ce) at_phase0 <= rst || (phase == TP[PW-1:0] - 1'b1);");
+  v.line("  if (rst || (ce && clear)) begin");
   v.line("    ev_rows <= {B{1'b0}};");
   v.line("    ev_bufs <= {B{1'b0}};");
   v.line("    ev_delivered <= {B{1'b0}};");
   v.line("    ev_petit <= 1'b0;");
   v.line("    ev_busy <= {C{1'b0}};");
-  v.line("  end else begin");
+  v.line("  end else if (ce) begin");
   v.line("    ev_rows <= at_phase0 ? col0_rows : {B{1'b0}};");
   v.line("    ev_bufs <= at_phase0 ? buf_rows : {B{1'b0}};");
   v.line("    ev_delivered <= eject_strobe ? ejected : {B{1'b0}};");
@@ -175,7 +176,7 @@ std::string emit_router(const Cm1Params& p) {
     v.line("assign cnt_inc[" + S(5 + i) + "*IW +: IW] = {{IW-1{1'b0}}, ev_busy[" + S(i) + "]};");
   v.instance("cmnet_counter_bank", "counters",
              {{"N", S(N)}, {"CW", "32"}, {"IW", "IW"}, {"SW", S(w.sel)}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"clear", "clear"}, {"inc", "cnt_inc"},
+             {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"clear", "clear"}, {"inc", "cnt_inc"},
               {"sel", "cnt_sel"}, {"value", "cnt_value"}});
   v.close("endmodule");
   v.line("`default_nettype wire");
@@ -192,12 +193,19 @@ std::string emit_chip(const Cm1Params& p) {
   v.open("module cm1_chip (");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
-  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,   // the machine-wide bit-time in the petit cycle: advances by one every cycle, 0 after rst");
+  v.line("// Clock enable: a bit-time is one cycle with ce high. Every flip-flop updates, and every");
+  v.line("// input below is sampled, only in ce cycles (rst, synchronous, acts regardless). The");
+  v.line("// outputs depend on registers only and hold in between, except that cnt_value and");
+  v.line("// load_full are combinational reads by cnt_sel and load_local. A consumer counts events");
+  v.line("// (rx_valid, inj_valid) in ce cycles only, and so sees each exactly once.");
+  v.line("input  wire ce,");
+  v.line("input  wire [" + S(w.phase - 1) + ":0] phase,   // the machine-wide bit-time in the petit cycle: advances by one every ce cycle, 0 at the first after rst");
   v.line("input  wire run,         // endpoints offer messages while high; petit cycles are counted");
   v.line("input  wire clear,       // zeroes the counters");
   v.line("input  wire eject_one,   // 1: one message per petit cycle; 0: OR-combine");
   v.line("input  wire [" + S(C - 1) + ":0] my_chip,");
   v.line("// load port: push message (dst chip, dst proc, vp, data) into local endpoint load_local");
+  v.line("// (in a cycle with load_en && ce && !load_full)");
   v.line("input  wire load_en,");
   v.line("input  wire [" + S(w.proc_field - 1) + ":0] load_local,");
   v.line("input  wire [" + S(C - 1) + ":0] load_chip,");
@@ -205,7 +213,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.line("input  wire [" + S(w.vp_field - 1) + ":0] load_vp,");
   v.line("input  wire [" + S(p.data_bits - 1) + ":0] load_data,");
   v.line("output wire load_full,");
-  v.line("output wire [" + S(P - 1) + ":0] inj_valid, // one cycle (phase 1): endpoint g injected a message");
+  v.line("output wire [" + S(P - 1) + ":0] inj_valid, // one ce cycle (phase 1): endpoint g injected a message");
   v.line("output wire [" + S(P - 1) + ":0] rx_valid,");
   v.line("output wire [" + S(P * w.rx_word - 1) + ":0] rx_word,   // {DATA, VP} per processor");
   v.line("output wire msgs_present,  // at phase 0: the buffers hold undelivered messages");
@@ -232,7 +240,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.line("wire [P-1:0] ep_filling;");
   v.line();
   v.instance("cm1_router", "router", {},
-             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"run", "run"},
+             {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"phase", "phase"}, {"run", "run"},
               {"clear", "clear"}, {"eject_one", "eject_one"}, {"proc_ahead", "proc_ahead"}, {"proc_a0", "proc_a0"},
               {"proc_pend", "ep_pending"}, {"proc_fill", "ep_filling"},
               {"proc_ack", "proc_ack"}, {"proc_rx", "proc_rx"}, {"proc_start", "proc_start"},
@@ -246,7 +254,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.instance("cm1_endpoint", "endpoint",
              {{"C", S(C)}, {"PA", S(p.proc_bits())}, {"V", S(p.vp_bits)}, {"D", S(p.data_bits)},
               {"L", S(p.msg_len())}, {"PW", S(w.phase)}, {"QW", S(w.queue_log2)}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase"}, {"run", "run"},
+             {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"phase", "phase"}, {"run", "run"},
               {"my_chip", "my_chip"}, {"load_en", "load_en && load_local == LOCAL"},
               {"load_chip", "load_chip"}, {"load_proc", "load_dproc"}, {"load_vp", "load_vp"},
               {"load_data", "load_data"}, {"full", "ep_full[g]"}, {"pending", "ep_pending[g]"},
@@ -341,7 +349,7 @@ std::string emit_network(const Cm1Params& p) {
   const std::string local = p.proc_bits() > 0
       ? "load_proc[" + S(p.proc_bits() - 1) + ":0]" : "1'b0";
   v.instance("cm1_chip", "chip", {},
-             {{"clk", "clk"}, {"rst", "rst"}, {"phase", "phase_q"}, {"run", "run"},
+             {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"phase", "phase_q"}, {"run", "run"},
               {"clear", "clear"}, {"eject_one", "eject_one"}, {"my_chip", "ME"},
               {"load_en", "load_en && load_proc[" + S(w.gproc - 1) + ":" + S(p.proc_bits()) + "] == ME"},
               {"load_local", local}, {"load_chip", "load_chip"}, {"load_dproc", "load_dproc"},

@@ -4,6 +4,7 @@
 // times after the MSGP left the heart) the MSGP bit of each delivered row is cleared as it
 // moves along the delay line, so the injector sees no message in that row at phase 0; the
 // injector never selects the remaining bits of a row without MSGP.
+// A bit-time is one ce cycle: the lines shift only when ce is high (rst regardless).
 module cm1_buffers #(
     parameter integer B  = 7,
     parameter integer DL = 10,  // delay in bit-times: petit period - 2c
@@ -11,6 +12,7 @@ module cm1_buffers #(
 ) (
     input  wire          clk,
     input  wire          rst,
+    input  wire          ce,         // clock enable: one bit-time per cycle with ce high
     input  wire [B-1:0]  row_in,     // from the heart's last column
     input  wire [B-1:0]  drop,       // rows the ejector delivers (their MSGP is in line[DP])
     output wire [B-1:0]  buf_out     // to the injector
@@ -22,7 +24,8 @@ module cm1_buffers #(
       reg [DL-1:0] line;
       wire [DL-1:0] shifted = {row_in[g], line[DL-1:1]};   // DL >= c + 1 >= 2
       always @(posedge clk)
-        line <= rst ? {DL{1'b0}} : (shifted & ~({{DL-1{1'b0}}, drop[g]} << (DP - 1)));
+        if (rst) line <= {DL{1'b0}};
+        else if (ce) line <= shifted & ~({{DL-1{1'b0}}, drop[g]} << (DP - 1));
       assign buf_out[g] = line[0];
     end
   endgenerate

@@ -7,7 +7,8 @@
 // Local bit-time e = (phase - 2C) mod TP; the restored message arrives as MSGP (e = 0),
 // A[0..C-1] (e = 1..C), PROC (PA bits), VP (V), DATA (D), PARITY (e = L-1), each field LSB
 // first. Processors receive the VP and DATA bits serially, with a start strobe on the first.
-// The bit-time decodes are registered flags, set from the phase of the cycle before.
+// The bit-time decodes are registered flags, set from the phase of the ce cycle before.
+// A bit-time is one ce cycle: every flip-flop updates only when ce is high (rst regardless).
 module cm1_ejector #(
     parameter integer B  = 7,
     parameter integer P  = 16,
@@ -21,7 +22,8 @@ module cm1_ejector #(
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [PW-1:0] phase,         // advances by one every cycle, 0 after rst
+    input  wire          ce,            // clock enable: one bit-time per cycle with ce high
+    input  wire [PW-1:0] phase,         // advances by one every ce cycle, 0 at the first after rst
     input  wire          eject_one,     // 1: one message per petit cycle; 0: OR-combine
     input  wire [B-1:0]  row_in,        // from the last heart column (only its MSGP, e = 0, is used)
     input  wire [B-1:0]  row_body,      // the same, valid except at e = 0 (all other bits)
@@ -44,9 +46,9 @@ module cm1_ejector #(
   localparam integer VP_LAST_I = C + PA + V;      // VP bits are not covered by parity
   localparam integer PAR_I = L - 1;
 
-  // The decode flags are registered: a flag holds in a cycle when its constant mask has
-  // the bit of the previous cycle's phase set (phase TP-1 during reset, since phase is 0
-  // after it). e_mask(lo, hi): the phases whose next cycle has lo <= e <= hi.
+  // The decode flags are registered: a flag holds in a ce cycle when its constant mask has
+  // the bit of the previous ce cycle's phase set (phase TP-1 during reset, since phase is 0
+  // at the first ce cycle after it). e_mask(lo, hi): the phases whose next cycle has lo <= e <= hi.
   function [TP-1:0] e_mask;
     input integer lo;
     input integer hi;
@@ -82,16 +84,18 @@ module cm1_ejector #(
   reg in_body;
   reg in_parity_cover;
   always @(posedge clk) begin
-    at_start <= rst ? M_START[LASTPH] : M_START[phase];
-    at_addr_last <= rst ? M_ADDR_LAST[LASTPH] : M_ADDR_LAST[phase];
-    at_body_first <= rst ? M_BODY_FIRST[LASTPH] : M_BODY_FIRST[phase];
-    at_proc_first <= rst ? M_PROC_FIRST[LASTPH] : M_PROC_FIRST[phase];
-    at_proc_last <= rst ? M_PROC_LAST[LASTPH] : M_PROC_LAST[phase];
-    at_par <= rst ? M_PAR[LASTPH] : M_PAR[phase];
-    in_addr <= rst ? M_ADDR[LASTPH] : M_ADDR[phase];
-    in_proc <= rst ? M_PROC[LASTPH] : M_PROC[phase];
-    in_body <= rst ? M_BODY[LASTPH] : M_BODY[phase];
-    in_parity_cover <= rst ? M_COVER[LASTPH] : M_COVER[phase];
+    if (rst || ce) begin
+      at_start <= rst ? M_START[LASTPH] : M_START[phase];
+      at_addr_last <= rst ? M_ADDR_LAST[LASTPH] : M_ADDR_LAST[phase];
+      at_body_first <= rst ? M_BODY_FIRST[LASTPH] : M_BODY_FIRST[phase];
+      at_proc_first <= rst ? M_PROC_FIRST[LASTPH] : M_PROC_FIRST[phase];
+      at_proc_last <= rst ? M_PROC_LAST[LASTPH] : M_PROC_LAST[phase];
+      at_par <= rst ? M_PAR[LASTPH] : M_PAR[phase];
+      in_addr <= rst ? M_ADDR[LASTPH] : M_ADDR[phase];
+      in_proc <= rst ? M_PROC[LASTPH] : M_PROC[phase];
+      in_body <= rst ? M_BODY[LASTPH] : M_BODY[phase];
+      in_parity_cover <= rst ? M_COVER[LASTPH] : M_COVER[phase];
+    end
   end
 
   reg [B-1:0] msgp;       // MSGP of each row this petit cycle
@@ -128,7 +132,7 @@ module cm1_ejector #(
       ejected <= {B{1'b0}};
       parity_error <= {B{1'b0}};
       for (r = 0; r < B; r = r + 1) paddr[r] <= {PAW{1'b0}};
-    end else begin
+    end else if (ce) begin
       parity_error <= {B{1'b0}};
       if (at_start) begin
         msgp <= row_in;
@@ -176,7 +180,7 @@ module cm1_ejector #(
         if (rst) begin
           to_me <= {B{1'b0}};
           any_to_me <= 1'b0;
-        end else if (at_proc_last) begin
+        end else if (ce && at_proc_last) begin
           to_me <= to_me_c;
           any_to_me <= |to_me_c;
         end

@@ -3,6 +3,10 @@
 // petit cycle until it is acknowledged, and collects the VP and DATA bits it receives.
 // Message bits on the wire, LSB first within each field: MSGP, CUBE-ADDRESS (relative to this
 // chip), PROC-ADDRESS, VP-ADDRESS, DATA, PARITY (even over CUBE, PROC and DATA, as in 3.1).
+// A bit-time is one ce cycle: every flip-flop (the queue too) updates only when ce is high
+// (rst regardless), and the inputs are only sampled then: a message is loaded in a cycle with
+// load_en && ce && !full. "Cycle" below means ce cycle. full, pending, injected, rx_valid
+// and rx_word depend on registers only, so they hold while ce is low.
 module cm1_endpoint #(
     parameter integer C    = 4,
     parameter integer PA   = 4,
@@ -17,7 +21,8 @@ module cm1_endpoint #(
 ) (
     input  wire              clk,
     input  wire              rst,
-    input  wire [PW-1:0]     phase,
+    input  wire              ce,        // clock enable: one bit-time per cycle with ce high
+    input  wire [PW-1:0]     phase,     // advances by one every ce cycle, 0 at the first after rst
     input  wire              run,
     input  wire [C-1:0]      my_chip,   // this endpoint's chip number (a port, not a parameter,
                                         // so every endpoint is the same module)
@@ -32,7 +37,7 @@ module cm1_endpoint #(
     input  wire [D-1:0]      load_data,
     output wire              full,
     output wire              pending,   // messages waiting to be injected
-    output wire              filling,   // a message goes into the empty queue: `pending` rises next cycle
+    output wire              filling,   // a message goes into the empty queue (if ce): `pending` rises next cycle
     // router side
     output wire              tx,        // the offer (MSGP) at phase 0, then the message bits
     output wire              tx_ahead,  // tx of the next cycle, except across phase 0 (a register)
@@ -133,7 +138,7 @@ module cm1_endpoint #(
       rx_cnt <= 8'd0;
       rx_busy <= 1'b0;
       rx_valid <= 1'b0;
-    end else begin
+    end else if (ce) begin
       if (push) begin
         queue[wr_ptr] <= load_word;
         wr_ptr <= wr_ptr + 1'b1;

@@ -16,8 +16,9 @@
 //                      registered; this bit-time's outputs (MSGP bits only) need no more
 //                      than whether a row crosses.
 // The decision steers the outputs for TP bit-times, from lp = 2 to lp = 1 of the next period.
-// The bit-time decodes are registered flags, set from the phase of the cycle before; the
+// The bit-time decodes are registered flags, set from the phase of the ce cycle before; the
 // desperation pulse comes one bit-time after the decision.
+// A bit-time is one ce cycle: every flip-flop updates only when ce is high (rst regardless).
 // Rows are packed (occupied rows are 0..n-1): that is how the injector fills them and how
 // every column hands them on.
 module cm1_heart_column #(
@@ -30,7 +31,8 @@ module cm1_heart_column #(
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [PW-1:0] phase,      // advances by one every cycle, 0 after rst
+    input  wire          ce,         // clock enable: one bit-time per cycle with ce high
+    input  wire [PW-1:0] phase,      // advances by one every ce cycle, 0 at the first after rst
     input  wire [B-1:0]  row_in,     // from the previous column (or the injector)
     input  wire [B-1:0]  row_in_body,// the same except at lp == 0 (the MSGP bit-time)
     output wire [B-1:0]  row_out,    // to the next column (or the ejector)
@@ -53,9 +55,9 @@ module cm1_heart_column #(
   localparam integer LP_FLIP_P = wrap(L + 1);                 // PARITY leaves the column
 
   // lp: local bit-time, 0 when this petit cycle's MSGP is on row_in: lp = phase - OFF (mod TP).
-  // The decode flags are registered: a flag holds in a cycle when its constant mask has
-  // the bit of the previous cycle's phase set (phase TP-1 during reset, since phase is 0
-  // after it). pos_mask(sh, lo, hi): the phases whose next cycle has lo <= lp - sh <= hi
+  // The decode flags are registered: a flag holds in a ce cycle when its constant mask has
+  // the bit of the previous ce cycle's phase set (phase TP-1 during reset, since phase is 0
+  // at the first ce cycle after it). pos_mask(sh, lo, hi): the phases whose next cycle has lo <= lp - sh <= hi
   // (mod TP).
   function [TP-1:0] pos_mask;
     input integer sh;
@@ -83,11 +85,13 @@ module cm1_heart_column #(
   reg flip;        // lp is FLIP_A or FLIP_P
   reg in_window;   // out_pos < L (out_pos: position in the outgoing message; the MSGP leaves at lp = 2)
   always @(posedge clk) begin
-    pre <= rst ? M_PRE[LASTPH] : M_PRE[phase];
-    decide <= rst ? M_DECIDE[LASTPH] : M_DECIDE[phase];
-    bypass <= rst ? M_BYPASS[LASTPH] : M_BYPASS[phase];
-    flip <= rst ? M_FLIP[LASTPH] : M_FLIP[phase];
-    in_window <= rst ? M_WINDOW[LASTPH] : M_WINDOW[phase];
+    if (rst || ce) begin
+      pre <= rst ? M_PRE[LASTPH] : M_PRE[phase];
+      decide <= rst ? M_DECIDE[LASTPH] : M_DECIDE[phase];
+      bypass <= rst ? M_BYPASS[LASTPH] : M_BYPASS[phase];
+      flip <= rst ? M_FLIP[LASTPH] : M_FLIP[phase];
+      in_window <= rst ? M_WINDOW[LASTPH] : M_WINDOW[phase];
+    end
   end
 
   reg [B-1:0] r0;
@@ -111,7 +115,7 @@ module cm1_heart_column #(
   reg          crossing;
   always @(posedge clk) begin
     if (rst) crossing <= 1'b0;
-    else if (pre) crossing <= (|(r0 & row_in_body)) | (&r0);
+    else if (ce && pre) crossing <= (|(r0 & row_in_body)) | (&r0);
   end
   wire [B-1:0] r1_above = {1'b0, r1[B-1:1]};     // r1_above[j] = r1[j+1], 0 above the top row
   wire [B-1:0] r1_below = {r1[B-2:0], 1'b1};     // r1_below[j] = r1[j-1], 1 below row 0
@@ -145,7 +149,7 @@ module cm1_heart_column #(
       shift_down_q <= {B{1'b0}};
       arrive_row_q <= {B{1'b0}};
       desperation <= 1'b0;
-    end else begin
+    end else if (ce) begin
       if (bypass) begin
         r1 <= row_in;
       end else begin

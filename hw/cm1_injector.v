@@ -17,6 +17,8 @@
 //   offering), which is all the heart needs from them (rows are packed).
 // `run` gates the processors at phase 0 exactly as it gates their offers (a processor that
 // does not offer sends zeros after phase 0, so its stream contributes nothing).
+// A bit-time is one ce cycle: every flip-flop (the rank pipeline too) updates only when ce is
+// high (rst regardless), so "cycle" below means ce cycle.
 module cm1_injector #(
     parameter integer B  = 7,
     parameter integer P  = 16,
@@ -25,7 +27,8 @@ module cm1_injector #(
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [PW-1:0] phase,          // advances by one every cycle, 0 after rst
+    input  wire          ce,             // clock enable: one bit-time per cycle with ce high
+    input  wire [PW-1:0] phase,          // advances by one every ce cycle, 0 at the first after rst
     input  wire          run,            // processors offer at phase 0 only while high
     input  wire [B-1:0]  buf_in,         // buffered messages (MSGP at phase 0)
     input  wire [P-1:0]  proc_ahead,     // each processor's message bit of the next cycle (after phase 0)
@@ -36,11 +39,12 @@ module cm1_injector #(
     output wire [B-1:0]  slot_body,      // slot_out except at phase 0 (without the MSGP logic)
     output wire [P-1:0]  ack             // valid at phase 0
 );
-  // at0: phase == 0, registered from the phase of the cycle before.
+  // at0: phase == 0, registered from the phase of the ce cycle before.
   localparam integer LAST_I = TP - 1;
   localparam [PW-1:0] LAST = LAST_I[PW-1:0];
   reg at0;
-  always @(posedge clk) at0 <= rst || (phase == LAST);
+  always @(posedge clk)
+    if (rst || ce) at0 <= rst || (phase == LAST);
 
   localparam integer PLG = $clog2(P);            // prefix levels over the processors
   localparam integer PSPLIT = (PLG + 1) / 2;    // levels before the pipeline register
@@ -71,7 +75,7 @@ module cm1_injector #(
       pwin_q <= {P*B{1'b0}};
       pinc_q <= {P{1'b0}};
       tinc_q <= 1'b0;
-    end else begin
+    end else if (ce) begin
       pwin_q <= pwin_c;
       pinc_q <= fill_below;
       tinc_q <= |proc_fill;
@@ -96,7 +100,7 @@ module cm1_injector #(
     if (rst) begin
       for (p = 0; p < P; p = p + 1) prank_q[p*B +: B] <= {{B-1{1'b0}}, 1'b1};
       ptotal_q <= {B{1'b0}};
-    end else begin
+    end else if (ce) begin
       prank_q <= prank_c;
       ptotal_q <= tinc_q ? {ptotal_c[B-2:0], 1'b1} : ptotal_c;
     end
@@ -157,7 +161,7 @@ module cm1_injector #(
       bsel_q <= {B*B{1'b0}};
       rsel_q <= {B*P{1'b0}};
       nb_q <= {B{1'b0}};
-    end else if (at0) begin
+    end else if (ce && at0) begin
       bsel_q <= bsel_c;
       for (j = 0; j < B; j = j + 1)
         for (p = 0; p < P; p = p + 1) rsel_q[j*P + p] <= prank[p*B + j];
@@ -181,7 +185,7 @@ module cm1_injector #(
   end
   always @(posedge clk) begin
     if (rst) pstream_q <= {B{1'b0}};
-    else pstream_q <= pstream_c;
+    else if (ce) pstream_q <= pstream_c;
   end
 
   // After phase 0: row s carries its buffer's bit or the bit of the processor of rank s - nb.

@@ -6,6 +6,8 @@
 // cycle after it happened. `clear` also drops the increments in flight, so an event in the
 // cycle before or during `clear` is not counted, as when the increment was added directly.
 // The read (sel -> value) stays combinational.
+// With a clock enable, "cycle" means ce cycle: the counters and the increments in flight
+// update (and `clear` and `inc` are sampled) only when ce is high; rst acts regardless.
 module cmnet_counter_bank #(
     parameter integer N  = 8,
     parameter integer CW = 32,
@@ -14,6 +16,7 @@ module cmnet_counter_bank #(
 ) (
     input  wire          clk,
     input  wire          rst,
+    input  wire          ce,        // clock enable
     input  wire          clear,
     input  wire [N*IW-1:0] inc,
     input  wire [SW-1:0] sel,
@@ -23,10 +26,12 @@ module cmnet_counter_bank #(
   reg [N*IW-1:0] inc_q;
   integer i;
   always @(posedge clk) begin
-    inc_q <= (rst || clear) ? {N*IW{1'b0}} : inc;
-    for (i = 0; i < N; i = i + 1) begin
-      if (rst || clear) cnt[i] <= {CW{1'b0}};
-      else cnt[i] <= cnt[i] + {{CW-IW{1'b0}}, inc_q[i*IW +: IW]};
+    if (rst || ce) begin
+      inc_q <= (rst || clear) ? {N*IW{1'b0}} : inc;
+      for (i = 0; i < N; i = i + 1) begin
+        if (rst || clear) cnt[i] <= {CW{1'b0}};
+        else cnt[i] <= cnt[i] + {{CW-IW{1'b0}}, inc_q[i*IW +: IW]};
+      end
     end
   end
   localparam [SW:0] NV = N[SW:0];

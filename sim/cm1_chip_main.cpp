@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     c.my_chip = static_cast<uint32_t>(n);
     c.eject_one = static_cast<uint8_t>(x.eject_one);
     c.rst = 1;
+    c.ce = 1;   // a bit-time every clock
     c.run = 0;
     c.clear = 0;
     c.load_en = 0;
