@@ -8,10 +8,20 @@
 //   fault BIT_TIME CHIP DIM                        (flip the bit arriving at CHIP on DIM)
 //   group                                          (the messages after it form a separate run
 //                                                   that starts when the previous one is done)
+//   ce PERIOD SEED                                 (chip harness only) the chips' clock enable:
+//                                                   high every PERIOD-th clock; a nonzero SEED
+//                                                   also drops half of those at random
+//   freeze BIT_TIME CLOCKS                         (chip harness only) CLOCKS more clocks with ce
+//                                                   low before BIT_TIME (group 0, as faults)
+// With a `ce` or `freeze` record, reset is applied with ce low, and in every clock with ce low
+// the harness drives noise on the inputs the chips must ignore then (all but clk, rst, ce and
+// phase; cube_in too) and checks that their outputs hold. Bit-times count ce cycles only.
 // Output:
 //   rx GROUP PETIT BIT_TIME GLOBAL_PROC WORD_HEX   (WORD = {DATA, VP} as received; petit and
 //                                                   bit-time count from the group's start)
 //   done GROUP PETIT_CYCLES BIT_TIMES COMPLETED
+//   idle CLOCKS CHANGES                            (chip harness: clocks with ce low after reset,
+//                                                   and how many of them changed an output)
 //   cnt CHIP v0 v1 ...                             (the router's counters, cnt_sel order)
 #pragma once
 
@@ -31,12 +41,20 @@ struct Fault {
   uint64_t t;
   uint32_t chip, dim;
 };
+struct Freeze {
+  uint64_t t;
+  uint32_t clocks;
+};
 struct Input {
   int C = 0, L = 0, TP = 0, P = 0, PA = 0, V = 0, D = 0, eject_one = 0;
   uint64_t max_petit = 0;
   std::vector<Load> loads;
   std::vector<Fault> faults;
   std::vector<size_t> group_starts = {0};  // index into loads where each group begins
+  uint32_t ce_period = 1;
+  uint64_t ce_seed = 0;
+  std::vector<Freeze> freezes;
+  bool ce_gated() const { return ce_period != 1 || ce_seed != 0 || !freezes.empty(); }
   int64_t rx_offset() const { return 2 * C + (L - 1); }  // rx_valid's bit-time in a petit cycle
 };
 
@@ -66,6 +84,13 @@ inline Input read_input(const char* path) {
       Fault f{};
       if (std::fscanf(in, "%" SCNu64 " %u %u", &f.t, &f.chip, &f.dim) != 3) die("bad fault line");
       x.faults.push_back(f);
+    } else if (!std::strcmp(kind, "ce")) {
+      if (std::fscanf(in, "%u %" SCNu64, &x.ce_period, &x.ce_seed) != 2 || x.ce_period == 0)
+        die("bad ce line");
+    } else if (!std::strcmp(kind, "freeze")) {
+      Freeze f{};
+      if (std::fscanf(in, "%" SCNu64 " %u", &f.t, &f.clocks) != 2) die("bad freeze line");
+      x.freezes.push_back(f);
     } else {
       die("unknown input record");
     }

@@ -33,6 +33,9 @@ Cm1RtlRun run_cm1_rtl_groups(const NetworkConfig& cfg_in, const std::vector<Traf
                              EjectMode mode, const Cm1RtlOptions& opt) {
   if (opt.whole_network && groups.size() != 1)
     throw std::invalid_argument("the whole-network harness runs one group only");
+  if (opt.whole_network && opt.ce_gated())
+    throw std::invalid_argument("the whole-network harness has no clock enable");
+  if (opt.ce_period == 0) throw std::invalid_argument("ce_period must be at least 1");
   NetworkConfig cfg = cfg_in;
   Cm1Params& p = cfg.cm1;
   // Every endpoint must hold its whole share of the pattern: the model assumes a processor's
@@ -73,6 +76,8 @@ Cm1RtlRun run_cm1_rtl_groups(const NetworkConfig& cfg_in, const std::vector<Traf
     }
     for (const Cm1Fault& f : opt.faults)
       in << "fault " << f.bit_time << ' ' << f.chip << ' ' << f.dim << '\n';
+    if (opt.ce_period != 1 || opt.ce_seed != 0) in << "ce " << opt.ce_period << ' ' << opt.ce_seed << '\n';
+    for (const Cm1Freeze& f : opt.freezes) in << "freeze " << f.bit_time << ' ' << f.clocks << '\n';
   }
   const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
   if (rc != 0) {
@@ -111,6 +116,8 @@ Cm1RtlRun run_cm1_rtl_groups(const NetworkConfig& cfg_in, const std::vector<Traf
       out >> group >> cycles >> secs;
       run.sim_cycles += cycles;
       run.sim_seconds += secs;
+    } else if (kind == "idle") {
+      out >> run.idle_clocks >> run.idle_changes;
     } else if (kind == "done") {
       int completed = 0;
       size_t group = 0;

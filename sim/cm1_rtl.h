@@ -31,6 +31,12 @@ struct Cm1Fault {
   uint32_t dim = 0;
 };
 
+// Clocks with the chips' ce low before a bit-time of the first group (inputs carry noise).
+struct Cm1Freeze {
+  uint64_t bit_time = 0;  // from the start of petit cycle 0
+  uint32_t clocks = 0;
+};
+
 struct Cm1RtlOptions {
   uint64_t max_petit = 10000;
   std::vector<Cm1Fault> faults;
@@ -38,6 +44,14 @@ struct Cm1RtlOptions {
   // false: 2^c verilated cm1_chip models wired in C++ (scales to c = 8 and beyond);
   // true: the whole emitted cm1_network top in one model (its Verilog wiring; small c only).
   bool whole_network = false;
+  // The chips' clock enable (chip-composed harness only; cm1_network ties it to 1): high every
+  // ce_period-th clock, and a nonzero ce_seed drops half of those at random; freezes add
+  // clocks with ce low. In those clocks the harness feeds the chips noise and checks that
+  // their outputs hold. Results count ce cycles, so they are those of ce tied to 1.
+  uint32_t ce_period = 1;
+  uint64_t ce_seed = 0;
+  std::vector<Cm1Freeze> freezes;
+  bool ce_gated() const { return ce_period != 1 || ce_seed != 0 || !freezes.empty(); }
 };
 
 struct Cm1RtlRun {
@@ -49,6 +63,8 @@ struct Cm1RtlRun {
   std::vector<uint64_t> group_petit_cycles;
   uint64_t sim_cycles = 0;    // bit-times simulated while routing (not loading), all groups
   double sim_seconds = 0;     // wall time of those bit-times inside the harness
+  uint64_t idle_clocks = 0;   // clocks run with ce low after reset (Cm1RtlOptions::ce_*, freezes)
+  uint64_t idle_changes = 0;  // of those, the clocks in which some chip's output changed
 };
 
 // Runs each traffic as a separate group in one simulation: group k starts when group k-1

@@ -1,13 +1,16 @@
 // The generated CM-1 RTL (through Verilator) against the paper and against the independent
 // reference model (sim/cm1_model.*): single-message latency, Figure 9's three cases, random
 // patterns at c = 4, 6, 8 message by message and counter by counter, parity-error counting,
-// and the emitted network top's own wiring against the chip-composed simulation.
+// the emitted network top's own wiring against the chip-composed simulation, and the chip's
+// clock enable (a bit-time every K clocks, ce = 0 freezing the chip).
 #include "sim/cm1_rtl.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include "sim/cm1_model.h"
 #include "sim/traffic.h"
@@ -172,38 +175,39 @@ TEST(Cm1Rtl, MessagesLoadedJustBeforePhase0AreOfferedAtIt) {
 
 // Random patterns, RTL against the model, message by message and counter by counter. Each
 // simulation runs the three patterns as consecutive groups.
-struct PatternCase {
-  int c, P;
-  EjectMode mode;
-};
-
-class Cm1RtlVsModel : public ::testing::TestWithParam<PatternCase> {};
-
-TEST_P(Cm1RtlVsModel, PatternsAgreeMessageByMessage) {
-  const PatternCase pc = GetParam();
-  const NetworkConfig cfg = config(pc.c, pc.P, 16, 1);
-  const Cm1Params& p = cfg.cm1;
+std::vector<Traffic> three_patterns(const Cm1Params& p) {
   std::vector<Traffic> groups;
   for (const char* name : {"permutation", "many-to-one", "hot-spot"})
-    groups.push_back(make_pattern(name, p, 100 + static_cast<uint64_t>(pc.c), 1));
-  const Cm1RtlRun r = run_cm1_rtl_groups(cfg, groups, pc.mode);
-  ASSERT_TRUE(r.completed);
-  ASSERT_EQ(r.group_petit_cycles.size(), groups.size());
+    groups.push_back(make_pattern(name, p, 100 + static_cast<uint64_t>(p.cube_dims), 1));
+  return groups;
+}
+
+// Runs the groups on the RTL and compares every group with the model; returns the RTL run.
+Cm1RtlRun expect_agrees_with_model(const NetworkConfig& cfg, const std::vector<Traffic>& groups,
+                                   EjectMode mode, const Cm1RtlOptions& opt = {}) {
+  const Cm1Params& p = cfg.cm1;
+  const Cm1RtlRun r = run_cm1_rtl_groups(cfg, groups, mode, opt);
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.group_petit_cycles.size(), groups.size());
+  if (!r.completed || r.group_petit_cycles.size() != groups.size()) return r;
 
   Cm1ChipCounters sum;
   std::vector<Cm1ChipCounters> model_chips(static_cast<size_t>(p.chips()));
   for (auto& c : model_chips) c.dim_busy.assign(static_cast<size_t>(p.cube_dims), 0);
   for (size_t g = 0; g < groups.size(); ++g) {
-    const Cm1RunResult m = run_cm1_model(p, groups[g], pc.mode);
-    ASSERT_TRUE(m.completed);
+    const Cm1RunResult m = run_cm1_model(p, groups[g], mode);
+    EXPECT_TRUE(m.completed);
+    if (!m.completed) return r;
     EXPECT_EQ(r.group_petit_cycles[g], m.petit_cycles) << "group " << g;
     const auto mrx = receptions_from_model(p, groups[g], m);
     const auto rrx = group_rx(r, static_cast<uint32_t>(g));
-    ASSERT_EQ(rrx.size(), mrx.size()) << "group " << g;
+    EXPECT_EQ(rrx.size(), mrx.size()) << "group " << g;
+    if (rrx.size() != mrx.size()) return r;
     for (size_t i = 0; i < mrx.size(); ++i) {
-      ASSERT_EQ(rrx[i], mrx[i]) << "group " << g << " reception " << i << ": rtl petit "
+      EXPECT_EQ(rrx[i], mrx[i]) << "group " << g << " reception " << i << ": rtl petit "
                                 << rrx[i].petit << " dst " << rrx[i].dst << ", model petit "
                                 << mrx[i].petit << " dst " << mrx[i].dst;
+      if (!(rrx[i] == mrx[i])) return r;
     }
     // Exactly once (or OR-combined) on the model side, which the receptions now mirror.
     std::vector<int> seen(groups[g].messages.size(), 0);
@@ -231,6 +235,20 @@ TEST_P(Cm1RtlVsModel, PatternsAgreeMessageByMessage) {
     EXPECT_EQ(r.chips[n].petit_cycles, model_chips[n].petit_cycles) << "chip " << n;
     EXPECT_EQ(r.chips[n].dim_busy, model_chips[n].dim_busy) << "chip " << n;
   }
+  return r;
+}
+
+struct PatternCase {
+  int c, P;
+  EjectMode mode;
+};
+
+class Cm1RtlVsModel : public ::testing::TestWithParam<PatternCase> {};
+
+TEST_P(Cm1RtlVsModel, PatternsAgreeMessageByMessage) {
+  const PatternCase pc = GetParam();
+  const NetworkConfig cfg = config(pc.c, pc.P, 16, 1);
+  expect_agrees_with_model(cfg, three_patterns(cfg.cm1), pc.mode);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -244,6 +262,95 @@ INSTANTIATE_TEST_SUITE_P(
       return "c" + std::to_string(i.param.c) + "_P" + std::to_string(i.param.P) +
              (i.param.mode == EjectMode::kOrCombine ? "_or" : "_one");
     });
+
+// Two RTL runs are the same in ce time: every reception with its bit-time, petit cycles,
+// bit-times and every counter.
+void expect_same_run(const Cm1RtlRun& a, const Cm1RtlRun& b) {
+  EXPECT_EQ(a.completed, b.completed);
+  EXPECT_EQ(a.group_petit_cycles, b.group_petit_cycles);
+  EXPECT_EQ(a.bit_times, b.bit_times);
+  EXPECT_EQ(a.sim_cycles, b.sim_cycles);  // routing bit-times, all groups
+  ASSERT_EQ(a.receptions.size(), b.receptions.size());
+  for (size_t i = 0; i < a.receptions.size(); ++i) {
+    EXPECT_EQ(a.receptions[i], b.receptions[i]) << "reception " << i;
+    EXPECT_EQ(a.receptions[i].bit_time, b.receptions[i].bit_time) << "reception " << i;
+  }
+  ASSERT_EQ(a.chips.size(), b.chips.size());
+  for (size_t n = 0; n < a.chips.size(); ++n) {
+    const Cm1ChipCounters &x = a.chips[n], &y = b.chips[n];
+    EXPECT_EQ(x.injected, y.injected) << "chip " << n;
+    EXPECT_EQ(x.delivered, y.delivered) << "chip " << n;
+    EXPECT_EQ(x.desperation, y.desperation) << "chip " << n;
+    EXPECT_EQ(x.petit_cycles, y.petit_cycles) << "chip " << n;
+    EXPECT_EQ(x.parity_errors, y.parity_errors) << "chip " << n;
+    EXPECT_EQ(x.dim_busy, y.dim_busy) << "chip " << n;
+  }
+}
+
+// One bit-time every K clocks (the chip's clock enable), as boards cabled into one cube run
+// it: with ce high every K-th clock, or in a random subset of the clocks, the chips route as
+// the model says and exactly as with ce tied to 1, bit-time for bit-time in ce cycles. In the
+// clocks with ce low the harness drives noise on every input the chips sample and checks
+// that no output and no counter changes.
+struct CeCase {
+  EjectMode mode;
+  uint32_t period;
+  uint64_t seed;
+};
+
+class Cm1RtlClockEnable : public ::testing::TestWithParam<CeCase> {};
+
+TEST_P(Cm1RtlClockEnable, AgreesWithModelAndWithCeTiedHigh) {
+  const CeCase k = GetParam();
+  const NetworkConfig cfg = config(3, 4, 8, 1);
+  const std::vector<Traffic> groups = three_patterns(cfg.cm1);
+  Cm1RtlOptions opt;
+  opt.ce_period = k.period;
+  opt.ce_seed = k.seed;
+  const Cm1RtlRun r = expect_agrees_with_model(cfg, groups, k.mode, opt);
+  EXPECT_EQ(r.idle_changes, 0u);
+  // The clocks with ce low were run: at least K - 1 before every routing bit-time.
+  EXPECT_GE(r.idle_clocks, (k.period - 1) * r.sim_cycles);
+  if (k.seed != 0) {
+    EXPECT_GT(r.idle_clocks, r.sim_cycles / 4);
+  }
+  expect_same_run(r, run_cm1_rtl_groups(cfg, groups, k.mode));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Patterns, Cm1RtlClockEnable,
+    ::testing::Values(CeCase{EjectMode::kOrCombine, 3, 0}, CeCase{EjectMode::kOnePerPetit, 3, 0},
+                      CeCase{EjectMode::kOrCombine, 1, 7}, CeCase{EjectMode::kOnePerPetit, 1, 11},
+                      CeCase{EjectMode::kOnePerPetit, 8, 5}),
+    [](const ::testing::TestParamInfo<CeCase>& i) {
+      return std::string(i.param.mode == EjectMode::kOrCombine ? "or" : "one") + "_every" +
+             std::to_string(i.param.period) + (i.param.seed ? "_random" : "");
+    });
+
+// ce = 0 freezes the chip: 50 clocks with ce low at several points of a run (at the start,
+// mid-message, around phase 0), with noise on every input but phase (run, clear, eject_one,
+// load_en and the load fields, my_chip, cube_in, cnt_sel), change no output and no counter,
+// and the run then ends exactly as the uninterrupted one.
+TEST(Cm1Rtl, CeLowFreezesTheChip) {
+  const NetworkConfig cfg = config(3, 4, 8, 1);
+  const uint64_t TP = static_cast<uint64_t>(cfg.cm1.petit_period());
+  const Traffic t = make_pattern("permutation", cfg.cm1, 5, 1);
+  Cm1RtlOptions opt;
+  for (uint64_t at : {uint64_t{0}, uint64_t{1}, uint64_t{7}, TP - 1, TP, TP + 3})
+    opt.freezes.push_back({at, 50});
+  for (EjectMode mode : {EjectMode::kOrCombine, EjectMode::kOnePerPetit}) {
+    const Cm1RtlRun ref = run_cm1_rtl(cfg, t, mode);
+    ASSERT_TRUE(ref.completed);
+    EXPECT_EQ(ref.idle_clocks, 0u);
+    const Cm1RtlRun r = run_cm1_rtl(cfg, t, mode, opt);
+    EXPECT_EQ(r.idle_clocks, 50u * opt.freezes.size());   // every freeze fell inside the run
+    EXPECT_EQ(r.idle_changes, 0u);
+    expect_same_run(r, ref);
+  }
+  Cm1RtlOptions whole = opt;
+  whole.whole_network = true;   // cm1_network ties ce to 1
+  EXPECT_THROW(run_cm1_rtl(cfg, t, EjectMode::kOrCombine, whole), std::invalid_argument);
+}
 
 // A bit flipped on a cube wire is caught by the parity check at the ejector and counted.
 TEST(Cm1Rtl, ParityErrorOnAWireIsCounted) {

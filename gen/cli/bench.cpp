@@ -56,9 +56,10 @@ int heart_column_ff_bits(const Cm1Params& p, int col) {
   ss << in.rdbuf();
   fs::remove_all(dir);
   if (rc != 0) throw std::runtime_error("yosys failed on cm1_heart_column:\n" + ss.str());
-  // Lines like "     $sdff_7     3": cell type with width, count.
+  // Lines like "     $sdff_7     3": cell type with width, count ($sdffce: a synchronous reset
+  // under the clock enable, as the bit-time flags have).
   int bits = 0;
-  std::regex re(R"(\$(?:s|a|)dffe?_(\d+)\s+(\d+))");
+  std::regex re(R"(\$(?:s|a|)dff(?:c?e)?_(\d+)\s+(\d+))");
   const std::string text = ss.str();
   for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
     bits += std::stoi((*it)[1]) * std::stoi((*it)[2]);
