@@ -5,10 +5,11 @@
 //   cmnet cube CONFIG [--pattern NAME] [--seed S] [--per-proc N] [--bit-clocks K]
 //                     [--clock-mhz F] [--ppm LIST] [--cable-ns X] [--sweep-cable] [--rtl DIR]
 //                     [--json FILE]
-// --rtl DIR simulates a build's rtl/ directory (cmnet build --mode cube) instead of a newly
-// emitted top. --sweep-cable repeats the run with cable delays of 0..K+1 clocks and prints the
+// --rtl DIR simulates a build directory (cmnet build --mode cube: the rtl/ its bitstream was
+// made from) instead of a newly emitted top. --sweep-cable repeats the run with cable delays of 0..K+1 clocks and prints the
 // window of delays the boards tolerate. Exit 0 when every board passes.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -51,8 +52,21 @@ int do_cube(const CubeArgs& a) {
   o.go_delay_petit = a.go_delay;
   CubeSelfTestExpect e;
   GeneratedDesign d = emit_cm1_cube_board_top(cfg, o, &e);
+  CubeArgs built = a;  // what the simulated top was made with
   if (!a.rtl.empty()) {
-    d = read_design(a.rtl, "cm1_cube_board_top");
+    // A build directory (its rtl/) or an rtl directory itself.
+    const std::string dir = std::filesystem::exists(a.rtl + "/rtl/filelist.f") ? a.rtl + "/rtl" : a.rtl;
+    d = read_design(dir, "cm1_cube_board_top");
+    // The self-test as built (its pattern and bit-time), not as this command's options say.
+    std::ifstream st(dir + "/cube_selftest.json");
+    if (!st) throw InputError("--rtl " + a.rtl + ": no cube_selftest.json beside the Verilog (not a cube top build)");
+    const nlohmann::json bj = nlohmann::json::parse(st, nullptr, false);
+    if (bj.is_discarded()) throw InputError(dir + "/cube_selftest.json: not valid JSON");
+    built.pattern = bj.value("pattern", "?");
+    built.seed = bj.value("seed", uint64_t{0});
+    built.bit_clocks = bj.value("bit_clocks", 0);
+    e.messages = bj.value("messages", uint64_t{0});
+    e.run_petit = bj.value("run_petit_cycles", uint64_t{0});
     if (cube_top_dims(d) != p.cube_dims)
       throw InputError("--rtl " + a.rtl + ": its top has c = " + std::to_string(cube_top_dims(d)) + ", the config c = " +
                        std::to_string(p.cube_dims));
@@ -71,14 +85,14 @@ int do_cube(const CubeArgs& a) {
   std::printf("== cmnet cube: %zu boards (c = %d), one router chip of %d processors each, %s\n", nb, p.cube_dims,
               p.procs_per_chip, a.rtl.empty() ? "emitted top" : ("rtl from " + a.rtl).c_str());
   std::printf("   bit-time = %d clocks at %.3g MHz; pattern %s seed %llu: %llu messages, %llu petit cycles (model)\n",
-              a.bit_clocks, a.clock_mhz, a.pattern.c_str(), static_cast<unsigned long long>(a.seed),
+              built.bit_clocks, a.clock_mhz, built.pattern.c_str(), static_cast<unsigned long long>(built.seed),
               static_cast<unsigned long long>(e.messages), static_cast<unsigned long long>(e.run_petit));
   std::fflush(stdout);
   const CubeSimResult r = run_cube_boards(d, s);
   std::printf("   %-6s %-8s %-10s %-8s %s\n", "board", "ppm", "power-on", "result", "clocks to result");
   nlohmann::ordered_json j;
   j["boards"] = nb;
-  j["bit_clocks"] = a.bit_clocks;
+  j["bit_clocks"] = built.bit_clocks;
   j["clock_mhz"] = a.clock_mhz;
   j["cable_ns"] = a.cable_ns;
   j["messages"] = e.messages;
@@ -103,7 +117,7 @@ int do_cube(const CubeArgs& a) {
     const double clk_ns = 1000.0 / a.clock_mhz;
     std::printf("   cable delay sweep (every cube wire and the sync bus):\n");
     int lo = -1, hi = -1;
-    for (int k = 0; k <= a.bit_clocks + 1; ++k) {
+    for (int k = 0; k <= built.bit_clocks + 1; ++k) {
       CubeSimOptions t = s;
       t.cable_ns = t.sync_ns = 0.5 + k * clk_ns;
       const bool ok = run_cube_boards(d, t).all_pass();
@@ -115,7 +129,7 @@ int do_cube(const CubeArgs& a) {
     }
     if (lo >= 0)
       std::printf("   tolerated cable delay: %d..%d clocks (%.0f..%.0f ns at %.3g MHz) of a %d-clock bit-time\n", lo, hi,
-                  lo * clk_ns, hi * clk_ns, a.clock_mhz, a.bit_clocks);
+                  lo * clk_ns, hi * clk_ns, a.clock_mhz, built.bit_clocks);
   }
   if (!a.json.empty()) {
     std::ofstream out(a.json);
@@ -141,7 +155,7 @@ void register_cube_command(CLI::App& app) {
   c->add_option("--cable-ns", g_cube.cable_ns, "delay of every cube wire and of the sync bus")->check(CLI::Range(0.5, 1e6));
   c->add_option("--max-us", g_cube.max_us, "simulated time limit in microseconds")->check(CLI::Range(1.0, 1e8));
   c->add_flag("--sweep-cable", g_cube.sweep, "also sweep the cable delay over 0..K+1 clocks");
-  c->add_option("--rtl", g_cube.rtl, "simulate this build's rtl/ directory (cmnet build --mode cube)");
+  c->add_option("--rtl", g_cube.rtl, "simulate a build directory (cmnet build --mode cube): the rtl/ its bitstream was made from");
   c->add_option("--json", g_cube.json, "write the results as JSON");
   c->callback([] { throw CommandExit{do_cube(g_cube)}; });
 }
