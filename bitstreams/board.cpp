@@ -296,7 +296,7 @@ std::vector<std::pair<std::string, BoardPin>> top_pins(const Board& b, const Top
     const int need = 2 * t.cube_dims + (t.sync ? 2 : 0) + t.chip_id;
     if (static_cast<int>(pins.size()) < need)
       throw ConfigError("board " + b.name + ": a chip with c = " + std::to_string(t.cube_dims) + " needs " +
-                        std::to_string(need) + " header pins (" + std::to_string(2 * t.cube_dims) + " cube wires" +
+                        std::to_string(need) + " header pins (" + std::to_string(2 * t.cube_dims) + " cube-wire pins" +
                         (t.sync ? ", sync_out, sync_in, " + std::to_string(t.chip_id) + " chip_id straps" : "") +
                         "), the cube headers (" + std::to_string(pins.size()) + " pins) are too few");
     size_t k = 0;

@@ -207,6 +207,18 @@ TEST(FlowBoards, GeneratedConstraintsHaveOnlyTopPorts) {
   EXPECT_NE(pcf2.find("set_io cube_in[2] 48"), std::string::npos) << pcf2;
   t.cube_dims = 20;
   EXPECT_NE(expect_error([&] { make_pcf(ib, t); }).find("cube-wire pins"), std::string::npos);
+  // The cube top: sync pins and chip_id straps (with pull-ups) after the cube wires, 3c + 2 pins.
+  t.cube_dims = 4;
+  t.sync = true;
+  t.chip_id = 4;
+  const std::string pcf3 = make_pcf(ib, t);
+  EXPECT_NE(pcf3.find("set_io sync_out "), std::string::npos) << pcf3;
+  EXPECT_NE(pcf3.find("set_io -pullup yes chip_id[3] "), std::string::npos) << pcf3;
+  t.cube_dims = t.chip_id = 5;
+  EXPECT_NE(expect_error([&] { make_pcf(ib, t); }).find("needs 17 header pins (10 cube-wire pins, sync_out, sync_in, 5 chip_id straps)"),
+            std::string::npos);
+  t.sync = false;
+  t.chip_id = 0;
   const Board hx = load_board("ice40hx8k_breakout");
   TopPorts r;
   r.reset = true;
