@@ -22,8 +22,8 @@ int clog2(int x) {
 
 std::string S(int x) { return std::to_string(x); }
 
-const std::vector<std::string> kPrimitives = {"cmnet_counter_bank.v", "cm1_prefix.v", "cm1_injector.v",
-                                              "cm1_heart_column.v", "cm1_ejector.v",
+const std::vector<std::string> kPrimitives = {"cmnet_counter_bank.v", "cm1_prefix.v", "cm1_phase_flags.v",
+                                              "cm1_injector.v", "cm1_heart_column.v", "cm1_ejector.v",
                                               "cm1_buffers.v", "cm1_endpoint.v"};
 
 std::vector<std::pair<std::string, std::string>> header_params(const Cm1Params& p) {
@@ -253,7 +253,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.line("localparam [" + S(w.proc_field - 1) + ":0] LOCAL = g;");
   v.instance("cm1_endpoint", "endpoint",
              {{"C", S(C)}, {"PA", S(p.proc_bits())}, {"V", S(p.vp_bits)}, {"D", S(p.data_bits)},
-              {"L", S(p.msg_len())}, {"PW", S(w.phase)}, {"QW", S(w.queue_log2)}},
+              {"L", S(p.msg_len())}, {"TP", S(p.petit_period())}, {"PW", S(w.phase)}, {"QW", S(w.queue_log2)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"phase", "phase"}, {"run", "run"},
               {"my_chip", "my_chip"}, {"load_en", "load_en && load_local == LOCAL"},
               {"load_chip", "load_chip"}, {"load_proc", "load_dproc"}, {"load_vp", "load_vp"},

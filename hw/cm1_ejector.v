@@ -46,9 +46,8 @@ module cm1_ejector #(
   localparam integer VP_LAST_I = C + PA + V;      // VP bits are not covered by parity
   localparam integer PAR_I = L - 1;
 
-  // The decode flags are registered: a flag holds in a ce cycle when its constant mask has
-  // the bit of the previous ce cycle's phase set (phase TP-1 during reset, since phase is 0
-  // at the first ce cycle after it). e_mask(lo, hi): the phases whose next cycle has lo <= e <= hi.
+  // The decodes are registered flags (cm1_phase_flags). e_mask(lo, hi): the phases whose
+  // next bit-time has lo <= e <= hi.
   function [TP-1:0] e_mask;
     input integer lo;
     input integer hi;
@@ -72,31 +71,22 @@ module cm1_ejector #(
   localparam [TP-1:0] M_PROC = e_mask(PROC_FIRST_I, PROC_LAST_I);
   localparam [TP-1:0] M_BODY = e_mask(BODY_FIRST_I, BODY_LAST_I);
   localparam [TP-1:0] M_COVER = e_mask(1, PAR_I - 1) & ~e_mask(BODY_FIRST_I, VP_LAST_I);
-  localparam integer LASTPH = TP - 1;
-  reg at_start;        // e == 0
-  reg at_addr_last;    // e == C
-  reg at_body_first;   // e == BODY_FIRST
-  reg at_proc_first;   // e == PROC_FIRST
-  reg at_proc_last;    // e == PROC_LAST (== C when P = 1)
-  reg at_par;          // e == PAR
-  reg in_addr;
-  reg in_proc;
-  reg in_body;
-  reg in_parity_cover;
-  always @(posedge clk) begin
-    if (rst || ce) begin
-      at_start <= rst ? M_START[LASTPH] : M_START[phase];
-      at_addr_last <= rst ? M_ADDR_LAST[LASTPH] : M_ADDR_LAST[phase];
-      at_body_first <= rst ? M_BODY_FIRST[LASTPH] : M_BODY_FIRST[phase];
-      at_proc_first <= rst ? M_PROC_FIRST[LASTPH] : M_PROC_FIRST[phase];
-      at_proc_last <= rst ? M_PROC_LAST[LASTPH] : M_PROC_LAST[phase];
-      at_par <= rst ? M_PAR[LASTPH] : M_PAR[phase];
-      in_addr <= rst ? M_ADDR[LASTPH] : M_ADDR[phase];
-      in_proc <= rst ? M_PROC[LASTPH] : M_PROC[phase];
-      in_body <= rst ? M_BODY[LASTPH] : M_BODY[phase];
-      in_parity_cover <= rst ? M_COVER[LASTPH] : M_COVER[phase];
-    end
-  end
+  wire at_start;        // e == 0
+  wire at_addr_last;    // e == C
+  wire at_body_first;   // e == BODY_FIRST
+  wire at_proc_first;   // e == PROC_FIRST
+  wire at_proc_last;    // e == PROC_LAST (== C when P = 1)
+  wire at_par;          // e == PAR
+  wire in_addr;
+  wire in_proc;
+  wire in_body;
+  wire in_parity_cover;
+  cm1_phase_flags #(.N(10), .TP(TP), .PW(PW),
+                    .MASKS({M_COVER, M_BODY, M_PROC, M_ADDR, M_PAR, M_PROC_LAST, M_PROC_FIRST,
+                            M_BODY_FIRST, M_ADDR_LAST, M_START}))
+    u_flags (.clk(clk), .rst(rst), .ce(ce), .phase(phase),
+             .flags({in_parity_cover, in_body, in_proc, in_addr, at_par, at_proc_last,
+                     at_proc_first, at_body_first, at_addr_last, at_start}));
 
   reg [B-1:0] msgp;       // MSGP of each row this petit cycle
   reg [B-1:0] nonzero;    // some CUBE-ADDRESS bit seen so far is 1

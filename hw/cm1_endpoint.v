@@ -13,6 +13,7 @@ module cm1_endpoint #(
     parameter integer V    = 0,
     parameter integer D    = 8,
     parameter integer L    = 18,
+    parameter integer TP   = 18,  // petit period: phase counts 0 .. TP-1
     parameter integer PW   = 5,
     parameter integer QW   = 2,   // log2(queue depth)
     parameter integer PAW  = (PA > 0) ? PA : 1,  // derived widths (zero-width fields are 1)
@@ -92,9 +93,15 @@ module cm1_endpoint #(
     end
   endgenerate
 
-  wire offer_now = (phase == {PW{1'b0}}) && run && pending;
+  // at0: phase == 0, a registered flag (from phase TP-1 in the ce cycle before), so that the
+  // offer, and the acknowledge that depends on it, start at a flip-flop.
+  localparam [TP-1:0] M_AT0 = {1'b1, {TP-1{1'b0}}};
+  wire at0;
+  cm1_phase_flags #(.N(1), .TP(TP), .PW(PW), .MASKS(M_AT0))
+    u_flags (.clk(clk), .rst(rst), .ce(ce), .phase(phase), .flags(at0));
+  wire offer_now = at0 && run && pending;
   reg [L-1:0] tx_sr;   // bits 1.. of the message offered at phase 0
-  assign tx = (phase == {PW{1'b0}}) ? offer_now : tx_sr[0];
+  assign tx = at0 ? offer_now : tx_sr[0];
   // For a router that selects the bits a cycle ahead: tx_sr[1] is tx of the next cycle after
   // phase 0 .. TP-2; at phase 0 an offered message puts its first address bit (head_a0) in
   // tx_sr[0]. head_q keeps bit 0 of the next cycle's head entry (the first CUBE-ADDRESS bit,
@@ -148,7 +155,7 @@ module cm1_endpoint #(
       rd_ptr <= rd_next;
       count <= count_next;
 
-      if (phase == {PW{1'b0}}) tx_sr <= offer_now ? (word >> 1) : {L{1'b0}};
+      if (at0) tx_sr <= offer_now ? (word >> 1) : {L{1'b0}};
       else tx_sr <= tx_sr >> 1;
 
       rx_valid <= 1'b0;

@@ -55,10 +55,8 @@ module cm1_heart_column #(
   localparam integer LP_FLIP_P = wrap(L + 1);                 // PARITY leaves the column
 
   // lp: local bit-time, 0 when this petit cycle's MSGP is on row_in: lp = phase - OFF (mod TP).
-  // The decode flags are registered: a flag holds in a ce cycle when its constant mask has
-  // the bit of the previous ce cycle's phase set (phase TP-1 during reset, since phase is 0
-  // at the first ce cycle after it). pos_mask(sh, lo, hi): the phases whose next cycle has lo <= lp - sh <= hi
-  // (mod TP).
+  // The decodes are registered flags (cm1_phase_flags). pos_mask(sh, lo, hi): the phases
+  // whose next bit-time has lo <= lp - sh <= hi (mod TP).
   function [TP-1:0] pos_mask;
     input integer sh;
     input integer lo;
@@ -78,21 +76,14 @@ module cm1_heart_column #(
   localparam [TP-1:0] M_BYPASS = pos_mask(0, 2, C);
   localparam [TP-1:0] M_FLIP = pos_mask(0, LP_FLIP_A, LP_FLIP_A) | pos_mask(0, LP_FLIP_P, LP_FLIP_P);
   localparam [TP-1:0] M_WINDOW = pos_mask(2, 0, L - 1);   // out_pos = lp - 2 is below L
-  localparam integer LASTPH = TP - 1;
-  reg pre;         // lp == 1
-  reg decide;      // lp == 2
-  reg bypass;      // lp in [2, C]
-  reg flip;        // lp is FLIP_A or FLIP_P
-  reg in_window;   // out_pos < L (out_pos: position in the outgoing message; the MSGP leaves at lp = 2)
-  always @(posedge clk) begin
-    if (rst || ce) begin
-      pre <= rst ? M_PRE[LASTPH] : M_PRE[phase];
-      decide <= rst ? M_DECIDE[LASTPH] : M_DECIDE[phase];
-      bypass <= rst ? M_BYPASS[LASTPH] : M_BYPASS[phase];
-      flip <= rst ? M_FLIP[LASTPH] : M_FLIP[phase];
-      in_window <= rst ? M_WINDOW[LASTPH] : M_WINDOW[phase];
-    end
-  end
+  wire pre;         // lp == 1
+  wire decide;      // lp == 2
+  wire bypass;      // lp in [2, C]
+  wire flip;        // lp is FLIP_A or FLIP_P
+  wire in_window;   // out_pos < L (out_pos: position in the outgoing message; the MSGP leaves at lp = 2)
+  cm1_phase_flags #(.N(5), .TP(TP), .PW(PW), .MASKS({M_WINDOW, M_FLIP, M_BYPASS, M_DECIDE, M_PRE}))
+    u_flags (.clk(clk), .rst(rst), .ce(ce), .phase(phase),
+             .flags({in_window, flip, bypass, decide, pre}));
 
   reg [B-1:0] r0;
   reg [B-1:0] r1;

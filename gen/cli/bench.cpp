@@ -46,10 +46,11 @@ int heart_column_ff_bits(const Cm1Params& p, int col) {
   int pw = 1;
   while ((1 << pw) < p.petit_period()) ++pw;
   const std::string script =
-      "read_verilog " + hw_dir() + "/cm1_heart_column.v; chparam -set B " + std::to_string(p.rows) +
+      "read_verilog " + hw_dir() + "/cm1_phase_flags.v " + hw_dir() + "/cm1_heart_column.v; chparam -set B " +
+      std::to_string(p.rows) +
       " -set C " + std::to_string(p.cube_dims) + " -set COL " + std::to_string(col) + " -set L " +
       std::to_string(p.msg_len()) + " -set TP " + std::to_string(p.petit_period()) + " -set PW " +
-      std::to_string(pw) + " cm1_heart_column; hierarchy -top cm1_heart_column; proc; opt; stat -width";
+      std::to_string(pw) + " cm1_heart_column; hierarchy -top cm1_heart_column; flatten; proc; opt; stat -width";
   const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 300, "");
   std::ifstream in(log);
   std::stringstream ss;
