@@ -10,7 +10,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libboost-dev libusb-1.0-0-dev umockdev libumockdev-dev
   # simulation and the FPGA flow
-  verilator yosys nextpnr-ice40 fpga-icestorm openfpgaloader tcl
+  # (fpga-icestorm only recommends its chip database; icetime needs it)
+  verilator yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb openfpgaloader tcl
   # libFuzzer (clang) for the frame-decoder fuzz test
   clang libclang-rt-14-dev
 )
