@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "gen/cm1_board_emitter.h"
+#include "gen/errors.h"
+
 namespace cmnet::board_parts {
 
 void Bits::put(uint64_t v, int width) {
@@ -22,6 +25,54 @@ std::string hexlit(uint64_t v, int width) {
   Bits b;
   b.put(v, width);
   return b.literal();
+}
+
+void check_selftest_options(const NetworkConfig& cfg, const BoardTopOptions& o, const std::string& what) {
+  if (o.led_active_low.size() < 2 || o.led_active_low.size() > 3)
+    throw ConfigError(what + ": " + std::to_string(o.led_active_low.size()) +
+                      " LEDs given; the self-test top drives 2 or 3 (pass, fail, running)");
+  if (o.blink_log2 < 2 || o.blink_log2 > 30)
+    throw ConfigError(what + ": blink_log2 = " + std::to_string(o.blink_log2) + " out of range 2..30");
+  if (o.per_proc < 1 || o.per_proc > cfg.cm1.queue_depth)
+    throw ConfigError(what + ": per_proc = " + std::to_string(o.per_proc) + " out of range 1.." +
+                      std::to_string(cfg.cm1.queue_depth) +
+                      " (the self-test loads the whole pattern before the run, so each "
+                      "endpoint's queue_depth bounds the messages per processor)");
+}
+
+void emit_pattern_rom(VerilogWriter& v, const PatternRom& r, const std::vector<Message>& msgs, int depth) {
+  const int n = static_cast<int>(msgs.size());
+  v.line("reg [" + std::to_string(r.width() - 1) + ":0] rom [0:" + std::to_string(depth - 1) + "];" +
+         (depth > n ? "  // the whole address range: entries past the pattern are 0" : ""));
+  v.line("initial begin");
+  const int pb = [&] { int b = 0; while ((1 << b) < r.P) ++b; return b; }();
+  const uint32_t pmask = static_cast<uint32_t>(r.P - 1);
+  for (int i = 0; i < n; ++i) {
+    const Message& m = msgs[static_cast<size_t>(i)];
+    Bits b;
+    b.put(r.src_local ? (m.src & pmask) : m.src, r.src_w);
+    b.put(m.dst >> pb, r.C);
+    b.put(m.dst & pmask, r.proc_field);
+    b.put(m.vp, r.vp_field);
+    b.put(m.data, r.D);
+    v.line("  rom[" + std::to_string(i) + "] = " + b.literal() + ";");
+  }
+  for (int i = n; i < depth; ++i) v.line("  rom[" + std::to_string(i) + "] = " + std::to_string(r.width()) + "'d0;");
+  v.line("end");
+}
+
+void emit_pattern_fields(VerilogWriter& v, const PatternRom& r) {
+  int off = 0;
+  auto field = [&](const std::string& name, int width) {
+    v.line("wire [" + std::to_string(width - 1) + ":0] " + name + " = rom_q[" + std::to_string(off + width - 1) + ":" +
+           std::to_string(off) + "];");
+    off += width;
+  };
+  field("ld_src", r.src_w);
+  field("ld_chip", r.C);
+  field("ld_dproc", r.proc_field);
+  field("ld_vp", r.vp_field);
+  field("ld_data", r.D);
 }
 
 void emit_reset(VerilogWriter& v, bool reset_port, bool active_low) {

@@ -14,7 +14,6 @@ namespace cmnet {
 namespace {
 
 using board_parts::add_top;
-using board_parts::Bits;
 using board_parts::emit_leds;
 using board_parts::emit_reception_functions;
 using board_parts::emit_reset;
@@ -55,19 +54,6 @@ SelfTestExpect expect_from_model(const Cm1Params& p, const Traffic& t, const std
   return e;
 }
 
-void check_options(const NetworkConfig& cfg, const BoardTopOptions& o) {
-  if (o.led_active_low.size() < 2 || o.led_active_low.size() > 3)
-    throw ConfigError("board top: " + S(static_cast<int64_t>(o.led_active_low.size())) +
-                      " LEDs given; the self-test top drives 2 or 3 (pass, fail, running)");
-  if (o.blink_log2 < 2 || o.blink_log2 > 30)
-    throw ConfigError("board top: blink_log2 = " + S(o.blink_log2) + " out of range 2..30");
-  if (o.per_proc < 1 || o.per_proc > cfg.cm1.queue_depth)
-    throw ConfigError("board top: per_proc = " + S(o.per_proc) + " out of range 1.." +
-                      S(cfg.cm1.queue_depth) +
-                      " (the self-test loads the whole pattern before the run, so each "
-                      "endpoint's queue_depth bounds the messages per processor)");
-}
-
 // The body shared by both tops: reset, ROM loader, run control, reception accounting,
 // counter read-back and check, LEDs. The design under test is instantiated by `dut`.
 std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const TopShape& sh,
@@ -83,8 +69,6 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   const int FLUSH = 3 * TP + 8;
   const int FW = clog2(static_cast<uint64_t>(FLUSH) + 1);
   const int K = static_cast<int>(o.led_active_low.size());
-  const int RW = sh.src_w + C + w.proc_field + w.vp_field + D;
-  const int pb = p.proc_bits();
 
   VerilogWriter v;
   std::vector<std::pair<std::string, std::string>> hp = {
@@ -129,20 +113,15 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   emit_reset(v, o.reset_port, o.reset_active_low);
 
   v.comment("The pattern: " + S(NM) + " messages {data, vp, dst proc, dst chip, src} in file order.");
-  v.line("reg [" + S(RW - 1) + ":0] rom [0:" + S(NM - 1) + "];");
-  v.line("initial begin");
-  for (int i = 0; i < NM; ++i) {
-    const Message& m = t.messages[static_cast<size_t>(i)];
-    Bits b;
-    const uint32_t src = sh.chip_mode ? (m.src & static_cast<uint32_t>(P - 1)) : m.src;
-    b.put(src, sh.src_w);
-    b.put(m.dst >> pb, C);
-    b.put(m.dst & static_cast<uint32_t>(P - 1), w.proc_field);
-    b.put(m.vp, w.vp_field);
-    b.put(m.data, D);
-    v.line("  rom[" + S(i) + "] = " + b.literal() + ";");
-  }
-  v.line("end");
+  board_parts::PatternRom pr;
+  pr.src_w = sh.src_w;
+  pr.src_local = sh.chip_mode;
+  pr.C = C;
+  pr.P = P;
+  pr.proc_field = w.proc_field;
+  pr.vp_field = w.vp_field;
+  pr.D = D;
+  board_parts::emit_pattern_rom(v, pr, t.messages, NM);
   v.line();
 
   v.comment("Self-test states.");
@@ -150,7 +129,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   v.line("                 S_READ = 3'd4, S_DRAIN = 3'd5, S_CHECK = 3'd6, S_DONE = 3'd7;");
   v.line("reg [2:0] state;");
   v.line("reg [" + S(AW - 1) + ":0] addr;");
-  v.line("reg [" + S(RW - 1) + ":0] rom_q;");
+  v.line("reg [" + S(pr.width() - 1) + ":0] rom_q;");
   v.comment("Every endpoint's queue holds its share of the pattern (checked when this top is");
   v.comment("generated), so the loader does not wait on load_full; a message that met a full queue");
   v.comment("would be lost, which fails the test.");
@@ -163,16 +142,7 @@ std::string emit_top(const NetworkConfig& cfg, const BoardTopOptions& o, const T
   v.line("wire [" + S(AW - 1) + ":0] rd_addr = rst ? {" + S(AW) + "{1'b0}} : (load_en && !last_load) ? addr + " +
          S(AW) + "'d1 : addr;");
   v.line("always @(posedge clk) rom_q <= rom[rd_addr];");
-  int off = 0;
-  auto field = [&](const std::string& name, int width) {
-    v.line("wire [" + S(width - 1) + ":0] " + name + " = rom_q[" + S(off + width - 1) + ":" + S(off) + "];");
-    off += width;
-  };
-  field("ld_src", sh.src_w);
-  field("ld_chip", C);
-  field("ld_dproc", w.proc_field);
-  field("ld_vp", w.vp_field);
-  field("ld_data", D);
+  board_parts::emit_pattern_fields(v, pr);
   v.line();
 
   v.line("reg run;");
@@ -417,7 +387,7 @@ std::string expect_json(const SelfTestExpect& e, const BoardTopOptions& o, const
 
 GeneratedDesign emit_cm1_board_top(const NetworkConfig& cfg, const BoardTopOptions& opt,
                                    SelfTestExpect* expect) {
-  check_options(cfg, opt);
+  board_parts::check_selftest_options(cfg, opt, "board top");
   GeneratedDesign d = emit_cm1(cfg);
   const Traffic t = make_pattern(opt.pattern, cfg.cm1, opt.seed, opt.per_proc);
   const SelfTestExpect e = expect_from_model(cfg.cm1, t, "network");
@@ -433,7 +403,7 @@ GeneratedDesign emit_cm1_board_top(const NetworkConfig& cfg, const BoardTopOptio
 
 GeneratedDesign emit_cm1_chip_board_top(const NetworkConfig& cfg, const BoardTopOptions& opt,
                                         SelfTestExpect* expect) {
-  check_options(cfg, opt);
+  board_parts::check_selftest_options(cfg, opt, "board top");
   const Cm1Params& p = cfg.cm1;
   if (opt.chip_id < 0 || opt.chip_id >= p.chips())
     throw ConfigError("chip board top: chip_id = " + S(opt.chip_id) + " out of range 0.." +

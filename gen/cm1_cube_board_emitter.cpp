@@ -12,7 +12,6 @@
 namespace cmnet {
 namespace {
 
-using board_parts::Bits;
 using board_parts::hexlit;
 
 int clog2(uint64_t x) {
@@ -25,15 +24,7 @@ std::string S(int64_t x) { return std::to_string(x); }
 std::string U(uint64_t x) { return std::to_string(x); }
 
 void check_options(const NetworkConfig& cfg, const CubeTopOptions& o) {
-  const BoardTopOptions& b = o.board;
-  if (b.led_active_low.size() < 2 || b.led_active_low.size() > 3)
-    throw ConfigError("cube board top: " + S(static_cast<int64_t>(b.led_active_low.size())) +
-                      " LEDs given; the self-test top drives 2 or 3 (pass, fail, running)");
-  if (b.blink_log2 < 2 || b.blink_log2 > 30)
-    throw ConfigError("cube board top: blink_log2 = " + S(b.blink_log2) + " out of range 2..30");
-  if (b.per_proc < 1 || b.per_proc > cfg.cm1.queue_depth)
-    throw ConfigError("cube board top: per_proc = " + S(b.per_proc) + " out of range 1.." +
-                      S(cfg.cm1.queue_depth) + " (each board loads its processors' messages before the run)");
+  board_parts::check_selftest_options(cfg, o.board, "cube board top");
   if (o.bit_clocks < 8 || o.bit_clocks > 64)
     throw ConfigError("cube board top: bit_clocks = " + S(o.bit_clocks) +
                       " out of range 8..64 (a cube bit needs about 4 clocks to cross the pin register "
@@ -95,7 +86,6 @@ GeneratedDesign emit_cm1_cube_board_top(const NetworkConfig& cfg, const CubeTopO
   const int NM = static_cast<int>(rom.size());
   const int AW = std::max(1, clog2(static_cast<uint64_t>(NM) + 1));
   const int TW = std::max(2, clog2(static_cast<uint64_t>(NM) + 1) + 1);
-  const int RW = w.proc_field + C + w.proc_field + w.vp_field + D;
   const int CW = std::max(1, clog2(max_cnt + 1));
   const int R = static_cast<int>(e.run_petit);
   const int RPW = std::max(1, clog2(static_cast<uint64_t>(R) + 1));
@@ -190,20 +180,15 @@ GeneratedDesign emit_cm1_cube_board_top(const NetworkConfig& cfg, const CubeTopO
   v.line();
 
   v.comment("The pattern: " + S(NM) + " messages {data, vp, dst proc, dst chip, src proc}, by source chip.");
-  v.line("reg [" + S(RW - 1) + ":0] rom [0:" + S((1 << AW) - 1) + "];  // the whole address range: entries past the pattern are 0");
-  v.line("initial begin");
-  for (int i = 0; i < NM; ++i) {
-    const Message& m = rom[static_cast<size_t>(i)];
-    Bits b;
-    b.put(m.src & static_cast<uint32_t>(P - 1), w.proc_field);
-    b.put(m.dst >> pb, C);
-    b.put(m.dst & static_cast<uint32_t>(P - 1), w.proc_field);
-    b.put(m.vp, w.vp_field);
-    b.put(m.data, D);
-    v.line("  rom[" + S(i) + "] = " + b.literal() + ";");
-  }
-  for (int i = NM; i < (1 << AW); ++i) v.line("  rom[" + S(i) + "] = " + S(RW) + "'d0;");
-  v.line("end");
+  board_parts::PatternRom pr;
+  pr.src_w = w.proc_field;
+  pr.src_local = true;
+  pr.C = C;
+  pr.P = P;
+  pr.proc_field = w.proc_field;
+  pr.vp_field = w.vp_field;
+  pr.D = D;
+  board_parts::emit_pattern_rom(v, pr, rom, 1 << AW);
   v.comment("Each chip's slice of the ROM and its expected receptions {xor, count}.");
   v.line("reg [" + S(AW - 1) + ":0] first_q;");
   v.line("reg [" + S(AW - 1) + ":0] end_q;");
@@ -238,18 +223,9 @@ GeneratedDesign emit_cm1_cube_board_top(const NetworkConfig& cfg, const CubeTopO
   v.line("                 S_DONE = 4'd10;");
   v.line("reg [3:0] state;");
   v.line("reg [" + S(AW - 1) + ":0] addr;");
-  v.line("reg [" + S(RW - 1) + ":0] rom_q;");
+  v.line("reg [" + S(pr.width() - 1) + ":0] rom_q;");
   v.line("always @(posedge clk) rom_q <= rom[addr];");
-  int off = 0;
-  auto field = [&](const std::string& name, int width) {
-    v.line("wire [" + S(width - 1) + ":0] " + name + " = rom_q[" + S(off + width - 1) + ":" + S(off) + "];");
-    off += width;
-  };
-  field("ld_src", w.proc_field);
-  field("ld_chip", C);
-  field("ld_dproc", w.proc_field);
-  field("ld_vp", w.vp_field);
-  field("ld_data", D);
+  board_parts::emit_pattern_fields(v, pr);
   v.comment("The chip takes a message at a ce with load_en (rom_q has caught up with addr by then).");
   v.line("wire load_en = (state == S_LOAD) && (addr != end_q);");
   v.line("wire load_full;");
