@@ -17,35 +17,13 @@
 #include "gen/errors.h"
 #include "sim/cm1_cube_sim.h"
 #include "sim/rtl_build.h"
+#include "tests/flow_support.h"
 
 namespace cmnet {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path temp_dir(const std::string& tag) {
-  const fs::path d = fs::temp_directory_path() / ("cmnet-cube-" + tag + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-NetworkConfig cfg(int c, int P, int b, int d = 8) {
-  NetworkConfig n;
-  n.name = "cubetest";
-  n.cm1.cube_dims = c;
-  n.cm1.procs_per_chip = P;
-  n.cm1.rows = b;
-  n.cm1.data_bits = d;
-  return n;
-}
+using namespace flow_support;
 
 // What the simulation harness expects: no button, 3 active-high LEDs; a short go delay.
 CubeTopOptions sim_options() {
@@ -61,28 +39,6 @@ std::string describe(const CubeSimResult& r) {
   std::string s;
   for (const auto& b : r.boards) s += "board " + std::to_string(b.chip) + " " + b.state + " " + std::to_string(b.cycles) + " " + b.why + "\n";
   return s + "end " + std::to_string(r.end_us) + " us\n";
-}
-
-std::string lint(const GeneratedDesign& d, const std::string& tag) {
-  const fs::path dir = temp_dir("lint-" + tag);
-  write_design(d, dir.string());
-  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
-  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
-  const std::string log = (dir / "lint.log").string();
-  const int rc = run_child(cmd, 300, log);
-  const std::string text = slurp(log);
-  fs::remove_all(dir);
-  return rc == 0 ? text : "exit " + std::to_string(rc) + "\n" + text;
-}
-
-std::string expect_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no exception";
-  return {};
 }
 
 TEST(CubeTop, LintCleanDeterministicAndChecked) {
@@ -251,7 +207,7 @@ TEST(CubeFlow, BitstreamRtlRunsAsACube) {
   for (size_t i = 0; i < 3; ++i) ASSERT_FALSE(board.leds[i].active_low);
   const NetworkConfig c = cfg(2, 2, 3);
   FlowOptions fo;
-  fo.out_dir = temp_dir("build").string();
+  fo.out_dir = temp_dir("cube-build").string();
   fo.mode = "cube";
   const FlowResult f = run_flow(emit_cm1_cube_board_top(c, o), board, fo);
   EXPECT_TRUE(f.fits);
@@ -265,7 +221,7 @@ TEST(CubeFlow, BitstreamRtlRunsAsACube) {
   const CubeSimResult r = run_cube_boards(flashed, skewed(4));
   EXPECT_TRUE(r.all_pass()) << describe(r);
   // The same from the command line.
-  const fs::path dir = temp_dir("cli");
+  const fs::path dir = temp_dir("cube-cli");
   std::ofstream(dir / "net.json") << config_to_json(c);
   const std::string log = (dir / "cli.log").string();
   EXPECT_EQ(run_child({CMNET_CLI, "cube", (dir / "net.json").string(), "--rtl", fo.out_dir}, 300, log), 0) << slurp(log);

@@ -23,6 +23,7 @@
 #include "sim/cm1_sim_board.h"
 #include "sim/traffic.h"
 #include "tests/cm1_run_check.h"
+#include "tests/flow_support.h"
 #include "gen/config.h"
 #include "gen/errors.h"
 #include "sim/rtl_build.h"
@@ -31,31 +32,7 @@ namespace cmnet {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path temp_dir(const std::string& tag) {
-  const fs::path d = fs::temp_directory_path() /
-                     ("cmnet-flow-" + tag + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-NetworkConfig cfg(int c, int P, int b, int d = 8) {
-  NetworkConfig n;
-  n.name = "flowtest";
-  n.cm1.cube_dims = c;
-  n.cm1.procs_per_chip = P;
-  n.cm1.rows = b;
-  n.cm1.data_bits = d;
-  return n;
-}
+using namespace flow_support;
 
 // The self-test options a simulation harness expects: no button, 3 active-high LEDs.
 BoardTopOptions sim_options() {
@@ -64,16 +41,6 @@ BoardTopOptions sim_options() {
   o.led_active_low = {false, false, false};
   o.blink_log2 = 4;
   return o;
-}
-
-std::string expect_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no exception";
-  return {};
 }
 
 // ------------------------------------------------------------------------------------
@@ -244,19 +211,6 @@ TEST(FlowBoards, GeneratedConstraintsHaveOnlyTopPorts) {
 
 // ------------------------------------------------------------------------------------
 // Board tops
-
-std::string lint(const GeneratedDesign& d, const std::string& tag) {
-  const fs::path dir = temp_dir("lint-" + tag);
-  write_design(d, dir.string());
-  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
-  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
-  const std::string log = (dir / "lint.log").string();
-  const int rc = run_child(cmd, 300, log);
-  std::string text = slurp(log);
-  if (rc != 0 && text.empty()) text = "verilator exit " + std::to_string(rc);
-  fs::remove_all(dir);
-  return rc == 0 ? text : "exit " + std::to_string(rc) + "\n" + text;
-}
 
 TEST(FlowTops, LintClean) {
   struct K {
