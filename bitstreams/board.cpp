@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "gen/errors.h"
+#include "gen/core/errors.h"
 
 namespace cmnet {
 namespace {

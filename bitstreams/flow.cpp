@@ -12,8 +12,8 @@
 #include <regex>
 #include <sstream>
 
-#include "gen/errors.h"
-#include "sim/rtl_build.h"
+#include "gen/core/errors.h"
+#include "gen/core/process.h"
 
 namespace cmnet {
 namespace {
@@ -21,7 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 
-std::string slurp(const std::string& path) {
+// A tool's output file, "" when it is missing (its absence shows in the step's error).
+std::string read_text(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -162,8 +163,8 @@ long quick_ff_bits(const GeneratedDesign& d, const std::string& rtl, const std::
                            timeout_s, out + "/estimate.out");
   if (rc != 0)
     throw FlowError("yosys (quick estimate) failed (exit " + std::to_string(rc) + "), log " + out +
-                    "/estimate.log:\n" + tail(slurp(out + "/estimate.log"), 2000));
-  return parse_yosys_ff_bits(slurp(out + "/estimate_stat.txt"));
+                    "/estimate.log:\n" + tail(read_text(out + "/estimate.log"), 2000));
+  return parse_yosys_ff_bits(read_text(out + "/estimate_stat.txt"));
 }
 
 void write_reports(const FlowResult& r, const FlowOptions& opt) {
@@ -313,8 +314,8 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
     r.seconds["yosys"] = secs_since(t0);
     if (rc != 0)
       throw FlowError("yosys synth_xilinx failed (exit " + std::to_string(rc) + "), log " + out +
-                      "/yosys.log:\n" + tail(slurp(out + "/yosys.log"), 2000));
-    r.cells = parse_yosys_stat_json(slurp(out + "/yosys_stat.json"), T);
+                      "/yosys.log:\n" + tail(read_text(out + "/yosys.log"), 2000));
+    r.cells = parse_yosys_stat_json(read_text(out + "/yosys_stat.json"), T);
     summarize_cells(r, "xc7");
     r.utilisation["LUT"] = {r.luts, board.logic_cells};
     r.utilisation["FF"] = {r.ffs, board.flip_flops};
@@ -346,8 +347,8 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   r.seconds["yosys"] = secs_since(t0);
   if (rc != 0)
     throw FlowError("yosys synth_ice40 failed (exit " + std::to_string(rc) + "), log " + out +
-                    "/yosys.log:\n" + tail(slurp(out + "/yosys.log"), 2000));
-  r.cells = parse_yosys_stat_json(slurp(out + "/yosys_stat.json"), T);
+                    "/yosys.log:\n" + tail(read_text(out + "/yosys.log"), 2000));
+  r.cells = parse_yosys_stat_json(read_text(out + "/yosys_stat.json"), T);
   summarize_cells(r, "ice40");
 
   const std::string asc = out + "/" + T + ".asc";
@@ -360,7 +361,7 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   t0 = std::chrono::steady_clock::now();
   rc = run_child(cmd, opt.timeout_s, out + "/nextpnr.log");
   r.seconds["nextpnr"] = secs_since(t0);
-  const std::string log = slurp(out + "/nextpnr.log");
+  const std::string log = read_text(out + "/nextpnr.log");
   r.utilisation = parse_nextpnr_utilisation(log);
   bool pass = false;
   r.fmax_nextpnr = parse_nextpnr_fmax(log, &pass);
@@ -383,7 +384,7 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
       const std::string errors = grep(log, "ERROR");
       std::string why;
       if (log.find("combinatorial loops") != std::string::npos) {
-        const std::string ylog = slurp(out + "/yosys.log");
+        const std::string ylog = read_text(out + "/yosys.log");
         const std::string loops = grep(ylog, "found logic loop", 3) + grep(ylog, "Breaking loop", 4);
         if (!loops.empty()) why = "yosys found combinational loops in the design (yosys.log):\n" + loops;
       }
@@ -398,7 +399,7 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   rc = run_child({icepack, asc, out + "/" + T + ".bin"}, opt.timeout_s, out + "/icepack.log");
   r.seconds["icepack"] = secs_since(t0);
   if (rc != 0)
-    throw FlowError("icepack failed (exit " + std::to_string(rc) + "):\n" + slurp(out + "/icepack.log"));
+    throw FlowError("icepack failed (exit " + std::to_string(rc) + "):\n" + read_text(out + "/icepack.log"));
   r.bitstream = out + "/" + T + ".bin";
 
   if (opt.run_icetime) {
@@ -410,8 +411,8 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
     r.seconds["icetime"] = secs_since(t0);
     if (rc != 0)
       throw FlowError("icetime failed (exit " + std::to_string(rc) + "):\n" +
-                      tail(slurp(out + "/icetime.log"), 2000));
-    r.fmax_icetime = parse_icetime_fmax(slurp(out + "/icetime.txt"));
+                      tail(read_text(out + "/icetime.log"), 2000));
+    r.fmax_icetime = parse_icetime_fmax(read_text(out + "/icetime.txt"));
   }
   write_reports(r, opt);
   return r;

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "bitstreams/board.h"
-#include "gen/cm1_emitter.h"
+#include "gen/core/design.h"
 
 namespace cmnet {
 

@@ -31,7 +31,7 @@
 
 #include "host/board_client.h"
 #include "host/transport_uri.h"
-#include "sim/board_server.h"
+#include "sim/core/board_server.h"
 
 namespace {
 

@@ -146,7 +146,7 @@ const char* event_kind_name(DecodeEvent::Kind k);
 // start a frame begins a UARTBone command instead of being garbage, except in bytes that are
 // being rescanned after a failed frame (a header or frame CRC failure, a dropped partial):
 // those are searched for sync bytes only, so a corrupted frame never becomes bus writes.
-// hw/cmnet_frame_engine.v decodes exactly so.
+// hw/common/cmnet_frame_engine.v decodes exactly so.
 class FrameDecoder {
  public:
   FrameDecoder() = default;

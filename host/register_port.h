@@ -1,4 +1,4 @@
-// What board drivers (host/cm1_board.h) need from a board: 32-bit register access at byte
+// What board drivers (host/cm1/cm1_board.h) need from a board: 32-bit register access at byte
 // addresses, whatever carries it. Two families implement it:
 //   - BoardClient (host/board_client.h): the framed protocol over a byte stream (sim://, uart://,
 //     later usb://), with sequence numbers, timeouts and bounded re-sends;

@@ -16,19 +16,19 @@
 #include <sstream>
 
 #include "gen/cli/commands.h"
-#include "gen/cm1_emitter.h"
-#include "sim/cm1_figures.h"
-#include "sim/cm1_rtl.h"
-#include "sim/rtl_build.h"
-#include "sim/traffic.h"
+#include "gen/cm1/cm1_emitter.h"
+#include "sim/cm1/cm1_figures.h"
+#include "sim/cm1/cm1_rtl.h"
+#include "sim/core/rtl_build.h"
+#include "sim/cm1/traffic.h"
 
 namespace cmnet {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-NetworkConfig paper_config(int c, int P, int d) {
-  NetworkConfig cfg;
+Cm1Config paper_config(int c, int P, int d) {
+  Cm1Config cfg;
   cfg.cm1.cube_dims = c;
   cfg.cm1.procs_per_chip = P;
   cfg.cm1.data_bits = d;
@@ -72,7 +72,7 @@ int run_bench(const std::string& json_path, bool quick) {
   out["tool"] = "cmnet bench";
 
   // --- T_heart and heart storage, the paper's machine (c = 12, b = 7, P = 16, d = 32: l = 50).
-  const NetworkConfig paper = paper_config(12, 16, 32);
+  const Cm1Config paper = paper_config(12, 16, 32);
   const Cm1Params& pp = paper.cm1;
   std::printf("== CM-1 heart, the paper's router (c = %d, b = %d, l = %d)\n", pp.cube_dims, pp.rows,
               pp.msg_len());
@@ -101,7 +101,7 @@ int run_bench(const std::string& json_path, bool quick) {
                   {"rtl_seconds_incl_build", build_and_run}};
 
   // --- Delivery time k*l + 2c on the RTL (a random permutation at c = 6, l = 50).
-  const NetworkConfig mid = paper_config(6, 16, 32 + 6);  // l = 6 + c + d = 50
+  const Cm1Config mid = paper_config(6, 16, 32 + 6);  // l = 6 + c + d = 50
   const Traffic perm = make_pattern("permutation", mid.cm1, 12, 1);
   const Cm1RtlRun r2 = run_cm1_rtl(mid, perm, EjectMode::kOrCombine);
   uint64_t last = 0;
@@ -135,7 +135,7 @@ int run_bench(const std::string& json_path, bool quick) {
   std::printf("\n== RTL simulation speed (Verilator, 2^c chip models, P = 16, random permutation)\n");
   json speed = json::array();
   for (int c : {6, 8}) {
-    const NetworkConfig cfg = paper_config(c, 16, 16);
+    const Cm1Config cfg = paper_config(c, 16, 16);
     const Traffic t = make_pattern("permutation", cfg.cm1, 5, 1);
     const Cm1RtlRun r = run_cm1_rtl(cfg, t, EjectMode::kOrCombine);  // builds on first use
     const double sec = r.sim_seconds;

@@ -4,7 +4,7 @@
 //     Emits the self-test board top (cm1_board_top: the whole network in one FPGA;
 //     cm1_chip_board_top: one router chip, a single-board test; cm1_cube_board_top: one
 //     router chip per FPGA, 2^c boards cabled into a cube) or the host-link top (cm1_host_board,
-//     gen/cm1_host_board_emitter.h), runs yosys / nextpnr-ice40 / icepack /
+//     gen/cm1/cm1_host_board_emitter.h), runs yosys / nextpnr-ice40 / icepack /
 //     icetime (iCE40) or the yosys synth_xilinx estimate (xc7), writes DIR/report.txt and
 //     DIR/report.json. Exit 0: built, timing met; 3: built, timing NOT met at the target
 //     (bitstream written anyway); 4: the design does not fit; 2: other errors.
@@ -26,11 +26,11 @@
 #include "bitstreams/board.h"
 #include "bitstreams/flow.h"
 #include "gen/cli/commands.h"
-#include "gen/cm1_board_emitter.h"
-#include "gen/cm1_cube_board_emitter.h"
-#include "gen/cm1_host_board_emitter.h"
-#include "gen/errors.h"
-#include "sim/rtl_build.h"
+#include "gen/cm1/cm1_board_emitter.h"
+#include "gen/cm1/cm1_cube_board_emitter.h"
+#include "gen/cm1/cm1_host_board_emitter.h"
+#include "gen/core/errors.h"
+#include "sim/core/rtl_build.h"
 
 namespace cmnet {
 namespace {
@@ -71,7 +71,7 @@ BoardTopOptions top_options(const Board& b) {
   return o;
 }
 
-GeneratedDesign make_top(const NetworkConfig& cfg, const Board& b, const BuildArgs& a) {
+GeneratedDesign make_top(const Cm1Config& cfg, const Board& b, const BuildArgs& a) {
   BoardTopOptions o = top_options(b);
   o.pattern = a.pattern;
   o.seed = a.pattern_seed;
@@ -89,7 +89,7 @@ GeneratedDesign make_top(const NetworkConfig& cfg, const Board& b, const BuildAr
     return emit_cm1_cube_board_top(cfg, c);
   }
   if (a.mode == "host") {
-    // The host-link top (gen/cm1_host_board_emitter.h): the same flow, its own ports.
+    // The host-link top (gen/cm1/cm1_host_board_emitter.h): the same flow, its own ports.
     HostBoardOptions h;
     h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
     h.reset_button = b.reset.has_value() && b.reset->active_low;
@@ -99,7 +99,7 @@ GeneratedDesign make_top(const NetworkConfig& cfg, const Board& b, const BuildAr
 }
 
 int do_build(const BuildArgs& a) {
-  const NetworkConfig cfg = load_config_file(a.config);
+  const Cm1Config cfg = load_cm1_config(a.config);
   const Board board = load_board(a.board);
   const GeneratedDesign d = make_top(cfg, board, a);
   FlowOptions fo;
@@ -168,8 +168,8 @@ int do_flash(const std::string& dir) {
 // ---------------------------------------------------------------------------------------
 // bench-fpga
 
-NetworkConfig net_cfg(int c, int P, int d) {
-  NetworkConfig cfg;
+Cm1Config net_cfg(int c, int P, int d) {
+  Cm1Config cfg;
   cfg.name = "bench";
   cfg.cm1.cube_dims = c;
   cfg.cm1.procs_per_chip = P;
@@ -296,7 +296,7 @@ int do_bench(const BenchArgs& a) {
               "router xc7 LUT/FF", "per port LUT ice40/xc7", "chip top HX8K LC/Fmax", "chip top UP5K LC/Fmax");
   ojson routers = ojson::array();
   for (const RP& rp : rps) {
-    const NetworkConfig cfg = net_cfg(rp.c, rp.P, rp.d);
+    const Cm1Config cfg = net_cfg(rp.c, rp.P, rp.d);
     const std::string tag = "c" + std::to_string(rp.c) + "_P" + std::to_string(rp.P);
     const GeneratedDesign d = emit_cm1(cfg);
     const auto ice = synth_module(d, "cm1_router", "synth_ice40", a.work + "/router_ice40_" + tag);
@@ -382,7 +382,7 @@ int do_bench(const BenchArgs& a) {
       ojson tried = ojson::array();
       int best = 0;
       for (int c = 1; c <= 8; ++c) {
-        NetworkConfig cfg = net_cfg(c, P, 8);
+        Cm1Config cfg = net_cfg(c, P, 8);
         cfg.cm1.rows = fp.rows;
         BuildArgs ba;
         ba.per_proc = 1;

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "gen/config.h"
-#include "sim/cm1_model.h"
-#include "sim/cm1_rtl.h"
+#include "gen/cm1/cm1_config.h"
+#include "sim/cm1/cm1_model.h"
+#include "sim/cm1/cm1_rtl.h"
 
 namespace cmnet {
 
@@ -21,9 +21,9 @@ struct SimOutcome {
   double seconds = 0;
 };
 
-SimOutcome simulate(const NetworkConfig& cfg, const Traffic& traffic, EjectMode mode,
+SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode,
                     const std::string& engine, uint64_t max_petit);
-void write_jsonl(const std::string& path, const NetworkConfig& cfg, const Traffic& traffic,
+void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& traffic,
                  const SimOutcome& o, const std::string& engine, EjectMode mode);
 
 // A subcommand registered with CLI11's callback() ends by throwing this with its exit code.

@@ -1,5 +1,5 @@
 // `cmnet cube`: the multi-board top (one router chip per FPGA, 2^c boards cabled into a
-// cube) simulated as 2^c boards on their own oscillators (sim/cm1_cube_sim.h), each board
+// cube) simulated as 2^c boards on their own oscillators (sim/cm1/cm1_cube_sim.h), each board
 // checking its own chip against the reference model, as its LEDs would show.
 //
 //   cmnet cube CONFIG [--pattern NAME] [--seed S] [--per-proc N] [--bit-clocks K]
@@ -15,9 +15,9 @@
 #include <sstream>
 
 #include "gen/cli/commands.h"
-#include "gen/cm1_cube_board_emitter.h"
-#include "gen/errors.h"
-#include "sim/cm1_cube_sim.h"
+#include "gen/cm1/cm1_cube_board_emitter.h"
+#include "gen/core/errors.h"
+#include "sim/cm1/cm1_cube_sim.h"
 
 namespace cmnet {
 namespace {
@@ -39,7 +39,7 @@ std::vector<double> default_ppm(size_t n) {
 }
 
 int do_cube(const CubeArgs& a) {
-  const NetworkConfig cfg = load_config_file(a.config);
+  const Cm1Config cfg = load_cm1_config(a.config);
   const Cm1Params& p = cfg.cm1;
   CubeTopOptions o;
   o.board.reset_port = false;

@@ -4,16 +4,16 @@
 #include <filesystem>
 
 #include "gen/cli/commands.h"
-#include "gen/cm1_emitter.h"
-#include "sim/traffic.h"
+#include "gen/cm1/cm1_emitter.h"
+#include "sim/cm1/traffic.h"
 
 namespace cmnet {
 
 int run_demo(const std::string& config_path, const std::string& out_dir, const std::string& pattern,
              uint64_t seed) {
-  NetworkConfig cfg;
+  Cm1Config cfg;
   if (!config_path.empty()) {
-    cfg = load_config_file(config_path);
+    cfg = load_cm1_config(config_path);
   } else {
     cfg.name = "demo";
     cfg.cm1.cube_dims = 4;

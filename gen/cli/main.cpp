@@ -8,19 +8,19 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "gen/cm1_emitter.h"
-#include "gen/config.h"
-#include "gen/errors.h"
-#include "sim/cm1_model.h"
-#include "sim/cm1_rtl.h"
-#include "sim/traffic.h"
+#include "gen/cm1/cm1_emitter.h"
+#include "gen/cm1/cm1_config.h"
+#include "gen/core/errors.h"
+#include "sim/cm1/cm1_model.h"
+#include "sim/cm1/cm1_rtl.h"
+#include "sim/cm1/traffic.h"
 #include "gen/cli/commands.h"
 
 namespace cmnet {
 namespace {
 
 int cmd_gen(const std::string& config, const std::string& out_dir) {
-  const NetworkConfig cfg = load_config_file(config);
+  const Cm1Config cfg = load_cm1_config(config);
   const GeneratedDesign d = emit_cm1(cfg);
   for (const auto& path : write_design(d, out_dir)) std::printf("wrote %s\n", path.c_str());
   const Cm1Params& p = cfg.cm1;
@@ -34,7 +34,7 @@ int cmd_gen(const std::string& config, const std::string& out_dir) {
 }  // namespace
 
 // Shared by `sim` and the main job: route one pattern on one engine and write JSON lines.
-SimOutcome simulate(const NetworkConfig& cfg, const Traffic& traffic, EjectMode mode,
+SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode,
                     const std::string& engine, uint64_t max_petit) {
   SimOutcome o;
   const auto t0 = std::chrono::steady_clock::now();
@@ -65,7 +65,7 @@ SimOutcome simulate(const NetworkConfig& cfg, const Traffic& traffic, EjectMode 
   return o;
 }
 
-void write_jsonl(const std::string& path, const NetworkConfig& cfg, const Traffic& traffic,
+void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& traffic,
                  const SimOutcome& o, const std::string& engine, EjectMode mode) {
   std::ofstream out(path);
   if (!out) throw InputError(path + ": cannot write output file");
@@ -168,7 +168,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     if (gen->parsed()) return cmd_gen(config, out_dir);
     if (sim->parsed()) {
-      const NetworkConfig cfg = load_config_file(config);
+      const Cm1Config cfg = load_cm1_config(config);
       if (pattern.empty() && traffic_file.empty())
         throw InputError("sim: give --pattern NAME or --traffic FILE");
       const Traffic traffic = traffic_file.empty()

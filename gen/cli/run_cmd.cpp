@@ -13,14 +13,14 @@
 #include <thread>
 
 #include "gen/cli/commands.h"
-#include "gen/errors.h"
-#include "host/cm1_board.h"
+#include "gen/core/errors.h"
+#include "host/cm1/cm1_board.h"
 #include "host/errors.h"
 #include "host/register_port.h"
 #include "bitstreams/board.h"
-#include "sim/cm1_sim_board.h"
-#include "sim/traffic.h"
-#include "sim/traffic_gen.h"
+#include "sim/cm1/cm1_sim_board.h"
+#include "sim/cm1/traffic.h"
+#include "sim/cm1/traffic_gen.h"
 
 namespace cmnet {
 namespace {
@@ -110,7 +110,7 @@ struct BoardRun {
 };
 
 // `gen` >= 0: the board's on-chip generator makes the pattern (`traffic` is its C++ twin,
-// sim/traffic_gen.h); otherwise the host loads `traffic`.
+// sim/cm1/traffic_gen.h); otherwise the host loads `traffic`.
 BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, EjectMode mode,
                  double timeout_s, const std::string& uri, int gen = -1, uint32_t gen_seed = 0,
                  uint32_t gen_count = 0) {
@@ -209,7 +209,7 @@ std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir) {
   return std::make_unique<Cm1SimBoard>(read_design(dir + "/rtl", top), h);
 }
 
-Connection connect(const NetworkConfig& cfg, const std::string& board_uri,
+Connection connect(const Cm1Config& cfg, const std::string& board_uri,
                    const std::string& sim_link = "uart", const std::string& rtl = "") {
   Connection c;
   c.uri = board_uri;
@@ -246,7 +246,7 @@ EjectMode mode_of(const std::string& m, const Cm1Params& p) {
 }
 
 int run_on_board(const RunArgs& a) {
-  const NetworkConfig cfg = load_config_file(a.config);
+  const Cm1Config cfg = load_cm1_config(a.config);
   const Cm1Params& p = cfg.cm1;
   const int gen = a.generator.empty() ? -1 : static_cast<int>(generator_from_name(a.generator));
   const Traffic traffic =
@@ -389,7 +389,7 @@ int run_on_board(const RunArgs& a) {
 // `cmnet sweep`: offered load (messages per processor, 1 .. the queue depth) against
 // accepted throughput and delivery time, every point checked against the model.
 int sweep_on_board(const RunArgs& a, int max_per_proc) {
-  const NetworkConfig cfg = load_config_file(a.config);
+  const Cm1Config cfg = load_cm1_config(a.config);
   const Cm1Params& p = cfg.cm1;
   const EjectMode mode = mode_of(a.mode, p);
   Connection conn = connect(cfg, a.board, a.sim_link);

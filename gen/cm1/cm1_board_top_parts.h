@@ -1,0 +1,61 @@
+// Pieces shared by the self-test board tops (gen/cm1_board_emitter.*, gen/cm1_cube_board_emitter.*):
+// the reset block, the reception accumulators, the LEDs, sized literals, and adding a top
+// module to a generated design. Each writes into the caller's VerilogWriter.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gen/cm1/cm1_emitter.h"
+#include "gen/cm1/cm1_config.h"
+#include "gen/core/verilog_writer.h"
+#include "sim/cm1/traffic.h"
+
+namespace cmnet {
+struct BoardTopOptions;
+}
+
+namespace cmnet::board_parts {
+
+// The LED count, blink period and messages per processor of a self-test top; `what` names the
+// top in the error.
+void check_selftest_options(const Cm1Config& cfg, const BoardTopOptions& o, const std::string& what);
+
+// The self-test pattern's ROM layout: entries {data, vp, dst proc, dst chip, src}, LSB first.
+struct PatternRom {
+  int src_w = 1;           // source field width
+  bool src_local = false;  // the source field is the processor on its chip (else global)
+  int C = 1, P = 1, proc_field = 1, vp_field = 1, D = 1;
+  int width() const { return src_w + C + proc_field + vp_field + D; }
+};
+// `reg [W-1:0] rom [0:depth-1]` initialized with `msgs` in order (entries past them are 0).
+void emit_pattern_rom(VerilogWriter& v, const PatternRom& r, const std::vector<Message>& msgs, int depth);
+// Wires ld_src, ld_chip, ld_dproc, ld_vp, ld_data slicing rom_q (declared by the caller).
+void emit_pattern_fields(VerilogWriter& v, const PatternRom& r);
+
+// A little-endian bit vector written as a sized Verilog hex literal.
+struct Bits {
+  std::vector<bool> b;
+  void put(uint64_t v, int width);
+  std::string literal() const;
+};
+std::string hexlit(uint64_t v, int width);
+
+// `rst`: held by a power-on counter (iCE40 flip-flops start at 0) and, with a button port
+// `rst_btn`, by the synchronized button.
+void emit_reset(VerilogWriter& v, bool reset_port, bool active_low);
+
+// Functions pop_p(x) (TW bits) and xor_p(x, words) (W bits) over P processors; the module
+// must declare localparams P, W and TW first.
+void emit_reception_functions(VerilogWriter& v);
+
+// LEDs from `done` and `pass` (wires the caller declares): with 3 LEDs, {running, fail, pass};
+// with 2, {fail, pass-or-blinking}. Active-low LEDs are inverted. Also drives uart_tx idle.
+void emit_leds(VerilogWriter& v, const std::vector<bool>& led_active_low, int blink_log2);
+
+// Inserts `name`.v before filelist.f (optionally dropping cm1_network.v), rebuilds the
+// filelist and makes `name` the top.
+void add_top(GeneratedDesign& d, const std::string& name, const std::string& text, bool drop_network);
+
+}  // namespace cmnet::board_parts

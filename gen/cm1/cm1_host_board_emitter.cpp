@@ -1,0 +1,255 @@
+#include "gen/cm1/cm1_host_board_emitter.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "gen/core/errors.h"
+#include "gen/core/verilog_writer.h"
+
+namespace cmnet {
+namespace {
+
+std::string S(long long x) { return std::to_string(x); }
+
+std::vector<std::pair<std::string, std::string>> header(const Cm1Config& cfg,
+                                                        const HostBoardOptions& o) {
+  const Cm1Params& p = cfg.cm1;
+  return {{"cube_dims c", S(p.cube_dims)},        {"rows b", S(p.rows)},
+          {"procs_per_chip P", S(p.procs_per_chip)}, {"vp_bits v", S(p.vp_bits)},
+          {"data_bits d", S(p.data_bits)},        {"clock_hz", S(o.clock_hz)},
+          {"baud", S(o.baud)},                    {"phy", host_link_phy_name(o.phy)},
+          {"config_id", S(config_id(cfg))}};
+}
+
+std::string emit_core(const Cm1Config& cfg, const HostBoardOptions& o) {
+  const Cm1Params& p = cfg.cm1;
+  const Cm1Widths w = cm1_widths(p);
+  const int C = p.cube_dims, NP = p.processors();
+  VerilogWriter v;
+  v.header("CM-1 host core: protocol-v1 frame engine, register block, CM-1 network (byte-stream ports).",
+           header(cfg, o));
+  v.open("module cm1_host_core (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire in_valid,    // host -> board bytes");
+  v.line("output wire in_ready,");
+  v.line("input  wire [7:0] in_data,");
+  v.line("output wire out_valid,   // board -> host bytes");
+  v.line("input  wire out_ready,");
+  v.line("output wire [7:0] out_data,");
+  v.line("output wire running,");
+  v.line("output wire link_busy");
+  v.end_ports();
+  v.line("wire bus_valid, bus_write, bus_ready, bus_err;");
+  v.line("wire [31:0] bus_addr, bus_wdata, bus_rdata;");
+  v.line("wire fe_idle, fe_stalled, fe_overrun;");
+  v.line("wire net_run, net_clear, net_eject_one, net_load_en, net_load_full, net_msgs, net_pending;");
+  v.line("wire [" + S(w.gproc - 1) + ":0] net_load_proc;");
+  v.line("wire [" + S(C - 1) + ":0] net_load_chip;");
+  v.line("wire [" + S(w.proc_field - 1) + ":0] net_load_dproc;");
+  v.line("wire [" + S(w.vp_field - 1) + ":0] net_load_vp;");
+  v.line("wire [" + S(p.data_bits - 1) + ":0] net_load_data;");
+  v.line("wire [" + S(NP - 1) + ":0] net_rx_valid;");
+  v.line("wire [" + S(NP - 1) + ":0] net_inj_valid;");
+  v.line("wire [" + S(NP * w.rx_word - 1) + ":0] net_rx_word;");
+  v.line("wire [" + S(w.phase - 1) + ":0] net_phase;");
+  v.line("wire [" + S(C - 1) + ":0] net_cnt_chip;");
+  v.line("wire [" + S(w.sel - 1) + ":0] net_cnt_sel;");
+  v.line("wire [31:0] net_cnt_value;");
+  v.line("assign link_busy = !fe_idle || fe_stalled;");
+  v.line("wire unused_fe = &{1'b0, fe_overrun};  // a dropped byte shows up as a CRC error at the host");
+  v.line();
+  v.instance("cmnet_frame_engine", "frame_engine", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "in_valid"}, {"in_ready", "in_ready"},
+              {"in_data", "in_data"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
+              {"out_data", "out_data"}, {"bus_valid", "bus_valid"}, {"bus_write", "bus_write"},
+              {"bus_addr", "bus_addr"}, {"bus_wdata", "bus_wdata"}, {"bus_ready", "bus_ready"},
+              {"bus_rdata", "bus_rdata"}, {"bus_err", "bus_err"}, {"idle", "fe_idle"},
+              {"stalled", "fe_stalled"}, {"overrun", "fe_overrun"}});
+  v.line();
+  v.instance("cm1_host_regs", "regs",
+             {{"C", S(C)}, {"B", S(p.rows)}, {"P", S(p.procs_per_chip)}, {"PA", S(p.proc_bits())},
+              {"V", S(p.vp_bits)}, {"D", S(p.data_bits)}, {"L", S(p.msg_len())},
+              {"TP", S(p.petit_period())}, {"PW", S(w.phase)}, {"QD", S(1 << w.queue_log2)},
+              {"NCNT", S(static_cast<long long>(cm1_counter_names(p).size()))}, {"SW", S(w.sel)},
+              {"GW", S(w.gproc)}, {"PAW", S(w.proc_field)}, {"VW", S(w.vp_field)},
+              {"CLOCK_HZ", S(o.clock_hz)}, {"LINK", o.phy == HostLinkPhy::Fifo ? "1" : "0"},
+              {"CONFIG_ID", "32'h" + [&] {
+                 char b[16];
+                 std::snprintf(b, sizeof b, "%08x", config_id(cfg));
+                 return std::string(b);
+               }()}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"bus_valid", "bus_valid"}, {"bus_write", "bus_write"},
+              {"bus_addr", "bus_addr"}, {"bus_wdata", "bus_wdata"}, {"bus_ready", "bus_ready"},
+              {"bus_rdata", "bus_rdata"}, {"bus_err", "bus_err"}, {"net_run", "net_run"},
+              {"net_clear", "net_clear"}, {"net_eject_one", "net_eject_one"},
+              {"net_load_en", "net_load_en"}, {"net_load_proc", "net_load_proc"},
+              {"net_load_chip", "net_load_chip"}, {"net_load_dproc", "net_load_dproc"},
+              {"net_load_vp", "net_load_vp"}, {"net_load_data", "net_load_data"},
+              {"net_load_full", "net_load_full"}, {"net_inj_valid", "net_inj_valid"},
+              {"net_rx_valid", "net_rx_valid"},
+              {"net_rx_word", "net_rx_word"}, {"net_phase", "net_phase"},
+              {"net_msgs_present", "net_msgs"}, {"net_pending", "net_pending"},
+              {"net_cnt_chip", "net_cnt_chip"}, {"net_cnt_sel", "net_cnt_sel"},
+              {"net_cnt_value", "net_cnt_value"}, {"running", "running"}});
+  v.line();
+  v.instance("cm1_network", "network", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"run", "net_run"}, {"clear", "net_clear"},
+              {"eject_one", "net_eject_one"}, {"load_en", "net_load_en"},
+              {"load_proc", "net_load_proc"}, {"load_chip", "net_load_chip"},
+              {"load_dproc", "net_load_dproc"}, {"load_vp", "net_load_vp"},
+              {"load_data", "net_load_data"}, {"load_full", "net_load_full"},
+              {"inj_valid", "net_inj_valid"}, {"rx_valid", "net_rx_valid"},
+              {"rx_word", "net_rx_word"}, {"phase", "net_phase"},
+              {"msgs_present", "net_msgs"}, {"pending", "net_pending"},
+              {"cnt_chip", "net_cnt_chip"}, {"cnt_sel", "net_cnt_sel"},
+              {"cnt_value", "net_cnt_value"}, {"fault_en", "1'b0"},
+              {"fault_chip", "{" + S(C) + "{1'b0}}"},
+              {"fault_dim", "{" + S(w.fault_dim) + "{1'b0}}"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+std::string emit_board(const Cm1Config& cfg, const HostBoardOptions& o) {
+  const uint32_t clocks_per_bit = o.baud ? o.clock_hz / o.baud : 0;
+  VerilogWriter v;
+  const bool fifo = o.phy == HostLinkPhy::Fifo;
+  v.header(fifo ? "CM-1 board top: the host core behind an FT245 synchronous FIFO, LEDs, reset button."
+                : "CM-1 board top: the host core behind a UART (FT2232H channel B), LEDs, reset button.",
+           header(cfg, o));
+  v.open("module cm1_host_board (");
+  v.line(fifo ? "input  wire clk,        // the FIFO chip's clock" : "input  wire clk,");
+  if (o.reset_button) v.line("input  wire btn_n,      // reset button, active low");
+  if (fifo) {
+    v.comment("FT245 synchronous FIFO pins (hw/cmnet_fifo_phy.v). The data bus is split: the pad");
+    v.comment("(ft_data = ft_data_oe ? ft_data_out : 'z) belongs to the board's I/O cell.");
+    v.line("input  wire ft_rxf_n,");
+    v.line("input  wire ft_txe_n,");
+    v.line("output wire ft_rd_n,");
+    v.line("output wire ft_wr_n,");
+    v.line("output wire ft_oe_n,");
+    v.line("input  wire [7:0] ft_data_in,");
+    v.line("output wire [7:0] ft_data_out,");
+    v.line("output wire ft_data_oe,");
+  } else {
+    v.line("input  wire uart_rx,    // from the host");
+    v.line("output wire uart_tx,    // to the host");
+  }
+  v.line("output wire [3:0] led   // running, link busy, heartbeat, reset");
+  v.end_ports();
+  if (o.reset_button) {
+    v.comment("Power-on reset held for 16 cycles, then the (synchronized) button.");
+    v.line("reg [4:0] por = 5'd0;");
+    v.line("reg [1:0] btn_sync = 2'b11;");
+    v.line("always @(posedge clk) begin");
+    v.line("  btn_sync <= {btn_sync[0], btn_n};");
+    v.line("  if (!por[4]) por <= por + 5'd1;");
+    v.line("end");
+    v.line("wire rst = !por[4] || !btn_sync[1];");
+  } else {
+    v.comment("Power-on reset held for 16 cycles (the board has no reset button).");
+    v.line("reg [4:0] por = 5'd0;");
+    v.line("always @(posedge clk) if (!por[4]) por <= por + 5'd1;");
+    v.line("wire rst = !por[4];");
+  }
+  v.line("wire in_valid, in_ready, out_valid, out_ready, running, link_busy;");
+  v.line("wire [7:0] in_data, out_data;");
+  v.line("wire phy_busy;");
+  if (fifo) {
+    v.comment("The FIFO has flow control both ways: no byte is ever dropped.");
+    v.instance("cmnet_fifo_phy", "fifo_phy", {},
+               {{"clk", "clk"}, {"rst", "rst"}, {"rxf_n", "ft_rxf_n"}, {"txe_n", "ft_txe_n"},
+                {"rd_n", "ft_rd_n"}, {"wr_n", "ft_wr_n"}, {"oe_n", "ft_oe_n"},
+                {"data_in", "ft_data_in"}, {"data_out", "ft_data_out"}, {"data_oe", "ft_data_oe"},
+                {"out_valid", "in_valid"}, {"out_ready", "in_ready"}, {"out_data", "in_data"},
+                {"in_valid", "out_valid"}, {"in_ready", "out_ready"}, {"in_data", "out_data"},
+                {"busy", "phy_busy"}});
+  } else {
+    v.line("wire rx_frame_err, rx_busy, tx_busy;");
+    v.instance("cmnet_uart_rx", "uart_rx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"rxd", "uart_rx"}, {"out_valid", "in_valid"},
+                {"out_data", "in_data"}, {"frame_err", "rx_frame_err"}, {"busy", "rx_busy"}});
+    v.instance("cmnet_uart_tx", "uart_tx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "out_valid"}, {"in_ready", "out_ready"},
+                {"in_data", "out_data"}, {"txd", "uart_tx"}, {"busy", "tx_busy"}});
+    v.line("assign phy_busy = rx_busy || tx_busy;");
+    v.comment("The UART has no flow control: a byte arriving while the frame engine's ring is");
+    v.comment("full is dropped and the host's CRC check and retry recover (in_ready unused).");
+  }
+  v.instance("cm1_host_core", "core", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "in_valid"}, {"in_ready", "in_ready"},
+              {"in_data", "in_data"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
+              {"out_data", "out_data"}, {"running", "running"}, {"link_busy", "link_busy"}});
+  v.line("reg [23:0] beat = 24'd0;");
+  v.line("always @(posedge clk) beat <= beat + 24'd1;");
+  v.line("assign led = {rst, beat[23], link_busy || phy_busy, running};");
+  if (!fifo) {
+    v.line("// rx_frame_err and in_ready are status only");
+    v.line("wire unused_ok = &{1'b0, rx_frame_err, in_ready};");
+  }
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+}  // namespace
+
+uint32_t config_id(const Cm1Config& cfg) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : config_to_json(cfg)) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h;
+}
+
+GeneratedDesign emit_cm1_host_board(const Cm1Config& cfg, const HostBoardOptions& opt) {
+  if (cfg.cm1.cube_dims + cfg.cm1.proc_bits() > 16)
+    throw ConfigError("host board: c + log2(P) = " +
+                      S(cfg.cm1.cube_dims + cfg.cm1.proc_bits()) +
+                      " processors' worth of address is above the board's limit of 16");
+  {
+    // hw/cm1/cm1_host_regs.v's map: the counter window (2^SW words per chip from 0x800) must end
+    // below the endpoints' window at 0x8000; per-run counts are narrower than 32 bits.
+    const Cm1Widths w = cm1_widths(cfg.cm1);
+    const long long window = 0x800LL + 4LL * cfg.cm1.chips() * (1LL << w.sel);
+    if (window > 0x8000)
+      throw ConfigError("host board: " + S(cfg.cm1.chips()) + " chips' counters (" +
+                        S(1LL << w.sel) + " words each) overrun the register map at 0x8000 "
+                        "(allowed: c <= 8 with the default counters)");
+    if (static_cast<long long>(cfg.cm1.processors()) * cfg.cm1.queue_depth >= (1LL << 24))
+      throw ConfigError("host board: processors x queue_depth = " +
+                        S(static_cast<long long>(cfg.cm1.processors()) * cfg.cm1.queue_depth) +
+                        " messages per run is above the board's limit of 2^24");
+  }
+  if (opt.phy == HostLinkPhy::Bytes)
+    throw ConfigError("host board: the board top needs a pin-level PHY (uart or fifo), not bytes");
+  if (opt.phy == HostLinkPhy::Uart && (opt.baud == 0 || opt.clock_hz / opt.baud < 4))
+    throw ConfigError("host board: clock " + S(opt.clock_hz) + " Hz / baud " + S(opt.baud) +
+                      " gives fewer than 4 clocks per UART bit (allowed: clock/baud >= 4)");
+  GeneratedDesign d = emit_cm1(cfg);
+  // Keep the network's files, then add the host link and the two tops before the metadata.
+  std::vector<std::pair<std::string, std::string>> files;
+  for (auto& f : d.files)
+    if (f.first.ends_with(".v")) files.push_back(f);
+  const std::vector<const char*> phy_files =
+      opt.phy == HostLinkPhy::Fifo ? std::vector<const char*>{"cmnet_fifo_phy.v"}
+                                    : std::vector<const char*>{"cmnet_uart_rx.v", "cmnet_uart_tx.v"};
+  for (const char* prim : phy_files) files.emplace_back(prim, read_hw_file(prim));
+  for (const char* prim : {"cmnet_frame_engine.v", "cm1_traffic_gen.v", "cm1_endpoint_hist.v",
+                           "cm1_host_regs.v"})
+    files.emplace_back(prim, read_hw_file(prim));
+  files.emplace_back("cm1_host_core.v", emit_core(cfg, opt));
+  files.emplace_back("cm1_host_board.v", emit_board(cfg, opt));
+  std::string filelist;
+  for (const auto& f : files) filelist += f.first + "\n";
+  for (auto& f : d.files)
+    if (f.first == "manifest.json" || f.first == "config.json") files.push_back(f);
+  files.emplace_back("filelist.f", filelist);
+  d.files = std::move(files);
+  d.top = "cm1_host_board";
+  return d;
+}
+
+}  // namespace cmnet

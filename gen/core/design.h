@@ -1,0 +1,42 @@
+// A generated design (file name -> contents, and its top), written to and read back from a
+// directory, and the hand-written primitives of hw/ it is assembled from. Network-neutral:
+// every family's emitters produce one of these, and the flow, the harnesses and the host take it.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cmnet {
+
+struct GeneratedDesign {
+  std::string top;                                         // top module name
+  std::vector<std::pair<std::string, std::string>> files;  // file name -> contents
+  std::vector<std::string> verilog_files() const;          // file names in compile order
+};
+
+// Writes every file into `dir` (created if needed). Returns the paths written.
+std::vector<std::string> write_design(const GeneratedDesign& d, const std::string& dir);
+// The Verilog files a directory's filelist.f names, in its order (what write_design wrote).
+GeneratedDesign read_design(const std::string& dir, const std::string& top);
+// One Verilog file name per line, in compile order: the design's filelist.f.
+std::string filelist(const GeneratedDesign& d);
+
+// Directory holding the hand-written primitives (CMNET_HW_DIR, else the source tree's hw/). The
+// primitives sit in one folder per family plus common/; a design names them by file name only.
+std::string hw_dir();
+// The path of primitive `name` (e.g. "cm1_injector.v") in hw_dir()'s folders; ConfigError when
+// no folder or more than one holds it.
+std::string hw_path(const std::string& name);
+// The text of one primitive; ConfigError naming the path when it cannot be read.
+std::string read_hw_file(const std::string& name);
+
+// A whole file as a string; ConfigError naming the path when it cannot be read.
+std::string slurp(const std::string& path);
+
+// Bits to count 0..x-1 (0 for x <= 1): ceil(log2(x)).
+constexpr int clog2(uint64_t x) { return x <= 1 ? 0 : static_cast<int>(std::bit_width(x - 1)); }
+
+}  // namespace cmnet

@@ -1,0 +1,14 @@
+// Child processes for the tools cmnet drives (Verilator, yosys, nextpnr, icepack, icetime).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cmnet {
+
+// Runs `argv` as a child process with stdout and stderr to `log_path` (inherited when empty),
+// waits at most `timeout_s` seconds (then kills it), and returns its exit status (128 + signal
+// when killed by one). Throws std::runtime_error on spawn failure or timeout.
+int run_child(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path);
+
+}  // namespace cmnet

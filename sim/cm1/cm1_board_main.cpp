@@ -1,0 +1,166 @@
+// The simulated CM-1 board: a Verilator model of the very board top that is flashed
+// (cm1_host_board: PHY pins, frame engine, register block, network), its UART pins driven by
+// a host-side UART line model, or (built with -DCMNET_FIFO_PHY=1) its FT245 FIFO pins by a model
+// of the FIFO chip, bridged to a TCP socket on 127.0.0.1 (sim/core/board_rtl_bridge.h).
+//   harness [--port N] [--waiting-cycles-per-ms N]
+// Prints the port on stdout once listening; stops on SIGTERM/SIGINT and prints one line
+// "stats cycles=... bytes_to_board=... bytes_to_host=...".
+#include "sim/core/board_rtl_bridge.cpp"  // NOLINT(bugprone-suspicious-include): one harness binary
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "Vcm1_host_board.h"
+#include "verilated.h"
+
+using cmnet::rtlsim::BoardRtlBridge;
+using cmnet::rtlsim::BridgeOptions;
+using cmnet::rtlsim::ByteLinkModel;
+using cmnet::rtlsim::Ft245Chip;
+using cmnet::rtlsim::UartHostLine;
+
+#ifndef CMNET_RESET_BUTTON
+#define CMNET_RESET_BUTTON 1  // the top has a btn_n port (HostBoardOptions::reset_button)
+#endif
+
+#ifndef CMNET_FIFO_PHY
+#define CMNET_FIFO_PHY 0
+#endif
+
+#if !CMNET_FIFO_PHY && !defined(CMNET_CLKS_PER_BIT)
+#error "build with -DCMNET_CLKS_PER_BIT=<the board top's UART clocks per bit>"
+#endif
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+void on_signal(int) { g_stop = true; }
+
+class Cm1BoardLink : public ByteLinkModel {
+ public:
+#if CMNET_FIFO_PHY
+  // The FIFO chip reports empty/full at random on 10% of the cycles, as USB packets do.
+  explicit Cm1BoardLink(VerilatedContext* ctx)
+      : m_(std::make_unique<Vcm1_host_board>(ctx)), chip_(1, 10) {
+    m_->ft_rxf_n = 1;
+    m_->ft_txe_n = 1;
+#else
+  explicit Cm1BoardLink(VerilatedContext* ctx)
+      : m_(std::make_unique<Vcm1_host_board>(ctx)), uart_(CMNET_CLKS_PER_BIT) {
+    m_->uart_rx = 1;
+#endif
+    m_->clk = 0;
+#if CMNET_RESET_BUTTON
+    m_->btn_n = 1;
+#endif
+    m_->eval();
+    std::deque<uint8_t> none;
+    std::vector<uint8_t> ignored;
+    // The board's power-on reset lasts 16 cycles.
+    for (int i = 0; i < 40; ++i) cycle(none, ignored);
+    out_of_reset_ = true;
+  }
+
+#if CMNET_FIFO_PHY
+  void cycle(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) override {
+    auto& m = *m_;
+    const auto p = chip_.outputs(to_board, m.ft_oe_n);
+    m.ft_rxf_n = p.rxf_n;
+    m.ft_txe_n = p.txe_n;
+    m.ft_data_in = p.data;
+    m.clk = 0;
+    m.eval();
+    Ft245Chip::FpgaPins f;
+    f.rd_n = m.ft_rd_n;
+    f.wr_n = m.ft_wr_n;
+    f.oe_n = m.ft_oe_n;
+    f.data_oe = m.ft_data_oe;
+    f.data_out = m.ft_data_out;
+    m.clk = 1;
+    m.eval();
+    if (!out_of_reset_) return;  // the FIFO pins mean nothing before the power-on reset is over
+    chip_.edge(f, to_board, to_host);
+    if (chip_.violations() > 0) {
+      std::fprintf(stderr, "cm1 board: FT245 protocol violation: %s\n", chip_.first_violation().c_str());
+      std::fflush(stderr);
+      std::_Exit(3);
+    }
+  }
+  uint64_t framing_errors() const { return 0; }
+  bool phy_busy() const { return false; }
+#else
+  void cycle(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) override {
+    auto& m = *m_;
+    m.uart_rx = uart_.drive(to_board);
+    m.clk = 0;
+    m.eval();
+    uart_.sample(m.uart_tx, to_host);
+    m.clk = 1;
+    m.eval();
+  }
+  uint64_t framing_errors() const { return uart_.framing_errors(); }
+  bool phy_busy() const { return uart_.busy(); }
+#endif
+
+  // led = {rst, heartbeat, link busy, running}
+  Activity activity() const override {
+    if (phy_busy() || (m_->led & 0x3) || (m_->led & 0x8)) return Activity::Busy;
+    return Activity::Idle;
+  }
+
+ private:
+  std::unique_ptr<Vcm1_host_board> m_;
+  bool out_of_reset_ = false;
+#if CMNET_FIFO_PHY
+  Ft245Chip chip_;
+#else
+  UartHostLine uart_;
+#endif
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BridgeOptions opt;
+  for (int i = 1; i < argc; ++i) {
+    auto value = [&]() -> unsigned long long {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "cm1 board: %s needs a value\n", argv[i]);
+        std::exit(2);
+      }
+      return std::strtoull(argv[++i], nullptr, 10);
+    };
+    if (!std::strcmp(argv[i], "--port")) opt.port = static_cast<uint16_t>(value());
+    else if (!std::strcmp(argv[i], "--waiting-cycles-per-ms")) opt.waiting_cycles_per_ms = value();
+    else {
+      std::fprintf(stderr, "usage: harness [--port N] [--waiting-cycles-per-ms N]\n");
+      return 2;
+    }
+  }
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGINT, on_signal);
+  try {
+    auto ctx = std::make_unique<VerilatedContext>();
+    Cm1BoardLink link(ctx.get());
+    BoardRtlBridge bridge(link, opt);
+    std::printf("%u\n", bridge.port());
+    std::fflush(stdout);
+    bridge.run(g_stop);
+    const auto& s = bridge.stats();
+    std::printf("stats cycles=%llu bytes_to_board=%llu bytes_to_host=%llu connections=%llu "
+                "framing_errors=%llu\n",
+                static_cast<unsigned long long>(s.cycles),
+                static_cast<unsigned long long>(s.bytes_to_board),
+                static_cast<unsigned long long>(s.bytes_to_host),
+                static_cast<unsigned long long>(s.connections),
+                static_cast<unsigned long long>(link.framing_errors()));
+    std::fflush(stdout);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cm1 board: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

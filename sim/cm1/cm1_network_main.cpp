@@ -1,0 +1,135 @@
+// Verilator harness for the whole generated CM-1 network top (cm1_network). Built per design by
+// sim/core/rtl_build.cpp and run as a child process by sim/cm1/cm1_rtl.cpp, so that a crash or a hang
+// in a model cannot take the caller with it.
+//
+// The protocol is in sim/cm1/cm1_harness_io.h.
+#include <memory>
+
+#include "Vcm1_network.h"
+#include "sim/cm1/cm1_harness_io.h"
+#include "sim/core/verilator_ports.h"
+#include "verilated.h"
+
+using namespace cmnet::harness;
+
+int main(int argc, char** argv) {
+  if (argc != 3) die("usage: harness INPUT OUTPUT");
+  const Input x = read_input(argv[1]);
+  const int C = x.C, L = x.L, TP = x.TP, P = x.P, V = x.V, D = x.D;
+  (void)L;
+  const uint64_t max_petit = x.max_petit;
+  const auto& loads = x.loads;
+  const auto& faults = x.faults;
+  if (x.group_starts.size() > 1) die("the whole-network harness runs one group only");
+  if (x.ce_gated()) die("the whole-network harness has no clock enable (cm1_network ties it to 1)");
+  FILE* out = std::fopen(argv[2], "w");
+  if (!out) die("cannot open output");
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto top = std::make_unique<Vcm1_network>(ctx.get());
+  using namespace cmnet::vport;
+  const int NP = (1 << C) * P;
+  const int W = V + D;
+
+  auto tick = [&] {
+    top->clk = 0;
+    top->eval();
+    top->clk = 1;
+    top->eval();
+  };
+  top->rst = 1;
+  top->run = 0;
+  top->clear = 0;
+  top->eject_one = x.eject_one;
+  top->load_en = 0;
+  top->fault_en = 0;
+  tick();
+  tick();
+  top->rst = 0;
+
+  // Load the pattern while the machine idles (run = 0).
+  for (const Load& m : loads) {
+    top->load_proc = m.src;
+    top->load_chip = m.chip;
+    top->load_dproc = m.proc;
+    top->load_vp = m.vp;
+    set_field(top->load_data, 0, D, m.data);
+    top->clk = 0;
+    top->eval();
+    if (top->load_full) die("endpoint queue full: build with a larger queue_depth");
+    top->load_en = 1;
+    top->clk = 1;
+    top->eval();
+    top->load_en = 0;
+  }
+  top->clk = 0;
+  top->eval();
+  // Start so that petit cycle 0 begins on the next phase 0.
+  while (top->phase != TP - 1) tick();
+  tick();  // now phase == 0 is being presented (after the rising edge)
+  top->run = 1;
+
+  const int64_t rx_offset = x.rx_offset();
+  const size_t words = (static_cast<size_t>(NP) + 31) / 32;
+  uint64_t petit_cycles = 0;
+  bool completed = false;
+  int64_t stop_at = -1;
+  for (uint64_t t = 0;; ++t) {
+    top->clk = 0;
+    top->fault_en = 0;
+    for (const Fault& f : faults)
+      if (f.t == t) {
+        top->fault_en = 1;
+        top->fault_chip = f.chip;
+        top->fault_dim = f.dim;
+      }
+    top->eval();
+    if (top->phase == 0 && top->run) {
+      const uint64_t petit = t / static_cast<uint64_t>(TP);
+      if (!top->msgs_present && !top->pending) {
+        // Everything delivered: stop before this petit cycle counts, flush the receptions.
+        top->run = 0;
+        top->eval();
+        petit_cycles = petit;
+        completed = true;
+        stop_at = static_cast<int64_t>(t) + rx_offset + 1;
+      } else if (petit >= max_petit) {
+        top->run = 0;
+        top->eval();
+        petit_cycles = petit;
+        stop_at = static_cast<int64_t>(t) + rx_offset + 1;
+      }
+    }
+    for (size_t w = 0; w < words; ++w) {
+      uint32_t bits = word(top->rx_valid, w);
+      while (bits) {
+        const int b = __builtin_ctz(bits);
+        bits &= bits - 1;
+        const int g = static_cast<int>(w * 32) + b;
+        const uint64_t rx = get_field(top->rx_word, g * W, W);
+        const int64_t petit = (static_cast<int64_t>(t) - rx_offset) / TP;
+        write_rx(out, 0, petit, t, g, rx);
+      }
+    }
+    top->clk = 1;
+    top->eval();
+    if (stop_at >= 0 && static_cast<int64_t>(t) >= stop_at) break;
+  }
+
+  write_done(out, x, 0, petit_cycles, completed);
+  // Read every chip's counters through the select mux.
+  const int ncnt = 5 + C;
+  for (int chip = 0; chip < (1 << C); ++chip) {
+    std::fprintf(out, "cnt %d", chip);
+    for (int s = 0; s < ncnt; ++s) {
+      top->cnt_chip = chip;
+      top->cnt_sel = s;
+      top->eval();
+      std::fprintf(out, " %u", static_cast<unsigned>(top->cnt_value));
+    }
+    std::fprintf(out, "\n");
+  }
+  std::fclose(out);
+  top->final();
+  return 0;
+}

@@ -1,0 +1,33 @@
+#include "sim/cm1/cm1_sim_board.h"
+
+#include <string>
+#include <vector>
+
+#include "sim/core/rtl_build.h"
+
+namespace cmnet {
+
+std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoardOptions& opt) {
+  const std::string src = CMNET_SOURCE_DIR;
+  const bool fifo = opt.phy == HostLinkPhy::Fifo;
+  const std::string cpb = fifo ? "-DCMNET_FIFO_PHY=1"
+                               : "-DCMNET_CLKS_PER_BIT=" + std::to_string(opt.clock_hz / opt.baud);
+  // The harness compiles the bridge in (#include), so its sources belong in the cache key.
+  const std::string button = std::string("-DCMNET_RESET_BUTTON=") + (opt.reset_button ? "1" : "0");
+  return build_verilated_model(design, "cm1_host_board", src + "/sim/cm1/cm1_board_main.cpp", {cpb, button},
+                               {src + "/sim/core/board_rtl_bridge.h", src + "/sim/core/board_rtl_bridge.cpp"});
+}
+
+std::string build_cm1_board_model(const Cm1Config& cfg, const HostBoardOptions& opt) {
+  return build_cm1_board_model(emit_cm1_host_board(cfg, opt), opt);
+}
+
+Cm1SimBoard::Cm1SimBoard(const Cm1Config& cfg, const HostBoardOptions& opt)
+    : Cm1SimBoard(emit_cm1_host_board(cfg, opt), opt) {}
+
+Cm1SimBoard::Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt)
+    : proc_(std::make_unique<HarnessProcess>(build_cm1_board_model(design, opt),
+                                             std::vector<std::string>{"--port", "0"},
+                                             harness_log_path("cm1board"), "simulated board")) {}
+
+}  // namespace cmnet

@@ -1,0 +1,125 @@
+#include "sim/core/rtl_build.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <set>
+#include <thread>
+
+#include "gen/core/process.h"
+
+namespace cmnet {
+namespace fs = std::filesystem;
+namespace {
+
+uint64_t fnv1a(uint64_t h, const std::string& s) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string tail(const std::string& path, size_t n) {
+  std::string s;
+  try {
+    s = slurp(path);
+  } catch (...) {
+    return "(no log)";
+  }
+  return s.size() > n ? "..." + s.substr(s.size() - n) : s;
+}
+
+struct FileLock {
+  int fd;
+  explicit FileLock(const std::string& path) : fd(::open(path.c_str(), O_CREAT | O_RDWR, 0644)) {
+    if (fd < 0) throw std::runtime_error("cannot open lock file " + path);
+    ::flock(fd, LOCK_EX);
+  }
+  ~FileLock() {
+    ::flock(fd, LOCK_UN);
+    ::close(fd);
+  }
+};
+
+// Project files named by `#include "..."` in `path` and, transitively, in those (sorted).
+std::set<std::string> project_includes(const std::string& path) {
+  const std::string src = CMNET_SOURCE_DIR;
+  std::set<std::string> seen;
+  std::vector<std::string> todo = {path};
+  while (!todo.empty()) {
+    const std::string f = todo.back();
+    todo.pop_back();
+    std::istringstream in(slurp(f));
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto k = line.find("#include \"");
+      if (k == std::string::npos || line.find_first_not_of(" \t") != k) continue;
+      const auto e = line.find('"', k + 10);
+      if (e == std::string::npos) continue;
+      const std::string inc = src + "/" + line.substr(k + 10, e - k - 10);
+      if (fs::is_regular_file(inc) && seen.insert(inc).second) todo.push_back(inc);
+    }
+  }
+  return seen;
+}
+
+}  // namespace
+
+std::string rtl_cache_dir() {
+  if (const char* e = std::getenv("CMNET_CACHE")) return e;
+  if (const char* x = std::getenv("XDG_CACHE_HOME")) return std::string(x) + "/cmnet";
+  if (const char* h = std::getenv("HOME")) return std::string(h) + "/.cache/cmnet";
+  return "/tmp/cmnet-cache";
+}
+
+std::string build_verilated_model(const GeneratedDesign& design, const std::string& top,
+                                  const std::string& harness_cpp,
+                                  const std::vector<std::string>& extra_cflags,
+                                  const std::vector<std::string>& key_files) {
+  const std::string src = CMNET_SOURCE_DIR;
+  uint64_t h = 1469598103934665603ull;
+  for (const auto& [name, text] : design.files) h = fnv1a(fnv1a(h, name), text);
+  h = fnv1a(h, slurp(harness_cpp));
+  // The project headers the harness includes (and theirs) join the key: a change rebuilds.
+  for (const auto& f : project_includes(harness_cpp)) h = fnv1a(fnv1a(h, f), slurp(f));
+  h = fnv1a(h, top);
+  for (const auto& f : extra_cflags) h = fnv1a(h, f);
+  for (const auto& f : key_files) h = fnv1a(h, slurp(f));
+  h = fnv1a(h, CMNET_VERILATOR);
+  char key[32];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(h));
+  const fs::path dir = fs::path(rtl_cache_dir()) / (top + "-" + key);
+  fs::create_directories(dir.parent_path());
+  FileLock lock(dir.string() + ".lock");
+  const fs::path exe = dir / "obj" / ("V" + top);
+  if (fs::exists(exe)) return exe.string();
+
+  fs::create_directories(dir / "rtl");
+  write_design(design, (dir / "rtl").string());
+  std::string cflags = "-O2 -std=c++20 -I" + src;
+  for (const auto& f : extra_cflags) cflags += " " + f;
+  std::vector<std::string> cmd = {CMNET_VERILATOR, "--cc", "--exe", "--build", "-j", "2",
+                                  "--top-module", top, "-Wno-fatal", "--x-assign", "fast",
+                                  "-Mdir", (dir / "obj").string(), "-CFLAGS", cflags,
+                                  "-MAKEFLAGS", "-s"};
+  for (const auto& f : design.verilog_files()) cmd.push_back((dir / "rtl" / f).string());
+  cmd.push_back(fs::absolute(harness_cpp).string());
+  const std::string log = (dir / "build.log").string();
+  const int rc = run_child(cmd, 3600, log);
+  if (rc != 0 || !fs::exists(exe))
+    throw std::runtime_error("Verilator build of " + top + " failed (exit " +
+                             std::to_string(rc) + "), log " + log + ":\n" + tail(log, 3000));
+  return exe.string();
+}
+
+}  // namespace cmnet

@@ -1,0 +1,232 @@
+// End to end: the host driver (host/cm1_board.*, BoardClient over TCP) against the simulated
+// board (the Verilator model of the generated board top: UART, frame engine, register block,
+// CM-1 network). The counters and reception checks read back must equal the reference model's
+// for the same pattern and seed; bad situations give clear errors and nothing hangs.
+#include "host/cm1/cm1_board.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <tuple>
+#include <thread>
+
+#include "gen/core/errors.h"
+#include "host/errors.h"
+#include "sim/core/rtl_build.h"
+#include "sim/cm1/cm1_model.h"
+#include "sim/cm1/cm1_sim_board.h"
+#include "sim/cm1/traffic.h"
+#include "sim/cm1/traffic_gen.h"
+#include "tests/cm1/cm1_run_check.h"
+
+namespace cmnet {
+namespace {
+
+using namespace std::chrono_literals;
+
+Cm1Config board_config() {
+  Cm1Config cfg;
+  cfg.name = "board-test";
+  cfg.cm1.cube_dims = 3;
+  cfg.cm1.procs_per_chip = 4;
+  cfg.cm1.data_bits = 8;
+  cfg.cm1.vp_bits = 1;
+  cfg.cm1.queue_depth = 2;
+  return cfg;
+}
+
+BoardClientOptions client_options() {
+  BoardClientOptions o;
+  o.timeout = 3000ms;
+  return o;
+}
+
+class Cm1BoardTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { sim_ = new Cm1SimBoard(board_config()); }
+  static void TearDownTestSuite() {
+    delete sim_;
+    sim_ = nullptr;
+  }
+  static Cm1SimBoard* sim_;
+};
+Cm1SimBoard* Cm1BoardTest::sim_ = nullptr;
+
+TEST_F(Cm1BoardTest, DiscoversTheNetworkFromTheBlockList) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  Cm1Board b(c);
+  const Cm1Params& want = board_config().cm1;
+  EXPECT_EQ(b.info().params.cube_dims, want.cube_dims);
+  EXPECT_EQ(b.info().params.procs_per_chip, want.procs_per_chip);
+  EXPECT_EQ(b.info().params.vp_bits, want.vp_bits);
+  EXPECT_EQ(b.info().msg_len, want.msg_len());
+  EXPECT_EQ(b.info().petit_period, want.petit_period());
+  EXPECT_EQ(b.info().queue_depth, 2);
+  EXPECT_EQ(b.info().ncounters, 5 + want.cube_dims);
+  EXPECT_EQ(b.info().config_id, config_id(board_config()));
+  EXPECT_NO_THROW(b.check_matches(want));
+}
+
+TEST_F(Cm1BoardTest, CountersAndReceptionsEqualTheModel) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  Cm1Board b(c);
+  const Cm1Params& p = board_config().cm1;
+  int runs = 0;
+  for (const EjectMode mode : {EjectMode::kOrCombine, EjectMode::kOnePerPetit})
+    for (const char* pattern : {"permutation", "many-to-one", "hot-spot"}) {
+      const Traffic t = make_pattern(pattern, p, 40 + static_cast<uint64_t>(runs), 2);
+      load_run_and_check(b, p, t, mode, std::string(pattern) + " / " + to_string(mode));
+      ++runs;
+    }
+}
+
+// The board's on-chip generator (hw/cm1/cm1_traffic_gen.v) makes the same pattern as its C++ twin
+// (sim/cm1/traffic_gen.cpp): the run's counters and receptions equal the model's on that twin.
+TEST_F(Cm1BoardTest, OnChipGeneratorsMatchTheirTwinsThroughTheModel) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  Cm1Board b(c);
+  const Cm1Params& p = board_config().cm1;
+  for (const std::string& name : generator_names()) {
+    const GenPattern g = generator_from_name(name);
+    const uint32_t seed = 77, count = 2;
+    const Traffic t = generator_traffic(g, p, seed, count);
+    b.clear();
+    b.generate(static_cast<uint32_t>(g), count, seed);
+    b.start(EjectMode::kOrCombine);
+    const Cm1BoardStatus s = wait_run_done(b);
+    expect_board_matches_model(b, p, t, EjectMode::kOrCombine, s, "generator " + name);
+  }
+  EXPECT_THROW(b.generate(0, 3, 1), HostError);  // queues hold 2
+}
+
+TEST_F(Cm1BoardTest, WrongBoardAndOversizedPatternAreClearErrors) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  Cm1Board b(c);
+  Cm1Params other = board_config().cm1;
+  other.cube_dims = 4;
+  try {
+    b.check_matches(other);
+    ADD_FAILURE() << "a c = 4 config matched a c = 3 board";
+  } catch (const HostError& e) {
+    EXPECT_NE(std::string(e.what()).find("cube_dims = 3, the config says 4"), std::string::npos)
+        << e.what();
+  }
+  const Traffic three = make_pattern("permutation", board_config().cm1, 1, 3);  // queue holds 2
+  try {
+    b.load(three);
+    ADD_FAILURE() << "3 messages per processor loaded into queues of 2";
+  } catch (const HostError& e) {
+    EXPECT_NE(std::string(e.what()).find("queues hold 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Cm1BoardTest, UnmappedAddressIsAnErrorReply) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  try {
+    c.read32(0x4000);
+    ADD_FAILURE() << "read of an unmapped register succeeded";
+  } catch (const HostError& e) {
+    EXPECT_EQ(e.kind(), HostErrorKind::ErrorReply) << e.what();
+    EXPECT_NE(std::string(e.what()).find("BAD_ADDRESS"), std::string::npos) << e.what();
+  }
+  // Read-only registers refuse writes the same way.
+  Cm1Board b(c);
+  EXPECT_THROW(c.write32(b.info().cm1_base + cm1reg::kPetit, 1), HostError);
+}
+
+TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
+  Cm1Config cfg = board_config();
+  Cm1SimBoard sim(cfg);
+  BoardClientOptions o = client_options();  // generous while loading over the simulated UART
+  o.retries = 1;
+  BoardClient c = BoardClient::open(sim.uri(), o);
+  Cm1Board b(c);
+  b.clear();
+  b.load(make_pattern("hot-spot", cfg.cm1, 5, 2));
+  b.start(EjectMode::kOnePerPetit);
+  c.set_timeout(500ms);
+  sim.kill_now();
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    for (int i = 0; i < 100; ++i) b.status();
+    ADD_FAILURE() << "status() kept answering after the board was killed";
+  } catch (const HostError& e) {
+    EXPECT_TRUE(e.kind() == HostErrorKind::ConnectionClosed || e.kind() == HostErrorKind::Timeout)
+        << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+}
+
+// The board top (host link + register block + generator + network) lints clean for a few sizes.
+TEST(Cm1HostBoard, LintsCleanWithVerilatorWall) {
+  for (const auto& [c, P, d, v, phy, button] :
+       std::vector<std::tuple<int, int, int, int, HostLinkPhy, bool>>{
+           {1, 1, 1, 0, HostLinkPhy::Uart, true}, {2, 1, 40, 2, HostLinkPhy::Fifo, true},
+           {3, 4, 8, 1, HostLinkPhy::Uart, false}, {4, 16, 16, 0, HostLinkPhy::Fifo, false}}) {
+    Cm1Config cfg;
+    cfg.cm1.cube_dims = c;
+    cfg.cm1.procs_per_chip = P;
+    cfg.cm1.data_bits = d;
+    cfg.cm1.vp_bits = v;
+    HostBoardOptions h;
+    h.phy = phy;
+    h.reset_button = button;
+    const auto design = emit_cm1_host_board(cfg, h);
+    const std::string dir = ::testing::TempDir() + "/cmnet-hostboard-lint";
+    std::filesystem::remove_all(dir);
+    write_design(design, dir);
+    std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module",
+                                    "cm1_host_board"};
+    for (const auto& f : design.verilog_files()) cmd.push_back(dir + "/" + f);
+    const int rc = run_child(cmd, 300, dir + ".log");
+    std::ifstream in(dir + ".log");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_EQ(rc, 0) << "c=" << c << " P=" << P << "\n" << ss.str();
+    EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
+  }
+  Cm1Config big;
+  big.cm1.cube_dims = 12;
+  big.cm1.procs_per_chip = 64;
+  EXPECT_THROW(emit_cm1_host_board(big), ConfigError);  // c + log2 P = 18 > 16
+  Cm1Config many;
+  many.cm1.cube_dims = 9;  // 512 chips x 16 counter words run past the endpoints at 0x8000
+  many.cm1.procs_per_chip = 1;
+  try {
+    emit_cm1_host_board(many);
+    ADD_FAILURE() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("0x8000"), std::string::npos) << e.what();
+  }
+}
+
+// The same end-to-end check through the other host-link PHY: the board top with the FT245
+// synchronous FIFO (flow control both ways, the FIFO chip stalling at random) instead of the
+// UART; the register map says which link the board has.
+TEST(Cm1SimBoardFifo, CountersAndReceptionsEqualTheModel) {
+  Cm1Config cfg;
+  cfg.name = "fifo-board";
+  cfg.cm1.cube_dims = 2;
+  cfg.cm1.procs_per_chip = 2;
+  cfg.cm1.data_bits = 8;
+  cfg.cm1.queue_depth = 4;
+  HostBoardOptions h;
+  h.phy = HostLinkPhy::Fifo;
+  h.clock_hz = 60000000;
+  Cm1SimBoard sim(cfg, h);
+  BoardClient c = BoardClient::open(sim.uri(), client_options());
+  Cm1Board b(c);
+  EXPECT_EQ(b.info().link, 1u);  // FIFO
+  EXPECT_EQ(b.info().clock_hz, 60000000u);
+  for (const std::string pattern : {"permutation", "many-to-one"})
+    load_run_and_check(b, cfg.cm1, make_pattern(pattern, cfg.cm1, 11, 3), EjectMode::kOrCombine,
+                       "FIFO board, " + pattern);
+  const std::string stats = sim.stop();
+  EXPECT_NE(stats.find("stats cycles="), std::string::npos) << stats;
+}
+
+}  // namespace
+}  // namespace cmnet
