@@ -1,194 +1,178 @@
 // cmnet: the command line. One binary, one subcommand per job; `cmnet SUB --help` for each.
+// gen, sim, run, sweep, build and bench read a config and dispatch on its "network" to the
+// family registered for it (gen/cli/families.cpp); `cmnet list` names the families.
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
-#include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <nlohmann/json.hpp>
 
-#include "gen/cm1/cm1_emitter.h"
-#include "gen/cm1/cm1_config.h"
-#include "gen/core/errors.h"
-#include "sim/cm1/cm1_model.h"
-#include "sim/cm1/cm1_rtl.h"
-#include "sim/cm1/traffic.h"
 #include "gen/cli/commands.h"
+#include "gen/cli/family.h"
+#include "gen/core/errors.h"
 
 namespace cmnet {
 namespace {
 
-int cmd_gen(const std::string& config, const std::string& out_dir) {
-  const Cm1Config cfg = load_cm1_config(config);
-  const GeneratedDesign d = emit_cm1(cfg);
-  for (const auto& path : write_design(d, out_dir)) std::printf("wrote %s\n", path.c_str());
-  const Cm1Params& p = cfg.cm1;
-  std::printf("CM-1 network: %d chips x %d processors, l = %d bits, petit period %d, T_heart = %d, "
-              "heart storage %d bits\n",
-              p.chips(), p.procs_per_chip, p.msg_len(), p.petit_period(), p.t_heart(),
-              p.heart_storage_bits());
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+std::string family_names() {
+  std::vector<std::string> n;
+  for (const Family* f : families()) n.push_back(f->name());
+  return join(n);
+}
+
+int cmd_list() {
+  std::printf("network families (a config's \"network\"):\n");
+  for (const Family* f : families()) {
+    std::printf("\n  %s: %s\n", f->name().c_str(), f->title().c_str());
+    std::printf("    patterns:    %s\n", join(f->patterns()).c_str());
+    std::printf("    build modes: %s\n", join(f->build_modes()).c_str());
+    std::printf("    bench:       %s\n", join(f->figures(), "\n                 ").c_str());
+  }
   return 0;
 }
 
+int cmd_gen(const std::string& config, const std::string& out_dir) {
+  const Family* f = nullptr;
+  const NetworkConfig cfg = load_network(config, &f);
+  const GeneratedDesign d = f->emit(cfg);
+  for (const auto& path : write_design(d, out_dir)) std::printf("wrote %s\n", path.c_str());
+  std::printf("%s\n", f->summary(cfg).c_str());
+  return 0;
+}
+
+int cmd_bench(const std::string& family, const BenchArgs& a) {
+  int rc = 0;
+  for (const Family* f : families()) {
+    if (!family.empty() && f->name() != family) continue;
+    rc = std::max(rc, f->bench(a));
+  }
+  return rc;
+}
+
 }  // namespace
-
-// Shared by `sim` and the main job: route one pattern on one engine and write JSON lines.
-SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode,
-                    const std::string& engine, uint64_t max_petit) {
-  SimOutcome o;
-  const auto t0 = std::chrono::steady_clock::now();
-  if (engine == "model") {
-    Cm1ModelOptions opt;
-    opt.max_petit = max_petit;
-    const Cm1RunResult r = run_cm1_model(cfg.cm1, traffic, mode, opt);
-    o.deliveries = r.deliveries;
-    o.chips = r.chips;
-    o.petit_cycles = r.petit_cycles;
-    o.bit_times = r.bit_times;
-    o.completed = r.completed;
-    o.receptions = receptions_from_model(cfg.cm1, traffic, r);
-  } else if (engine == "rtl") {
-    Cm1RtlOptions opt;
-    opt.max_petit = max_petit;
-    const Cm1RtlRun r = run_cm1_rtl(cfg, traffic, mode, opt);
-    o.receptions = r.receptions;
-    o.deliveries = deliveries_from_receptions(cfg.cm1, traffic, r.receptions);
-    o.chips = r.chips;
-    o.petit_cycles = r.petit_cycles;
-    o.bit_times = r.bit_times;
-    o.completed = r.completed;
-  } else {
-    throw InputError("--engine " + engine + ": unknown engine (allowed: rtl, model)");
-  }
-  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return o;
-}
-
-void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& traffic,
-                 const SimOutcome& o, const std::string& engine, EjectMode mode) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path + ": cannot write output file");
-  std::vector<const Cm1Delivery*> by_msg(traffic.messages.size(), nullptr);
-  for (const Cm1Delivery& d : o.deliveries) by_msg.at(d.msg) = &d;
-  uint64_t delivered = 0;
-  for (size_t i = 0; i < traffic.messages.size(); ++i) {
-    const Message& m = traffic.messages[i];
-    nlohmann::ordered_json j;
-    j["msg"] = i;
-    j["src"] = m.src;
-    j["dst"] = m.dst;
-    j["vp"] = m.vp;
-    char hex[32];
-    std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(m.data));
-    j["data"] = hex;
-    if (const Cm1Delivery* d = by_msg[i]) {
-      ++delivered;
-      j["petit"] = d->petit;
-      std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(d->rx_data));
-      j["rx_data"] = hex;
-      j["combined"] = d->combined;
-    } else {
-      j["petit"] = nullptr;
-      j["delivered"] = false;
-    }
-    out << j.dump() << '\n';
-  }
-  Cm1ChipCounters tot;
-  tot.dim_busy.assign(static_cast<size_t>(cfg.cm1.cube_dims), 0);
-  for (const auto& c : o.chips) {
-    tot.injected += c.injected;
-    tot.delivered += c.delivered;
-    tot.desperation += c.desperation;
-    tot.parity_errors += c.parity_errors;
-    for (size_t d = 0; d < c.dim_busy.size(); ++d) tot.dim_busy[d] += c.dim_busy[d];
-  }
-  uint64_t busy = 0;
-  for (auto b : tot.dim_busy) busy += b;
-  const double wire_capacity = static_cast<double>(cfg.cm1.chips()) * cfg.cm1.cube_dims *
-                               static_cast<double>(o.bit_times);
-  nlohmann::ordered_json s;
-  s["summary"] = {{"engine", engine},
-                  {"eject_mode", to_string(mode)},
-                  {"messages", traffic.messages.size()},
-                  {"delivered", delivered},
-                  {"completed", o.completed},
-                  {"petit_cycles", o.petit_cycles},
-                  {"bit_times", o.bit_times},
-                  {"receptions", o.receptions.size()},
-                  {"counter_injected", tot.injected},
-                  {"counter_delivered", tot.delivered},
-                  {"counter_desperation", tot.desperation},
-                  {"counter_parity_errors", tot.parity_errors},
-                  {"dim_busy_bit_times", tot.dim_busy},
-                  {"wire_utilization", wire_capacity > 0 ? busy / wire_capacity : 0.0},
-                  {"seconds", o.seconds}};
-  out << s.dump() << '\n';
-}
-
 }  // namespace cmnet
 
 int main(int argc, char** argv) {
   using namespace cmnet;
-  CLI::App app{"cmnet: Connection-Machine-style interconnection networks for FPGAs"};
+  CLI::App app{"cmnet: Connection-Machine-style interconnection networks for FPGAs.\n"
+               "Network families: " + family_names() + " (cmnet list describes them)."};
   app.require_subcommand(1);
   spdlog::set_pattern("[%l] %v");
+
+  auto* list = app.add_subcommand("list", "Name the network families, their patterns, build modes and figures");
 
   std::string config, out_dir;
   auto* gen = app.add_subcommand("gen", "Generate the Verilog, filelist and manifest of a network");
   gen->add_option("config", config, "network config (JSON)")->required();
   gen->add_option("-o,--out", out_dir, "output directory")->required();
 
-  std::string engine = "model", pattern, traffic_file, out_file, mode_str;
-  uint64_t seed = 1, max_petit = 10000;
-  int per_proc = 1;
+  const std::string patterns_help = [] {
+    std::string s;
+    for (const Family* f : families()) s += (s.empty() ? "" : "; ") + f->name() + ": " + join(f->patterns());
+    return "named pattern (" + s + ")";
+  }();
+  const std::string boards_help =
+      "board URI: sim://127.0.0.1:PORT, uart:///dev/ttyUSB1?baud=N, usb://VID:PID[?interface=B], "
+      "pcie://0000:01:00.0 (default: start the simulated board)";
+
+  SimArgs sa;
   auto* sim = app.add_subcommand("sim", "Route a pattern on the RTL or the reference model");
   sim->add_option("config", config, "network config (JSON)")->required();
-  sim->add_option("--engine", engine, "rtl (Verilator) or model (reference model)")
+  sim->add_option("--engine", sa.engine, "rtl (Verilator) or model (reference model)")
       ->check(CLI::IsMember({"rtl", "model"}));
-  auto* pat = sim->add_option("--pattern", pattern, "named pattern: " + [] {
-    std::string s;
-    for (const auto& n : pattern_names()) s += (s.empty() ? "" : ", ") + n;
-    return s;
-  }());
-  auto* trf = sim->add_option("--traffic", traffic_file, "traffic file: SRC DST DATA [VP] per line");
+  auto* pat = sim->add_option("--pattern", sa.pattern, patterns_help);
+  auto* trf = sim->add_option("--traffic", sa.traffic, "traffic file (CM-1: SRC DST DATA [VP] per line)");
   pat->excludes(trf);
-  sim->add_option("--seed", seed, "pattern seed");
-  sim->add_option("--per-proc", per_proc, "messages per processor (virtual-processor ratio)")
+  sim->add_option("--seed", sa.seed, "pattern seed");
+  sim->add_option("--per-proc", sa.per_proc, "messages per processor (virtual-processor ratio)")
       ->check(CLI::Range(1, 1024));
-  sim->add_option("--mode", mode_str, "ejector mode: or | one (default: the config's)")
+  sim->add_option("--mode", sa.mode, "CM-1: ejector mode or | one (default: the config's)")
       ->check(CLI::IsMember({"or", "one"}));
-  sim->add_option("--max-petit", max_petit, "give up after this many petit cycles");
-  sim->add_option("--out", out_file, "JSON lines output")->required();
+  sim->add_option("--max-petit", sa.max_steps, "give up after this many petit cycles");
+  sim->add_option("--out", sa.out, "JSON lines output")->required();
 
-  register_extra_commands(app);
+  RunArgs ra;
+  auto* run = app.add_subcommand("run", "Run a pattern on a board (default: the simulated board) and report");
+  run->add_option("config", config, "network config (JSON)")->required();
+  run->add_option("--board", ra.board, boards_help);
+  auto* rpat = run->add_option("--pattern", ra.pattern, patterns_help);
+  auto* rtrf = run->add_option("--traffic", ra.traffic, "traffic file (CM-1: SRC DST DATA [VP] per line)");
+  auto* rgen = run->add_option("--generator", ra.generator,
+                               "CM-1: let the board's on-chip generator make the pattern: uniform, permutation, "
+                               "bit-complement, transpose, hot-spot, nearest-neighbour");
+  rpat->excludes(rtrf);
+  rgen->excludes(rtrf);
+  rgen->excludes(rpat);
+  run->add_option("--seed", ra.seed, "pattern seed");
+  run->add_option("--per-proc", ra.per_proc, "messages per processor (at most the board's queue depth)")
+      ->check(CLI::Range(1, 1024));
+  run->add_option("--mode", ra.mode, "CM-1: ejector mode or | one")->check(CLI::IsMember({"or", "one"}));
+  run->add_option("-o,--out", ra.out_dir, "report directory (JSON, CSV, SVG)");
+  run->add_option("--timeout", ra.timeout_s, "give up on the run after this many seconds");
+  run->add_option("--sim-link", ra.sim_link, "the simulated board's host-link PHY: uart (FT2232H channel B) "
+                  "or fifo (FT245 synchronous FIFO, 60 MHz)")->check(CLI::IsMember({"uart", "fifo"}));
+  auto* rrtl = run->add_option("--rtl", ra.rtl, "simulate a build directory (cmnet build --mode host): the rtl/ it synthesized");
+  rrtl->excludes("--board");
+
+  SweepArgs wa;
+  auto* sweep = app.add_subcommand("sweep", "Load sweep on a board: offered load vs throughput and delivery time");
+  sweep->add_option("config", config, "network config (JSON)")->required();
+  sweep->add_option("--board", wa.board, boards_help);
+  sweep->add_option("--pattern", wa.pattern, patterns_help);
+  sweep->add_option("--seed", wa.seed, "pattern seed");
+  sweep->add_option("--mode", wa.mode, "CM-1: ejector mode or | one")->check(CLI::IsMember({"or", "one"}));
+  sweep->add_option("--max-per-proc", wa.max_per_proc, "highest offered load (capped by the board's queue depth)")
+      ->check(CLI::Range(1, 1024));
+  sweep->add_option("--sim-link", wa.sim_link, "the simulated board's host-link PHY: uart or fifo")
+      ->check(CLI::IsMember({"uart", "fifo"}));
+  sweep->add_option("-o,--out", wa.out_dir, "output directory");
+
+  BenchArgs ba;
+  std::string bench_family;
+  auto* bench = app.add_subcommand("bench", "Measure each family's figures beside its paper; prints tables, writes JSON");
+  bench->add_option("--family", bench_family, "only this family (" + family_names() + ")");
+  bench->add_option("--json", ba.json, "write the results here (default: out/bench-FAMILY.json)");
+  bench->add_flag("--quick", ba.quick, "fewer points");
+
+  register_build_commands(app);
+  for (const Family* f : families()) f->add_commands(app);
 
   try {
-    // Subcommands registered with a callback (other files) run inside parse().
+    // Subcommands registered with a callback (build, flash, the families' own) run inside parse().
     app.parse(argc, argv);
+    if (list->parsed()) return cmd_list();
     if (gen->parsed()) return cmd_gen(config, out_dir);
-    if (sim->parsed()) {
-      const Cm1Config cfg = load_cm1_config(config);
-      if (pattern.empty() && traffic_file.empty())
-        throw InputError("sim: give --pattern NAME or --traffic FILE");
-      const Traffic traffic = traffic_file.empty()
-                                  ? make_pattern(pattern, cfg.cm1, seed, per_proc)
-                                  : read_traffic_file(traffic_file, cfg.cm1);
-      const EjectMode mode = mode_str.empty() ? cfg.cm1.eject_mode
-                             : mode_str == "one" ? EjectMode::kOnePerPetit
-                                                 : EjectMode::kOrCombine;
-      const SimOutcome o = simulate(cfg, traffic, mode, engine, max_petit);
-      write_jsonl(out_file, cfg, traffic, o, engine, mode);
-      std::printf("%s: %zu messages, %zu delivered, %llu petit cycles, %llu bit-times%s -> %s\n",
-                  engine.c_str(), traffic.messages.size(), o.deliveries.size(),
-                  static_cast<unsigned long long>(o.petit_cycles),
-                  static_cast<unsigned long long>(o.bit_times),
-                  o.completed ? "" : " (NOT completed)", out_file.c_str());
-      return o.completed ? 0 : 3;
+    if (bench->parsed()) {
+      if (!bench_family.empty()) (void)find_family(bench_family, "--family");
+      return cmd_bench(bench_family, ba);
     }
-    return run_extra_commands(app);
-  } catch (const CLI::ParseError& e) {
+    const Family* f = nullptr;
+    if (sim->parsed()) {
+      const NetworkConfig cfg = load_network(config, &f);
+      return f->sim(cfg, sa);
+    }
+    if (run->parsed()) {
+      const NetworkConfig cfg = load_network(config, &f);
+      return f->run(cfg, ra);
+    }
+    if (sweep->parsed()) {
+      const NetworkConfig cfg = load_network(config, &f);
+      return f->sweep(cfg, wa);
+    }
+    return 2;
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // Every input error exits 2, parse errors included.
+    app.exit(e);
+    return 2;
   } catch (const CommandExit& e) {
     return e.code;
   } catch (const ConfigError& e) {

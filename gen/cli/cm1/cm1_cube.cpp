@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "gen/cli/cm1/cm1_family.h"
 #include "gen/cli/commands.h"
 #include "gen/cm1/cm1_cube_board_emitter.h"
 #include "gen/core/errors.h"
@@ -142,8 +143,8 @@ int do_cube(const CubeArgs& a) {
 
 }  // namespace
 
-void register_cube_command(CLI::App& app) {
-  auto* c = app.add_subcommand("cube", "Multi-board top: 2^c boards (one router chip each) simulated together");
+void add_cube_command(CLI::App& app) {
+  auto* c = app.add_subcommand("cube", "CM-1: the multi-board top, 2^c boards (one router chip each) simulated together");
   c->add_option("config", g_cube.config, "network config (JSON)")->required();
   c->add_option("--pattern", g_cube.pattern, "self-test pattern");
   c->add_option("--seed", g_cube.seed, "pattern seed");

@@ -15,7 +15,7 @@
 #include <regex>
 #include <sstream>
 
-#include "gen/cli/commands.h"
+#include "gen/cli/cm1/cm1_family.h"
 #include "gen/cm1/cm1_emitter.h"
 #include "sim/cm1/cm1_figures.h"
 #include "sim/cm1/cm1_rtl.h"
@@ -156,17 +156,11 @@ int run_bench(const std::string& json_path, bool quick) {
 
 }  // namespace
 
-void register_bench_command(CLI::App& app) {
-  static std::string json_path = "out/bench-cm1.json";
-  static bool quick = false;
-  auto* b = app.add_subcommand("bench", "Measure the CM-1 figures (T_heart, storage, Figure 12, speed)");
-  b->add_option("--json", json_path, "write the results here");
-  b->add_flag("--quick", quick, "Figure 12 for v = 1..2 only");
-  b->callback([] {
-    std::filesystem::path p(json_path);
-    if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-    throw CommandExit{run_bench(json_path, quick)};
-  });
+int cm1_bench(const BenchArgs& a) {
+  const std::string json_path = a.json.empty() ? "out/bench-cm1.json" : a.json;
+  std::filesystem::path p(json_path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  return run_bench(json_path, a.quick);
 }
 
 }  // namespace cmnet

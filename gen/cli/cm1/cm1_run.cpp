@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "gen/cli/commands.h"
+#include "gen/cli/cm1/cm1_family.h"
 #include "gen/core/errors.h"
 #include "host/cm1/cm1_board.h"
 #include "host/errors.h"
@@ -26,15 +26,6 @@ namespace cmnet {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-struct RunArgs {
-  std::string config, board, pattern = "permutation", traffic, out_dir = "out/run", mode, generator;
-  std::string sim_link = "uart";  // the simulated board's host-link PHY
-  std::string rtl;                // a `cmnet build --mode host` directory to simulate
-  uint64_t seed = 1;
-  int per_proc = 1;
-  double timeout_s = 300;
-};
 
 // A bar chart of per-dimension wire utilization and a heat map of per-link busy bit-times
 // over the hypercube (rows: chips, columns: dimensions), as one SVG.
@@ -245,8 +236,9 @@ EjectMode mode_of(const std::string& m, const Cm1Params& p) {
   return m.empty() ? p.eject_mode : m == "one" ? EjectMode::kOnePerPetit : EjectMode::kOrCombine;
 }
 
-int run_on_board(const RunArgs& a) {
-  const Cm1Config cfg = load_cm1_config(a.config);
+}  // namespace
+
+int cm1_run(const Cm1Config& cfg, const RunArgs& a) {
   const Cm1Params& p = cfg.cm1;
   const int gen = a.generator.empty() ? -1 : static_cast<int>(generator_from_name(a.generator));
   const Traffic traffic =
@@ -388,8 +380,8 @@ int run_on_board(const RunArgs& a) {
 
 // `cmnet sweep`: offered load (messages per processor, 1 .. the queue depth) against
 // accepted throughput and delivery time, every point checked against the model.
-int sweep_on_board(const RunArgs& a, int max_per_proc) {
-  const Cm1Config cfg = load_cm1_config(a.config);
+int cm1_sweep(const Cm1Config& cfg, const SweepArgs& a) {
+  const int max_per_proc = a.max_per_proc;
   const Cm1Params& p = cfg.cm1;
   const EjectMode mode = mode_of(a.mode, p);
   Connection conn = connect(cfg, a.board, a.sim_link);
@@ -447,43 +439,6 @@ int sweep_on_board(const RunArgs& a, int max_per_proc) {
   std::printf("   wrote %s/{sweep.json,sweep.svg}\n", a.out_dir.c_str());
   if (conn.sim) conn.sim->stop();
   return all_agree ? 0 : 1;
-}
-
-}  // namespace
-
-void register_run_command(CLI::App& app) {
-  static RunArgs a;
-  auto* r = app.add_subcommand("run", "Run a pattern on a board (default: the simulated board) and report");
-  r->add_option("config", a.config, "network config (JSON)")->required();
-  r->add_option("--board", a.board, "board URI: sim://127.0.0.1:PORT, uart:///dev/ttyUSB1?baud=N, usb://VID:PID (default: start the simulated board)");
-  r->add_option("--pattern", a.pattern, "named pattern");
-  r->add_option("--traffic", a.traffic, "traffic file: SRC DST DATA [VP] per line");
-  r->add_option("--generator", a.generator,
-                "let the board's on-chip generator make the pattern: uniform, permutation, "
-                "bit-complement, transpose, hot-spot, nearest-neighbour");
-  r->add_option("--seed", a.seed, "pattern seed");
-  r->add_option("--per-proc", a.per_proc, "messages per processor (at most the board's queue depth)")
-      ->check(CLI::Range(1, 1024));
-  r->add_option("--mode", a.mode, "ejector mode: or | one")->check(CLI::IsMember({"or", "one"}));
-  r->add_option("-o,--out", a.out_dir, "report directory (JSON, CSV, SVG)");
-  r->add_option("--timeout", a.timeout_s, "give up on the run after this many seconds");
-  r->add_option("--sim-link", a.sim_link, "the simulated board's host-link PHY: uart (FT2232H channel B) "
-                "or fifo (FT245 synchronous FIFO, 60 MHz)")->check(CLI::IsMember({"uart", "fifo"}));
-  r->add_option("--rtl", a.rtl, "simulate a build directory (cmnet build --mode host): the rtl/ it synthesized");
-  r->callback([] { throw CommandExit{run_on_board(a)}; });
-
-  static RunArgs sw;
-  static int max_per_proc = 64;
-  sw.out_dir = "out/sweep";
-  auto* s = app.add_subcommand("sweep", "Load sweep on a board: offered load vs throughput and delivery time");
-  s->add_option("config", sw.config, "network config (JSON)")->required();
-  s->add_option("--board", sw.board, "board URI (default: start the simulated board)");
-  s->add_option("--pattern", sw.pattern, "named pattern");
-  s->add_option("--seed", sw.seed, "pattern seed");
-  s->add_option("--mode", sw.mode, "ejector mode: or | one")->check(CLI::IsMember({"or", "one"}));
-  s->add_option("--max-per-proc", max_per_proc, "highest offered load (capped by the board's queue depth)");
-  s->add_option("-o,--out", sw.out_dir, "output directory");
-  s->callback([] { throw CommandExit{sweep_on_board(sw, max_per_proc)}; });
 }
 
 }  // namespace cmnet

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "gen/cli/cm1/cm1_family.h"
+#include "gen/cli/cm1/cm1_sim.h"
 #include "gen/cli/commands.h"
 #include "gen/cm1/cm1_emitter.h"
 #include "sim/cm1/traffic.h"
@@ -64,6 +66,17 @@ int run_demo(const std::string& config_path, const std::string& out_dir, const s
   }
   std::printf("\nresults: %s/{model,rtl}-{or,one}.jsonl\n", out_dir.c_str());
   return rc;
+}
+
+void add_demo_command(CLI::App& app) {
+  static std::string config, out_dir = "out/demo", pattern = "permutation";
+  static uint64_t seed = 1;
+  auto* d = app.add_subcommand("demo", "CM-1: generate a network, route a pattern on RTL and model, compare (the main job's second half)");
+  d->add_option("--config", config, "network config (default: c = 4, P = 16, d = 16)");
+  d->add_option("-o,--out", out_dir, "output directory");
+  d->add_option("--pattern", pattern, "pattern name");
+  d->add_option("--seed", seed, "pattern seed");
+  d->callback([] { throw CommandExit{run_demo(config, out_dir, pattern, seed)}; });
 }
 
 }  // namespace cmnet

@@ -1,0 +1,28 @@
+// One CM-1 pattern on one engine (rtl or model), shared by `cmnet sim` and `cmnet demo`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gen/cm1/cm1_config.h"
+#include "sim/cm1/cm1_model.h"
+#include "sim/cm1/cm1_rtl.h"
+
+namespace cmnet {
+
+struct SimOutcome {
+  std::vector<Cm1Delivery> deliveries;
+  std::vector<Cm1Reception> receptions;
+  std::vector<Cm1ChipCounters> chips;
+  uint64_t petit_cycles = 0;
+  uint64_t bit_times = 0;
+  bool completed = false;
+  double seconds = 0;
+};
+
+SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode,
+                    const std::string& engine, uint64_t max_petit);
+void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& traffic,
+                 const SimOutcome& o, const std::string& engine, EjectMode mode);
+
+}  // namespace cmnet
