@@ -4,35 +4,18 @@
 #include <map>
 #include <string>
 
+#include "host/board_blocks.h"
 #include "host/errors.h"
 
 namespace cmnet {
 
 Cm1Board::Cm1Board(RegisterPort& port) : c_(port) {
   using namespace cm1reg;
-  if (c_.read32(kType) != kBoardType)
-    throw HostError(HostErrorKind::ProtocolError,
-                    c_.name() + ": not a cmnet board (no 'CMNT' block at address 0)");
-  info_.clock_hz = c_.read32(kClockHz);
-  info_.link = c_.read32(kLink);
-  info_.config_id = c_.read32(kConfigId);
-  // Walk the block list; a loop or a runaway list is a broken board.
-  uint32_t addr = c_.read32(kNext);
-  for (int hops = 0; addr != 0 && hops < 64; ++hops) {
-    const uint32_t type = c_.read32(addr + kType);
-    if (type == kCm1Type) {
-      info_.cm1_base = addr;
-      break;
-    }
-    addr = c_.read32(addr + kNext);
-  }
-  if (info_.cm1_base == 0)
-    throw HostError(HostErrorKind::ProtocolError, c_.name() + ": the board has no CM-1 block");
-  const uint32_t version = c_.read32(info_.cm1_base + kVersion);
-  if (version != 2)
-    throw HostError(HostErrorKind::ProtocolError,
-                    c_.name() + ": the CM-1 block is version " + std::to_string(version) +
-                        ", this driver speaks version 2 (regenerate the board or update cmnet)");
+  const BoardHeader h = discover_board(c_);
+  info_.clock_hz = h.clock_hz;
+  info_.link = h.link;
+  info_.config_id = h.config_id;
+  info_.cm1_base = find_block(h, c_, kCm1Type, 2, "CM-1").base;
   const auto w = c_.burst_read(reg(kC), 11);
   Cm1Params& p = info_.params;
   p.cube_dims = static_cast<int>(w[0]);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gen/cm1/cm1_params.h"
+#include "host/board_blocks.h"
 #include "host/board_client.h"  // most callers construct a BoardClient
 #include "host/register_port.h"
 #include "sim/cm1/cm1_model.h"
@@ -18,10 +19,10 @@ namespace cmnet {
 
 // Register offsets inside the CM-1 block (see hw/cm1/cm1_host_regs.v).
 namespace cm1reg {
-constexpr uint32_t kBoardType = 0x434D4E54;  // 'CMNT'
+// The block header and BOARD block registers are the shared ones (host/board_blocks.h).
+using blockreg::kBoardType, blockreg::kType, blockreg::kVersion, blockreg::kNext, blockreg::kSize;
+using blockreg::kClockHz, blockreg::kLink, blockreg::kConfigId;
 constexpr uint32_t kCm1Type = 0x434D3120;    // 'CM1 '
-constexpr uint32_t kType = 0x0, kVersion = 0x4, kNext = 0x8, kSize = 0xC;
-constexpr uint32_t kClockHz = 0x10, kLink = 0x14, kConfigId = 0x18;
 constexpr uint32_t kC = 0x10, kB = 0x14, kP = 0x18, kV = 0x1C, kD = 0x20, kL = 0x24, kTP = 0x28,
                    kQueueDepth = 0x2C, kNCounters = 0x30, kCntStride = 0x34, kEpHist = 0x38;
 constexpr uint32_t kControl = 0x40, kStatus = 0x44, kPetit = 0x48, kCycles = 0x4C, kLoad = 0x50,
