@@ -14,6 +14,7 @@
 
 #include "gen/core/errors.h"
 #include "gen/core/process.h"
+#include "gen/core/progress.h"
 
 namespace cmnet {
 namespace {
@@ -27,6 +28,31 @@ std::string read_text(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// A tool run with a progress line: the elapsed time and the last line the tool logged (yosys
+// and nextpnr name their phase there), so a long place-and-route is never silent.
+int tool_step(const std::string& what, const std::vector<std::string>& argv, double timeout_s,
+              const std::string& log, const std::string& follow = "") {
+  Progress progress(what);
+  const std::string watched = follow.empty() ? log : follow;
+  const int rc = run_child(argv, timeout_s, log, {}, [&](double s) {
+    const std::string text = read_text(watched);
+    std::string last;
+    size_t end = text.find_last_not_of("\r\n ");
+    if (end != std::string::npos) {
+      const size_t begin = text.rfind('\n', end);
+      last = text.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+      if (last.size() > 70) last = last.substr(0, 67) + "...";
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f s", s);
+    progress.update(std::string(buf) + (last.empty() ? "" : " | " + last));
+  });
+  char buf[48];
+  std::snprintf(buf, sizeof buf, rc == 0 ? "done in %.1f s" : "FAILED in %.1f s", progress.seconds());
+  progress.done(buf);
+  return rc;
 }
 
 void spit(const std::string& path, const std::string& text) {
@@ -159,8 +185,8 @@ long quick_ff_bits(const GeneratedDesign& d, const std::string& rtl, const std::
   s += "hierarchy -top " + d.top + "\nproc\nflatten\nopt_clean\n";
   s += "tee -q -o " + out + "/estimate_stat.txt stat -width\n";
   spit(out + "/estimate.ys", s);
-  const int rc = run_child({CMNET_YOSYS, "-q", "-l", out + "/estimate.log", "-s", out + "/estimate.ys"},
-                           timeout_s, out + "/estimate.out");
+  const int rc = tool_step("yosys: flip-flop estimate", {CMNET_YOSYS, "-q", "-l", out + "/estimate.log", "-s", out + "/estimate.ys"},
+                           timeout_s, out + "/estimate.out", out + "/estimate.log");
   if (rc != 0)
     throw FlowError("yosys (quick estimate) failed (exit " + std::to_string(rc) + "), log " + out +
                     "/estimate.log:\n" + tail(read_text(out + "/estimate.log"), 2000));
@@ -309,8 +335,8 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
     spit(out + "/" + T + ".xdc", make_xdc(board, ports));
     spit(out + "/synth.ys", yosys_script(design, rtl, "synth_xilinx -flatten -family xc7 -top " + T, out));
     auto t0 = std::chrono::steady_clock::now();
-    const int rc = run_child({yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"},
-                             opt.timeout_s, out + "/yosys.out");
+    const int rc = tool_step("yosys: synthesis", {yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"},
+                             opt.timeout_s, out + "/yosys.out", out + "/yosys.log");
     r.seconds["yosys"] = secs_since(t0);
     if (rc != 0)
       throw FlowError("yosys synth_xilinx failed (exit " + std::to_string(rc) + "), log " + out +
@@ -342,8 +368,8 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   spit(out + "/synth.ys",
        yosys_script(design, rtl, "synth_ice40 -top " + T + " -json " + out + "/" + T + ".json", out));
   auto t0 = std::chrono::steady_clock::now();
-  int rc = run_child({yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"}, opt.timeout_s,
-                     out + "/yosys.out");
+  int rc = tool_step("yosys: synthesis", {yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"}, opt.timeout_s,
+                     out + "/yosys.out", out + "/yosys.log");
   r.seconds["yosys"] = secs_since(t0);
   if (rc != 0)
     throw FlowError("yosys synth_ice40 failed (exit " + std::to_string(rc) + "), log " + out +
@@ -359,7 +385,7 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
                                   "--freq", fmt(r.target_mhz), "--seed", std::to_string(opt.seed),
                                   "--report", out + "/nextpnr_report.json"};
   t0 = std::chrono::steady_clock::now();
-  rc = run_child(cmd, opt.timeout_s, out + "/nextpnr.log");
+  rc = tool_step("nextpnr-ice40: place and route", cmd, opt.timeout_s, out + "/nextpnr.log");
   r.seconds["nextpnr"] = secs_since(t0);
   const std::string log = read_text(out + "/nextpnr.log");
   r.utilisation = parse_nextpnr_utilisation(log);
@@ -396,7 +422,7 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   r.timing_met = rc == 0 && pass;
 
   t0 = std::chrono::steady_clock::now();
-  rc = run_child({icepack, asc, out + "/" + T + ".bin"}, opt.timeout_s, out + "/icepack.log");
+  rc = tool_step("icepack", {icepack, asc, out + "/" + T + ".bin"}, opt.timeout_s, out + "/icepack.log");
   r.seconds["icepack"] = secs_since(t0);
   if (rc != 0)
     throw FlowError("icepack failed (exit " + std::to_string(rc) + "):\n" + read_text(out + "/icepack.log"));
@@ -405,7 +431,7 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   if (opt.run_icetime) {
     const std::string icetime = need_tool("icetime", "fpga-icestorm");
     t0 = std::chrono::steady_clock::now();
-    rc = run_child({icetime, "-d", board.device, "-P", board.package, "-p", pcf, "-t", "-r",
+    rc = tool_step("icetime: timing", {icetime, "-d", board.device, "-P", board.package, "-p", pcf, "-t", "-r",
                     out + "/icetime.txt", asc},
                    opt.timeout_s, out + "/icetime.log");
     r.seconds["icetime"] = secs_since(t0);

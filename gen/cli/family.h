@@ -31,6 +31,8 @@ struct SimArgs {
   int per_proc = 1;              // messages per endpoint (CM-1: per processor, the VP ratio)
   std::string mode;              // CM-1: ejector mode or | one ("" = the config's)
   uint64_t max_steps = 10000;    // give up after this many (CM-1: petit cycles)
+  std::string trace;             // an FST waveform of the RTL run ("" = none)
+  uint64_t trace_from = 0, trace_to = UINT64_MAX;  // its window (CM-1: bit-times of the run)
 };
 
 // `cmnet run CONFIG [--board URI] ...`: a workload on a board through the host driver.

@@ -41,6 +41,12 @@ int cmd_gen(const std::string& config, const std::string& out_dir) {
   const NetworkConfig cfg = load_network(config, &f);
   const GeneratedDesign d = f->emit(cfg);
   for (const auto& path : write_design(d, out_dir)) std::printf("wrote %s\n", path.c_str());
+  // A FuseSoC core beside filelist.f, so the IP drops into a FuseSoC/Edalize flow.
+  const std::string core = out_dir + "/" + f->name() + "_" + cfg.name + ".core";
+  write_design(GeneratedDesign{d.top, {{f->name() + "_" + cfg.name + ".core",
+                                        fusesoc_core(d, f->name(), cfg.name, "0", f->title())}}},
+               out_dir);
+  std::printf("wrote %s\n", core.c_str());
   std::printf("%s\n", f->summary(cfg).c_str());
   return 0;
 }
@@ -95,6 +101,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"or", "one"}));
   sim->add_option("--max-petit", sa.max_steps, "give up after this many petit cycles");
   sim->add_option("--out", sa.out, "JSON lines output")->required();
+  sim->add_option("--trace", sa.trace, "write an FST waveform of the RTL run (GTKWave opens it)");
+  sim->add_option("--trace-from", sa.trace_from, "first bit-time of the run in the waveform");
+  sim->add_option("--trace-to", sa.trace_to, "last bit-time of the run in the waveform");
 
   RunArgs ra;
   auto* run = app.add_subcommand("run", "Run a pattern on a board (default: the simulated board) and report");

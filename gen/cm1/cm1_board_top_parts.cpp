@@ -139,10 +139,9 @@ void add_top(GeneratedDesign& d, const std::string& name, const std::string& tex
   auto it = std::find_if(d.files.begin(), d.files.end(),
                          [](const auto& f) { return f.first == "filelist.f"; });
   d.files.insert(it, {name + ".v", text});
-  std::string filelist;
-  for (const auto& f : d.verilog_files()) filelist += f + "\n";
+  const std::string list = filelist(d);
   for (auto& f : d.files)
-    if (f.first == "filelist.f") f.second = filelist;
+    if (f.first == "filelist.f") f.second = list;
   d.top = name;
 }
 

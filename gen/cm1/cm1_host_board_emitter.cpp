@@ -242,11 +242,10 @@ GeneratedDesign emit_cm1_host_board(const Cm1Config& cfg, const HostBoardOptions
     files.emplace_back(prim, read_hw_file(prim));
   files.emplace_back("cm1_host_core.v", emit_core(cfg, opt));
   files.emplace_back("cm1_host_board.v", emit_board(cfg, opt));
-  std::string filelist;
-  for (const auto& f : files) filelist += f.first + "\n";
+  const std::string list = filelist(GeneratedDesign{"", files});
   for (auto& f : d.files)
     if (f.first == "manifest.json" || f.first == "config.json") files.push_back(f);
-  files.emplace_back("filelist.f", filelist);
+  files.emplace_back("filelist.f", list);
   d.files = std::move(files);
   d.top = "cm1_host_board";
   return d;

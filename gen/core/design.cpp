@@ -1,6 +1,7 @@
 #include "gen/core/design.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,27 @@ std::vector<std::string> GeneratedDesign::verilog_files() const {
 std::string filelist(const GeneratedDesign& d) {
   std::string out;
   for (const auto& f : d.verilog_files()) out += f + "\n";
+  return out;
+}
+
+std::string fusesoc_core(const GeneratedDesign& d, const std::string& library, const std::string& name,
+                         const std::string& version, const std::string& description) {
+  auto clean = [](std::string s) {
+    for (char& c : s)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-')) c = '_';
+    return s.empty() ? std::string("design") : s;
+  };
+  std::string desc = description;
+  for (char& c : desc)
+    if (c == '"' || c == '\\' || c == '\n') c = ' ';
+  std::string out = "CAPI=2:\n";
+  out += "name: cmnet:" + clean(library) + ":" + clean(name) + ":" + clean(version) + "\n";
+  out += "description: \"" + desc + "\"\n\n";
+  out += "filesets:\n  rtl:\n    file_type: verilogSource\n    files:\n";
+  for (const auto& f : d.verilog_files()) out += "      - " + f + "\n";
+  out += "\ntargets:\n  default:\n    filesets: [rtl]\n    toplevel: " + d.top + "\n";
+  out += "  lint:\n    default_tool: verilator\n    filesets: [rtl]\n    toplevel: " + d.top + "\n";
+  out += "    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n";
   return out;
 }
 

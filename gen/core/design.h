@@ -24,6 +24,12 @@ GeneratedDesign read_design(const std::string& dir, const std::string& top);
 // One Verilog file name per line, in compile order: the design's filelist.f.
 std::string filelist(const GeneratedDesign& d);
 
+// A FuseSoC core description (CAPI=2) of the design's Verilog, so the emitted IP drops into a
+// FuseSoC/Edalize flow: VLNV cmnet:<library>:<name>:<version> (name sanitized to [A-Za-z0-9_.-]),
+// one fileset in compile order, a default target with the design's top and a Verilator lint target.
+std::string fusesoc_core(const GeneratedDesign& d, const std::string& library, const std::string& name,
+                         const std::string& version, const std::string& description);
+
 // Directory holding the hand-written primitives (CMNET_HW_DIR, else the source tree's hw/). The
 // primitives sit in one folder per family plus common/; a design names them by file name only.
 std::string hw_dir();

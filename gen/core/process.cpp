@@ -14,7 +14,8 @@ extern char** environ;
 
 namespace cmnet {
 
-int run_child(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path) {
+int run_child(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
+              const std::vector<std::string>& env, const std::function<void(double)>& on_wait) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (!log_path.empty()) {
@@ -25,10 +26,25 @@ int run_child(const std::vector<std::string>& argv, double timeout_s, const std:
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+  // The inherited environment, with `env`'s entries replacing those of the same name.
+  std::vector<std::string> merged;
+  for (char** e = environ; *e; ++e) {
+    const std::string kv = *e;
+    const std::string name = kv.substr(0, kv.find('='));
+    bool replaced = false;
+    for (const auto& x : env) replaced = replaced || x.substr(0, x.find('=')) == name;
+    if (!replaced) merged.push_back(kv);
+  }
+  for (const auto& x : env) merged.push_back(x);
+  std::vector<char*> envp;
+  for (auto& kv : merged) envp.push_back(kv.data());
+  envp.push_back(nullptr);
+  const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::duration<double>(timeout_s);
+  auto next_report = start + std::chrono::seconds(1);
   int status = 0;
   for (;;) {
     const pid_t r = ::waitpid(pid, &status, WNOHANG);
@@ -38,6 +54,10 @@ int run_child(const std::vector<std::string>& argv, double timeout_s, const std:
       ::waitpid(pid, &status, 0);
       throw std::runtime_error(argv[0] + " did not finish within " + std::to_string(timeout_s) +
                                " s and was killed");
+    }
+    if (on_wait && std::chrono::steady_clock::now() >= next_report) {
+      next_report += std::chrono::seconds(1);
+      on_wait(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }

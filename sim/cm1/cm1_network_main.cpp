@@ -3,12 +3,10 @@
 // in a model cannot take the caller with it.
 //
 // The protocol is in sim/cm1/cm1_harness_io.h.
-#include <memory>
-
 #include "Vcm1_network.h"
 #include "sim/cm1/cm1_harness_io.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
-#include "verilated.h"
 
 using namespace cmnet::harness;
 
@@ -25,18 +23,12 @@ int main(int argc, char** argv) {
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
 
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vcm1_network>(ctx.get());
+  Driver<Vcm1_network> top;
   using namespace cmnet::vport;
   const int NP = (1 << C) * P;
   const int W = V + D;
 
-  auto tick = [&] {
-    top->clk = 0;
-    top->eval();
-    top->clk = 1;
-    top->eval();
-  };
+  auto tick = [&] { top.tick(); };
   top->rst = 1;
   top->run = 0;
   top->clear = 0;
@@ -54,20 +46,18 @@ int main(int argc, char** argv) {
     top->load_dproc = m.proc;
     top->load_vp = m.vp;
     set_field(top->load_data, 0, D, m.data);
-    top->clk = 0;
-    top->eval();
+    top.clock(false);
     if (top->load_full) die("endpoint queue full: build with a larger queue_depth");
     top->load_en = 1;
-    top->clk = 1;
-    top->eval();
+    top.clock(true);
     top->load_en = 0;
   }
-  top->clk = 0;
-  top->eval();
+  top.clock(false);
   // Start so that petit cycle 0 begins on the next phase 0.
   while (top->phase != TP - 1) tick();
   tick();  // now phase == 0 is being presented (after the rising edge)
   top->run = 1;
+  top.set_time_origin();  // trace windows count bit-times of the run from here
 
   const int64_t rx_offset = x.rx_offset();
   const size_t words = (static_cast<size_t>(NP) + 31) / 32;
@@ -75,7 +65,6 @@ int main(int argc, char** argv) {
   bool completed = false;
   int64_t stop_at = -1;
   for (uint64_t t = 0;; ++t) {
-    top->clk = 0;
     top->fault_en = 0;
     for (const Fault& f : faults)
       if (f.t == t) {
@@ -83,19 +72,19 @@ int main(int argc, char** argv) {
         top->fault_chip = f.chip;
         top->fault_dim = f.dim;
       }
-    top->eval();
+    top.clock(false);
     if (top->phase == 0 && top->run) {
       const uint64_t petit = t / static_cast<uint64_t>(TP);
       if (!top->msgs_present && !top->pending) {
         // Everything delivered: stop before this petit cycle counts, flush the receptions.
         top->run = 0;
-        top->eval();
+        top.eval();
         petit_cycles = petit;
         completed = true;
         stop_at = static_cast<int64_t>(t) + rx_offset + 1;
       } else if (petit >= max_petit) {
         top->run = 0;
-        top->eval();
+        top.eval();
         petit_cycles = petit;
         stop_at = static_cast<int64_t>(t) + rx_offset + 1;
       }
@@ -111,8 +100,7 @@ int main(int argc, char** argv) {
         write_rx(out, 0, petit, t, g, rx);
       }
     }
-    top->clk = 1;
-    top->eval();
+    top.clock(true);
     if (stop_at >= 0 && static_cast<int64_t>(t) >= stop_at) break;
   }
 
@@ -124,12 +112,11 @@ int main(int argc, char** argv) {
     for (int s = 0; s < ncnt; ++s) {
       top->cnt_chip = chip;
       top->cnt_sel = s;
-      top->eval();
+      top.eval();
       std::fprintf(out, " %u", static_cast<unsigned>(top->cnt_value));
     }
     std::fprintf(out, "\n");
   }
   std::fclose(out);
-  top->final();
   return 0;
 }

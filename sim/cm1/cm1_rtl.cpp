@@ -31,6 +31,11 @@ Cm1RtlRun run_cm1_rtl(const Cm1Config& cfg, const Traffic& t, EjectMode mode,
 
 Cm1RtlRun run_cm1_rtl_groups(const Cm1Config& cfg_in, const std::vector<Traffic>& groups,
                              EjectMode mode, const Cm1RtlOptions& opt) {
+  const bool whole = opt.whole_network || !opt.trace_file.empty();
+  if (!opt.trace_file.empty() && groups.size() != 1)
+    throw std::invalid_argument("a traced run takes one group of messages");
+  if (!opt.trace_file.empty() && opt.ce_gated())
+    throw std::invalid_argument("a traced run has no clock enable (it runs the whole network top)");
   if (opt.whole_network && groups.size() != 1)
     throw std::invalid_argument("the whole-network harness runs one group only");
   if (opt.whole_network && opt.ce_gated())
@@ -51,8 +56,9 @@ Cm1RtlRun run_cm1_rtl_groups(const Cm1Config& cfg_in, const std::vector<Traffic>
   const GeneratedDesign design = emit_cm1(cfg);
   const std::string src = CMNET_SOURCE_DIR;
   const std::string exe =
-      opt.whole_network
-          ? build_verilated_model(design, "cm1_network", src + "/sim/cm1/cm1_network_main.cpp")
+      whole
+          ? build_verilated_model(design, "cm1_network", src + "/sim/cm1/cm1_network_main.cpp", {}, {},
+                                  opt.trace_file.empty() ? std::vector<std::string>{} : trace_flags())
           : build_verilated_model(design, "cm1_chip", src + "/sim/cm1/cm1_chip_main.cpp");
 
   char tmpl[] = "/tmp/cmnet-rtl-XXXXXX";
@@ -79,7 +85,12 @@ Cm1RtlRun run_cm1_rtl_groups(const Cm1Config& cfg_in, const std::vector<Traffic>
     if (opt.ce_period != 1 || opt.ce_seed != 0) in << "ce " << opt.ce_period << ' ' << opt.ce_seed << '\n';
     for (const Cm1Freeze& f : opt.freezes) in << "freeze " << f.bit_time << ' ' << f.clocks << '\n';
   }
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
+  std::vector<std::string> env;
+  if (!opt.trace_file.empty())
+    env = {"CMNET_TRACE=" + fs::absolute(opt.trace_file).string(),
+           "CMNET_TRACE_FROM=" + std::to_string(opt.trace_from),
+           "CMNET_TRACE_TO=" + std::to_string(std::min<uint64_t>(opt.trace_to, INT64_MAX))};
+  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), env);
   if (rc != 0) {
     std::ifstream lg(work / "log.txt");
     std::stringstream ss;

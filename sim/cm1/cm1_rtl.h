@@ -52,6 +52,10 @@ struct Cm1RtlOptions {
   uint64_t ce_seed = 0;
   std::vector<Cm1Freeze> freezes;
   bool ce_gated() const { return ce_period != 1 || ce_seed != 0 || !freezes.empty(); }
+  // An FST waveform of the run (GTKWave opens it), bit-times trace_from..trace_to. Traced runs
+  // use the whole emitted network top (one model: its hierarchy is the emitted one).
+  std::string trace_file;
+  uint64_t trace_from = 0, trace_to = UINT64_MAX;
 };
 
 struct Cm1RtlRun {

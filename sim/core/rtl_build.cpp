@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "gen/core/process.h"
+#include "gen/core/progress.h"
 
 namespace cmnet {
 namespace fs = std::filesystem;
@@ -85,7 +86,8 @@ std::string rtl_cache_dir() {
 std::string build_verilated_model(const GeneratedDesign& design, const std::string& top,
                                   const std::string& harness_cpp,
                                   const std::vector<std::string>& extra_cflags,
-                                  const std::vector<std::string>& key_files) {
+                                  const std::vector<std::string>& key_files,
+                                  const std::vector<std::string>& verilator_flags) {
   const std::string src = CMNET_SOURCE_DIR;
   uint64_t h = 1469598103934665603ull;
   for (const auto& [name, text] : design.files) h = fnv1a(fnv1a(h, name), text);
@@ -95,6 +97,7 @@ std::string build_verilated_model(const GeneratedDesign& design, const std::stri
   h = fnv1a(h, top);
   for (const auto& f : extra_cflags) h = fnv1a(h, f);
   for (const auto& f : key_files) h = fnv1a(h, slurp(f));
+  for (const auto& f : verilator_flags) h = fnv1a(h, "V" + f);
   h = fnv1a(h, CMNET_VERILATOR);
   char key[32];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(h));
@@ -112,10 +115,14 @@ std::string build_verilated_model(const GeneratedDesign& design, const std::stri
                                   "--top-module", top, "-Wno-fatal", "--x-assign", "fast",
                                   "-Mdir", (dir / "obj").string(), "-CFLAGS", cflags,
                                   "-MAKEFLAGS", "-s"};
+  cmd.insert(cmd.end(), verilator_flags.begin(), verilator_flags.end());
   for (const auto& f : design.verilog_files()) cmd.push_back((dir / "rtl" / f).string());
   cmd.push_back(fs::absolute(harness_cpp).string());
   const std::string log = (dir / "build.log").string();
-  const int rc = run_child(cmd, 3600, log);
+  Progress progress("building the Verilator model of " + top + " (first use; cached in " + dir.string() + ")");
+  const int rc = run_child(cmd, 3600, log, {}, progress.ticker());
+  progress.done(rc == 0 ? "built in " + std::to_string(static_cast<int>(progress.seconds())) + " s"
+                        : "FAILED (exit " + std::to_string(rc) + ")");
   if (rc != 0 || !fs::exists(exe))
     throw std::runtime_error("Verilator build of " + top + " failed (exit " +
                              std::to_string(rc) + "), log " + log + ":\n" + tail(log, 3000));

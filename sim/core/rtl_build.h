@@ -21,6 +21,13 @@ std::string rtl_cache_dir();
 std::string build_verilated_model(const GeneratedDesign& design, const std::string& top,
                                   const std::string& harness_cpp,
                                   const std::vector<std::string>& extra_cflags = {},
-                                  const std::vector<std::string>& key_files = {});
+                                  const std::vector<std::string>& key_files = {},
+                                  const std::vector<std::string>& verilator_flags = {});
+
+// The Verilator flags of a model that writes FST traces (sim/core/harness_driver.h).
+inline const std::vector<std::string>& trace_flags() {
+  static const std::vector<std::string> f = {"--trace-fst", "--trace-structs"};
+  return f;
+}
 
 }  // namespace cmnet

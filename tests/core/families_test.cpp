@@ -129,3 +129,22 @@ TEST(BoardBlocks, WalksTheListAndFindsABlockByType) {
 
 }  // namespace
 }  // namespace cmnet
+
+namespace cmnet {
+namespace {
+
+TEST(FuseSoc, CoreNamesEveryVerilogFileInOrderAndTheTop) {
+  GeneratedDesign d;
+  d.top = "top_x";
+  d.files = {{"a.v", ""}, {"filelist.f", ""}, {"b.v", ""}, {"manifest.json", ""}};
+  const std::string core = fusesoc_core(d, "cm1", "my net/1", "0", "a \"quoted\" title");
+  EXPECT_EQ(core.rfind("CAPI=2:\n", 0), 0u) << core;
+  EXPECT_NE(core.find("name: cmnet:cm1:my_net_1:0\n"), std::string::npos) << core;
+  EXPECT_NE(core.find("      - a.v\n      - b.v\n"), std::string::npos) << core;
+  EXPECT_EQ(core.find("filelist.f"), std::string::npos) << core;
+  EXPECT_NE(core.find("toplevel: top_x"), std::string::npos) << core;
+  EXPECT_NE(core.find("description: \"a  quoted  title\""), std::string::npos) << core;
+}
+
+}  // namespace
+}  // namespace cmnet

@@ -16,6 +16,7 @@
 #include "gen/core/errors.h"
 #include "host/cm1/cm1_board.h"
 #include "host/conservation.h"
+#include "sim/cm1/cm1_counters.h"
 #include "host/errors.h"
 #include "host/register_port.h"
 #include "bitstreams/board.h"
@@ -138,14 +139,7 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
   r.want_ep_hist = expected_endpoint_histograms(p, traffic, r.model);
   for (size_t g = 0; g < r.ep_hist.size(); ++g) r.ep_hist_mismatch += r.ep_hist[g] != r.want_ep_hist[g];
   if (r.st.hist_overrun) spdlog::error("{}: an endpoint histogram missed a batch (hist_overrun)", uri);
-  r.tot.dim_busy.assign(static_cast<size_t>(p.cube_dims), 0);
-  for (const auto& c : r.chips) {
-    r.tot.injected += c.injected;
-    r.tot.delivered += c.delivered;
-    r.tot.desperation += c.desperation;
-    r.tot.parity_errors += c.parity_errors;
-    for (size_t d = 0; d < c.dim_busy.size(); ++d) r.tot.dim_busy[d] += c.dim_busy[d];
-  }
+  r.tot = cm1_totals(p, r.chips);
   for (size_t n = 0; n < r.chips.size(); ++n) {
     const auto& b = r.chips[n];
     const auto& m = r.model.chips[n];
@@ -156,11 +150,7 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
   for (size_t g = 0; g < r.rx.size(); ++g) r.rx_mismatch += !(r.rx[g] == r.want_rx[g]);
   for (const auto& x : r.rx) r.received += x.count;
   r.bit_times = r.st.cycles;
-  uint64_t busy = 0;
-  for (auto b : r.tot.dim_busy) busy += b;
-  r.util = r.bit_times ? static_cast<double>(busy) /
-                             (static_cast<double>(r.bit_times) * p.chips() * p.cube_dims)
-                       : 0;
+  r.util = cm1_wire_utilization(p, r.tot, r.bit_times);
   // The run has ended: nothing may be left in the endpoints' queues or the routers' buffers.
   // CM-1 counts per chip but messages cross chips, so the regions are the endpoint queues
   // (loaded -> injected into the routers) and the network (injected -> delivered).

@@ -8,13 +8,14 @@
 #include "gen/cli/cm1/cm1_family.h"
 #include "gen/cli/cm1/cm1_sim.h"
 #include "gen/core/errors.h"
+#include "sim/cm1/cm1_counters.h"
 #include "sim/cm1/traffic.h"
 
 namespace cmnet {
 
 // Shared by `sim` and the main job: route one pattern on one engine and write JSON lines.
 SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode,
-                    const std::string& engine, uint64_t max_petit) {
+                    const std::string& engine, uint64_t max_petit, Cm1RtlOptions rtl_options) {
   SimOutcome o;
   const auto t0 = std::chrono::steady_clock::now();
   if (engine == "model") {
@@ -28,7 +29,7 @@ SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode
     o.completed = r.completed;
     o.receptions = receptions_from_model(cfg.cm1, traffic, r);
   } else if (engine == "rtl") {
-    Cm1RtlOptions opt;
+    Cm1RtlOptions opt = rtl_options;
     opt.max_petit = max_petit;
     const Cm1RtlRun r = run_cm1_rtl(cfg, traffic, mode, opt);
     o.receptions = r.receptions;
@@ -73,19 +74,7 @@ void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& t
     }
     out << j.dump() << '\n';
   }
-  Cm1ChipCounters tot;
-  tot.dim_busy.assign(static_cast<size_t>(cfg.cm1.cube_dims), 0);
-  for (const auto& c : o.chips) {
-    tot.injected += c.injected;
-    tot.delivered += c.delivered;
-    tot.desperation += c.desperation;
-    tot.parity_errors += c.parity_errors;
-    for (size_t d = 0; d < c.dim_busy.size(); ++d) tot.dim_busy[d] += c.dim_busy[d];
-  }
-  uint64_t busy = 0;
-  for (auto b : tot.dim_busy) busy += b;
-  const double wire_capacity = static_cast<double>(cfg.cm1.chips()) * cfg.cm1.cube_dims *
-                               static_cast<double>(o.bit_times);
+  const Cm1ChipCounters tot = cm1_totals(cfg.cm1, o.chips);
   nlohmann::ordered_json s;
   s["summary"] = {{"engine", engine},
                   {"eject_mode", to_string(mode)},
@@ -100,7 +89,7 @@ void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& t
                   {"counter_desperation", tot.desperation},
                   {"counter_parity_errors", tot.parity_errors},
                   {"dim_busy_bit_times", tot.dim_busy},
-                  {"wire_utilization", wire_capacity > 0 ? busy / wire_capacity : 0.0},
+                  {"wire_utilization", cm1_wire_utilization(cfg.cm1, tot, o.bit_times)},
                   {"seconds", o.seconds}};
   out << s.dump() << '\n';
 }
@@ -112,7 +101,23 @@ int cm1_sim(const Cm1Config& cfg, const SimArgs& a) {
   const EjectMode mode = a.mode.empty() ? cfg.cm1.eject_mode
                          : a.mode == "one" ? EjectMode::kOnePerPetit
                                            : EjectMode::kOrCombine;
-  const SimOutcome o = simulate(cfg, traffic, mode, a.engine, a.max_steps);
+  Cm1RtlOptions ro;
+  if (!a.trace.empty()) {
+    if (a.engine != "rtl") throw InputError("--trace " + a.trace + ": only an RTL run has waveforms (--engine rtl)");
+    if (!a.trace.ends_with(".fst")) throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
+    if (a.trace_from > a.trace_to)
+      throw InputError("--trace-from " + std::to_string(a.trace_from) + " is after --trace-to " + std::to_string(a.trace_to));
+    if (cfg.cm1.cube_dims > 6)
+      throw InputError("--trace: a traced run simulates the whole network top in one model, at most c = 6 (this config: c = " +
+                       std::to_string(cfg.cm1.cube_dims) + ")");
+    ro.trace_file = a.trace;
+    ro.trace_from = a.trace_from;
+    ro.trace_to = a.trace_to;
+  }
+  const SimOutcome o = simulate(cfg, traffic, mode, a.engine, a.max_steps, ro);
+  if (!a.trace.empty()) std::printf("wrote %s (bit-times %llu..%s of the run; open it with gtkwave)\n", a.trace.c_str(),
+                                    static_cast<unsigned long long>(a.trace_from),
+                                    a.trace_to == UINT64_MAX ? "end" : std::to_string(a.trace_to).c_str());
   write_jsonl(a.out, cfg, traffic, o, a.engine, mode);
   std::printf("%s: %zu messages, %zu delivered, %llu petit cycles, %llu bit-times%s -> %s\n",
               a.engine.c_str(), traffic.messages.size(), o.deliveries.size(),

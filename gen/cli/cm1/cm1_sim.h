@@ -20,8 +20,9 @@ struct SimOutcome {
   double seconds = 0;
 };
 
+// `rtl_options` (engine rtl only): traces and the like; max_petit overrides its max_petit.
 SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode,
-                    const std::string& engine, uint64_t max_petit);
+                    const std::string& engine, uint64_t max_petit, Cm1RtlOptions rtl_options = {});
 void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& traffic,
                  const SimOutcome& o, const std::string& engine, EjectMode mode);
 
