@@ -443,7 +443,7 @@ std::string run_tool(const std::vector<std::string>& cmd, const fs::path& log, i
 
 std::vector<std::string> hw_paths() {
   std::vector<std::string> p;
-  for (const auto& f : host_link_hw_files()) p.push_back(hw_dir() + "/" + f);
+  for (const auto& f : host_link_hw_files()) p.push_back(hw_path(f));
   return p;
 }
 
@@ -494,7 +494,7 @@ TEST(HostLinkLint, RejectsTooFewClocksPerBit) {
   const fs::path dir = temp_dir("lintbad");
   int rc = 0;
   const std::string log = run_tool({CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", "cmnet_uart_rx",
-                                    "-GCLKS_PER_BIT=3", hw_dir() + "/cmnet_uart_rx.v"},
+                                    "-GCLKS_PER_BIT=3", hw_path("cmnet_uart_rx.v")},
                                    dir / "lint.log", &rc);
   EXPECT_NE(rc, 0);
   EXPECT_NE(log.find("CLKS_PER_BIT_must_be_at_least_4"), std::string::npos) << log;
@@ -1044,7 +1044,7 @@ INSTANTIATE_TEST_SUITE_P(ClocksPerBit, HostLinkUart, ::testing::Values(4, 8),
 TEST(HostLinkUart, EdgeCasesOfTheUartPair) {
   GeneratedDesign d;
   d.top = "cmnet_uart_check";
-  for (const char* f : {"cmnet_uart_rx.v", "cmnet_uart_tx.v"}) d.files.emplace_back(f, slurp(hw_dir() + "/" + f));
+  for (const char* f : {"cmnet_uart_rx.v", "cmnet_uart_tx.v"}) d.files.emplace_back(f, read_hw_file(f));
   std::ostringstream v;
   v << "module cmnet_uart_check (input wire clk, input wire rst";
   const std::vector<std::pair<char, int>> pairs = {{'a', 4}, {'b', 7}, {'c', 16}};
