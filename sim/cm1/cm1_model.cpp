@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -254,6 +255,20 @@ Cm1RunResult run_cm1_model(const Cm1Params& p, const Traffic& t, EjectMode mode,
     res.desperation += c_desperation[x];
   }
   return res;
+}
+
+std::ostream& operator<<(std::ostream& os, const Cm1Delivery& d) {
+  return os << "{msg " << d.msg << ", petit " << d.petit << ", rx vp " << d.rx_vp
+            << ", rx data 0x" << std::hex << d.rx_data << std::dec << ", combined " << d.combined
+            << '}';
+}
+
+std::ostream& operator<<(std::ostream& os, const Cm1ChipCounters& c) {
+  os << "{injected " << c.injected << ", delivered " << c.delivered << ", desperation "
+     << c.desperation << ", petit cycles " << c.petit_cycles << ", parity errors "
+     << c.parity_errors << ", dim busy [";
+  for (size_t d = 0; d < c.dim_busy.size(); ++d) os << (d ? " " : "") << c.dim_busy[d];
+  return os << "]}";
 }
 
 }  // namespace cmnet

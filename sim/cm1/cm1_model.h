@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <vector>
 
 #include "gen/cm1/cm1_params.h"
@@ -30,6 +31,11 @@ struct Cm1ChipCounters {
   uint64_t parity_errors = 0;
   std::vector<uint64_t> dim_busy;  // per dimension: bit-times the outgoing cube wire carried a message
 };
+
+// Readable forms for test failures (gtest prints with them), e.g. "{msg 3, petit 4, rx vp 0,
+// rx data 0xfffe, combined 2}".
+std::ostream& operator<<(std::ostream& os, const Cm1Delivery& d);
+std::ostream& operator<<(std::ostream& os, const Cm1ChipCounters& c);
 
 struct Cm1RunResult {
   std::vector<Cm1Delivery> deliveries;  // in order of (petit, chip, row)

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,8 @@ struct Cm1Reception {
   bool operator<(const Cm1Reception& o) const;
   bool operator==(const Cm1Reception& o) const;  // ignores bit_time
 };
+// "{dst 17, petit 4, vp 0, data 0xfffe}" (the compared fields; gtest prints with it).
+std::ostream& operator<<(std::ostream& os, const Cm1Reception& r);
 
 struct Cm1Fault {
   uint64_t bit_time = 0;  // from the start of petit cycle 0
@@ -82,9 +86,47 @@ Cm1RtlRun run_cm1_rtl(const Cm1Config& cfg, const Traffic& t, EjectMode mode,
 std::vector<Cm1Reception> receptions_from_model(const Cm1Params& p, const Traffic& t,
                                                 const Cm1RunResult& r);
 
-// Attributes RTL receptions to messages (the message format has no source address): each
-// reception takes the earliest undelivered messages to that processor whose data it covers.
-// Returns deliveries in the model's format; messages never matched are absent.
+struct Cm1CreditOptions {
+  // kOnePerPetit: each reception is exactly one message; kOrCombine: the OR of one or more.
+  EjectMode mode = EjectMode::kOrCombine;
+  // Search nodes per destination processor, for finding an assignment and again for proving
+  // which receptions are ambiguous (few are needed unless many messages meet at a hot spot).
+  uint64_t max_steps = 100000;
+};
+
+// How receptions were credited to messages (credit_receptions).
+struct Cm1Crediting {
+  std::vector<Cm1Delivery> deliveries;  // in reception order; messages never credited are absent
+  // Receptions that another exact assignment credits to other messages (OR-combined data may
+  // not tell who sent what), and the messages that assignment credits elsewhere. Where the
+  // search bound stopped a proof, a reception counts as ambiguous.
+  std::vector<Cm1Reception> ambiguous;
+  std::vector<size_t> ambiguous_messages;  // increasing
+  // Receptions whose data is not the OR of the messages credited to them (none fits, e.g. a
+  // bit flipped on a wire, or the greedy fallback below got it wrong).
+  std::vector<Cm1Reception> unexplained;
+  // Destination processors for which no exact assignment was found (none exists, or the search
+  // hit max_steps): credited greedily, each reception taking the earliest waiting messages it
+  // covers, as before issue 15. Their ambiguity is not reported.
+  std::vector<uint32_t> greedy_dsts;
+  bool bounded = false;  // some search hit max_steps (greedy_dsts, or ambiguity not proved)
+  bool exact() const { return unexplained.empty() && greedy_dsts.empty(); }
+};
+
+// Credits RTL receptions (of one group: the run of `t`) to messages: the message format has no source
+// address, so the senders are inferred from the data. Every reception is explained exactly
+// where possible: its VP and DATA are the OR of the messages credited to it (one message in
+// kOnePerPetit), all to its processor, each message credited at most once, and a source's
+// k-th message no earlier than petit cycle k (a processor injects one message per petit
+// cycle). In OR mode every message that fits some reception is credited (a completed run
+// delivered them all). Among several exact assignments one is picked (the receptions covered
+// by the messages with fewest choices, the rest added to their earliest fitting reception)
+// and the receptions and messages they differ on are reported as ambiguous.
+Cm1Crediting credit_receptions(const Cm1Params& p, const Traffic& t,
+                               const std::vector<Cm1Reception>& rx,
+                               const Cm1CreditOptions& opt = {});
+
+// credit_receptions(p, t, rx).deliveries (OR mode): the deliveries in the model's format.
 std::vector<Cm1Delivery> deliveries_from_receptions(const Cm1Params& p, const Traffic& t,
                                                     const std::vector<Cm1Reception>& rx);
 

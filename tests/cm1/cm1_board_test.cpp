@@ -38,9 +38,11 @@ Cm1Config board_config() {
   return cfg;
 }
 
+// A reply that must come: long enough never to time out on a loaded machine (ASan, the UART
+// simulated bit by bit, a 256-word load); it only ends a wait when something is broken.
 BoardClientOptions client_options() {
   BoardClientOptions o;
-  o.timeout = 3000ms;
+  o.timeout = 10000ms;
   return o;
 }
 
@@ -147,7 +149,7 @@ TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
   b.clear();
   b.load(make_pattern("hot-spot", cfg.cm1, 5, 2));
   b.start(EjectMode::kOnePerPetit);
-  c.set_timeout(500ms);
+  c.set_timeout(500ms);  // short: a board that stopped answering ends the call within 2 x 500 ms
   sim.kill_now();
   const auto t0 = std::chrono::steady_clock::now();
   try {
@@ -156,8 +158,13 @@ TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
   } catch (const HostError& e) {
     EXPECT_TRUE(e.kind() == HostErrorKind::ConnectionClosed || e.kind() == HostErrorKind::Timeout)
         << e.what();
+    if (e.kind() == HostErrorKind::Timeout) {  // given up after its retry, not waiting on
+      EXPECT_NE(std::string(e.what()).find("(2 attempts)"), std::string::npos) << e.what();
+    }
   }
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  // Hang detector only, not a speed bound: the first failing call ends within about 1 s (its
+  // 2 x 500 ms attempts); 30 s means a deadline was ignored.
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 30s) << "hang: status() ignored its deadlines";
 }
 
 // The board top (host link + register block + generator + network) lints clean for a few sizes.

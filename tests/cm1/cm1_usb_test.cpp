@@ -270,7 +270,12 @@ TEST_F(UsbFake, StatusBytesAreStrippedFromEveryPacket) {
   std::vector<uint8_t> buf(64);
   const auto t0 = Clock::now();
   EXPECT_EQ(t->read_some(buf, Clock::now() + 30ms), 0u);
-  EXPECT_GE(Clock::now() - t0, 30ms);
+  EXPECT_GE(Clock::now() - t0, 30ms);  // the deadline was waited out (a lower bound: safe)
+  // One comes per latency period (1 ms); a loaded machine may not get one into those 30 ms, so
+  // idle reads go on until one has (the 30 s only ends the wait when they never come).
+  const auto give_up = Clock::now() + 30s;
+  while (t->stats().status_only_packets == 0 && Clock::now() < give_up)
+    ASSERT_EQ(t->read_some(buf, Clock::now() + 30ms), 0u);
   EXPECT_GT(t->stats().status_only_packets, 0u);
   EXPECT_GT(fake.stats().status_only_packets, 0u);
   // Sizes around the 510 data bytes of a packet, and big ones spanning many packets of one
@@ -328,9 +333,11 @@ Cm1Config board_config() {
   return cfg;
 }
 
+// A reply that must come: long enough never to time out on a loaded machine (ASan, the UART
+// simulated bit by bit, a 256-word load); it only ends a wait when something is broken.
 BoardClientOptions client_options() {
   BoardClientOptions o;
-  o.timeout = 3000ms;
+  o.timeout = 10000ms;
   return o;
 }
 
@@ -399,51 +406,65 @@ TEST_F(UsbBoard, Cm1RunOverUsbEqualsTheModel) {
   EXPECT_EQ(c.stats().retries, 0u);
 }
 
-TEST_F(UsbBoard, UnplugMidRunIsAClearErrorWithinASecond) {
+TEST_F(UsbBoard, UnplugMidRunIsConnectionClosedNotATimeout) {
   FakeFt2232h fake(bridged());
   BoardClientOptions o = client_options();
-  o.timeout = 500ms;
   o.retries = 1;
   BoardClient c(open_transport(kUri), o);
-  // Setting up the run is not what is measured: on a loaded machine (ASan, the UART simulated
-  // bit by bit) the 256-word load can take longer than the short timeout below.
-  c.set_timeout(5000ms);
   Cm1Board b(c);
   b.clear();
   b.load(make_pattern("hot-spot", board_config().cm1, 5, 2));
   b.start(EjectMode::kOnePerPetit);
-  c.set_timeout(o.timeout);
+  // Unplug while status() is being polled: once a few polls have been answered (not after a
+  // fixed sleep, which a loaded machine could spend before the first poll).
+  std::atomic<int> polls{0};
+  std::atomic<bool> done{false};
   std::atomic<bool> pulled{false};
   Clock::time_point t_unplug;
   std::thread puller([&] {
-    std::this_thread::sleep_for(100ms);
+    const auto give_up = Clock::now() + 60s;
+    while (polls < 3 && !done && Clock::now() < give_up) std::this_thread::sleep_for(1ms);
     t_unplug = Clock::now();
     fake.unplug();
     pulled = true;
   });
   HostError err(HostErrorKind::Io, "none");
   bool thrown = false;
-  const auto limit = Clock::now() + 10s;
+  const auto limit = Clock::now() + 120s;  // hang detector only: the unplug ends the loop
   try {
-    while (Clock::now() < limit) b.status();
+    while (Clock::now() < limit) {
+      b.status();
+      ++polls;
+    }
   } catch (const HostError& e) {
     err = e;
     thrown = true;
   }
   const auto t_error = Clock::now();
+  done = true;
   puller.join();
   ASSERT_TRUE(thrown) << "status() kept answering after the unplug";
   ASSERT_TRUE(pulled);
+  EXPECT_GE(polls.load(), 3) << "status() failed before the unplug: " << err.what();
+  EXPECT_GE(t_error, t_unplug);
+  // Seen as the device vanishing, on the call in flight, not waited out as a reply timeout
+  // (a 10 s one here: a timeout would also have shown as kind Timeout after the retry).
   EXPECT_EQ(err.kind(), HostErrorKind::ConnectionClosed) << err.what();
   EXPECT_TRUE(contains(err.what(), "0403:6010 vanished")) << err.what();
-  EXPECT_LT(t_error - t_unplug, 1s);
+  EXPECT_EQ(c.stats().timeouts, 0u);
+  EXPECT_EQ(c.stats().retries, 0u);
+  // The time it took, as a figure (not asserted: it depends on the machine and its load).
   std::printf("  unplug -> %s after %.1f ms: %s\n", host_error_kind_name(err.kind()),
               std::chrono::duration<double, std::milli>(t_error - t_unplug).count(), err.what());
   EXPECT_FALSE(c.transport().is_open());
-  // Later calls fail at once; and the device is gone for a new open too.
-  const auto t1 = Clock::now();
-  EXPECT_THROW(c.read32(0), HostError);
-  EXPECT_LT(Clock::now() - t1, 100ms);
+  // Later calls fail at once: refused before anything is sent, so nothing can wait on a reply.
+  const BoardClientStats before = c.stats();
+  const HostError later = expect_host_error([&] { c.read32(0); });
+  EXPECT_EQ(later.kind(), HostErrorKind::ConnectionClosed) << later.what();
+  EXPECT_TRUE(contains(later.what(), "connection is closed")) << later.what();
+  EXPECT_EQ(c.stats().requests, before.requests) << "a request went out on the vanished device";
+  EXPECT_EQ(c.stats().timeouts, before.timeouts);
+  // And the device is gone for a new open too.
   HostError e = expect_host_error([] { open_transport(kUri); });
   EXPECT_EQ(e.kind(), HostErrorKind::NoDevice) << e.what();
   EXPECT_TRUE(contains(e.what(), "no USB device 0403:6010 with serial CMNET0001 found")) << e.what();

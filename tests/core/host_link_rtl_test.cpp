@@ -44,6 +44,10 @@ using proto::Status;
 
 namespace {
 
+// The deadline for replies that must come: it ends a wait only when something is broken, so it
+// is long enough never to pass on a slow or loaded machine. (How fast the link is: cmnet-linkbench.)
+constexpr auto kReplyWait = 60s;
+
 constexpr uint32_t kId = 0x434D4E31;  // cmnet_regfile_demo's default ID
 constexpr uint32_t kAcc = 0x8, kCount = 0xC, kRam = 0x1000;
 constexpr uint32_t kRamWords = 1024;  // RAM_AW = 10
@@ -392,7 +396,7 @@ void expect_same_replies(RtlBoard& board, const std::vector<uint8_t>& stream, st
 }
 
 Frame only_frame(RawLink& link) {
-  auto f = link.frames(1, 10s);
+  auto f = link.frames(1, kReplyWait);
   if (f.size() != 1) {
     ADD_FAILURE() << "no reply";
     return {};
@@ -439,7 +443,7 @@ std::string run_tool(const std::vector<std::string>& cmd, const fs::path& log, i
 
 std::vector<std::string> hw_paths() {
   std::vector<std::string> p;
-  for (const auto& f : host_link_hw_files()) p.push_back(hw_dir() + "/" + f);
+  for (const auto& f : host_link_hw_files()) p.push_back(hw_path(f));
   return p;
 }
 
@@ -490,7 +494,7 @@ TEST(HostLinkLint, RejectsTooFewClocksPerBit) {
   const fs::path dir = temp_dir("lintbad");
   int rc = 0;
   const std::string log = run_tool({CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", "cmnet_uart_rx",
-                                    "-GCLKS_PER_BIT=3", hw_dir() + "/cmnet_uart_rx.v"},
+                                    "-GCLKS_PER_BIT=3", hw_path("cmnet_uart_rx.v")},
                                    dir / "lint.log", &rc);
   EXPECT_NE(rc, 0);
   EXPECT_NE(log.find("CLKS_PER_BIT_must_be_at_least_4"), std::string::npos) << log;
@@ -684,13 +688,16 @@ TEST(HostLinkRtl, ClientsComeAndGo) {
   expect_clean_stop(board);
 }
 
-// How fast the simulated RTL board answers the host driver (printed; bounded loosely).
+// How fast the simulated RTL board answers the host driver: printed as a figure, not asserted
+// (wall-clock rates depend on the machine and its load; cmnet-linkbench is the benchmark). What
+// is asserted is that every operation in the windows completed, correctly, without a retry.
 TEST(HostLinkRtl, Throughput) {
   for (HostLinkPhy phy : {HostLinkPhy::Bytes, HostLinkPhy::Fifo}) {
     RtlBoard board(config(phy));
     BoardClient c = BoardClient::open(board.uri(), client_options());
     std::vector<uint32_t> w(256);
     std::iota(w.begin(), w.end(), 1u);
+    uint64_t ops = 0;
     auto rate = [&](const std::function<void()>& op) {
       int n = 0;
       const auto t0 = Clock::now();
@@ -698,6 +705,7 @@ TEST(HostLinkRtl, Throughput) {
         op();
         ++n;
       }
+      ops += static_cast<uint64_t>(n);
       return n / std::chrono::duration<double>(Clock::now() - t0).count();
     };
     const double reads = rate([&] { c.read32(kRam); });
@@ -711,8 +719,9 @@ TEST(HostLinkRtl, Throughput) {
                 "%.1f Mcycles simulated\n",
                 host_link_phy_name(phy), reads, bursts, bursts * 1024 / 1e6, wbursts,
                 static_cast<double>(s.at("cycles")) / 1e6);
-    EXPECT_GT(reads, 20.0);
-    EXPECT_GT(bursts, 5.0);
+    EXPECT_EQ(c.stats().requests, ops + 1);  // + the burst_write between the windows
+    EXPECT_EQ(c.stats().retries, 0u);
+    EXPECT_EQ(c.stats().timeouts, 0u);
   }
 }
 
@@ -748,7 +757,7 @@ TEST(HostLinkRtl, ErrorRepliesAsProtocolMdSays) {
     // (Not bytes 0x01..0x04: the payload is scanned like any garbage, and they would start
     // UARTBone commands.)
     link.send(cat({req, {0x10, 0x20, 0x30, 0x40}, inner}));
-    auto rs = link.frames(2, 10s);
+    auto rs = link.frames(2, kReplyWait);
     ASSERT_EQ(rs.size(), 2u);
     EXPECT_EQ(rs[0].seq, 0x40);
     EXPECT_EQ(rs[0].status, static_cast<uint8_t>(Status::BadLength));
@@ -795,7 +804,7 @@ TEST(HostLinkRtl, ErrorRepliesAsProtocolMdSays) {
   {
     link.send(raw_frame(2, 0x02, 16, kRam, 0, {}));
     std::vector<uint8_t> want = proto::encode(proto::make_reply(proto::make_read(16, kRam), Status::BadVersion));
-    EXPECT_EQ(link.recv(want.size(), 10s), want);
+    EXPECT_EQ(link.recv(want.size(), kReplyWait), want);
   }
   // PING's word.
   {
@@ -818,7 +827,7 @@ TEST(HostLinkRtl, GarbageAndStraySyncBytesBetweenFrames) {
   auto truncated = proto::encode(proto::make_burst_write(4, kRam + 64, std::vector<uint32_t>(6, 0x99)));
   truncated.resize(20);
   link.send(cat({{0x00, 0xFF, 0xA5, 0x01}, w1, {0xA5, 0xA5, 0x5A}, w2, {0x13, 0x37}, truncated, r3}));
-  auto rs = link.frames(4, 10s);
+  auto rs = link.frames(4, kReplyWait);
   ASSERT_EQ(rs.size(), 4u);
   EXPECT_EQ(rs[0].seq, 1);
   EXPECT_EQ(rs[0].status, 0);
@@ -832,23 +841,24 @@ TEST(HostLinkRtl, GarbageAndStraySyncBytesBetweenFrames) {
 }
 
 TEST(HostLinkRtl, StalledPartialFrameIsDroppedAfterTheFrameTimeout) {
-  RtlBoard board(config(HostLinkPhy::Bytes));
+  const HostLinkRtlConfig cfg = config(HostLinkPhy::Bytes);
+  RtlBoard board(cfg);
   RawLink link(board.port());
   // A header announcing 100 words, 10 of them sent, then nothing: the PING that follows is
   // taken as payload until the engine's FRAME_TIMEOUT (50000 cycles) drops the partial frame
-  // and rescans.
+  // and rescans. The timeout counts simulated cycles, so that is what is checked, not wall time.
   auto partial = raw_frame(1, 0x04, 0x50, kRam, 100, std::vector<uint32_t>(100, 0));
   partial.resize(proto::kHeaderBytes + 10);
-  const auto t0 = Clock::now();
   link.send(cat({partial, proto::encode(proto::make_ping(0x51))}));
-  const Frame r = only_frame(link);
+  const Frame r = only_frame(link);  // the PING is answered at all: the partial frame was dropped
   EXPECT_EQ(r.seq, 0x51);
   EXPECT_EQ(r.status, 0);
-  EXPECT_LT(Clock::now() - t0, 5s);
   // And nothing of the partial frame was executed.
   link.send(proto::encode(proto::make_read(0x52, kRam)));
   EXPECT_EQ(only_frame(link).payload, (std::vector<uint32_t>{0}));
-  expect_clean_stop(board);
+  const auto s = expect_clean_stop(board);
+  // The drop waited out FRAME_TIMEOUT in simulated time (a lower bound: safe).
+  EXPECT_GE(s.at("cycles"), uint64_t{cfg.frame_timeout_cycles});
 }
 
 // ------------------------------------------------------------------ UARTBone
@@ -903,11 +913,11 @@ void exercise_uartbone(RtlBoard& board) {
   c.write32(kRam + 12, 0xAAAA000C);
   EXPECT_EQ(ub.burst_read(kTop + 8, 3), (std::vector<uint32_t>{0xAAAA0008, 0xAAAA000C, kId}));
   // A word address >= 2^30 has no byte address: its top two bits are dropped.
-  c.transport().write_all(std::vector<uint8_t>{0x02, 1, 0xC0, 0x00, 0x04, 0x02}, Clock::now() + 10s);
+  c.transport().write_all(std::vector<uint8_t>{0x02, 1, 0xC0, 0x00, 0x04, 0x02}, Clock::now() + kReplyWait);
   std::vector<uint8_t> four(4);
   size_t got = 0;
   while (got < 4) {
-    const size_t k = c.transport().read_some(std::span(four).subspan(got), Clock::now() + 10s);
+    const size_t k = c.transport().read_some(std::span(four).subspan(got), Clock::now() + kReplyWait);
     ASSERT_GT(k, 0u) << "no reply to a UARTBone read at word address 0xC0000402";
     got += k;
   }
@@ -976,7 +986,7 @@ TEST(HostLinkRtl, MalformedUartBoneCommandsDoNotWedgeTheLink) {
     o.timeout = 1000ms;
     o.retries = 2;
     BoardClient c = BoardClient::open(board.uri(), o);
-    c.transport().write_all(std::vector<uint8_t>{ub::kRead, 1, 0x00}, Clock::now() + 10s);
+    c.transport().write_all(std::vector<uint8_t>{ub::kRead, 1, 0x00}, Clock::now() + kReplyWait);
     c.write32(kRam + 0x104, 0x600DF00D);
     EXPECT_EQ(c.read32(kRam + 0x104), 0x600DF00Du);
     EXPECT_GE(c.stats().retries, 1u);
@@ -1034,7 +1044,7 @@ INSTANTIATE_TEST_SUITE_P(ClocksPerBit, HostLinkUart, ::testing::Values(4, 8),
 TEST(HostLinkUart, EdgeCasesOfTheUartPair) {
   GeneratedDesign d;
   d.top = "cmnet_uart_check";
-  for (const char* f : {"cmnet_uart_rx.v", "cmnet_uart_tx.v"}) d.files.emplace_back(f, slurp(hw_dir() + "/" + f));
+  for (const char* f : {"cmnet_uart_rx.v", "cmnet_uart_tx.v"}) d.files.emplace_back(f, read_hw_file(f));
   std::ostringstream v;
   v << "module cmnet_uart_check (input wire clk, input wire rst";
   const std::vector<std::pair<char, int>> pairs = {{'a', 4}, {'b', 7}, {'c', 16}};
