@@ -1,5 +1,6 @@
 // `cmnet sim` for CM-1: one pattern routed on the RTL (Verilator) or on the reference model,
 // one JSON object per message and a summary. Also what `cmnet demo` runs.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -33,7 +34,10 @@ SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode
     opt.max_petit = max_petit;
     const Cm1RtlRun r = run_cm1_rtl(cfg, traffic, mode, opt);
     o.receptions = r.receptions;
-    o.deliveries = deliveries_from_receptions(cfg.cm1, traffic, r.receptions);
+    Cm1CreditOptions co;
+    co.mode = mode;
+    o.crediting = credit_receptions(cfg.cm1, traffic, r.receptions, co);
+    o.deliveries = o.crediting->deliveries;
     o.chips = r.chips;
     o.petit_cycles = r.petit_cycles;
     o.bit_times = r.bit_times;
@@ -68,6 +72,9 @@ void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& t
       std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(d->rx_data));
       j["rx_data"] = hex;
       j["combined"] = d->combined;
+      if (o.crediting && std::binary_search(o.crediting->ambiguous_messages.begin(),
+                                            o.crediting->ambiguous_messages.end(), i))
+        j["ambiguous"] = true;  // another assignment of the OR-combined receptions credits it elsewhere
     } else {
       j["petit"] = nullptr;
       j["delivered"] = false;
@@ -91,6 +98,13 @@ void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& t
                   {"dim_busy_bit_times", tot.dim_busy},
                   {"wire_utilization", cm1_wire_utilization(cfg.cm1, tot, o.bit_times)},
                   {"seconds", o.seconds}};
+  if (o.crediting) {
+    s["summary"]["crediting"] = {{"exact", o.crediting->exact()},
+                                 {"ambiguous_receptions", o.crediting->ambiguous.size()},
+                                 {"ambiguous_messages", o.crediting->ambiguous_messages.size()},
+                                 {"unexplained_receptions", o.crediting->unexplained.size()},
+                                 {"greedy_processors", o.crediting->greedy_dsts.size()}};
+  }
   out << s.dump() << '\n';
 }
 
@@ -115,6 +129,11 @@ int cm1_sim(const Cm1Config& cfg, const SimArgs& a) {
     ro.trace_to = a.trace_to;
   }
   const SimOutcome o = simulate(cfg, traffic, mode, a.engine, a.max_steps, ro);
+  if (o.crediting && (!o.crediting->ambiguous_messages.empty() || !o.crediting->exact()))
+    std::printf("rtl receptions credited to messages: %zu messages ambiguous (OR-combined data that more than one "
+                "assignment explains), %zu receptions unexplained, %zu processors credited greedily\n",
+                o.crediting->ambiguous_messages.size(), o.crediting->unexplained.size(),
+                o.crediting->greedy_dsts.size());
   if (!a.trace.empty()) std::printf("wrote %s (bit-times %llu..%s of the run; open it with gtkwave)\n", a.trace.c_str(),
                                     static_cast<unsigned long long>(a.trace_from),
                                     a.trace_to == UINT64_MAX ? "end" : std::to_string(a.trace_to).c_str());

@@ -1,6 +1,7 @@
 // One CM-1 pattern on one engine (rtl or model), shared by `cmnet sim` and `cmnet demo`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct SimOutcome {
   uint64_t bit_times = 0;
   bool completed = false;
   double seconds = 0;
+  // RTL only: how the receptions were credited to messages (the message format has no source:
+  // OR-combined receptions can be ambiguous); empty for the model, which knows its senders.
+  std::optional<Cm1Crediting> crediting;
 };
 
 // `rtl_options` (engine rtl only): traces and the like; max_petit overrides its max_petit.
