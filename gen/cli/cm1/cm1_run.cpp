@@ -16,6 +16,7 @@
 #include "gen/core/errors.h"
 #include "host/cm1/cm1_board.h"
 #include "host/conservation.h"
+#include "host/svg_plot.h"
 #include "sim/cm1/cm1_counters.h"
 #include "host/errors.h"
 #include "host/register_port.h"
@@ -29,62 +30,58 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// A bar chart of per-dimension wire utilization and a heat map of per-link busy bit-times
-// over the hypercube (rows: chips, columns: dimensions), as one SVG.
-std::string utilization_svg(const Cm1Params& p, const std::vector<Cm1ChipCounters>& chips,
+// Per-link utilization over the hypercube as a heat map (rows: chips, columns: dimensions).
+std::string utilization_svg(const Cm1Config& cfg, const std::vector<Cm1ChipCounters>& chips,
                             uint64_t bit_times) {
-  const int C = p.cube_dims, N = p.chips();
-  const int cell = std::max(4, std::min(24, 480 / std::max(1, N)));
-  const int W = std::max(480, 120 + C * 40 + 40), H = 60 + N * cell + 200;
-  std::string s = "<svg xmlns='http://www.w3.org/2000/svg' width='" + std::to_string(W) +
-                  "' height='" + std::to_string(H) + "' font-family='sans-serif' font-size='11'>\n";
-  s += "<text x='10' y='16' font-size='13'>CM-1 link utilization (busy bit-times / run bit-times)</text>\n";
-  for (int d = 0; d < C; ++d)
-    s += "<text x='" + std::to_string(120 + d * 40 + 10) + "' y='40'>d" + std::to_string(d) + "</text>\n";
-  for (int n = 0; n < N; ++n) {
-    if (cell >= 10 || n % 8 == 0)
-      s += "<text x='10' y='" + std::to_string(50 + n * cell + cell - 2) + "'>chip " + std::to_string(n) + "</text>\n";
-    for (int d = 0; d < C; ++d) {
-      const double u = bit_times ? static_cast<double>(chips[static_cast<size_t>(n)].dim_busy[static_cast<size_t>(d)]) / bit_times : 0;
-      const int shade = 255 - static_cast<int>(std::min(1.0, u) * 255);
-      char fill[48];
-      std::snprintf(fill, sizeof fill, "rgb(%d,%d,255)", shade, shade);
-      s += "<rect x='" + std::to_string(120 + d * 40) + "' y='" + std::to_string(46 + n * cell) +
-           "' width='38' height='" + std::to_string(cell - 1) + "' fill='" + fill + "'><title>chip " +
-           std::to_string(n) + " dim " + std::to_string(d) + ": " + std::to_string(u) + "</title></rect>\n";
-    }
+  const Cm1Params& p = cfg.cm1;
+  plot::HeatMap h;
+  h.title = cfg.name + ": utilization of every cube wire (c = " + std::to_string(p.cube_dims) + ", " +
+            std::to_string(p.chips()) + " chips)";
+  h.x_label = "cube dimension of the outgoing wire";
+  h.y_label = "chip";
+  h.value_label = "busy / run bit-times";
+  for (int d = 0; d < p.cube_dims; ++d) h.col_labels.push_back(std::string("d").append(std::to_string(d)));
+  for (int n = 0; n < p.chips(); ++n) {
+    h.row_labels.push_back(std::to_string(n));
+    std::vector<double> row;
+    for (int d = 0; d < p.cube_dims; ++d)
+      row.push_back(bit_times ? static_cast<double>(chips[static_cast<size_t>(n)].dim_busy[static_cast<size_t>(d)]) /
+                                    static_cast<double>(bit_times)
+                              : 0.0);
+    h.values.push_back(row);
   }
-  const int y0 = 60 + N * cell + 20;
-  s += "<text x='10' y='" + std::to_string(y0) + "' font-size='13'>per dimension</text>\n";
-  for (int d = 0; d < C; ++d) {
-    uint64_t busy = 0;
-    for (const auto& c : chips) busy += c.dim_busy[static_cast<size_t>(d)];
-    const double u = bit_times ? static_cast<double>(busy) / (static_cast<double>(bit_times) * N) : 0;
-    const int h = static_cast<int>(u * 150);
-    s += "<rect x='" + std::to_string(120 + d * 40) + "' y='" + std::to_string(y0 + 165 - h) +
-         "' width='30' height='" + std::to_string(h) + "' fill='steelblue'/>\n";
-    char lab[32];
-    std::snprintf(lab, sizeof lab, "%.0f%%", u * 100);
-    s += "<text x='" + std::to_string(120 + d * 40) + "' y='" + std::to_string(y0 + 180) + "'>" + lab + "</text>\n";
-  }
-  s += "</svg>\n";
-  return s;
+  return plot::heat_map(h);
 }
 
-std::string histogram_svg(const std::array<uint32_t, 16>& h) {
-  uint32_t mx = 1;
-  for (uint32_t v : h) mx = std::max(mx, v);
-  std::string s = "<svg xmlns='http://www.w3.org/2000/svg' width='560' height='240' font-family='sans-serif' font-size='11'>\n";
-  s += "<text x='10' y='16' font-size='13'>receptions per delivery petit cycle (15 = 15 or later)</text>\n";
-  for (size_t k = 0; k < h.size(); ++k) {
-    const int bh = static_cast<int>(180.0 * h[k] / mx);
-    s += "<rect x='" + std::to_string(30 + 32 * k) + "' y='" + std::to_string(210 - bh) +
-         "' width='26' height='" + std::to_string(bh) + "' fill='darkorange'><title>" +
-         std::to_string(h[k]) + "</title></rect>\n";
-    s += "<text x='" + std::to_string(36 + 32 * k) + "' y='228'>" + std::to_string(k) + "</text>\n";
+// Wire utilization per dimension, over every chip.
+std::string dimensions_svg(const Cm1Config& cfg, const std::vector<Cm1ChipCounters>& chips, uint64_t bit_times) {
+  const Cm1Params& p = cfg.cm1;
+  plot::BarChart c;
+  c.title = cfg.name + ": wire utilization per cube dimension";
+  c.x_label = "cube dimension";
+  c.y_label = "utilization (%)";
+  c.value_format = "%.1f%%";
+  for (int d = 0; d < p.cube_dims; ++d) {
+    uint64_t busy = 0;
+    for (const auto& ch : chips) busy += ch.dim_busy[static_cast<size_t>(d)];
+    c.categories.push_back(std::string("d").append(std::to_string(d)));
+    c.values.push_back(bit_times ? 100.0 * static_cast<double>(busy) / (static_cast<double>(bit_times) * p.chips()) : 0.0);
   }
-  s += "</svg>\n";
-  return s;
+  return plot::bar_chart(c);
+}
+
+std::string histogram_svg(const Cm1Config& cfg, const std::array<uint32_t, 16>& h) {
+  plot::BarChart c;
+  c.title = cfg.name + ": receptions per delivery petit cycle";
+  c.x_label = "delivery petit cycle (15: 15 or later)";
+  c.y_label = "receptions";
+  c.value_format = "%.0f";
+  for (size_t k = 0; k < h.size(); ++k) {
+    c.categories.push_back(k + 1 == h.size() ? ">=15" : std::to_string(k));
+    c.values.push_back(h[k]);
+  }
+  c.color = "darkorange";
+  return plot::bar_chart(c);
 }
 
 // One pattern, executed on a connected board and compared with the model.
@@ -371,9 +368,10 @@ int cm1_run(const Cm1Config& cfg, const RunArgs& a) {
     for (uint32_t h : r.ep_hist[g]) csv4 << ',' << h;
     csv4 << ',' << (r.ep_hist[g] == r.want_ep_hist[g] ? 1 : 0) << '\n';
   }
-  std::ofstream(a.out_dir + "/utilization.svg") << utilization_svg(p, chips, bit_times);
-  std::ofstream(a.out_dir + "/histogram.svg") << histogram_svg(hist);
-  std::printf("   wrote %s/{run.json,links.csv,chips.csv,endpoints.csv,endpoint_latency.csv,utilization.svg,histogram.svg}\n", a.out_dir.c_str());
+  std::ofstream(a.out_dir + "/utilization.svg") << utilization_svg(cfg, chips, bit_times);
+  std::ofstream(a.out_dir + "/dimensions.svg") << dimensions_svg(cfg, chips, bit_times);
+  std::ofstream(a.out_dir + "/histogram.svg") << histogram_svg(cfg, hist);
+  std::printf("   wrote %s/{run.json,links.csv,chips.csv,endpoints.csv,endpoint_latency.csv,utilization.svg,dimensions.svg,histogram.svg}\n", a.out_dir.c_str());
   if (conn.sim) conn.sim->stop();
   return agree && conserved ? 0 : 1;
 }
@@ -415,28 +413,21 @@ int cm1_sweep(const Cm1Config& cfg, const SweepArgs& a) {
   j["eject_mode"] = to_string(mode);
   j["points"] = rows;
   std::ofstream(a.out_dir + "/sweep.json") << j.dump(2) << "\n";
-  // Throughput and delivery time against offered load, one SVG with two polylines.
-  double tmax = 0.01, lmax = 0.01;
-  for (auto& [x, y] : thr) tmax = std::max(tmax, y);
-  for (auto& [x, y] : lat) lmax = std::max(lmax, y);
-  auto poly = [&](const std::vector<std::pair<double, double>>& pts, double ymax, const char* color) {
-    std::string s = "<polyline fill='none' stroke-width='2' stroke='" + std::string(color) + "' points='";
-    for (auto& [x, y] : pts)
-      s += std::to_string(60 + (x - 1) * 400.0 / std::max(1, top - 1)) + "," +
-           std::to_string(260 - y / ymax * 200) + " ";
-    return s + "'/>\n";
-  };
-  std::string svg = "<svg xmlns='http://www.w3.org/2000/svg' width='520' height='300' font-family='sans-serif' font-size='11'>\n";
-  svg += "<text x='10' y='16' font-size='13'>offered load (messages per processor) vs throughput (blue, max " +
-         std::to_string(tmax).substr(0, 5) + " msgs/chip/petit) and mean delivery petit (red, max " +
-         std::to_string(lmax).substr(0, 5) + ")</text>\n";
-  svg += "<line x1='60' y1='260' x2='460' y2='260' stroke='black'/><line x1='60' y1='60' x2='60' y2='260' stroke='black'/>\n";
-  svg += poly(thr, tmax, "steelblue") + poly(lat, lmax, "firebrick");
-  for (int v = 1; v <= top; ++v)
-    svg += "<text x='" + std::to_string(56 + (v - 1) * 400 / std::max(1, top - 1)) + "' y='276'>" + std::to_string(v) + "</text>\n";
-  svg += "</svg>\n";
+  // Throughput and delivery time against offered load: two charts (different units).
+  plot::LineChart tc;
+  tc.title = cfg.name + ": accepted throughput, " + a.pattern + ", ejector '" + to_string(mode) + "'";
+  tc.x_label = "offered load (messages per processor)";
+  tc.y_label = "throughput (messages / chip / petit cycle)";
+  tc.series = {{"board (agrees with the model at every point: " + std::string(all_agree ? "yes" : "NO") + ")", thr, ""}};
+  plot::LineChart lc;
+  lc.title = cfg.name + ": mean delivery time, " + a.pattern;
+  lc.x_label = tc.x_label;
+  lc.y_label = "mean delivery petit cycle";
+  lc.series = {{"board", lat, "#d62728"}};
+  const std::string svg = tc.series.empty() ? "" : plot::line_chart(tc);
+  std::ofstream(a.out_dir + "/sweep_latency.svg") << plot::line_chart(lc);
   std::ofstream(a.out_dir + "/sweep.svg") << svg;
-  std::printf("   wrote %s/{sweep.json,sweep.svg}\n", a.out_dir.c_str());
+  std::printf("   wrote %s/{sweep.json,sweep.svg,sweep_latency.svg}\n", a.out_dir.c_str());
   if (conn.sim) conn.sim->stop();
   return all_agree ? 0 : 1;
 }

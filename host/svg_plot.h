@@ -1,0 +1,53 @@
+// The one SVG writer for every plot cmnet draws (run reports, sweeps, benches, every family):
+// titled, with axes that carry values and units, tick marks, legends, and a colour scale on
+// heat maps, so a person can read a figure without the code that made it. Deterministic text.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cmnet::plot {
+
+struct Series {
+  std::string name;                               // the legend entry
+  std::vector<std::pair<double, double>> points;  // (x, y), drawn in order
+  std::string color;                              // "" = the palette's next colour
+};
+
+// Lines with markers over numeric x; several series share the axes (a second y axis is not
+// drawn: plot different units in different charts).
+struct LineChart {
+  std::string title, x_label, y_label;  // labels carry their units, e.g. "latency (petit cycles)"
+  std::vector<Series> series;
+  std::optional<double> y_min, y_max;   // default: 0 (or the data's minimum if below) .. data max
+};
+
+// One bar per category.
+struct BarChart {
+  std::string title, x_label, y_label;
+  std::vector<std::string> categories;
+  std::vector<double> values;
+  std::string value_format = "%.3g";  // the value printed above each bar
+  std::string color = "steelblue";
+};
+
+// A grid of values with a colour scale from vmin (white) to vmax (dark blue).
+struct HeatMap {
+  std::string title, x_label, y_label, value_label;  // value_label names the colour scale
+  std::vector<std::string> row_labels, col_labels;
+  std::vector<std::vector<double>> values;  // [row][col]
+  double vmin = 0, vmax = 1;
+};
+
+std::string line_chart(const LineChart& c);
+std::string bar_chart(const BarChart& c);
+std::string heat_map(const HeatMap& h);
+
+// "Nice" tick values covering [lo, hi] (about `n` of them: 1, 2 or 5 times a power of ten).
+std::vector<double> ticks(double lo, double hi, int n = 5);
+// Text safe inside SVG (&, <, >, quotes escaped).
+std::string escape(const std::string& s);
+
+}  // namespace cmnet::plot
