@@ -224,11 +224,11 @@ TEST(CubeFlow, BitstreamRtlRunsAsACube) {
   const fs::path dir = temp_dir("cube-cli");
   std::ofstream(dir / "net.json") << config_to_json(c);
   const std::string log = (dir / "cli.log").string();
-  EXPECT_EQ(run_child({CMNET_CLI, "cube", (dir / "net.json").string(), "--rtl", fo.out_dir}, 300, log), 0) << slurp(log);
+  EXPECT_EQ(run_child({CMNET_CLI, "cube", (dir / "net.json").string(), "--rtl", fo.out_dir}, 1800, log), 0) << slurp(log);
   EXPECT_NE(slurp(log).find("every board's chip agrees with the reference model: YES"), std::string::npos) << slurp(log);
   // A config that does not match the build is refused, naming both.
   std::ofstream(dir / "c3.json") << config_to_json(cfg(3, 2, 3));
-  EXPECT_EQ(run_child({CMNET_CLI, "cube", (dir / "c3.json").string(), "--rtl", fo.out_dir}, 300, log), 2) << slurp(log);
+  EXPECT_EQ(run_child({CMNET_CLI, "cube", (dir / "c3.json").string(), "--rtl", fo.out_dir}, 1800, log), 2) << slurp(log);
   EXPECT_NE(slurp(log).find("its top has c = 2, the config c = 3"), std::string::npos) << slurp(log);
   fs::remove_all(dir);
   fs::remove_all(fo.out_dir);

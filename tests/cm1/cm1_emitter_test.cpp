@@ -103,6 +103,10 @@ TEST(Cm1Emitter, RejectsBadParameters) {
 struct LintCase {
   int c, P, d, v, b;
 };
+// gtest prints a parameter with this (instead of its raw bytes).
+void PrintTo(const LintCase& k, std::ostream* os) {
+  *os << "{c " << k.c << ", P " << k.P << ", d " << k.d << ", v " << k.v << ", b " << k.b << "}";
+}
 
 class Cm1EmitterMatrix : public ::testing::TestWithParam<LintCase> {};
 
@@ -116,7 +120,7 @@ TEST_P(Cm1EmitterMatrix, LintsCleanWithVerilatorWall) {
   std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", top};
   for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
   const std::string log = (dir / "lint.log").string();
-  const int rc = run_child(cmd, 300, log);
+  const int rc = run_child(cmd, 1800, log);  // a hang detector only: c = 6 takes minutes on a loaded machine
   std::ifstream in(log);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -137,7 +141,7 @@ TEST_P(Cm1EmitterMatrix, SynthesizesWithYosys) {
   const std::string top = (k.c <= 3 && k.P <= 4) ? "cm1_network" : "cm1_chip";
   script += "; synth -top " + top + "; stat";
   const std::string log = (dir / "yosys.log").string();
-  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 600, "");
+  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 1800, "");
   std::ifstream in(log);
   std::stringstream ss;
   ss << in.rdbuf();

@@ -56,7 +56,7 @@ inline std::string lint(const GeneratedDesign& d, const std::string& tag) {
   std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
   for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
   const std::string log = (dir / "lint.log").string();
-  const int rc = run_child(cmd, 300, log);
+  const int rc = run_child(cmd, 1800, log);  // hang detector only
   std::string text = slurp(log);
   if (rc != 0 && text.empty()) text = "verilator exit " + std::to_string(rc);
   fs::remove_all(dir);

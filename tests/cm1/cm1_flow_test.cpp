@@ -285,7 +285,7 @@ std::string simulate(const GeneratedDesign& d, bool chip, long max_cycles, int* 
                                                                        : std::vector<std::string>{});
   const fs::path dir = temp_dir("sim");
   const std::string log = (dir / "sim.log").string();
-  *rc = run_child({exe, std::to_string(max_cycles)}, 300, log);
+  *rc = run_child({exe, std::to_string(max_cycles)}, 1800, log);
   const std::string out = slurp(log);
   fs::remove_all(dir);
   return out;

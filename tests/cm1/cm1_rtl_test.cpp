@@ -299,6 +299,9 @@ struct PatternCase {
   int c, P;
   EjectMode mode;
 };
+void PrintTo(const PatternCase& k, std::ostream* os) {
+  *os << "{c " << k.c << ", P " << k.P << ", mode " << to_string(k.mode) << "}";
+}
 
 class Cm1RtlVsModel : public ::testing::TestWithParam<PatternCase> {};
 
@@ -353,6 +356,9 @@ struct CeCase {
   uint32_t period;
   uint64_t seed;
 };
+void PrintTo(const CeCase& k, std::ostream* os) {
+  *os << "{mode " << to_string(k.mode) << ", ce period " << k.period << ", seed " << k.seed << "}";
+}
 
 class Cm1RtlClockEnable : public ::testing::TestWithParam<CeCase> {};
 
