@@ -527,7 +527,6 @@ struct SynthCase {
   std::string top_text;  // a wrapper module named synth_top
   int max_luts, max_ffs, brams;
 };
-void PrintTo(const SynthCase& k, std::ostream* os) { *os << k.name; }
 
 const char* kUartEngine = R"(
 module synth_top (input wire clk, input wire rst, input wire rxd, output wire txd,
