@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gen/cm1/cm1_regmap.h"
 #include "gen/core/errors.h"
 #include "gen/core/verilog_writer.h"
 
@@ -246,6 +247,9 @@ GeneratedDesign emit_cm1_host_board(const Cm1Config& cfg, const HostBoardOptions
   for (auto& f : d.files)
     if (f.first == "manifest.json" || f.first == "config.json") files.push_back(f);
   files.emplace_back("filelist.f", list);
+  // The register map for LiteX's host tools (litex_client --regs, RemoteClient), from its one
+  // description.
+  files.emplace_back("csr.csv", cm1map::csr_csv(cfg.cm1, 1u << cm1_widths(cfg.cm1).sel));
   d.files = std::move(files);
   d.top = "cm1_host_board";
   return d;

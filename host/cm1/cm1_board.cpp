@@ -15,7 +15,7 @@ Cm1Board::Cm1Board(RegisterPort& port) : c_(port) {
   info_.clock_hz = h.clock_hz;
   info_.link = h.link;
   info_.config_id = h.config_id;
-  info_.cm1_base = find_block(h, c_, kCm1Type, 2, "CM-1").base;
+  info_.cm1_base = find_block(h, c_, kCm1Type, cm1map::kBlockVersion, "CM-1").base;
   const auto w = c_.burst_read(reg(kC), 11);
   Cm1Params& p = info_.params;
   p.cube_dims = static_cast<int>(w[0]);

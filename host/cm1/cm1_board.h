@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gen/cm1/cm1_params.h"
+#include "gen/cm1/cm1_regmap.h"
 #include "host/board_blocks.h"
 #include "host/board_client.h"  // most callers construct a BoardClient
 #include "host/register_port.h"
@@ -22,12 +23,19 @@ namespace cm1reg {
 // The block header and BOARD block registers are the shared ones (host/board_blocks.h).
 using blockreg::kBoardType, blockreg::kType, blockreg::kVersion, blockreg::kNext, blockreg::kSize;
 using blockreg::kClockHz, blockreg::kLink, blockreg::kConfigId;
-constexpr uint32_t kCm1Type = 0x434D3120;    // 'CM1 '
-constexpr uint32_t kC = 0x10, kB = 0x14, kP = 0x18, kV = 0x1C, kD = 0x20, kL = 0x24, kTP = 0x28,
-                   kQueueDepth = 0x2C, kNCounters = 0x30, kCntStride = 0x34, kEpHist = 0x38;
-constexpr uint32_t kControl = 0x40, kStatus = 0x44, kPetit = 0x48, kCycles = 0x4C, kLoad = 0x50,
-                   kLoadDrops = 0x54, kGen = 0x58, kGenCount = 0x5C, kGenSeed = 0x60, kHist = 0x80;
-constexpr uint32_t kCounters = 0x800, kReceptions = 0x8000;
+// The block's own registers, from its one description (gen/cm1/cm1_regmap.h).
+constexpr uint32_t kCm1Type = cm1map::kBlockType;
+constexpr uint32_t kC = cm1map::offset("C"), kB = cm1map::offset("B"), kP = cm1map::offset("P"),
+                   kV = cm1map::offset("V"), kD = cm1map::offset("D"), kL = cm1map::offset("L"),
+                   kTP = cm1map::offset("TP"), kQueueDepth = cm1map::offset("QUEUE_DEPTH"),
+                   kNCounters = cm1map::offset("NCOUNTERS"), kCntStride = cm1map::offset("CNT_STRIDE"),
+                   kEpHist = cm1map::offset("EP_HIST");
+constexpr uint32_t kControl = cm1map::offset("CONTROL"), kStatus = cm1map::offset("STATUS"),
+                   kPetit = cm1map::offset("PETIT"), kCycles = cm1map::offset("CYCLES"),
+                   kLoad = cm1map::offset("LOAD"), kLoadDrops = cm1map::offset("LOAD_DROPS"),
+                   kGen = cm1map::offset("GEN"), kGenCount = cm1map::offset("GEN_COUNT"),
+                   kGenSeed = cm1map::offset("GEN_SEED"), kHist = cm1map::offset("HIST");
+constexpr uint32_t kCounters = cm1map::offset("COUNTERS"), kReceptions = cm1map::offset("ENDPOINTS");
 }  // namespace cm1reg
 
 struct Cm1BoardInfo {
