@@ -2,13 +2,15 @@
 #include "gen/cli/family.h"
 
 #include "gen/cli/cm1/cm1_family.h"
+#include "gen/cli/cm5ctl/cm5ctl_family.h"
 #include "gen/core/errors.h"
 
 namespace cmnet {
 
 const std::vector<const Family*>& families() {
   static const Cm1Family cm1;
-  static const std::vector<const Family*> all = {&cm1};
+  static const Cm5ctlFamily cm5ctl;
+  static const std::vector<const Family*> all = {&cm1, &cm5ctl};
   return all;
 }
 

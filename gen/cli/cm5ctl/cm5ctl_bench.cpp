@@ -1,0 +1,184 @@
+// `cmnet bench --family cm5ctl`: the CM-5 control network's figures, measured. Prints tables and
+// writes JSON (default out/bench-cm5ctl.json):
+//   - latency of a broadcast, a reduction, a scan and a barrier against the number of leaves,
+//     on the RTL (Verilator, 2..64 leaves; --quick: 2, 8) and on the reference model (2..16,384;
+//     --quick: to 1,024), beside the bound 2 x height x hop time + packet time (a hop is a
+//     packet time: the nodes store and forward);
+//   - pipelined throughput: forward scans pushed back to back by every leaf, operations
+//     completed per packet time in steady state (goal 1.0);
+//   - one node's iCE40 logic cells and flip-flops (yosys synth_ice40), the CM-5's links.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "gen/cli/cm5ctl/cm5ctl_family.h"
+#include "gen/cm5ctl/cm5ctl_emitter.h"
+#include "sim/cm5ctl/cm5ctl_figures.h"
+#include "sim/cm5ctl/cm5ctl_rtl.h"
+#include "sim/core/rtl_build.h"
+
+namespace cmnet {
+namespace {
+
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+Cm5ctlConfig cm5_config(int leaves) {
+  Cm5ctlConfig c;
+  c.name = "bench-" + std::to_string(leaves);
+  c.p.leaves = leaves;
+  return c;
+}
+
+Cm5Engine rtl_engine(const Cm5ctlConfig& c) {
+  return [c](const Cm5Workload& w) {
+    const Cm5RtlRun r = run_cm5ctl_rtl(c, w);
+    if (!r.completed || r.fault) throw std::runtime_error("RTL run of '" + w.name + "' did not complete");
+    return r.results;
+  };
+}
+
+json latency_json(const Cm5Latency& l) {
+  return {{"leaves", l.leaves}, {"height", l.height},     {"bound", l.bound},   {"broadcast", l.broadcast},
+          {"reduce", l.reduce}, {"scan", l.scan},         {"barrier", l.barrier}};
+}
+
+// One node's iCE40 cells and flip-flops as yosys synth_ice40 counts them.
+json node_resources(const Cm5ctlParams& p) {
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-cm5-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  Cm5ctlConfig c;
+  c.p = p;
+  const GeneratedDesign d = emit_cm5ctl(c);
+  write_design(d, dir.string());
+  std::string script = "read_verilog";
+  for (const auto& f : d.verilog_files())
+    if (f != "cm5ctl_tree.v") script += " " + (dir / f).string();
+  const int qd = p.effective_queue_depth(), ad = p.aside_depth_at(1);
+  script += "; chparam -set W " + std::to_string(p.word_bits) + " -set PB " + std::to_string(p.packet_bits()) +
+            " -set WU " + std::to_string(p.up_width) + " -set WD " + std::to_string(p.down_width) + " -set TU " +
+            std::to_string(p.up_frame()) + " -set TD " + std::to_string(p.down_frame()) + " -set QD " +
+            std::to_string(qd) + " -set QCW " + std::to_string(clog2(static_cast<uint64_t>(qd) + 1)) +
+            " -set STOP_AT " + std::to_string(qd - p.stop_margin()) + " -set AD " + std::to_string(ad) +
+            " -set ACW " + std::to_string(clog2(static_cast<uint64_t>(ad) + 1)) +
+            " cm5ctl_node; synth_ice40 -top cm5ctl_node; stat";
+  const std::string log = (dir / "yosys.log").string();
+  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 900, "");
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  fs::remove_all(dir);
+  if (rc != 0) throw std::runtime_error("yosys failed on cm5ctl_node");
+  const std::string text = ss.str();
+  auto count = [&](const std::string& re) {
+    int n = 0;
+    std::regex r(re);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), r); it != std::sregex_iterator(); ++it)
+      n += std::stoi((*it)[1]);
+    return n;
+  };
+  return {{"aside_depth", ad},
+          {"queue_depth", qd},
+          {"SB_LUT4", count(R"(SB_LUT4\s+(\d+))")},
+          {"SB_CARRY", count(R"(SB_CARRY\s+(\d+))")},
+          {"flip_flops", count(R"(SB_DFF\w*\s+(\d+))")},
+          {"SB_RAM40_4K", count(R"(SB_RAM40_4K\s+(\d+))")}};
+}
+
+int run_bench(const std::string& json_path, bool quick) {
+  json out;
+  out["tool"] = "cmnet bench";
+  out["family"] = "cm5ctl";
+  const Cm5ctlParams dflt = cm5_config(2).p;
+  std::printf("== CM-5 control network: links %d up / %d down, packet %d bits: Tu = %d, Td = %d cycles "
+              "(packet time %d); bound = 2 x height x %d + %d\n",
+              dflt.up_width, dflt.down_width, dflt.packet_bits(), dflt.up_frame(), dflt.down_frame(),
+              dflt.packet_time(), dflt.packet_time(), dflt.packet_time());
+  std::printf("   latency: cycles from the push (cycle 0) until the last leaf presents the result\n\n");
+  std::printf("  %-7s %-6s %6s | %-22s | %-22s | %-22s | %-22s\n", "leaves", "height", "bound", "broadcast rtl/model",
+              "reduce rtl/model", "scan rtl/model", "barrier rtl/model");
+  const int rtl_max = quick ? 8 : 64;
+  const int model_max = quick ? 1024 : 16384;
+  json lat = json::array();
+  for (int n = 2; n <= model_max; n *= 2) {
+    const Cm5ctlConfig c = cm5_config(n);
+    const Cm5Latency m = measure_latency(c.p, cm5_model_engine(c.p));
+    json row = {{"model", latency_json(m)}};
+    bool have_rtl = n <= rtl_max && (!quick || n == 2 || n == 8);
+    Cm5Latency r;
+    if (have_rtl) {
+      std::fflush(stdout);
+      r = measure_latency(c.p, rtl_engine(c));
+      row["rtl"] = latency_json(r);
+      row["rtl_equals_model"] = r.broadcast == m.broadcast && r.reduce == m.reduce && r.scan == m.scan &&
+                                r.barrier == m.barrier;
+    }
+    auto cell = [&](int64_t rv, int64_t mv) {
+      char b[40];
+      if (have_rtl) std::snprintf(b, sizeof b, "%6lld / %-6lld", static_cast<long long>(rv), static_cast<long long>(mv));
+      else std::snprintf(b, sizeof b, "     - / %-6lld", static_cast<long long>(mv));
+      return std::string(b);
+    };
+    std::printf("  %-7d %-6d %6lld | %-22s | %-22s | %-22s | %-22s\n", n, m.height, static_cast<long long>(m.bound),
+                cell(r.broadcast, m.broadcast).c_str(), cell(r.reduce, m.reduce).c_str(), cell(r.scan, m.scan).c_str(),
+                cell(r.barrier, m.barrier).c_str());
+    lat.push_back(row);
+  }
+  out["latency"] = lat;
+  std::printf("\n   (a reduction: height up hops of Tu, a wait for the next down frame, height down hops\n"
+              "   of Td, the leaf's frame before and one cycle to present: within the bound plus Tu + 2)\n");
+
+  std::printf("\n== pipelined throughput: forward scans pushed back to back by every leaf\n");
+  std::printf("  %-8s %-7s %6s %14s %24s\n", "engine", "leaves", "ops", "cycles / op", "ops per packet time");
+  json thr = json::array();
+  auto report = [&](const char* engine, const Cm5Throughput& t) {
+    std::printf("  %-8s %-7d %6d %14.2f %24.3f\n", engine, t.leaves, t.ops, t.cycles_per_op, t.ops_per_packet_time);
+    thr.push_back({{"engine", engine},
+                   {"leaves", t.leaves},
+                   {"ops", t.ops},
+                   {"cycles_per_op", t.cycles_per_op},
+                   {"ops_per_packet_time", t.ops_per_packet_time}});
+  };
+  for (int n : quick ? std::vector<int>{8, 1024} : std::vector<int>{8, 64, 1024, 16384}) {
+    const Cm5ctlParams p = cm5_config(n).p;
+    report("model", measure_throughput(p, cm5_model_engine(p), n >= 4096 ? 100 : 200));
+  }
+  for (int n : quick ? std::vector<int>{8} : std::vector<int>{8, 64}) {
+    const Cm5ctlConfig c = cm5_config(n);
+    report("rtl", measure_throughput(c.p, rtl_engine(c), 200));
+  }
+  out["throughput"] = thr;
+
+  std::printf("\n== one node on the iCE40 (yosys synth_ice40; the node of a 1,024-leaf tree's level 1)\n");
+  try {
+    Cm5ctlParams p = cm5_config(1024).p;
+    const json r = node_resources(p);
+    std::printf("  SB_LUT4 %d, SB_CARRY %d, flip-flops %d, SB_RAM40_4K %d (queues %d deep per child, put-aside %d deep)\n",
+                r["SB_LUT4"].get<int>(), r["SB_CARRY"].get<int>(), r["flip_flops"].get<int>(),
+                r["SB_RAM40_4K"].get<int>(), r["queue_depth"].get<int>(), r["aside_depth"].get<int>());
+    out["node_ice40"] = r;
+  } catch (const std::exception& e) {
+    std::printf("  (not measured: %s)\n", e.what());
+  }
+
+  std::ofstream js(json_path);
+  js << out.dump(2) << "\n";
+  std::printf("\nJSON: %s\n", json_path.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int cm5ctl_bench(const BenchArgs& a) {
+  const std::string json_path = a.json.empty() ? "out/bench-cm5ctl.json" : a.json;
+  fs::path p(json_path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  return run_bench(json_path, a.quick);
+}
+
+}  // namespace cmnet

@@ -1,0 +1,55 @@
+#include "gen/cm5ctl/cm5ctl_config.h"
+
+#include "gen/core/errors.h"
+
+namespace cmnet {
+
+using nlohmann::json;
+using config_fields::get_int;
+
+Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
+  if (env.network != "cm5ctl")
+    throw ConfigError(env.where + ": network = \"" + env.network + "\" is not a cm5ctl config");
+  Cm5ctlConfig cfg;
+  cfg.name = env.name;
+  const json& o = env.section;
+  const std::string w = env.where + ": cm5ctl";
+  config_fields::reject_unknown(o, {"leaves", "word_bits", "up_width", "down_width", "queue_depth",
+                                    "aside_depth", "leaf_fifo_depth", "broadcast_window",
+                                    "root_queue_depth"}, w);
+  Cm5ctlParams& p = cfg.p;
+  p.leaves = get_int(o, "leaves", p.leaves, w);
+  p.word_bits = get_int(o, "word_bits", p.word_bits, w);
+  p.up_width = get_int(o, "up_width", p.up_width, w);
+  p.down_width = get_int(o, "down_width", p.down_width, w);
+  p.queue_depth = get_int(o, "queue_depth", p.queue_depth, w);
+  p.aside_depth = get_int(o, "aside_depth", p.aside_depth, w);
+  p.leaf_fifo_depth = get_int(o, "leaf_fifo_depth", p.leaf_fifo_depth, w);
+  p.broadcast_window = get_int(o, "broadcast_window", p.broadcast_window, w);
+  p.root_queue_depth = get_int(o, "root_queue_depth", p.root_queue_depth, w);
+  validate(p, w);
+  return cfg;
+}
+
+Cm5ctlConfig parse_cm5ctl_config(const std::string& text, const std::string& where) {
+  return cm5ctl_config(parse_config(text, where));
+}
+
+std::string config_to_json(const Cm5ctlConfig& cfg) {
+  const Cm5ctlParams& p = cfg.p;
+  json j = {{"network", "cm5ctl"},
+            {"name", cfg.name},
+            {"cm5ctl",
+             {{"leaves", p.leaves},
+              {"word_bits", p.word_bits},
+              {"up_width", p.up_width},
+              {"down_width", p.down_width},
+              {"queue_depth", p.queue_depth},
+              {"aside_depth", p.aside_depth},
+              {"leaf_fifo_depth", p.leaf_fifo_depth},
+              {"broadcast_window", p.broadcast_window},
+              {"root_queue_depth", p.root_queue_depth}}}};
+  return j.dump(2) + "\n";
+}
+
+}  // namespace cmnet

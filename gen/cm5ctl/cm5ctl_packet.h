@@ -1,0 +1,70 @@
+// The CM-5 control network packet (layout in gen/cm5ctl/cm5ctl_params.h), its field codes and
+// their packing into the packet_bits word, shared by the emitter, the reference model and the
+// harness. hw/cm5ctl/cm5ctl_pkg.vh holds the same positions for the RTL.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cmnet::cm5 {
+
+// Packet types.
+constexpr uint8_t kIdle = 0, kSingle = 1, kMulti = 2, kAbstain = 3;
+// Multiple-source kinds.
+constexpr uint8_t kReduce = 0, kScanFwd = 1, kScanBwd = 2, kSync = 3;
+// Broadcast kinds (a single-source packet's kind field).
+constexpr uint8_t kUser = 0, kSupervisor = 1, kInterrupt = 2, kUtility = 3;
+// Combiners.
+constexpr uint8_t kOr = 0, kXor = 1, kMax = 2, kAdd = 3, kUadd = 4;
+constexpr int kCombs = 5;
+
+// Bit positions.
+constexpr int kFcBit = 0, kTypeLsb = 1, kKindLsb = 3, kCombLsb = 5, kSegdBit = 8, kSegBit = 9,
+              kOvfBit = 10, kErrBit = 11, kDataLsb = 12;
+
+struct Packet {
+  uint8_t type = kIdle;
+  uint8_t kind = 0;
+  uint8_t comb = 0;
+  bool segd = false;  // a segmented scan
+  bool seg = false;   // up: a segment bit is set in the subtree
+  bool ovf = false;
+  bool err = false;
+  bool fc = false;    // down: stop (flow control)
+  uint64_t data = 0;
+
+  uint64_t pack() const {
+    return static_cast<uint64_t>(fc) << kFcBit | static_cast<uint64_t>(type & 3) << kTypeLsb |
+           static_cast<uint64_t>(kind & 3) << kKindLsb | static_cast<uint64_t>(comb & 7) << kCombLsb |
+           static_cast<uint64_t>(segd) << kSegdBit | static_cast<uint64_t>(seg) << kSegBit |
+           static_cast<uint64_t>(ovf) << kOvfBit | static_cast<uint64_t>(err) << kErrBit | data << kDataLsb;
+  }
+  static Packet unpack(uint64_t w, int word_bits) {
+    Packet p;
+    p.fc = (w >> kFcBit) & 1;
+    p.type = (w >> kTypeLsb) & 3;
+    p.kind = (w >> kKindLsb) & 3;
+    p.comb = (w >> kCombLsb) & 7;
+    p.segd = (w >> kSegdBit) & 1;
+    p.seg = (w >> kSegBit) & 1;
+    p.ovf = (w >> kOvfBit) & 1;
+    p.err = (w >> kErrBit) & 1;
+    p.data = (w >> kDataLsb) & ((1ull << word_bits) - 1);
+    return p;
+  }
+};
+
+inline const char* kind_name(uint8_t k) {
+  static const char* n[] = {"reduce", "scan-fwd", "scan-bwd", "sync-or"};
+  return n[k & 3];
+}
+inline const char* bcast_name(uint8_t k) {
+  static const char* n[] = {"user", "supervisor", "interrupt", "utility"};
+  return n[k & 3];
+}
+inline const char* comb_name(uint8_t c) {
+  static const char* n[] = {"or", "xor", "max", "add", "uadd", "?5", "?6", "?7"};
+  return n[c & 7];
+}
+
+}  // namespace cmnet::cm5

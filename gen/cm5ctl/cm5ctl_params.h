@@ -1,0 +1,68 @@
+// Parameters of a CM-5 control network (Leiserson et al. 1992, section 5: a binary combining
+// tree doing broadcasts, reductions, scans and barriers; section 2: the network interface at
+// each leaf) and the figures derived from them. One struct drives the RTL emitter, the
+// reference model, the harness and the reports.
+//
+// The packet (both directions, sent least significant chunk first; packet_bits = 12 + W):
+//   bit  0      fc       flow control, down packets only: 1 = "stop sending multiple-source
+//                        packets" to the child that receives it (the minor stream's flow bits)
+//   bits 2:1    type     0 idle, 1 single-source, 2 multiple-source, 3 abstain
+//   bits 4:3    kind     multiple-source: 0 reduce, 1 forward scan, 2 backward scan, 3 sync OR
+//                        (barrier); single-source: the broadcast kind (0 user, 1 supervisor,
+//                        2 interrupt, 3 utility)
+//   bits 7:5    comb     combiner: 0 OR, 1 XOR, 2 signed MAX, 3 signed ADD, 4 unsigned ADD
+//   bit  8      segd     the operation is a segmented scan
+//   bit  9      seg      up: a segment bit is set in this subtree
+//   bit  10     ovf      an addition overflowed (sticky, reported with the result)
+//   bit  11     err      an error: colliding broadcasts, different operations combined
+//   bits 12+W-1:12 data  the W-bit word
+//
+// Timing (the contract the model and the RTL share; cycle 0 is the first after reset):
+// every link sends one packet per frame; up frames are Tu = ceil(packet_bits / up_width)
+// cycles, down frames Td = ceil(packet_bits / down_width); all frames of a direction are
+// aligned across the tree (each node keeps its own frame counters, started together by reset:
+// the alignment the CM-5 does with its 5-bit packet at initialization). A node decides in the
+// last cycle of a frame, from the packet whose last chunk arrives in that cycle and its
+// registered state, and sends the outcome in the next frame: a hop is one packet time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cmnet {
+
+struct Cm5ctlParams {
+  int leaves = 16;            // N processing nodes at the leaves: a power of two, 2..16384
+  int word_bits = 32;         // W: data bits of a packet (the CM-5: 32)
+  int up_width = 6;           // link wires child -> parent (the CM-5: 6)
+  int down_width = 5;         // link wires parent -> child (the CM-5: 5)
+  int queue_depth = 0;        // multiple-source packets a node buffers per child (0 = derived)
+  int aside_depth = 0;        // values a node puts aside for the way down (0 = derived per level)
+  int leaf_fifo_depth = 4;    // a network interface's outgoing FIFO, per function
+  int broadcast_window = 4;   // single-source packets a leaf may have unreturned (end to end)
+  int root_queue_depth = 2;   // combined results the root holds for the way down
+
+  static constexpr int kHeaderBits = 12;
+  int height() const;                                 // log2(N): node levels above the leaves
+  int nodes() const { return leaves - 1; }            // combining nodes
+  int packet_bits() const { return kHeaderBits + word_bits; }
+  int up_frame() const { return (packet_bits() + up_width - 1) / up_width; }        // Tu
+  int down_frame() const { return (packet_bits() + down_width - 1) / down_width; }  // Td
+  int packet_time() const { return up_frame() > down_frame() ? up_frame() : down_frame(); }
+  // Packets a child can still land in a node's queue after the node decides to stop it: up to
+  // two down frames pass before the child sees the stop bit, plus the frame in flight.
+  int stop_margin() const { return 2 * down_frame() / up_frame() + 1; }
+  int min_queue_depth() const { return stop_margin() + 1; }
+  int effective_queue_depth() const { return queue_depth > 0 ? queue_depth : stop_margin() + 3; }
+  // Put-aside depth of a node at `level` (0 = the leaves, height() = the root, which needs
+  // none): enough for the operations a node can have in flight above it at full rate.
+  int aside_depth_at(int level) const;
+  // The latency bound of the issue: 2 x height x hop time + packet time, a hop being a packet
+  // time (store and forward).
+  int64_t latency_bound() const { return 2LL * height() * packet_time() + packet_time(); }
+};
+
+// Throws cmnet::ConfigError naming the field, its value and the allowed range.
+void validate(const Cm5ctlParams& p, const std::string& where);
+
+}  // namespace cmnet

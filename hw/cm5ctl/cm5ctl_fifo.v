@@ -1,0 +1,51 @@
+// A first-in first-out buffer of DEPTH words (any DEPTH >= 1) for the CM-5 control network:
+// the nodes' child queues and put-aside buffers, the root's turnaround queues, the network
+// interface's outgoing FIFOs. `head` is the oldest word (valid while count != 0); pop takes
+// it (the caller pops only when count != 0); push adds din. Pushing and popping in one cycle
+// works when full; a push into a full buffer without a pop is dropped and raises `overflow`
+// for that cycle.
+`default_nettype none
+module cm5ctl_fifo #(
+  parameter integer WIDTH = 8,
+  parameter integer DEPTH = 4,
+  parameter integer CW = 3          // count width: holds 0..DEPTH
+) (
+  input  wire clk,
+  input  wire rst,
+  input  wire push,
+  input  wire [WIDTH-1:0] din,
+  input  wire pop,
+  output wire [WIDTH-1:0] head,
+  output reg  [CW-1:0] count,
+  output wire overflow
+);
+  localparam integer PW = DEPTH > 1 ? $clog2(DEPTH) : 1;
+  localparam integer LAST = DEPTH - 1;
+  reg [WIDTH-1:0] mem [0:DEPTH-1];
+  reg [PW-1:0] rd, wr;
+  wire do_pop = pop && count != {CW{1'b0}};
+  wire full = count == DEPTH[CW-1:0];
+  wire do_push = push && (!full || do_pop);
+  assign overflow = push && full && !do_pop;
+  assign head = mem[rd];
+  function [PW-1:0] next_ptr;
+    input [PW-1:0] p;
+    begin
+      next_ptr = (p == LAST[PW-1:0] || DEPTH == 1) ? {PW{1'b0}} : p + 1'b1;
+    end
+  endfunction
+  always @(posedge clk) begin
+    if (rst) begin
+      rd <= {PW{1'b0}};
+      wr <= {PW{1'b0}};
+      count <= {CW{1'b0}};
+    end else begin
+      if (do_push) wr <= next_ptr(wr);
+      if (do_pop) rd <= next_ptr(rd);
+      if (do_push && !do_pop) count <= count + 1'b1;
+      else if (do_pop && !do_push) count <= count - 1'b1;
+    end
+  end
+  always @(posedge clk) if (!rst && do_push) mem[wr] <= din;
+endmodule
+`default_nettype wire

@@ -1,0 +1,392 @@
+#include "sim/cm5ctl/cm5ctl_model.h"
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+
+namespace cmnet {
+
+using cm5::Packet;
+
+uint64_t expected_result_count(const Cm5Workload& w) {
+  return static_cast<uint64_t>(w.leaf.size()) * (w.multi_ops() + w.broadcasts());
+}
+
+namespace {
+
+// What a node (or a leaf) keeps for the way down.
+struct Aside {
+  uint8_t kind = 0, comb = 0;
+  bool segd = false;
+  bool f = false;     // the kept child's segment flag (leaf: its own segment bit)
+  uint64_t v = 0;     // the kept child's value (unused at a leaf)
+  bool abstained = false;  // leaf only
+};
+
+struct RootEntry {
+  Packet p;  // what the root sends down as if it came from a parent (prefix or total)
+  Aside e;   // the root's put-aside value
+};
+
+struct Leaf {
+  std::deque<Cm5Op> cq, bq;  // outgoing FIFOs: combine, broadcast
+  std::deque<Aside> aside;
+  bool stop = false;
+  int ss_out = 0;            // broadcasts sent and not yet seen coming back
+  Packet tx;                 // the packet on the up link this frame
+  size_t next = 0;           // next op of the workload to push
+  uint64_t last_push = 0;
+  bool pushed_any = false;
+};
+
+struct Node {
+  std::deque<Packet> q[2];
+  std::deque<Aside> aside;
+  bool stop = false;
+  Packet tx;                 // up link this frame
+  Packet down[2];            // down links this frame
+  std::deque<Packet> ssq;    // root only
+  std::deque<RootEntry> msq; // root only
+};
+
+class Model {
+ public:
+  Model(const Cm5ctlParams& p, const Cm5Workload& w) : p_(p), w_(w) {
+    n_ = p.leaves;
+    h_ = p.height();
+    W_ = p.word_bits;
+    D_ = p.effective_queue_depth();
+    M_ = p.stop_margin();
+    leaves_.resize(static_cast<size_t>(n_));
+    nodes_.resize(static_cast<size_t>(n_));  // index 1..N-1
+    aside_cap_.resize(static_cast<size_t>(n_));
+    for (int i = 1; i < n_; ++i) aside_cap_[static_cast<size_t>(i)] = p.aside_depth_at(h_ - floor_log2(i));
+    leaf_aside_cap_ = p.aside_depth_at(0);
+    r_.injected.resize(static_cast<size_t>(n_));
+  }
+
+  Cm5RunResult run(const Cm5ModelOptions& opt) {
+    const uint64_t want = expected_result_count(w_);
+    const uint64_t drain = opt.drain_cycles ? opt.drain_cycles : 4ull * static_cast<uint64_t>(p_.packet_time());
+    const int Tu = p_.up_frame(), Td = p_.down_frame();
+    uint64_t done_at = 0;
+    bool done = want == 0;
+    uint64_t t = 0;
+    for (; t < opt.max_cycles; ++t) {
+      if (done && t >= done_at + drain) break;
+      const bool up = t % static_cast<uint64_t>(Tu) == static_cast<uint64_t>(Tu - 1);
+      const bool down = t % static_cast<uint64_t>(Td) == static_cast<uint64_t>(Td - 1);
+      // 1. Pushes offered this cycle, accepted against the FIFOs' counts at the cycle's start.
+      std::vector<std::pair<int, const Cm5Op*>> accepted;
+      for (int i = 0; i < n_; ++i) {
+        Leaf& L = leaves_[static_cast<size_t>(i)];
+        const auto& ops = w_.leaf[static_cast<size_t>(i)];
+        if (L.next >= ops.size()) continue;
+        const Cm5Op& o = ops[L.next];
+        if (t < o.release || (L.pushed_any && t <= L.last_push)) continue;
+        const auto& fifo = o.broadcast ? L.bq : L.cq;
+        if (static_cast<int>(fifo.size()) < p_.leaf_fifo_depth) accepted.emplace_back(i, &o);
+      }
+      if (up || down) {
+        // 2. What the up tick reads that the down tick of the same cycle changes: registers.
+        snap_stop_.resize(static_cast<size_t>(2 * n_));
+        snap_aside_.resize(static_cast<size_t>(2 * n_));
+        snap_ss_.resize(static_cast<size_t>(n_));
+        snap_ssq_ = nodes_[1].ssq.size();
+        for (int i = 1; i < n_; ++i) {
+          snap_stop_[static_cast<size_t>(i)] = nodes_[static_cast<size_t>(i)].stop;
+          snap_aside_[static_cast<size_t>(i)] = i == 1 ? nodes_[1].msq.size() : nodes_[static_cast<size_t>(i)].aside.size();
+        }
+        for (int i = 0; i < n_; ++i) {
+          snap_stop_[static_cast<size_t>(n_ + i)] = leaves_[static_cast<size_t>(i)].stop;
+          snap_aside_[static_cast<size_t>(n_ + i)] = leaves_[static_cast<size_t>(i)].aside.size();
+          snap_ss_[static_cast<size_t>(i)] = leaves_[static_cast<size_t>(i)].ss_out;
+        }
+        if (down) down_tick(t);
+        if (up) up_tick();
+      }
+      // 3. The accepted pushes land.
+      for (const auto& [i, o] : accepted) {
+        Leaf& L = leaves_[static_cast<size_t>(i)];
+        (o->broadcast ? L.bq : L.cq).push_back(*o);
+        r_.injected[static_cast<size_t>(i)].push_back(t);
+        L.last_push = t;
+        L.pushed_any = true;
+        ++L.next;
+      }
+      if (!done && r_.results.size() >= want) {
+        done = true;
+        done_at = r_.results[want - 1].cycle;
+      }
+    }
+    // A result is stamped with the cycle its leaf presents it, one after the down tick that
+    // made it: keep those presented before the run stopped (what a harness sees).
+    while (!r_.results.empty() && r_.results.back().cycle >= t) r_.results.pop_back();
+    r_.cycles = t;
+    r_.completed = r_.results.size() == want;
+    if (!r_.results.empty()) r_.last_result_cycle = r_.results.back().cycle;
+    return r_;
+  }
+
+ private:
+  static int floor_log2(int x) {
+    int l = 0;
+    while (x > 1) {
+      x >>= 1;
+      ++l;
+    }
+    return l;
+  }
+
+  // The up packet child `c` (heap index) sends this frame.
+  const Packet& up_of(int c) const {
+    return c >= n_ ? leaves_[static_cast<size_t>(c - n_)].tx : nodes_[static_cast<size_t>(c)].tx;
+  }
+
+  Packet combine(const Packet& L, const Packet& R, Aside* e) const {
+    const bool aL = L.type == cm5::kAbstain, aR = R.type == cm5::kAbstain;
+    const Packet& base = aL ? R : L;
+    Packet o;
+    o.type = aL && aR ? cm5::kAbstain : cm5::kMulti;
+    o.kind = base.kind;
+    o.comb = base.comb;
+    o.segd = base.segd;
+    const uint8_t comb = base.kind == cm5::kSync ? cm5::kOr : base.comb;
+    const uint64_t id = cm5::identity(comb, W_);
+    const uint64_t vL = aL ? id : L.data, vR = aR ? id : R.data;
+    const bool fL = !aL && L.seg, fR = !aR && R.seg;
+    const bool mismatch = !aL && !aR && (L.kind != R.kind || L.comb != R.comb || L.segd != R.segd);
+    bool ovf = false;
+    if (base.kind == cm5::kScanFwd && base.segd && fR) o.data = vR;
+    else if (base.kind == cm5::kScanBwd && base.segd && fL) o.data = vL;
+    else o.data = cm5::apply(comb, vL, vR, W_, &ovf);
+    o.seg = fL || fR;
+    o.ovf = (!aL && L.ovf) || (!aR && R.ovf) || ovf;
+    o.err = (!aL && L.err) || (!aR && R.err) || mismatch;
+    e->kind = base.kind;
+    e->comb = base.comb;
+    e->segd = base.segd;
+    if (base.kind == cm5::kScanFwd) {
+      e->f = fL;
+      e->v = vL;
+    } else if (base.kind == cm5::kScanBwd) {
+      e->f = fR;
+      e->v = vR;
+    }
+    return o;
+  }
+
+  // A combining result from the parent (prefix or total) and the value put aside: the two
+  // packets for the children.
+  void split(const Packet& p, const Aside& e, bool underflow, Packet* left, Packet* right) const {
+    Packet o;
+    o.type = cm5::kMulti;
+    o.kind = p.kind;
+    o.comb = p.comb;
+    o.segd = p.segd;
+    o.ovf = p.ovf;
+    o.err = p.err || underflow || e.kind != p.kind || e.comb != p.comb || e.segd != p.segd;
+    o.data = p.data;
+    *left = o;
+    *right = o;
+    const uint8_t comb = p.kind == cm5::kSync ? cm5::kOr : p.comb;
+    const uint64_t pass = p.segd && e.f ? e.v : cm5::apply(comb, p.data, e.v, W_, nullptr);
+    if (p.kind == cm5::kScanFwd) right->data = pass;
+    if (p.kind == cm5::kScanBwd) left->data = pass;
+  }
+
+  void down_tick(uint64_t t) {
+    // Leaves first (they read their parents' down links before the parents change them).
+    for (int i = 0; i < n_; ++i) {
+      Leaf& L = leaves_[static_cast<size_t>(i)];
+      const int idx = n_ + i;
+      const Packet& in = nodes_[static_cast<size_t>(idx / 2)].down[idx % 2];
+      L.stop = in.fc;
+      if (in.type == cm5::kSingle) {
+        L.ss_out = std::max(0, L.ss_out - 1);
+        Cm5Result r;
+        r.leaf = static_cast<uint32_t>(i);
+        r.cycle = t + 1;
+        r.broadcast = true;
+        r.kind = in.kind;
+        r.comb = in.comb;
+        r.data = in.data;
+        r.ovf = in.ovf;
+        r.err = in.err;
+        r_.results.push_back(r);
+      } else if (in.type == cm5::kMulti || in.type == cm5::kAbstain) {
+        Aside e;
+        bool under = L.aside.empty();
+        if (under) ++r_.faults.aside_underflows;
+        else {
+          e = L.aside.front();
+          L.aside.pop_front();
+        }
+        Cm5Result r;
+        r.leaf = static_cast<uint32_t>(i);
+        r.cycle = t + 1;
+        r.kind = in.kind;
+        r.comb = in.comb;
+        const uint8_t comb = in.kind == cm5::kSync ? cm5::kOr : in.comb;
+        const bool scan = in.kind == cm5::kScanFwd || in.kind == cm5::kScanBwd;
+        r.data = scan && in.segd && e.f ? cm5::identity(comb, W_) : in.data;
+        r.ovf = in.ovf;
+        r.err = in.err || under || e.kind != in.kind || e.comb != in.comb || e.segd != in.segd;
+        r.abstained = e.abstained;
+        r_.results.push_back(r);
+      }
+    }
+    // Nodes bottom-up.
+    for (int i = n_ - 1; i >= 1; --i) {
+      Node& N = nodes_[static_cast<size_t>(i)];
+      Packet l, r;
+      if (i == 1) {
+        if (!N.ssq.empty()) {
+          l = r = N.ssq.front();
+          N.ssq.pop_front();
+        } else if (!N.msq.empty()) {
+          split(N.msq.front().p, N.msq.front().e, false, &l, &r);
+          N.msq.pop_front();
+        }
+      } else {
+        const Packet& in = nodes_[static_cast<size_t>(i / 2)].down[i % 2];
+        N.stop = in.fc;
+        if (in.type == cm5::kSingle) {
+          l = r = in;
+        } else if (in.type == cm5::kMulti || in.type == cm5::kAbstain) {
+          Aside e;
+          const bool under = N.aside.empty();
+          if (under) ++r_.faults.aside_underflows;
+          else {
+            e = N.aside.front();
+            N.aside.pop_front();
+          }
+          split(in, e, under, &l, &r);
+        }
+      }
+      const int stop_at = D_ - M_;
+      l.fc = static_cast<int>(N.q[0].size()) >= stop_at;
+      r.fc = static_cast<int>(N.q[1].size()) >= stop_at;
+      N.down[0] = l;
+      N.down[1] = r;
+    }
+  }
+
+  void up_tick() {
+    // Nodes top-down (each reads its children's links before they change), then the leaves.
+    for (int i = 1; i < n_; ++i) {
+      Node& N = nodes_[static_cast<size_t>(i)];
+      const Packet& L = up_of(2 * i);
+      const Packet& R = up_of(2 * i + 1);
+      const bool ssL = L.type == cm5::kSingle, ssR = R.type == cm5::kSingle;
+      const bool msL = L.type == cm5::kMulti || L.type == cm5::kAbstain;
+      const bool msR = R.type == cm5::kMulti || R.type == cm5::kAbstain;
+      const bool qL = !N.q[0].empty(), qR = !N.q[1].empty();
+      const bool room = i == 1 ? static_cast<int>(snap_aside_[1]) < p_.root_queue_depth
+                               : static_cast<int>(snap_aside_[static_cast<size_t>(i)]) < aside_cap_[static_cast<size_t>(i)] &&
+                                     !snap_stop_[static_cast<size_t>(i)];
+      const bool fire = !ssL && !ssR && (qL || msL) && (qR || msR) && room;
+      Packet out;
+      if (fire) {
+        const Packet hl = qL ? N.q[0].front() : L;
+        const Packet hr = qR ? N.q[1].front() : R;
+        Aside e;
+        const Packet c = combine(hl, hr, &e);
+        if (i == 1) {
+          RootEntry re;
+          re.e = e;
+          re.p = c;
+          re.p.type = cm5::kMulti;
+          re.p.seg = false;
+          const bool total = c.kind == cm5::kReduce || c.kind == cm5::kSync;
+          if (!total) re.p.data = cm5::identity(c.kind == cm5::kSync ? cm5::kOr : c.comb, W_);
+          N.msq.push_back(re);
+          ++r_.root_fires;
+        } else {
+          out = c;
+          N.aside.push_back(e);
+        }
+        if (qL) N.q[0].pop_front();
+        if (qR) N.q[1].pop_front();
+      }
+      // What arrived and was not combined at once waits.
+      for (int s = 0; s < 2; ++s) {
+        const bool ms = s == 0 ? msL : msR;
+        const bool had = s == 0 ? qL : qR;
+        if (!ms || (fire && !had)) continue;
+        if (static_cast<int>(N.q[s].size()) >= D_) {
+          ++r_.faults.queue_overflows;
+        } else {
+          N.q[s].push_back(s == 0 ? L : R);
+          r_.max_queue = std::max<uint64_t>(r_.max_queue, N.q[s].size());
+        }
+      }
+      if (ssL || ssR) {
+        Packet ss = ssL ? L : R;
+        ss.err = ss.err || (ssL && ssR);
+        ss.fc = false;
+        if (i == 1) {
+          if (static_cast<int>(snap_ssq_) < p_.broadcast_window) N.ssq.push_back(ss);
+          else ++r_.faults.bcast_drops;
+        } else {
+          out = ss;
+        }
+      }
+      if (i != 1) N.tx = out;
+    }
+    for (int i = 0; i < n_; ++i) {
+      Leaf& L = leaves_[static_cast<size_t>(i)];
+      const size_t s = static_cast<size_t>(n_ + i);
+      Packet out;
+      if (!L.bq.empty() && snap_ss_[static_cast<size_t>(i)] < p_.broadcast_window) {
+        const Cm5Op& o = L.bq.front();
+        out.type = cm5::kSingle;
+        out.kind = o.kind & 3;
+        out.data = o.data & cm5::mask(W_);
+        L.bq.pop_front();
+        ++L.ss_out;
+      } else if (!L.cq.empty() && !snap_stop_[s] && static_cast<int>(snap_aside_[s]) < leaf_aside_cap_) {
+        const Cm5Op& o = L.cq.front();
+        const bool scan = o.kind == cm5::kScanFwd || o.kind == cm5::kScanBwd;
+        out.type = o.abstain ? cm5::kAbstain : cm5::kMulti;
+        out.kind = o.kind & 3;
+        out.comb = o.kind == cm5::kSync ? cm5::kOr : (o.comb & 7);
+        out.segd = scan && o.segmented;
+        out.seg = out.segd && o.seg && !o.abstain;
+        out.data = o.abstain ? 0 : (o.kind == cm5::kSync ? o.data & 1 : o.data & cm5::mask(W_));
+        Aside e;
+        e.kind = out.kind;
+        e.comb = out.comb;
+        e.segd = out.segd;
+        e.f = out.seg;
+        e.abstained = o.abstain;
+        L.aside.push_back(e);
+        L.cq.pop_front();
+      }
+      L.tx = out;
+    }
+  }
+
+  const Cm5ctlParams& p_;
+  const Cm5Workload& w_;
+  int n_ = 0, h_ = 0, W_ = 0, D_ = 0, M_ = 0;
+  std::vector<Leaf> leaves_;
+  std::vector<Node> nodes_;
+  std::vector<int> aside_cap_;
+  int leaf_aside_cap_ = 0;
+  std::vector<bool> snap_stop_;
+  std::vector<size_t> snap_aside_;
+  std::vector<int> snap_ss_;
+  size_t snap_ssq_ = 0;
+  Cm5RunResult r_;
+};
+
+}  // namespace
+
+Cm5RunResult run_cm5ctl_model(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5ModelOptions& opt) {
+  check_workload(w, p.leaves);
+  Model m(p, w);
+  return m.run(opt);
+}
+
+}  // namespace cmnet

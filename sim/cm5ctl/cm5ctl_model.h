@@ -1,0 +1,67 @@
+// The cycle-level reference model of the CM-5 control network, written from the paper
+// (section 5, "Organization of the control network"; section 2 for the interface):
+//
+// - every leaf is a network interface with an outgoing FIFO per function (broadcast,
+//   combine); it sends one packet per up frame: a broadcast first (single-source packets have
+//   priority, limited end to end to broadcast_window unreturned ones), else the next combining
+//   operation unless its parent told it to stop, else an idle packet; it puts aside its segment
+//   bit for the way down and presents each result one cycle after the packet brings it;
+// - every node, each up frame: a single-source packet from a child goes straight up, no
+//   buffering (two at once: an error, the left one survives); otherwise, when both children
+//   have a multiple-source (or abstain) packet, waiting in their queues or arriving now, the
+//   node combines them, puts the left (forward scan) or right (backward scan) value aside and
+//   sends the combination up; else it sends an idle packet and queues what arrived. A node
+//   that would overflow its put-aside buffer, or whose parent said stop, does not combine;
+// - the root turns packets around: broadcasts and combined results wait in two queues
+//   (broadcasts first) and go down one per down frame;
+// - every node, each down frame: a broadcast is replicated to both children; a combining
+//   result takes the oldest value put aside: reductions are replicated, a forward scan sends the
+//   parent's prefix p left and p (op) left value right (the value alone past a segment bit), a
+//   backward scan the mirror image; every down packet carries the stop bit of the child's queue.
+//
+// The timing contract is in gen/cm5ctl/cm5ctl_params.h; the RTL follows it cycle for cycle.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gen/cm5ctl/cm5ctl_params.h"
+#include "sim/cm5ctl/cm5ctl_ops.h"
+
+namespace cmnet {
+
+struct Cm5ModelOptions {
+  uint64_t max_cycles = 2'000'000;
+  // Cycles to keep running after the last expected result (so that extra results show).
+  uint64_t drain_cycles = 0;  // 0 = 4 packet times
+};
+
+struct Cm5Faults {
+  uint64_t queue_overflows = 0;   // a node's child queue overflowed (flow control failed)
+  uint64_t aside_underflows = 0;  // a result came down with nothing put aside (order lost)
+  uint64_t aside_overflows = 0;
+  uint64_t leaf_overflows = 0;
+  uint64_t bcast_drops = 0;       // the root's broadcast queue was full (window exceeded)
+  bool any_design_fault() const {
+    return queue_overflows || aside_underflows || aside_overflows || leaf_overflows;
+  }
+};
+
+struct Cm5RunResult {
+  std::vector<Cm5Result> results;       // in order of cycle, then leaf
+  std::vector<std::vector<uint64_t>> injected;  // [leaf][op]: the cycle its push was accepted
+  uint64_t cycles = 0;                  // cycles simulated
+  uint64_t last_result_cycle = 0;
+  bool completed = false;               // every expected result arrived
+  Cm5Faults faults;
+  uint64_t root_fires = 0;              // combining operations the root completed
+  uint64_t max_queue = 0;               // deepest child queue seen
+};
+
+// The number of results a workload produces: every leaf gets every combining result and every
+// broadcast.
+uint64_t expected_result_count(const Cm5Workload& w);
+
+Cm5RunResult run_cm5ctl_model(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5ModelOptions& opt = {});
+
+}  // namespace cmnet

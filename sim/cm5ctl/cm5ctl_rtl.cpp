@@ -1,0 +1,102 @@
+#include "sim/cm5ctl/cm5ctl_rtl.h"
+
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "gen/cm5ctl/cm5ctl_emitter.h"
+#include "sim/core/rtl_build.h"
+
+namespace cmnet {
+namespace fs = std::filesystem;
+
+Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm5RtlOptions& opt) {
+  const Cm5ctlParams& p = cfg.p;
+  check_workload(w, p.leaves);
+  const GeneratedDesign design = emit_cm5ctl(cfg);
+  const std::string exe = build_verilated_model(design, "cm5ctl_tree",
+                                                std::string(CMNET_SOURCE_DIR) + "/sim/cm5ctl/cm5ctl_tree_main.cpp");
+  char tmpl[] = "/tmp/cmnet-cm5rtl-XXXXXX";
+  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
+  const fs::path work(tmpl);
+  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  {
+    std::ofstream in(in_path);
+    const uint64_t drain = opt.drain_cycles ? opt.drain_cycles : 4ull * static_cast<uint64_t>(p.packet_time());
+    in << "params " << p.leaves << ' ' << p.word_bits << ' ' << expected_result_count(w) << ' ' << opt.max_cycles
+       << ' ' << drain << '\n';
+    for (size_t i = 0; i < w.leaf.size(); ++i)
+      for (const Cm5Op& o : w.leaf[i]) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "op %zu %" PRIu64 " %d %d %d %d %d %d %" PRIx64 "\n", i, o.release,
+                      o.broadcast ? 1 : 0, o.abstain ? 1 : 0, o.kind & 3, o.comb & 7, o.segmented ? 1 : 0,
+                      o.seg ? 1 : 0, o.data & cm5::mask(p.word_bits));
+        in << buf;
+      }
+  }
+  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
+  if (rc != 0) {
+    std::ifstream lg(work / "log.txt");
+    std::stringstream ss;
+    ss << lg.rdbuf();
+    fs::remove_all(work);
+    throw std::runtime_error("cm5ctl RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
+  }
+  Cm5RtlRun run;
+  run.injected.resize(static_cast<size_t>(p.leaves));
+  std::ifstream out(out_path);
+  std::string kind;
+  while (out >> kind) {
+    if (kind == "res") {
+      Cm5Result r;
+      int b = 0, k = 0, c = 0, ov = 0, er = 0, ab = 0;
+      std::string data;
+      out >> r.leaf >> r.cycle >> b >> k >> c >> data >> ov >> er >> ab;
+      r.broadcast = b;
+      r.kind = static_cast<uint8_t>(k);
+      r.comb = static_cast<uint8_t>(c);
+      r.data = std::stoull(data, nullptr, 16);
+      r.ovf = ov;
+      r.err = er;
+      r.abstained = ab;
+      run.results.push_back(r);
+    } else if (kind == "inj") {
+      size_t leaf = 0;
+      uint64_t t = 0;
+      out >> leaf >> t;
+      run.injected.at(leaf).push_back(t);
+    } else if (kind == "done") {
+      int completed = 0, fault = 0, drop = 0;
+      out >> run.cycles >> completed >> fault >> drop >> run.sim_seconds;
+      run.completed = completed;
+      run.fault = fault;
+      run.bcast_drop = drop;
+    } else {
+      fs::remove_all(work);
+      throw std::runtime_error("cm5ctl RTL harness output: unknown record '" + kind + "'");
+    }
+  }
+  fs::remove_all(work);
+  if (!run.results.empty()) run.last_result_cycle = run.results.back().cycle;
+  return run;
+}
+
+std::string compare_runs(const Cm5RunResult& model, const Cm5RtlRun& rtl) {
+  const size_t n = std::min(model.results.size(), rtl.results.size());
+  for (size_t i = 0; i < n; ++i)
+    if (!(model.results[i] == rtl.results[i]))
+      return "result #" + std::to_string(i) + ": model " + model.results[i].str() + ", rtl " + rtl.results[i].str();
+  if (model.results.size() != rtl.results.size())
+    return "model " + std::to_string(model.results.size()) + " results, rtl " + std::to_string(rtl.results.size());
+  if (model.injected != rtl.injected) return "the pushes were accepted in different cycles";
+  if (model.cycles != rtl.cycles)
+    return "model ran " + std::to_string(model.cycles) + " cycles, rtl " + std::to_string(rtl.cycles);
+  return "";
+}
+
+}  // namespace cmnet

@@ -1,0 +1,40 @@
+// Runs a workload on the generated CM-5 control network RTL (cm5ctl_tree, verilated by
+// sim/core/rtl_build.h with the harness sim/cm5ctl/cm5ctl_tree_main.cpp, run as a child
+// process) and reads back every result with the cycle its leaf presented it. The harness
+// pushes each leaf's operations exactly as the model does (from their release cycle, one per
+// cycle, when the interface's FIFO has room) and stops by the same rule, so a run compares with
+// run_cm5ctl_model result by result and cycle by cycle.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "gen/cm5ctl/cm5ctl_config.h"
+#include "sim/cm5ctl/cm5ctl_model.h"
+
+namespace cmnet {
+
+struct Cm5RtlOptions {
+  uint64_t max_cycles = 2'000'000;
+  uint64_t drain_cycles = 0;  // 0 = 4 packet times (as the model)
+  double timeout_s = 1200;
+};
+
+struct Cm5RtlRun {
+  std::vector<Cm5Result> results;
+  std::vector<std::vector<uint64_t>> injected;
+  uint64_t cycles = 0;
+  uint64_t last_result_cycle = 0;
+  bool completed = false;
+  bool fault = false;       // the tree's fault output was ever high
+  bool bcast_drop = false;  // the root dropped a broadcast
+  double sim_seconds = 0;   // inside the harness
+};
+
+Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm5RtlOptions& opt = {});
+
+// "" when the two runs agree result by result (cycles included) and push by push, else the
+// first difference.
+std::string compare_runs(const Cm5RunResult& model, const Cm5RtlRun& rtl);
+
+}  // namespace cmnet

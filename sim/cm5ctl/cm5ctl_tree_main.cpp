@@ -1,0 +1,138 @@
+// Verilator harness for the generated CM-5 control network top (cm5ctl_tree). Built per design
+// by sim/core/rtl_build.cpp and run as a child process by sim/cm5ctl/cm5ctl_rtl.cpp.
+//
+// Input (text): "params N W EXPECT MAX_CYCLES DRAIN", then one line per operation in each
+// leaf's order: "op LEAF RELEASE BCAST ABSTAIN KIND COMB SEGMENTED SEG DATAHEX".
+// Output: "inj LEAF CYCLE" per accepted push, "res LEAF CYCLE BCAST KIND COMB DATAHEX OVF ERR
+// ABSTAINED" per result (cycle order, then leaf), "done CYCLES COMPLETED FAULT BCAST_DROP SECONDS".
+// Cycle 0 is the first after reset. A leaf offers its next operation from its release cycle on,
+// one push per cycle at most; it is accepted when inj_ready is high (the model's rule). The run
+// stops DRAIN cycles after the EXPECT-th result, or at MAX_CYCLES.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vcm5ctl_tree.h"
+#include "sim/core/verilator_ports.h"
+#include "verilated.h"
+
+namespace {
+
+[[noreturn]] void die(const char* what) {
+  std::fprintf(stderr, "cm5ctl harness: %s\n", what);
+  std::exit(2);
+}
+
+struct Op {
+  uint64_t release = 0;
+  int bcast = 0, abstain = 0, kind = 0, comb = 0, segmented = 0, seg = 0;
+  uint64_t data = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) die("usage: harness INPUT OUTPUT");
+  FILE* in = std::fopen(argv[1], "r");
+  if (!in) die("cannot open input");
+  int N = 0, W = 0;
+  unsigned long long expect = 0, max_cycles = 0, drain = 0;
+  if (std::fscanf(in, " params %d %d %llu %llu %llu", &N, &W, &expect, &max_cycles, &drain) != 5) die("bad params line");
+  std::vector<std::vector<Op>> ops(static_cast<size_t>(N));
+  for (;;) {
+    int leaf = 0;
+    unsigned long long rel = 0, data = 0;
+    Op o;
+    const int n = std::fscanf(in, " op %d %llu %d %d %d %d %d %d %llx", &leaf, &rel, &o.bcast, &o.abstain, &o.kind,
+                              &o.comb, &o.segmented, &o.seg, &data);
+    if (n == EOF) break;
+    if (n != 9 || leaf < 0 || leaf >= N) die("bad op line");
+    o.release = rel;
+    o.data = data;
+    ops[static_cast<size_t>(leaf)].push_back(o);
+  }
+  std::fclose(in);
+  FILE* out = std::fopen(argv[2], "w");
+  if (!out) die("cannot open output");
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto top = std::make_unique<Vcm5ctl_tree>(ctx.get());
+  using namespace cmnet::vport;
+  top->clk = 0;
+  top->rst = 1;
+  for (int i = 0; i < 2; ++i) {
+    top->clk = 0;
+    top->eval();
+    top->clk = 1;
+    top->eval();
+  }
+  top->rst = 0;
+  std::vector<size_t> next(static_cast<size_t>(N), 0);
+  std::vector<long long> last_push(static_cast<size_t>(N), -1);
+  std::vector<int> offering(static_cast<size_t>(N), 0);
+  uint64_t got = 0, done_at = 0;
+  bool done = expect == 0, fault = false, drop = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  uint64_t t = 0;
+  for (; t < max_cycles; ++t) {
+    if (done && t >= done_at + drain) break;
+    top->clk = 0;
+    for (int i = 0; i < N; ++i) {
+      const size_t s = static_cast<size_t>(i);
+      offering[s] = 0;
+      if (next[s] < ops[s].size()) {
+        const Op& o = ops[s][next[s]];
+        if (t >= o.release && static_cast<long long>(t) > last_push[s]) {
+          offering[s] = 1;
+          set_bit(top->inj_bcast, i, o.bcast);
+          set_bit(top->inj_abstain, i, o.abstain);
+          set_field(top->inj_kind, 2 * i, 2, static_cast<uint64_t>(o.kind));
+          set_field(top->inj_comb, 3 * i, 3, static_cast<uint64_t>(o.comb));
+          set_bit(top->inj_segmented, i, o.segmented);
+          set_bit(top->inj_seg, i, o.seg);
+          set_field(top->inj_data, W * i, W, o.data);
+        }
+      }
+      set_bit(top->inj_valid, i, offering[s]);
+    }
+    top->eval();
+    if (any(top->res_valid)) {
+      for (int i = 0; i < N; ++i) {
+        if (!get_bit(top->res_valid, i)) continue;
+        std::fprintf(out, "res %d %llu %d %d %d %llx %d %d %d\n", i, static_cast<unsigned long long>(t),
+                     get_bit(top->res_bcast, i) ? 1 : 0, static_cast<int>(get_field(top->res_kind, 2 * i, 2)),
+                     static_cast<int>(get_field(top->res_comb, 3 * i, 3)),
+                     static_cast<unsigned long long>(get_field(top->res_data, W * i, W)),
+                     get_bit(top->res_ovf, i) ? 1 : 0, get_bit(top->res_err, i) ? 1 : 0,
+                     get_bit(top->res_abstained, i) ? 1 : 0);
+        ++got;
+        if (!done && got >= expect) {
+          done = true;
+          done_at = t;
+        }
+      }
+    }
+    for (int i = 0; i < N; ++i) {
+      const size_t s = static_cast<size_t>(i);
+      if (offering[s] && get_bit(top->inj_ready, i)) {
+        std::fprintf(out, "inj %d %llu\n", i, static_cast<unsigned long long>(t));
+        last_push[s] = static_cast<long long>(t);
+        ++next[s];
+      }
+    }
+    fault = fault || top->fault;
+    drop = drop || top->bcast_drop;
+    top->clk = 1;
+    top->eval();
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::fprintf(out, "done %llu %d %d %d %.6f\n", static_cast<unsigned long long>(t), got == expect ? 1 : 0,
+               fault ? 1 : 0, drop ? 1 : 0, secs);
+  std::fclose(out);
+  top->final();
+  return 0;
+}

@@ -1,0 +1,165 @@
+#include "sim/cm5ctl/cm5ctl_workloads.h"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+
+#include "gen/core/errors.h"
+
+namespace cmnet {
+
+std::vector<std::string> cm5ctl_pattern_names() {
+  return {"paper", "reduce-or", "reduce-xor", "reduce-max", "reduce-add", "reduce-uadd", "scan-fwd",
+          "scan-bwd", "scan-seg", "broadcast", "barrier", "abstain", "mixed"};
+}
+
+namespace {
+
+uint64_t random_word(std::mt19937_64& rng, int w, bool edges) {
+  const uint64_t m = cm5::mask(w);
+  if (!edges) return rng() & m;
+  switch (rng() % 4) {
+    case 0: return rng() % 8;
+    case 1: return (m - rng() % 8) & m;                 // near -1 / unsigned max
+    case 2: return ((m >> 1) - rng() % 8) & m;          // near the signed max
+    default: return ((m >> 1) + 1 + rng() % 8) & m;     // near the signed min
+  }
+}
+
+Cm5Workload blank(const std::string& name, int leaves) {
+  Cm5Workload w;
+  w.name = name;
+  w.leaf.resize(static_cast<size_t>(leaves));
+  return w;
+}
+
+}  // namespace
+
+Cm5Workload random_cm5ctl_mix(int leaves, int word_bits, uint64_t seed, const Cm5MixOptions& o) {
+  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 12345);
+  Cm5Workload w = blank("mix", leaves);
+  // Broadcast slots among the combining operations of the broadcaster.
+  std::vector<int> bslot(static_cast<size_t>(o.broadcasts));
+  for (auto& s : bslot) s = o.ops > 0 ? static_cast<int>(rng() % static_cast<uint64_t>(o.ops + 1)) : 0;
+  std::sort(bslot.begin(), bslot.end());
+  size_t nb = 0;
+  for (int k = 0; k <= o.ops; ++k) {
+    while (nb < bslot.size() && bslot[nb] == k) {
+      Cm5Op b;
+      b.broadcast = true;
+      b.kind = static_cast<uint8_t>(rng() % 4);
+      b.data = random_word(rng, word_bits, false);
+      w.leaf.at(static_cast<size_t>(o.broadcaster)).push_back(b);
+      ++nb;
+    }
+    if (k == o.ops) break;
+    const uint8_t kind = static_cast<uint8_t>(rng() % 4);
+    const uint8_t comb = static_cast<uint8_t>(rng() % cm5::kCombs);
+    const bool segd = (kind == cm5::kScanFwd || kind == cm5::kScanBwd) && rng() % 2;
+    for (int i = 0; i < leaves; ++i) {
+      Cm5Op op;
+      op.kind = kind;
+      op.comb = comb;
+      op.segmented = segd;
+      op.seg = segd && std::uniform_real_distribution<double>(0, 1)(rng) < o.segment;
+      op.abstain = o.abstain > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < o.abstain;
+      op.data = kind == cm5::kSync ? rng() % 2 : random_word(rng, word_bits, o.small_values);
+      if (o.release_spread > 0) op.release = rng() % static_cast<uint64_t>(o.release_spread);
+      w.leaf[static_cast<size_t>(i)].push_back(op);
+    }
+  }
+  return w;
+}
+
+Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_bits, uint64_t seed, int count) {
+  std::mt19937_64 rng(seed);
+  if (count < 1) throw InputError("a workload needs at least one operation");
+  auto all_leaves = [&](Cm5Workload& w, auto make) {
+    for (int k = 0; k < count; ++k)
+      for (int i = 0; i < leaves; ++i) w.leaf[static_cast<size_t>(i)].push_back(make(k, i));
+  };
+  if (name == "paper") {
+    Cm5Workload w = blank(name, leaves);
+    static const uint64_t v[] = {3, 2, 0, 4, 2, 6, 5, 8};
+    all_leaves(w, [&](int, int i) {
+      Cm5Op o;
+      o.kind = cm5::kScanFwd;
+      o.comb = cm5::kAdd;
+      o.data = v[i % 8];
+      return o;
+    });
+    return w;
+  }
+  static const std::vector<std::pair<std::string, uint8_t>> reduces = {
+      {"reduce-or", cm5::kOr}, {"reduce-xor", cm5::kXor}, {"reduce-max", cm5::kMax},
+      {"reduce-add", cm5::kAdd}, {"reduce-uadd", cm5::kUadd}};
+  for (const auto& [n, comb] : reduces)
+    if (name == n) {
+      Cm5Workload w = blank(name, leaves);
+      all_leaves(w, [&, c = comb](int, int) {
+        Cm5Op o;
+        o.kind = cm5::kReduce;
+        o.comb = c;
+        o.data = random_word(rng, word_bits, false);
+        return o;
+      });
+      return w;
+    }
+  if (name == "scan-fwd" || name == "scan-bwd" || name == "scan-seg") {
+    Cm5Workload w = blank(name, leaves);
+    all_leaves(w, [&](int k, int) {
+      Cm5Op o;
+      o.kind = name == "scan-bwd" || (name == "scan-seg" && k % 2) ? cm5::kScanBwd : cm5::kScanFwd;
+      o.comb = static_cast<uint8_t>(k % cm5::kCombs);
+      o.segmented = name == "scan-seg";
+      o.seg = o.segmented && rng() % 4 == 0;
+      o.data = random_word(rng, word_bits, false);
+      return o;
+    });
+    return w;
+  }
+  if (name == "broadcast") {
+    Cm5Workload w = blank(name, leaves);
+    for (int k = 0; k < count; ++k) {
+      Cm5Op o;
+      o.broadcast = true;
+      o.kind = cm5::kUser;
+      o.data = random_word(rng, word_bits, false);
+      w.leaf[0].push_back(o);
+    }
+    return w;
+  }
+  if (name == "barrier") {
+    Cm5Workload w = blank(name, leaves);
+    all_leaves(w, [&](int, int) {
+      Cm5Op o;
+      o.kind = cm5::kSync;
+      o.comb = cm5::kOr;
+      o.data = rng() % static_cast<uint64_t>(2 * leaves) == 0 ? 1 : 0;
+      return o;
+    });
+    return w;
+  }
+  if (name == "abstain") {
+    Cm5MixOptions o;
+    o.ops = count;
+    o.abstain = 0.3;
+    Cm5Workload w = random_cm5ctl_mix(leaves, word_bits, seed, o);
+    w.name = name;
+    return w;
+  }
+  if (name == "mixed") {
+    Cm5MixOptions o;
+    o.ops = count;
+    o.broadcasts = std::max(1, count / 4);
+    o.abstain = 0.1;
+    Cm5Workload w = random_cm5ctl_mix(leaves, word_bits, seed, o);
+    w.name = name;
+    return w;
+  }
+  std::string list;
+  for (const auto& n : cm5ctl_pattern_names()) list += (list.empty() ? "" : ", ") + n;
+  throw InputError("--pattern " + name + ": not a cm5ctl pattern (patterns: " + list + ")");
+}
+
+}  // namespace cmnet

@@ -1,0 +1,34 @@
+// Named CM-5 control network workloads (what `cmnet sim --pattern` and the tests run): every
+// leaf's pushes, seeded, for any number of leaves.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/cm5ctl/cm5ctl_ops.h"
+
+namespace cmnet {
+
+// paper: the paper's forward + scan of 3,2,0,4,2,6,5,8 (repeated over the leaves);
+// reduce-or, reduce-xor, reduce-max, reduce-add, reduce-uadd: `count` reductions of random
+// words; scan-fwd, scan-bwd: `count` scans cycling through the five combiners; scan-seg:
+// segmented scans, both directions, random segment bits; broadcast: leaf 0 broadcasts `count`
+// words; barrier: `count` sync ORs; abstain: reductions and scans with a random abstain mask;
+// mixed: a random mix of all of them (leaf 0 broadcasting among them).
+std::vector<std::string> cm5ctl_pattern_names();
+Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_bits, uint64_t seed, int count);
+
+struct Cm5MixOptions {
+  int ops = 20;               // combining operations per leaf
+  int broadcasts = 0;         // words leaf `broadcaster` broadcasts among them
+  int broadcaster = 0;
+  double abstain = 0.0;       // probability a leaf abstains from an operation
+  double segment = 0.25;      // probability of a segment bit in a segmented scan
+  bool small_values = false;  // values near the overflow edges and small ones
+  int release_spread = 0;     // each push offered at a random cycle up to this (stragglers)
+};
+// A random pipelined mix: every kind, combiner and segmentation, in order at every leaf.
+Cm5Workload random_cm5ctl_mix(int leaves, int word_bits, uint64_t seed, const Cm5MixOptions& o);
+
+}  // namespace cmnet

@@ -1,0 +1,86 @@
+// cm5ctl config files: defaults, every field, derived figures, and bad input rejected with the
+// file, the field, the value and the allowed range.
+#include "gen/cm5ctl/cm5ctl_config.h"
+
+#include <gtest/gtest.h>
+
+#include "gen/core/errors.h"
+
+namespace cmnet {
+namespace {
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_cm5ctl_config(text, "net.json");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(Cm5ctlConfig, ParsesEveryFieldAndRoundTrips) {
+  const Cm5ctlConfig c = parse_cm5ctl_config(
+      R"({"network": "cm5ctl", "name": "x", "cm5ctl": {"leaves": 64, "word_bits": 16, "up_width": 4,
+          "down_width": 3, "queue_depth": 9, "aside_depth": 7, "leaf_fifo_depth": 2, "broadcast_window": 3,
+          "root_queue_depth": 5}})",
+      "net.json");
+  EXPECT_EQ(c.name, "x");
+  EXPECT_EQ(c.p.leaves, 64);
+  EXPECT_EQ(c.p.word_bits, 16);
+  EXPECT_EQ(c.p.up_width, 4);
+  EXPECT_EQ(c.p.down_width, 3);
+  EXPECT_EQ(c.p.queue_depth, 9);
+  EXPECT_EQ(c.p.aside_depth, 7);
+  EXPECT_EQ(c.p.leaf_fifo_depth, 2);
+  EXPECT_EQ(c.p.broadcast_window, 3);
+  EXPECT_EQ(c.p.root_queue_depth, 5);
+  EXPECT_EQ(config_to_json(parse_cm5ctl_config(config_to_json(c), "again")), config_to_json(c));
+}
+
+TEST(Cm5ctlConfig, DefaultsAreTheCm5Links) {
+  const Cm5ctlConfig c = parse_cm5ctl_config(R"({"network": "cm5ctl"})", "net.json");
+  EXPECT_EQ(c.name, "cm5ctl");
+  EXPECT_EQ(c.p.up_width, 6);
+  EXPECT_EQ(c.p.down_width, 5);
+  EXPECT_EQ(c.p.word_bits, 32);
+  EXPECT_EQ(c.p.packet_bits(), 44);
+  EXPECT_EQ(c.p.up_frame(), 8);    // ceil(44 / 6)
+  EXPECT_EQ(c.p.down_frame(), 9);  // ceil(44 / 5)
+  EXPECT_EQ(c.p.packet_time(), 9);
+  EXPECT_EQ(c.p.height(), 4);
+  EXPECT_EQ(c.p.nodes(), 15);
+  EXPECT_EQ(c.p.stop_margin(), 3);
+  EXPECT_EQ(c.p.effective_queue_depth(), 6);
+  EXPECT_EQ(c.p.latency_bound(), 2 * 4 * 9 + 9);
+  // The root needs fewer put-aside slots than the leaves below it.
+  EXPECT_GT(c.p.aside_depth_at(0), c.p.aside_depth_at(3));
+}
+
+TEST(Cm5ctlConfig, BadValuesNameTheFieldAndTheRange) {
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 12}})").find("leaves = 12 is not a power of two"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 1}})").find("leaves = 1 out of range 2..16384"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 32768}})").find("leaves"), std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"word_bits": 33}})").find("word_bits = 33 out of range 2..32"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"up_width": 0}})").find("up_width = 0 out of range 1..44"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"down_width": 45}})").find("down_width = 45"),
+            std::string::npos);
+  const std::string q = error_of(R"({"network": "cm5ctl", "cm5ctl": {"queue_depth": 2}})");
+  EXPECT_NE(q.find("queue_depth = 2 out of range 4..64"), std::string::npos) << q;
+  EXPECT_NE(q.find("stop_margin"), std::string::npos) << q;
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": "8"}})").find("leaves must be an integer"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"height": 3}})").find("unknown field 'height'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"broadcast_window": 0}})").find("broadcast_window = 0"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm1"})").find("is not a cm5ctl config"), std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8}})"), "") ;
+  EXPECT_EQ(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8}})"), "(accepted)");
+}
+
+}  // namespace
+}  // namespace cmnet

@@ -1,0 +1,133 @@
+// The cm5ctl family behind the shared commands: `cmnet sim` on both engines (the same result
+// lines, the software results agreeing), its input errors, the clear refusal of build, run and
+// sweep while the family has no board top, and `cmnet bench --quick` (RTL latency equal to the
+// model's, throughput one operation per packet time).
+#include "gen/cli/cm5ctl/cm5ctl_family.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "gen/core/errors.h"
+
+namespace cmnet {
+namespace {
+namespace fs = std::filesystem;
+
+const Family& fam() { return find_family("cm5ctl", "test"); }
+
+NetworkConfig config(int leaves) {
+  return parse_config(R"({"network": "cm5ctl", "cm5ctl": {"leaves": )" + std::to_string(leaves) + "}}", "net.json");
+}
+
+std::vector<std::string> lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+fs::path temp_dir() {
+  const fs::path p = fs::temp_directory_path() / ("cmnet-cm5fam-" + std::to_string(::getpid()));
+  fs::create_directories(p);
+  return p;
+}
+
+TEST(Cm5ctlFamily, IsRegisteredAndChecksItsConfig) {
+  EXPECT_EQ(fam().name(), "cm5ctl");
+  EXPECT_FALSE(fam().patterns().empty());
+  try {
+    fam().check(parse_config(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 24}})", "net.json"));
+    ADD_FAILURE() << "24 leaves accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("net.json: cm5ctl: leaves = 24 is not a power of two"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_NE(fam().summary(config(16)).find("height 4"), std::string::npos);
+}
+
+TEST(Cm5ctlFamily, SimOnBothEnginesWritesTheSameResults) {
+  const fs::path dir = temp_dir();
+  SimArgs a;
+  a.pattern = "mixed";
+  a.per_proc = 12;
+  a.seed = 5;
+  a.engine = "model";
+  a.out = (dir / "model.jsonl").string();
+  EXPECT_EQ(fam().sim(config(8), a), 0);
+  a.engine = "rtl";
+  a.out = (dir / "rtl.jsonl").string();
+  EXPECT_EQ(fam().sim(config(8), a), 0);
+  auto m = lines((dir / "model.jsonl").string()), r = lines((dir / "rtl.jsonl").string());
+  ASSERT_EQ(m.size(), r.size());
+  ASSERT_GT(m.size(), 8u * 12u);
+  // Every result line is the same (cycle included); the summaries differ in engine and seconds.
+  for (size_t i = 0; i + 1 < m.size(); ++i) EXPECT_EQ(m[i], r[i]) << i;
+  const auto s = nlohmann::json::parse(r.back())["summary"];
+  EXPECT_EQ(s["engine"], "rtl");
+  EXPECT_TRUE(s["completed"].get<bool>());
+  EXPECT_TRUE(s["software_agrees"].get<bool>());
+  EXPECT_EQ(s["results"], s["expected_results"]);
+  fs::remove_all(dir);
+}
+
+TEST(Cm5ctlFamily, SimInputErrors) {
+  SimArgs a;
+  a.out = "/dev/null";
+  a.pattern = "permutation";
+  EXPECT_THROW(fam().sim(config(4), a), InputError);
+  a.pattern = "paper";
+  a.traffic = "x.traffic";
+  EXPECT_THROW(fam().sim(config(4), a), InputError);
+  a.traffic.clear();
+  a.mode = "or";
+  EXPECT_THROW(fam().sim(config(4), a), InputError);
+}
+
+TEST(Cm5ctlFamily, BuildRunAndSweepSayThereIsNoBoardTopYet) {
+  auto expect_no_board = [](auto f, const std::string& cmd) {
+    try {
+      f();
+      ADD_FAILURE() << cmd << " did not throw";
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("cmnet " + cmd + ": the cm5ctl family has no board top yet"), std::string::npos) << m;
+      EXPECT_NE(m.find("cmnet sim"), std::string::npos) << m;
+    }
+  };
+  expect_no_board([] { fam().run(config(4), RunArgs{}); }, "run");
+  expect_no_board([] { fam().sweep(config(4), SweepArgs{}); }, "sweep");
+  expect_no_board([] { fam().board_top(config(4), Board{}, BuildArgs{}); }, "build");
+}
+
+TEST(Cm5ctlFamily, QuickBenchMeasuresLatencyAndThroughput) {
+  const fs::path dir = temp_dir();
+  BenchArgs b;
+  b.quick = true;
+  b.json = (dir / "bench.json").string();
+  ASSERT_EQ(fam().bench(b), 0);
+  std::ifstream in(b.json);
+  const auto j = nlohmann::json::parse(in);
+  int rtl_rows = 0;
+  for (const auto& row : j["latency"]) {
+    const auto& m = row["model"];
+    // Within the bound plus the leaf's first frame and the cycle to present.
+    EXPECT_LE(m["reduce"].get<int>(), m["bound"].get<int>() + 8 + 2) << row.dump();
+    EXPECT_LE(m["broadcast"].get<int>(), m["reduce"].get<int>()) << row.dump();
+    if (row.contains("rtl")) {
+      ++rtl_rows;
+      EXPECT_TRUE(row["rtl_equals_model"].get<bool>()) << row.dump();
+    }
+  }
+  EXPECT_EQ(rtl_rows, 2);
+  EXPECT_EQ(j["latency"].back()["model"]["leaves"], 1024);
+  for (const auto& t : j["throughput"]) EXPECT_NEAR(t["ops_per_packet_time"].get<double>(), 1.0, 0.02) << t.dump();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cmnet

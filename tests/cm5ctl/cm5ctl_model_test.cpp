@@ -1,0 +1,140 @@
+// The CM-5 control network reference model against the plain software computation of every
+// result (sim/cm5ctl/cm5ctl_ops.h): the paper's example, every operator at 2..64 leaves with
+// random values, segmented scans, abstain masks, broadcasts, barriers and random pipelined
+// mixes; and the figures that follow from the timing contract (latency, throughput).
+#include "sim/cm5ctl/cm5ctl_model.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/cm5ctl/cm5ctl_workloads.h"
+
+namespace cmnet {
+namespace {
+
+Cm5ctlParams params(int leaves, int w = 32, int up = 6, int down = 5) {
+  Cm5ctlParams p;
+  p.leaves = leaves;
+  p.word_bits = w;
+  p.up_width = up;
+  p.down_width = down;
+  validate(p, "test");
+  return p;
+}
+
+// Runs the model and checks it against the software results; returns the run.
+Cm5RunResult check(const Cm5ctlParams& p, const Cm5Workload& w) {
+  const Cm5RunResult r = run_cm5ctl_model(p, w);
+  EXPECT_TRUE(r.completed) << w.name << " N=" << p.leaves << ": " << r.results.size() << " of "
+                           << expected_result_count(w) << " results";
+  EXPECT_FALSE(r.faults.any_design_fault()) << w.name;
+  EXPECT_EQ(r.faults.bcast_drops, 0u) << w.name;
+  const std::string diff = compare_to_expected(expected_results(w, p.word_bits), split_results(r.results, p.leaves));
+  EXPECT_EQ(diff, "") << w.name << " N=" << p.leaves;
+  return r;
+}
+
+TEST(Cm5ctlModel, ThePapersForwardScan) {
+  const Cm5ctlParams p = params(8);
+  const Cm5Workload w = make_cm5ctl_workload("paper", 8, 32, 1, 1);
+  const Cm5RunResult r = check(p, w);
+  const uint64_t want[] = {0, 3, 5, 5, 9, 11, 17, 22};
+  ASSERT_EQ(r.results.size(), 8u);
+  for (const Cm5Result& x : r.results) EXPECT_EQ(x.data, want[x.leaf]) << x.str();
+}
+
+TEST(Cm5ctlModel, SoftwareResultsOfThePapersExample) {
+  const Cm5Expected e = expected_results(make_cm5ctl_workload("paper", 8, 32, 1, 1), 32);
+  const uint64_t want[] = {0, 3, 5, 5, 9, 11, 17, 22};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(e.multi[static_cast<size_t>(i)].at(0).data, want[i]);
+}
+
+TEST(Cm5ctlModel, EveryOperatorAtEverySize) {
+  for (int n : {2, 4, 8, 16, 32, 64})
+    for (const std::string name : {"reduce-or", "reduce-xor", "reduce-max", "reduce-add", "reduce-uadd", "scan-fwd",
+                                   "scan-bwd", "scan-seg", "barrier", "broadcast"})
+      check(params(n), make_cm5ctl_workload(name, n, 32, static_cast<uint64_t>(n) * 7 + 1, 10));
+}
+
+TEST(Cm5ctlModel, AbstainMasksAndRandomMixes) {
+  for (int n : {2, 4, 8, 16, 64})
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      Cm5MixOptions o;
+      o.ops = 30;
+      o.abstain = 0.1 * static_cast<double>(seed);
+      o.broadcasts = static_cast<int>(seed) * 2;
+      o.broadcaster = static_cast<int>(seed) % n;
+      o.small_values = seed % 2;
+      o.release_spread = seed == 3 ? 200 : 0;
+      check(params(n), random_cm5ctl_mix(n, 32, seed * 100 + static_cast<uint64_t>(n), o));
+    }
+}
+
+TEST(Cm5ctlModel, OtherWidthsAndWords) {
+  for (auto [w, up, down] : std::vector<std::tuple<int, int, int>>{{8, 1, 1}, {16, 20, 3}, {32, 44, 44}, {4, 2, 7}})
+    for (int n : {2, 8, 32}) {
+      Cm5MixOptions o;
+      o.ops = 25;
+      o.broadcasts = 3;
+      o.abstain = 0.2;
+      o.small_values = true;
+      check(params(n, w, up, down), random_cm5ctl_mix(n, w, 77 + static_cast<uint64_t>(n), o));
+    }
+}
+
+TEST(Cm5ctlModel, UnsignedOverflowIsTheTrueSumNotFitting) {
+  Cm5Workload w = make_cm5ctl_workload("reduce-uadd", 8, 8, 3, 1);
+  for (auto& l : w.leaf) l[0].data = 40;  // 320 > 255
+  Cm5RunResult r = check(params(8, 8), w);
+  for (const auto& x : r.results) EXPECT_TRUE(x.ovf);
+  for (auto& l : w.leaf) l[0].data = 31;  // 248 fits
+  r = check(params(8, 8), w);
+  for (const auto& x : r.results) EXPECT_FALSE(x.ovf);
+}
+
+TEST(Cm5ctlModel, DifferentOperationsSignalAnError) {
+  Cm5Workload w = make_cm5ctl_workload("reduce-add", 8, 32, 3, 2);
+  w.leaf[5][0].comb = cm5::kXor;
+  const Cm5RunResult r = check(params(8), w);
+  for (const auto& x : r.results) EXPECT_EQ(x.err, x.cycle == r.results.front().cycle) << x.str();
+}
+
+TEST(Cm5ctlModel, CollidingBroadcastsSignalAnError) {
+  Cm5Workload w = make_cm5ctl_workload("broadcast", 8, 32, 3, 1);
+  Cm5Op o = w.leaf[0][0];
+  w.leaf[7].push_back(o);  // leaves 0 and 7 broadcast in the same frame: they meet at the root
+  const Cm5RunResult r = run_cm5ctl_model(params(8), w);
+  ASSERT_FALSE(r.results.empty());
+  for (const auto& x : r.results) EXPECT_TRUE(x.err) << x.str();
+  EXPECT_EQ(r.results.size(), 8u);  // one survives
+}
+
+TEST(Cm5ctlModel, ReductionLatencyIsTwoTreeTraversals) {
+  for (int n : {2, 16, 1024, 16384}) {
+    const Cm5ctlParams p = params(n);
+    const Cm5RunResult r = check(p, make_cm5ctl_workload("reduce-add", n, 32, 1, 1));
+    // Pushed at cycle 0; the leaves send in the frame after their first up tick; H up hops of
+    // Tu, a wait for a down frame, H down hops of Td, one cycle to present.
+    const int64_t H = p.height(), Tu = p.up_frame(), Td = p.down_frame();
+    const int64_t lat = static_cast<int64_t>(r.last_result_cycle);
+    EXPECT_GE(lat, (H + 1) * Tu + H * Td + 1) << n;
+    EXPECT_LE(lat, (H + 1) * Tu + (H + 1) * Td + 1) << n;
+  }
+}
+
+TEST(Cm5ctlModel, PipelinedThroughputIsOneOperationPerPacketTime) {
+  for (auto [n, up, down] : std::vector<std::tuple<int, int, int>>{
+           {8, 6, 5}, {64, 6, 5}, {1024, 6, 5}, {64, 5, 6}, {64, 44, 5}, {64, 11, 4}, {16, 1, 1}}) {
+    const Cm5ctlParams p = params(n, 32, up, down);
+    const Cm5RunResult r = check(p, make_cm5ctl_workload("scan-fwd", n, 32, 1, 200));
+    // Steady state: results of operation k and k+100 at leaf 0.
+    std::vector<uint64_t> at;
+    for (const auto& x : r.results)
+      if (x.leaf == 0) at.push_back(x.cycle);
+    ASSERT_EQ(at.size(), 200u);
+    const double per = static_cast<double>(at[150] - at[50]) / 100.0;
+    EXPECT_NEAR(per, p.packet_time(), 0.1) << n << " " << up << "/" << down;
+  }
+}
+
+}  // namespace
+}  // namespace cmnet
