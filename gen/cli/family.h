@@ -46,6 +46,8 @@ struct RunArgs {
   std::string generator;         // CM-1: the board's on-chip generator makes the pattern
   std::string sim_link = "uart"; // the simulated board's host-link PHY: uart | fifo
   std::string rtl;               // simulate a `cmnet build --mode host` directory
+  std::string trace;             // the simulated board's FST waveform ("" = none)
+  uint64_t trace_from = 0, trace_to = UINT64_MAX;  // its window: clock cycles after reset
 };
 
 // `cmnet sweep CONFIG`: offered load against accepted throughput, each point against the model.

@@ -127,6 +127,10 @@ int main(int argc, char** argv) {
                   "or fifo (FT245 synchronous FIFO, 60 MHz)")->check(CLI::IsMember({"uart", "fifo"}));
   auto* rrtl = run->add_option("--rtl", ra.rtl, "simulate a build directory (cmnet build --mode host): the rtl/ it synthesized");
   rrtl->excludes("--board");
+  auto* rtrace = run->add_option("--trace", ra.trace, "write an FST waveform of the simulated board (GTKWave opens it)");
+  rtrace->excludes("--board");
+  run->add_option("--trace-from", ra.trace_from, "first clock cycle (after the board's reset) in the waveform");
+  run->add_option("--trace-to", ra.trace_to, "last clock cycle in the waveform");
 
   SweepArgs wa;
   auto* sweep = app.add_subcommand("sweep", "Load sweep on a board: offered load vs throughput and delivery time");

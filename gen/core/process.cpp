@@ -14,6 +14,19 @@ extern char** environ;
 
 namespace cmnet {
 
+std::vector<std::string> merged_environment(const std::vector<std::string>& extra) {
+  std::vector<std::string> merged;
+  for (char** e = environ; *e; ++e) {
+    const std::string kv = *e;
+    const std::string name = kv.substr(0, kv.find('='));
+    bool replaced = false;
+    for (const auto& x : extra) replaced = replaced || x.substr(0, x.find('=')) == name;
+    if (!replaced) merged.push_back(kv);
+  }
+  for (const auto& x : extra) merged.push_back(x);
+  return merged;
+}
+
 int run_child(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
               const std::vector<std::string>& env, const std::function<void(double)>& on_wait) {
   posix_spawn_file_actions_t fa;
@@ -26,16 +39,7 @@ int run_child(const std::vector<std::string>& argv, double timeout_s, const std:
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = 0;
-  // The inherited environment, with `env`'s entries replacing those of the same name.
-  std::vector<std::string> merged;
-  for (char** e = environ; *e; ++e) {
-    const std::string kv = *e;
-    const std::string name = kv.substr(0, kv.find('='));
-    bool replaced = false;
-    for (const auto& x : env) replaced = replaced || x.substr(0, x.find('=')) == name;
-    if (!replaced) merged.push_back(kv);
-  }
-  for (const auto& x : env) merged.push_back(x);
+  std::vector<std::string> merged = merged_environment(env);
   std::vector<char*> envp;
   for (auto& kv : merged) envp.push_back(kv.data());
   envp.push_back(nullptr);

@@ -15,4 +15,8 @@ int run_child(const std::vector<std::string>& argv, double timeout_s, const std:
               const std::vector<std::string>& env = {},
               const std::function<void(double)>& on_wait = {});  // called about once a second
 
+// The environment of this process with `extra`'s NAME=VALUE entries added or replacing those of
+// the same name (what a child started with `extra` sees).
+std::vector<std::string> merged_environment(const std::vector<std::string>& extra);
+
 }  // namespace cmnet

@@ -14,7 +14,7 @@
 #include <memory>
 
 #include "Vcm1_host_board.h"
-#include "verilated.h"
+#include "sim/core/harness_driver.h"
 
 using cmnet::rtlsim::BoardRtlBridge;
 using cmnet::rtlsim::BridgeOptions;
@@ -43,44 +43,41 @@ class Cm1BoardLink : public ByteLinkModel {
  public:
 #if CMNET_FIFO_PHY
   // The FIFO chip reports empty/full at random on 10% of the cycles, as USB packets do.
-  explicit Cm1BoardLink(VerilatedContext* ctx)
-      : m_(std::make_unique<Vcm1_host_board>(ctx)), chip_(1, 10) {
+  Cm1BoardLink() : chip_(1, 10) {
     m_->ft_rxf_n = 1;
     m_->ft_txe_n = 1;
 #else
-  explicit Cm1BoardLink(VerilatedContext* ctx)
-      : m_(std::make_unique<Vcm1_host_board>(ctx)), uart_(CMNET_CLKS_PER_BIT) {
+  Cm1BoardLink() : uart_(CMNET_CLKS_PER_BIT) {
     m_->uart_rx = 1;
 #endif
     m_->clk = 0;
 #if CMNET_RESET_BUTTON
     m_->btn_n = 1;
 #endif
-    m_->eval();
+    m_.eval();
     std::deque<uint8_t> none;
     std::vector<uint8_t> ignored;
     // The board's power-on reset lasts 16 cycles.
     for (int i = 0; i < 40; ++i) cycle(none, ignored);
     out_of_reset_ = true;
+    m_.set_time_origin();  // trace windows count clock cycles after the power-on reset
   }
 
 #if CMNET_FIFO_PHY
   void cycle(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) override {
-    auto& m = *m_;
+    auto& m = m_.top();
     const auto p = chip_.outputs(to_board, m.ft_oe_n);
     m.ft_rxf_n = p.rxf_n;
     m.ft_txe_n = p.txe_n;
     m.ft_data_in = p.data;
-    m.clk = 0;
-    m.eval();
+    m_.clock(false);
     Ft245Chip::FpgaPins f;
     f.rd_n = m.ft_rd_n;
     f.wr_n = m.ft_wr_n;
     f.oe_n = m.ft_oe_n;
     f.data_oe = m.ft_data_oe;
     f.data_out = m.ft_data_out;
-    m.clk = 1;
-    m.eval();
+    m_.clock(true);
     if (!out_of_reset_) return;  // the FIFO pins mean nothing before the power-on reset is over
     chip_.edge(f, to_board, to_host);
     if (chip_.violations() > 0) {
@@ -93,13 +90,11 @@ class Cm1BoardLink : public ByteLinkModel {
   bool phy_busy() const { return false; }
 #else
   void cycle(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) override {
-    auto& m = *m_;
+    auto& m = m_.top();
     m.uart_rx = uart_.drive(to_board);
-    m.clk = 0;
-    m.eval();
+    m_.clock(false);
     uart_.sample(m.uart_tx, to_host);
-    m.clk = 1;
-    m.eval();
+    m_.clock(true);
   }
   uint64_t framing_errors() const { return uart_.framing_errors(); }
   bool phy_busy() const { return uart_.busy(); }
@@ -107,12 +102,13 @@ class Cm1BoardLink : public ByteLinkModel {
 
   // led = {rst, heartbeat, link busy, running}
   Activity activity() const override {
-    if (phy_busy() || (m_->led & 0x3) || (m_->led & 0x8)) return Activity::Busy;
+    const auto led = m_.top().led;
+    if (phy_busy() || (led & 0x3) || (led & 0x8)) return Activity::Busy;
     return Activity::Idle;
   }
 
  private:
-  std::unique_ptr<Vcm1_host_board> m_;
+  cmnet::harness::Driver<Vcm1_host_board> m_;
   bool out_of_reset_ = false;
 #if CMNET_FIFO_PHY
   Ft245Chip chip_;
@@ -143,8 +139,7 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_signal);
   std::signal(SIGINT, on_signal);
   try {
-    auto ctx = std::make_unique<VerilatedContext>();
-    Cm1BoardLink link(ctx.get());
+    Cm1BoardLink link;
     BoardRtlBridge bridge(link, opt);
     std::printf("%u\n", bridge.port());
     std::fflush(stdout);

@@ -94,11 +94,7 @@ Cm1RtlRun run_cm1_rtl_groups(const Cm1Config& cfg_in, const std::vector<Traffic>
     if (opt.ce_period != 1 || opt.ce_seed != 0) in << "ce " << opt.ce_period << ' ' << opt.ce_seed << '\n';
     for (const Cm1Freeze& f : opt.freezes) in << "freeze " << f.bit_time << ' ' << f.clocks << '\n';
   }
-  std::vector<std::string> env;
-  if (!opt.trace_file.empty())
-    env = {"CMNET_TRACE=" + fs::absolute(opt.trace_file).string(),
-           "CMNET_TRACE_FROM=" + std::to_string(opt.trace_from),
-           "CMNET_TRACE_TO=" + std::to_string(std::min<uint64_t>(opt.trace_to, INT64_MAX))};
+  const std::vector<std::string> env = TraceWindow{opt.trace_file, opt.trace_from, opt.trace_to}.env();
   const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), env);
   if (rc != 0) {
     std::ifstream lg(work / "log.txt");

@@ -7,7 +7,7 @@
 
 namespace cmnet {
 
-std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoardOptions& opt) {
+std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoardOptions& opt, bool trace) {
   const std::string src = CMNET_SOURCE_DIR;
   const bool fifo = opt.phy == HostLinkPhy::Fifo;
   const std::string cpb = fifo ? "-DCMNET_FIFO_PHY=1"
@@ -15,19 +15,22 @@ std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoard
   // The harness compiles the bridge in (#include), so its sources belong in the cache key.
   const std::string button = std::string("-DCMNET_RESET_BUTTON=") + (opt.reset_button ? "1" : "0");
   return build_verilated_model(design, "cm1_host_board", src + "/sim/cm1/cm1_board_main.cpp", {cpb, button},
-                               {src + "/sim/core/board_rtl_bridge.h", src + "/sim/core/board_rtl_bridge.cpp"});
+                               {src + "/sim/core/board_rtl_bridge.h", src + "/sim/core/board_rtl_bridge.cpp"},
+                               trace ? trace_flags() : std::vector<std::string>{});
 }
 
-std::string build_cm1_board_model(const Cm1Config& cfg, const HostBoardOptions& opt) {
-  return build_cm1_board_model(emit_cm1_host_board(cfg, opt), opt);
+std::string build_cm1_board_model(const Cm1Config& cfg, const HostBoardOptions& opt, bool trace) {
+  return build_cm1_board_model(emit_cm1_host_board(cfg, opt), opt, trace);
 }
 
-Cm1SimBoard::Cm1SimBoard(const Cm1Config& cfg, const HostBoardOptions& opt)
-    : Cm1SimBoard(emit_cm1_host_board(cfg, opt), opt) {}
+Cm1SimBoard::Cm1SimBoard(const Cm1Config& cfg, const HostBoardOptions& opt, const TraceWindow& trace)
+    : Cm1SimBoard(emit_cm1_host_board(cfg, opt), opt, trace) {}
 
-Cm1SimBoard::Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt)
-    : proc_(std::make_unique<HarnessProcess>(build_cm1_board_model(design, opt),
+Cm1SimBoard::Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt, const TraceWindow& trace)
+    : proc_(std::make_unique<HarnessProcess>(build_cm1_board_model(design, opt, trace.on()),
                                              std::vector<std::string>{"--port", "0"},
-                                             harness_log_path("cm1board"), "simulated board")) {}
+                                             harness_log_path("cm1board"), "simulated board",
+                                             // a model's first build can take minutes on a loaded machine
+                                             std::chrono::seconds(60), trace.env())) {}
 
 }  // namespace cmnet

@@ -12,19 +12,21 @@
 
 #include "gen/cm1/cm1_host_board_emitter.h"
 #include "sim/core/harness_process.h"
+#include "sim/core/rtl_build.h"
 
 namespace cmnet {
 
-std::string build_cm1_board_model(const Cm1Config& cfg, const HostBoardOptions& opt = {});
+std::string build_cm1_board_model(const Cm1Config& cfg, const HostBoardOptions& opt = {}, bool trace = false);
 // The same from Verilog already on disk (e.g. the rtl/ directory `cmnet build` synthesized):
 // `opt` must be the options it was emitted with (the UART clocks per bit).
-std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoardOptions& opt);
+std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoardOptions& opt, bool trace = false);
 
 class Cm1SimBoard {
  public:
-  explicit Cm1SimBoard(const Cm1Config& cfg, const HostBoardOptions& opt = {});
+  // `trace`: an FST waveform of the board, its window in clock cycles after the power-on reset.
+  explicit Cm1SimBoard(const Cm1Config& cfg, const HostBoardOptions& opt = {}, const TraceWindow& trace = {});
   // Runs the given board top (cm1_host_board) instead of emitting one.
-  Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt);
+  Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt, const TraceWindow& trace = {});
 
   std::string uri() const { return "sim://127.0.0.1:" + std::to_string(port()); }
   uint16_t port() const { return proc_->port(); }

@@ -60,6 +60,7 @@ class Driver {
 
   Top* operator->() { return top_.get(); }
   Top& top() { return *top_; }
+  const Top& top() const { return *top_; }
 
   // Evaluates the model and records the signals at the current time (two steps per clock).
   void eval() {

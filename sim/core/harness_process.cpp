@@ -1,5 +1,7 @@
 #include "sim/core/harness_process.h"
 
+#include "gen/core/process.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -33,7 +35,7 @@ std::string read_text_file(const std::string& path) {
 
 HarnessProcess::HarnessProcess(const std::string& exe, const std::vector<std::string>& args,
                                const std::string& log_path, const std::string& what,
-                               std::chrono::seconds wait)
+                               std::chrono::seconds wait, const std::vector<std::string>& env)
     : log_(log_path) {
   int pipefd[2];
   if (::pipe2(pipefd, O_CLOEXEC) != 0) throw std::runtime_error(what + ": pipe failed");
@@ -46,7 +48,11 @@ HarnessProcess::HarnessProcess(const std::string& exe, const std::vector<std::st
   std::vector<char*> cargs;
   for (auto& a : argv) cargs.push_back(a.data());
   cargs.push_back(nullptr);
-  const int rc = posix_spawn(&pid_, exe.c_str(), &fa, nullptr, cargs.data(), environ);
+  std::vector<std::string> envs = merged_environment(env);
+  std::vector<char*> envp;
+  for (auto& kv : envs) envp.push_back(kv.data());
+  envp.push_back(nullptr);
+  const int rc = posix_spawn(&pid_, exe.c_str(), &fa, nullptr, cargs.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   ::close(pipefd[1]);
   out_fd_ = pipefd[0];

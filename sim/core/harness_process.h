@@ -18,7 +18,8 @@ class HarnessProcess {
   // std::runtime_error (with the log's text) when it cannot start or exits before listening.
   HarnessProcess(const std::string& exe, const std::vector<std::string>& args,
                  const std::string& log_path, const std::string& what,
-                 std::chrono::seconds wait = std::chrono::seconds(60));
+                 std::chrono::seconds wait = std::chrono::seconds(60),
+                 const std::vector<std::string>& env = {});  // NAME=VALUE added for the child
   ~HarnessProcess();  // stop()
   HarnessProcess(const HarnessProcess&) = delete;
   HarnessProcess& operator=(const HarnessProcess&) = delete;

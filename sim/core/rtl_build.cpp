@@ -4,6 +4,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -75,6 +76,12 @@ std::set<std::string> project_includes(const std::string& path) {
 }
 
 }  // namespace
+
+std::vector<std::string> TraceWindow::env() const {
+  if (!on()) return {};
+  return {"CMNET_TRACE=" + fs::absolute(file).string(), "CMNET_TRACE_FROM=" + std::to_string(from),
+          "CMNET_TRACE_TO=" + std::to_string(std::min<uint64_t>(to, INT64_MAX))};
+}
 
 std::string rtl_cache_dir() {
   if (const char* e = std::getenv("CMNET_CACHE")) return e;

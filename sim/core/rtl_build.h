@@ -3,6 +3,7 @@
 // ~/.cache/cmnet. Concurrent builders of the same model wait for each other (flock).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,16 @@ std::string build_verilated_model(const GeneratedDesign& design, const std::stri
                                   const std::vector<std::string>& extra_cflags = {},
                                   const std::vector<std::string>& key_files = {},
                                   const std::vector<std::string>& verilator_flags = {});
+
+// An FST trace requested of a harness (sim/core/harness_driver.h): the file and the window of
+// cycles counted from the harness's time origin.
+struct TraceWindow {
+  std::string file;  // "" = no trace
+  uint64_t from = 0, to = UINT64_MAX;
+  bool on() const { return !file.empty(); }
+  // The environment entries that ask the harness for it.
+  std::vector<std::string> env() const;
+};
 
 // The Verilator flags of a model that writes FST traces (sim/core/harness_driver.h).
 inline const std::vector<std::string>& trace_flags() {

@@ -2,6 +2,8 @@
 // --board URI it starts the simulated board (the Verilator model of the very board top that is
 // flashed) on 127.0.0.1. The counters and reception checks read back are compared with the
 // reference model's for the same pattern.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -16,6 +18,7 @@
 #include "gen/core/errors.h"
 #include "host/cm1/cm1_board.h"
 #include "host/conservation.h"
+#include "host/run_report.h"
 #include "host/svg_plot.h"
 #include "sim/cm1/cm1_counters.h"
 #include "host/errors.h"
@@ -174,7 +177,7 @@ struct Connection {
 
 // The simulated board of a build directory: the very rtl/ it synthesized, with the options
 // its board gave the top (clock, button; the flow's host top has the UART PHY).
-std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir) {
+std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir, const TraceWindow& trace) {
   const std::string report = dir + "/report.json";
   std::ifstream in(report);
   if (!in) throw InputError("--rtl " + dir + ": no report.json (not a cmnet build directory)");
@@ -193,16 +196,17 @@ std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir) {
   h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
   h.reset_button = board.reset.has_value() && board.reset->active_low;
   spdlog::info("simulating the build in {} ({} top for {}, {} Hz)", dir, top, board.name, h.clock_hz);
-  return std::make_unique<Cm1SimBoard>(read_design(dir + "/rtl", top), h);
+  return std::make_unique<Cm1SimBoard>(read_design(dir + "/rtl", top), h, trace);
 }
 
 Connection connect(const Cm1Config& cfg, const std::string& board_uri,
-                   const std::string& sim_link = "uart", const std::string& rtl = "") {
+                   const std::string& sim_link = "uart", const std::string& rtl = "",
+                   const TraceWindow& trace = {}) {
   Connection c;
   c.uri = board_uri;
   if (!rtl.empty()) {
     if (!c.uri.empty()) throw InputError("--rtl and --board: give one (--rtl simulates a build directory)");
-    c.sim = sim_board_of_build(rtl);
+    c.sim = sim_board_of_build(rtl, trace);
     c.uri = c.sim->uri();
   } else if (c.uri.empty()) {
     spdlog::info("no --board given: starting the simulated board with a {} host link (building "
@@ -212,7 +216,7 @@ Connection connect(const Cm1Config& cfg, const std::string& board_uri,
       h.phy = HostLinkPhy::Fifo;
       h.clock_hz = 60000000;  // the FT2232H's CLKOUT in synchronous FIFO mode
     }
-    c.sim = std::make_unique<Cm1SimBoard>(cfg, h);
+    c.sim = std::make_unique<Cm1SimBoard>(cfg, h, trace);
     c.uri = c.sim->uri();
   }
   spdlog::info("board: {}", c.uri);
@@ -243,7 +247,11 @@ int cm1_run(const Cm1Config& cfg, const RunArgs& a) {
       : a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, a.per_proc)
                           : read_traffic_file(a.traffic, p);
   const EjectMode mode = mode_of(a.mode, p);
-  Connection conn = connect(cfg, a.board, a.sim_link, a.rtl);
+  if (!a.trace.empty() && !a.trace.ends_with(".fst"))
+    throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
+  if (a.trace_from > a.trace_to)
+    throw InputError("--trace-from " + std::to_string(a.trace_from) + " is after --trace-to " + std::to_string(a.trace_to));
+  Connection conn = connect(cfg, a.board, a.sim_link, a.rtl, TraceWindow{a.trace, a.trace_from, a.trace_to});
   const std::string& uri = conn.uri;
   const BoardRun r = execute(*conn.board, p, traffic, mode, a.timeout_s, uri, gen,
                              static_cast<uint32_t>(a.seed), static_cast<uint32_t>(a.per_proc));
@@ -251,30 +259,30 @@ int cm1_run(const Cm1Config& cfg, const RunArgs& a) {
   const auto& chips = r.chips;
   const auto& hist = r.hist;
   const auto& model = r.model;
-  const auto& want_rx = r.want_rx;
   const auto& tot = r.tot;
-  const auto counter_mismatch = r.counter_mismatch, rx_mismatch = r.rx_mismatch;
-  const uint64_t received = r.received, bit_times = r.bit_times;
-  const double util = r.util, load_s = r.load_s, run_s = r.run_s;
-  const bool conserved = r.conserved, agree = r.agree;
+  const uint64_t bit_times = r.bit_times;
+  auto u64 = [](uint64_t v) { return std::to_string(v); };
 
+  RunReport rep;
   const std::string what = gen >= 0 ? "on-chip generator '" + a.generator + "'"
                            : a.traffic.empty() ? a.pattern : a.traffic;
-  std::printf("\n== cmnet run: %s on %s\n", what.c_str(), uri.c_str());
-  std::printf("   network: %d chips x %d processors, l = %d, ejector mode '%s'\n", p.chips(),
-              p.procs_per_chip, p.msg_len(), to_string(mode));
-  std::printf("   %-34s %12s %12s\n", "", "board", "model");
-  std::printf("   %-34s %12u %12llu\n", "petit cycles", st.petit, (unsigned long long)model.petit_cycles);
-  std::printf("   %-34s %12llu %12llu\n", "messages injected", (unsigned long long)tot.injected, (unsigned long long)traffic.messages.size());
-  std::printf("   %-34s %12llu %12zu\n", "messages delivered", (unsigned long long)tot.delivered, model.deliveries.size());
-  std::printf("   %-34s %12llu %12llu\n", "receptions", (unsigned long long)received, (unsigned long long)[&] { uint64_t s = 0; for (auto& r : want_rx) s += r.count; return s; }());
-  std::printf("   %-34s %12llu %12llu\n", "desperation-routed", (unsigned long long)tot.desperation, (unsigned long long)model.desperation);
-  std::printf("   %-34s %12llu %12s\n", "parity errors", (unsigned long long)tot.parity_errors, "0");
-  std::printf("   %-34s %12llu\n", "bit-times", (unsigned long long)bit_times);
-  std::printf("   %-34s %11.1f%%\n", "wire utilization", util * 100);
-  std::printf("   offered load: %zu messages at once (SIMD delivery cycle); accepted: %llu in %u petit cycles = %.2f messages/chip/petit\n",
-              traffic.messages.size(), (unsigned long long)tot.delivered, st.petit,
-              st.petit ? static_cast<double>(tot.delivered) / st.petit / p.chips() : 0.0);
+  rep.title = what + " on " + uri;
+  rep.about.push_back("network: " + std::to_string(p.chips()) + " chips x " + std::to_string(p.procs_per_chip) +
+                      " processors, l = " + std::to_string(p.msg_len()) + ", ejector mode '" + to_string(mode) + "'");
+  uint64_t model_receptions = 0;
+  for (const auto& x : r.want_rx) model_receptions += x.count;
+  rep.rows = {{"petit cycles", u64(st.petit), u64(model.petit_cycles), true},
+              {"messages injected", u64(tot.injected), u64(traffic.messages.size()), true},
+              {"messages delivered", u64(tot.delivered), u64(model.deliveries.size()), true},
+              {"receptions", u64(r.received), u64(model_receptions), true},
+              {"desperation-routed", u64(tot.desperation), u64(model.desperation), true},
+              {"parity errors", u64(tot.parity_errors), "0", true},
+              {"bit-times", u64(bit_times), "", false},
+              {"wire utilization", fmt::format("{:.1f}%", r.util * 100), "", false}};
+  rep.notes.push_back(fmt::format(
+      "offered load: {} messages at once (SIMD delivery cycle); accepted: {} in {} petit cycles = {:.2f} messages/chip/petit",
+      traffic.messages.size(), tot.delivered, st.petit,
+      st.petit ? static_cast<double>(tot.delivered) / st.petit / p.chips() : 0.0));
   // Percentiles from the board's histogram (bin 15 holds 15 and later).
   auto percentile = [&](double q) -> std::string {
     uint64_t total = 0, seen = 0;
@@ -287,93 +295,93 @@ int cm1_run(const Cm1Config& cfg, const RunArgs& a) {
     }
     return "-";
   };
-  std::printf("   delivery petit cycle: mean %.2f, p50 %s, p90 %s, p99 %s; histogram:", r.mean_petit,
-              percentile(0.5).c_str(), percentile(0.9).c_str(), percentile(0.99).c_str());
-  for (uint32_t h : hist) std::printf(" %u", h);
-  std::printf("\n   per dimension busy bit-times:");
-  for (auto b : tot.dim_busy) std::printf(" %llu", (unsigned long long)b);
-  std::printf("\n   conservation (injected = delivered + in flight; endpoint queues, network): %s\n",
-              conserved ? "OK" : r.conservation.summary().c_str());
-  std::printf("   board agrees with the reference model (counters of every chip, receptions and latency histogram of every processor): %s",
-              agree ? "YES" : "NO");
-  if (!agree)
-    std::printf(" (%zu chips, %zu processors' checks, %zu processors' histograms differ)", counter_mismatch,
-                rx_mismatch, r.ep_hist_mismatch);
-  std::printf("\n   host time: load %.3f s, run and poll %.3f s", load_s, run_s);
+  rep.notes.push_back(fmt::format("delivery petit cycle: mean {:.2f}, p50 {}, p90 {}, p99 {}; histogram: {}", r.mean_petit,
+                                  percentile(0.5), percentile(0.9), percentile(0.99), fmt::join(hist, " ")));
+  rep.notes.push_back(fmt::format("per dimension busy bit-times: {}", fmt::join(tot.dim_busy, " ")));
+  // CM-1 counts per chip but messages cross chips: the regions are the endpoint queues (loaded ->
+  // injected into the routers) and the network (injected -> delivered). The run has ended, so
+  // nothing is in flight; the board's status flags say whether anything was left behind.
+  rep.regions = {{"endpoint queues", traffic.messages.size(), tot.injected, 0},
+                 {"network", tot.injected, tot.delivered, 0}};
+  rep.agreement_scope = "counters of every chip, receptions and latency histogram of every processor";
+  rep.mismatches = r.counter_mismatch + r.rx_mismatch + r.ep_hist_mismatch + (st.hist_overrun ? 1 : 0) +
+                   (st.pending || st.buffered ? 1 : 0);
+  rep.mismatch_detail = fmt::format("{} chips, {} processors' checks, {} processors' histograms differ{}{}",
+                                    r.counter_mismatch, r.rx_mismatch, r.ep_hist_mismatch,
+                                    st.hist_overrun ? "; a histogram overran" : "",
+                                    st.pending || st.buffered ? "; messages left in the board" : "");
+  std::string host_time = fmt::format("host time: load {:.3f} s, run and poll {:.3f} s", r.load_s, r.run_s);
   if (const auto* client = dynamic_cast<const BoardClient*>(conn.port.get()))
-    std::printf("; link: %llu requests, %llu retries", (unsigned long long)client->stats().requests,
-                (unsigned long long)client->stats().retries);
-  std::printf("\n");
+    host_time += fmt::format("; link: {} requests, {} retries", client->stats().requests, client->stats().retries);
+  rep.after.push_back(host_time);
 
-  namespace fs = std::filesystem;
-  fs::create_directories(a.out_dir);
-  json j;
-  j["board"] = uri;
-  j["config"] = config_to_json(cfg);
-  j["pattern"] = what;
-  j["seed"] = a.seed;
-  j["eject_mode"] = to_string(mode);
-  j["messages"] = traffic.messages.size();
-  j["petit_cycles"] = st.petit;
-  j["model_petit_cycles"] = model.petit_cycles;
-  j["bit_times"] = bit_times;
-  j["injected"] = tot.injected;
-  j["delivered"] = tot.delivered;
-  j["receptions"] = received;
-  j["desperation"] = tot.desperation;
-  j["parity_errors"] = tot.parity_errors;
-  j["wire_utilization"] = util;
-  j["dim_busy"] = tot.dim_busy;
-  j["delivery_histogram"] = hist;
-  j["conserved"] = conserved;
-  j["agrees_with_model"] = agree;
-  j["load_seconds"] = load_s;
-  j["run_seconds"] = run_s;
-  std::ofstream(a.out_dir + "/run.json") << j.dump(2) << "\n";
-  std::ofstream csv(a.out_dir + "/links.csv");
-  csv << "chip,dim,to_chip,busy_bit_times,utilization\n";
+  rep.json["family"] = "cm1";
+  rep.json["board"] = uri;
+  rep.json["config"] = config_to_json(cfg);
+  rep.json["pattern"] = what;
+  rep.json["seed"] = a.seed;
+  rep.json["eject_mode"] = to_string(mode);
+  rep.json["messages"] = traffic.messages.size();
+  rep.json["petit_cycles"] = st.petit;
+  rep.json["model_petit_cycles"] = model.petit_cycles;
+  rep.json["bit_times"] = bit_times;
+  rep.json["injected"] = tot.injected;
+  rep.json["delivered"] = tot.delivered;
+  rep.json["receptions"] = r.received;
+  rep.json["desperation"] = tot.desperation;
+  rep.json["parity_errors"] = tot.parity_errors;
+  rep.json["wire_utilization"] = r.util;
+  rep.json["dim_busy"] = tot.dim_busy;
+  rep.json["delivery_histogram"] = hist;
+  rep.json["load_seconds"] = r.load_s;
+  rep.json["run_seconds"] = r.run_s;
+
+  ReportTable links{"links.csv", {"chip", "dim", "to_chip", "busy_bit_times", "utilization"}, {}};
   for (int n = 0; n < p.chips(); ++n)
     for (int d = 0; d < p.cube_dims; ++d) {
       const uint64_t b = chips[static_cast<size_t>(n)].dim_busy[static_cast<size_t>(d)];
-      csv << n << ',' << d << ',' << (n ^ (1 << d)) << ',' << b << ','
-          << (bit_times ? static_cast<double>(b) / bit_times : 0) << '\n';
+      links.rows.push_back({std::to_string(n), std::to_string(d), std::to_string(n ^ (1 << d)), u64(b),
+                            fmt::format("{}", bit_times ? static_cast<double>(b) / static_cast<double>(bit_times) : 0.0)});
     }
-  std::ofstream csv2(a.out_dir + "/chips.csv");
-  csv2 << "chip,injected,delivered,desperation,petit_cycles,parity_errors\n";
+  ReportTable chip_table{"chips.csv", {"chip", "injected", "delivered", "desperation", "petit_cycles", "parity_errors"}, {}};
   for (int n = 0; n < p.chips(); ++n) {
     const auto& c = chips[static_cast<size_t>(n)];
-    csv2 << n << ',' << c.injected << ',' << c.delivered << ',' << c.desperation << ','
-         << c.petit_cycles << ',' << c.parity_errors << '\n';
+    chip_table.rows.push_back({std::to_string(n), u64(c.injected), u64(c.delivered), u64(c.desperation),
+                               u64(c.petit_cycles), u64(c.parity_errors)});
   }
   // Per endpoint: what the board counted beside what the model implies.
-  std::ofstream csv3(a.out_dir + "/endpoints.csv");
-  csv3 << "processor,injected,receptions,rx_xor,petit_sum,mean_delivery_petit,model_injected,"
-          "model_receptions,model_rx_xor,model_petit_sum,agrees\n";
+  ReportTable eps{"endpoints.csv",
+                  {"processor", "injected", "receptions", "rx_xor", "petit_sum", "mean_delivery_petit", "model_injected",
+                   "model_receptions", "model_rx_xor", "model_petit_sum", "agrees"},
+                  {}};
   for (size_t g = 0; g < r.rx.size(); ++g) {
     const auto& x = r.rx[g];
-    const auto& m = want_rx[g];
-    char xs[16], ms[16];
-    std::snprintf(xs, sizeof xs, "0x%08x", x.xor_word);
-    std::snprintf(ms, sizeof ms, "0x%08x", m.xor_word);
-    csv3 << g << ',' << x.injected << ',' << x.count << ',' << xs << ',' << x.petit_sum << ','
-         << (x.count ? static_cast<double>(x.petit_sum) / x.count : 0.0) << ',' << m.injected << ','
-         << m.count << ',' << ms << ',' << m.petit_sum << ',' << (x == m ? 1 : 0) << '\n';
+    const auto& m = r.want_rx[g];
+    eps.rows.push_back({std::to_string(g), u64(x.injected), u64(x.count), fmt::format("0x{:08x}", x.xor_word),
+                        u64(x.petit_sum), fmt::format("{}", x.count ? static_cast<double>(x.petit_sum) / x.count : 0.0),
+                        u64(m.injected), u64(m.count), fmt::format("0x{:08x}", m.xor_word), u64(m.petit_sum),
+                        x == m ? "1" : "0"});
   }
-  std::ofstream csv4(a.out_dir + "/endpoint_latency.csv");
-  csv4 << "processor";
-  for (int k = 0; k < 16; ++k) csv4 << ",petit_" << k << (k == 15 ? "_or_later" : "");
-  csv4 << ",agrees\n";
+  ReportTable lat{"endpoint_latency.csv", {"processor"}, {}};
+  for (int k = 0; k < 16; ++k) lat.columns.push_back("petit_" + std::to_string(k) + (k == 15 ? "_or_later" : ""));
+  lat.columns.push_back("agrees");
   for (size_t g = 0; g < r.ep_hist.size(); ++g) {
-    csv4 << g;
-    for (uint32_t h : r.ep_hist[g]) csv4 << ',' << h;
-    csv4 << ',' << (r.ep_hist[g] == r.want_ep_hist[g] ? 1 : 0) << '\n';
+    std::vector<std::string> row = {std::to_string(g)};
+    for (uint32_t h : r.ep_hist[g]) row.push_back(std::to_string(h));
+    row.push_back(r.ep_hist[g] == r.want_ep_hist[g] ? "1" : "0");
+    lat.rows.push_back(row);
   }
-  std::ofstream(a.out_dir + "/utilization.svg") << utilization_svg(cfg, chips, bit_times);
-  std::ofstream(a.out_dir + "/dimensions.svg") << dimensions_svg(cfg, chips, bit_times);
-  std::ofstream(a.out_dir + "/histogram.svg") << histogram_svg(cfg, hist);
-  std::printf("   wrote %s/{run.json,links.csv,chips.csv,endpoints.csv,endpoint_latency.csv,utilization.svg,dimensions.svg,histogram.svg}\n", a.out_dir.c_str());
-  if (conn.sim) conn.sim->stop();
-  return agree && conserved ? 0 : 1;
+  rep.tables = {links, chip_table, eps, lat};
+  rep.plots = {{"utilization.svg", utilization_svg(cfg, chips, bit_times)},
+               {"dimensions.svg", dimensions_svg(cfg, chips, bit_times)},
+               {"histogram.svg", histogram_svg(cfg, hist)}};
+  const ReportVerdict verdict = write_run_report(rep, a.out_dir);
+  if (conn.sim) conn.sim->stop();  // the harness closes its waveform on the way out
+  if (!a.trace.empty())
+    std::printf("   wrote %s (clock cycles %llu..%s after the board's reset; open it with gtkwave)\n", a.trace.c_str(),
+                static_cast<unsigned long long>(a.trace_from),
+                a.trace_to == UINT64_MAX ? "end" : std::to_string(a.trace_to).c_str());
+  return verdict.ok() ? 0 : 1;
 }
 
 // `cmnet sweep`: offered load (messages per processor, 1 .. the queue depth) against

@@ -1,0 +1,56 @@
+// The report of a run on a board, written the same way for every family: a text table of the
+// board's figures beside the reference model's, conservation per region, the agreement verdict,
+// run.json, one CSV per table and the SVG plots. A family fills a RunReport with its own figures,
+// tables and plots (as data); this writes and judges it.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "host/conservation.h"
+
+namespace cmnet {
+
+struct ReportRow {
+  std::string name;
+  std::string board;      // formatted value
+  std::string model;      // "" when the model has no such figure
+  bool compared = false;  // board must equal model (counted in the verdict)
+};
+
+struct ReportTable {
+  std::string file;  // e.g. "chips.csv"
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+};
+
+struct RunReport {
+  std::string title;                    // "many-to-one on sim://127.0.0.1:41797"
+  std::vector<std::string> about;       // lines under the title: the network, the mode
+  std::vector<ReportRow> rows;          // the board/model table
+  std::vector<std::string> notes;       // lines after the table (load, percentiles, ...)
+  std::vector<RegionCount> regions;     // conservation, per region
+  std::string agreement_scope;          // what the verdict covers, e.g. "counters of every chip"
+  size_t mismatches = 0;                // family-counted differences beyond the compared rows
+  std::string mismatch_detail;          // how they split, e.g. "2 chips, 0 processors differ"
+  std::vector<std::string> after;       // lines after the verdict (host time, link statistics)
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();  // the family's run.json fields
+  std::vector<ReportTable> tables;
+  std::vector<std::pair<std::string, std::string>> plots;  // file name -> SVG text
+};
+
+struct ReportVerdict {
+  ConservationCheck conservation;
+  bool agree = false;  // every compared row equal and no family mismatches
+  bool ok() const { return conservation.ok && agree; }
+};
+
+// Prints the report to `out`, writes run.json (the family's fields plus "conservation",
+// "regions" and "agrees_with_model"), the tables and the plots into `out_dir`.
+ReportVerdict write_run_report(const RunReport& r, const std::string& out_dir, std::FILE* out = stdout);
+
+}  // namespace cmnet
