@@ -1,0 +1,18 @@
+// The Clos network RTL: clos_network.v (r input switches n x m, m middle switches r x r, r output
+// switches m x n, each a hw/clos/clos_crossbar.v; every s-link an explicit, named assignment;
+// one configuration port addressed as ClosParams::cfg_* describes), filelist, manifest.
+#pragma once
+
+#include <string>
+
+#include "gen/clos/clos_config.h"
+#include "gen/core/design.h"
+
+namespace cmnet {
+
+GeneratedDesign emit_clos(const ClosConfig& cfg);
+// manifest.json: parameters, the case (strictly non-blocking / rearrangeable / blocking), the
+// derived figures (N, crossbar sizes, crosspoints) and the configuration port's layout.
+std::string clos_manifest_json(const ClosConfig& cfg);
+
+}  // namespace cmnet
