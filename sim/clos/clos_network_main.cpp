@@ -1,7 +1,7 @@
 // Verilator harness for the emitted Clos network (clos_network). Built per design by
 // sim/core/rtl_build.cpp and run as a child process by sim/clos/clos_rtl.cpp.
 //
-// Input (text): "params N W" then cases, each:
+// Input (text): "params N W AW DW" (ports, circuit width, cfg_addr and cfg_data bits) then cases, each:
 //   case                       a new case (settings carry over from the previous one)
 //   cfg ADDR DATA              a configuration write (one clock with cfg_we high)
 //   dest D0 .. D(N-1)          the circuits the case expects: input i's data at output Di (-1: none)
@@ -56,8 +56,10 @@ int main(int argc, char** argv) {
     top->eval();
   };
   std::string kind;
-  int N = 0, W = 0;
-  if (!(in >> kind >> N >> W) || kind != "params" || N <= 0 || W <= 0 || W > 32) die("bad params line");
+  int N = 0, W = 0, AW = 0, DW = 0;
+  if (!(in >> kind >> N >> W >> AW >> DW) || kind != "params" || N <= 0 || W <= 0 || W > 32 || AW <= 0 ||
+      AW > 32 || DW <= 0 || DW > 32)
+    die("bad params line");
   const uint64_t mask = W >= 64 ? ~0ull : ((1ull << W) - 1);
   top->rst = 1;
   top->cfg_we = 0;
@@ -74,8 +76,8 @@ int main(int argc, char** argv) {
       uint64_t a = 0, d = 0;
       in >> a >> d;
       top->cfg_we = 1;
-      top->cfg_addr = static_cast<decltype(top->cfg_addr)>(a);
-      top->cfg_data = static_cast<decltype(top->cfg_data)>(d);
+      set_field(top->cfg_addr, 0, AW, a);
+      set_field(top->cfg_data, 0, DW, d);
       tick();
       top->cfg_we = 0;
     } else if (kind == "dest") {

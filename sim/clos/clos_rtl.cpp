@@ -26,7 +26,7 @@ ClosRtlRun run_clos_rtl(const ClosConfig& cfg, const std::vector<ClosRtlCase>& c
   ClosRtlRun run;
   {
     std::ofstream in(in_path);
-    in << "params " << p.ports() << ' ' << p.width << '\n';
+    in << "params " << p.ports() << ' ' << p.width << ' ' << p.cfg_addr_bits() << ' ' << (p.cfg_sel_bits() + 1) << '\n';
     // After reset every output is idle: configuration word 0.
     std::vector<uint32_t> loaded(static_cast<size_t>(p.cfg_entries()), 0);
     for (size_t c = 0; c < cases.size(); ++c) {
