@@ -1,0 +1,99 @@
+// Reference model of CONNECT's parallel circuit set-up (Li and Rishe 1991, "Parallel control of
+// the three-stage Clos network"), written from the paper, independently of the RTL.
+//
+// 2^M hnodes on a hypercube control the switches: input and output switch i belong to hnode
+// i mod 2^M, middle switch k to hnode k mod 2^M. Each hnode keeps an InputVector per input
+// switch, an OutputVector per output switch and a RelayTable per middle switch, and per leaf a
+// busy bit (with the request holding it) and a WaitingQueue. Messages travel between hnodes
+// over the hypercube (e-cube routing, gen/core/hypercube_topology.h) and between a leaf and its
+// hnode through the subtree. A discrete-event simulation in microseconds:
+//   CSR  leaf -> h_o                ODCR leaf -> h_o
+//   CR   h_o -> h_d (InputVector)   IDCR h_o -> h_m
+//   CO   h_d -> h_m (switch ms)     DDCR h_m -> h_d
+//   ACK  h_m -> h_o                 CANCEL h_m -> h_d (RelayTable conflict: the race)
+//   READY h_o -> leaf               RESEND h_d -> h_o (after more than cancel_limit CANCELs)
+// The lower-numbered leaf is allocated first: an up-going CR (orig < dest) takes orig at h_o and
+// then waits for dest at h_d; otherwise dest is taken at h_d and orig when the ACK reaches h_o.
+//
+// As built (where the paper is silent):
+//   - h_d picks the lowest-numbered middle switch free in InputVector | OutputVector | the
+//     switches CANCELed for this request (the paper's hypercube-distance strategy, ref. 26, is
+//     not given);
+//   - on a CANCEL, h_d frees its output s-link and tries again with the same (stale) InputVector
+//     and the CANCELed switch excluded; after more than cancel_limit CANCELs it sends RESEND and
+//     h_o sends the CR again with its current InputVector; h_d keeps the destination leaf;
+//   - blocked (no free switch in V): h_d frees the destination leaf and sends RESEND marked
+//     "blocked"; h_o frees the originating leaf (if this request holds it) and starts the request
+//     again retry_us later (the paper's "timed re-try"): nothing is held while waiting for links,
+//     so no hold-and-wait cycle can form through s-links;
+//   - h_o sets the InputVector bit when the ACK arrives, also when the ACK must then wait for the
+//     originating leaf (the RelayTable already holds the s-link);
+//   - an hnode handles one message at a time (handle_us each); a leaf's WaitingQueue is served in
+//     order when the leaf is released, inside the handling of the releasing message;
+//   - a leaf has one circuit request of its own at a time: it asks for the next one a think time
+//     after its previous circuit is torn down (DDCR handled); destinations are uniform.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gen/clos/clos_router.h"
+
+namespace cmnet {
+
+enum class ClosMsgType { kCSR, kCR, kCO, kACK, kREADY, kODCR, kIDCR, kDDCR, kCANCEL, kRESEND };
+constexpr int kClosMsgTypes = 10;
+const char* to_string(ClosMsgType t);
+
+struct ClosSetupOptions {
+  uint64_t requests = 1000;    // circuit requests issued in all; then the run drains
+  double think_us = 2000;      // mean time a leaf is idle between its circuits (exponential)
+  double hold_us = 4000;       // mean circuit holding time (exponential)
+  double hop_us = 50;          // one control hop: 20 us on a 0.8 MB/s link (16 bytes) + 30 us CPU
+  double handle_us = 30;       // an hnode handling one message (paper: 30 us average)
+  int tree_hops = 2;           // leaf <-> hnode through the subtree (paper Figure 10: two levels)
+  double retry_us = 500;       // the timed re-try after a blocked selection
+  int active_per_switch = 0;   // leaves per switch that use the network (0 = all n; paper: 30 of 32)
+  uint64_t seed = 1;
+  int full_trace_every = 1;    // trace every circuit through all settings at every k-th READY (0: never)
+  int snapshot_every = 0;      // record the established circuits and the settings every k-th READY
+  size_t max_snapshots = 64;
+  uint64_t max_events = 200000000;
+};
+
+// The circuits established (READY seen, not yet released) and the switch settings at a moment.
+struct ClosSnapshot {
+  double t_us = 0;
+  std::vector<int> dest;  // input port -> output port of its established circuit, or -1
+  ClosSettings settings;  // everything the hnodes have written, in-progress set-ups included
+};
+
+struct ClosSetupStats {
+  uint64_t issued = 0, ready = 0, torn_down = 0;
+  uint64_t messages[kClosMsgTypes] = {};
+  uint64_t cube_hops = 0;            // hypercube hops of all hnode-to-hnode messages
+  uint64_t max_link_load = 0;        // messages over the busiest directed hypercube link
+  uint64_t selections = 0;           // middle-switch selections at h_d
+  uint64_t cos = 0, cancels = 0;     // COs sent, of which CANCELed (race)
+  uint64_t resends = 0;              // RESENDs after the CANCEL limit
+  uint64_t blocked = 0;              // selections that found no free switch in V
+  uint64_t truly_blocked = 0;        // of those, where no middle switch had both s-links free
+  uint64_t requests_raced = 0;       // requests that met at least one CANCEL
+  uint64_t requests_blocked = 0;     // requests that met at least one blocked selection
+  uint64_t waited = 0;               // requests that waited in a WaitingQueue
+  uint64_t max_circuits = 0;         // most circuits established at once
+  std::vector<double> latency_us;    // CSR sent -> READY received, every request
+  std::vector<double> direct_latency_us;  // of requests that never waited, raced or blocked
+  std::vector<int> direct_hops;      // their hops: tree (CSR, READY) + cube (CR, CO, ACK)
+  double end_us = 0;
+  bool deadlock = false;             // events ran out with requests unfinished
+  std::string error;                 // first invariant violation ("" = none)
+  std::vector<ClosSnapshot> snapshots;
+};
+
+// Runs the parallel set-up of `opt.requests` random circuits on N(m, n, r) with 2^hnode_dims
+// hnodes (p.cancel_limit), checking every established circuit against the switch settings.
+ClosSetupStats run_clos_setup(const ClosParams& p, const ClosSetupOptions& opt);
+
+}  // namespace cmnet
