@@ -90,6 +90,26 @@ std::vector<ClosCircuit> route_permutation(const ClosParams& p, const std::vecto
   return out;
 }
 
+std::vector<ClosCircuit> route_first_fit(const ClosParams& p, const std::vector<int>& dest) {
+  check_permutation(p, dest);
+  const int n = p.n;
+  std::vector<char> in_used(static_cast<size_t>(p.r * p.m), 0), out_used(static_cast<size_t>(p.m * p.r), 0);
+  std::vector<ClosCircuit> out;
+  for (int i = 0; i < p.ports(); ++i) {
+    const int d = dest[static_cast<size_t>(i)];
+    if (d < 0) continue;
+    ClosCircuit c{i, d, -1};
+    const int u = i / n, v = d / n;
+    for (int k = 0; k < p.m && c.middle < 0; ++k) {
+      if (in_used[static_cast<size_t>(u * p.m + k)] || out_used[static_cast<size_t>(k * p.r + v)]) continue;
+      in_used[static_cast<size_t>(u * p.m + k)] = out_used[static_cast<size_t>(k * p.r + v)] = 1;
+      c.middle = k;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
 ClosSettings settings_of(const ClosParams& p, const std::vector<ClosCircuit>& circuits) {
   ClosSettings s = ClosSettings::empty(p);
   const int n = p.n, N = p.ports();

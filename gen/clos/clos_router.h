@@ -43,6 +43,10 @@ void check_permutation(const ClosParams& p, const std::vector<int>& dest);
 // "looping" step). Returns the circuits in input order.
 std::vector<ClosCircuit> route_permutation(const ClosParams& p, const std::vector<int>& dest);
 
+// First fit, for any m (blocking networks too): circuits in input order, each through the
+// lowest-numbered middle switch with both s-links free; middle = -1 when none is (blocked).
+std::vector<ClosCircuit> route_first_fit(const ClosParams& p, const std::vector<int>& dest);
+
 // Settings of a set of circuits; InputError when two circuits need the same c-link or s-link.
 ClosSettings settings_of(const ClosParams& p, const std::vector<ClosCircuit>& circuits);
 

@@ -117,6 +117,8 @@ class SetupSim {
       }
     }
     s_.end_us = now_;
+    account_circuits();
+    s_.mean_circuits = now_ > 0 ? circuit_area_ / now_ : 0.0;
     for (const Req& r : reqs_)
       if (r.live) s_.deadlock = true;
     if (s_.issued < o_.requests) s_.deadlock = true;
@@ -146,6 +148,7 @@ class SetupSim {
   ClosSettings hw_;                                   // the switches, as the hnodes set them
   std::vector<int> established_;                      // input port -> output port (READY seen)
   uint64_t circuits_ = 0;
+  double circuit_area_ = 0, area_t_ = 0;  // integral of circuits_ over time, up to area_t_
   int active_ = 0;
   std::vector<int> leaves_;
   ClosSetupStats s_;
@@ -191,6 +194,11 @@ class SetupSim {
     s_.cube_hops += static_cast<uint64_t>(hops);
     reqs_[static_cast<size_t>(msgs_[static_cast<size_t>(mi)].req)].hops += hops;
     push(now_ + hops * o_.hop_us, Ev::kArrive, to, mi);
+  }
+
+  void account_circuits() {
+    circuit_area_ += static_cast<double>(circuits_) * (now_ - area_t_);
+    area_t_ = now_;
   }
 
   void schedule_request(int leaf, double after) { push(now_ + after, Ev::kLeafRequest, leaf); }
@@ -430,6 +438,7 @@ class SetupSim {
     if (holder_[static_cast<size_t>(r.orig)] != req || holder_[static_cast<size_t>(r.dest)] != req)
       fail("circuit established without both leaves");
     established_[static_cast<size_t>(r.orig)] = r.dest;
+    account_circuits();
     s_.max_circuits = std::max(s_.max_circuits, ++circuits_);
     if (o_.full_trace_every > 0 && s_.ready % static_cast<uint64_t>(o_.full_trace_every) == 0) {
       const ClosTrace t = trace(p_, hw_);
@@ -449,6 +458,7 @@ class SetupSim {
   void leaf_release(int req) {
     Req& r = reqs_[static_cast<size_t>(req)];
     established_[static_cast<size_t>(r.orig)] = kNone;
+    account_circuits();
     --circuits_;
     const int mi = new_msg(ClosMsgType::kODCR, req);
     push(now_ + o_.tree_hops * o_.hop_us, Ev::kArrive, h_o(r), mi);

@@ -83,6 +83,7 @@ struct ClosSetupStats {
   uint64_t requests_blocked = 0;     // requests that met at least one blocked selection
   uint64_t waited = 0;               // requests that waited in a WaitingQueue
   uint64_t max_circuits = 0;         // most circuits established at once
+  double mean_circuits = 0;          // circuits established, time-averaged over the run
   std::vector<double> latency_us;    // CSR sent -> READY received, every request
   std::vector<double> direct_latency_us;  // of requests that never waited, raced or blocked
   std::vector<int> direct_hops;      // their hops: tree (CSR, READY) + cube (CR, CO, ACK)
