@@ -78,6 +78,7 @@ class SetupSim {
     link_load_.assign(static_cast<size_t>(p.hnodes() * std::max(1, p.hnode_dims)), 0);
     hw_ = ClosSettings::empty(p);
     established_.assign(N, kNone);
+    connected_.assign(N, kNone);
     active_ = o.active_per_switch <= 0 ? p.n : std::min(o.active_per_switch, p.n);
     for (int s = 0; s < p.r; ++s)
       for (int k = 0; k < active_; ++k) leaves_.push_back(s * p.n + k);
@@ -147,6 +148,7 @@ class SetupSim {
   std::vector<uint64_t> link_load_;
   ClosSettings hw_;                                   // the switches, as the hnodes set them
   std::vector<int> established_;                      // input port -> output port (READY seen)
+  std::vector<int> connected_;                        // input port -> output port (input switch set by h_o)
   uint64_t circuits_ = 0;
   double circuit_area_ = 0, area_t_ = 0;  // integral of circuits_ over time, up to area_t_
   int active_ = 0;
@@ -339,6 +341,7 @@ class SetupSim {
     ov_[out_sw][static_cast<size_t>(ms)] = 1;
     hw_.out_sel[out_sw][static_cast<size_t>(port(r.dest))] = ms;  // hardware signals to the output switch
     ++s_.cos;
+    if (r.waited) ++s_.cos_after_wait;
     const int mi = new_msg(ClosMsgType::kCO, req);
     msgs_[static_cast<size_t>(mi)].ms = ms;
     send(h_d(r), hnode_of_middle(ms), mi);
@@ -352,6 +355,7 @@ class SetupSim {
                  out_sw = static_cast<size_t>(sw(r.dest));
     if (relay_in_[k][in_sw] != kNone || relay_out_[k][out_sw] != kNone) {
       ++s_.cancels;
+      if (r.waited) ++s_.cancels_after_wait;
       if (relay_out_[k][out_sw] != kNone) fail("output s-link conflict (OutputVector out of date)");
       if (!r.raced) ++s_.requests_raced;
       r.raced = true;
@@ -413,6 +417,7 @@ class SetupSim {
   void connect(int req) {
     Req& r = reqs_[static_cast<size_t>(req)];
     hw_.in_sel[static_cast<size_t>(sw(r.orig))][static_cast<size_t>(r.ms)] = port(r.orig);
+    connected_[static_cast<size_t>(r.orig)] = r.dest;
     ++s_.messages[static_cast<int>(ClosMsgType::kREADY)];
     push(now_ + o_.tree_hops * o_.hop_us, Ev::kLeafReady, req);
   }
@@ -443,14 +448,16 @@ class SetupSim {
     if (o_.full_trace_every > 0 && s_.ready % static_cast<uint64_t>(o_.full_trace_every) == 0) {
       const ClosTrace t = trace(p_, hw_);
       if (!t.error.empty()) fail(t.error);
-      for (size_t i = 0; i < established_.size(); ++i)
-        if (established_[i] != kNone && t.reached[i] != established_[i])
+      // Every input reaches exactly the output of its connected circuit (input switch set, not
+      // yet released at h_o), or nothing: partial paths of set-ups and tear-downs reach no output.
+      for (size_t i = 0; i < connected_.size(); ++i)
+        if (t.reached[i] != connected_[i])
           fail("input " + std::to_string(i) + " reaches " + std::to_string(t.reached[i]) + ", its circuit goes to " +
-               std::to_string(established_[i]));
+               std::to_string(connected_[i]));
     }
     if (o_.snapshot_every > 0 && s_.ready % static_cast<uint64_t>(o_.snapshot_every) == 0 &&
         s_.snapshots.size() < o_.max_snapshots)
-      s_.snapshots.push_back(ClosSnapshot{now_, established_, hw_});
+      s_.snapshots.push_back(ClosSnapshot{now_, connected_, hw_});
     push(now_ + exp_time(o_.hold_us), Ev::kLeafRelease, req);
   }
 
@@ -470,6 +477,7 @@ class SetupSim {
     const size_t u = static_cast<size_t>(sw(r.orig)), k = static_cast<size_t>(r.ms);
     iv_[u][k] = 0;
     hw_.in_sel[u][k] = kNone;
+    connected_[static_cast<size_t>(r.orig)] = kNone;
     const int mi = new_msg(ClosMsgType::kIDCR, req);
     msgs_[static_cast<size_t>(mi)].ms = r.ms;
     send(h_o(r), hnode_of_middle(r.ms), mi);

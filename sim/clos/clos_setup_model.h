@@ -62,10 +62,11 @@ struct ClosSetupOptions {
   uint64_t max_events = 200000000;
 };
 
-// The circuits established (READY seen, not yet released) and the switch settings at a moment.
+// The circuits connected (h_o has set the input switch, and has not yet handled the ODCR: from
+// just before READY to just after the release) and the switch settings at a moment.
 struct ClosSnapshot {
   double t_us = 0;
-  std::vector<int> dest;  // input port -> output port of its established circuit, or -1
+  std::vector<int> dest;  // input port -> output port of its connected circuit, or -1
   ClosSettings settings;  // everything the hnodes have written, in-progress set-ups included
 };
 
@@ -76,6 +77,7 @@ struct ClosSetupStats {
   uint64_t max_link_load = 0;        // messages over the busiest directed hypercube link
   uint64_t selections = 0;           // middle-switch selections at h_d
   uint64_t cos = 0, cancels = 0;     // COs sent, of which CANCELed (race)
+  uint64_t cos_after_wait = 0, cancels_after_wait = 0;  // of those, for CRs that waited in a WaitingQueue
   uint64_t resends = 0;              // RESENDs after the CANCEL limit
   uint64_t blocked = 0;              // selections that found no free switch in V
   uint64_t truly_blocked = 0;        // of those, where no middle switch had both s-links free

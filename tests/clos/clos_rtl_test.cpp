@@ -4,6 +4,8 @@
 // N(2, 2, 4); random (and partial) permutations through bigger networks.
 #include "sim/clos/clos_rtl.h"
 
+#include "sim/clos/clos_setup_model.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -65,6 +67,38 @@ TEST(ClosRtl, RandomPermutationsThroughBiggerNetworks) {
     EXPECT_EQ(run.mismatches, 0u) << clos_name(c.clos) << ": "
                                   << (run.first_mismatches.empty() ? "" : run.first_mismatches[0]);
   }
+}
+
+TEST(ClosRtl, TheSetUpModelsSettingsCarryItsCircuits) {
+  // The hnodes' settings (the controller's, not the off-line router's) load into the same
+  // switches: snapshots of the set-up model in mid-run, set-ups in progress included, carry
+  // exactly the circuits established at that moment and nothing else.
+  const ClosConfig c = cfg(5, 3, 4, 5);
+  ClosParams p = c.clos;
+  p.hnode_dims = 2;
+  ClosSetupOptions o;
+  o.requests = 4000;
+  o.think_us = 100;
+  o.hold_us = 1500;
+  o.snapshot_every = 97;
+  o.max_snapshots = 40;
+  const ClosSetupStats s = run_clos_setup(p, o);
+  ASSERT_EQ(s.error, "");
+  ASSERT_EQ(s.snapshots.size(), 40u);
+  std::vector<ClosRtlCase> cases;
+  size_t circuits = 0;
+  for (const ClosSnapshot& snap : s.snapshots) {
+    ClosRtlCase k;
+    k.dest = snap.dest;
+    k.settings = snap.settings;
+    k.words = 3;
+    for (int d : snap.dest) circuits += d >= 0 ? 1 : 0;
+    cases.push_back(k);
+  }
+  EXPECT_GT(circuits, 40u * 2);
+  const ClosRtlRun run = run_clos_rtl(c, cases, 2);
+  EXPECT_EQ(run.cases, 40u);
+  EXPECT_EQ(run.mismatches, 0u) << (run.first_mismatches.empty() ? "" : run.first_mismatches[0]);
 }
 
 TEST(ClosRtl, WrongSettingsAreCaught) {
