@@ -112,7 +112,7 @@ TEST(ClosRtl, WrongSettingsAreCaught) {
 }
 
 TEST(ClosRtl, VerboseCasesReportEveryWord) {
-  const ClosConfig c = cfg(3, 2, 4, 16);
+  const ClosConfig c = cfg(2, 2, 4, 8);
   ClosRtlCase k = routed(c.clos, {3, -1, 0, 7, 6, 5, 4, 1}, 2);
   k.verbose = true;
   const ClosRtlRun run = run_clos_rtl(c, {k}, 1);
