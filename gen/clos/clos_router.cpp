@@ -1,5 +1,7 @@
 #include "gen/clos/clos_router.h"
 
+#include <bit>
+
 #include "gen/core/errors.h"
 
 namespace cmnet {
@@ -188,6 +190,64 @@ std::vector<std::pair<uint32_t, uint32_t>> cfg_writes(const ClosParams& p, const
   for (const auto& sw : s.out_sel)
     for (int sel : sw) w.emplace_back(a++, word(sel));
   return w;
+}
+
+namespace {
+
+// Routes `dest` (a permutation of 2^k) on the Benes sub-network whose first stage is `stage`
+// and whose switches are rows row..row + 2^(k-1) - 1.
+void benes_route(int k, const std::vector<int>& dest, int stage, int row, BenesSettings& s) {
+  const int N = 1 << k, last = stage + 2 * k - 2;
+  if (k == 1) {
+    s.cross[static_cast<size_t>(stage)][static_cast<size_t>(row)] = dest[0] == 1;
+    return;
+  }
+  ClosParams p;
+  p.m = 2;
+  p.n = 2;
+  p.r = N / 2;
+  std::vector<std::vector<int>> half(2, std::vector<int>(static_cast<size_t>(N / 2), -1));
+  for (const ClosCircuit& c : route_permutation(p, dest)) {
+    const int u = c.src / 2, v = c.dst / 2;
+    // Input port c.src % 2 to output c.middle of switch u; input c.middle to port c.dst % 2 of v.
+    s.cross[static_cast<size_t>(stage)][static_cast<size_t>(row + u)] = (c.src % 2) != c.middle;
+    s.cross[static_cast<size_t>(last)][static_cast<size_t>(row + v)] = (c.dst % 2) != c.middle;
+    half[static_cast<size_t>(c.middle)][static_cast<size_t>(u)] = v;
+  }
+  for (int h = 0; h < 2; ++h) benes_route(k - 1, half[static_cast<size_t>(h)], stage + 1, row + h * N / 4, s);
+}
+
+int benes_trace(const BenesSettings& s, int k, int stage, int row, int port) {
+  const auto cross = [&](int st, int w) { return s.cross[static_cast<size_t>(st)][static_cast<size_t>(w)] != 0; };
+  if (k == 1) return port ^ (cross(stage, row) ? 1 : 0);
+  const int N = 1 << k, u = port / 2;
+  const int half = (port % 2) ^ (cross(stage, row + u) ? 1 : 0);
+  const int v = benes_trace(s, k - 1, stage + 1, row + half * N / 4, u);
+  return 2 * v + (half ^ (cross(stage + 2 * k - 2, row + v) ? 1 : 0));
+}
+
+}  // namespace
+
+BenesSettings route_benes(const std::vector<int>& dest) {
+  const size_t N = dest.size();
+  if (N < 2 || N > 65536 || (N & (N - 1)) != 0)
+    throw InputError("Benes network: " + std::to_string(N) + " ports is not a power of two 2..65536");
+  const int k = std::countr_zero(N);
+  std::vector<char> seen(N, 0);
+  for (int d : dest)
+    if (d < 0 || static_cast<size_t>(d) >= N || seen[static_cast<size_t>(d)]++)
+      throw InputError("Benes network: not a full permutation of " + std::to_string(N) + " ports");
+  BenesSettings s;
+  s.k = k;
+  s.cross.assign(static_cast<size_t>(2 * k - 1), std::vector<char>(N / 2, 0));
+  benes_route(k, dest, 0, 0, s);
+  return s;
+}
+
+std::vector<int> trace_benes(const BenesSettings& s) {
+  std::vector<int> out(static_cast<size_t>(1) << s.k);
+  for (size_t i = 0; i < out.size(); ++i) out[i] = benes_trace(s, s.k, 0, 0, static_cast<int>(i));
+  return out;
 }
 
 }  // namespace cmnet

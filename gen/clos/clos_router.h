@@ -64,4 +64,21 @@ ClosTrace trace(const ClosParams& p, const ClosSettings& s);
 // order (ClosParams::cfg_* names the layout); word = {valid, select}.
 std::vector<std::pair<uint32_t, uint32_t>> cfg_writes(const ClosParams& p, const ClosSettings& s);
 
+// The Benes network of N = 2^k ports: 2k - 1 stages of N/2 2 x 2 switches, the Clos network
+// N(2, 2, N/2) with Benes networks of N/2 ports as its two middle switches, recursively.
+// cross[s][w]: switch w of stage s crosses (input 0 -> output 1). Stage 0 switch u takes ports
+// 2u, 2u+1 and feeds input u of the upper (output 0) and lower (output 1) half network; the
+// last stage's switch v takes output v of the upper half on input 0 and of the lower on input 1
+// and drives ports 2v, 2v+1. The halves sit in rows 0..N/4-1 and N/4..N/2-1 of stages
+// 1..2k-3, recursively.
+struct BenesSettings {
+  int k = 1;
+  std::vector<std::vector<char>> cross;  // [2k-1][N/2]
+};
+// Routes a full permutation of 2^k ports (k = 1..16) by the looping algorithm applied
+// recursively: the outer N(2, 2, N/2) by route_permutation, then each half's permutation.
+BenesSettings route_benes(const std::vector<int>& dest);
+// Where every input arrives, following the switch settings stage by stage.
+std::vector<int> trace_benes(const BenesSettings& s);
+
 }  // namespace cmnet

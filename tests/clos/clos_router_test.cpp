@@ -90,6 +90,31 @@ TEST(ClosRouter, PartialPermutationsAndOtherShapes) {
   }
 }
 
+TEST(BenesRouter, EveryPermutationOfEightAndRandomOnesOf1024) {
+  std::vector<int> dest(8);
+  std::iota(dest.begin(), dest.end(), 0);
+  int count = 0;
+  do {
+    const BenesSettings s = route_benes(dest);
+    ASSERT_EQ(s.cross.size(), 5u);  // 2k - 1 stages
+    ASSERT_EQ(trace_benes(s), dest) << "permutation #" << count;
+    ++count;
+  } while (std::next_permutation(dest.begin(), dest.end()));
+  EXPECT_EQ(count, 40320);
+  std::mt19937_64 rng(3);
+  dest.resize(1024);
+  for (int k = 0; k < 20; ++k) {
+    std::iota(dest.begin(), dest.end(), 0);
+    std::shuffle(dest.begin(), dest.end(), rng);
+    const BenesSettings s = route_benes(dest);
+    ASSERT_EQ(s.cross.size(), 19u);
+    ASSERT_EQ(trace_benes(s), dest) << k;
+  }
+  EXPECT_EQ(trace_benes(route_benes({1, 0})), (std::vector<int>{1, 0}));
+  EXPECT_THROW(route_benes({0, 1, 2}), InputError);
+  EXPECT_THROW(route_benes({0, 0, 1, 2}), InputError);
+}
+
 TEST(ClosRouter, RefusesBlockingNetworksAndBadPermutations) {
   EXPECT_THROW(route_permutation(net(1, 2, 4), std::vector<int>(8, -1)), InputError);
   EXPECT_THROW(route_permutation(net(2, 2, 4), {0, 0, 1, 2, 3, 4, 5, 6}), InputError);  // two to 0
