@@ -324,12 +324,13 @@ class SetupSim {
       if (!r.iv[kk] && !ov[kk] && !r.tried[kk]) ms = k;
     }
     if (ms == kNone) {
-      // Blocked as far as h_d can see. The oracle: was any middle switch really free?
+      // Blocked as far as h_d can see. The oracle: had any middle switch a free input s-link (its
+      // RelayTable) and a free output s-link (h_d's own OutputVector, exact: only h_d sets it)?
       ++s_.blocked;
       r.was_blocked = true;
       bool any_free = false;
       for (int k = 0; k < p_.m && !any_free; ++k)
-        any_free = relay_in_[static_cast<size_t>(k)][in_sw] == kNone && relay_out_[static_cast<size_t>(k)][out_sw] == kNone;
+        any_free = relay_in_[static_cast<size_t>(k)][in_sw] == kNone && !ov[static_cast<size_t>(k)];
       if (!any_free) ++s_.truly_blocked;
       release_leaf(r.dest);
       const int mi = new_msg(ClosMsgType::kRESEND, req);

@@ -80,7 +80,7 @@ struct ClosSetupStats {
   uint64_t cos_after_wait = 0, cancels_after_wait = 0;  // of those, for CRs that waited in a WaitingQueue
   uint64_t resends = 0;              // RESENDs after the CANCEL limit
   uint64_t blocked = 0;              // selections that found no free switch in V
-  uint64_t truly_blocked = 0;        // of those, where no middle switch had both s-links free
+  uint64_t truly_blocked = 0;        // of those, where no middle switch had both s-links free (oracle)
   uint64_t requests_raced = 0;       // requests that met at least one CANCEL
   uint64_t requests_blocked = 0;     // requests that met at least one blocked selection
   uint64_t waited = 0;               // requests that waited in a WaitingQueue
