@@ -52,7 +52,7 @@ struct ClosSetupOptions {
   double hold_us = 4000;       // mean circuit holding time (exponential)
   double hop_us = 50;          // one control hop: 20 us on a 0.8 MB/s link (16 bytes) + 30 us CPU
   double handle_us = 30;       // an hnode handling one message (paper: 30 us average)
-  int tree_hops = 2;           // leaf <-> hnode through the subtree (paper Figure 10: two levels)
+  int tree_hops = 3;           // leaf <-> hnode through the subtree (the paper's: ClosTree(ClosTreeShape{}).depth())
   double retry_us = 500;       // the timed re-try after a blocked selection
   int active_per_switch = 0;   // leaves per switch that use the network (0 = all n; paper: 30 of 32)
   uint64_t seed = 1;

@@ -25,6 +25,7 @@
 #include "gen/clos/clos_router.h"
 #include "gen/core/process.h"
 #include "sim/clos/clos_setup_model.h"
+#include "sim/clos/clos_tree.h"
 
 namespace cmnet {
 namespace {
@@ -108,7 +109,7 @@ json bench_router(bool quick) {
 json bench_setup(bool quick) {
   const ClosParams p = paper_net();
   std::printf("== parallel set-up model, %s, 32 hnodes (5-cube), 30 active leaves per switch (960), "
-              "hop 50 us, handling 30 us, hold 4 ms\n", clos_name(p).c_str());
+              "hop 50 us, handling 30 us, hold 4 ms, %d tree hops\n", clos_name(p).c_str(), ClosTree(ClosTreeShape{}).depth());
   std::printf("   %-10s %9s %9s %26s %26s %26s %26s %10s %8s\n", "think", "circuits", "requests", "blocking (h_d: none free)",
               "truly blocked (oracle)", "race (CANCEL per CO)", "race, CRs that never waited", "raced req", "RESENDs");
   json rows = json::array();
@@ -120,6 +121,7 @@ json bench_setup(bool quick) {
     o.active_per_switch = 30;
     o.seed = 7;
     o.full_trace_every = 5000;
+    o.tree_hops = ClosTree(ClosTreeShape{}).depth();
     const ClosSetupStats s = run_clos_setup(p, o);
     if (!s.error.empty() || s.deadlock) {
       std::printf("   model failed: %s%s\n", s.error.c_str(), s.deadlock ? " (deadlock)" : "");
@@ -145,7 +147,7 @@ json bench_setup(bool quick) {
 }
 
 json bench_latency(bool quick) {
-  std::printf("== set-up latency against N (N(32, 32, r), one hnode per switch pair, light load: think 40 ms, hold 4 ms)\n");
+  std::printf("== set-up latency against N (N(32, 32, r), one hnode per switch pair, 32 active leaves per switch, light load: think 40 ms, hold 4 ms)\n");
   std::printf("   %6s %6s %8s %14s %16s %14s %14s\n", "N", "hnodes", "network", "hops (direct)", "latency (direct)",
               "latency (all)", "p99 (all)");
   json rows = json::array();
@@ -159,6 +161,7 @@ json bench_latency(bool quick) {
     o.hold_us = 4000;
     o.seed = 3;
     o.full_trace_every = 1000;
+    o.tree_hops = ClosTree(ClosTreeShape{}).depth();
     const ClosSetupStats s = run_clos_setup(p, o);
     std::vector<double> hops(s.direct_hops.begin(), s.direct_hops.end());
     std::printf("   %6d %6d %8s %14.2f %13.0f us %11.0f us %11.0f us\n", p.ports(), p.hnodes(),
@@ -167,8 +170,9 @@ json bench_latency(bool quick) {
                     {"direct_latency_us", mean(s.direct_latency_us)}, {"latency_us", mean(s.latency_us)},
                     {"p99_latency_us", pct(s.latency_us, 0.99)}, {"error", s.error}});
   }
-  std::printf("   hops: CSR and READY through the subtree (2 levels each) plus CR, CO, ACK over the hypercube;\n"
-              "   one hop = 50 us, each of the 4 handlings 30 us (transputer-class, the paper's assumptions)\n\n");
+  std::printf("   hops: CSR and READY through the subtree (%d hops each: the paper's tree, sim/clos/clos_tree.h) plus\n"
+              "   CR, CO, ACK over the hypercube;\n", ClosTree(ClosTreeShape{}).depth());
+  std::printf("   one hop = 50 us, each of the 4 handlings 30 us (transputer-class, the paper's assumptions)\n\n");
   return rows;
 }
 
