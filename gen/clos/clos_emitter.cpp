@@ -133,6 +133,54 @@ std::string clos_manifest_json(const ClosConfig& cfg) {
   return j.dump(2) + "\n";
 }
 
+GeneratedDesign emit_clos_hnode(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  validate(p, "config: clos");
+  const int H = p.hnodes();
+  const int RL = (p.r + H - 1) / H, KL = (p.m + H - 1) / H;
+  const int KW = std::max(1, clog2(static_cast<uint64_t>(p.m))), RW = std::max(1, clog2(static_cast<uint64_t>(p.r)));
+  const int SW = std::max(1, clog2(static_cast<uint64_t>(RL))), LW = std::max(1, clog2(static_cast<uint64_t>(KL)));
+  VerilogWriter v;
+  auto params = header_params(p);
+  params.emplace_back("hnodes", S(H));
+  params.emplace_back("switch pairs per hnode", S(RL));
+  params.emplace_back("middle switches per hnode", S(KL));
+  v.header("The switch status of one CONNECT hnode of " + clos_name(p) + " (hw/clos/clos_hnode.v).", params);
+  v.open("module clos_hnode_top (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire op_valid,");
+  v.line("input  wire [2:0] op_code,");
+  v.line("input  wire [" + S(SW - 1) + ":0] op_sw,");
+  v.line("input  wire [" + S(LW - 1) + ":0] op_k,");
+  v.line("input  wire [" + S(KW - 1) + ":0] op_ms,");
+  v.line("input  wire [" + S(RW - 1) + ":0] op_in_sw,");
+  v.line("input  wire [" + S(RW - 1) + ":0] op_out_sw,");
+  v.line("input  wire [" + S(KW - 1) + ":0] op_start,");
+  v.line("input  wire [" + S(p.m - 1) + ":0] op_iv,");
+  v.line("input  wire [" + S(p.m - 1) + ":0] op_tried,");
+  v.line("output wire res_found,");
+  v.line("output wire [" + S(KW - 1) + ":0] res_ms,");
+  v.line("output wire res_accept,");
+  v.line("output wire [" + S(p.m - 1) + ":0] res_iv");
+  v.end_ports();
+  v.instance("clos_hnode", "hnode",
+             {{"M", S(p.m)}, {"R", S(p.r)}, {"RL", S(RL)}, {"KL", S(KL)}, {"KW", S(KW)}, {"RW", S(RW)}, {"SW", S(SW)},
+              {"LW", S(LW)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"op_valid", "op_valid"}, {"op_code", "op_code"}, {"op_sw", "op_sw"},
+              {"op_k", "op_k"}, {"op_ms", "op_ms"}, {"op_in_sw", "op_in_sw"}, {"op_out_sw", "op_out_sw"},
+              {"op_start", "op_start"}, {"op_iv", "op_iv"}, {"op_tried", "op_tried"}, {"res_found", "res_found"},
+              {"res_ms", "res_ms"}, {"res_accept", "res_accept"}, {"res_iv", "res_iv"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  GeneratedDesign d;
+  d.top = "clos_hnode_top";
+  d.files.emplace_back("clos_hnode.v", read_hw_file("clos_hnode.v"));
+  d.files.emplace_back("clos_hnode_top.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
 GeneratedDesign emit_clos(const ClosConfig& cfg) {
   validate(cfg.clos, "config: clos");
   GeneratedDesign d;

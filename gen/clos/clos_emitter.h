@@ -15,4 +15,10 @@ GeneratedDesign emit_clos(const ClosConfig& cfg);
 // derived figures (N, crossbar sizes, crosspoints) and the configuration port's layout.
 std::string clos_manifest_json(const ClosConfig& cfg);
 
+// The switch status of one hnode (hw/clos/clos_hnode.v: InputVectors, OutputVectors,
+// RelayTables and the free-middle-switch search) under a top clos_hnode_top with this
+// network's sizes: 2^hnode_dims hnodes, each controlling ceil(r / 2^M) input/output switch
+// pairs and ceil(m / 2^M) middle switches.
+GeneratedDesign emit_clos_hnode(const ClosConfig& cfg);
+
 }  // namespace cmnet

@@ -198,6 +198,22 @@ class SetupSim {
     push(now_ + hops * o_.hop_us, Ev::kArrive, to, mi);
   }
 
+  ClosHnodeOp* log_op(int h, ClosHnodeOpCode code) {
+    if (!o_.log_hnode_ops) return nullptr;
+    s_.hnode_ops.emplace_back();
+    ClosHnodeOp& op = s_.hnode_ops.back();
+    op.hnode = h;
+    op.code = code;
+    return &op;
+  }
+
+  void log_switch_op(int h, ClosHnodeOpCode code, int global_sw, int ms) {
+    if (ClosHnodeOp* op = log_op(h, code)) {
+      op->sw = global_sw / p_.hnodes();
+      op->ms = ms;
+    }
+  }
+
   void account_circuits() {
     circuit_area_ += static_cast<double>(circuits_) * (now_ - area_t_);
     area_t_ = now_;
@@ -277,6 +293,10 @@ class SetupSim {
     Req& r = reqs_[static_cast<size_t>(req)];
     const int mi = new_msg(ClosMsgType::kCR, req);
     msgs_[static_cast<size_t>(mi)].iv = iv_[static_cast<size_t>(sw(r.orig))];
+    if (ClosHnodeOp* op = log_op(h_o(r), ClosHnodeOpCode::kCr)) {
+      op->sw = sw(r.orig) / p_.hnodes();
+      op->iv = iv_[static_cast<size_t>(sw(r.orig))];
+    }
     send(h_o(r), h_d(r), mi);
   }
 
@@ -323,6 +343,14 @@ class SetupSim {
       const size_t kk = static_cast<size_t>(k);
       if (!r.iv[kk] && !ov[kk] && !r.tried[kk]) ms = k;
     }
+    if (ClosHnodeOp* op = log_op(h_d(r), ClosHnodeOpCode::kSelect)) {
+      op->sw = static_cast<int>(out_sw) / p_.hnodes();
+      op->start = start;
+      op->iv = r.iv;
+      op->tried = r.tried;
+      op->found = ms != kNone;
+      op->res_ms = ms;
+    }
     if (ms == kNone) {
       // Blocked as far as h_d can see. The oracle: had any middle switch a free input s-link (its
       // RelayTable) and a free output s-link (h_d's own OutputVector, exact: only h_d sets it)?
@@ -354,6 +382,13 @@ class SetupSim {
     if (h != hnode_of_middle(ms)) fail("CO at the wrong hnode");
     const size_t k = static_cast<size_t>(ms), in_sw = static_cast<size_t>(sw(r.orig)),
                  out_sw = static_cast<size_t>(sw(r.dest));
+    if (ClosHnodeOp* op = log_op(h, ClosHnodeOpCode::kCo)) {
+      op->k = ms / p_.hnodes();
+      op->ms = ms;
+      op->in_sw = static_cast<int>(in_sw);
+      op->out_sw = static_cast<int>(out_sw);
+      op->accept = relay_in_[k][in_sw] == kNone && relay_out_[k][out_sw] == kNone;
+    }
     if (relay_in_[k][in_sw] != kNone || relay_out_[k][out_sw] != kNone) {
       ++s_.cancels;
       if (r.waited) ++s_.cancels_after_wait;
@@ -377,6 +412,7 @@ class SetupSim {
     Req& r = reqs_[static_cast<size_t>(req)];
     const size_t out_sw = static_cast<size_t>(sw(r.dest)), k = static_cast<size_t>(ms);
     ov_[out_sw][k] = 0;
+    log_switch_op(h_d(r), ClosHnodeOpCode::kClearOv, static_cast<int>(out_sw), ms);
     hw_.out_sel[out_sw][static_cast<size_t>(port(r.dest))] = kNone;
     r.ms = kNone;
     r.tried[k] = 1;
@@ -406,6 +442,7 @@ class SetupSim {
     Req& r = reqs_[static_cast<size_t>(req)];
     r.ms = ms;
     iv_[static_cast<size_t>(sw(r.orig))][static_cast<size_t>(ms)] = 1;
+    log_switch_op(h_o(r), ClosHnodeOpCode::kAck, sw(r.orig), ms);
     if (!r.up && busy_for_other(r.orig, req)) {
       r.waited = true;
       waitq_[static_cast<size_t>(r.orig)].push_back({Waiting::kAckAtOrig, req});
@@ -477,6 +514,7 @@ class SetupSim {
     Req& r = reqs_[static_cast<size_t>(req)];
     const size_t u = static_cast<size_t>(sw(r.orig)), k = static_cast<size_t>(r.ms);
     iv_[u][k] = 0;
+    log_switch_op(h_o(r), ClosHnodeOpCode::kOdcr, static_cast<int>(u), r.ms);
     hw_.in_sel[u][k] = kNone;
     connected_[static_cast<size_t>(r.orig)] = kNone;
     const int mi = new_msg(ClosMsgType::kIDCR, req);
@@ -492,6 +530,12 @@ class SetupSim {
     if (relay_in_[k][in_sw] != req || relay_out_[k][out_sw] != req) fail("IDCR for links the request does not hold");
     relay_in_[k][in_sw] = kNone;
     relay_out_[k][out_sw] = kNone;
+    if (ClosHnodeOp* op = log_op(hnode_of_middle(ms), ClosHnodeOpCode::kIdcr)) {
+      op->k = ms / p_.hnodes();
+      op->ms = ms;
+      op->in_sw = static_cast<int>(in_sw);
+      op->out_sw = static_cast<int>(out_sw);
+    }
     hw_.mid_sel[k][out_sw] = kNone;
     const int mi = new_msg(ClosMsgType::kDDCR, req);
     msgs_[static_cast<size_t>(mi)].ms = ms;
@@ -503,6 +547,7 @@ class SetupSim {
     Req& r = reqs_[static_cast<size_t>(req)];
     const size_t v = static_cast<size_t>(sw(r.dest));
     ov_[v][static_cast<size_t>(ms)] = 0;
+    log_switch_op(h_d(r), ClosHnodeOpCode::kClearOv, static_cast<int>(v), ms);
     hw_.out_sel[v][static_cast<size_t>(port(r.dest))] = kNone;
     release_leaf(r.dest);
     r.live = false;

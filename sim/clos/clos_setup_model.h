@@ -60,6 +60,7 @@ struct ClosSetupOptions {
   int snapshot_every = 0;      // record the established circuits and the settings every k-th READY
   size_t max_snapshots = 64;
   uint64_t max_events = 200000000;
+  bool log_hnode_ops = false;  // record every switch-status operation (ClosSetupStats::hnode_ops)
 };
 
 // The circuits connected (h_o has set the input switch, and has not yet handled the ODCR: from
@@ -68,6 +69,23 @@ struct ClosSnapshot {
   double t_us = 0;
   std::vector<int> dest;  // input port -> output port of its connected circuit, or -1
   ClosSettings settings;  // everything the hnodes have written, in-progress set-ups included
+};
+
+// One operation on an hnode's switch status (InputVectors, OutputVectors, RelayTables), as the
+// model did it, with its decision: what hw/clos/clos_hnode.v must reproduce op by op.
+enum class ClosHnodeOpCode { kSelect = 0, kCo = 1, kAck = 2, kOdcr = 3, kIdcr = 4, kClearOv = 5, kCr = 6 };
+struct ClosHnodeOp {
+  int hnode = 0;
+  ClosHnodeOpCode code = ClosHnodeOpCode::kSelect;
+  int sw = 0;         // local input (ACK, ODCR) or output (SELECT, DDCR/CANCEL) switch: global / 2^M
+  int k = 0;          // local middle switch (CO, IDCR): global / 2^M
+  int ms = 0;         // middle switch (global)
+  int in_sw = 0, out_sw = 0;  // CO, IDCR: the s-links of the middle switch
+  int start = 0;      // SELECT: where the search starts
+  std::vector<char> iv, tried;  // SELECT: the CR's InputVector, the CANCELed switches; CR: the InputVector sent
+  bool found = false; // SELECT: decision
+  int res_ms = -1;    // SELECT: the switch chosen
+  bool accept = false;  // CO: decision
 };
 
 struct ClosSetupStats {
@@ -93,6 +111,7 @@ struct ClosSetupStats {
   bool deadlock = false;             // events ran out with requests unfinished
   std::string error;                 // first invariant violation ("" = none)
   std::vector<ClosSnapshot> snapshots;
+  std::vector<ClosHnodeOp> hnode_ops;  // when ClosSetupOptions::log_hnode_ops
 };
 
 // Runs the parallel set-up of `opt.requests` random circuits on N(m, n, r) with 2^hnode_dims

@@ -1,0 +1,90 @@
+// The hnode's switch status in RTL (hw/clos/clos_hnode.v) against the set-up model, operation by
+// operation: every middle-switch selection (InputVector | OutputVector, first free from h_d's
+// start) and every RelayTable check (CO accepted or CANCELed) of long random set-up and
+// tear-down runs, races included; lint and iCE40 synthesis.
+#include "sim/clos/clos_hnode_rtl.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gen/clos/clos_emitter.h"
+#include "gen/core/process.h"
+
+namespace cmnet {
+namespace {
+namespace fs = std::filesystem;
+
+ClosConfig cfg(int m, int n, int r, int dims) {
+  ClosConfig c;
+  c.clos.m = m;
+  c.clos.n = n;
+  c.clos.r = r;
+  c.clos.hnode_dims = dims;
+  return c;
+}
+
+TEST(ClosHnodeRtl, AgreesWithTheModelOperationByOperation) {
+  struct Case {
+    ClosConfig c;
+    double hop;
+  };
+  for (const Case& k : {Case{cfg(5, 3, 8, 2), 50}, Case{cfg(4, 4, 4, 1), 200}}) {
+    ClosSetupOptions o;
+    o.requests = 3000;
+    o.think_us = 0;
+    o.hold_us = 400;
+    o.hop_us = k.hop;
+    o.log_hnode_ops = true;
+    const ClosSetupStats s = run_clos_setup(k.c.clos, o);
+    ASSERT_EQ(s.error, "");
+    ASSERT_GT(s.cancels, 0u) << clos_name(k.c.clos);  // races in the stream
+    const ClosHnodeRtlRun run = run_clos_hnode_rtl(k.c, s.hnode_ops);
+    EXPECT_EQ(run.ops, s.hnode_ops.size());
+    EXPECT_EQ(run.mismatches, 0u) << clos_name(k.c.clos) << ": "
+                                  << (run.first_mismatches.empty() ? "" : run.first_mismatches[0]);
+  }
+}
+
+TEST(ClosHnodeRtl, AWrongDecisionIsCaught) {
+  const ClosConfig c = cfg(5, 3, 8, 2);
+  ClosSetupOptions o;
+  o.requests = 200;
+  o.log_hnode_ops = true;
+  std::vector<ClosHnodeOp> ops = run_clos_setup(c.clos, o).hnode_ops;
+  size_t selects = 0, cos = 0, crs = 0;
+  for (ClosHnodeOp& op : ops) {
+    if (op.code == ClosHnodeOpCode::kSelect && op.found && selects++ == 5) op.res_ms = (op.res_ms + 1) % 5;
+    if (op.code == ClosHnodeOpCode::kCo && cos++ == 7) op.accept = !op.accept;
+    if (op.code == ClosHnodeOpCode::kCr && crs++ == 9) op.iv[2] = !op.iv[2];
+  }
+  EXPECT_EQ(run_clos_hnode_rtl(c, ops).mismatches, 3u);
+}
+
+TEST(ClosHnodeRtl, LintsCleanAndSynthesizes) {
+  for (const ClosConfig& c : {cfg(5, 3, 8, 2), cfg(32, 32, 32, 5), cfg(3, 2, 3, 1)}) {
+    const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-hnode-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    const GeneratedDesign d = emit_clos_hnode(c);
+    write_design(d, dir.string());
+    std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", "clos_hnode_top"};
+    for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
+    const std::string log = (dir / "lint.log").string();
+    EXPECT_EQ(run_child(cmd, 300, log), 0);
+    std::stringstream ss;
+    ss << std::ifstream(log).rdbuf();
+    EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
+    std::string script = "read_verilog";
+    for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
+    script += "; synth_ice40 -top clos_hnode_top";
+    const std::string ylog = (dir / "yosys.log").string();
+    EXPECT_EQ(run_child({CMNET_YOSYS, "-q", "-p", script, "-l", ylog}, 600, ""), 0) << clos_name(c.clos);
+    fs::remove_all(dir);
+  }
+}
+
+}  // namespace
+}  // namespace cmnet
