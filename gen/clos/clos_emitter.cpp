@@ -181,6 +181,46 @@ GeneratedDesign emit_clos_hnode(const ClosConfig& cfg) {
   return d;
 }
 
+GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int queue_bits) {
+  const ClosParams& p = cfg.clos;
+  validate(p, "config: clos");
+  const int H = p.hnodes(), L = ((p.r + H - 1) / H) * p.n;
+  const int LW = std::max(1, clog2(static_cast<uint64_t>(L)));
+  VerilogWriter v;
+  auto params = header_params(p);
+  params.emplace_back("hnodes", S(H));
+  params.emplace_back("leaves per hnode", S(L));
+  params.emplace_back("request number bits", S(req_bits));
+  params.emplace_back("WaitingQueue depth", S(1 << queue_bits));
+  v.header("The leaf status of one CONNECT hnode of " + clos_name(p) + " (hw/clos/clos_leaf_status.v).", params);
+  v.open("module clos_leaf_status_top (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire op_valid,");
+  v.line("input  wire op_release,");
+  v.line("input  wire [" + S(LW - 1) + ":0] op_leaf,");
+  v.line("input  wire [" + S(req_bits - 1) + ":0] op_req,");
+  v.line("input  wire [1:0] op_kind,");
+  v.line("output wire res_wait,");
+  v.line("output wire res_resume,");
+  v.line("output wire [" + S(req_bits - 1) + ":0] res_req,");
+  v.line("output wire [1:0] res_kind,");
+  v.line("output wire res_full");
+  v.end_ports();
+  v.instance("clos_leaf_status", "leaves", {{"L", S(L)}, {"LW", S(LW)}, {"IDW", S(req_bits)}, {"QW", S(queue_bits)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"op_valid", "op_valid"}, {"op_release", "op_release"},
+              {"op_leaf", "op_leaf"}, {"op_req", "op_req"}, {"op_kind", "op_kind"}, {"res_wait", "res_wait"},
+              {"res_resume", "res_resume"}, {"res_req", "res_req"}, {"res_kind", "res_kind"}, {"res_full", "res_full"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  GeneratedDesign d;
+  d.top = "clos_leaf_status_top";
+  d.files.emplace_back("clos_leaf_status.v", read_hw_file("clos_leaf_status.v"));
+  d.files.emplace_back("clos_leaf_status_top.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
 GeneratedDesign emit_clos(const ClosConfig& cfg) {
   validate(cfg.clos, "config: clos");
   GeneratedDesign d;

@@ -20,5 +20,9 @@ std::string clos_manifest_json(const ClosConfig& cfg);
 // network's sizes: 2^hnode_dims hnodes, each controlling ceil(r / 2^M) input/output switch
 // pairs and ceil(m / 2^M) middle switches.
 GeneratedDesign emit_clos_hnode(const ClosConfig& cfg);
+// The leaf status of one hnode (hw/clos/clos_leaf_status.v: busy bits, holders, WaitingQueues
+// of 2^queue_bits requests) under a top clos_leaf_status_top: n * ceil(r / 2^M) leaves,
+// request numbers of req_bits bits.
+GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int queue_bits);
 
 }  // namespace cmnet

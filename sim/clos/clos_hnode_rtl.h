@@ -20,4 +20,14 @@ struct ClosHnodeRtlRun {
 
 ClosHnodeRtlRun run_clos_hnode_rtl(const ClosConfig& cfg, const std::vector<ClosHnodeOp>& ops, double timeout_s = 600);
 
+// The same for the leaf status (hw/clos/clos_leaf_status.v): every TAKE (wait or not) and
+// RELEASE (which request resumes, and for what). `full` counts TAKEs that found a WaitingQueue
+// of 2^queue_bits requests full (the RTL then loses the request).
+struct ClosLeafRtlRun {
+  uint64_t ops = 0, mismatches = 0, full = 0;
+  std::vector<std::string> first_mismatches;
+};
+ClosLeafRtlRun run_clos_leaf_rtl(const ClosConfig& cfg, const std::vector<ClosLeafOp>& ops, int req_bits,
+                                 int queue_bits, double timeout_s = 600);
+
 }  // namespace cmnet

@@ -207,6 +207,17 @@ class SetupSim {
     return &op;
   }
 
+  void log_take(int leaf, int req, int kind, bool wait) {
+    if (!o_.log_hnode_ops) return;
+    ClosLeafOp op;
+    op.hnode = hnode_of_switch(sw(leaf));
+    op.leaf = (sw(leaf) / p_.hnodes()) * p_.n + port(leaf);
+    op.req = req;
+    op.kind = kind;
+    op.wait = wait;
+    s_.leaf_ops.push_back(op);
+  }
+
   void log_switch_op(int h, ClosHnodeOpCode code, int global_sw, int ms) {
     if (ClosHnodeOp* op = log_op(h, code)) {
       op->sw = global_sw / p_.hnodes();
@@ -304,9 +315,11 @@ class SetupSim {
   void origin_start(int req) {
     Req& r = reqs_[static_cast<size_t>(req)];
     if (r.up) {
+      log_take(r.orig, req, 0, busy_for_other(r.orig, req));
       if (busy_for_other(r.orig, req)) {
         r.waited = true;
         waitq_[static_cast<size_t>(r.orig)].push_back({Waiting::kCrAtOrig, req});
+        s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(r.orig)].size());
         return;
       }
       acquire(r.orig, req);
@@ -320,9 +333,11 @@ class SetupSim {
     r.iv = std::move(iv);
     std::fill(r.tried.begin(), r.tried.end(), 0);
     r.cancels = 0;
+    log_take(r.dest, req, 1, busy_for_other(r.dest, req));
     if (busy_for_other(r.dest, req)) {
       r.waited = true;
       waitq_[static_cast<size_t>(r.dest)].push_back({Waiting::kCrAtDest, req});
+      s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(r.dest)].size());
       return;
     }
     acquire(r.dest, req);
@@ -443,9 +458,11 @@ class SetupSim {
     r.ms = ms;
     iv_[static_cast<size_t>(sw(r.orig))][static_cast<size_t>(ms)] = 1;
     log_switch_op(h_o(r), ClosHnodeOpCode::kAck, sw(r.orig), ms);
+    log_take(r.orig, req, 2, busy_for_other(r.orig, req));
     if (!r.up && busy_for_other(r.orig, req)) {
       r.waited = true;
       waitq_[static_cast<size_t>(r.orig)].push_back({Waiting::kAckAtOrig, req});
+      s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(r.orig)].size());
       return;
     }
     acquire(r.orig, req);
@@ -559,6 +576,18 @@ class SetupSim {
   void release_leaf(int leaf) {
     holder_[static_cast<size_t>(leaf)] = kNone;
     auto& q = waitq_[static_cast<size_t>(leaf)];
+    if (o_.log_hnode_ops) {
+      ClosLeafOp op;
+      op.hnode = hnode_of_switch(sw(leaf));
+      op.leaf = (sw(leaf) / p_.hnodes()) * p_.n + port(leaf);
+      op.release = true;
+      op.resume = !q.empty();
+      if (!q.empty()) {
+        op.res_req = q.front().req;
+        op.res_kind = static_cast<int>(q.front().kind);
+      }
+      s_.leaf_ops.push_back(op);
+    }
     if (q.empty()) return;
     const Waiting w = q.front();
     q.pop_front();

@@ -88,6 +88,19 @@ struct ClosHnodeOp {
   bool accept = false;  // CO: decision
 };
 
+// One operation on an hnode's leaf status (busy bit, holder, WaitingQueue) with the model's
+// decision: what hw/clos/clos_leaf_status.v must reproduce op by op. kind: what the request does
+// when it has the leaf (0: CR at h_o, 1: CR at h_d, 2: ACK at h_o).
+struct ClosLeafOp {
+  int hnode = 0;
+  bool release = false;  // false: TAKE, true: RELEASE
+  int leaf = 0;          // local leaf number: (switch / 2^M) * n + port
+  int req = 0, kind = 0;
+  bool wait = false;     // TAKE: the request joined the WaitingQueue
+  bool resume = false;   // RELEASE: the first waiting request took the leaf
+  int res_req = 0, res_kind = 0;
+};
+
 struct ClosSetupStats {
   uint64_t issued = 0, ready = 0, torn_down = 0;
   uint64_t messages[kClosMsgTypes] = {};
@@ -112,6 +125,8 @@ struct ClosSetupStats {
   std::string error;                 // first invariant violation ("" = none)
   std::vector<ClosSnapshot> snapshots;
   std::vector<ClosHnodeOp> hnode_ops;  // when ClosSetupOptions::log_hnode_ops
+  std::vector<ClosLeafOp> leaf_ops;    // when ClosSetupOptions::log_hnode_ops
+  size_t max_waiting = 0;              // longest WaitingQueue seen
 };
 
 // Runs the parallel set-up of `opt.requests` random circuits on N(m, n, r) with 2^hnode_dims
