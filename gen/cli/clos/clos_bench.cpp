@@ -176,43 +176,54 @@ json bench_latency(bool quick) {
   return rows;
 }
 
-json bench_fpga() {
+// LUTs and flip-flops of a design after yosys synth_ice40; {-1, -1} when yosys fails.
+std::pair<int, int> ice40_cells(const GeneratedDesign& d) {
   namespace fs = std::filesystem;
-  ClosConfig c;
-  c.clos.m = c.clos.n = c.clos.r = 4;
-  c.clos.width = 8;
-  c.clos.hnode_dims = 2;
   const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-bench-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
   fs::create_directories(dir);
-  const auto d = emit_clos(c);
   write_design(d, dir.string());
   std::string script = "read_verilog";
   for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-  script += "; synth_ice40 -top clos_network; stat";
+  script += "; synth_ice40 -top " + d.top + "; stat";
   const std::string log = (dir / "yosys.log").string();
   const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 600, "");
   std::ifstream in(log);
   std::stringstream ss;
   ss << in.rdbuf();
   fs::remove_all(dir);
+  if (rc != 0) return {-1, -1};
   // synth_ice40 prints its statistics, then `stat` again: read the last block only.
   std::string text = ss.str();
-  if (const auto k = text.rfind("=== clos_network ==="); k != std::string::npos) text = text.substr(k);
+  if (const auto k = text.rfind("=== " + d.top + " ==="); k != std::string::npos) text = text.substr(k);
   int luts = 0, ffs = 0;
   std::smatch mm;
   if (std::regex_search(text, mm, std::regex(R"(SB_LUT4\s+(\d+))"))) luts = std::stoi(mm[1]);
   std::regex ff(R"(SB_DFF\w*\s+(\d+))");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), ff); it != std::sregex_iterator(); ++it)
     ffs += std::stoi((*it)[1]);
-  std::printf("== the N(4, 4, 4) switch, 8-bit circuits, yosys synth_ice40 (switch only, no hnode controllers)\n");
-  if (rc != 0) {
-    std::printf("   yosys failed\n\n");
-    return {{"error", "yosys failed"}};
-  }
-  std::printf("   SB_LUT4 %d, flip-flops %d (select registers: %d outputs x %d bits); Fmax: not measured "
-              "(no place and route here)\n\n", luts, ffs, c.clos.cfg_entries(), c.clos.cfg_sel_bits() + 1);
-  return {{"network", clos_name(c.clos)}, {"width", c.clos.width}, {"luts", luts}, {"flip_flops", ffs},
-          {"crosspoints", c.clos.crosspoints()}};
+  return {luts, ffs};
+}
+
+json bench_fpga() {
+  ClosConfig c;
+  c.clos.m = c.clos.n = c.clos.r = 4;
+  c.clos.width = 8;
+  c.clos.hnode_dims = 2;
+  const auto sw = ice40_cells(emit_clos(c));
+  const auto hn = ice40_cells(emit_clos_hnode(c));
+  const auto lf = ice40_cells(emit_clos_leaf_status(c, 12, 4));
+  std::printf("== N(4, 4, 4), 8-bit circuits, 4 hnodes, yosys synth_ice40 (SB_LUT4, flip-flops)\n");
+  std::printf("   the switch (12 crossbars):                      %5d LUTs %5d FFs (select registers: %d outputs x %d bits)\n",
+              sw.first, sw.second, c.clos.cfg_entries(), c.clos.cfg_sel_bits() + 1);
+  std::printf("   one hnode's switch status (vectors, RelayTable): %5d LUTs %5d FFs\n", hn.first, hn.second);
+  std::printf("   one hnode's leaf status (4 leaves, 16-deep WaitingQueues, 12-bit request numbers): %d LUTs %d FFs\n",
+              lf.first, lf.second);
+  std::printf("   not built: the hnodes' message engine and the tree packet network in RTL; Fmax (no place and route here)\n\n");
+  return {{"network", clos_name(c.clos)}, {"width", c.clos.width},
+          {"switch", {{"luts", sw.first}, {"flip_flops", sw.second}}},
+          {"hnode_switch_status", {{"luts", hn.first}, {"flip_flops", hn.second}}},
+          {"hnode_leaf_status", {{"luts", lf.first}, {"flip_flops", lf.second}}}};
 }
 
 }  // namespace
