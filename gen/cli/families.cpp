@@ -1,6 +1,7 @@
 // The registry of network families: the one place a family is registered.
 #include "gen/cli/family.h"
 
+#include "gen/cli/clos/clos_family.h"
 #include "gen/cli/cm1/cm1_family.h"
 #include "gen/cli/cm5ctl/cm5ctl_family.h"
 #include "gen/core/errors.h"
@@ -10,7 +11,8 @@ namespace cmnet {
 const std::vector<const Family*>& families() {
   static const Cm1Family cm1;
   static const Cm5ctlFamily cm5ctl;
-  static const std::vector<const Family*> all = {&cm1, &cm5ctl};
+  static const ClosFamily clos;
+  static const std::vector<const Family*> all = {&cm1, &cm5ctl, &clos};
   return all;
 }
 

@@ -14,9 +14,13 @@ constexpr uint8_t kIdle = 0, kSingle = 1, kMulti = 2, kAbstain = 3;
 constexpr uint8_t kReduce = 0, kScanFwd = 1, kScanBwd = 2, kSync = 3;
 // Broadcast kinds (a single-source packet's kind field).
 constexpr uint8_t kUser = 0, kSupervisor = 1, kInterrupt = 2, kUtility = 3;
-// Combiners.
-constexpr uint8_t kOr = 0, kXor = 1, kMax = 2, kAdd = 3, kUadd = 4;
-constexpr int kCombs = 5;
+// Combiners. ADDC and UADDC continue a multi-word addition: the word after an ADD (UADDC: a
+// UADD) word, added with the carry each node kept from the word before (least significant
+// word first; the words of a chain are consecutive operations).
+constexpr uint8_t kOr = 0, kXor = 1, kMax = 2, kAdd = 3, kUadd = 4, kAddc = 5, kUaddc = 6;
+constexpr int kCombs = 5;  // the one-word combiners
+inline bool is_add(uint8_t comb) { return comb >= kAdd && comb <= kUaddc; }
+inline bool is_signed_add(uint8_t comb) { return comb == kAdd || comb == kAddc; }
 
 // Bit positions.
 constexpr int kFcBit = 0, kTypeLsb = 1, kKindLsb = 3, kCombLsb = 5, kSegdBit = 8, kSegBit = 9,
@@ -63,7 +67,7 @@ inline const char* bcast_name(uint8_t k) {
   return n[k & 3];
 }
 inline const char* comb_name(uint8_t c) {
-  static const char* n[] = {"or", "xor", "max", "add", "uadd", "?5", "?6", "?7"};
+  static const char* n[] = {"or", "xor", "max", "add", "uadd", "addc", "uaddc", "?7"};
   return n[c & 7];
 }
 

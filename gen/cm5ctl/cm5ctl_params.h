@@ -10,7 +10,9 @@
 //   bits 4:3    kind     multiple-source: 0 reduce, 1 forward scan, 2 backward scan, 3 sync OR
 //                        (barrier); single-source: the broadcast kind (0 user, 1 supervisor,
 //                        2 interrupt, 3 utility)
-//   bits 7:5    comb     combiner: 0 OR, 1 XOR, 2 signed MAX, 3 signed ADD, 4 unsigned ADD
+//   bits 7:5    comb     combiner: 0 OR, 1 XOR, 2 signed MAX, 3 signed ADD, 4 unsigned ADD;
+//                        5, 6: signed, unsigned ADD continuing a multi-word addition (each
+//                        node adds the carry it kept from the word before)
 //   bit  8      segd     the operation is a segmented scan
 //   bit  9      seg      up: a segment bit is set in this subtree
 //   bit  10     ovf      an addition overflowed (sticky, reported with the result)

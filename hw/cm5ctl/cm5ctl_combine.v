@@ -6,7 +6,8 @@
 // the right value alone when the right subtree holds a segment bit (the scan started over
 // there); a backward scan the mirror image. Different operations meeting set the error bit.
 // Put aside: {v, f, segd, comb, kind} = the left child's value and segment flag for a forward
-// scan, the right child's for a backward scan, zero otherwise. Combinational.
+// scan, the right child's for a backward scan, zero otherwise. An addition adds the carry
+// `cin` when it continues a multi-word addition (ADDC, UADDC). Combinational.
 `default_nettype none
 module cm5ctl_combine #(
   parameter integer W = 32,
@@ -15,8 +16,10 @@ module cm5ctl_combine #(
 ) (
   input  wire [PB-1:0] l,
   input  wire [PB-1:0] r,
+  input  wire cin,      // the carry this node kept from its last addition
   output wire [PB-1:0] o,
-  output wire [AEW-1:0] e
+  output wire [AEW-1:0] e,
+  output wire cout      // the carry to keep: of this addition (none past a segment cut)
 );
   wire al = l[2:1] == 2'd3;
   wire ar = r[2:1] == 2'd3;
@@ -31,11 +34,12 @@ module cm5ctl_combine #(
   wire fr = !ar && r[9];
   wire mismatch = !al && !ar && (l[8:3] != r[8:3]);
   wire [W-1:0] y;
-  wire aovf;
-  cm5ctl_alu #(.W(W)) alu (.comb(comb), .a(vl), .b(vr), .y(y), .ovf(aovf));
+  wire aovf, acout;
+  cm5ctl_alu #(.W(W)) alu (.comb(comb), .a(vl), .b(vr), .cin(cin), .y(y), .ovf(aovf), .cout(acout));
   wire fwd_cut = kind == 2'd1 && segd && fr;
   wire bwd_cut = kind == 2'd2 && segd && fl;
   wire [W-1:0] v = fwd_cut ? vr : (bwd_cut ? vl : y);
+  assign cout = acout && !fwd_cut && !bwd_cut;
   wire ovf = (!al && l[10]) || (!ar && r[10]) || (!fwd_cut && !bwd_cut && aovf);
   wire err = (!al && l[11]) || (!ar && r[11]) || mismatch;
   assign o = {v, err, ovf, fl || fr, segd, cf, kind, (al && ar) ? 2'd3 : 2'd2, 1'b0};

@@ -61,8 +61,11 @@ module cm5ctl_node #(
     .clk(clk), .rst(rst), .push(fire && !ss), .din(centry), .pop(pop), .head(ahead), .count(acount),
     .overflow(aovf));
   wire [PB-1:0] sl, sr;
+  // The carry of this node's last addition on the way down (multi-word scans).
+  reg dcarry;
+  wire ndcarry;
   cm5ctl_split #(.W(W), .PB(PB), .AEW(AEW)) split (
-    .p(pp), .e(under ? {AEW{1'b0}} : ahead), .under(under), .l(sl), .r(sr));
+    .p(pp), .e(under ? {AEW{1'b0}} : ahead), .under(under), .cin(dcarry), .l(sl), .r(sr), .cout(ndcarry));
   // Above the flow-control bit: the split result, the broadcast replicated, or idle.
   wire [PB-1:1] dl = pmulti ? sl[PB-1:1] : (pp[2:1] == 2'd1 ? pp[PB-1:1] : {(PB-1){1'b0}});
   wire [PB-1:1] dr = pmulti ? sr[PB-1:1] : (pp[2:1] == 2'd1 ? pp[PB-1:1] : {(PB-1){1'b0}});
@@ -75,9 +78,11 @@ module cm5ctl_node #(
   always @(posedge clk) begin
     if (rst) begin
       stop <= 1'b0;
+      dcarry <= 1'b0;
       fault <= 1'b0;
     end else begin
       if (dt) stop <= pp[0];
+      if (pop) dcarry <= ndcarry;
       if (qovf || aovf || (pop && under)) fault <= 1'b1;
     end
   end

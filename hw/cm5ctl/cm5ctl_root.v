@@ -68,8 +68,11 @@ module cm5ctl_root #(
   cm5ctl_fifo #(.WIDTH(PB + AEW), .DEPTH(RQ), .CW(RCW)) rq (
     .clk(clk), .rst(rst), .push(fire), .din({centry, rp}), .pop(rpop), .head(rhead), .count(rcount), .overflow(rovf));
   wire [PB-1:0] sl, sr;
+  // The carry of this node's last addition on the way down (multi-word scans).
+  reg dcarry;
+  wire ndcarry;
   cm5ctl_split #(.W(W), .PB(PB), .AEW(AEW)) split (
-    .p(rhead[PB-1:0]), .e(rhead[PB +: AEW]), .under(1'b0), .l(sl), .r(sr));
+    .p(rhead[PB-1:0]), .e(rhead[PB +: AEW]), .under(1'b0), .cin(dcarry), .l(sl), .r(sr), .cout(ndcarry));
   wire [PB-1:1] dl = bpop ? bhead[PB-1:1] : (rpop ? sl[PB-1:1] : {(PB-1){1'b0}});
   wire [PB-1:1] dr = bpop ? bhead[PB-1:1] : (rpop ? sr[PB-1:1] : {(PB-1){1'b0}});
   cm5ctl_link_tx #(.PB(PB), .WIDTH(WD), .T(TD)) tx_l (
@@ -81,7 +84,9 @@ module cm5ctl_root #(
     if (rst) begin
       fault <= 1'b0;
       bcast_drop <= 1'b0;
+      dcarry <= 1'b0;
     end else begin
+      if (rpop) dcarry <= ndcarry;
       if (qovf || rovf) fault <= 1'b1;
       if (ss && !bs_push) bcast_drop <= 1'b1;
     end

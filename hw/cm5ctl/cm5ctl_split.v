@@ -14,8 +14,10 @@ module cm5ctl_split #(
   input  wire [PB-1:0] p,
   input  wire [AEW-1:0] e,
   input  wire under,
+  input  wire cin,      // the carry this node kept from its last addition on the way down
   output wire [PB-1:0] l,
-  output wire [PB-1:0] r
+  output wire [PB-1:0] r,
+  output wire cout      // the carry to keep (scans only; none past a segment cut)
 );
   wire [1:0] kind = p[4:3];
   wire [2:0] comb = kind == 2'd3 ? 3'd0 : p[7:5];
@@ -24,9 +26,11 @@ module cm5ctl_split #(
   wire [W-1:0] pv = p[12 +: W];
   wire [W-1:0] ev = e[7 +: W];
   wire [W-1:0] y;
-  wire aovf;
-  cm5ctl_alu #(.W(W)) alu (.comb(comb), .a(pv), .b(ev), .y(y), .ovf(aovf));
-  wire [W-1:0] pass = (segd && e[6]) ? ev : y;
+  wire aovf, acout;
+  cm5ctl_alu #(.W(W)) alu (.comb(comb), .a(pv), .b(ev), .cin(cin), .y(y), .ovf(aovf), .cout(acout));
+  wire cut = segd && e[6];
+  wire [W-1:0] pass = cut ? ev : y;
+  assign cout = (kind == 2'd1 || kind == 2'd2) && !cut && acout;
   wire err = p[11] || under || mismatch;
   wire [11:0] hdr = {err, p[10], 1'b0, segd, p[7:5], kind, 2'd2, 1'b0};
   assign l = {kind == 2'd2 ? pass : pv, hdr};

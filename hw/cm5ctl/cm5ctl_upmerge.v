@@ -44,7 +44,12 @@ module cm5ctl_upmerge #(
   assign fire = tick && !ssl && !ssr && (hasl || msl) && (hasr || msr) && room;
   wire [PB-1:0] hl = hasl ? ql : pl;
   wire [PB-1:0] hr = hasr ? qr : pr;
-  cm5ctl_combine #(.W(W), .PB(PB), .AEW(AEW)) u_comb (.l(hl), .r(hr), .o(cpkt), .e(centry));
+  // The carry of this node's last addition, for the next word of a multi-word addition.
+  reg carry;
+  wire ncarry;
+  cm5ctl_combine #(.W(W), .PB(PB), .AEW(AEW)) u_comb (
+    .l(hl), .r(hr), .cin(carry), .o(cpkt), .e(centry), .cout(ncarry));
+  always @(posedge clk) if (rst) carry <= 1'b0; else if (fire) carry <= ncarry;
   wire push_l = tick && msl && !(fire && !hasl);
   wire push_r = tick && msr && !(fire && !hasr);
   wire ovl, ovr;

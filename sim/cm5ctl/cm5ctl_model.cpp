@@ -47,6 +47,8 @@ struct Node {
   Packet down[2];            // down links this frame
   std::deque<Packet> ssq;    // root only
   std::deque<RootEntry> msq; // root only
+  bool ucarry = false;       // the carry of the last addition going up (multi-word additions)
+  bool dcarry = false;       // and of the last one coming down (multi-word scans)
 };
 
 class Model {
@@ -143,7 +145,7 @@ class Model {
     return c >= n_ ? leaves_[static_cast<size_t>(c - n_)].tx : nodes_[static_cast<size_t>(c)].tx;
   }
 
-  Packet combine(const Packet& L, const Packet& R, Aside* e) const {
+  Packet combine(const Packet& L, const Packet& R, Aside* e, bool* carry) const {
     const bool aL = L.type == cm5::kAbstain, aR = R.type == cm5::kAbstain;
     const Packet& base = aL ? R : L;
     Packet o;
@@ -156,10 +158,12 @@ class Model {
     const uint64_t vL = aL ? id : L.data, vR = aR ? id : R.data;
     const bool fL = !aL && L.seg, fR = !aR && R.seg;
     const bool mismatch = !aL && !aR && (L.kind != R.kind || L.comb != R.comb || L.segd != R.segd);
-    bool ovf = false;
+    bool ovf = false, cout = false;
+    const bool cut = (base.kind == cm5::kScanFwd && base.segd && fR) || (base.kind == cm5::kScanBwd && base.segd && fL);
     if (base.kind == cm5::kScanFwd && base.segd && fR) o.data = vR;
     else if (base.kind == cm5::kScanBwd && base.segd && fL) o.data = vL;
-    else o.data = cm5::apply(comb, vL, vR, W_, &ovf);
+    else o.data = cm5::apply(comb, vL, vR, W_, &ovf, *carry, &cout);
+    *carry = cm5::is_add(comb) && !cut && cout;
     o.seg = fL || fR;
     o.ovf = (!aL && L.ovf) || (!aR && R.ovf) || ovf;
     o.err = (!aL && L.err) || (!aR && R.err) || mismatch;
@@ -178,7 +182,7 @@ class Model {
 
   // A combining result from the parent (prefix or total) and the value put aside: the two
   // packets for the children.
-  void split(const Packet& p, const Aside& e, bool underflow, Packet* left, Packet* right) const {
+  void split(const Packet& p, const Aside& e, bool underflow, bool* carry, Packet* left, Packet* right) const {
     Packet o;
     o.type = cm5::kMulti;
     o.kind = p.kind;
@@ -190,7 +194,11 @@ class Model {
     *left = o;
     *right = o;
     const uint8_t comb = p.kind == cm5::kSync ? cm5::kOr : p.comb;
-    const uint64_t pass = p.segd && e.f ? e.v : cm5::apply(comb, p.data, e.v, W_, nullptr);
+    const bool cut = p.segd && e.f;
+    bool cout = false;
+    const uint64_t pass = cut ? e.v : cm5::apply(comb, p.data, e.v, W_, nullptr, *carry, &cout);
+    const bool scan = p.kind == cm5::kScanFwd || p.kind == cm5::kScanBwd;
+    *carry = scan && cm5::is_add(comb) && !cut && cout;
     if (p.kind == cm5::kScanFwd) right->data = pass;
     if (p.kind == cm5::kScanBwd) left->data = pass;
   }
@@ -245,7 +253,7 @@ class Model {
           l = r = N.ssq.front();
           N.ssq.pop_front();
         } else if (!N.msq.empty()) {
-          split(N.msq.front().p, N.msq.front().e, false, &l, &r);
+          split(N.msq.front().p, N.msq.front().e, false, &N.dcarry, &l, &r);
           N.msq.pop_front();
         }
       } else {
@@ -261,7 +269,7 @@ class Model {
             e = N.aside.front();
             N.aside.pop_front();
           }
-          split(in, e, under, &l, &r);
+          split(in, e, under, &N.dcarry, &l, &r);
         }
       }
       const int stop_at = D_ - M_;
@@ -291,7 +299,7 @@ class Model {
         const Packet hl = qL ? N.q[0].front() : L;
         const Packet hr = qR ? N.q[1].front() : R;
         Aside e;
-        const Packet c = combine(hl, hr, &e);
+        const Packet c = combine(hl, hr, &e, &N.ucarry);
         if (i == 1) {
           RootEntry re;
           re.e = e;

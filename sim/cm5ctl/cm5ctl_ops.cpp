@@ -62,26 +62,34 @@ int64_t to_signed(uint64_t x, int w) {
 
 uint64_t identity(uint8_t comb, int w) { return comb == kMax ? 1ull << (w - 1) : 0; }
 
-uint64_t apply(uint8_t comb, uint64_t a, uint64_t b, int w, bool* ovf) {
+uint64_t apply(uint8_t comb, uint64_t a, uint64_t b, int w, bool* ovf, bool cin, bool* cout) {
   const uint64_t m = mask(w);
   a &= m;
   b &= m;
-  bool o = false;
+  bool o = false, c = false;
   uint64_t r = 0;
+  const uint64_t ci = (comb == kAddc || comb == kUaddc) && cin ? 1 : 0;
   switch (comb) {
     case kOr: r = a | b; break;
     case kXor: r = a ^ b; break;
     case kMax: r = to_signed(a, w) >= to_signed(b, w) ? a : b; break;
-    case kAdd: {
-      const int64_t s = to_signed(a, w) + to_signed(b, w);
+    case kAdd:
+    case kAddc: {
+      const int64_t s = to_signed(a, w) + to_signed(b, w) + static_cast<int64_t>(ci);
       o = s > static_cast<int64_t>(m >> 1) || s < -static_cast<int64_t>(m >> 1) - 1;
-      r = (a + b) & m;
+      r = (a + b + ci) & m;
+      c = a + b + ci > m;
       break;
     }
-    case kUadd: r = (a + b) & m; o = a + b > m; break;
+    case kUadd:
+    case kUaddc:
+      r = (a + b + ci) & m;
+      o = c = a + b + ci > m;
+      break;
     default: throw std::invalid_argument("combiner " + std::to_string(comb) + " does not exist");
   }
   if (ovf) *ovf = o;
+  if (cout) *cout = c;
   return r;
 }
 
@@ -89,31 +97,136 @@ uint64_t apply(uint8_t comb, uint64_t a, uint64_t b, int w, bool* ovf) {
 
 namespace {
 
-struct Leg {
-  bool f = false;
-  uint64_t v = 0;
-  bool ovf = false;
+using u128 = unsigned __int128;
+
+// One combining operation as the leaves pushed it: the values (identity for abstainers), the
+// segment bits that count, and the operation every participant agreed on (or not: err).
+struct OpView {
+  uint8_t kind = 0, comb = 0, raw_comb = 0;
+  bool segd = false, err = false;
+  std::vector<uint64_t> x;
+  std::vector<bool> s, abstain;
 };
 
-// The up-sweep over leaves [lo, hi): what the combining tree computes, for the overflow flag.
-Leg up_sweep(const std::vector<uint64_t>& x, const std::vector<bool>& s, uint8_t kind, uint8_t comb, bool segd,
-             size_t lo, size_t hi, int w) {
-  if (hi - lo == 1) return {s[lo], x[lo], false};
-  const size_t mid = (lo + hi) / 2;
-  const Leg l = up_sweep(x, s, kind, comb, segd, lo, mid, w), r = up_sweep(x, s, kind, comb, segd, mid, hi, w);
-  Leg o;
-  o.f = l.f || r.f;
-  o.ovf = l.ovf || r.ovf;
-  if (kind == cm5::kScanFwd && segd && r.f) {
-    o.v = r.v;
-  } else if (kind == cm5::kScanBwd && segd && l.f) {
-    o.v = l.v;
-  } else {
-    bool ov = false;
-    o.v = cm5::apply(comb, l.v, r.v, w, &ov);
-    o.ovf = o.ovf || ov;
+// A subtree's up-sweep over a chain of K words: what the combining tree computes, for the
+// overflow flags (per word, sticky) of the whole chain.
+struct Leg {
+  bool f = false;
+  std::vector<uint64_t> v;
+  std::vector<bool> ovf;
+};
+
+Leg up_sweep(const std::vector<const OpView*>& words, size_t lo, size_t hi, int w) {
+  const size_t K = words.size();
+  const OpView& o = *words[0];
+  Leg out;
+  if (hi - lo == 1) {
+    out.f = o.s[lo];
+    for (size_t j = 0; j < K; ++j) out.v.push_back(words[j]->x[lo]);
+    out.ovf.assign(K, false);
+    return out;
   }
-  return o;
+  const size_t mid = (lo + hi) / 2;
+  const Leg l = up_sweep(words, lo, mid, w), r = up_sweep(words, mid, hi, w);
+  out.f = l.f || r.f;
+  out.ovf.resize(K);
+  for (size_t j = 0; j < K; ++j) out.ovf[j] = l.ovf[j] || r.ovf[j];
+  if (o.kind == cm5::kScanFwd && o.segd && r.f) {
+    out.v = r.v;
+  } else if (o.kind == cm5::kScanBwd && o.segd && l.f) {
+    out.v = l.v;
+  } else {
+    bool carry = false;
+    for (size_t j = 0; j < K; ++j) {
+      bool ov = false, co = false;
+      out.v.push_back(cm5::apply(words[j]->comb, l.v[j], r.v[j], w, &ov, carry, &co));
+      out.ovf[j] = out.ovf[j] || ov;
+      carry = co;
+    }
+  }
+  return out;
+}
+
+OpView view_of(const std::vector<const Cm5Op*>& ops, int word_bits) {
+  const size_t n = ops.size();
+  const Cm5Op* base = ops[0];
+  for (size_t i = 0; i < n; ++i)
+    if (!ops[i]->abstain) {
+      base = ops[i];
+      break;
+    }
+  OpView v;
+  v.kind = base->kind & 3;
+  const bool scan = v.kind == cm5::kScanFwd || v.kind == cm5::kScanBwd;
+  v.segd = scan && base->segmented;
+  v.raw_comb = v.kind == cm5::kSync ? cm5::kOr : base->comb;
+  v.comb = v.raw_comb;
+  v.x.resize(n);
+  v.s.resize(n);
+  v.abstain.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Cm5Op& o = *ops[i];
+    if (!o.abstain) {
+      const bool osegd = (o.kind == cm5::kScanFwd || o.kind == cm5::kScanBwd) && o.segmented;
+      const uint8_t ocomb = o.kind == cm5::kSync ? cm5::kOr : o.comb;
+      v.err = v.err || (o.kind & 3) != v.kind || ocomb != v.comb || osegd != v.segd;
+    }
+    v.x[i] = o.abstain ? cm5::identity(v.comb, word_bits)
+                       : (v.kind == cm5::kSync ? o.data & 1 : o.data & cm5::mask(word_bits));
+    v.s[i] = v.segd && o.seg && !o.abstain;
+    v.abstain[i] = o.abstain;
+  }
+  return v;
+}
+
+// Every leaf's result of one operation, or of every word of a multi-word addition (words[0]
+// its least significant word; the segment bits are the first word's).
+std::vector<std::vector<uint64_t>> results_of(const std::vector<const OpView*>& words, int w) {
+  const OpView& o = *words[0];
+  const size_t n = o.x.size(), K = words.size();
+  std::vector<std::vector<uint64_t>> out(K, std::vector<uint64_t>(n));
+  if (!cm5::is_add(o.comb)) {  // one word, no carries
+    const uint8_t c = o.comb;
+    const uint64_t id = cm5::identity(c, w);
+    if (o.kind == cm5::kReduce || o.kind == cm5::kSync) {
+      uint64_t acc = id;
+      for (size_t i = 0; i < n; ++i) acc = cm5::apply(c, acc, o.x[i], w, nullptr);
+      out[0].assign(n, acc);
+    } else {
+      const bool fwd = o.kind == cm5::kScanFwd;
+      uint64_t acc = id;
+      for (size_t k = 0; k < n; ++k) {
+        const size_t i = fwd ? k : n - 1 - k;
+        if (o.s[i]) acc = id;
+        out[0][i] = acc;
+        acc = cm5::apply(c, acc, o.x[i], w, nullptr);
+      }
+    }
+    return out;
+  }
+  if (static_cast<int>(K) * w > 128) throw std::invalid_argument("multi-word additions past 128 bits are not computed");
+  const u128 m = static_cast<int>(K) * w == 128 ? ~static_cast<u128>(0) : (static_cast<u128>(1) << (K * static_cast<size_t>(w))) - 1;
+  std::vector<u128> X(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < K; ++j) X[i] |= static_cast<u128>(words[j]->x[i]) << (j * static_cast<size_t>(w));
+  std::vector<u128> R(n, 0);
+  if (o.kind == cm5::kReduce || o.kind == cm5::kSync) {
+    u128 acc = 0;
+    for (size_t i = 0; i < n; ++i) acc = (acc + X[i]) & m;
+    R.assign(n, acc);
+  } else {
+    const bool fwd = o.kind == cm5::kScanFwd;
+    u128 acc = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const size_t i = fwd ? k : n - 1 - k;
+      if (o.s[i]) acc = 0;
+      R[i] = acc;
+      acc = (acc + X[i]) & m;
+    }
+  }
+  for (size_t j = 0; j < K; ++j)
+    for (size_t i = 0; i < n; ++i) out[j][i] = static_cast<uint64_t>(R[i] >> (j * static_cast<size_t>(w))) & cm5::mask(w);
+  return out;
 }
 
 }  // namespace
@@ -130,63 +243,34 @@ Cm5Expected expected_results(const Cm5Workload& w, int word_bits) {
     for (const Cm5Op& o : w.leaf[i])
       if (!o.broadcast) ops[i].push_back(&o);
   const size_t m = w.multi_ops();
+  std::vector<OpView> views;
   for (size_t k = 0; k < m; ++k) {
-    const Cm5Op* base = ops[0][k];
-    for (size_t i = 0; i < n; ++i)
-      if (!ops[i][k]->abstain) {
-        base = ops[i][k];
-        break;
-      }
-    const uint8_t kind = base->kind;
-    const bool scan = kind == cm5::kScanFwd || kind == cm5::kScanBwd;
-    const bool segd = scan && base->segmented;
-    const uint8_t comb = kind == cm5::kSync ? cm5::kOr : base->comb;
-    bool err = false;
-    std::vector<uint64_t> x(n);
-    std::vector<bool> s(n);
-    for (size_t i = 0; i < n; ++i) {
-      const Cm5Op& o = *ops[i][k];
-      if (!o.abstain) {
-        const bool osegd = (o.kind == cm5::kScanFwd || o.kind == cm5::kScanBwd) && o.segmented;
-        const uint8_t ocomb = o.kind == cm5::kSync ? cm5::kOr : o.comb;
-        err = err || o.kind != kind || ocomb != comb || osegd != segd;
-      }
-      x[i] = o.abstain ? cm5::identity(comb, word_bits)
-                       : (kind == cm5::kSync ? o.data & 1 : o.data & cm5::mask(word_bits));
-      s[i] = segd && o.seg && !o.abstain;
-    }
-    const bool ovf = up_sweep(x, s, kind, comb, segd, 0, n, word_bits).ovf;
-    std::vector<uint64_t> out(n, cm5::identity(comb, word_bits));
-    if (kind == cm5::kReduce || kind == cm5::kSync) {
-      uint64_t acc = cm5::identity(comb, word_bits);
-      for (size_t i = 0; i < n; ++i) acc = cm5::apply(comb, acc, x[i], word_bits, nullptr);
-      out.assign(n, acc);
-    } else if (kind == cm5::kScanFwd) {
-      uint64_t acc = cm5::identity(comb, word_bits);
+    std::vector<const Cm5Op*> at(n);
+    for (size_t i = 0; i < n; ++i) at[i] = ops[i][k];
+    views.push_back(view_of(at, word_bits));
+  }
+  for (size_t k = 0; k < m;) {
+    // A chain: an addition and the ADDC / UADDC words right after it.
+    size_t k1 = k + 1;
+    if (cm5::is_add(views[k].comb))
+      while (k1 < m && (views[k1].comb == cm5::kAddc || views[k1].comb == cm5::kUaddc)) ++k1;
+    std::vector<const OpView*> words;
+    for (size_t j = k; j < k1; ++j) words.push_back(&views[j]);
+    const auto out = results_of(words, word_bits);
+    const Leg up = up_sweep(words, 0, n, word_bits);
+    for (size_t j = 0; j < words.size(); ++j)
       for (size_t i = 0; i < n; ++i) {
-        if (s[i]) acc = cm5::identity(comb, word_bits);
-        out[i] = acc;
-        acc = cm5::apply(comb, acc, x[i], word_bits, nullptr);
+        Cm5Result r;
+        r.leaf = static_cast<uint32_t>(i);
+        r.kind = words[j]->kind;
+        r.comb = words[j]->raw_comb;
+        r.data = out[j][i];
+        r.ovf = up.ovf[j];
+        r.err = words[j]->err;
+        r.abstained = words[j]->abstain[i];
+        e.multi[i].push_back(r);
       }
-    } else {
-      uint64_t acc = cm5::identity(comb, word_bits);
-      for (size_t j = n; j-- > 0;) {
-        if (s[j]) acc = cm5::identity(comb, word_bits);
-        out[j] = acc;
-        acc = cm5::apply(comb, acc, x[j], word_bits, nullptr);
-      }
-    }
-    for (size_t i = 0; i < n; ++i) {
-      Cm5Result r;
-      r.leaf = static_cast<uint32_t>(i);
-      r.kind = kind;
-      r.comb = comb;
-      r.data = out[i];
-      r.ovf = ovf;
-      r.err = err;
-      r.abstained = ops[i][k]->abstain;
-      e.multi[i].push_back(r);
-    }
+    k = k1;
   }
   // Broadcasts: every leaf receives every one, in order.
   for (size_t src = 0; src < n; ++src)

@@ -19,6 +19,11 @@
 //   unsigned: a carry out); for an unsegmented unsigned ADD that is exactly "the true sum does
 //   not fit in W bits"; otherwise it depends on the tree's grouping, which this computation
 //   follows (subtree by subtree, as the paper's combining does);
+// - multi-word addition (paper: "a sequence of 32-bit reductions, each of which saves residual
+//   data, such as a carry"): a word combined with ADD or UADD followed by consecutive words
+//   with ADDC or UADDC, least significant first; every node keeps the carry of its last
+//   addition for the next word, so the words of the results are those of the multi-word sums
+//   and prefixes (here: up to 128 bits); the overflow flag of the last word is the sum's;
 // - error: set when different operations were combined, or two broadcasts collided.
 #pragma once
 
@@ -71,8 +76,10 @@ struct Cm5Result {
 namespace cm5 {
 uint64_t mask(int w);
 uint64_t identity(uint8_t comb, int w);
-// a (op) b on W-bit words; *ovf set when an addition overflows.
-uint64_t apply(uint8_t comb, uint64_t a, uint64_t b, int w, bool* ovf);
+// a (op) b on W-bit words; *ovf set when an addition overflows. Additions add `cin` (ADDC and
+// UADDC: the carry of the word before; callers pass false for ADD and UADD) and set *cout to
+// the carry out of the W-bit sum.
+uint64_t apply(uint8_t comb, uint64_t a, uint64_t b, int w, bool* ovf, bool cin = false, bool* cout = nullptr);
 int64_t to_signed(uint64_t x, int w);
 }  // namespace cm5
 

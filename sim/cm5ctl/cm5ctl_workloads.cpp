@@ -10,7 +10,7 @@ namespace cmnet {
 
 std::vector<std::string> cm5ctl_pattern_names() {
   return {"paper", "reduce-or", "reduce-xor", "reduce-max", "reduce-add", "reduce-uadd", "scan-fwd",
-          "scan-bwd", "scan-seg", "broadcast", "barrier", "abstain", "mixed"};
+          "scan-bwd", "scan-seg", "multiword", "broadcast", "barrier", "abstain", "mixed"};
 }
 
 namespace {
@@ -56,17 +56,29 @@ Cm5Workload random_cm5ctl_mix(int leaves, int word_bits, uint64_t seed, const Cm
     const uint8_t kind = static_cast<uint8_t>(rng() % 4);
     const uint8_t comb = static_cast<uint8_t>(rng() % cm5::kCombs);
     const bool segd = (kind == cm5::kScanFwd || kind == cm5::kScanBwd) && rng() % 2;
+    // An addition may go on for more words (a multi-word addition), with the same bits.
+    int words = 1;
+    if (kind != cm5::kSync && cm5::is_add(comb) && std::uniform_real_distribution<double>(0, 1)(rng) < o.chains)
+      words = 2 + static_cast<int>(rng() % static_cast<uint64_t>(std::max(1, 128 / word_bits - 1)));
+    std::vector<bool> seg(static_cast<size_t>(leaves)), abst(static_cast<size_t>(leaves));
+    std::vector<uint64_t> rel(static_cast<size_t>(leaves), 0);
     for (int i = 0; i < leaves; ++i) {
-      Cm5Op op;
-      op.kind = kind;
-      op.comb = comb;
-      op.segmented = segd;
-      op.seg = segd && std::uniform_real_distribution<double>(0, 1)(rng) < o.segment;
-      op.abstain = o.abstain > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < o.abstain;
-      op.data = kind == cm5::kSync ? rng() % 2 : random_word(rng, word_bits, o.small_values);
-      if (o.release_spread > 0) op.release = rng() % static_cast<uint64_t>(o.release_spread);
-      w.leaf[static_cast<size_t>(i)].push_back(op);
+      seg[static_cast<size_t>(i)] = segd && std::uniform_real_distribution<double>(0, 1)(rng) < o.segment;
+      abst[static_cast<size_t>(i)] = o.abstain > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < o.abstain;
+      if (o.release_spread > 0) rel[static_cast<size_t>(i)] = rng() % static_cast<uint64_t>(o.release_spread);
     }
+    for (int j = 0; j < words; ++j)
+      for (int i = 0; i < leaves; ++i) {
+        Cm5Op op;
+        op.kind = kind;
+        op.comb = j == 0 ? comb : (cm5::is_signed_add(comb) ? cm5::kAddc : cm5::kUaddc);
+        op.segmented = segd;
+        op.seg = seg[static_cast<size_t>(i)];
+        op.abstain = abst[static_cast<size_t>(i)];
+        op.data = kind == cm5::kSync ? rng() % 2 : random_word(rng, word_bits, o.small_values);
+        op.release = rel[static_cast<size_t>(i)];
+        w.leaf[static_cast<size_t>(i)].push_back(op);
+      }
   }
   return w;
 }
@@ -116,6 +128,30 @@ Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_b
       o.data = random_word(rng, word_bits, false);
       return o;
     });
+    return w;
+  }
+  if (name == "multiword") {
+    // Multi-word additions of 128 bits (least significant word first): reductions and scans,
+    // signed and unsigned, some segmented.
+    Cm5Workload w = blank(name, leaves);
+    const int words = 128 / word_bits;
+    for (int k = 0; k < count; ++k) {
+      const uint8_t kind = static_cast<uint8_t>(k % 3);
+      const uint8_t comb = k % 2 ? cm5::kUadd : cm5::kAdd;
+      const bool segd = kind != cm5::kReduce && k % 4 >= 2;
+      std::vector<bool> seg(static_cast<size_t>(leaves));
+      for (auto&& b : seg) b = segd && rng() % 4 == 0;
+      for (int j = 0; j < words && j * word_bits < 128; ++j)
+        for (int i = 0; i < leaves; ++i) {
+          Cm5Op o;
+          o.kind = kind;
+          o.comb = j == 0 ? comb : (comb == cm5::kAdd ? cm5::kAddc : cm5::kUaddc);
+          o.segmented = segd;
+          o.seg = seg[static_cast<size_t>(i)];
+          o.data = random_word(rng, word_bits, k % 3 == 1);
+          w.leaf[static_cast<size_t>(i)].push_back(o);
+        }
+    }
     return w;
   }
   if (name == "broadcast") {

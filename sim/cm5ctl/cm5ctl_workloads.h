@@ -13,7 +13,8 @@ namespace cmnet {
 // paper: the paper's forward + scan of 3,2,0,4,2,6,5,8 (repeated over the leaves);
 // reduce-or, reduce-xor, reduce-max, reduce-add, reduce-uadd: `count` reductions of random
 // words; scan-fwd, scan-bwd: `count` scans cycling through the five combiners; scan-seg:
-// segmented scans, both directions, random segment bits; broadcast: leaf 0 broadcasts `count`
+// segmented scans, both directions, random segment bits; multiword: `count` 128-bit additions
+// (reductions and scans, signed and unsigned, chained words); broadcast: leaf 0 broadcasts `count`
 // words; barrier: `count` sync ORs; abstain: reductions and scans with a random abstain mask;
 // mixed: a random mix of all of them (leaf 0 broadcasting among them).
 std::vector<std::string> cm5ctl_pattern_names();
@@ -27,6 +28,7 @@ struct Cm5MixOptions {
   double segment = 0.25;      // probability of a segment bit in a segmented scan
   bool small_values = false;  // values near the overflow edges and small ones
   int release_spread = 0;     // each push offered at a random cycle up to this (stragglers)
+  double chains = 0.3;        // probability an addition goes on for more words (up to 128 bits)
 };
 // A random pipelined mix: every kind, combiner and segmentation, in order at every leaf.
 Cm5Workload random_cm5ctl_mix(int leaves, int word_bits, uint64_t seed, const Cm5MixOptions& o);

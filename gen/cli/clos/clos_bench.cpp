@@ -1,0 +1,256 @@
+// `cmnet bench` for the Clos family: CONNECT's figures (Li and Rishe 1991), measured on the
+// off-line router, the set-up model and the emitted switch. Prints tables, writes JSON.
+//   - the off-line router on random permutations of the paper's N(32, 32, 32) (N = 1,024);
+//   - blocking probability of N(32, 32, 32) under random connections (paper: < 1e-4) and the
+//     race rate (paper: < 1e-3), on the set-up model with the paper's 960 active leaves (30 per
+//     switch), 32 hnodes, transputer-class timing, at three loads, with 95% Wilson intervals;
+//   - set-up latency (hops, microseconds) against N;
+//   - the N(4, 4, 4) switch (8-bit circuits) through yosys synth_ice40: LUTs and flip-flops.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include "gen/cli/clos/clos_family.h"
+#include "gen/clos/clos_emitter.h"
+#include "gen/clos/clos_router.h"
+#include "gen/core/process.h"
+#include "sim/clos/clos_setup_model.h"
+#include "sim/clos/clos_tree.h"
+
+namespace cmnet {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct Rate {
+  uint64_t x = 0, n = 0;
+  double p() const { return n ? static_cast<double>(x) / static_cast<double>(n) : 0.0; }
+  // 95% Wilson score interval.
+  std::pair<double, double> ci() const {
+    if (n == 0) return {0, 1};
+    const double z = 1.96, nn = static_cast<double>(n), ph = p();
+    const double den = 1 + z * z / nn, c = (ph + z * z / (2 * nn)) / den;
+    const double h = z * std::sqrt(ph * (1 - ph) / nn + z * z / (4 * nn * nn)) / den;
+    return {std::max(0.0, c - h), std::min(1.0, c + h)};
+  }
+  json to_json() const { return {{"events", x}, {"trials", n}, {"rate", p()}, {"ci95", {ci().first, ci().second}}}; }
+  std::string str() const {
+    char b[96];
+    std::snprintf(b, sizeof b, "%.2e [%.1e, %.1e]", p(), ci().first, ci().second);
+    return b;
+  }
+};
+
+double mean(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+double pct(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
+}
+
+ClosParams paper_net() {
+  ClosParams p;
+  p.m = p.n = p.r = 32;
+  p.width = 1;
+  p.hnode_dims = 5;
+  p.cancel_limit = 3;
+  return p;
+}
+
+json bench_router(bool quick) {
+  const ClosParams p = paper_net();
+  const int perms = quick ? 10 : 100;
+  std::mt19937_64 rng(1);
+  std::vector<int> dest(static_cast<size_t>(p.ports()));
+  int ok = 0;
+  double secs = 0;
+  for (int k = 0; k < perms; ++k) {
+    std::iota(dest.begin(), dest.end(), 0);
+    std::shuffle(dest.begin(), dest.end(), rng);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto circuits = route_permutation(p, dest);
+    secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const ClosTrace t = trace(p, settings_of(p, circuits));
+    ok += (t.error.empty() && t.reached == dest) ? 1 : 0;
+  }
+  std::printf("== off-line router (edge colouring), %s, N = %d\n", clos_name(p).c_str(), p.ports());
+  std::printf("   random permutations routed and traced: %d of %d; %.0f us per permutation\n", ok, perms,
+              1e6 * secs / perms);
+  // The Benes network of the same N: the looping algorithm recursively, 19 stages of 2 x 2 switches.
+  int benes_ok = 0;
+  double benes_secs = 0;
+  for (int k = 0; k < perms; ++k) {
+    std::iota(dest.begin(), dest.end(), 0);
+    std::shuffle(dest.begin(), dest.end(), rng);
+    const auto t0 = std::chrono::steady_clock::now();
+    const BenesSettings b = route_benes(dest);
+    benes_secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    benes_ok += trace_benes(b) == dest ? 1 : 0;
+  }
+  std::printf("   Benes network of %d ports (19 stages of 2 x 2): %d of %d routed and traced; %.0f us per permutation\n",
+              p.ports(), benes_ok, perms, 1e6 * benes_secs / perms);
+  std::printf("   paper: m >= n routes every pairing (Benes 1962); m = n = 32 here\n\n");
+  return {{"network", clos_name(p)}, {"permutations", perms}, {"routed_and_traced", ok}, {"us_per_permutation", 1e6 * secs / perms},
+          {"benes_routed_and_traced", benes_ok}, {"benes_us_per_permutation", 1e6 * benes_secs / perms}};
+}
+
+json bench_setup(bool quick) {
+  const ClosParams p = paper_net();
+  std::printf("== parallel set-up model, %s, 32 hnodes (5-cube), 30 active leaves per switch (960), "
+              "hop 50 us, handling 30 us, hold 4 ms, %d tree hops\n", clos_name(p).c_str(), ClosTree(ClosTreeShape{}).depth());
+  std::printf("   %-10s %9s %9s %26s %26s %26s %26s %10s %8s\n", "think", "circuits", "requests", "blocking (h_d: none free)",
+              "truly blocked (oracle)", "race (CANCEL per CO)", "race, CRs that never waited", "raced req", "RESENDs");
+  json rows = json::array();
+  for (double think : {16000.0, 4000.0, 1000.0, 0.0}) {
+    ClosSetupOptions o;
+    o.requests = quick ? 20000 : 200000;
+    o.think_us = think;
+    o.hold_us = 4000;
+    o.active_per_switch = 30;
+    o.seed = 7;
+    o.full_trace_every = 5000;
+    o.tree_hops = ClosTree(ClosTreeShape{}).depth();
+    const ClosSetupStats s = run_clos_setup(p, o);
+    if (!s.error.empty() || s.deadlock) {
+      std::printf("   model failed: %s%s\n", s.error.c_str(), s.deadlock ? " (deadlock)" : "");
+      return json{{"error", s.error}, {"deadlock", s.deadlock}};
+    }
+    const Rate blocking{s.blocked, s.selections}, truly{s.truly_blocked, s.selections}, race{s.cancels, s.cos},
+        raced{s.requests_raced, s.ready}, race_fresh{s.cancels - s.cancels_after_wait, s.cos - s.cos_after_wait};
+    std::printf("   %7.0f us %9.1f %9llu %26s %26s %26s %26s %10.2e %8llu\n", think, s.mean_circuits,
+                static_cast<unsigned long long>(s.ready), blocking.str().c_str(), truly.str().c_str(), race.str().c_str(),
+                race_fresh.str().c_str(), raced.p(), static_cast<unsigned long long>(s.resends));
+    rows.push_back({{"think_us", think}, {"hold_us", o.hold_us}, {"mean_circuits", s.mean_circuits},
+                    {"max_circuits", s.max_circuits}, {"requests", s.ready}, {"blocking", blocking.to_json()},
+                    {"truly_blocked", truly.to_json()}, {"race_per_co", race.to_json()},
+                    {"raced_requests", raced.to_json()}, {"race_per_co_never_waited", race_fresh.to_json()},
+                    {"resends", s.resends},
+                    {"mean_latency_us", mean(s.latency_us)}, {"p99_latency_us", pct(s.latency_us, 0.99)}});
+  }
+  std::printf("   paper: blocking < 1e-4 (N(32, 32, 32), random connections); race < 1e-3; 240 to 480 circuits at once\n"
+              "   (480: every one of the 960 leaves in a circuit)\n");
+  std::printf("   (rates: events / trials, 95%% Wilson interval; 'circuits' = mean established at once; a CR that\n"
+              "   waited in a WaitingQueue for its destination carries an InputVector as old as the wait)\n\n");
+  return rows;
+}
+
+json bench_latency(bool quick) {
+  std::printf("== set-up latency against N (N(32, 32, r), one hnode per switch pair, 32 active leaves per switch, light load: think 40 ms, hold 4 ms)\n");
+  std::printf("   %6s %6s %8s %14s %16s %14s %14s\n", "N", "hnodes", "network", "hops (direct)", "latency (direct)",
+              "latency (all)", "p99 (all)");
+  json rows = json::array();
+  for (int dims = 1; dims <= 5; ++dims) {
+    ClosParams p = paper_net();
+    p.r = 1 << dims;
+    p.hnode_dims = dims;
+    ClosSetupOptions o;
+    o.requests = quick ? 3000 : 20000;
+    o.think_us = 40000;
+    o.hold_us = 4000;
+    o.seed = 3;
+    o.full_trace_every = 1000;
+    o.tree_hops = ClosTree(ClosTreeShape{}).depth();
+    const ClosSetupStats s = run_clos_setup(p, o);
+    std::vector<double> hops(s.direct_hops.begin(), s.direct_hops.end());
+    std::printf("   %6d %6d %8s %14.2f %13.0f us %11.0f us %11.0f us\n", p.ports(), p.hnodes(),
+                clos_name(p).c_str(), mean(hops), mean(s.direct_latency_us), mean(s.latency_us), pct(s.latency_us, 0.99));
+    rows.push_back({{"N", p.ports()}, {"network", clos_name(p)}, {"hnodes", p.hnodes()}, {"direct_hops", mean(hops)},
+                    {"direct_latency_us", mean(s.direct_latency_us)}, {"latency_us", mean(s.latency_us)},
+                    {"p99_latency_us", pct(s.latency_us, 0.99)}, {"error", s.error}});
+  }
+  std::printf("   hops: CSR and READY through the subtree (%d hops each: the paper's tree, sim/clos/clos_tree.h) plus\n"
+              "   CR, CO, ACK over the hypercube;\n", ClosTree(ClosTreeShape{}).depth());
+  std::printf("   one hop = 50 us, each of the 4 handlings 30 us (transputer-class, the paper's assumptions)\n\n");
+  return rows;
+}
+
+// LUTs and flip-flops of a design after yosys synth_ice40; {-1, -1} when yosys fails.
+std::pair<int, int> ice40_cells(const GeneratedDesign& d) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-bench-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write_design(d, dir.string());
+  std::string script = "read_verilog";
+  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
+  script += "; synth_ice40 -top " + d.top + "; stat";
+  const std::string log = (dir / "yosys.log").string();
+  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 600, "");
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  fs::remove_all(dir);
+  if (rc != 0) return {-1, -1};
+  // synth_ice40 prints its statistics, then `stat` again: read the last block only.
+  std::string text = ss.str();
+  if (const auto k = text.rfind("=== " + d.top + " ==="); k != std::string::npos) text = text.substr(k);
+  int luts = 0, ffs = 0;
+  std::smatch mm;
+  if (std::regex_search(text, mm, std::regex(R"(SB_LUT4\s+(\d+))"))) luts = std::stoi(mm[1]);
+  std::regex ff(R"(SB_DFF\w*\s+(\d+))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), ff); it != std::sregex_iterator(); ++it)
+    ffs += std::stoi((*it)[1]);
+  return {luts, ffs};
+}
+
+json bench_fpga() {
+  ClosConfig c;
+  c.clos.m = c.clos.n = c.clos.r = 4;
+  c.clos.width = 8;
+  c.clos.hnode_dims = 2;
+  const auto sw = ice40_cells(emit_clos(c));
+  const auto hn = ice40_cells(emit_clos_hnode(c));
+  const auto lf = ice40_cells(emit_clos_leaf_status(c, 12, 4));
+  std::printf("== N(4, 4, 4), 8-bit circuits, 4 hnodes, yosys synth_ice40 (SB_LUT4, flip-flops)\n");
+  std::printf("   the switch (12 crossbars):                      %5d LUTs %5d FFs (select registers: %d outputs x %d bits)\n",
+              sw.first, sw.second, c.clos.cfg_entries(), c.clos.cfg_sel_bits() + 1);
+  std::printf("   one hnode's switch status (vectors, RelayTable): %5d LUTs %5d FFs\n", hn.first, hn.second);
+  std::printf("   one hnode's leaf status (4 leaves, 16-deep WaitingQueues, 12-bit request numbers): %d LUTs %d FFs\n",
+              lf.first, lf.second);
+  std::printf("   not built: the hnodes' message engine and the tree packet network in RTL; Fmax (no place and route here)\n\n");
+  return {{"network", clos_name(c.clos)}, {"width", c.clos.width},
+          {"switch", {{"luts", sw.first}, {"flip_flops", sw.second}}},
+          {"hnode_switch_status", {{"luts", hn.first}, {"flip_flops", hn.second}}},
+          {"hnode_leaf_status", {{"luts", lf.first}, {"flip_flops", lf.second}}}};
+}
+
+}  // namespace
+
+int clos_bench(const BenchArgs& a) {
+  const std::string path = a.json.empty() ? "out/bench-clos.json" : a.json;
+  if (std::filesystem::path(path).has_parent_path())
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  json out;
+  out["tool"] = "cmnet bench";
+  out["family"] = "clos";
+  const ClosParams p = paper_net();
+  std::printf("== CONNECT's Clos network %s: %d ports, %d switches (paper: 96 Inmos C004 32 x 32), "
+              "%lld crosspoints vs %lld for a 1024 x 1024 crossbar, %d s-links\n\n",
+              clos_name(p).c_str(), p.ports(), p.switches(), static_cast<long long>(p.crosspoints()),
+              static_cast<long long>(p.crossbar_crosspoints()), p.s_links());
+  out["network"] = {{"network", clos_name(p)}, {"switches", p.switches()}, {"crosspoints", p.crosspoints()},
+                    {"crossbar_crosspoints", p.crossbar_crosspoints()}};
+  out["router"] = bench_router(a.quick);
+  out["setup"] = bench_setup(a.quick);
+  out["paper"] = {{"blocking_probability_below", 1e-4}, {"race_rate_below", 1e-3}};
+  out["latency"] = bench_latency(a.quick);
+  out["fpga"] = bench_fpga();
+  std::ofstream js(path);
+  js << out.dump(2) << "\n";
+  std::printf("JSON: %s\n", path.c_str());
+  return 0;
+}
+
+}  // namespace cmnet

@@ -1,0 +1,236 @@
+#include "gen/clos/clos_emitter.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "gen/core/verilog_writer.h"
+
+namespace cmnet {
+namespace {
+
+std::string S(int64_t x) { return std::to_string(x); }
+
+std::vector<std::pair<std::string, std::string>> header_params(const ClosParams& p) {
+  return {{"network", clos_name(p) + ", " + to_string(p.kind())},
+          {"middle switches m", S(p.m)},
+          {"ports per input/output switch n", S(p.n)},
+          {"input/output switches r", S(p.r)},
+          {"ports N = n*r", S(p.ports())},
+          {"circuit width", S(p.width)},
+          {"crosspoints", S(p.crosspoints()) + " (an N x N crossbar: " + S(p.crossbar_crosspoints()) + ")"},
+          {"configuration entries", S(p.cfg_entries())}};
+}
+
+std::string sized(int bits, int64_t v) { return S(bits) + "'d" + S(v); }
+
+std::string emit_network(const ClosParams& p) {
+  const int m = p.m, n = p.n, r = p.r, W = p.width;
+  const int AW = p.cfg_addr_bits(), SW = p.cfg_sel_bits();
+  VerilogWriter v;
+  v.header("Three-stage Clos circuit network " + clos_name(p) + " (Clos 1953; CONNECT, Li and Rishe 1991).",
+           header_params(p));
+  v.open("module clos_network (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,        // synchronous: every crossbar output idle (reads 0)");
+  v.comment("Configuration port: in a clock with cfg_we high, the crossbar output at cfg_addr takes");
+  v.comment("cfg_data = {valid, select}. Input switch i output j (to middle j) is at i*" + S(m) +
+            " + j, middle");
+  v.comment("switch k output o (to output switch o) at " + S(p.mid_cfg_base()) + " + k*" + S(r) +
+            " + o, output switch i output p at " + S(p.out_cfg_base()) + " + i*" + S(n) + " + p;");
+  v.comment("the select names the input copied (input port, input switch, middle switch respectively).");
+  v.line("input  wire cfg_we,");
+  v.line("input  wire [" + S(AW - 1) + ":0] cfg_addr,");
+  v.line("input  wire [" + S(SW) + ":0] cfg_data,");
+  v.comment("Input c-links: port s (input switch s/" + S(n) + ", port s%" + S(n) + ") at in_data[s*" + S(W) +
+            " +: " + S(W) + "]; output c-links likewise.");
+  v.line("input  wire [" + S(p.ports() * W - 1) + ":0] in_data,");
+  v.line("output wire [" + S(p.ports() * W - 1) + ":0] out_data");
+  v.end_ports();
+  v.line("localparam integer W = " + S(W) + ";");
+  v.line();
+  v.comment("Input switch i drives isw<i>_s[j*W +: W] on the input s-link to middle switch j; middle");
+  v.comment("switch k reads msw<k>_in[i*W +: W] from input switch i and drives msw<k>_out[o*W +: W] to");
+  v.comment("output switch o, which reads it as osw<o>_in[k*W +: W].");
+  for (int i = 0; i < r; ++i) v.line("wire [" + S(m * W - 1) + ":0] isw" + S(i) + "_s;");
+  for (int k = 0; k < m; ++k) {
+    v.line("wire [" + S(r * W - 1) + ":0] msw" + S(k) + "_in;");
+    v.line("wire [" + S(r * W - 1) + ":0] msw" + S(k) + "_out;");
+  }
+  for (int o = 0; o < r; ++o) v.line("wire [" + S(m * W - 1) + ":0] osw" + S(o) + "_in;");
+  v.line("wire cfg_valid = cfg_data[" + S(SW) + "];");
+  v.line("wire [" + S(SW - 1) + ":0] cfg_sel = cfg_data[" + S(SW - 1) + ":0];");
+  v.line();
+  v.comment("Input s-links.");
+  for (int k = 0; k < m; ++k)
+    for (int i = 0; i < r; ++i)
+      v.line("assign msw" + S(k) + "_in[" + S(i) + "*W +: W] = isw" + S(i) + "_s[" + S(k) +
+             "*W +: W];  // input switch " + S(i) + " -> middle " + S(k));
+  v.comment("Output s-links.");
+  for (int o = 0; o < r; ++o)
+    for (int k = 0; k < m; ++k)
+      v.line("assign osw" + S(o) + "_in[" + S(k) + "*W +: W] = msw" + S(k) + "_out[" + S(o) +
+             "*W +: W];  // middle " + S(k) + " -> output switch " + S(o));
+  v.line();
+  // One crossbar with its slice of the configuration address space [base, base + outs).
+  auto crossbar = [&](const std::string& name, int ins, int outs, int64_t base, const std::string& in,
+                      const std::string& out) {
+    const int PW = std::max(1, clog2(static_cast<uint64_t>(outs)));
+    v.line("wire [" + S(AW - 1) + ":0] " + name + "_off = cfg_addr - " + sized(AW, base) + ";");
+    v.line("wire " + name + "_we = cfg_we && " + name + "_off < " + sized(AW, outs) + ";");
+    v.instance("clos_crossbar", name,
+               {{"IN", S(ins)}, {"OUT", S(outs)}, {"W", "W"}, {"SW", S(SW)}, {"PW", S(PW)}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"cfg_we", name + "_we"},
+                {"cfg_port", name + "_off[" + S(PW - 1) + ":0]"}, {"cfg_valid", "cfg_valid"},
+                {"cfg_sel", "cfg_sel"},
+                {"in_data", in}, {"out_data", out}});
+  };
+  for (int i = 0; i < r; ++i) {
+    v.comment("Input switch " + S(i) + ": " + S(n) + " x " + S(m) + ", input c-links " + S(i * n) + ".." +
+              S(i * n + n - 1) + ".");
+    crossbar("isw" + S(i), n, m, static_cast<int64_t>(p.in_cfg_base()) + i * m,
+             "in_data[" + S((i + 1) * n * W - 1) + ":" + S(i * n * W) + "]", "isw" + S(i) + "_s");
+  }
+  for (int k = 0; k < m; ++k) {
+    v.comment("Middle switch " + S(k) + ": " + S(r) + " x " + S(r) + ".");
+    crossbar("msw" + S(k), r, r, static_cast<int64_t>(p.mid_cfg_base()) + k * r, "msw" + S(k) + "_in",
+             "msw" + S(k) + "_out");
+  }
+  for (int o = 0; o < r; ++o) {
+    v.comment("Output switch " + S(o) + ": " + S(m) + " x " + S(n) + ", output c-links " + S(o * n) + ".." +
+              S(o * n + n - 1) + ".");
+    crossbar("osw" + S(o), m, n, static_cast<int64_t>(p.out_cfg_base()) + o * n, "osw" + S(o) + "_in",
+             "out_data[" + S((o + 1) * n * W - 1) + ":" + S(o * n * W) + "]");
+  }
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+}  // namespace
+
+std::string clos_manifest_json(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  nlohmann::ordered_json j;
+  j["generator"] = "cmnet";
+  j["network"] = "clos";
+  j["name"] = cfg.name;
+  j["top"] = "clos_network";
+  j["parameters"] = {{"m", p.m}, {"n", p.n}, {"r", p.r}, {"width", p.width}, {"hnode_dims", p.hnode_dims},
+                     {"cancel_limit", p.cancel_limit}};
+  j["derived"] = {{"network", clos_name(p)},
+                  {"case", to_string(p.kind())},
+                  {"ports_N", p.ports()},
+                  {"input_switches", std::to_string(p.r) + " x (" + std::to_string(p.n) + " x " + std::to_string(p.m) + ")"},
+                  {"middle_switches", std::to_string(p.m) + " x (" + std::to_string(p.r) + " x " + std::to_string(p.r) + ")"},
+                  {"output_switches", std::to_string(p.r) + " x (" + std::to_string(p.m) + " x " + std::to_string(p.n) + ")"},
+                  {"crosspoints", p.crosspoints()},
+                  {"crossbar_crosspoints", p.crossbar_crosspoints()},
+                  {"s_links", p.s_links()},
+                  {"hnodes", p.hnodes()}};
+  j["cfg_port"] = {{"entries", p.cfg_entries()}, {"addr_bits", p.cfg_addr_bits()},
+                   {"data_bits", p.cfg_sel_bits() + 1}, {"input_switch_base", p.in_cfg_base()},
+                   {"middle_switch_base", p.mid_cfg_base()}, {"output_switch_base", p.out_cfg_base()}};
+  return j.dump(2) + "\n";
+}
+
+GeneratedDesign emit_clos_hnode(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  validate(p, "config: clos");
+  const int H = p.hnodes();
+  const int RL = (p.r + H - 1) / H, KL = (p.m + H - 1) / H;
+  const int KW = std::max(1, clog2(static_cast<uint64_t>(p.m))), RW = std::max(1, clog2(static_cast<uint64_t>(p.r)));
+  const int SW = std::max(1, clog2(static_cast<uint64_t>(RL))), LW = std::max(1, clog2(static_cast<uint64_t>(KL)));
+  VerilogWriter v;
+  auto params = header_params(p);
+  params.emplace_back("hnodes", S(H));
+  params.emplace_back("switch pairs per hnode", S(RL));
+  params.emplace_back("middle switches per hnode", S(KL));
+  v.header("The switch status of one CONNECT hnode of " + clos_name(p) + " (hw/clos/clos_hnode.v).", params);
+  v.open("module clos_hnode_top (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire op_valid,");
+  v.line("input  wire [2:0] op_code,");
+  v.line("input  wire [" + S(SW - 1) + ":0] op_sw,");
+  v.line("input  wire [" + S(LW - 1) + ":0] op_k,");
+  v.line("input  wire [" + S(KW - 1) + ":0] op_ms,");
+  v.line("input  wire [" + S(RW - 1) + ":0] op_in_sw,");
+  v.line("input  wire [" + S(RW - 1) + ":0] op_out_sw,");
+  v.line("input  wire [" + S(KW - 1) + ":0] op_start,");
+  v.line("input  wire [" + S(p.m - 1) + ":0] op_iv,");
+  v.line("input  wire [" + S(p.m - 1) + ":0] op_tried,");
+  v.line("output wire res_found,");
+  v.line("output wire [" + S(KW - 1) + ":0] res_ms,");
+  v.line("output wire res_accept,");
+  v.line("output wire [" + S(p.m - 1) + ":0] res_iv");
+  v.end_ports();
+  v.instance("clos_hnode", "hnode",
+             {{"M", S(p.m)}, {"R", S(p.r)}, {"RL", S(RL)}, {"KL", S(KL)}, {"KW", S(KW)}, {"RW", S(RW)}, {"SW", S(SW)},
+              {"LW", S(LW)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"op_valid", "op_valid"}, {"op_code", "op_code"}, {"op_sw", "op_sw"},
+              {"op_k", "op_k"}, {"op_ms", "op_ms"}, {"op_in_sw", "op_in_sw"}, {"op_out_sw", "op_out_sw"},
+              {"op_start", "op_start"}, {"op_iv", "op_iv"}, {"op_tried", "op_tried"}, {"res_found", "res_found"},
+              {"res_ms", "res_ms"}, {"res_accept", "res_accept"}, {"res_iv", "res_iv"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  GeneratedDesign d;
+  d.top = "clos_hnode_top";
+  d.files.emplace_back("clos_hnode.v", read_hw_file("clos_hnode.v"));
+  d.files.emplace_back("clos_hnode_top.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
+GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int queue_bits) {
+  const ClosParams& p = cfg.clos;
+  validate(p, "config: clos");
+  const int H = p.hnodes(), L = ((p.r + H - 1) / H) * p.n;
+  const int LW = std::max(1, clog2(static_cast<uint64_t>(L)));
+  VerilogWriter v;
+  auto params = header_params(p);
+  params.emplace_back("hnodes", S(H));
+  params.emplace_back("leaves per hnode", S(L));
+  params.emplace_back("request number bits", S(req_bits));
+  params.emplace_back("WaitingQueue depth", S(1 << queue_bits));
+  v.header("The leaf status of one CONNECT hnode of " + clos_name(p) + " (hw/clos/clos_leaf_status.v).", params);
+  v.open("module clos_leaf_status_top (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire op_valid,");
+  v.line("input  wire op_release,");
+  v.line("input  wire [" + S(LW - 1) + ":0] op_leaf,");
+  v.line("input  wire [" + S(req_bits - 1) + ":0] op_req,");
+  v.line("input  wire [1:0] op_kind,");
+  v.line("output wire res_wait,");
+  v.line("output wire res_resume,");
+  v.line("output wire [" + S(req_bits - 1) + ":0] res_req,");
+  v.line("output wire [1:0] res_kind,");
+  v.line("output wire res_full");
+  v.end_ports();
+  v.instance("clos_leaf_status", "leaves", {{"L", S(L)}, {"LW", S(LW)}, {"IDW", S(req_bits)}, {"QW", S(queue_bits)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"op_valid", "op_valid"}, {"op_release", "op_release"},
+              {"op_leaf", "op_leaf"}, {"op_req", "op_req"}, {"op_kind", "op_kind"}, {"res_wait", "res_wait"},
+              {"res_resume", "res_resume"}, {"res_req", "res_req"}, {"res_kind", "res_kind"}, {"res_full", "res_full"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  GeneratedDesign d;
+  d.top = "clos_leaf_status_top";
+  d.files.emplace_back("clos_leaf_status.v", read_hw_file("clos_leaf_status.v"));
+  d.files.emplace_back("clos_leaf_status_top.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
+GeneratedDesign emit_clos(const ClosConfig& cfg) {
+  validate(cfg.clos, "config: clos");
+  GeneratedDesign d;
+  d.top = "clos_network";
+  d.files.emplace_back("clos_crossbar.v", read_hw_file("clos_crossbar.v"));
+  d.files.emplace_back("clos_network.v", emit_network(cfg.clos));
+  d.files.emplace_back("filelist.f", filelist(d));
+  d.files.emplace_back("manifest.json", clos_manifest_json(cfg));
+  d.files.emplace_back("config.json", config_to_json(cfg));
+  return d;
+}
+
+}  // namespace cmnet

@@ -1,0 +1,84 @@
+#include "sim/clos/clos_rtl.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "gen/clos/clos_emitter.h"
+#include "sim/core/rtl_build.h"
+
+namespace cmnet {
+namespace fs = std::filesystem;
+
+ClosRtlRun run_clos_rtl(const ClosConfig& cfg, const std::vector<ClosRtlCase>& cases, uint64_t seed,
+                        double timeout_s) {
+  const ClosParams& p = cfg.clos;
+  const GeneratedDesign design = emit_clos(cfg);
+  const std::string exe = build_verilated_model(design, "clos_network",
+                                                std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_network_main.cpp");
+  char tmpl[] = "/tmp/cmnet-clos-rtl-XXXXXX";
+  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
+  const fs::path work(tmpl);
+  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  ClosRtlRun run;
+  {
+    std::ofstream in(in_path);
+    in << "params " << p.ports() << ' ' << p.width << ' ' << p.cfg_addr_bits() << ' ' << (p.cfg_sel_bits() + 1) << '\n';
+    // After reset every output is idle: configuration word 0.
+    std::vector<uint32_t> loaded(static_cast<size_t>(p.cfg_entries()), 0);
+    for (size_t c = 0; c < cases.size(); ++c) {
+      const ClosRtlCase& k = cases[c];
+      if (static_cast<int>(k.dest.size()) != p.ports()) throw std::invalid_argument("case dest has the wrong size");
+      in << "case\n";
+      for (const auto& [a, d] : cfg_writes(p, k.settings)) {
+        if (loaded[a] == d) continue;
+        loaded[a] = d;
+        in << "cfg " << a << ' ' << d << '\n';
+        ++run.cfg_writes;
+      }
+      in << "dest";
+      for (int d : k.dest) in << ' ' << d;
+      in << "\nwords " << k.words << ' ' << (seed * 1000003ull + c) << (k.verbose ? " verbose" : "") << '\n';
+    }
+  }
+  const int rc = run_child({exe, in_path, out_path}, timeout_s, (work / "log.txt").string());
+  if (rc != 0) {
+    std::ifstream lg(work / "log.txt");
+    std::stringstream ss;
+    ss << lg.rdbuf();
+    fs::remove_all(work);
+    throw std::runtime_error("Clos RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
+  }
+  std::ifstream out(out_path);
+  std::string kind;
+  while (out >> kind) {
+    if (kind == "result") {
+      uint64_t c = 0, w = 0, mm = 0;
+      out >> c >> w >> mm;
+      ++run.cases;
+      run.words += w;
+      run.mismatches += mm;
+    } else if (kind == "mismatch") {
+      std::string line;
+      std::getline(out, line);
+      if (run.first_mismatches.size() < 16) run.first_mismatches.push_back(line);
+    } else if (kind == "rx") {
+      ClosRx r;
+      std::string sent, got;
+      out >> r.case_no >> r.word >> r.src >> r.dst >> sent >> got;
+      r.sent = std::stoull(sent, nullptr, 16);
+      r.got = std::stoull(got, nullptr, 16);
+      run.rx.push_back(r);
+    } else {
+      fs::remove_all(work);
+      throw std::runtime_error("Clos RTL harness output: unknown record '" + kind + "'");
+    }
+  }
+  fs::remove_all(work);
+  return run;
+}
+
+}  // namespace cmnet

@@ -1,0 +1,136 @@
+// Reference model of CONNECT's parallel circuit set-up (Li and Rishe 1991, "Parallel control of
+// the three-stage Clos network"), written from the paper, independently of the RTL.
+//
+// 2^M hnodes on a hypercube control the switches: input and output switch i belong to hnode
+// i mod 2^M, middle switch k to hnode k mod 2^M. Each hnode keeps an InputVector per input
+// switch, an OutputVector per output switch and a RelayTable per middle switch, and per leaf a
+// busy bit (with the request holding it) and a WaitingQueue. Messages travel between hnodes
+// over the hypercube (e-cube routing, gen/core/hypercube_topology.h) and between a leaf and its
+// hnode through the subtree. A discrete-event simulation in microseconds:
+//   CSR  leaf -> h_o                ODCR leaf -> h_o
+//   CR   h_o -> h_d (InputVector)   IDCR h_o -> h_m
+//   CO   h_d -> h_m (switch ms)     DDCR h_m -> h_d
+//   ACK  h_m -> h_o                 CANCEL h_m -> h_d (RelayTable conflict: the race)
+//   READY h_o -> leaf               RESEND h_d -> h_o (after more than cancel_limit CANCELs)
+// The lower-numbered leaf is allocated first: an up-going CR (orig < dest) takes orig at h_o and
+// then waits for dest at h_d; otherwise dest is taken at h_d and orig when the ACK reaches h_o.
+//
+// As built (where the paper is silent):
+//   - h_d picks the lowest-numbered middle switch free in InputVector | OutputVector | the
+//     switches CANCELed for this request (the paper's hypercube-distance strategy, ref. 26, is
+//     not given);
+//   - on a CANCEL, h_d frees its output s-link and tries again with the same (stale) InputVector
+//     and the CANCELed switch excluded; after more than cancel_limit CANCELs it sends RESEND and
+//     h_o sends the CR again with its current InputVector; h_d keeps the destination leaf;
+//   - blocked (no free switch in V): h_d frees the destination leaf and sends RESEND marked
+//     "blocked"; h_o frees the originating leaf (if this request holds it) and starts the request
+//     again retry_us later (the paper's "timed re-try"): nothing is held while waiting for links,
+//     so no hold-and-wait cycle can form through s-links;
+//   - h_o sets the InputVector bit when the ACK arrives, also when the ACK must then wait for the
+//     originating leaf (the RelayTable already holds the s-link);
+//   - an hnode handles one message at a time (handle_us each); a leaf's WaitingQueue is served in
+//     order when the leaf is released, inside the handling of the releasing message;
+//   - a leaf has one circuit request of its own at a time: it asks for the next one a think time
+//     after its previous circuit is torn down (DDCR handled); destinations are uniform.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gen/clos/clos_router.h"
+
+namespace cmnet {
+
+enum class ClosMsgType { kCSR, kCR, kCO, kACK, kREADY, kODCR, kIDCR, kDDCR, kCANCEL, kRESEND };
+constexpr int kClosMsgTypes = 10;
+const char* to_string(ClosMsgType t);
+
+struct ClosSetupOptions {
+  uint64_t requests = 1000;    // circuit requests issued in all; then the run drains
+  double think_us = 2000;      // mean time a leaf is idle between its circuits (exponential)
+  double hold_us = 4000;       // mean circuit holding time (exponential)
+  double hop_us = 50;          // one control hop: 20 us on a 0.8 MB/s link (16 bytes) + 30 us CPU
+  double handle_us = 30;       // an hnode handling one message (paper: 30 us average)
+  int tree_hops = 3;           // leaf <-> hnode through the subtree (the paper's: ClosTree(ClosTreeShape{}).depth())
+  double retry_us = 500;       // the timed re-try after a blocked selection
+  int active_per_switch = 0;   // leaves per switch that use the network (0 = all n; paper: 30 of 32)
+  uint64_t seed = 1;
+  int full_trace_every = 1;    // trace every circuit through all settings at every k-th READY (0: never)
+  int snapshot_every = 0;      // record the established circuits and the settings every k-th READY
+  size_t max_snapshots = 64;
+  uint64_t max_events = 200000000;
+  bool log_hnode_ops = false;  // record every switch-status operation (ClosSetupStats::hnode_ops)
+};
+
+// The circuits connected (h_o has set the input switch, and has not yet handled the ODCR: from
+// just before READY to just after the release) and the switch settings at a moment.
+struct ClosSnapshot {
+  double t_us = 0;
+  std::vector<int> dest;  // input port -> output port of its connected circuit, or -1
+  ClosSettings settings;  // everything the hnodes have written, in-progress set-ups included
+};
+
+// One operation on an hnode's switch status (InputVectors, OutputVectors, RelayTables), as the
+// model did it, with its decision: what hw/clos/clos_hnode.v must reproduce op by op.
+enum class ClosHnodeOpCode { kSelect = 0, kCo = 1, kAck = 2, kOdcr = 3, kIdcr = 4, kClearOv = 5, kCr = 6 };
+struct ClosHnodeOp {
+  int hnode = 0;
+  ClosHnodeOpCode code = ClosHnodeOpCode::kSelect;
+  int sw = 0;         // local input (ACK, ODCR) or output (SELECT, DDCR/CANCEL) switch: global / 2^M
+  int k = 0;          // local middle switch (CO, IDCR): global / 2^M
+  int ms = 0;         // middle switch (global)
+  int in_sw = 0, out_sw = 0;  // CO, IDCR: the s-links of the middle switch
+  int start = 0;      // SELECT: where the search starts
+  std::vector<char> iv, tried;  // SELECT: the CR's InputVector, the CANCELed switches; CR: the InputVector sent
+  bool found = false; // SELECT: decision
+  int res_ms = -1;    // SELECT: the switch chosen
+  bool accept = false;  // CO: decision
+};
+
+// One operation on an hnode's leaf status (busy bit, holder, WaitingQueue) with the model's
+// decision: what hw/clos/clos_leaf_status.v must reproduce op by op. kind: what the request does
+// when it has the leaf (0: CR at h_o, 1: CR at h_d, 2: ACK at h_o).
+struct ClosLeafOp {
+  int hnode = 0;
+  bool release = false;  // false: TAKE, true: RELEASE
+  int leaf = 0;          // local leaf number: (switch / 2^M) * n + port
+  int req = 0, kind = 0;
+  bool wait = false;     // TAKE: the request joined the WaitingQueue
+  bool resume = false;   // RELEASE: the first waiting request took the leaf
+  int res_req = 0, res_kind = 0;
+};
+
+struct ClosSetupStats {
+  uint64_t issued = 0, ready = 0, torn_down = 0;
+  uint64_t messages[kClosMsgTypes] = {};
+  uint64_t cube_hops = 0;            // hypercube hops of all hnode-to-hnode messages
+  uint64_t max_link_load = 0;        // messages over the busiest directed hypercube link
+  uint64_t selections = 0;           // middle-switch selections at h_d
+  uint64_t cos = 0, cancels = 0;     // COs sent, of which CANCELed (race)
+  uint64_t cos_after_wait = 0, cancels_after_wait = 0;  // of those, for CRs that waited in a WaitingQueue
+  uint64_t resends = 0;              // RESENDs after the CANCEL limit
+  uint64_t blocked = 0;              // selections that found no free switch in V
+  uint64_t truly_blocked = 0;        // of those, where no middle switch had both s-links free (oracle)
+  uint64_t requests_raced = 0;       // requests that met at least one CANCEL
+  uint64_t requests_blocked = 0;     // requests that met at least one blocked selection
+  uint64_t waited = 0;               // requests that waited in a WaitingQueue
+  uint64_t max_circuits = 0;         // most circuits established at once
+  double mean_circuits = 0;          // circuits established, time-averaged over the run
+  std::vector<double> latency_us;    // CSR sent -> READY received, every request
+  std::vector<double> direct_latency_us;  // of requests that never waited, raced or blocked
+  std::vector<int> direct_hops;      // their hops: tree (CSR, READY) + cube (CR, CO, ACK)
+  double end_us = 0;
+  bool deadlock = false;             // events ran out with requests unfinished
+  std::string error;                 // first invariant violation ("" = none)
+  std::vector<ClosSnapshot> snapshots;
+  std::vector<ClosHnodeOp> hnode_ops;  // when ClosSetupOptions::log_hnode_ops
+  std::vector<ClosLeafOp> leaf_ops;    // when ClosSetupOptions::log_hnode_ops
+  size_t max_waiting = 0;              // longest WaitingQueue seen
+};
+
+// Runs the parallel set-up of `opt.requests` random circuits on N(m, n, r) with 2^hnode_dims
+// hnodes (p.cancel_limit), checking every established circuit against the switch settings.
+ClosSetupStats run_clos_setup(const ClosParams& p, const ClosSetupOptions& opt);
+
+}  // namespace cmnet

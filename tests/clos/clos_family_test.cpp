@@ -1,0 +1,124 @@
+// The clos family behind the family interface: registered, its examples load and emit, `sim`
+// writes one JSON line per circuit on both engines, and the commands it cannot do yet refuse
+// with a clear InputError.
+#include "gen/cli/clos/clos_family.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gen/core/errors.h"
+#include "sim/clos/clos_patterns.h"
+
+namespace cmnet {
+namespace {
+namespace fs = std::filesystem;
+
+std::string example(const char* name) { return std::string(CMNET_SOURCE_DIR) + "/gen/examples/" + name; }
+
+std::vector<nlohmann::json> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<nlohmann::json> out;
+  std::string line;
+  while (std::getline(in, line)) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
+TEST(ClosFamily, RegisteredAndEveryExampleLoadsAndEmits) {
+  const Family& f = find_family("clos", "here");
+  EXPECT_EQ(f.name(), "clos");
+  EXPECT_EQ(f.patterns(), clos_pattern_names());
+  for (const char* ex : {"clos_n224.json", "clos_n534.json", "clos_n32.json"}) {
+    const Family* g = nullptr;
+    const NetworkConfig cfg = load_network(example(ex), &g);
+    ASSERT_EQ(g, &f) << ex;
+    const GeneratedDesign d = f.emit(cfg);
+    EXPECT_EQ(d.top, "clos_network");
+    EXPECT_NE(f.summary(cfg).find("Clos network N("), std::string::npos) << ex;
+    const NetworkConfig again = parse_config(f.canonical_json(cfg), "canonical");
+    EXPECT_EQ(f.canonical_json(again), f.canonical_json(cfg)) << ex;
+  }
+  EXPECT_NE(f.summary(load_network(example("clos_n534.json"), nullptr)).find("strictly non-blocking"), std::string::npos);
+}
+
+TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
+  const Family& f = find_family("clos", "here");
+  // The same design as clos_rtl_test's N(2, 2, 4): one cached Verilator model for both.
+  const NetworkConfig cfg =
+      parse_config(R"({"network": "clos", "clos": {"m": 2, "n": 2, "r": 4, "width": 8, "hnode_dims": 0}})", "n224.json");
+  f.check(cfg);
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-family-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const char* engine : {"model", "rtl"}) {
+    SimArgs a;
+    a.engine = engine;
+    a.pattern = "permutation";
+    a.per_proc = 3;
+    a.seed = 4;
+    a.out = (dir / (std::string(engine) + ".jsonl")).string();
+    ASSERT_EQ(f.sim(cfg, a), 0) << engine;
+    const auto lines = read_lines(a.out);
+    ASSERT_EQ(lines.size(), 9u) << engine;  // 8 circuits and the summary
+    for (size_t i = 0; i < 8; ++i) {
+      EXPECT_TRUE(lines[i]["ok"].get<bool>()) << engine << " " << lines[i].dump();
+      EXPECT_EQ(lines[i]["sent"], lines[i]["received"]) << engine;
+      EXPECT_EQ(lines[i]["sent"].size(), 3u);
+    }
+    EXPECT_EQ(lines[8]["summary"]["mismatches"], 0) << engine;
+    EXPECT_EQ(lines[8]["summary"]["routed"], 8) << engine;
+  }
+  // A circuit file: SRC DST per line; bad lines name file, line, field and range.
+  const std::string circ = (dir / "c.txt").string();
+  std::ofstream(circ) << "# two circuits\n0 7\n7 0\n";
+  SimArgs a;
+  a.traffic = circ;
+  a.out = (dir / "c.jsonl").string();
+  ASSERT_EQ(f.sim(cfg, a), 0);
+  EXPECT_EQ(read_lines(a.out).size(), 3u);
+  std::ofstream(circ) << "0 7\n1 8\n";
+  try {
+    f.sim(cfg, a);
+    ADD_FAILURE() << "bad circuit file accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), circ + ":2: field 'DST' value 8 out of range 0..7");
+  }
+  fs::remove_all(dir);
+}
+
+TEST(ClosFamily, BlockingNetworksReportBlockedCircuits) {
+  const Family& f = find_family("clos", "here");
+  const NetworkConfig cfg = parse_config(R"({"network": "clos", "clos": {"m": 1, "n": 2, "r": 4, "width": 4}})", "b.json");
+  f.check(cfg);
+  SimArgs a;
+  a.pattern = "identity";
+  a.out = (fs::temp_directory_path() / ("cmnet-clos-blocked-" + std::to_string(::getpid()) + ".jsonl")).string();
+  ASSERT_EQ(f.sim(cfg, a), 0);
+  const auto lines = read_lines(a.out);
+  EXPECT_EQ(lines.back()["summary"]["blocked"], 4);  // one middle switch: one circuit per switch pair
+  EXPECT_EQ(lines.back()["summary"]["routed"], 4);
+  fs::remove(a.out);
+}
+
+TEST(ClosFamily, WhatIsNotBuiltRefusesClearly) {
+  const Family& f = find_family("clos", "here");
+  const NetworkConfig cfg = load_network(example("clos_n224.json"), nullptr);
+  try {
+    f.run(cfg, RunArgs{});
+    ADD_FAILURE() << "run accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "the clos family has no board top yet: cmnet run needs one");
+  }
+  EXPECT_THROW(f.sweep(cfg, SweepArgs{}), InputError);
+  EXPECT_THROW(f.board_top(cfg, Board{}, BuildArgs{}), InputError);
+  SimArgs a;
+  a.pattern = "permutation";
+  a.mode = "or";
+  a.out = "/dev/null";
+  EXPECT_THROW(f.sim(cfg, a), InputError);
+}
+
+}  // namespace
+}  // namespace cmnet
