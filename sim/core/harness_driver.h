@@ -62,17 +62,18 @@ class Driver {
   Top& top() { return *top_; }
   const Top& top() const { return *top_; }
 
-  // Evaluates the model and records the signals at the current time (two steps per clock).
-  void eval() {
+  // Evaluates the model (inputs changed between clock edges); the trace records the result
+  // with the next clock step.
+  void eval() { top_->eval(); }
+  // Drives clk to `level`, evaluates, records the signals, and advances time by half a clock
+  // (one dump per time step: a second dump at the same time would be refused); a rising edge ends
+  // a cycle.
+  void clock(bool level) {
+    top_->clk = level;
     top_->eval();
 #if VM_TRACE_FST
     if (fst_ && in_window()) fst_->dump(ctx_->time());
 #endif
-  }
-  // Drives clk to `level`, evaluates, and advances time by half a clock; a rising edge ends a cycle.
-  void clock(bool level) {
-    top_->clk = level;
-    eval();
     ctx_->timeInc(1);
     if (level) ++cycle_;
   }
