@@ -22,8 +22,8 @@
 
 #include "Vcm1_chip.h"
 #include "sim/cm1/cm1_harness_io.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
-#include "verilated.h"
 
 using namespace cmnet::harness;
 using namespace cmnet::vport;
@@ -100,10 +100,12 @@ int main(int argc, char** argv) {
   const int ncnt = 5 + C;
   const bool gated = x.ce_gated();
 
-  auto ctx = std::make_unique<VerilatedContext>();
-  std::vector<std::unique_ptr<Vcm1_chip>> chip;
+  // One driver per chip; chip 0 writes the trace when one is asked for.
+  std::vector<std::unique_ptr<Driver<Vcm1_chip>>> drv;
+  std::vector<Vcm1_chip*> chip;
   for (int n = 0; n < NC; ++n) {
-    chip.push_back(std::make_unique<Vcm1_chip>(ctx.get()));
+    drv.push_back(std::make_unique<Driver<Vcm1_chip>>(n == 0));
+    chip.push_back(&drv.back()->top());
     Vcm1_chip& c = *chip.back();
     c.my_chip = static_cast<uint32_t>(n);
     c.eject_one = static_cast<uint8_t>(x.eject_one);
@@ -126,8 +128,7 @@ int main(int argc, char** argv) {
     for (int n = 0; n < NC; ++n) {
       chip[n]->phase = static_cast<uint32_t>(phase);
       chip[n]->ce = ce ? 1 : 0;
-      chip[n]->clk = 0;
-      chip[n]->eval();
+      drv[n]->clock(false);
       cube_out[n] = static_cast<uint32_t>(chip[n]->cube_out);
     }
     for (int n = 0; n < NC; ++n) {
@@ -137,10 +138,7 @@ int main(int argc, char** argv) {
       chip[n]->eval();
     }
     before_edge();
-    for (int n = 0; n < NC; ++n) {
-      chip[n]->clk = 1;
-      chip[n]->eval();
-    }
+    for (int n = 0; n < NC; ++n) drv[n]->clock(true);
   };
   auto nothing = [] {};
 
@@ -245,6 +243,7 @@ int main(int argc, char** argv) {
     // The group's petit cycle 0 begins at the next phase 0.
     while (phase != 0) cycle(nothing);
     for (auto& c : chip) c->run = 1;
+    if (group == 0) drv[0]->set_time_origin();  // trace windows count clocks of the run from here
 
     uint64_t petit_cycles = 0;
     bool completed = false;
@@ -306,6 +305,5 @@ int main(int argc, char** argv) {
     std::fprintf(out, "\n");
   }
   std::fclose(out);
-  for (auto& c : chip) c->final();
-  return 0;
+  return 0;  // the drivers finalize the models and close the trace
 }

@@ -22,7 +22,7 @@
 
 #include "Vcm1_cube_board_top.h"
 #include "Vcm1_cube_board_top___024root.h"
-#include "verilated.h"
+#include "sim/core/harness_driver.h"
 
 namespace {
 
@@ -49,7 +49,8 @@ struct History {
 };
 
 struct Board {
-  std::unique_ptr<Vcm1_cube_board_top> m;
+  std::unique_ptr<cmnet::harness::Driver<Vcm1_cube_board_top>> d;
+  Vcm1_cube_board_top* m = nullptr;
   uint32_t chip = 0;
   uint64_t period = 0, next = 0, cycles = 0, done_cycles = 0;
   int swap_a = -1, swap_b = -1;
@@ -73,7 +74,6 @@ int main(int argc, char** argv) {
   if (!in) die("cannot open input");
   int C = 0;
   uint64_t max_ps = 0, seed = 0, meta = 0, cable = 0, syncd = 0;
-  auto ctx = std::make_unique<VerilatedContext>();
   std::vector<Board> boards;
   char kind[16];
   while (std::fscanf(in, "%15s", kind) == 1) {
@@ -111,12 +111,16 @@ int main(int argc, char** argv) {
   if (boards.empty()) die("no cube line");
   for (Board& b : boards) {
     if (b.period == 0) die("a board has no board line");
-    b.m = std::make_unique<Vcm1_cube_board_top>(ctx.get());
+    // One board writes the trace when one is asked for (CMNET_TRACE_BOARD, default 0), its time
+    // in picoseconds of the cube's common time base.
+    const char* tb = std::getenv("CMNET_TRACE_BOARD");
+    b.d = std::make_unique<cmnet::harness::Driver<Vcm1_cube_board_top>>(b.chip == (tb ? std::strtoul(tb, nullptr, 10) : 0ul));
+    b.m = &b.d->top();
     b.m->clk = 0;
     b.m->chip_id = b.chip;
     b.m->cube_in = 0;
     b.m->sync_in = 0;
-    b.m->eval();
+    b.d->eval();
   }
   const uint32_t cmask = (1u << C) - 1;
   uint64_t rng = seed;
@@ -145,11 +149,11 @@ int main(int argc, char** argv) {
     }
     b->m->cube_in = cin & cmask;
     b->m->sync_in = b->nosync ? 0 : sample(boards[0].out, now > syncd ? now - syncd : 0, C);
-    b->m->eval();
-    b->m->clk = 1;
-    b->m->eval();
-    b->m->clk = 0;
-    b->m->eval();
+    b->d->eval();
+    b->d->set_time(now);
+    b->d->clock(true);
+    b->d->set_time(now + b->period / 2);
+    b->d->clock(false);
     ++b->cycles;
     b->out.set(now, (static_cast<uint32_t>(b->m->cube_out) & cmask) |
                         (static_cast<uint32_t>(b->m->sync_out & 1u) << C));

@@ -58,8 +58,13 @@ CubeSimResult run_cube_boards(const GeneratedDesign& design, const CubeSimOption
   for (int c : opt.no_sync)
     if (c < 0 || static_cast<size_t>(c) >= nb) throw std::invalid_argument("cube simulation: no_sync board out of range");
 
+  if (!opt.trace_file.empty() && (opt.trace_board < 0 || static_cast<size_t>(opt.trace_board) >= nb))
+    throw std::invalid_argument("cube simulation: trace board " + std::to_string(opt.trace_board) + " out of range 0.." +
+                                std::to_string(nb - 1));
+  const TraceWindow trace{opt.trace_file, opt.trace_from, opt.trace_to};
   const std::string exe =
-      build_verilated_model(design, design.top, std::string(CMNET_SOURCE_DIR) + "/sim/cm1/cm1_cube_main.cpp");
+      build_verilated_model(design, design.top, std::string(CMNET_SOURCE_DIR) + "/sim/cm1/cm1_cube_main.cpp", {}, {},
+                            trace.on() ? trace_flags() : std::vector<std::string>{});
   char tmpl[] = "/tmp/cmnet-cube-XXXXXX";
   if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
   const fs::path work(tmpl);
@@ -79,7 +84,9 @@ CubeSimResult run_cube_boards(const GeneratedDesign& design, const CubeSimOption
     for (int c : opt.no_sync) in << "nosync " << c << '\n';
   }
   const std::string log = (work / "log.txt").string();
-  const int rc = run_child({exe, in_path}, opt.timeout_s, log);
+  std::vector<std::string> env = trace.env();
+  if (trace.on()) env.push_back("CMNET_TRACE_BOARD=" + std::to_string(opt.trace_board));
+  const int rc = run_child({exe, in_path}, opt.timeout_s, log, env);
   std::stringstream text;
   text << std::ifstream(log).rdbuf();
   fs::remove_all(work);

@@ -25,6 +25,9 @@ struct CubeSimOptions {
   std::vector<Swap> swaps;          // faults: crossed cube_in wires on a board
   std::vector<int> no_sync;         // faults: boards whose sync_in is not cabled
   double timeout_s = 600;           // wall-clock limit for the harness process
+  std::string trace_file;           // an FST waveform of one board ("" = none), time in ps
+  int trace_board = 0;              // which board
+  uint64_t trace_from = 0, trace_to = UINT64_MAX;  // window: that board's clock cycles after power-on
 };
 
 struct CubeBoardResult {

@@ -27,8 +27,10 @@ namespace cmnet::harness {
 template <class Top>
 class Driver {
  public:
-  Driver() : ctx_(std::make_unique<VerilatedContext>()) {
-    const char* path = std::getenv("CMNET_TRACE");
+  // `may_trace`: whether this instance writes the requested trace (a harness of many models
+  // traces one of them).
+  explicit Driver(bool may_trace = true) : ctx_(std::make_unique<VerilatedContext>()) {
+    const char* path = may_trace ? std::getenv("CMNET_TRACE") : nullptr;
     if (path && *path) {
 #if VM_TRACE_FST
       ctx_->traceEverOn(true);
@@ -84,6 +86,9 @@ class Driver {
   }
   // Clock cycles (rising edges) so far.
   uint64_t cycle() const { return cycle_; }
+  // For harnesses with their own time base (boards on separate oscillators): the trace's time
+  // of the next clock step, in the harness's units (it must not go backwards).
+  void set_time(uint64_t t) { ctx_->time(t); }
   // Makes the current cycle the origin of the trace window (e.g. where a run starts).
   void set_time_origin() { origin_ = cycle_; }
   bool tracing() const {

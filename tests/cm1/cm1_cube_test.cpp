@@ -118,6 +118,24 @@ TEST(CubeSim, FourBoardsOnSkewedClocksAllPass) {
   EXPECT_TRUE(r.all_pass()) << describe(r);
 }
 
+// `cmnet cube --trace`: one board's waveform, in the cube's time base, and the same verdict.
+TEST(CubeSim, TracedBoardWritesItsWaveformAndStillPasses) {
+  const GeneratedDesign d = emit_cm1_cube_board_top(cfg(2, 4, 3), sim_options());
+  CubeSimOptions s = skewed(4);
+  const fs::path fst = fs::temp_directory_path() / ("cmnet-cube-" + std::to_string(::getpid()) + ".fst");
+  s.trace_file = fst.string();
+  s.trace_board = 2;
+  s.trace_to = 4000;
+  const CubeSimResult r = run_cube_boards(d, s);
+  EXPECT_TRUE(r.all_pass()) << describe(r);
+  ASSERT_TRUE(fs::exists(fst));
+  std::ifstream in(fst, std::ios::binary);
+  EXPECT_EQ(in.get(), 0) << "an FST file opens with its header block (type 0)";
+  fs::remove(fst);
+  s.trace_board = 4;
+  EXPECT_NE(expect_error([&] { run_cube_boards(d, s); }).find("trace board 4 out of range 0..3"), std::string::npos);
+}
+
 TEST(CubeSim, EightBoardsOneMessageModeWithVpAllPass) {
   Cm1Config c = cfg(3, 2, 3, 6);
   c.cm1.vp_bits = 1;

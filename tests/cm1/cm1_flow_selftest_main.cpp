@@ -7,9 +7,8 @@
 // exit 0 / 1 / 2. A second run restarts through the power-on reset (new model instance).
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 
-#include "verilated.h"
+#include "sim/core/harness_driver.h"
 #ifdef CMNET_CHIP_TOP
 #include "Vcm1_chip_board_top.h"
 using Top = Vcm1_chip_board_top;
@@ -24,19 +23,16 @@ int main(int argc, char** argv) {
     return 3;
   }
   const long max_cycles = std::atol(argv[1]);
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Top>(ctx.get());
+  cmnet::harness::Driver<Top> top;
 #ifdef CMNET_CHIP_TOP
   top->cube_in = 0;
 #endif
   top->clk = 0;
-  top->eval();
+  top.eval();
   bool running_seen = false;
   for (long t = 0; t < max_cycles; ++t) {
-    top->clk = 1;
-    top->eval();
-    top->clk = 0;
-    top->eval();
+    top.clock(true);
+    top.clock(false);
     if (top->uart_tx != 1) {
       std::printf("uart_tx not idle-high at cycle %ld\n", t);
       return 1;

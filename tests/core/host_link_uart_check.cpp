@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "Vcmnet_uart_check.h"
-#include "verilated.h"
+#include "sim/core/harness_driver.h"
 
 namespace {
 
@@ -43,7 +43,7 @@ struct Pair {
 
 class Bench {
  public:
-  Bench() : m(std::make_unique<Vcmnet_uart_check>()) {
+  Bench() : m(&drv.top()) {
     pairs = {{4, &m->rxd_a, &m->valid_a, &m->data_a, &m->ferr_a, &m->tv_a, &m->tr_a, &m->td_a, &m->txd_a, "cpb4"},
              {7, &m->rxd_b, &m->valid_b, &m->data_b, &m->ferr_b, &m->tv_b, &m->tr_b, &m->td_b, &m->txd_b, "cpb7"},
              {16, &m->rxd_c, &m->valid_c, &m->data_c, &m->ferr_c, &m->tv_c, &m->tr_c, &m->td_c, &m->txd_c, "cpb16"}};
@@ -58,21 +58,20 @@ class Bench {
   }
   // One cycle; the outputs are sampled before the rising edge (they are flops: this cycle's).
   void tick() {
-    m->clk = 0;
-    m->eval();
+    drv.clock(false);
     for (auto& p : pairs) {
       if (*p.valid) received[&p - pairs.data()].push_back(*p.data);
       if (*p.ferr) ++frame_errors[&p - pairs.data()];
     }
-    m->clk = 1;
-    m->eval();
+    drv.clock(true);
   }
   void clear() {
     for (auto& r : received) r.clear();
     for (auto& f : frame_errors) f = 0;
   }
 
-  std::unique_ptr<Vcmnet_uart_check> m;
+  cmnet::harness::Driver<Vcmnet_uart_check> drv;
+  Vcmnet_uart_check* m;
   std::vector<Pair> pairs;
   std::vector<uint8_t> received[3];
   int frame_errors[3] = {0, 0, 0};
@@ -127,14 +126,12 @@ void loopback(Bench& b, int k) {
       seen_low = true;
       last_low = cycles;
     }
-    b.m->clk = 0;
-    b.m->eval();
+    b.drv.clock(false);
     const bool took = *p.tv && *p.tr;
     // this cycle's outputs, as tick() samples them
     if (*p.valid) b.received[k].push_back(*p.data);
     if (*p.ferr) ++b.frame_errors[k];
-    b.m->clk = 1;
-    b.m->eval();
+    b.drv.clock(true);
     if (took) ++next;
     ++cycles;
     if (next == 256 && b.received[k].size() == 256) break;

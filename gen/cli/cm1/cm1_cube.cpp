@@ -30,6 +30,9 @@ struct CubeArgs {
   double clock_mhz = 12, cable_ns = 10, max_us = 20000;
   std::vector<double> ppm;
   bool sweep = false;
+  std::string trace;
+  int trace_board = 0;
+  uint64_t trace_from = 0, trace_to = UINT64_MAX;
 } g_cube;
 
 std::vector<double> default_ppm(size_t n) {
@@ -82,6 +85,15 @@ int do_cube(const CubeArgs& a) {
   s.cable_ns = a.cable_ns;
   s.sync_ns = a.cable_ns;
   s.max_us = a.max_us;
+  if (!a.trace.empty()) {
+    if (!a.trace.ends_with(".fst")) throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
+    if (a.trace_board < 0 || static_cast<size_t>(a.trace_board) >= nb)
+      throw InputError("--trace-board " + std::to_string(a.trace_board) + ": out of range 0.." + std::to_string(nb - 1));
+    s.trace_file = a.trace;
+    s.trace_board = a.trace_board;
+    s.trace_from = a.trace_from;
+    s.trace_to = a.trace_to;
+  }
 
   std::printf("== cmnet cube: %zu boards (c = %d), one router chip of %d processors each, %s\n", nb, p.cube_dims,
               p.procs_per_chip, a.rtl.empty() ? "emitted top" : ("rtl from " + a.rtl).c_str());
@@ -90,6 +102,7 @@ int do_cube(const CubeArgs& a) {
               static_cast<unsigned long long>(e.messages), static_cast<unsigned long long>(e.run_petit));
   std::fflush(stdout);
   const CubeSimResult r = run_cube_boards(d, s);
+  if (!a.trace.empty()) std::printf("   wrote %s (board %d; open it with gtkwave)\n", a.trace.c_str(), a.trace_board);
   std::printf("   %-6s %-8s %-10s %-8s %s\n", "board", "ppm", "power-on", "result", "clocks to result");
   nlohmann::ordered_json j;
   j["boards"] = nb;
@@ -120,6 +133,7 @@ int do_cube(const CubeArgs& a) {
     int lo = -1, hi = -1;
     for (int k = 0; k <= built.bit_clocks + 1; ++k) {
       CubeSimOptions t = s;
+      t.trace_file.clear();  // the waveform is of the main run only
       t.cable_ns = t.sync_ns = 0.5 + k * clk_ns;
       const bool ok = run_cube_boards(d, t).all_pass();
       std::printf("     %2d clocks (%6.1f ns): %s\n", k, t.cable_ns, ok ? "pass" : "fail");
@@ -158,6 +172,10 @@ void add_cube_command(CLI::App& app) {
   c->add_flag("--sweep-cable", g_cube.sweep, "also sweep the cable delay over 0..K+1 clocks");
   c->add_option("--rtl", g_cube.rtl, "simulate a build directory (cmnet build --mode cube): the rtl/ its bitstream was made from");
   c->add_option("--json", g_cube.json, "write the results as JSON");
+  c->add_option("--trace", g_cube.trace, "write an FST waveform of one board (time in ps of the cube's time base)");
+  c->add_option("--trace-board", g_cube.trace_board, "the board whose waveform --trace writes (default 0)");
+  c->add_option("--trace-from", g_cube.trace_from, "first clock cycle of that board (after power-on) in the waveform");
+  c->add_option("--trace-to", g_cube.trace_to, "last clock cycle in the waveform");
   c->callback([] { throw CommandExit{do_cube(g_cube)}; });
 }
 
