@@ -15,6 +15,7 @@
 #include <regex>
 #include <sstream>
 
+#include "bitstreams/flow.h"
 #include "gen/cli/cm1/cm1_family.h"
 #include "gen/cm1/cm1_emitter.h"
 #include "sim/cm1/cm1_figures.h"
@@ -43,10 +44,9 @@ int heart_column_ff_bits(const Cm1Params& p, int col) {
   const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-yosys-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string log = (dir / "yosys.log").string();
-  int pw = 1;
-  while ((1 << pw) < p.petit_period()) ++pw;
+  const int pw = std::max(1, clog2(static_cast<uint64_t>(p.petit_period())));
   const std::string script =
-      "read_verilog " + hw_dir() + "/cm1_phase_flags.v " + hw_dir() + "/cm1_heart_column.v; chparam -set B " +
+      "read_verilog " + hw_path("cm1_phase_flags.v") + " " + hw_path("cm1_heart_column.v") + "; chparam -set B " +
       std::to_string(p.rows) +
       " -set C " + std::to_string(p.cube_dims) + " -set COL " + std::to_string(col) + " -set L " +
       std::to_string(p.msg_len()) + " -set TP " + std::to_string(p.petit_period()) + " -set PW " +
@@ -57,14 +57,8 @@ int heart_column_ff_bits(const Cm1Params& p, int col) {
   ss << in.rdbuf();
   fs::remove_all(dir);
   if (rc != 0) throw std::runtime_error("yosys failed on cm1_heart_column:\n" + ss.str());
-  // Lines like "     $sdff_7     3": cell type with width, count ($sdffce: a synchronous reset
-  // under the clock enable, as the bit-time flags have).
-  int bits = 0;
-  std::regex re(R"(\$(?:s|a|)dff(?:c?e)?_(\d+)\s+(\d+))");
-  const std::string text = ss.str();
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
-    bits += std::stoi((*it)[1]) * std::stoi((*it)[2]);
-  return bits;
+  // The flow's parser of `stat -width` ($dff, $sdff, $sdffce, ... cells by width and count).
+  return static_cast<int>(parse_yosys_ff_bits(ss.str()));
 }
 
 int run_bench(const std::string& json_path, bool quick) {

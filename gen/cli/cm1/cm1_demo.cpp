@@ -1,10 +1,13 @@
 // `cmnet demo`: the main job. Generate a CM-1 network, route a random pattern on the RTL and
 // on the reference model, and print the comparison.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <filesystem>
 
 #include "gen/cli/cm1/cm1_family.h"
 #include "gen/cli/cm1/cm1_sim.h"
+#include "sim/cm1/cm1_counters.h"
 #include "gen/cli/commands.h"
 #include "gen/cm1/cm1_emitter.h"
 #include "sim/cm1/traffic.h"
@@ -25,12 +28,11 @@ int run_demo(const std::string& config_path, const std::string& out_dir, const s
   const Cm1Params& p = cfg.cm1;
   std::filesystem::create_directories(out_dir);
   write_design(emit_cm1(cfg), out_dir + "/rtl");
-  std::printf("== cmnet demo: CM-1 network, %d chips (c = %d) x %d processors, b = %d rows\n",
-              p.chips(), p.cube_dims, p.procs_per_chip, p.rows);
-  std::printf("   message l = %d bits, petit period %d bit-times, T_heart = l + 2c = %d, heart "
-              "storage 2bc = %d bits\n",
-              p.msg_len(), p.petit_period(), p.t_heart(), p.heart_storage_bits());
-  std::printf("   Verilog in %s/rtl\n", out_dir.c_str());
+  fmt::print("== cmnet demo: CM-1 network, {} chips (c = {}) x {} processors, b = {} rows\n", p.chips(), p.cube_dims,
+             p.procs_per_chip, p.rows);
+  fmt::print("   message l = {} bits, petit period {} bit-times, T_heart = l + 2c = {}, heart storage 2bc = {} bits\n",
+             p.msg_len(), p.petit_period(), p.t_heart(), p.heart_storage_bits());
+  fmt::print("   Verilog in {}/rtl\n", out_dir);
   const Traffic traffic = make_pattern(pattern, p, seed, 1);
   int rc = 0;
   for (const EjectMode mode : {EjectMode::kOrCombine, EjectMode::kOnePerPetit}) {
@@ -43,28 +45,24 @@ int run_demo(const std::string& config_path, const std::string& out_dir, const s
     size_t differ = 0;
     for (size_t i = 0; i < std::min(model.receptions.size(), rtl.receptions.size()); ++i)
       differ += !(model.receptions[i] == rtl.receptions[i]);
-    uint64_t m_desp = 0, r_desp = 0, m_del = 0, r_del = 0;
-    for (const auto& c : model.chips) m_desp += c.desperation, m_del += c.delivered;
-    for (const auto& c : rtl.chips) r_desp += c.desperation, r_del += c.delivered;
-    std::printf("\n-- %s pattern (seed %llu), %zu messages, ejector mode '%s'\n", pattern.c_str(),
-                static_cast<unsigned long long>(seed), traffic.messages.size(), tag.c_str());
-    std::printf("   %-22s %12s %12s\n", "", "model", "rtl");
-    std::printf("   %-22s %12llu %12llu\n", "petit cycles", (unsigned long long)model.petit_cycles,
-                (unsigned long long)rtl.petit_cycles);
-    std::printf("   %-22s %12llu %12llu\n", "bit-times", (unsigned long long)model.bit_times,
-                (unsigned long long)rtl.bit_times);
-    std::printf("   %-22s %12zu %12zu\n", "receptions", model.receptions.size(), rtl.receptions.size());
-    std::printf("   %-22s %12llu %12llu\n", "delivered (counters)", (unsigned long long)m_del,
-                (unsigned long long)r_del);
-    std::printf("   %-22s %12llu %12llu\n", "desperation-routed", (unsigned long long)m_desp,
-                (unsigned long long)r_desp);
-    std::printf("   %-22s %12.3f %12.3f\n", "seconds", model.seconds, rtl.seconds);
-    std::printf("   RTL and model agree message by message: %s", same ? "YES" : "NO");
-    if (!same) std::printf(" (%zu receptions differ)", differ + (model.receptions.size() > rtl.receptions.size() ? model.receptions.size() - rtl.receptions.size() : rtl.receptions.size() - model.receptions.size()));
-    std::printf("\n");
+    const Cm1ChipCounters mt = cm1_totals(p, model.chips), rt = cm1_totals(p, rtl.chips);
+    const size_t extra = model.receptions.size() > rtl.receptions.size()
+                             ? model.receptions.size() - rtl.receptions.size()
+                             : rtl.receptions.size() - model.receptions.size();
+    fmt::print("\n-- {} pattern (seed {}), {} messages, ejector mode '{}'\n", pattern, seed, traffic.messages.size(), tag);
+    const auto row = [](const char* what, auto m, auto r) { fmt::print("   {:<22} {:>12} {:>12}\n", what, m, r); };
+    row("", "model", "rtl");
+    row("petit cycles", model.petit_cycles, rtl.petit_cycles);
+    row("bit-times", model.bit_times, rtl.bit_times);
+    row("receptions", model.receptions.size(), rtl.receptions.size());
+    row("delivered (counters)", mt.delivered, rt.delivered);
+    row("desperation-routed", mt.desperation, rt.desperation);
+    row("seconds", fmt::format("{:.3f}", model.seconds), fmt::format("{:.3f}", rtl.seconds));
+    fmt::print("   RTL and model agree message by message: {}{}\n", same ? "YES" : "NO",
+               same ? "" : fmt::format(" ({} receptions differ)", differ + extra));
     if (!same || !rtl.completed || !model.completed) rc = 1;
   }
-  std::printf("\nresults: %s/{model,rtl}-{or,one}.jsonl\n", out_dir.c_str());
+  fmt::print("\nresults: {}/{{model,rtl}}-{{or,one}}.jsonl\n", out_dir);
   return rc;
 }
 

@@ -1,5 +1,7 @@
 // `cmnet sim` for CM-1: one pattern routed on the RTL (Verilator) or on the reference model,
 // one JSON object per message and a summary. Also what `cmnet demo` runs.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -63,14 +65,11 @@ void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& t
     j["src"] = m.src;
     j["dst"] = m.dst;
     j["vp"] = m.vp;
-    char hex[32];
-    std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(m.data));
-    j["data"] = hex;
+    j["data"] = fmt::format("{:x}", m.data);
     if (const Cm1Delivery* d = by_msg[i]) {
       ++delivered;
       j["petit"] = d->petit;
-      std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(d->rx_data));
-      j["rx_data"] = hex;
+      j["rx_data"] = fmt::format("{:x}", d->rx_data);
       j["combined"] = d->combined;
       if (o.crediting && std::binary_search(o.crediting->ambiguous_messages.begin(),
                                             o.crediting->ambiguous_messages.end(), i))
@@ -130,19 +129,15 @@ int cm1_sim(const Cm1Config& cfg, const SimArgs& a) {
   }
   const SimOutcome o = simulate(cfg, traffic, mode, a.engine, a.max_steps, ro);
   if (o.crediting && (!o.crediting->ambiguous_messages.empty() || !o.crediting->exact()))
-    std::printf("rtl receptions credited to messages: %zu messages ambiguous (OR-combined data that more than one "
-                "assignment explains), %zu receptions unexplained, %zu processors credited greedily\n",
-                o.crediting->ambiguous_messages.size(), o.crediting->unexplained.size(),
-                o.crediting->greedy_dsts.size());
-  if (!a.trace.empty()) std::printf("wrote %s (bit-times %llu..%s of the run; open it with gtkwave)\n", a.trace.c_str(),
-                                    static_cast<unsigned long long>(a.trace_from),
-                                    a.trace_to == UINT64_MAX ? "end" : std::to_string(a.trace_to).c_str());
+    fmt::print("rtl receptions credited to messages: {} messages ambiguous (OR-combined data that more than one "
+               "assignment explains), {} receptions unexplained, {} processors credited greedily\n",
+               o.crediting->ambiguous_messages.size(), o.crediting->unexplained.size(), o.crediting->greedy_dsts.size());
+  if (!a.trace.empty())
+    fmt::print("wrote {} (bit-times {}..{} of the run; open it with gtkwave)\n", a.trace, a.trace_from,
+               a.trace_to == UINT64_MAX ? std::string("end") : std::to_string(a.trace_to));
   write_jsonl(a.out, cfg, traffic, o, a.engine, mode);
-  std::printf("%s: %zu messages, %zu delivered, %llu petit cycles, %llu bit-times%s -> %s\n",
-              a.engine.c_str(), traffic.messages.size(), o.deliveries.size(),
-              static_cast<unsigned long long>(o.petit_cycles),
-              static_cast<unsigned long long>(o.bit_times), o.completed ? "" : " (NOT completed)",
-              a.out.c_str());
+  fmt::print("{}: {} messages, {} delivered, {} petit cycles, {} bit-times{} -> {}\n", a.engine, traffic.messages.size(),
+             o.deliveries.size(), o.petit_cycles, o.bit_times, o.completed ? "" : " (NOT completed)", a.out);
   return o.completed ? 0 : 3;
 }
 
