@@ -11,7 +11,8 @@ PACKAGES=(
   libboost-dev libusb-1.0-0-dev umockdev libumockdev-dev
   # simulation and the FPGA flow
   # (fpga-icestorm only recommends its chip database; icetime needs it)
-  verilator yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb openfpgaloader tcl
+  # (zlib1g-dev: Verilator's FST traces link zlib)
+  verilator zlib1g-dev yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb openfpgaloader tcl
   # libFuzzer (clang) for the frame-decoder fuzz test
   clang libclang-rt-14-dev
 )
