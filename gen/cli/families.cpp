@@ -3,6 +3,7 @@
 
 #include "gen/cli/cm1/cm1_family.h"
 #include "gen/cli/cm5ctl/cm5ctl_family.h"
+#include "gen/cli/cm5data/cm5data_family.h"
 #include "gen/core/errors.h"
 
 namespace cmnet {
@@ -10,7 +11,8 @@ namespace cmnet {
 const std::vector<const Family*>& families() {
   static const Cm1Family cm1;
   static const Cm5ctlFamily cm5ctl;
-  static const std::vector<const Family*> all = {&cm1, &cm5ctl};
+  static const Cm5DataFamily cm5data;
+  static const std::vector<const Family*> all = {&cm1, &cm5ctl, &cm5data};
   return all;
 }
 
