@@ -56,13 +56,13 @@ uint64_t Cm5DestGen::rnd() { return splitmix(state); }
 uint32_t Cm5DestGen::next(uint32_t src, uint64_t round) {
   if (name == "random") return static_cast<uint32_t>(rnd() % n);
   if (name == "permutation") {
-    if (round != perm_round) {
-      perm.resize(n);
+    while (perms.size() <= round) {
+      std::vector<uint32_t> perm(n);
       std::iota(perm.begin(), perm.end(), 0u);
       for (uint32_t i = n - 1; i > 0; --i) std::swap(perm[i], perm[rnd() % (i + 1)]);
-      perm_round = round;
+      perms.push_back(std::move(perm));
     }
-    return perm[src];
+    return perms[round][src];
   }
   if (name == "hot-spot") return rnd() % 4 == 0 ? 0u : static_cast<uint32_t>(rnd() % n);
   if (name == "all-to-one") return 0;

@@ -38,8 +38,7 @@ struct Cm5DestGen {
   uint32_t n;
   int height;
   uint64_t state;
-  uint64_t perm_round = ~0ull;
-  std::vector<uint32_t> perm;
+  std::vector<std::vector<uint32_t>> perms;  // one random permutation per round, made in order
   uint64_t rnd();
 };
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "gen/core/errors.h"
+#include "sim/cm5data/cm5data_perf.h"
 #include "tests/cm5data/cm5data_check.h"
 
 namespace cmnet {
@@ -167,6 +168,33 @@ TEST(Cm5Model, RejectsTrafficThatDoesNotFit) {
   t.messages[3].dst = 16;
   EXPECT_THROW(run_cm5data_model(p, t), InputError);
   EXPECT_THROW(make_cm5_pattern("tornado", p, 1, 1), InputError);
+}
+
+}  // namespace
+}  // namespace cmnet
+
+namespace cmnet {
+namespace {
+
+TEST(Cm5PerformanceModel, WorstArmLoadOverArmBandwidth) {
+  // Bit-complement sends every message over the root: on the CM-5 profile the level-2 arms
+  // (16 leaves, 4 links up) allow a quarter of a link per leaf; a full tree allows a whole link.
+  Cm5Params p = params(3, "cm5");
+  const Cm5ArmBound b = cm5_pattern_bound(p, "bit-complement", 1, 4, 5);
+  EXPECT_DOUBLE_EQ(b.rate_per_leaf, 0.25);
+  EXPECT_NE(b.worst_arm.find("level 2"), std::string::npos) << b.worst_arm;
+  p.profile = "full";
+  EXPECT_DOUBLE_EQ(cm5_pattern_bound(p, "bit-complement", 1, 4, 5).rate_per_leaf, 1.0);
+  // Uniform random at 256 leaves, CM-5 profile: the level-2 arms carry 15/16 of their leaves'
+  // traffic on 4 links for 16 leaves: about 4/15 of a link per leaf.
+  Cm5Params q = params(4, "cm5");
+  const double r = cm5_pattern_bound(q, "random", 1, 2048, 5).rate_per_leaf;
+  EXPECT_GT(r, 0.24);
+  EXPECT_LT(r, 4.0 / 15.0 + 1e-9);
+  // The bound of one message set: the same arithmetic on the messages given.
+  const Cm5Traffic t = make_cm5_pattern("all-to-one", q, 1, 1, 5);
+  EXPECT_NEAR(cm5_arm_bound(q, t).rate_per_leaf, 1.0 / q.leaves(), 1e-12);
+  EXPECT_EQ(cm5_arm_bound(q, t).worst_arm, "leaf 0 in");
 }
 
 }  // namespace

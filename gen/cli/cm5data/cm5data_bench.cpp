@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "gen/cli/cm5data/cm5data_family.h"
@@ -39,14 +40,14 @@ struct Point {
   uint64_t cycles = 0;
 };
 
-Cm5Config bench_config(int h, const std::string& profile) {
+Cm5Config bench_config(int h, const std::string& profile, int buffer_words = 2) {
   Cm5Config c;
   c.name = "bench";
   c.cm5.height = h;
   c.cm5.profile = profile;
   c.cm5.link_bits = 4;
   c.cm5.max_words = kWords;
-  c.cm5.buffer_words = 2;
+  c.cm5.buffer_words = buffer_words;
   c.cm5.seed = 1;
   return c;
 }
@@ -96,6 +97,12 @@ double mbytes(const Cm5Params& p, double flits_per_cycle) {
   return flits_per_cycle * p.link_bits * kClockHz / 8.0 / 1e6 * kWords / (kWords + 2.0);
 }
 
+// The paper's performance model for the pattern's expected arm loads (about 4 million sampled
+// destinations, at least 64 per leaf).
+Cm5ArmBound pattern_bound(const Cm5Params& p, const std::string& pattern) {
+  return cm5_pattern_bound(p, pattern, 99, std::max<uint64_t>(64, (1u << 22) / p.leaves()), kWords);
+}
+
 const char* paper_name(const std::string& pattern) {
   return pattern == "random" ? "uniform random" : pattern == "permutation" ? "random permutation" : "nearest neighbour";
 }
@@ -128,9 +135,9 @@ int cm5data_bench(const BenchArgs& a) {
   auto do_curve = [&](const Cm5Config& cfg, const std::string& pattern, const std::string& engine,
                       const std::vector<double>& lds) {
     const Cm5Params& p = cfg.cm5;
-    const Cm5ArmBound b = cm5_arm_bound(p, make_cm5_pattern(pattern, p, 99, 16, kWords));
-    std::printf("-- %s, %u leaves, %s (%s), bound %.3f flits/cycle/leaf (worst arm: %s)\n", paper_name(pattern),
-                p.leaves(), engine.c_str(), p.profile.c_str(), b.rate_per_leaf, b.worst_arm.c_str());
+    const Cm5ArmBound b = pattern_bound(p, pattern);
+    std::printf("-- %s, %u leaves, %s (%s, buffers %d words), bound %.3f flits/cycle/leaf (worst arm: %s)\n", paper_name(pattern),
+                p.leaves(), engine.c_str(), p.profile.c_str(), p.buffer_words, b.rate_per_leaf, b.worst_arm.c_str());
     std::printf("   %6s %9s %9s %9s %10s %9s\n", "load", "offered", "accepted", "/bound", "latency", "MB/s/node");
     json pts = json::array();
     double sat = 0;
@@ -165,8 +172,22 @@ int cm5data_bench(const BenchArgs& a) {
     const Cm5Config cfg = bench_config(h, "cm5");
     for (const auto& pat : patterns) sat_mb[pat][cfg.cm5.leaves()] = mbytes(cfg.cm5, do_curve(cfg, pat, "model", loads).first);
   }
-  // Full bisection, for comparison with cycle-level NoC simulators' 4-ary fat trees.
-  for (int h : quick ? std::vector<int>{3} : std::vector<int>{3, 5}) do_curve(bench_config(h, "full"), "random", "model", loads);
+  // Full bisection, for comparison with cycle-level NoC simulators' 4-ary fat trees (there:
+  // 0.79 / 0.73 of injection at 64 / 1,024 nodes with 16 virtual channels of 8 flits, 0.53 / 0.47
+  // with 2); and what deeper input buffers buy (a blocked message then sits whole in one chip
+  // instead of holding links back to its source).
+  json depth = json::array();
+  for (int h : quick ? std::vector<int>{3} : std::vector<int>{3, 5})
+    for (int bw : {2, 7, 14}) {
+      const auto [sat, bound] = do_curve(bench_config(h, "full", bw), "random", "model", loads);
+      depth.push_back({{"profile", "full"}, {"leaves", 1u << (2 * h)}, {"buffer_words", bw}, {"saturation", sat},
+                       {"over_bound", sat / bound}});
+    }
+  for (int bw : {7, 14}) {
+    const auto [sat, bound] = do_curve(bench_config(4, "cm5", bw), "random", "model", loads);
+    depth.push_back({{"profile", "cm5"}, {"leaves", 256}, {"buffer_words", bw}, {"saturation", sat}, {"over_bound", sat / bound}});
+  }
+  out["buffer_depth"] = depth;
 
   // The RTL at 64 leaves: the same points, and the same deliveries as the model's.
   std::printf("== RTL (Verilator, the emitted cm5data_network), 64 leaves, the same points as the model\n");
@@ -175,7 +196,7 @@ int cm5data_bench(const BenchArgs& a) {
   bool rtl_agrees = true;
   double rtl_cycles = 0, rtl_secs = 0;
   for (const auto& pat : patterns) {
-    const Cm5ArmBound b = cm5_arm_bound(rcfg.cm5, make_cm5_pattern(pat, rcfg.cm5, 99, 16, kWords));
+    const Cm5ArmBound b = pattern_bound(rcfg.cm5, pat);
     for (double ld : std::vector<double>{0.5, 0.9, 1.25}) {
       std::vector<Cm5Delivery> dm, dr;
       const Point m = run_point(rcfg, "model", pat, b.rate_per_leaf, ld, warmup, cycles, 7, &dm);
