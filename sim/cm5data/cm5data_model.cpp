@@ -1,5 +1,6 @@
 #include "sim/cm5data/cm5data_model.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -31,7 +32,10 @@ struct Buffer {
     head.assign(static_cast<size_t>(cap), 0);
   }
   int cap() const { return static_cast<int>(flit.size()); }
-  size_t at(int k) const { return static_cast<size_t>((first + k) % cap()); }
+  size_t at(int k) const {
+    const int i = first + k;
+    return static_cast<size_t>(i >= cap() ? i - cap() : i);
+  }
 };
 
 struct Chip {
@@ -49,6 +53,7 @@ struct Chip {
   std::vector<uint8_t> out_valid[2], in_credit[2];
   std::vector<uint32_t> out_data[2];
   std::vector<int64_t> out_msg[2];
+  uint8_t dirty[2] = {0, 0};  // out_valid / in_credit [k] may hold ones
   Cm5ChipCounters cnt;
 };
 
@@ -190,6 +195,34 @@ Cm5RunResult run_cm5data_model(const Cm5Params& p, const Cm5Traffic& t, const Cm
     for (uint32_t c = 0; c < NC; ++c) {
       Chip& ch = chips[c];
       const int NI = ch.ports;
+      // A chip with nothing buffered, nothing allocated and nothing arriving (no flit, no
+      // credit) only steps its LFSR: skip the rest (exactly what the full step would do).
+      if (!opt.check_every_cycle) {
+        bool idle = true;
+        for (int k = 0; k < NI && idle; ++k) {
+          const size_t sk = static_cast<size_t>(k);
+          if (ch.busy[sk] || ch.buf[sk].size) idle = false;
+          const Peer& pe = ch.peer[sk];
+          if (pe.leaf) {
+            const Leaf& lf = leaves[pe.id];
+            if (lf.tx_valid || lf.rx_credit[cur]) idle = false;
+          } else {
+            const Chip& o = chips[pe.id];
+            const size_t op = static_cast<size_t>(pe.port);
+            if (o.out_valid[cur][op] || o.in_credit[cur][op]) idle = false;
+          }
+        }
+        if (idle) {
+          if (ch.dirty[nxt]) {
+            std::fill(ch.out_valid[nxt].begin(), ch.out_valid[nxt].end(), 0);
+            std::fill(ch.in_credit[nxt].begin(), ch.in_credit[nxt].end(), 0);
+            ch.dirty[nxt] = 0;
+          }
+          ch.lfsr = cm5_lfsr_step(ch.lfsr);
+          continue;
+        }
+      }
+      ch.dirty[nxt] = 1;
       // 1. Requests, from the state at the start of the cycle.
       for (int i = 0; i < NI; ++i) {
         req[i] = -1;
@@ -214,8 +247,7 @@ Cm5RunResult run_cm5data_model(const Cm5Params& p, const Cm5Traffic& t, const Cm
       // 2. Round-robin grants on the free outputs.
       for (int o = 0; o < NI; ++o) {
         if (ch.obusy[static_cast<size_t>(o)]) continue;
-        for (int k = 0; k < NI; ++k) {
-          const int i = (ch.ptr[static_cast<size_t>(o)] + k) % NI;
+        for (int k = 0, i = ch.ptr[static_cast<size_t>(o)]; k < NI; ++k, i = i + 1 == NI ? 0 : i + 1) {
           if (req[i] == o) {
             grant_in[i] = o;
             break;
@@ -240,7 +272,7 @@ Cm5RunResult run_cm5data_model(const Cm5Params& p, const Cm5Traffic& t, const Cm
         ch.out_msg[nxt][o] = b.msg[b.at(0)];
         if (ch.sent[si] == 0) ++ch.cnt.out[o];
         b.head[b.at(0)] = 0;
-        b.first = (b.first + 1) % b.cap();
+        b.first = b.first + 1 == b.cap() ? 0 : b.first + 1;
         --b.size;
         ch.in_credit[nxt][si] = 1;
         --ch.credit[o];
@@ -289,7 +321,7 @@ Cm5RunResult run_cm5data_model(const Cm5Params& p, const Cm5Traffic& t, const Cm
         if (!v) continue;
         Buffer& b = ch.buf[sk];
         if (b.size == b.cap()) throw std::logic_error("cm5data model: input buffer overflow (flow control broken)");
-        const size_t at = static_cast<size_t>((b.first + b.size) % b.cap());
+        const size_t at = b.at(b.size);
         b.flit[at] = f;
         b.msg[at] = m;
         b.head[at] = ch.wr_left[sk] == 0;
