@@ -7,15 +7,15 @@ namespace cmnet {
 using nlohmann::json;
 using config_fields::get_int;
 
-Cm5Config cm5data_config(const NetworkConfig& env) {
+Cm5DataConfig cm5data_config(const NetworkConfig& env) {
   if (env.network != "cm5data")
     throw ConfigError(env.where + ": network = \"" + env.network + "\" is not a cm5data config");
-  Cm5Config cfg;
+  Cm5DataConfig cfg;
   cfg.name = env.name;
   const json& o = env.section;
   const std::string w = env.where + ": cm5data";
   config_fields::reject_unknown(o, {"height", "parents", "link_bits", "max_words", "buffer_words", "seed"}, w);
-  Cm5Params& p = cfg.cm5;
+  Cm5DataParams& p = cfg.cm5;
   p.height = get_int(o, "height", p.height, w);
   p.link_bits = get_int(o, "link_bits", p.link_bits, w);
   p.max_words = get_int(o, "max_words", p.max_words, w);
@@ -46,12 +46,12 @@ Cm5Config cm5data_config(const NetworkConfig& env) {
   return cfg;
 }
 
-Cm5Config parse_cm5data_config(const std::string& text, const std::string& where) {
+Cm5DataConfig parse_cm5data_config(const std::string& text, const std::string& where) {
   return cm5data_config(parse_config(text, where));
 }
 
-std::string config_to_json(const Cm5Config& cfg) {
-  const Cm5Params& p = cfg.cm5;
+std::string config_to_json(const Cm5DataConfig& cfg) {
+  const Cm5DataParams& p = cfg.cm5;
   json parents = p.profile.empty() ? json(p.parents) : json(p.profile);
   json j = {{"network", "cm5data"},
             {"name", cfg.name},

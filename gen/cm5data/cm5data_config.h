@@ -1,5 +1,5 @@
 // A CM-5 data network config: the shared envelope (gen/core/config.h) with its "cm5data" object
-// parsed into Cm5Params. {"network": "cm5data", "name": "...", "cm5data": {"height": 2,
+// parsed into Cm5DataParams. {"network": "cm5data", "name": "...", "cm5data": {"height": 2,
 // "parents": "cm5" | "full" | [2, 4, ...], "link_bits": 4, "max_words": 5, "buffer_words": 2,
 // "seed": 1}}
 #pragma once
@@ -11,15 +11,15 @@
 
 namespace cmnet {
 
-struct Cm5Config {
+struct Cm5DataConfig {
   std::string name = "cm5data";
-  Cm5Params cm5;
+  Cm5DataParams cm5;
 };
 
 // Parses and validates the envelope's "cm5data" object; ConfigError names the file and the field.
-Cm5Config cm5data_config(const NetworkConfig& env);
-Cm5Config parse_cm5data_config(const std::string& text, const std::string& where);
+Cm5DataConfig cm5data_config(const NetworkConfig& env);
+Cm5DataConfig parse_cm5data_config(const std::string& text, const std::string& where);
 // The canonical JSON, every default filled in.
-std::string config_to_json(const Cm5Config& cfg);
+std::string config_to_json(const Cm5DataConfig& cfg);
 
 }  // namespace cmnet

@@ -20,13 +20,13 @@ std::string hex16(unsigned v) {
   return b;
 }
 
-std::string parents_text(const Cm5Params& p) {
+std::string parents_text(const Cm5DataParams& p) {
   std::string s;
   for (int x : p.parents_list()) s += (s.empty() ? "" : ",") + S(x);
   return (p.profile.empty() ? "" : p.profile + " ") + "[" + s + "]";
 }
 
-std::vector<std::pair<std::string, std::string>> header_params(const Cm5Params& p) {
+std::vector<std::pair<std::string, std::string>> header_params(const Cm5DataParams& p) {
   return {{"height h", S(p.height)},
           {"leaves N", S(p.leaves())},
           {"parents per level", parents_text(p)},
@@ -39,8 +39,8 @@ std::vector<std::pair<std::string, std::string>> header_params(const Cm5Params& 
 
 std::string router_name(int parents) { return "cm5data_router_p" + S(parents); }
 
-std::string emit_router(const Cm5Params& p, int P) {
-  const Cm5Widths w = cm5_widths(p, P);
+std::string emit_router(const Cm5DataParams& p, int P) {
+  const Cm5DataWidths w = cm5_widths(p, P);
   const int W = p.link_bits, NI = 4 + P, D = p.buffer_flits(), FPW = p.flits_per_word();
   const auto counters = cm5_counter_names(P);
   VerilogWriter v;
@@ -334,10 +334,10 @@ std::string emit_router(const Cm5Params& p, int P) {
   return v.text();
 }
 
-std::string emit_network(const Cm5Params& p) {
+std::string emit_network(const Cm5DataParams& p) {
   const int W = p.link_bits, h = p.height;
   const uint32_t N = p.leaves(), NC = p.total_chips();
-  const Cm5Widths w0 = cm5_widths(p, 4);
+  const Cm5DataWidths w0 = cm5_widths(p, 4);
   VerilogWriter v;
   v.header("CM-5 data network: a 4-ary fat tree of " + S(NC) + " router chips and " + S(N) + " leaf links.",
            header_params(p));
@@ -362,7 +362,7 @@ std::string emit_network(const Cm5Params& p) {
   v.line();
   // Declarations per chip.
   for (uint32_t c = 0; c < NC; ++c) {
-    const Cm5ChipPos pos = cm5_chip_pos(p, c);
+    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
     const int NI = 4 + p.parents_at(pos.level);
     const std::string n = "c" + S(c);
     v.comment("chip " + S(c) + ": level " + S(pos.level) + ", node " + S(pos.node) + ", index " + S(pos.index) +
@@ -406,9 +406,9 @@ std::string emit_network(const Cm5Params& p) {
   }
   v.line();
   for (uint32_t c = 0; c < NC; ++c) {
-    const Cm5ChipPos pos = cm5_chip_pos(p, c);
+    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
     const int P = p.parents_at(pos.level);
-    const Cm5Widths w = cm5_widths(p, P);
+    const Cm5DataWidths w = cm5_widths(p, P);
     const std::string n = "c" + S(c);
     const std::string sel = w.sel == w0.sel ? "cnt_sel" : "cnt_sel[" + S(w.sel - 1) + ":0]";
     v.instance(router_name(P), "chip_l" + S(pos.level) + "_n" + S(pos.node) + "_i" + S(pos.index), {},
@@ -430,8 +430,8 @@ std::string emit_network(const Cm5Params& p) {
 
 }  // namespace
 
-Cm5Widths cm5_widths(const Cm5Params& p, int parents) {
-  Cm5Widths w;
+Cm5DataWidths cm5_widths(const Cm5DataParams& p, int parents) {
+  Cm5DataWidths w;
   const int NI = 4 + parents;
   w.port = std::max(2, clog2(static_cast<uint64_t>(NI)));
   w.credit = clog2(static_cast<uint64_t>(p.buffer_flits()) + 1);
@@ -451,7 +451,7 @@ std::vector<std::string> cm5_counter_names(int parents) {
   return n;
 }
 
-GeneratedDesign emit_cm5data_router(const Cm5Params& p, int parents) {
+GeneratedDesign emit_cm5data_router(const Cm5DataParams& p, int parents) {
   validate(p, "config");
   GeneratedDesign d;
   d.top = router_name(parents);
@@ -462,8 +462,8 @@ GeneratedDesign emit_cm5data_router(const Cm5Params& p, int parents) {
   return d;
 }
 
-std::string cm5data_manifest_json(const Cm5Config& cfg) {
-  const Cm5Params& p = cfg.cm5;
+std::string cm5data_manifest_json(const Cm5DataConfig& cfg) {
+  const Cm5DataParams& p = cfg.cm5;
   nlohmann::ordered_json j;
   j["generator"] = "cmnet";
   j["network"] = "cm5data";
@@ -489,8 +489,8 @@ std::string cm5data_manifest_json(const Cm5Config& cfg) {
   return j.dump(2) + "\n";
 }
 
-GeneratedDesign emit_cm5data(const Cm5Config& cfg) {
-  const Cm5Params& p = cfg.cm5;
+GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg) {
+  const Cm5DataParams& p = cfg.cm5;
   validate(p, "config");
   if (p.height > kCm5MaxEmitHeight)
     throw ConfigError("config: cm5data: height = " + S(p.height) + ": the whole-network Verilog is emitted for height 1.." +

@@ -1,4 +1,4 @@
-// Cm5Params: derived figures, the tree's chip numbering, the message helpers, range checks.
+// Cm5DataParams: derived figures, the tree's chip numbering, the message helpers, range checks.
 #include "gen/cm5data/cm5data_params.h"
 
 #include "gen/core/errors.h"
@@ -12,41 +12,41 @@ std::vector<int> cm5_profile_parents(const std::string& profile, int height) {
   return out;
 }
 
-std::vector<int> Cm5Params::parents_list() const {
+std::vector<int> Cm5DataParams::parents_list() const {
   return profile.empty() ? parents : cm5_profile_parents(profile, height);
 }
 
-int Cm5Params::parents_at(int level) const {
+int Cm5DataParams::parents_at(int level) const {
   if (level >= height) return 0;
   if (profile.empty()) return parents.at(static_cast<size_t>(level - 1));
   return profile == "full" ? 4 : (level <= 2 ? 2 : 4);
 }
 
-int Cm5Params::chips_per_node(int level) const {
+int Cm5DataParams::chips_per_node(int level) const {
   int c = 1;
   for (int l = 1; l < level; ++l) c *= parents_at(l);
   return c;
 }
 
-uint32_t Cm5Params::total_chips() const {
+uint32_t Cm5DataParams::total_chips() const {
   uint32_t n = 0;
   for (int l = 1; l <= height; ++l) n += chips_at(l);
   return n;
 }
 
-uint32_t Cm5Params::level_base(int level) const {
+uint32_t Cm5DataParams::level_base(int level) const {
   uint32_t n = 0;
   for (int l = 1; l < level; ++l) n += chips_at(l);
   return n;
 }
 
-uint64_t Cm5Params::bisection_links() const {
+uint64_t Cm5DataParams::bisection_links() const {
   if (height == 1) return 2;
   return 2ull * static_cast<uint64_t>(up_links(height - 1));
 }
 
-Cm5ChipPos cm5_chip_pos(const Cm5Params& p, uint32_t chip) {
-  Cm5ChipPos pos;
+Cm5DataChipPos cm5_chip_pos(const Cm5DataParams& p, uint32_t chip) {
+  Cm5DataChipPos pos;
   for (int l = 1; l <= p.height; ++l) {
     const uint32_t n = p.chips_at(l);
     if (chip < n) {
@@ -60,7 +60,7 @@ Cm5ChipPos cm5_chip_pos(const Cm5Params& p, uint32_t chip) {
   throw ConfigError("chip number out of range");
 }
 
-uint32_t cm5_chip_id(const Cm5Params& p, int level, uint32_t node, int index) {
+uint32_t cm5_chip_id(const Cm5DataParams& p, int level, uint32_t node, int index) {
   return p.level_base(level) + node * static_cast<uint32_t>(p.chips_per_node(level)) + static_cast<uint32_t>(index);
 }
 
@@ -75,7 +75,7 @@ int cm5_lca_level(uint32_t src, uint32_t dst) {
   return l;
 }
 
-uint32_t cm5_head_word(const Cm5Params& p, uint32_t src, uint32_t dst, int len, int tag) {
+uint32_t cm5_head_word(const Cm5DataParams& p, uint32_t src, uint32_t dst, int len, int tag) {
   const int L = cm5_lca_level(src, dst);
   uint32_t w = static_cast<uint32_t>(len & 7) | (static_cast<uint32_t>(L - 1) << 4) |
                (static_cast<uint32_t>(tag & 15) << 8);
@@ -103,8 +103,8 @@ void check_range(const std::string& where, const std::string& field, int64_t val
 }
 }  // namespace
 
-void validate(const Cm5Params& p, const std::string& where) {
-  check_range(where, "height", p.height, 1, Cm5Params::kMaxHeight);
+void validate(const Cm5DataParams& p, const std::string& where) {
+  check_range(where, "height", p.height, 1, Cm5DataParams::kMaxHeight);
   if (p.link_bits != 4 && p.link_bits != 8 && p.link_bits != 16 && p.link_bits != 32)
     throw ConfigError(where + ": link_bits = " + std::to_string(p.link_bits) +
                       " is not allowed (allowed: 4, 8, 16, 32)");

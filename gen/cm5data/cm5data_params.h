@@ -28,7 +28,7 @@
 
 namespace cmnet {
 
-struct Cm5Params {
+struct Cm5DataParams {
   int height = 2;               // h: N = 4^h leaves
   std::vector<int> parents;     // p_l for levels 1..h-1 (empty: the profile decides)
   std::string profile = "cm5";  // "cm5" (2 on levels 1-2, 4 above), "full" (4), "" (explicit list)
@@ -66,26 +66,26 @@ struct Cm5Params {
 };
 
 // Throws cmnet::ConfigError naming the field, its value and the allowed range.
-void validate(const Cm5Params& p, const std::string& where);
+void validate(const Cm5DataParams& p, const std::string& where);
 
 // The parents of each level for a profile name; empty for an unknown name.
 std::vector<int> cm5_profile_parents(const std::string& profile, int height);
 
 // Where a chip sits: level (1..h), node at that level, index in the node.
-struct Cm5ChipPos {
+struct Cm5DataChipPos {
   int level = 1;
   uint32_t node = 0;
   int index = 0;
 };
-Cm5ChipPos cm5_chip_pos(const Cm5Params& p, uint32_t chip);
-uint32_t cm5_chip_id(const Cm5Params& p, int level, uint32_t node, int index);
+Cm5DataChipPos cm5_chip_pos(const Cm5DataParams& p, uint32_t chip);
+uint32_t cm5_chip_id(const Cm5DataParams& p, int level, uint32_t node, int index);
 
 // Each chip's LFSR seed (a named choice shared by the RTL emitter and the model): the 16-bit
 // value (seed * 0x9E37 + chip * 0x7F4B + 0x1D35) mod 2^16, 0xACE1 when that is 0.
 uint16_t cm5_chip_seed(uint32_t seed, uint32_t chip);
 
 // The message helpers both the model and the harnesses use.
-uint32_t cm5_head_word(const Cm5Params& p, uint32_t src, uint32_t dst, int len, int tag);
+uint32_t cm5_head_word(const Cm5DataParams& p, uint32_t src, uint32_t dst, int len, int tag);
 // Level of the least common ancestor of two leaves (1 for a leaf to itself).
 int cm5_lca_level(uint32_t src, uint32_t dst);
 uint32_t cm5_crc32(const std::vector<uint32_t>& words);  // head (U zeroed) and data words

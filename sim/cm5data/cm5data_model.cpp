@@ -54,7 +54,7 @@ struct Chip {
   std::vector<uint32_t> out_data[2];
   std::vector<int64_t> out_msg[2];
   uint8_t dirty[2] = {0, 0};  // out_valid / in_credit [k] may hold ones
-  Cm5ChipCounters cnt;
+  Cm5DataChipCounters cnt;
 };
 
 struct Leaf {
@@ -75,7 +75,7 @@ struct Leaf {
 
 }  // namespace
 
-Cm5RunResult run_cm5data_model(const Cm5Params& p, const Cm5Traffic& t, const Cm5ModelOptions& opt) {
+Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataModelOptions& opt) {
   validate(p, "model");
   check_cm5_traffic(t, p, "model traffic");
   const int W = p.link_bits, FPW = p.flits_per_word(), D = p.buffer_flits();
@@ -87,7 +87,7 @@ Cm5RunResult run_cm5data_model(const Cm5Params& p, const Cm5Traffic& t, const Cm
   std::vector<Chip> chips(NC);
   for (uint32_t c = 0; c < NC; ++c) {
     Chip& ch = chips[c];
-    const Cm5ChipPos pos = cm5_chip_pos(p, c);
+    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
     ch.level = pos.level;
     ch.parents = p.parents_at(pos.level);
     ch.ports = 4 + ch.parents;
@@ -132,7 +132,7 @@ Cm5RunResult run_cm5data_model(const Cm5Params& p, const Cm5Traffic& t, const Cm
   for (auto& lf : leaves) lf.credits = D;
   for (size_t i = 0; i < t.messages.size(); ++i) leaves[t.messages[i].src].queue.push_back(i);
 
-  Cm5RunResult r;
+  Cm5DataRunResult r;
   r.deliveries.resize(t.messages.size());
   const auto t0 = std::chrono::steady_clock::now();
   int req[8];
@@ -177,7 +177,7 @@ Cm5RunResult run_cm5data_model(const Cm5Params& p, const Cm5Traffic& t, const Cm
         if (++lf.rx_flits == lf.rx_total) {
           const int64_t m = ch.out_msg[cur][port];
           if (m < 0) throw std::logic_error("cm5data model: a flit without a message");
-          Cm5Delivery& d = r.deliveries[static_cast<size_t>(m)];
+          Cm5DataDelivery& d = r.deliveries[static_cast<size_t>(m)];
           if (d.copies++ == 0) {
             d.delivered = true;
             d.arrived = cyc;

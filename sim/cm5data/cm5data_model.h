@@ -33,7 +33,7 @@
 
 namespace cmnet {
 
-struct Cm5Delivery {
+struct Cm5DataDelivery {
   bool delivered = false;
   uint64_t sent = 0;      // cycle the first flit was on the source's leaf link
   uint64_t arrived = 0;   // cycle the last flit was on the destination's leaf link
@@ -43,19 +43,19 @@ struct Cm5Delivery {
   int copies = 0;         // deliveries of this message (1 when all is well)
 };
 
-struct Cm5ChipCounters {
+struct Cm5DataChipCounters {
   std::vector<uint64_t> in, out;  // messages whose head crossed each port (children, then parents)
 };
 
-struct Cm5ModelOptions {
+struct Cm5DataModelOptions {
   uint64_t max_cycles = 1000000;
   bool stop_when_done = true;   // stop once every message is delivered
   bool check_every_cycle = false;  // Kirchhoff on every chip every cycle (tests)
 };
 
-struct Cm5RunResult {
-  std::vector<Cm5Delivery> deliveries;  // by message
-  std::vector<Cm5ChipCounters> chips;
+struct Cm5DataRunResult {
+  std::vector<Cm5DataDelivery> deliveries;  // by message
+  std::vector<Cm5DataChipCounters> chips;
   uint64_t cycles = 0;
   bool completed = false;
   uint64_t flit_hops = 0;      // flits moved over links (leaf links included)
@@ -66,7 +66,7 @@ struct Cm5RunResult {
   double seconds = 0;          // wall time of the simulation loop
 };
 
-Cm5RunResult run_cm5data_model(const Cm5Params& p, const Cm5Traffic& t, const Cm5ModelOptions& opt = {});
+Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataModelOptions& opt = {});
 
 // The 16-bit LFSR the chips use: one step.
 uint16_t cm5_lfsr_step(uint16_t s);

@@ -9,13 +9,13 @@ namespace {
 // load[l][node][0 = up, 1 = down] in flits, l = 0 for the leaf links.
 using Loads = std::vector<std::vector<std::vector<double>>>;
 
-Loads empty_loads(const Cm5Params& p) {
+Loads empty_loads(const Cm5DataParams& p) {
   Loads load(static_cast<size_t>(p.height));
   for (int l = 0; l < p.height; ++l) load[static_cast<size_t>(l)].assign(p.leaves() >> (2 * l), std::vector<double>(2, 0.0));
   return load;
 }
 
-void add(Loads& load, const Cm5Params& p, uint32_t src, uint32_t dst, double f) {
+void add(Loads& load, const Cm5DataParams& p, uint32_t src, uint32_t dst, double f) {
   const int L = cm5_lca_level(src, dst);
   for (int l = 0; l < L && l < p.height; ++l) {
     load[static_cast<size_t>(l)][src >> (2 * l)][0] += f;
@@ -23,8 +23,8 @@ void add(Loads& load, const Cm5Params& p, uint32_t src, uint32_t dst, double f) 
   }
 }
 
-Cm5ArmBound worst(const Cm5Params& p, const Loads& load, double total) {
-  Cm5ArmBound b;
+Cm5DataArmBound worst(const Cm5DataParams& p, const Loads& load, double total) {
+  Cm5DataArmBound b;
   for (int l = 0; l < p.height; ++l) {
     const double links = l == 0 ? 1.0 : static_cast<double>(p.up_links(l));
     const auto& lv = load[static_cast<size_t>(l)];
@@ -45,8 +45,8 @@ Cm5ArmBound worst(const Cm5Params& p, const Loads& load, double total) {
 
 }  // namespace
 
-Cm5ArmBound cm5_pattern_bound(const Cm5Params& p, const std::string& pattern, uint64_t seed, uint64_t rounds, int len) {
-  Cm5DestGen gen(pattern, p, seed);
+Cm5DataArmBound cm5_pattern_bound(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, uint64_t rounds, int len) {
+  Cm5DataDestGen gen(pattern, p, seed);
   Loads load = empty_loads(p);
   const double f = p.message_flits(len);
   double total = 0;
@@ -58,10 +58,10 @@ Cm5ArmBound cm5_pattern_bound(const Cm5Params& p, const std::string& pattern, ui
   return worst(p, load, total);
 }
 
-Cm5ArmBound cm5_arm_bound(const Cm5Params& p, const Cm5Traffic& t) {
+Cm5DataArmBound cm5_arm_bound(const Cm5DataParams& p, const Cm5DataTraffic& t) {
   Loads load = empty_loads(p);
   double total = 0;
-  for (const Cm5Message& m : t.messages) {
+  for (const Cm5DataMessage& m : t.messages) {
     const double f = p.message_flits(m.len);
     add(load, p, m.src, m.dst, f);
     total += f;

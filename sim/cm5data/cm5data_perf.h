@@ -10,7 +10,7 @@
 
 namespace cmnet {
 
-struct Cm5ArmBound {
+struct Cm5DataArmBound {
   double cycles = 0;          // max over arms of flits / links: the routing time bound
   std::string worst_arm;      // e.g. "level 2 node 3 up (4 links)" or "leaf 7 in"
   double rate_per_leaf = 0;   // flits per cycle per leaf the pattern can reach: (flits / N) / cycles
@@ -19,11 +19,11 @@ struct Cm5ArmBound {
 // Arms: every leaf link (up and down, 1 link each) and every node's link bundle to its parent
 // (up and down, c_l * p_l links). A message crosses its source's and destination's leaf links
 // and the arms of the nodes below its least common ancestor on both sides.
-Cm5ArmBound cm5_arm_bound(const Cm5Params& p, const Cm5Traffic& t);
+Cm5DataArmBound cm5_arm_bound(const Cm5DataParams& p, const Cm5DataTraffic& t);
 
 // The same for a pattern's expected loads: `rounds` destinations per leaf from the pattern's rule
 // (messages of `len` words), averaged, so the bound is the steady-state rate the arms allow
 // rather than one sample's worst arm.
-Cm5ArmBound cm5_pattern_bound(const Cm5Params& p, const std::string& pattern, uint64_t seed, uint64_t rounds, int len);
+Cm5DataArmBound cm5_pattern_bound(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, uint64_t rounds, int len);
 
 }  // namespace cmnet

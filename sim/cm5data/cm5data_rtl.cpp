@@ -15,14 +15,14 @@
 namespace cmnet {
 namespace fs = std::filesystem;
 
-std::vector<uint32_t> cm5_expected_words(const Cm5Params& p, const Cm5Message& m) {
+std::vector<uint32_t> cm5_expected_words(const Cm5DataParams& p, const Cm5DataMessage& m) {
   std::vector<uint32_t> w = cm5_message_words(p, m);
   w[0] &= ~0xF0u;
   return w;
 }
 
-Cm5RunResult run_cm5data_rtl(const Cm5Config& cfg, const Cm5Traffic& t, const Cm5RtlOptions& opt) {
-  const Cm5Params& p = cfg.cm5;
+Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const Cm5DataRtlOptions& opt) {
+  const Cm5DataParams& p = cfg.cm5;
   check_cm5_traffic(t, p, "rtl traffic");
   const GeneratedDesign design = emit_cm5data(cfg);
   const std::string exe = build_verilated_model(design, "cm5data_network",
@@ -35,7 +35,7 @@ Cm5RunResult run_cm5data_rtl(const Cm5Config& cfg, const Cm5Traffic& t, const Cm
     std::ofstream in(in_path);
     in << "params " << p.leaves() << ' ' << p.link_bits << ' ' << p.buffer_flits() << ' ' << opt.max_cycles << '\n';
     for (uint32_t c = 0; c < p.total_chips(); ++c) in << "chip " << 4 + p.parents_at(cm5_chip_pos(p, c).level) << '\n';
-    for (const Cm5Message& m : t.messages) {
+    for (const Cm5DataMessage& m : t.messages) {
       const auto w = cm5_message_words(p, m);
       in << "msg " << m.src << ' ' << m.inject_at << ' ' << w.size() << std::hex;
       for (uint32_t x : w) in << ' ' << x;
@@ -54,7 +54,7 @@ Cm5RunResult run_cm5data_rtl(const Cm5Config& cfg, const Cm5Traffic& t, const Cm
   std::map<std::pair<uint32_t, std::vector<uint32_t>>, std::vector<size_t>> waiting;
   for (size_t i = t.messages.size(); i-- > 0;)
     waiting[{t.messages[i].dst, cm5_expected_words(p, t.messages[i])}].push_back(i);
-  Cm5RunResult r;
+  Cm5DataRunResult r;
   r.deliveries.resize(t.messages.size());
   r.chips.resize(p.total_chips());
   std::ifstream out(out_path);
@@ -83,7 +83,7 @@ Cm5RunResult run_cm5data_rtl(const Cm5Config& cfg, const Cm5Traffic& t, const Cm
       }
       const size_t m = it->second.back();
       it->second.pop_back();
-      Cm5Delivery& d = r.deliveries[m];
+      Cm5DataDelivery& d = r.deliveries[m];
       d.delivered = true;
       d.copies = 1;
       d.arrived = cyc;
@@ -103,7 +103,7 @@ Cm5RunResult run_cm5data_rtl(const Cm5Config& cfg, const Cm5Traffic& t, const Cm
       size_t c = 0;
       out >> c;
       const int ni = 4 + p.parents_at(cm5_chip_pos(p, static_cast<uint32_t>(c)).level);
-      Cm5ChipCounters& k = r.chips.at(c);
+      Cm5DataChipCounters& k = r.chips.at(c);
       k.in.resize(static_cast<size_t>(ni));
       k.out.resize(static_cast<size_t>(ni));
       for (auto& v : k.in) out >> v;

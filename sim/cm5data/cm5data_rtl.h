@@ -8,16 +8,16 @@
 
 namespace cmnet {
 
-struct Cm5RtlOptions {
+struct Cm5DataRtlOptions {
   uint64_t max_cycles = 1000000;
   double timeout_s = 1200;
 };
 
 // Received messages are matched to the traffic by their destination and words (the head word
 // with U = 0, as every message arrives). `seconds` is the harness's simulation time only.
-Cm5RunResult run_cm5data_rtl(const Cm5Config& cfg, const Cm5Traffic& t, const Cm5RtlOptions& opt = {});
+Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const Cm5DataRtlOptions& opt = {});
 
 // The words a message arrives with: its words with the head word's U field zeroed.
-std::vector<uint32_t> cm5_expected_words(const Cm5Params& p, const Cm5Message& m);
+std::vector<uint32_t> cm5_expected_words(const Cm5DataParams& p, const Cm5DataMessage& m);
 
 }  // namespace cmnet

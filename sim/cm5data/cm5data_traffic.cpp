@@ -7,7 +7,7 @@
 
 namespace cmnet {
 
-std::vector<uint32_t> cm5_message_words(const Cm5Params& p, const Cm5Message& m) {
+std::vector<uint32_t> cm5_message_words(const Cm5DataParams& p, const Cm5DataMessage& m) {
   std::vector<uint32_t> w;
   w.push_back(cm5_head_word(p, m.src, m.dst, m.len, m.tag));
   for (uint32_t d : m.data) w.push_back(d);
@@ -41,7 +41,7 @@ void unmorton(uint32_t z, int h, uint32_t& x, uint32_t& y) {
 }
 }  // namespace
 
-Cm5DestGen::Cm5DestGen(const std::string& nm, const Cm5Params& p, uint64_t seed)
+Cm5DataDestGen::Cm5DataDestGen(const std::string& nm, const Cm5DataParams& p, uint64_t seed)
     : name(nm), n(p.leaves()), height(p.height), state(seed * 0x2545F4914F6CDD1Dull + 7) {
   const auto names = cm5_pattern_names();
   if (std::find(names.begin(), names.end(), nm) == names.end()) {
@@ -51,9 +51,9 @@ Cm5DestGen::Cm5DestGen(const std::string& nm, const Cm5Params& p, uint64_t seed)
   }
 }
 
-uint64_t Cm5DestGen::rnd() { return splitmix(state); }
+uint64_t Cm5DataDestGen::rnd() { return splitmix(state); }
 
-uint32_t Cm5DestGen::next(uint32_t src, uint64_t round) {
+uint32_t Cm5DataDestGen::next(uint32_t src, uint64_t round) {
   if (name == "random") return static_cast<uint32_t>(rnd() % n);
   if (name == "permutation") {
     while (perms.size() <= round) {
@@ -80,13 +80,13 @@ uint32_t Cm5DestGen::next(uint32_t src, uint64_t round) {
   return morton(x, y, height);
 }
 
-Cm5Traffic make_cm5_pattern(const std::string& name, const Cm5Params& p, uint64_t seed, int per_leaf, int len) {
-  Cm5DestGen gen(name, p, seed);
+Cm5DataTraffic make_cm5_pattern(const std::string& name, const Cm5DataParams& p, uint64_t seed, int per_leaf, int len) {
+  Cm5DataDestGen gen(name, p, seed);
   uint64_t s = seed ^ 0x5bd1e995ull;
-  Cm5Traffic t;
+  Cm5DataTraffic t;
   for (int r = 0; r < per_leaf; ++r)
     for (uint32_t src = 0; src < p.leaves(); ++src) {
-      Cm5Message m;
+      Cm5DataMessage m;
       m.src = src;
       m.dst = gen.next(src, static_cast<uint64_t>(r));
       m.len = len > 0 ? len : 1 + static_cast<int>(splitmix(s) % static_cast<uint64_t>(p.max_words));
@@ -98,17 +98,17 @@ Cm5Traffic make_cm5_pattern(const std::string& name, const Cm5Params& p, uint64_
   return t;
 }
 
-Cm5Traffic make_cm5_open_loop(const std::string& name, const Cm5Params& p, uint64_t seed, double rate,
+Cm5DataTraffic make_cm5_open_loop(const std::string& name, const Cm5DataParams& p, uint64_t seed, double rate,
                               uint64_t cycles, int len) {
-  Cm5DestGen gen(name, p, seed);
+  Cm5DataDestGen gen(name, p, seed);
   uint64_t s = seed ^ 0x1234567ull;
-  Cm5Traffic t;
+  Cm5DataTraffic t;
   std::vector<uint64_t> count(p.leaves(), 0);
   const uint64_t threshold = static_cast<uint64_t>(rate * 18446744073709551615.0);
   for (uint64_t c = 0; c < cycles; ++c)
     for (uint32_t src = 0; src < p.leaves(); ++src) {
       if (splitmix(s) >= threshold) continue;
-      Cm5Message m;
+      Cm5DataMessage m;
       m.src = src;
       m.dst = gen.next(src, count[src]);
       m.len = len;
@@ -122,9 +122,9 @@ Cm5Traffic make_cm5_open_loop(const std::string& name, const Cm5Params& p, uint6
   return t;
 }
 
-void check_cm5_traffic(const Cm5Traffic& t, const Cm5Params& p, const std::string& where) {
+void check_cm5_traffic(const Cm5DataTraffic& t, const Cm5DataParams& p, const std::string& where) {
   for (size_t i = 0; i < t.messages.size(); ++i) {
-    const Cm5Message& m = t.messages[i];
+    const Cm5DataMessage& m = t.messages[i];
     const std::string at = where + ": message " + std::to_string(i) + ": ";
     if (m.src >= p.leaves() || m.dst >= p.leaves())
       throw InputError(at + "leaf out of range 0.." + std::to_string(p.leaves() - 1));

@@ -27,8 +27,8 @@ std::string config_error(const std::string& body) {
   return "(accepted)";
 }
 
-Cm5Config cfg(int h, const std::string& profile, int W, int buffer_words = 2) {
-  Cm5Config c;
+Cm5DataConfig cfg(int h, const std::string& profile, int W, int buffer_words = 2) {
+  Cm5DataConfig c;
   c.cm5.height = h;
   c.cm5.profile = profile;
   c.cm5.link_bits = W;
@@ -58,7 +58,7 @@ std::string run_tool(const std::vector<std::string>& cmd, const fs::path& log, i
   return ss.str();
 }
 
-TEST(Cm5Config, BadConfigsGiveClearErrors) {
+TEST(Cm5DataConfig, BadConfigsGiveClearErrors) {
   const std::string w3 = config_error(R"({"link_bits": 3})");
   EXPECT_NE(w3.find("net.json: cm5data: link_bits = 3 is not allowed (allowed: 4, 8, 16, 32)"), std::string::npos) << w3;
   const std::string p5 = config_error(R"({"height": 3, "parents": [2, 5]})");
@@ -74,20 +74,20 @@ TEST(Cm5Config, BadConfigsGiveClearErrors) {
   EXPECT_EQ(config_error(R"({"height": 3, "parents": [4, 2], "link_bits": 8})"), "(accepted)");
 }
 
-TEST(Cm5Config, CanonicalJsonRoundTrips) {
-  const Cm5Config a = parse_cm5data_config(
+TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
+  const Cm5DataConfig a = parse_cm5data_config(
       R"({"network": "cm5data", "name": "x", "cm5data": {"height": 3, "parents": [4, 2]}})", "a");
-  const Cm5Config b = parse_cm5data_config(config_to_json(a), "b");
+  const Cm5DataConfig b = parse_cm5data_config(config_to_json(a), "b");
   EXPECT_EQ(config_to_json(a), config_to_json(b));
   EXPECT_EQ(b.cm5.parents_at(1), 4);
   EXPECT_EQ(b.cm5.parents_at(2), 2);
   EXPECT_EQ(b.cm5.parents_at(3), 0);
 }
 
-TEST(Cm5Params, DerivedFiguresOfTheCm5Profile) {
+TEST(Cm5DataParams, DerivedFiguresOfTheCm5Profile) {
   // The paper: 2 parents on levels 1-2, 4 above; 16 leaves have 4 links out of their subtree
   // per network (the paper's 160 MB/s is 8 links: two networks, left and right).
-  Cm5Params p;
+  Cm5DataParams p;
   p.height = 5;
   EXPECT_EQ(p.leaves(), 1024u);
   EXPECT_EQ(p.chips_per_node(1), 1);
@@ -102,12 +102,12 @@ TEST(Cm5Params, DerivedFiguresOfTheCm5Profile) {
   EXPECT_EQ(p.bisection_links(), 128u);
   EXPECT_EQ(p.message_bits(5), 224);
   EXPECT_EQ(p.message_flits(5), 56);
-  Cm5Params full = p;
+  Cm5DataParams full = p;
   full.profile = "full";
   EXPECT_EQ(full.bisection_links(), 512u);  // N/2: full bisection
   // Chip numbering round-trips.
   for (uint32_t c = 0; c < p.total_chips(); ++c) {
-    const Cm5ChipPos pos = cm5_chip_pos(p, c);
+    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
     EXPECT_EQ(cm5_chip_id(p, pos.level, pos.node, pos.index), c);
   }
   EXPECT_EQ(cm5_lca_level(5, 5), 1);
@@ -170,7 +170,7 @@ INSTANTIATE_TEST_SUITE_P(Networks, Cm5EmitterMatrix,
 
 TEST(Cm5Emitter, OneRouterChipSynthesizesForIce40) {
   const fs::path dir = temp_dir("yosys");
-  Cm5Params p;
+  Cm5DataParams p;
   p.link_bits = 4;
   p.buffer_words = 2;
   const auto d = emit_cm5data_router(p, 4);

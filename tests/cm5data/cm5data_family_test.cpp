@@ -96,7 +96,7 @@ TEST(Cm5Family, SimWritesJsonLinesOnBothEngines) {
 
 TEST(Cm5Family, TrafficFileErrorsNameFileLineAndField) {
   const fs::path p = fs::temp_directory_path() / ("cm5bad-" + std::to_string(::getpid()) + ".traffic");
-  Cm5Params params;
+  Cm5DataParams params;
   auto err = [&](const std::string& text) {
     std::ofstream(p) << text;
     try {

@@ -15,8 +15,8 @@
 namespace cmnet {
 namespace {
 
-Cm5Params params(int h, const std::string& profile, int W = 4, int buffer_words = 2) {
-  Cm5Params p;
+Cm5DataParams params(int h, const std::string& profile, int W = 4, int buffer_words = 2) {
+  Cm5DataParams p;
   p.height = h;
   p.profile = profile;
   p.link_bits = W;
@@ -35,11 +35,11 @@ class Cm5ModelPatterns : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Cm5ModelPatterns, DeliversEveryMessageOnceAndConserves) {
   const Case k = GetParam();
-  const Cm5Params p = params(k.h, k.profile, k.h == 2 ? 4 : 8);
-  const Cm5Traffic t = make_cm5_pattern(k.pattern, p, 3, 4);
-  Cm5ModelOptions opt;
+  const Cm5DataParams p = params(k.h, k.profile, k.h == 2 ? 4 : 8);
+  const Cm5DataTraffic t = make_cm5_pattern(k.pattern, p, 3, 4);
+  Cm5DataModelOptions opt;
   opt.check_every_cycle = true;
-  const Cm5RunResult r = run_cm5data_model(p, t, opt);
+  const Cm5DataRunResult r = run_cm5data_model(p, t, opt);
   expect_all_delivered_once(p, t, r);
   expect_counters_conserve(p, t, r);
   EXPECT_EQ(r.kirchhoff_violations, 0u);
@@ -66,9 +66,9 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Cm5Model, EveryLinkWidthAndBufferDepth) {
   for (int W : {4, 8, 16, 32})
     for (int b : {1, 3}) {
-      const Cm5Params p = params(2, "full", W, b);
-      const Cm5Traffic t = make_cm5_pattern("random", p, 11, 3);
-      const Cm5RunResult r = run_cm5data_model(p, t);
+      const Cm5DataParams p = params(2, "full", W, b);
+      const Cm5DataTraffic t = make_cm5_pattern("random", p, 11, 3);
+      const Cm5DataRunResult r = run_cm5data_model(p, t);
       expect_all_delivered_once(p, t, r);
       expect_counters_conserve(p, t, r);
     }
@@ -78,15 +78,15 @@ TEST(Cm5Model, OneMessageTakesTheShortestTime) {
   // Alone in the network, leaf 0 to leaf 15 (h = 2): up to level 2 and down, 4 hops of chips.
   // Per chip: the head word's flits arrive (FPW), one cycle to grant, one to move; the leaf
   // link and every chip link add a cycle each.
-  const Cm5Params p = params(2, "cm5", 32, 4);
-  Cm5Traffic t;
-  Cm5Message m;
+  const Cm5DataParams p = params(2, "cm5", 32, 4);
+  Cm5DataTraffic t;
+  Cm5DataMessage m;
   m.src = 0;
   m.dst = 15;
   m.len = 1;
   m.data = {0xabcd};
   t.messages.push_back(m);
-  const Cm5RunResult r = run_cm5data_model(p, t);
+  const Cm5DataRunResult r = run_cm5data_model(p, t);
   ASSERT_TRUE(r.completed);
   // W = 32: 3 flits; 3 chips (level 1, level 2, level 1). The leaf sends flit 0 at cycle 0;
   // the first chip has it at 1, grants at 1, moves it at 2; it is on the next link at 3: 3
@@ -94,23 +94,23 @@ TEST(Cm5Model, OneMessageTakesTheShortestTime) {
   EXPECT_EQ(r.deliveries[0].sent, 0u);
   EXPECT_EQ(r.deliveries[0].arrived, 3u * 3u + 2u);
   // W = 4: 8 flits a word; the whole head word (8 flits) must be in before the grant.
-  Cm5Params q = p;
+  Cm5DataParams q = p;
   q.link_bits = 4;
-  const Cm5RunResult r4 = run_cm5data_model(q, t);
+  const Cm5DataRunResult r4 = run_cm5data_model(q, t);
   EXPECT_EQ(r4.deliveries[0].arrived, 3u * (8u + 2u) + (3u * 8u - 1u));
 }
 
 TEST(Cm5Model, UpRoutingSpreadsOverTheParents) {
   // Bit-complement at 64 leaves sends everything over the root: every parent link of every
   // level-1 and level-2 chip carries messages.
-  const Cm5Params p = params(3, "full", 8);
-  const Cm5Traffic t = make_cm5_pattern("bit-complement", p, 5, 8);
-  const Cm5RunResult r = run_cm5data_model(p, t);
+  const Cm5DataParams p = params(3, "full", 8);
+  const Cm5DataTraffic t = make_cm5_pattern("bit-complement", p, 5, 8);
+  const Cm5DataRunResult r = run_cm5data_model(p, t);
   ASSERT_TRUE(r.completed);
   for (int l = 1; l <= 2; ++l)
     for (uint32_t n = 0; n < p.nodes_at(l); ++n)
       for (int j = 0; j < p.chips_per_node(l); ++j) {
-        const Cm5ChipCounters& c = r.chips[cm5_chip_id(p, l, n, j)];
+        const Cm5DataChipCounters& c = r.chips[cm5_chip_id(p, l, n, j)];
         for (int q = 0; q < 4; ++q) EXPECT_GT(c.out[static_cast<size_t>(4 + q)], 0u) << l << " " << n << " " << j;
       }
 }
@@ -120,9 +120,9 @@ TEST(Cm5Model, NoInputStarvesWhileTheOthersSaturate) {
   // run. Round-robin on every output: each source's messages keep arriving; no source waits
   // longer between two deliveries than every source getting one message through, twice over.
   for (const char* prof : {"cm5", "full"}) {
-    const Cm5Params p = params(2, prof, 8);
-    const Cm5Traffic t = make_cm5_pattern("all-to-one", p, 1, 12, 2);
-    const Cm5RunResult r = run_cm5data_model(p, t);
+    const Cm5DataParams p = params(2, prof, 8);
+    const Cm5DataTraffic t = make_cm5_pattern("all-to-one", p, 1, 12, 2);
+    const Cm5DataRunResult r = run_cm5data_model(p, t);
     ASSERT_TRUE(r.completed);
     const uint64_t msg_flits = static_cast<uint64_t>(p.message_flits(2));
     std::map<uint32_t, std::vector<uint64_t>> by_src;
@@ -163,8 +163,8 @@ TEST(Cm5Model, LfsrIsMaximal) {
 }
 
 TEST(Cm5Model, RejectsTrafficThatDoesNotFit) {
-  const Cm5Params p = params(2, "cm5");
-  Cm5Traffic t = make_cm5_pattern("random", p, 1, 1);
+  const Cm5DataParams p = params(2, "cm5");
+  Cm5DataTraffic t = make_cm5_pattern("random", p, 1, 1);
   t.messages[3].dst = 16;
   EXPECT_THROW(run_cm5data_model(p, t), InputError);
   EXPECT_THROW(make_cm5_pattern("tornado", p, 1, 1), InputError);
@@ -179,20 +179,20 @@ namespace {
 TEST(Cm5PerformanceModel, WorstArmLoadOverArmBandwidth) {
   // Bit-complement sends every message over the root: on the CM-5 profile the level-2 arms
   // (16 leaves, 4 links up) allow a quarter of a link per leaf; a full tree allows a whole link.
-  Cm5Params p = params(3, "cm5");
-  const Cm5ArmBound b = cm5_pattern_bound(p, "bit-complement", 1, 4, 5);
+  Cm5DataParams p = params(3, "cm5");
+  const Cm5DataArmBound b = cm5_pattern_bound(p, "bit-complement", 1, 4, 5);
   EXPECT_DOUBLE_EQ(b.rate_per_leaf, 0.25);
   EXPECT_NE(b.worst_arm.find("level 2"), std::string::npos) << b.worst_arm;
   p.profile = "full";
   EXPECT_DOUBLE_EQ(cm5_pattern_bound(p, "bit-complement", 1, 4, 5).rate_per_leaf, 1.0);
   // Uniform random at 256 leaves, CM-5 profile: the level-2 arms carry 15/16 of their leaves'
   // traffic on 4 links for 16 leaves: about 4/15 of a link per leaf.
-  Cm5Params q = params(4, "cm5");
+  Cm5DataParams q = params(4, "cm5");
   const double r = cm5_pattern_bound(q, "random", 1, 2048, 5).rate_per_leaf;
   EXPECT_GT(r, 0.24);
   EXPECT_LT(r, 4.0 / 15.0 + 1e-9);
   // The bound of one message set: the same arithmetic on the messages given.
-  const Cm5Traffic t = make_cm5_pattern("all-to-one", q, 1, 1, 5);
+  const Cm5DataTraffic t = make_cm5_pattern("all-to-one", q, 1, 1, 5);
   EXPECT_NEAR(cm5_arm_bound(q, t).rate_per_leaf, 1.0 / q.leaves(), 1e-12);
   EXPECT_EQ(cm5_arm_bound(q, t).worst_arm, "leaf 0 in");
 }

@@ -12,8 +12,8 @@
 namespace cmnet {
 namespace {
 
-Cm5Config config(int h, const std::string& profile, int W, int buffer_words, uint32_t seed) {
-  Cm5Config c;
+Cm5DataConfig config(int h, const std::string& profile, int W, int buffer_words, uint32_t seed) {
+  Cm5DataConfig c;
   c.name = "rtl-test";
   c.cm5.height = h;
   c.cm5.profile = profile;
@@ -23,19 +23,19 @@ Cm5Config config(int h, const std::string& profile, int W, int buffer_words, uin
   return c;
 }
 
-void expect_rtl_equals_model(const Cm5Config& cfg, const Cm5Traffic& t, const std::string& what) {
+void expect_rtl_equals_model(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& what) {
   SCOPED_TRACE(what);
-  const Cm5Params& p = cfg.cm5;
-  const Cm5RunResult model = run_cm5data_model(p, t);
-  const Cm5RunResult rtl = run_cm5data_rtl(cfg, t);
+  const Cm5DataParams& p = cfg.cm5;
+  const Cm5DataRunResult model = run_cm5data_model(p, t);
+  const Cm5DataRunResult rtl = run_cm5data_rtl(cfg, t);
   expect_all_delivered_once(p, t, rtl);
   expect_counters_conserve(p, t, rtl);
   EXPECT_EQ(rtl.kirchhoff_violations, 0u) << "messages the traffic does not have";
   ASSERT_EQ(model.deliveries.size(), rtl.deliveries.size());
   size_t differ = 0;
   for (size_t i = 0; i < t.messages.size(); ++i) {
-    const Cm5Delivery& a = model.deliveries[i];
-    const Cm5Delivery& b = rtl.deliveries[i];
+    const Cm5DataDelivery& a = model.deliveries[i];
+    const Cm5DataDelivery& b = rtl.deliveries[i];
     if (a.sent != b.sent || a.arrived != b.arrived || a.words != b.words) {
       if (++differ <= 5)
         ADD_FAILURE() << "message " << i << " (" << t.messages[i].src << " -> " << t.messages[i].dst
@@ -55,7 +55,7 @@ const std::vector<std::string> kPatterns = {"random", "permutation", "hot-spot",
                                             "nearest-neighbour", "bit-complement"};
 
 TEST(Cm5Rtl, SixtyFourLeavesTwoThenFourParents) {
-  const Cm5Config cfg = config(3, "cm5", 16, 2, 3);
+  const Cm5DataConfig cfg = config(3, "cm5", 16, 2, 3);
   for (const auto& pat : kPatterns) expect_rtl_equals_model(cfg, make_cm5_pattern(pat, cfg.cm5, 6, 2), pat);
 }
 

@@ -9,8 +9,8 @@
 namespace cmnet {
 namespace {
 
-Cm5Config config(int h, const std::string& profile, int W, int buffer_words, uint32_t seed) {
-  Cm5Config c;
+Cm5DataConfig config(int h, const std::string& profile, int W, int buffer_words, uint32_t seed) {
+  Cm5DataConfig c;
   c.name = "cm5data-16";  // as gen/examples/cm5data_16.json: the family test shares its build
   c.cm5.height = h;
   c.cm5.profile = profile;
@@ -20,19 +20,19 @@ Cm5Config config(int h, const std::string& profile, int W, int buffer_words, uin
   return c;
 }
 
-void expect_rtl_equals_model(const Cm5Config& cfg, const Cm5Traffic& t, const std::string& what) {
+void expect_rtl_equals_model(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& what) {
   SCOPED_TRACE(what);
-  const Cm5Params& p = cfg.cm5;
-  const Cm5RunResult model = run_cm5data_model(p, t);
-  const Cm5RunResult rtl = run_cm5data_rtl(cfg, t);
+  const Cm5DataParams& p = cfg.cm5;
+  const Cm5DataRunResult model = run_cm5data_model(p, t);
+  const Cm5DataRunResult rtl = run_cm5data_rtl(cfg, t);
   expect_all_delivered_once(p, t, rtl);
   expect_counters_conserve(p, t, rtl);
   EXPECT_EQ(rtl.kirchhoff_violations, 0u) << "messages the traffic does not have";
   ASSERT_EQ(model.deliveries.size(), rtl.deliveries.size());
   size_t differ = 0;
   for (size_t i = 0; i < t.messages.size(); ++i) {
-    const Cm5Delivery& a = model.deliveries[i];
-    const Cm5Delivery& b = rtl.deliveries[i];
+    const Cm5DataDelivery& a = model.deliveries[i];
+    const Cm5DataDelivery& b = rtl.deliveries[i];
     if (a.sent != b.sent || a.arrived != b.arrived || a.words != b.words) {
       if (++differ <= 5)
         ADD_FAILURE() << "message " << i << " (" << t.messages[i].src << " -> " << t.messages[i].dst
@@ -52,18 +52,18 @@ const std::vector<std::string> kPatterns = {"random", "permutation", "hot-spot",
                                             "nearest-neighbour", "bit-complement"};
 
 TEST(Cm5Rtl, SixteenLeavesTwoParentsLinkBits4) {
-  const Cm5Config cfg = config(2, "cm5", 4, 2, 1);  // gen/examples/cm5data_16.json
+  const Cm5DataConfig cfg = config(2, "cm5", 4, 2, 1);  // gen/examples/cm5data_16.json
   for (const auto& pat : kPatterns) expect_rtl_equals_model(cfg, make_cm5_pattern(pat, cfg.cm5, 2, 3), pat);
 }
 
 TEST(Cm5Rtl, SixteenLeavesFourParentsLinkBits8) {
-  const Cm5Config cfg = config(2, "full", 8, 1, 9);
+  const Cm5DataConfig cfg = config(2, "full", 8, 1, 9);
   for (const auto& pat : kPatterns) expect_rtl_equals_model(cfg, make_cm5_pattern(pat, cfg.cm5, 4, 4), pat);
 }
 
 TEST(Cm5Rtl, SixteenLeavesOpenLoopLoad) {
   // Messages that become ready over time (what the bench offers), at a load near saturation.
-  const Cm5Config cfg = config(2, "full", 8, 1, 9);
+  const Cm5DataConfig cfg = config(2, "full", 8, 1, 9);
   for (const auto& pat : {"random", "nearest-neighbour"})
     expect_rtl_equals_model(cfg, make_cm5_open_loop(pat, cfg.cm5, 3, 0.03, 300, 3), pat);
 }

@@ -40,8 +40,8 @@ struct Point {
   uint64_t cycles = 0;
 };
 
-Cm5Config bench_config(int h, const std::string& profile, int buffer_words = 2) {
-  Cm5Config c;
+Cm5DataConfig bench_config(int h, const std::string& profile, int buffer_words = 2) {
+  Cm5DataConfig c;
   c.name = "bench";
   c.cm5.height = h;
   c.cm5.profile = profile;
@@ -52,19 +52,19 @@ Cm5Config bench_config(int h, const std::string& profile, int buffer_words = 2) 
   return c;
 }
 
-Point run_point(const Cm5Config& cfg, const std::string& engine, const std::string& pattern, double bound, double load,
-                uint64_t warmup, uint64_t cycles, uint64_t seed, std::vector<Cm5Delivery>* keep = nullptr) {
-  const Cm5Params& p = cfg.cm5;
+Point run_point(const Cm5DataConfig& cfg, const std::string& engine, const std::string& pattern, double bound, double load,
+                uint64_t warmup, uint64_t cycles, uint64_t seed, std::vector<Cm5DataDelivery>* keep = nullptr) {
+  const Cm5DataParams& p = cfg.cm5;
   const double msg_flits = p.message_flits(kWords);
-  const Cm5Traffic t = make_cm5_open_loop(pattern, p, seed, load * bound / msg_flits, cycles, kWords);
-  Cm5RunResult r;
+  const Cm5DataTraffic t = make_cm5_open_loop(pattern, p, seed, load * bound / msg_flits, cycles, kWords);
+  Cm5DataRunResult r;
   if (engine == "model") {
-    Cm5ModelOptions o;
+    Cm5DataModelOptions o;
     o.max_cycles = cycles;
     o.stop_when_done = false;
     r = run_cm5data_model(p, t, o);
   } else {
-    Cm5RtlOptions o;
+    Cm5DataRtlOptions o;
     o.max_cycles = cycles;
     r = run_cm5data_rtl(cfg, t, o);
   }
@@ -78,7 +78,7 @@ Point run_point(const Cm5Config& cfg, const std::string& engine, const std::stri
   double offered = 0, accepted = 0, lat = 0, n = 0;
   for (size_t i = 0; i < t.messages.size(); ++i) {
     if (t.messages[i].inject_at >= warmup) offered += msg_flits;
-    const Cm5Delivery& d = r.deliveries[i];
+    const Cm5DataDelivery& d = r.deliveries[i];
     if (d.delivered && d.arrived >= warmup && d.arrived < cycles) {
       accepted += msg_flits;
       lat += static_cast<double>(d.arrived - t.messages[i].inject_at);
@@ -93,13 +93,13 @@ Point run_point(const Cm5Config& cfg, const std::string& engine, const std::stri
 }
 
 // MB/s of payload per node at the paper's link rate: flits of 4 bits at 40 MHz, 5 of 7 words data.
-double mbytes(const Cm5Params& p, double flits_per_cycle) {
+double mbytes(const Cm5DataParams& p, double flits_per_cycle) {
   return flits_per_cycle * p.link_bits * kClockHz / 8.0 / 1e6 * kWords / (kWords + 2.0);
 }
 
 // The paper's performance model for the pattern's expected arm loads (about 4 million sampled
 // destinations, at least 64 per leaf).
-Cm5ArmBound pattern_bound(const Cm5Params& p, const std::string& pattern) {
+Cm5DataArmBound pattern_bound(const Cm5DataParams& p, const std::string& pattern) {
   return cm5_pattern_bound(p, pattern, 99, std::max<uint64_t>(64, (1u << 22) / p.leaves()), kWords);
 }
 
@@ -132,10 +132,10 @@ int cm5data_bench(const BenchArgs& a) {
 
   json curves = json::array();
   double speed_1024 = 0;
-  auto do_curve = [&](const Cm5Config& cfg, const std::string& pattern, const std::string& engine,
+  auto do_curve = [&](const Cm5DataConfig& cfg, const std::string& pattern, const std::string& engine,
                       const std::vector<double>& lds) {
-    const Cm5Params& p = cfg.cm5;
-    const Cm5ArmBound b = pattern_bound(p, pattern);
+    const Cm5DataParams& p = cfg.cm5;
+    const Cm5DataArmBound b = pattern_bound(p, pattern);
     std::printf("-- %s, %u leaves, %s (%s, buffers %d words), bound %.3f flits/cycle/leaf (worst arm: %s)\n", paper_name(pattern),
                 p.leaves(), engine.c_str(), p.profile.c_str(), p.buffer_words, b.rate_per_leaf, b.worst_arm.c_str());
     std::printf("   %6s %9s %9s %9s %10s %9s\n", "load", "offered", "accepted", "/bound", "latency", "MB/s/node");
@@ -169,7 +169,7 @@ int cm5data_bench(const BenchArgs& a) {
 
   std::map<std::string, std::map<uint32_t, double>> sat_mb;
   for (int h : heights) {
-    const Cm5Config cfg = bench_config(h, "cm5");
+    const Cm5DataConfig cfg = bench_config(h, "cm5");
     for (const auto& pat : patterns) sat_mb[pat][cfg.cm5.leaves()] = mbytes(cfg.cm5, do_curve(cfg, pat, "model", loads).first);
   }
   // Full bisection, for comparison with cycle-level NoC simulators' 4-ary fat trees (there:
@@ -191,14 +191,14 @@ int cm5data_bench(const BenchArgs& a) {
 
   // The RTL at 64 leaves: the same points, and the same deliveries as the model's.
   std::printf("== RTL (Verilator, the emitted cm5data_network), 64 leaves, the same points as the model\n");
-  const Cm5Config rcfg = bench_config(3, "cm5");
+  const Cm5DataConfig rcfg = bench_config(3, "cm5");
   json rtl = json::array();
   bool rtl_agrees = true;
   double rtl_cycles = 0, rtl_secs = 0;
   for (const auto& pat : patterns) {
-    const Cm5ArmBound b = pattern_bound(rcfg.cm5, pat);
+    const Cm5DataArmBound b = pattern_bound(rcfg.cm5, pat);
     for (double ld : std::vector<double>{0.5, 0.9, 1.25}) {
-      std::vector<Cm5Delivery> dm, dr;
+      std::vector<Cm5DataDelivery> dm, dr;
       const Point m = run_point(rcfg, "model", pat, b.rate_per_leaf, ld, warmup, cycles, 7, &dm);
       const Point r = run_point(rcfg, "rtl", pat, b.rate_per_leaf, ld, warmup, cycles, 7, &dr);
       bool same = dm.size() == dr.size();
@@ -221,15 +221,15 @@ int cm5data_bench(const BenchArgs& a) {
   std::printf("== latency of one 5-word message alone, leaf 0 to leaf N-1 (over the root), at 40 MHz\n");
   json lat = json::array();
   for (int h = 1; h <= 7; ++h) {
-    const Cm5Config cfg = bench_config(h, "cm5");
-    Cm5Traffic t;
-    Cm5Message m;
+    const Cm5DataConfig cfg = bench_config(h, "cm5");
+    Cm5DataTraffic t;
+    Cm5DataMessage m;
     m.src = 0;
     m.dst = cfg.cm5.leaves() - 1;
     m.len = kWords;
     m.data.assign(kWords, 0x5a5a5a5au);
     t.messages.push_back(m);
-    const Cm5RunResult r = run_cm5data_model(cfg.cm5, t);
+    const Cm5DataRunResult r = run_cm5data_model(cfg.cm5, t);
     const double cyc = static_cast<double>(r.deliveries[0].arrived - r.deliveries[0].sent + 1);
     std::printf("   %6u leaves: %4.0f cycles = %.2f us\n", cfg.cm5.leaves(), cyc, cyc / kClockHz * 1e6);
     lat.push_back({{"leaves", cfg.cm5.leaves()}, {"cycles", cyc}, {"us", cyc / kClockHz * 1e6}});

@@ -40,7 +40,7 @@ std::string Cm5DataFamily::canonical_json(const NetworkConfig& cfg) const {
 GeneratedDesign Cm5DataFamily::emit(const NetworkConfig& cfg) const { return emit_cm5data(cm5data_config(cfg)); }
 
 std::string Cm5DataFamily::summary(const NetworkConfig& cfg) const {
-  const Cm5Params& p = cm5data_config(cfg).cm5;
+  const Cm5DataParams& p = cm5data_config(cfg).cm5;
   std::string per_level;
   for (int l = 1; l <= p.height; ++l)
     per_level += (l > 1 ? ", " : "") + std::to_string(p.chips_at(l)) + "x" + std::to_string(p.parents_at(l)) + "p";
@@ -68,10 +68,10 @@ int Cm5DataFamily::sweep(const NetworkConfig&, const SweepArgs&) const {
                    "sweeps offered load on the model and the RTL)");
 }
 
-Cm5Traffic read_cm5_traffic_file(const std::string& path, const Cm5Params& p) {
+Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open traffic file");
-  Cm5Traffic t;
+  Cm5DataTraffic t;
   std::string line;
   for (int ln = 1; std::getline(in, line); ++ln) {
     if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
@@ -93,7 +93,7 @@ Cm5Traffic read_cm5_traffic_file(const std::string& path, const Cm5Params& p) {
         throw InputError(at + "field '" + name + "' value " + s + " out of range 0.." + std::to_string(p.leaves() - 1));
       return static_cast<uint32_t>(v);
     };
-    Cm5Message m;
+    Cm5DataMessage m;
     m.src = leaf(f[0], "SRC");
     m.dst = leaf(f[1], "DST");
     if (static_cast<int>(f.size()) - 2 > p.max_words)
@@ -118,20 +118,20 @@ Cm5Traffic read_cm5_traffic_file(const std::string& path, const Cm5Params& p) {
 }
 
 int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
-  const Cm5Config cfg = cm5data_config(env);
-  const Cm5Params& p = cfg.cm5;
+  const Cm5DataConfig cfg = cm5data_config(env);
+  const Cm5DataParams& p = cfg.cm5;
   reject_option(*this, !a.mode.empty(), "--mode");
   if (a.pattern.empty() && a.traffic.empty()) throw InputError("sim: give --pattern NAME or --traffic FILE");
-  const Cm5Traffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
+  const Cm5DataTraffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
                                          : read_cm5_traffic_file(a.traffic, p);
-  Cm5RunResult r;
+  Cm5DataRunResult r;
   const uint64_t max_cycles = 50000000;
   if (a.engine == "model") {
-    Cm5ModelOptions o;
+    Cm5DataModelOptions o;
     o.max_cycles = max_cycles;
     r = run_cm5data_model(p, t, o);
   } else if (a.engine == "rtl") {
-    Cm5RtlOptions o;
+    Cm5DataRtlOptions o;
     o.max_cycles = max_cycles;
     r = run_cm5data_rtl(cfg, t, o);
   } else {
@@ -141,8 +141,8 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   if (!out) throw InputError(a.out + ": cannot write output file");
   uint64_t delivered = 0, crc_bad = 0, lat_sum = 0;
   for (size_t i = 0; i < t.messages.size(); ++i) {
-    const Cm5Message& m = t.messages[i];
-    const Cm5Delivery& d = r.deliveries[i];
+    const Cm5DataMessage& m = t.messages[i];
+    const Cm5DataDelivery& d = r.deliveries[i];
     nlohmann::ordered_json j;
     j["msg"] = i;
     j["src"] = m.src;

@@ -32,7 +32,7 @@ class Cm5DataFamily final : public Family {
 
 // A traffic file: one message per line, "SRC DST DATA..." (decimal leaves, 1..max_words hex data
 // words); '#' starts a comment. InputError names the file, line and field.
-Cm5Traffic read_cm5_traffic_file(const std::string& path, const Cm5Params& p);
+Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p);
 
 int cm5data_bench(const BenchArgs& a);  // cm5data_bench.cpp
 
