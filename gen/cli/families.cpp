@@ -4,6 +4,7 @@
 #include "gen/cli/clos/clos_family.h"
 #include "gen/cli/cm1/cm1_family.h"
 #include "gen/cli/cm5ctl/cm5ctl_family.h"
+#include "gen/cli/cm5data/cm5data_family.h"
 #include "gen/core/errors.h"
 
 namespace cmnet {
@@ -11,8 +12,9 @@ namespace cmnet {
 const std::vector<const Family*>& families() {
   static const Cm1Family cm1;
   static const Cm5ctlFamily cm5ctl;
+  static const Cm5DataFamily cm5data;
   static const ClosFamily clos;
-  static const std::vector<const Family*> all = {&cm1, &cm5ctl, &clos};
+  static const std::vector<const Family*> all = {&cm1, &cm5ctl, &cm5data, &clos};
   return all;
 }
 

@@ -43,6 +43,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
   v.line("input  wire [" + S(N - 1) + ":0] inj_segmented,");
   v.line("input  wire [" + S(N - 1) + ":0] inj_seg,");
   v.line("input  wire [" + S(W * N - 1) + ":0] inj_data,");
+  v.line("input  wire [" + S(W * N - 1) + ":0] rd_count,  // each leaf's data network counter, for router-done");
   v.line("output wire [" + S(N - 1) + ":0] res_valid,");
   v.line("output wire [" + S(N - 1) + ":0] res_bcast,");
   v.line("output wire [" + S(2 * N - 1) + ":0] res_kind,");
@@ -109,6 +110,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
                 {"inj_abstain", "inj_abstain[" + J + "]"}, {"inj_kind", "inj_kind[" + J + "*2 +: 2]"},
                 {"inj_comb", "inj_comb[" + J + "*3 +: 3]"}, {"inj_segmented", "inj_segmented[" + J + "]"},
                 {"inj_seg", "inj_seg[" + J + "]"}, {"inj_data", "inj_data[" + J + "*W +: W]"},
+                {"rd_count", "rd_count[" + J + "*W +: W]"},
                 {"res_valid", "res_valid[" + J + "]"}, {"res_bcast", "res_bcast[" + J + "]"},
                 {"res_kind", "res_kind[" + J + "*2 +: 2]"}, {"res_comb", "res_comb[" + J + "*3 +: 3]"},
                 {"res_data", "res_data[" + J + "*W +: W]"}, {"res_ovf", "res_ovf[" + J + "]"},

@@ -19,6 +19,10 @@ constexpr uint8_t kUser = 0, kSupervisor = 1, kInterrupt = 2, kUtility = 3;
 // word first; the words of a chain are consecutive operations).
 constexpr uint8_t kOr = 0, kXor = 1, kMax = 2, kAdd = 3, kUadd = 4, kAddc = 5, kUaddc = 6;
 constexpr int kCombs = 5;  // the one-word combiners
+// A leaf's router-done operation (kind reduce, comb 7): the interface sums its data network
+// counter over the partition with ADD reductions until the sum is zero (paper: Kirchhoff's
+// current law); its result is the only one the processor sees. Never on a link.
+constexpr uint8_t kRouterDone = 7;
 inline bool is_add(uint8_t comb) { return comb >= kAdd && comb <= kUaddc; }
 inline bool is_signed_add(uint8_t comb) { return comb == kAdd || comb == kAddc; }
 
@@ -67,7 +71,7 @@ inline const char* bcast_name(uint8_t k) {
   return n[k & 3];
 }
 inline const char* comb_name(uint8_t c) {
-  static const char* n[] = {"or", "xor", "max", "add", "uadd", "addc", "uaddc", "?7"};
+  static const char* n[] = {"or", "xor", "max", "add", "uadd", "addc", "uaddc", "router-done"};
   return n[c & 7];
 }
 

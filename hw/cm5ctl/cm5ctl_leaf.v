@@ -9,6 +9,10 @@
 // are unfinished; else an idle packet. It keeps each operation's kind and segment bit for the
 // way down. The result of a segmented scan at a leaf whose segment bit is set is the identity
 // (the scan starts over there); otherwise the value that came down.
+// Router-done (kind reduce, comb 7): the leaf sends rounds of ADD reductions of `rd_count`
+// (its data network counter: messages put in minus taken out), one at a time and nothing else
+// combining meanwhile, until a round sums to zero or below; that round's result is the one the
+// processor gets (comb 7; the error bit when the sum is below zero: a duplicated message).
 `default_nettype none
 module cm5ctl_leaf #(
   parameter integer W = 32,
@@ -36,6 +40,7 @@ module cm5ctl_leaf #(
   input  wire inj_segmented,
   input  wire inj_seg,
   input  wire [W-1:0] inj_data,
+  input  wire [W-1:0] rd_count,  // the data network counter router-done sums (signed)
   output reg  res_valid,
   output reg  res_bcast,
   output reg  [1:0] res_kind,
@@ -63,23 +68,28 @@ module cm5ctl_leaf #(
   reg stop;
   wire [ACW-1:0] acount;
   wire send_ss = ut && bcount != {LCW{1'b0}} && ss_out < BW[BCW-1:0];
-  wire send_ms = ut && !send_ss && ccount != {LCW{1'b0}} && !stop && acount < AD[ACW-1:0];
+  reg rd_wait;  // a router-done round is in the tree
+  wire c_rd;    // the head operation is router-done
+  wire send_ms = ut && !send_ss && ccount != {LCW{1'b0}} && !stop && acount < AD[ACW-1:0] && !rd_wait;
+  wire rd_pop;
   wire ovc, ovb;
   cm5ctl_fifo #(.WIDTH(W + 8), .DEPTH(LF), .CW(LCW)) cq (
     .clk(clk), .rst(rst), .push(push && !inj_bcast),
     .din({inj_data, inj_seg, inj_segmented, inj_comb, inj_kind, inj_abstain}),
-    .pop(send_ms), .head(chead), .count(ccount), .overflow(ovc));
+    .pop((send_ms && !c_rd) || rd_pop), .head(chead), .count(ccount), .overflow(ovc));
   cm5ctl_fifo #(.WIDTH(W + 2), .DEPTH(LF), .CW(LCW)) bq (
     .clk(clk), .rst(rst), .push(push && inj_bcast), .din({inj_data, inj_kind}),
     .pop(send_ss), .head(bhead), .count(bcount), .overflow(ovb));
 
-  // The multiple-source packet of the head operation.
-  wire c_abs = chead[0];
+  // The multiple-source packet of the head operation (router-done: an ADD reduction of the
+  // counter; it stays at the head until a round ends it).
+  assign c_rd = chead[2:1] == 2'd0 && chead[5:3] == 3'd7;
+  wire c_abs = chead[0] && !c_rd;
   wire [1:0] c_kind = chead[2:1];
-  wire [2:0] c_comb = c_kind == 2'd3 ? 3'd0 : chead[5:3];
+  wire [2:0] c_comb = c_rd ? 3'd3 : (c_kind == 2'd3 ? 3'd0 : chead[5:3]);
   wire c_segd = (c_kind == 2'd1 || c_kind == 2'd2) && chead[6];
   wire c_seg = c_segd && chead[7] && !c_abs;
-  wire [W-1:0] c_data = c_abs ? {W{1'b0}} : (c_kind == 2'd3 ? {{(W-1){1'b0}}, chead[8]} : chead[8 +: W]);
+  wire [W-1:0] c_data = c_rd ? rd_count : (c_abs ? {W{1'b0}} : (c_kind == 2'd3 ? {{(W-1){1'b0}}, chead[8]} : chead[8 +: W]));
   wire [PB-1:0] ms_pkt = {c_data, 2'b00, c_seg, c_segd, c_comb, c_kind, c_abs ? 2'd3 : 2'd2, 1'b0};
   wire [PB-1:0] ss_pkt = {bhead[2 +: W], 2'b00, 1'b0, 1'b0, 3'd0, bhead[1:0], 2'd1, 1'b0};
   cm5ctl_link_tx #(.PB(PB), .WIDTH(WU), .T(TU)) tx (
@@ -92,18 +102,24 @@ module cm5ctl_leaf #(
   wire p_ms = pp[2];
   wire pop = dt && p_ms;
   wire under = acount == {ACW{1'b0}};
-  wire [7:0] ahead, e;
+  wire [8:0] ahead, e;
   wire aovf;
-  // Put aside: {abstained, seg, segd, comb, kind}.
-  cm5ctl_fifo #(.WIDTH(8), .DEPTH(AD), .CW(ACW)) aside (
-    .clk(clk), .rst(rst), .push(send_ms), .din({c_abs, c_seg, c_segd, c_comb, c_kind}), .pop(pop),
+  // Put aside: {router-done round, abstained, seg, segd, comb, kind}.
+  cm5ctl_fifo #(.WIDTH(9), .DEPTH(AD), .CW(ACW)) aside (
+    .clk(clk), .rst(rst), .push(send_ms), .din({c_rd, c_abs, c_seg, c_segd, c_comb, c_kind}), .pop(pop),
     .head(ahead), .count(acount), .overflow(aovf));
-  assign e = under ? 8'd0 : ahead;
+  assign e = under ? 9'd0 : ahead;
   wire [1:0] p_kind = pp[4:3];
   wire [2:0] p_comb = p_kind == 2'd3 ? 3'd0 : pp[7:5];
   wire [W-1:0] id = p_comb == 3'd2 ? {1'b1, {(W-1){1'b0}}} : {W{1'b0}};
   wire restart = (p_kind == 2'd1 || p_kind == 2'd2) && pp[8] && e[6];
   wire mismatch = e[5:0] != pp[8:3];
+  wire ms_err = pp[11] || under || mismatch;
+  // A router-done round ends on an error, a zero sum or a negative one (a duplicated message).
+  wire rd_round = p_ms && e[8];
+  wire rd_neg = pp[12 + W - 1];
+  wire rd_end = ms_err || rd_neg || pp[12 +: W] == {W{1'b0}};
+  assign rd_pop = dt && rd_round && rd_end;
 
   always @(posedge clk) begin
     if (rst) begin
@@ -117,19 +133,22 @@ module cm5ctl_leaf #(
       res_abstained <= 1'b0;
       ss_out <= {BCW{1'b0}};
       stop <= 1'b0;
+      rd_wait <= 1'b0;
       fault <= 1'b0;
     end else begin
-      res_valid <= dt && (p_ss || p_ms);
+      res_valid <= dt && (p_ss || (p_ms && (!rd_round || rd_end)));
       if (dt) begin
         stop <= pp[0];
         res_bcast <= p_ss;
         res_kind <= p_kind;
-        res_comb <= pp[7:5];
+        res_comb <= rd_round ? 3'd7 : pp[7:5];
         res_data <= (p_ms && restart) ? id : pp[12 +: W];
         res_ovf <= pp[10];
-        res_err <= pp[11] || (p_ms && (under || mismatch));
+        res_err <= pp[11] || (p_ms && (under || mismatch || (rd_round && rd_neg)));
         res_abstained <= p_ms && e[7];
       end
+      if (send_ms && c_rd) rd_wait <= 1'b1;
+      else if (dt && rd_round) rd_wait <= 1'b0;
       ss_out <= ss_out - {{(BCW-1){1'b0}}, dt && p_ss && ss_out != {BCW{1'b0}}} + {{(BCW-1){1'b0}}, send_ss};
       if (ovc || ovb || aovf || (pop && under)) fault <= 1'b1;
     end

@@ -21,6 +21,7 @@ struct Aside {
   bool f = false;     // the kept child's segment flag (leaf: its own segment bit)
   uint64_t v = 0;     // the kept child's value (unused at a leaf)
   bool abstained = false;  // leaf only
+  bool rd = false;         // leaf only: a router-done round
 };
 
 struct RootEntry {
@@ -37,6 +38,9 @@ struct Leaf {
   size_t next = 0;           // next op of the workload to push
   uint64_t last_push = 0;
   bool pushed_any = false;
+  bool rd_wait = false;      // a router-done round is in the tree: no other combining operation goes
+  size_t cnt_next = 0;       // the next counter event
+  int64_t cnt = 0;           // the data network counter now
 };
 
 struct Node {
@@ -94,6 +98,7 @@ class Model {
         snap_stop_.resize(static_cast<size_t>(2 * n_));
         snap_aside_.resize(static_cast<size_t>(2 * n_));
         snap_ss_.resize(static_cast<size_t>(n_));
+        snap_rd_.resize(static_cast<size_t>(n_));
         snap_ssq_ = nodes_[1].ssq.size();
         for (int i = 1; i < n_; ++i) {
           snap_stop_[static_cast<size_t>(i)] = nodes_[static_cast<size_t>(i)].stop;
@@ -103,9 +108,10 @@ class Model {
           snap_stop_[static_cast<size_t>(n_ + i)] = leaves_[static_cast<size_t>(i)].stop;
           snap_aside_[static_cast<size_t>(n_ + i)] = leaves_[static_cast<size_t>(i)].aside.size();
           snap_ss_[static_cast<size_t>(i)] = leaves_[static_cast<size_t>(i)].ss_out;
+          snap_rd_[static_cast<size_t>(i)] = leaves_[static_cast<size_t>(i)].rd_wait;
         }
         if (down) down_tick(t);
-        if (up) up_tick();
+        if (up) up_tick(t);
       }
       // 3. The accepted pushes land.
       for (const auto& [i, o] : accepted) {
@@ -241,6 +247,16 @@ class Model {
         r.ovf = in.ovf;
         r.err = in.err || under || e.kind != in.kind || e.comb != in.comb || e.segd != in.segd;
         r.abstained = e.abstained;
+        if (e.rd) {
+          // Router-done: done when the counters summed to zero (or below: a message counted out
+          // twice); otherwise the next round goes up at the next up frame.
+          L.rd_wait = false;
+          const int64_t sum = cm5::to_signed(in.data, W_);
+          if (!(r.err || sum <= 0)) continue;
+          r.comb = cm5::kRouterDone;
+          r.err = r.err || sum < 0;
+          if (!L.cq.empty()) L.cq.pop_front();
+        }
         r_.results.push_back(r);
       }
     }
@@ -280,7 +296,16 @@ class Model {
     }
   }
 
-  void up_tick() {
+  // Leaf i's data network counter in cycle t (t never decreases).
+  int64_t counter(int i, uint64_t t) {
+    Leaf& L = leaves_[static_cast<size_t>(i)];
+    if (static_cast<size_t>(i) >= w_.counters.size()) return 0;
+    const auto& ev = w_.counters[static_cast<size_t>(i)];
+    while (L.cnt_next < ev.size() && ev[L.cnt_next].first <= t) L.cnt = ev[L.cnt_next++].second;
+    return L.cnt;
+  }
+
+  void up_tick(uint64_t t) {
     // Nodes top-down (each reads its children's links before they change), then the leaves.
     for (int i = 1; i < n_; ++i) {
       Node& N = nodes_[static_cast<size_t>(i)];
@@ -353,8 +378,25 @@ class Model {
         out.data = o.data & cm5::mask(W_);
         L.bq.pop_front();
         ++L.ss_out;
-      } else if (!L.cq.empty() && !snap_stop_[s] && static_cast<int>(snap_aside_[s]) < leaf_aside_cap_) {
+      } else if (!L.cq.empty() && !snap_stop_[s] && static_cast<int>(snap_aside_[s]) < leaf_aside_cap_ &&
+                 !snap_rd_[static_cast<size_t>(i)]) {
         const Cm5Op& o = L.cq.front();
+        if (o.kind == cm5::kReduce && o.comb == cm5::kRouterDone) {
+          // A router-done round: an ADD reduction of this interface's counter, now. The
+          // operation stays at the head of the FIFO until a round ends it.
+          out.type = cm5::kMulti;
+          out.kind = cm5::kReduce;
+          out.comb = cm5::kAdd;
+          out.data = static_cast<uint64_t>(counter(i, t)) & cm5::mask(W_);
+          Aside e;
+          e.kind = cm5::kReduce;
+          e.comb = cm5::kAdd;
+          e.rd = true;
+          L.aside.push_back(e);
+          L.rd_wait = true;
+          L.tx = out;
+          continue;
+        }
         const bool scan = o.kind == cm5::kScanFwd || o.kind == cm5::kScanBwd;
         out.type = o.abstain ? cm5::kAbstain : cm5::kMulti;
         out.kind = o.kind & 3;
@@ -385,6 +427,7 @@ class Model {
   std::vector<bool> snap_stop_;
   std::vector<size_t> snap_aside_;
   std::vector<int> snap_ss_;
+  std::vector<bool> snap_rd_;
   size_t snap_ssq_ = 0;
   Cm5RunResult r_;
 };

@@ -171,6 +171,10 @@ OpView view_of(const std::vector<const Cm5Op*>& ops, int word_bits) {
       const uint8_t ocomb = o.kind == cm5::kSync ? cm5::kOr : o.comb;
       v.err = v.err || (o.kind & 3) != v.kind || ocomb != v.comb || osegd != v.segd;
     }
+    if (v.comb == cm5::kRouterDone) {
+      v.x[i] = 0;
+      continue;
+    }
     v.x[i] = o.abstain ? cm5::identity(v.comb, word_bits)
                        : (v.kind == cm5::kSync ? o.data & 1 : o.data & cm5::mask(word_bits));
     v.s[i] = v.segd && o.seg && !o.abstain;
@@ -254,6 +258,19 @@ Cm5Expected expected_results(const Cm5Workload& w, int word_bits) {
     size_t k1 = k + 1;
     if (cm5::is_add(views[k].comb))
       while (k1 < m && (views[k1].comb == cm5::kAddc || views[k1].comb == cm5::kUaddc)) ++k1;
+    if (views[k].kind == cm5::kReduce && views[k].comb == cm5::kRouterDone) {
+      // Router-done: done, when the counters balance (what the reductions conclude is timing's).
+      for (size_t i = 0; i < n; ++i) {
+        Cm5Result r;
+        r.leaf = static_cast<uint32_t>(i);
+        r.kind = cm5::kReduce;
+        r.comb = cm5::kRouterDone;
+        r.err = views[k].err;
+        e.multi[i].push_back(r);
+      }
+      ++k;
+      continue;
+    }
     std::vector<const OpView*> words;
     for (size_t j = k; j < k1; ++j) words.push_back(&views[j]);
     const auto out = results_of(words, word_bits);

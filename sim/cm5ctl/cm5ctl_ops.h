@@ -24,6 +24,12 @@
 //   with ADDC or UADDC, least significant first; every node keeps the carry of its last
 //   addition for the next word, so the words of the results are those of the multi-word sums
 //   and prefixes (here: up to 128 bits); the overflow flag of the last word is the sum's;
+// - router-done (kind reduce, comb 7; every leaf pushes it once it has sent all its data
+//   network messages): the interfaces sum their counters with ADD reductions, again and again,
+//   until the sum is zero; then every leaf gets one result, data 0. A sum below zero (a
+//   message counted out twice: duplicated) ends it with the error bit and the sum; a sum that
+//   stays above zero (a message lost) never ends it. While it runs, a leaf sends no other
+//   combining operation;
 // - error: set when different operations were combined, or two broadcasts collided.
 #pragma once
 
@@ -51,6 +57,10 @@ struct Cm5Op {
 struct Cm5Workload {
   std::string name;
   std::vector<std::vector<Cm5Op>> leaf;
+  // Each leaf's data network counter (messages its interface put into the data network minus
+  // those it took out), the input router-done sums: from cycle `first` on it is `second`
+  // (events in cycle order; 0 before the first). A stand-in for the data network's counters.
+  std::vector<std::vector<std::pair<uint64_t, int64_t>>> counters;
   size_t multi_ops() const;        // per leaf (checked equal by check_workload)
   size_t broadcasts() const;       // over all leaves
 };

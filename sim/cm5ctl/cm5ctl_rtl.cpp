@@ -38,6 +38,10 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
                       o.seg ? 1 : 0, o.data & cm5::mask(p.word_bits));
         in << buf;
       }
+    for (size_t i = 0; i < w.counters.size(); ++i)
+      for (const auto& [t, v] : w.counters[i])
+        in << "cnt " << i << ' ' << t << ' ' << std::hex << (static_cast<uint64_t>(v) & cm5::mask(p.word_bits))
+           << std::dec << '\n';
   }
   const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
   if (rc != 0) {

@@ -2,7 +2,8 @@
 // by sim/core/rtl_build.cpp and run as a child process by sim/cm5ctl/cm5ctl_rtl.cpp.
 //
 // Input (text): "params N W EXPECT MAX_CYCLES DRAIN", then one line per operation in each
-// leaf's order: "op LEAF RELEASE BCAST ABSTAIN KIND COMB SEGMENTED SEG DATAHEX".
+// leaf's order: "op LEAF RELEASE BCAST ABSTAIN KIND COMB SEGMENTED SEG DATAHEX"; then the
+// leaves' data network counters for router-done, "cnt LEAF CYCLE VALUEHEX" (from CYCLE on).
 // Output: "inj LEAF CYCLE" per accepted push, "res LEAF CYCLE BCAST KIND COMB DATAHEX OVF ERR
 // ABSTAINED" per result (cycle order, then leaf), "done CYCLES COMPLETED FAULT BCAST_DROP SECONDS".
 // Cycle 0 is the first after reset. A leaf offers its next operation from its release cycle on,
@@ -43,18 +44,26 @@ int main(int argc, char** argv) {
   unsigned long long expect = 0, max_cycles = 0, drain = 0;
   if (std::fscanf(in, " params %d %d %llu %llu %llu", &N, &W, &expect, &max_cycles, &drain) != 5) die("bad params line");
   std::vector<std::vector<Op>> ops(static_cast<size_t>(N));
-  for (;;) {
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> cnt(static_cast<size_t>(N));
+  char word[8];
+  while (std::fscanf(in, " %7s", word) == 1) {
     int leaf = 0;
     unsigned long long rel = 0, data = 0;
+    if (std::string(word) == "cnt") {
+      if (std::fscanf(in, " %d %llu %llx", &leaf, &rel, &data) != 3 || leaf < 0 || leaf >= N) die("bad cnt line");
+      cnt[static_cast<size_t>(leaf)].emplace_back(rel, data);
+      continue;
+    }
+    if (std::string(word) != "op") die("unknown input line");
     Op o;
-    const int n = std::fscanf(in, " op %d %llu %d %d %d %d %d %d %llx", &leaf, &rel, &o.bcast, &o.abstain, &o.kind,
+    const int n = std::fscanf(in, " %d %llu %d %d %d %d %d %d %llx", &leaf, &rel, &o.bcast, &o.abstain, &o.kind,
                               &o.comb, &o.segmented, &o.seg, &data);
-    if (n == EOF) break;
     if (n != 9 || leaf < 0 || leaf >= N) die("bad op line");
     o.release = rel;
     o.data = data;
     ops[static_cast<size_t>(leaf)].push_back(o);
   }
+  std::vector<size_t> cnt_next(static_cast<size_t>(N), 0);
   std::fclose(in);
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
@@ -83,6 +92,8 @@ int main(int argc, char** argv) {
     top->clk = 0;
     for (int i = 0; i < N; ++i) {
       const size_t s = static_cast<size_t>(i);
+      while (cnt_next[s] < cnt[s].size() && cnt[s][cnt_next[s]].first <= t)
+        set_field(top->rd_count, W * i, W, cnt[s][cnt_next[s]++].second);
       offering[s] = 0;
       if (next[s] < ops[s].size()) {
         const Op& o = ops[s][next[s]];

@@ -10,7 +10,7 @@ namespace cmnet {
 
 std::vector<std::string> cm5ctl_pattern_names() {
   return {"paper", "reduce-or", "reduce-xor", "reduce-max", "reduce-add", "reduce-uadd", "scan-fwd",
-          "scan-bwd", "scan-seg", "multiword", "broadcast", "barrier", "abstain", "mixed"};
+          "scan-bwd", "scan-seg", "multiword", "broadcast", "barrier", "router-done", "abstain", "mixed"};
 }
 
 namespace {
@@ -81,6 +81,65 @@ Cm5Workload random_cm5ctl_mix(int leaves, int word_bits, uint64_t seed, const Cm
       }
   }
   return w;
+}
+
+Cm5RouterDone router_done_workload(int leaves, uint64_t seed, int messages, const std::string& fault) {
+  if (fault != "none" && fault != "lost" && fault != "duplicated")
+    throw InputError("router-done fault " + fault + ": allowed none, lost, duplicated");
+  std::mt19937_64 rng(seed * 7919 + 17);
+  Cm5RouterDone out;
+  Cm5Workload& w = out.w;
+  w.name = "router-done";
+  w.leaf.resize(static_cast<size_t>(leaves));
+  w.counters.resize(static_cast<size_t>(leaves));
+  std::vector<std::vector<std::pair<uint64_t, int>>> delta(static_cast<size_t>(leaves));
+  std::vector<uint64_t> done_sending(static_cast<size_t>(leaves), 0);
+  struct Msg {
+    size_t src, dst;
+    uint64_t sent, arrives;
+  };
+  std::vector<Msg> msgs;
+  for (int m = 0; m < messages; ++m) {
+    Msg x;
+    x.src = rng() % static_cast<uint64_t>(leaves);
+    x.dst = rng() % static_cast<uint64_t>(leaves);
+    x.sent = rng() % 300;
+    x.arrives = x.sent + 10 + rng() % 140;
+    msgs.push_back(x);
+  }
+  size_t last = 0;
+  for (size_t m = 0; m < msgs.size(); ++m)
+    if (msgs[m].arrives > msgs[last].arrives) last = m;
+  for (size_t m = 0; m < msgs.size(); ++m) {
+    const Msg& x = msgs[m];
+    delta[x.src].emplace_back(x.sent, +1);
+    done_sending[x.src] = std::max(done_sending[x.src], x.sent + 1);
+    if (fault == "lost" && m == last) continue;
+    delta[x.dst].emplace_back(x.arrives, -1);
+    out.last_arrival = std::max(out.last_arrival, x.arrives);
+    // The duplicate arrives with the original: the sum steps from 1 to -1, never through 0.
+    if (fault == "duplicated" && m == last) delta[x.dst].emplace_back(x.arrives, -1);
+  }
+  for (size_t i = 0; i < delta.size(); ++i) {
+    std::sort(delta[i].begin(), delta[i].end());
+    int64_t c = 0;
+    for (const auto& [t, d] : delta[i]) {
+      c += d;
+      if (!w.counters[i].empty() && w.counters[i].back().first == t) w.counters[i].back().second = c;
+      else w.counters[i].emplace_back(t, c);
+    }
+    Cm5Op rd;
+    rd.kind = cm5::kReduce;
+    rd.comb = cm5::kRouterDone;
+    rd.release = done_sending[i];
+    w.leaf[i].push_back(rd);
+    Cm5Op after;
+    after.kind = cm5::kReduce;
+    after.comb = cm5::kAdd;
+    after.data = i + 1;
+    w.leaf[i].push_back(after);
+  }
+  return out;
 }
 
 Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_bits, uint64_t seed, int count) {
@@ -174,6 +233,10 @@ Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_b
       o.data = rng() % static_cast<uint64_t>(2 * leaves) == 0 ? 1 : 0;
       return o;
     });
+    return w;
+  }
+  if (name == "router-done") {
+    Cm5Workload w = router_done_workload(leaves, seed, count * leaves).w;
     return w;
   }
   if (name == "abstain") {

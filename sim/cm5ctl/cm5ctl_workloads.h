@@ -12,7 +12,8 @@ namespace cmnet {
 
 // paper: the paper's forward + scan of 3,2,0,4,2,6,5,8 (repeated over the leaves);
 // reduce-or, reduce-xor, reduce-max, reduce-add, reduce-uadd: `count` reductions of random
-// words; scan-fwd, scan-bwd: `count` scans cycling through the five combiners; scan-seg:
+// words; router-done: `count` messages per leaf on a stand-in data network, then router-done
+// (router_done_workload); scan-fwd, scan-bwd: `count` scans cycling through the five combiners; scan-seg:
 // segmented scans, both directions, random segment bits; multiword: `count` 128-bit additions
 // (reductions and scans, signed and unsigned, chained words); broadcast: leaf 0 broadcasts `count`
 // words; barrier: `count` sync ORs; abstain: reductions and scans with a random abstain mask;
@@ -32,5 +33,16 @@ struct Cm5MixOptions {
 };
 // A random pipelined mix: every kind, combiner and segmentation, in order at every leaf.
 Cm5Workload random_cm5ctl_mix(int leaves, int word_bits, uint64_t seed, const Cm5MixOptions& o);
+
+// Router-done over a stand-in data network: `messages` messages between random leaves, each
+// sent at a random cycle and received some cycles later, move the leaves' counters; every leaf
+// pushes router-done once it has sent all its messages, then an ADD reduction. `fault`: none,
+// "lost" (the last message to arrive never does) or "duplicated" (the last one arrives twice
+// at once).
+struct Cm5RouterDone {
+  Cm5Workload w;
+  uint64_t last_arrival = 0;  // the cycle the last message arrives
+};
+Cm5RouterDone router_done_workload(int leaves, uint64_t seed, int messages, const std::string& fault = "none");
 
 }  // namespace cmnet

@@ -154,6 +154,41 @@ TEST(Cm5ctlModel, MultiWordPatternAndChainsInMixes) {
   }
 }
 
+TEST(Cm5ctlModel, RouterDoneWaitsForTheLastMessage) {
+  for (int n : {2, 8, 64})
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      const Cm5RouterDone rd = router_done_workload(n, seed, 4 * n);
+      const Cm5RunResult r = check(params(n), rd.w);
+      int done = 0;
+      for (const auto& x : r.results)
+        if (x.comb == cm5::kRouterDone) {
+          ++done;
+          EXPECT_GT(x.cycle, rd.last_arrival) << x.str();
+          EXPECT_EQ(x.data, 0u);
+        }
+      EXPECT_EQ(done, n);
+    }
+}
+
+TEST(Cm5ctlModel, RouterDoneDetectsALostAndADuplicatedMessage) {
+  for (int n : {4, 16}) {
+    Cm5ModelOptions o;
+    o.max_cycles = 5000;
+    // Lost: the counters never balance; router-done never ends (and nothing after it goes).
+    const Cm5RunResult lost = run_cm5ctl_model(params(n), router_done_workload(n, 5, 3 * n, "lost").w, o);
+    EXPECT_TRUE(lost.results.empty());
+    EXPECT_FALSE(lost.faults.any_design_fault());
+    // Duplicated: the sum goes below zero; router-done ends with the error bit and the sum -1.
+    const Cm5RunResult dup = run_cm5ctl_model(params(n), router_done_workload(n, 5, 3 * n, "duplicated").w, o);
+    ASSERT_EQ(dup.results.size(), static_cast<size_t>(2 * n));
+    for (const auto& x : dup.results)
+      if (x.comb == cm5::kRouterDone) {
+        EXPECT_TRUE(x.err) << x.str();
+        EXPECT_EQ(x.data, 0xffffffffu) << x.str();
+      }
+  }
+}
+
 TEST(Cm5ctlModel, DifferentOperationsSignalAnError) {
   Cm5Workload w = make_cm5ctl_workload("reduce-add", 8, 32, 3, 2);
   w.leaf[5][0].comb = cm5::kXor;

@@ -102,6 +102,28 @@ TEST(Cm5ctlRtl, MultiWordAdditions) {
   agree(cfg(8, 4, 2, 7), random_cm5ctl_mix(8, 4, 12, o));
 }
 
+TEST(Cm5ctlRtl, RouterDoneAndItsFaults) {
+  for (int n : {2, 8, 16}) {
+    const Cm5RouterDone rd = router_done_workload(n, static_cast<uint64_t>(n), 4 * n);
+    const Cm5RtlRun r = agree(cfg(n), rd.w);
+    for (const auto& x : r.results) {
+      if (x.comb == cm5::kRouterDone) {
+        EXPECT_GT(x.cycle, rd.last_arrival) << x.str();
+      }
+    }
+  }
+  // A lost message: router-done never ends; a duplicated one: it ends with the error bit.
+  const Cm5RtlRun lost = agree(cfg(8), router_done_workload(8, 3, 24, "lost").w, false);
+  EXPECT_TRUE(lost.results.empty());
+  const Cm5RtlRun dup = agree(cfg(8), router_done_workload(8, 3, 24, "duplicated").w, false);
+  ASSERT_EQ(dup.results.size(), 16u);
+  for (const auto& x : dup.results) {
+    if (x.comb == cm5::kRouterDone) {
+      EXPECT_TRUE(x.err) << x.str();
+    }
+  }
+}
+
 TEST(Cm5ctlRtl, ErrorsAreSignalledAlike) {
   // Different operations meeting.
   Cm5Workload w = make_cm5ctl_workload("reduce-add", 8, 32, 3, 3);

@@ -30,7 +30,6 @@ namespace fs = std::filesystem;
 
 Cm5ctlConfig cm5_config(int leaves) {
   Cm5ctlConfig c;
-  c.name = "bench-" + std::to_string(leaves);
   c.p.leaves = leaves;
   return c;
 }

@@ -1,0 +1,512 @@
+#include "gen/cm5data/cm5data_emitter.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "gen/core/errors.h"
+#include "gen/core/verilog_writer.h"
+
+namespace cmnet {
+namespace {
+
+std::string S(int64_t x) { return std::to_string(x); }
+
+std::string hex16(unsigned v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "16'h%04X", v & 0xFFFFu);
+  return b;
+}
+
+std::string parents_text(const Cm5DataParams& p) {
+  std::string s;
+  for (int x : p.parents_list()) s += (s.empty() ? "" : ",") + S(x);
+  return (p.profile.empty() ? "" : p.profile + " ") + "[" + s + "]";
+}
+
+std::vector<std::pair<std::string, std::string>> header_params(const Cm5DataParams& p) {
+  return {{"height h", S(p.height)},
+          {"leaves N", S(p.leaves())},
+          {"parents per level", parents_text(p)},
+          {"link_bits W", S(p.link_bits)},
+          {"max_words", S(p.max_words)},
+          {"buffer_words", S(p.buffer_words) + " (" + S(p.buffer_flits()) + " flits per input)"},
+          {"seed", S(p.seed)},
+          {"chips", S(p.total_chips())}};
+}
+
+std::string router_name(int parents) { return "cm5data_router_p" + S(parents); }
+
+std::string emit_router(const Cm5DataParams& p, int P) {
+  const Cm5DataWidths w = cm5_widths(p, P);
+  const int W = p.link_bits, NI = 4 + P, D = p.buffer_flits(), FPW = p.flits_per_word();
+  const auto counters = cm5_counter_names(P);
+  VerilogWriter v;
+  v.header("CM-5 data network router chip: 4 child ports, " + S(P) +
+               " parent ports, input buffers, crossbar (no parent-to-parent paths), round-robin "
+               "output arbitration, LFSR up-routing.",
+           header_params(p));
+  v.open("module " + router_name(P) + " (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire [3:0] level,       // this chip's level, 1 = next to the leaves (strap)");
+  v.line("input  wire [15:0] lfsr_seed,  // loaded into the LFSR at reset (0 loads 16'hACE1)");
+  v.line("// Links. Port k is child k for k < 4, parent k-4 above. Each link carries one flit of");
+  v.line("// W bits per cycle with a valid bit, and one credit per freed buffer flit back.");
+  v.line("input  wire [" + S(NI - 1) + ":0] in_valid,");
+  v.line("input  wire [" + S(NI * W - 1) + ":0] in_data,");
+  v.line("output wire [" + S(NI - 1) + ":0] in_credit,   // to the sender: one flit of our buffer freed");
+  v.line("output wire [" + S(NI - 1) + ":0] out_valid,");
+  v.line("output wire [" + S(NI * W - 1) + ":0] out_data,");
+  v.line("input  wire [" + S(NI - 1) + ":0] out_credit,  // from the receiver: one flit of its buffer freed");
+  v.line("input  wire clear,             // zeroes the message counters");
+  v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
+  v.line("output wire [31:0] cnt_value");
+  v.end_ports();
+  v.line("localparam integer W = " + S(W) + ";       // flit bits");
+  v.line("localparam integer NI = " + S(NI) + ";      // ports (4 children, then " + S(P) + " parents)");
+  v.line("localparam integer D = " + S(D) + ";      // input buffer flits");
+  v.line("localparam integer FPW = " + S(FPW) + ";    // flits per 32-bit word");
+  v.line("localparam integer PW = " + S(w.port) + ";     // port index bits");
+  v.line("localparam integer CW = " + S(w.credit) + ";     // credit counter bits");
+  v.line("localparam integer CNTW = " + S(w.count) + ";   // buffer count bits");
+  v.line("localparam integer RW = " + S(w.remain) + ";     // flits-of-a-message counter bits");
+  v.line("localparam [CW-1:0] CREDITS = " + S(w.credit) + "'d" + S(D) + ";  // the receiver's buffer flits");
+  v.comment("The U field (head word bits [7:4]) is in flit UFL at bit UOFF: decremented going up.");
+  v.line("localparam [RW-1:0] UFL = " + S(w.remain) + "'d" + S(4 / W) + ";");
+  v.line("localparam integer UOFF = " + S(4 % W) + ";");
+  v.line("localparam [RW-1:0] TWO = " + S(w.remain) + "'d2;   // head and CRC words");
+  v.line("localparam [RW-1:0] FPW_R = " + S(w.remain) + "'d" + S(FPW) + ";");
+  v.line();
+  v.comment("LFSR: 16-bit Fibonacci, x^16 + x^14 + x^13 + x^11 + 1, one step every cycle.");
+  v.comment("Child input k draws its up-route choice from bits [4k +: 4].");
+  v.line("reg [15:0] lfsr;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) lfsr <= (lfsr_seed == 16'h0000) ? 16'hACE1 : lfsr_seed;");
+  v.line("  else lfsr <= {lfsr[14:0], lfsr[15] ^ lfsr[13] ^ lfsr[12] ^ lfsr[10]};");
+  v.line("end");
+  v.line();
+  v.comment("Output state: allocated to a message (obusy), credits, round-robin pointer.");
+  v.line("wire [NI-1:0] obusy;");
+  v.line("wire [NI*CW-1:0] credit;");
+  v.line("wire [NI*PW-1:0] rr_ptr;");
+  v.line("wire [NI-1:0] credit_ok;");
+  v.line("wire [NI*NI-1:0] req;     // req[i*NI + o]: input i asks for output o");
+  v.line("wire [NI*NI-1:0] gnt;     // gnt[o*NI + i]: output o granted to input i");
+  v.line("wire [NI-1:0] send;       // input i moves a flit this cycle");
+  v.line("wire [NI-1:0] last;       // ... and it is the message's last");
+  v.line("wire [NI-1:0] first;      // ... and it is the message's first");
+  v.line("wire [NI*W-1:0] flit;     // the flit input i moves (U decremented when going up)");
+  v.line("wire [NI*PW-1:0] dest;    // the output input i is allocated to");
+  v.line("wire [NI-1:0] head_in;    // a message's first flit arrived on input i");
+  v.line("reg  [NI-1:0] credit_q;");
+  v.line("assign in_credit = credit_q;");
+  v.line();
+  if (P > 0) {
+    v.comment("Unobstructed parent links: not allocated to a message and with a credit.");
+    v.line("wire [" + S(P - 1) + ":0] par_free = ~obusy[NI-1:4] & credit_ok[NI-1:4];");
+    v.comment("The idx-th set bit of f, idx = r mod popcount(f) (pseudorandom among the free).");
+    v.line("function [" + S(clog2(P) > 0 ? clog2(P) - 1 : 0) + ":0] pick_parent;");
+    v.line("  input [" + S(P - 1) + ":0] f;");
+    v.line("  input [3:0] r;");
+    v.line("  reg [2:0] n;");
+    v.line("  reg [1:0] idx;");
+    v.line("  reg [2:0] seen;");
+    v.line("  integer k;");
+    v.line("  begin");
+    v.line("    n = 3'd0;");
+    v.line("    for (k = 0; k < " + S(P) + "; k = k + 1) n = n + {2'b00, f[k]};");
+    v.line("    case (n)");
+    v.line("      3'd4: idx = r[1:0];");
+    v.line("      3'd3: idx = (r == 4'd0 || r == 4'd3 || r == 4'd6 || r == 4'd9 || r == 4'd12 || r == 4'd15) ? 2'd0 :");
+    v.line("                  (r == 4'd1 || r == 4'd4 || r == 4'd7 || r == 4'd10 || r == 4'd13) ? 2'd1 : 2'd2;");
+    v.line("      3'd2: idx = {1'b0, r[0]};");
+    v.line("      default: idx = 2'd0;");
+    v.line("    endcase");
+    v.line("    pick_parent = 0;");
+    v.line("    seen = 3'd0;");
+    v.line("    for (k = 0; k < " + S(P) + "; k = k + 1)");
+    v.line("      if (f[k]) begin");
+    v.line("        if (seen == {1'b0, idx}) pick_parent = k[" + S(clog2(P) > 0 ? clog2(P) - 1 : 0) + ":0];");
+    v.line("        seen = seen + 3'd1;");
+    v.line("      end");
+    v.line("  end");
+    v.line("endfunction");
+    v.line();
+  }
+  v.comment("Round-robin: the first requester at or after the pointer, cyclically.");
+  v.line("function [NI-1:0] rr_grant;");
+  v.line("  input [NI-1:0] r;");
+  v.line("  input [PW-1:0] ptr;");
+  v.line("  integer k, j;");
+  v.line("  reg found;");
+  v.line("  begin");
+  v.line("    rr_grant = {NI{1'b0}};");
+  v.line("    found = 1'b0;");
+  v.line("    for (k = 0; k < NI; k = k + 1) begin");
+  v.line("      j = {{(32-PW){1'b0}}, ptr} + k;");
+  v.line("      if (j >= NI) j = j - NI;");
+  v.line("      if (!found && r[j]) begin");
+  v.line("        rr_grant[j] = 1'b1;");
+  v.line("        found = 1'b1;");
+  v.line("      end");
+  v.line("    end");
+  v.line("  end");
+  v.line("endfunction");
+  v.line();
+  v.line("genvar g;");
+  v.line("generate");
+  v.open("for (g = 0; g < NI; g = g + 1) begin : g_in");
+  v.line("wire [D*W-1:0] buf_flat;");
+  v.line("wire [CNTW-1:0] buf_count;");
+  v.instance("cm5data_fifo", "buffer", {{"W", "W"}, {"D", "D"}, {"CNTW", "CNTW"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "in_data[g*W +: W]"},
+              {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}});
+  v.comment("Arriving messages are parsed for the counters: the length is in the first flit.");
+  v.line("reg [RW-1:0] wr_left;   // flits of the arriving message still to come (0: next is a head)");
+  v.line("wire [RW-1:0] wr_total = ({{(RW-3){1'b0}}, in_data[g*W +: 3]} + TWO) * FPW_R;");
+  v.line("assign head_in[g] = in_valid[g] && wr_left == {RW{1'b0}};");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) wr_left <= {RW{1'b0}};");
+  v.line("  else if (in_valid[g]) wr_left <= (head_in[g] ? wr_total : wr_left) - 1'b1;");
+  v.line("end");
+  v.comment("The head word: the first FPW flits of the buffer.");
+  v.line("wire [31:0] head = buf_flat[31:0];");
+  v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
+  v.line("wire [1:0] digit = head[digit_at +: 2];");
+  v.line("wire unused_head = ^{head[11:8], head[3]};  // tag and all-fall-down mark: not used for routing");
+  if (D * W > 32) v.line("wire unused_rest = ^buf_flat[D*W-1:32];  // the buffer beyond the head word is read flit by flit at [W-1:0]");
+  v.line("wire [3:0] up_count = head[7:4];");
+  v.line("reg busy;");
+  v.line("reg going_up;");
+  v.line("reg [PW-1:0] dst_q;");
+  v.line("reg [RW-1:0] left;    // flits still to send");
+  v.line("reg [RW-1:0] sent;    // flits sent");
+  v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
+  if (P > 0) {
+    v.line("wire want_up = (g < 4) && up_count != 4'd0;");
+    v.line("wire [3:0] r = lfsr[(g % 4) * 4 +: 4];");
+    v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_free, r)};");
+    v.line(std::string("wire [PW-1:0] want = want_up ? up_port : ") + (w.port > 2 ? "{{(PW-2){1'b0}}, digit};" : "digit;"));
+    v.line("wire asking = ready && (!want_up || par_free != 0);");
+  } else {
+    v.comment("A top-level chip has no parents: every message turns down here.");
+    v.line("wire unused_lfsr = ^{lfsr, up_count};");
+    v.line("wire want_up = 1'b0;");
+    v.line(std::string("wire [PW-1:0] want = ") + (w.port > 2 ? "{{(PW-2){1'b0}}, digit};" : "digit;"));
+    v.line("wire asking = ready;");
+  }
+  v.line("assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
+  v.line("wire granted;");
+  v.line("wire [PW-1:0] granted_port;");
+  v.line("reg gr;");
+  v.line("reg [PW-1:0] gp;");
+  v.line("integer o;");
+  v.line("always @(*) begin");
+  v.line("  gr = 1'b0;");
+  v.line("  gp = {PW{1'b0}};");
+  v.line("  for (o = 0; o < NI; o = o + 1)");
+  v.line("    if (gnt[o*NI + g]) begin");
+  v.line("      gr = 1'b1;");
+  v.line("      gp = o[PW-1:0];");
+  v.line("    end");
+  v.line("end");
+  v.line("assign granted = gr;");
+  v.line("assign granted_port = gp;");
+  v.line("assign dest[g*PW +: PW] = dst_q;");
+  v.line("assign send[g] = busy && buf_count != {CNTW{1'b0}} && credit_ok[dst_q];");
+  v.line("assign last[g] = left == {{(RW-1){1'b0}}, 1'b1};");
+  v.line("assign first[g] = sent == {RW{1'b0}};");
+  v.line("wire [W-1:0] raw = buf_flat[W-1:0];");
+  v.line("wire [W-1:0] dec = raw - ({{(W-1){1'b0}}, 1'b1} << UOFF);");
+  v.line("assign flit[g*W +: W] = (going_up && sent == UFL) ? dec : raw;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    busy <= 1'b0;");
+  v.line("    going_up <= 1'b0;");
+  v.line("    dst_q <= {PW{1'b0}};");
+  v.line("    left <= {RW{1'b0}};");
+  v.line("    sent <= {RW{1'b0}};");
+  v.line("  end else if (!busy) begin");
+  v.line("    if (granted) begin");
+  v.line("      busy <= 1'b1;");
+  v.line("      going_up <= want_up;");
+  v.line("      dst_q <= granted_port;");
+  v.line("      left <= ({{(RW-3){1'b0}}, head[2:0]} + TWO) * FPW_R;");
+  v.line("      sent <= {RW{1'b0}};");
+  v.line("    end");
+  v.line("  end else if (send[g]) begin");
+  v.line("    left <= left - 1'b1;");
+  v.line("    sent <= sent + 1'b1;");
+  v.line("    if (last[g]) busy <= 1'b0;");
+  v.line("  end");
+  v.line("end");
+  v.close("end");
+  v.line();
+  v.comment("Per output: round-robin grant among the requesting inputs while free; the flit of the");
+  v.comment("input that owns it goes to the link register; credits count the receiver's free flits.");
+  v.line("wire [NI-1:0] out_send;");
+  v.line("wire [NI-1:0] out_first;");
+  v.line("wire [NI*W-1:0] out_flit;");
+  v.open("for (g = 0; g < NI; g = g + 1) begin : g_out");
+  v.line("localparam [PW-1:0] ME = g;");
+  v.line("wire [NI-1:0] asking;");
+  v.line("genvar i;");
+  v.line("for (i = 0; i < NI; i = i + 1) begin : g_col");
+  v.line("  assign asking[i] = req[i*NI + g];");
+  v.line("end");
+  v.line("assign gnt[g*NI +: NI] = obusy[g] ? {NI{1'b0}} : rr_grant(asking, rr_ptr[g*PW +: PW]);");
+  v.line("reg s, l, f;");
+  v.line("reg [W-1:0] d;");
+  v.line("integer k;");
+  v.line("always @(*) begin");
+  v.line("  s = 1'b0;");
+  v.line("  l = 1'b0;");
+  v.line("  f = 1'b0;");
+  v.line("  d = {W{1'b0}};");
+  v.line("  for (k = 0; k < NI; k = k + 1)");
+  v.line("    if (send[k] && dest[k*PW +: PW] == ME) begin");
+  v.line("      s = 1'b1;");
+  v.line("      l = last[k];");
+  v.line("      f = first[k];");
+  v.line("      d = flit[k*W +: W];");
+  v.line("    end");
+  v.line("end");
+  v.line("assign out_send[g] = s;");
+  v.line("assign out_first[g] = f;");
+  v.line("assign out_flit[g*W +: W] = d;");
+  v.line("assign credit_ok[g] = credit[g*CW +: CW] != {CW{1'b0}};");
+  v.line("reg [PW-1:0] next_ptr;");
+  v.line("integer j;");
+  v.line("always @(*) begin");
+  v.line("  next_ptr = rr_ptr[g*PW +: PW];");
+  v.line("  for (j = 0; j < NI; j = j + 1)");
+  v.line("    if (gnt[g*NI + j]) next_ptr = (j == NI - 1) ? {PW{1'b0}} : j[PW-1:0] + 1'b1;");
+  v.line("end");
+  v.line("reg busy_q;");
+  v.line("reg [CW-1:0] cred_q;");
+  v.line("reg [PW-1:0] ptr_q;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    busy_q <= 1'b0;");
+  v.line("    cred_q <= CREDITS;");
+  v.line("    ptr_q <= {PW{1'b0}};");
+  v.line("  end else begin");
+  v.line("    if (gnt[g*NI +: NI] != {NI{1'b0}}) busy_q <= 1'b1;");
+  v.line("    else if (s && l) busy_q <= 1'b0;");
+  v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, s} + {{(CW-1){1'b0}}, out_credit[g]};");
+  v.line("    ptr_q <= next_ptr;");
+  v.line("  end");
+  v.line("end");
+  v.line("assign obusy[g] = busy_q;");
+  v.line("assign credit[g*CW +: CW] = cred_q;");
+  v.line("assign rr_ptr[g*PW +: PW] = ptr_q;");
+  v.close("end");
+  v.line("endgenerate");
+  v.line();
+  v.line("reg [NI-1:0] out_valid_q;");
+  v.line("reg [NI*W-1:0] out_data_q;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    out_valid_q <= {NI{1'b0}};");
+  v.line("    out_data_q <= {NI*W{1'b0}};");
+  v.line("    credit_q <= {NI{1'b0}};");
+  v.line("  end else begin");
+  v.line("    out_valid_q <= out_send;");
+  v.line("    out_data_q <= out_flit;");
+  v.line("    credit_q <= send;");
+  v.line("  end");
+  v.line("end");
+  v.line("assign out_valid = out_valid_q;");
+  v.line("assign out_data = out_data_q;");
+  v.line();
+  v.comment("Message counters (cnt_sel index: name), one per link end: a message counts when its");
+  v.comment("head flit crosses. Kirchhoff: the ins minus the outs are the messages held here.");
+  for (size_t i = 0; i < counters.size(); ++i) v.comment("  " + S(static_cast<int64_t>(i)) + ": " + counters[i]);
+  v.instance("cmnet_counter_bank", "counters",
+             {{"N", S(2 * NI)}, {"CW", "32"}, {"IW", "1"}, {"SW", S(w.sel)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"clear", "clear"},
+              {"inc", "{out_send & out_first, head_in}"}, {"sel", "cnt_sel"}, {"value", "cnt_value"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+std::string emit_network(const Cm5DataParams& p) {
+  const int W = p.link_bits, h = p.height;
+  const uint32_t N = p.leaves(), NC = p.total_chips();
+  const Cm5DataWidths w0 = cm5_widths(p, 4);
+  VerilogWriter v;
+  v.header("CM-5 data network: a 4-ary fat tree of " + S(NC) + " router chips and " + S(N) + " leaf links.",
+           header_params(p));
+  v.open("module cm5data_network (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire clear,   // zeroes every chip's counters");
+  v.line("// Leaf links: leaf x sends flits on leaf_tx_* (credits come back on leaf_tx_credit[x]) and");
+  v.line("// receives on leaf_rx_* (it returns one leaf_rx_credit per flit it has taken).");
+  v.line("input  wire [" + S(N - 1) + ":0] leaf_tx_valid,");
+  v.line("input  wire [" + S(N * W - 1) + ":0] leaf_tx_data,");
+  v.line("output wire [" + S(N - 1) + ":0] leaf_tx_credit,");
+  v.line("output wire [" + S(N - 1) + ":0] leaf_rx_valid,");
+  v.line("output wire [" + S(N * W - 1) + ":0] leaf_rx_data,");
+  v.line("input  wire [" + S(N - 1) + ":0] leaf_rx_credit,");
+  v.line("input  wire [" + S(w0.chip - 1) + ":0] cnt_chip,");
+  v.line("input  wire [" + S(w0.sel - 1) + ":0] cnt_sel,");
+  v.line("output wire [31:0] cnt_value");
+  v.end_ports();
+  v.line("localparam integer W = " + S(W) + ";");
+  v.line("wire [" + S(NC * 32 - 1) + ":0] chip_cnt;");
+  v.line();
+  // Declarations per chip.
+  for (uint32_t c = 0; c < NC; ++c) {
+    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
+    const int NI = 4 + p.parents_at(pos.level);
+    const std::string n = "c" + S(c);
+    v.comment("chip " + S(c) + ": level " + S(pos.level) + ", node " + S(pos.node) + ", index " + S(pos.index) +
+              " (" + S(p.parents_at(pos.level)) + " parents)");
+    v.line("wire [" + S(NI - 1) + ":0] " + n + "_in_valid, " + n + "_in_credit, " + n + "_out_valid, " + n +
+           "_out_credit;");
+    v.line("wire [" + S(NI * W - 1) + ":0] " + n + "_in_data, " + n + "_out_data;");
+  }
+  v.line();
+  auto link = [&](const std::string& a, int ap, const std::string& b, int bp, const std::string& what) {
+    // a's output port ap -> b's input port bp, credits back.
+    v.comment(what);
+    v.line("assign " + b + "_in_valid[" + S(bp) + "] = " + a + "_out_valid[" + S(ap) + "];");
+    v.line("assign " + b + "_in_data[" + S(bp * W) + " +: W] = " + a + "_out_data[" + S(ap * W) + " +: W];");
+    v.line("assign " + a + "_out_credit[" + S(ap) + "] = " + b + "_in_credit[" + S(bp) + "];");
+  };
+  v.comment("Leaf links: leaf x is child port x % 4 of the level-1 chip x / 4.");
+  for (uint32_t x = 0; x < N; ++x) {
+    const std::string c = "c" + S(cm5_chip_id(p, 1, x / 4, 0));
+    const int k = static_cast<int>(x % 4);
+    v.line("assign " + c + "_in_valid[" + S(k) + "] = leaf_tx_valid[" + S(x) + "];");
+    v.line("assign " + c + "_in_data[" + S(k * W) + " +: W] = leaf_tx_data[" + S(x * W) + " +: W];");
+    v.line("assign leaf_tx_credit[" + S(x) + "] = " + c + "_in_credit[" + S(k) + "];");
+    v.line("assign leaf_rx_valid[" + S(x) + "] = " + c + "_out_valid[" + S(k) + "];");
+    v.line("assign leaf_rx_data[" + S(x * W) + " +: W] = " + c + "_out_data[" + S(k * W) + " +: W];");
+    v.line("assign " + c + "_out_credit[" + S(k) + "] = leaf_rx_credit[" + S(x) + "];");
+  }
+  v.line();
+  v.comment("Tree links: chip j of node n at level l, parent port q <-> chip j*p_l+q of node n/4, child port n%4.");
+  for (int l = 1; l < h; ++l) {
+    const int pl = p.parents_at(l);
+    for (uint32_t n = 0; n < p.nodes_at(l); ++n)
+      for (int j = 0; j < p.chips_per_node(l); ++j)
+        for (int q = 0; q < pl; ++q) {
+          const std::string a = "c" + S(cm5_chip_id(p, l, n, j));
+          const std::string b = "c" + S(cm5_chip_id(p, l + 1, n / 4, j * pl + q));
+          const int k = static_cast<int>(n % 4);
+          link(a, 4 + q, b, k, a + " parent " + S(q) + " -> " + b + " child " + S(k));
+          link(b, k, a, 4 + q, b + " child " + S(k) + " -> " + a + " parent " + S(q));
+        }
+  }
+  v.line();
+  for (uint32_t c = 0; c < NC; ++c) {
+    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
+    const int P = p.parents_at(pos.level);
+    const Cm5DataWidths w = cm5_widths(p, P);
+    const std::string n = "c" + S(c);
+    const std::string sel = w.sel == w0.sel ? "cnt_sel" : "cnt_sel[" + S(w.sel - 1) + ":0]";
+    v.instance(router_name(P), "chip_l" + S(pos.level) + "_n" + S(pos.node) + "_i" + S(pos.index), {},
+               {{"clk", "clk"}, {"rst", "rst"}, {"level", "4'd" + S(pos.level)},
+                {"lfsr_seed", hex16(cm5_chip_seed(p.seed, c))},
+                {"in_valid", n + "_in_valid"}, {"in_data", n + "_in_data"}, {"in_credit", n + "_in_credit"},
+                {"out_valid", n + "_out_valid"}, {"out_data", n + "_out_data"}, {"out_credit", n + "_out_credit"},
+                {"clear", "clear"}, {"cnt_sel", sel}, {"cnt_value", "chip_cnt[" + S(c * 32) + " +: 32]"}});
+  }
+  if (h == 1) {
+    v.comment("Top-level chips have fewer counters: their select takes the low bits only.");
+    v.line("wire unused_sel = cnt_sel[" + S(w0.sel - 1) + "];");
+  }
+  v.line("assign cnt_value = (cnt_chip < " + S(w0.chip) + "'d" + S(NC) + ") ? chip_cnt[cnt_chip*32 +: 32] : 32'd0;");
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+}  // namespace
+
+Cm5DataWidths cm5_widths(const Cm5DataParams& p, int parents) {
+  Cm5DataWidths w;
+  const int NI = 4 + parents;
+  w.port = std::max(2, clog2(static_cast<uint64_t>(NI)));
+  w.credit = clog2(static_cast<uint64_t>(p.buffer_flits()) + 1);
+  w.count = w.credit;
+  w.remain = clog2(static_cast<uint64_t>(9 * p.flits_per_word()) + 1);
+  w.sel = clog2(static_cast<uint64_t>(2 * NI));
+  w.chip = std::max(1, clog2(static_cast<uint64_t>(p.total_chips()) + 1));
+  return w;
+}
+
+std::vector<std::string> cm5_counter_names(int parents) {
+  std::vector<std::string> n;
+  for (const char* dir : {"in", "out"}) {
+    for (int k = 0; k < 4; ++k) n.push_back(std::string(dir) + "_c" + S(k));
+    for (int k = 0; k < parents; ++k) n.push_back(std::string(dir) + "_p" + S(k));
+  }
+  return n;
+}
+
+GeneratedDesign emit_cm5data_router(const Cm5DataParams& p, int parents) {
+  validate(p, "config");
+  GeneratedDesign d;
+  d.top = router_name(parents);
+  d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
+  d.files.emplace_back("cm5data_fifo.v", read_hw_file("cm5data_fifo.v"));
+  d.files.emplace_back(router_name(parents) + ".v", emit_router(p, parents));
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
+std::string cm5data_manifest_json(const Cm5DataConfig& cfg) {
+  const Cm5DataParams& p = cfg.cm5;
+  nlohmann::ordered_json j;
+  j["generator"] = "cmnet";
+  j["network"] = "cm5data";
+  j["name"] = cfg.name;
+  j["top"] = "cm5data_network";
+  j["parameters"] = nlohmann::json::parse(config_to_json(cfg))["cm5data"];
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (int l = 1; l <= p.height; ++l)
+    levels.push_back({{"level", l}, {"parents", p.parents_at(l)}, {"chips_per_node", p.chips_per_node(l)},
+                      {"nodes", p.nodes_at(l)}, {"chips", p.chips_at(l)}, {"up_links_per_node", p.up_links(l)},
+                      {"up_links_per_leaf", static_cast<double>(p.up_links(l)) / static_cast<double>(1u << (2 * l))}});
+  j["derived"] = {{"leaves", p.leaves()},
+                  {"chips", p.total_chips()},
+                  {"levels", levels},
+                  {"bisection_links", p.bisection_links()},
+                  {"bisection_links_per_leaf", static_cast<double>(p.bisection_links()) / (p.leaves() / 2.0)},
+                  {"flits_per_word", p.flits_per_word()},
+                  {"buffer_flits", p.buffer_flits()},
+                  {"message_bits_min", p.message_bits(1)},
+                  {"message_bits_max", p.message_bits(p.max_words)},
+                  {"message_flits_max", p.message_flits(p.max_words)}};
+  j["counters"] = {{"p4", cm5_counter_names(4)}, {"p2", cm5_counter_names(2)}, {"p0", cm5_counter_names(0)}};
+  return j.dump(2) + "\n";
+}
+
+GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg) {
+  const Cm5DataParams& p = cfg.cm5;
+  validate(p, "config");
+  if (p.height > kCm5MaxEmitHeight)
+    throw ConfigError("config: cm5data: height = " + S(p.height) + ": the whole-network Verilog is emitted for height 1.." +
+                      S(kCm5MaxEmitHeight) + " (up to 1,024 leaves); larger machines run on the reference model");
+  GeneratedDesign d;
+  d.top = "cm5data_network";
+  d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
+  d.files.emplace_back("cm5data_fifo.v", read_hw_file("cm5data_fifo.v"));
+  std::set<int> ps;
+  for (int l = 1; l <= p.height; ++l) ps.insert(p.parents_at(l));
+  for (int P : ps) d.files.emplace_back(router_name(P) + ".v", emit_router(p, P));
+  d.files.emplace_back("cm5data_network.v", emit_network(p));
+  d.files.emplace_back("filelist.f", filelist(d));
+  d.files.emplace_back("manifest.json", cm5data_manifest_json(cfg));
+  d.files.emplace_back("config.json", config_to_json(cfg));
+  return d;
+}
+
+}  // namespace cmnet

@@ -1,0 +1,93 @@
+// Parameters of a CM-5 data network (Leiserson et al. 1992, "The Network Architecture of the
+// Connection Machine CM-5", section 3) and the figures derived from them. One struct drives the
+// RTL emitter, the reference model, the harnesses and the reports.
+//
+// The fat tree. N = 4^h leaves (processors). A node of the tree at level l (1..h) roots a
+// subtree of 4^l leaves and is made of c_l router chips; each chip has 4 child ports and p_l
+// parent ports (2 or 4, per level; the chips of the top level have none). c_1 = 1 and
+// c_{l+1} = c_l * p_l (the 4 child nodes bring 4 * c_l * p_l links up, 4 per parent chip).
+// One leaf has one link (the paper's processors have two: the left and the right network).
+//
+// Wiring (as built; Figure 3 of the paper is missing from the OCR text): chip j of node n at
+// level l, parent port q, goes to chip j * p_l + q of node n / 4 at level l + 1, child port
+// n % 4. So every chip of a node reaches child node k through its child port k, and a
+// message that went up can always come down by the destination's digits.
+//
+// A message is 32-bit words, sent LSB first in flits of link_bits: the head word, 1..max_words
+// data words, the CRC word. Head word (as built):
+//   [2:0] length in data words   [3] all-fall-down mark (reserved, 0)
+//   [7:4] U, levels still to climb above the chip that reads it (decremented going up)
+//   [11:8] tag                   [12 + 2(l-1) +: 2] the destination's digit at level l
+// CRC word: CRC-32 (polynomial 0x04C11DB7, MSB first, init 0xFFFFFFFF, no final XOR) over the
+// head word with U zeroed (U changes on the way) and the data words.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cmnet {
+
+struct Cm5DataParams {
+  int height = 2;               // h: N = 4^h leaves
+  std::vector<int> parents;     // p_l for levels 1..h-1 (empty: the profile decides)
+  std::string profile = "cm5";  // "cm5" (2 on levels 1-2, 4 above), "full" (4), "" (explicit list)
+  int link_bits = 4;            // W: data bits per direction per link (the CM-5: 4)
+  int max_words = 5;            // data words per message, 1..5 in the CM-5 network interface
+  int buffer_words = 2;         // input buffer of every port, in 32-bit words
+  uint32_t seed = 1;            // LFSR seed of the whole network (each chip's is derived)
+
+  static constexpr int kMaxHeight = 7;  // 16,384 leaves, the largest CM-5 built
+  static constexpr int kChildPorts = 4;
+
+  uint32_t leaves() const { return 1u << (2 * height); }
+  int flits_per_word() const { return 32 / link_bits; }
+  int buffer_flits() const { return buffer_words * flits_per_word(); }
+  // p_l (0 at the top level l = h).
+  int parents_at(int level) const;
+  // c_l: chips in one node at level l.
+  int chips_per_node(int level) const;
+  // Nodes at level l: N / 4^l.
+  uint32_t nodes_at(int level) const { return 1u << (2 * (height - level)); }
+  uint32_t chips_at(int level) const { return nodes_at(level) * static_cast<uint32_t>(chips_per_node(level)); }
+  uint32_t total_chips() const;
+  // Global index of the first chip of level l (levels numbered from the leaves up).
+  uint32_t level_base(int level) const;
+  // Links from one node at level l to its parent node (0 at the top).
+  int up_links(int level) const { return chips_per_node(level) * parents_at(level); }
+  // Links crossing the bisection (one half of the leaves to the other), one direction: the
+  // up links of two of the top node's four children (N / 2 leaves). h = 1: 2 leaf links.
+  uint64_t bisection_links() const;
+  int message_words(int len) const { return len + 2; }
+  int message_flits(int len) const { return message_words(len) * flits_per_word(); }
+  int message_bits(int len) const { return 32 * message_words(len); }
+  // The parents list the profile gives (or the explicit list).
+  std::vector<int> parents_list() const;
+};
+
+// Throws cmnet::ConfigError naming the field, its value and the allowed range.
+void validate(const Cm5DataParams& p, const std::string& where);
+
+// The parents of each level for a profile name; empty for an unknown name.
+std::vector<int> cm5_profile_parents(const std::string& profile, int height);
+
+// Where a chip sits: level (1..h), node at that level, index in the node.
+struct Cm5DataChipPos {
+  int level = 1;
+  uint32_t node = 0;
+  int index = 0;
+};
+Cm5DataChipPos cm5_chip_pos(const Cm5DataParams& p, uint32_t chip);
+uint32_t cm5_chip_id(const Cm5DataParams& p, int level, uint32_t node, int index);
+
+// Each chip's LFSR seed (a named choice shared by the RTL emitter and the model): the 16-bit
+// value (seed * 0x9E37 + chip * 0x7F4B + 0x1D35) mod 2^16, 0xACE1 when that is 0.
+uint16_t cm5_chip_seed(uint32_t seed, uint32_t chip);
+
+// The message helpers both the model and the harnesses use.
+uint32_t cm5_head_word(const Cm5DataParams& p, uint32_t src, uint32_t dst, int len, int tag);
+// Level of the least common ancestor of two leaves (1 for a leaf to itself).
+int cm5_lca_level(uint32_t src, uint32_t dst);
+uint32_t cm5_crc32(const std::vector<uint32_t>& words);  // head (U zeroed) and data words
+
+}  // namespace cmnet

@@ -1,0 +1,46 @@
+// Input buffer of one CM-5 data router port: a shift-register FIFO of D flits of W bits.
+// Entry 0 is the oldest; `flat` shows every entry (entry k at [k*W +: W]) so the router reads
+// the whole head word (the first 32/W entries) at once. Push and pop in the same cycle are
+// allowed. The sender's credits keep it from overflowing: a push into a full FIFO without a
+// pop is a protocol violation and is dropped.
+`default_nettype none
+module cm5data_fifo #(
+    parameter integer W    = 4,
+    parameter integer D    = 16,
+    parameter integer CNTW = 5     // bits to count 0..D
+) (
+    input  wire            clk,
+    input  wire            rst,
+    input  wire            push,
+    input  wire [W-1:0]    din,
+    input  wire            pop,    // only when count != 0
+    output wire [D*W-1:0]  flat,
+    output reg  [CNTW-1:0] count
+);
+  localparam [CNTW-1:0] DEPTH = D[CNTW-1:0];
+  wire do_push = push && (count != DEPTH || pop);
+  wire [CNTW-1:0] wr_at = count - {{(CNTW-1){1'b0}}, pop};
+  genvar g;
+  generate
+    for (g = 0; g < D; g = g + 1) begin : g_entry
+      localparam [CNTW-1:0] IDX = g;
+      reg [W-1:0] q;
+      wire [W-1:0] above;
+      if (g + 1 < D) begin : g_mid
+        assign above = flat[(g + 1) * W +: W];
+      end else begin : g_top
+        assign above = {W{1'b0}};
+      end
+      always @(posedge clk) begin
+        if (do_push && wr_at == IDX) q <= din;
+        else if (pop) q <= above;
+      end
+      assign flat[g * W +: W] = q;
+    end
+  endgenerate
+  always @(posedge clk) begin
+    if (rst) count <= {CNTW{1'b0}};
+    else count <= count + {{(CNTW-1){1'b0}}, do_push} - {{(CNTW-1){1'b0}}, pop};
+  end
+endmodule
+`default_nettype wire

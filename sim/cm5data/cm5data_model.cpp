@@ -1,0 +1,361 @@
+#include "sim/cm5data/cm5data_model.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace cmnet {
+
+uint16_t cm5_lfsr_step(uint16_t s) {
+  const uint16_t bit = static_cast<uint16_t>(((s >> 15) ^ (s >> 13) ^ (s >> 12) ^ (s >> 10)) & 1u);
+  return static_cast<uint16_t>((s << 1) | bit);
+}
+
+namespace {
+
+// The other end of a chip port: a leaf, or a chip's port.
+struct Peer {
+  bool leaf = false;
+  uint32_t id = 0;
+  int port = 0;
+};
+
+// An input buffer: a ring of flits, each with the message it belongs to and whether it is a head.
+struct Buffer {
+  std::vector<uint32_t> flit;
+  std::vector<int64_t> msg;
+  std::vector<uint8_t> head;
+  int first = 0, size = 0;
+  void init(int cap) {
+    flit.assign(static_cast<size_t>(cap), 0);
+    msg.assign(static_cast<size_t>(cap), -1);
+    head.assign(static_cast<size_t>(cap), 0);
+  }
+  int cap() const { return static_cast<int>(flit.size()); }
+  size_t at(int k) const {
+    const int i = first + k;
+    return static_cast<size_t>(i >= cap() ? i - cap() : i);
+  }
+};
+
+struct Chip {
+  int level = 1, parents = 0, ports = 4;
+  uint16_t lfsr = 0;
+  std::vector<Peer> peer;
+  std::vector<Buffer> buf;
+  // inputs
+  std::vector<uint8_t> busy, up;
+  std::vector<int> dest, left, sent, wr_left;
+  // outputs
+  std::vector<uint8_t> obusy;
+  std::vector<int> credit, ptr;
+  // registers seen by the neighbours, [cycle & 1]
+  std::vector<uint8_t> out_valid[2], in_credit[2];
+  std::vector<uint32_t> out_data[2];
+  std::vector<int64_t> out_msg[2];
+  uint8_t dirty[2] = {0, 0};  // out_valid / in_credit [k] may hold ones
+  Cm5DataChipCounters cnt;
+};
+
+struct Leaf {
+  std::vector<size_t> queue;  // messages in order
+  size_t next = 0;
+  int flit = 0;               // next flit of queue[next]
+  std::vector<uint32_t> words;
+  int credits = 0;
+  uint8_t rx_credit[2] = {0, 0};
+  // this cycle's flit on the leaf link
+  bool tx_valid = false;
+  uint32_t tx_data = 0;
+  int64_t tx_msg = -1;
+  // receiving
+  int rx_flits = 0, rx_total = 0;
+  std::vector<uint32_t> rx_words;
+};
+
+}  // namespace
+
+Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataModelOptions& opt) {
+  validate(p, "model");
+  check_cm5_traffic(t, p, "model traffic");
+  const int W = p.link_bits, FPW = p.flits_per_word(), D = p.buffer_flits();
+  const uint32_t wmask = W == 32 ? 0xFFFFFFFFu : ((1u << W) - 1u);
+  const uint32_t N = p.leaves(), NC = p.total_chips();
+  const int u_flit = 4 / W, u_off = 4 % W;
+
+  // The tree.
+  std::vector<Chip> chips(NC);
+  for (uint32_t c = 0; c < NC; ++c) {
+    Chip& ch = chips[c];
+    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
+    ch.level = pos.level;
+    ch.parents = p.parents_at(pos.level);
+    ch.ports = 4 + ch.parents;
+    const size_t n = static_cast<size_t>(ch.ports);
+    ch.lfsr = cm5_chip_seed(p.seed, c);
+    ch.peer.resize(n);
+    ch.buf.resize(n);
+    for (auto& b : ch.buf) b.init(D);
+    ch.busy.assign(n, 0);
+    ch.up.assign(n, 0);
+    ch.dest.assign(n, 0);
+    ch.left.assign(n, 0);
+    ch.sent.assign(n, 0);
+    ch.wr_left.assign(n, 0);
+    ch.obusy.assign(n, 0);
+    ch.credit.assign(n, D);
+    ch.ptr.assign(n, 0);
+    for (int k = 0; k < 2; ++k) {
+      ch.out_valid[k].assign(n, 0);
+      ch.in_credit[k].assign(n, 0);
+      ch.out_data[k].assign(n, 0);
+      ch.out_msg[k].assign(n, -1);
+    }
+    ch.cnt.in.assign(n, 0);
+    ch.cnt.out.assign(n, 0);
+  }
+  for (uint32_t x = 0; x < N; ++x) {
+    Chip& ch = chips[cm5_chip_id(p, 1, x / 4, 0)];
+    ch.peer[x % 4] = Peer{true, x, 0};
+  }
+  for (int l = 1; l < p.height; ++l) {
+    const int pl = p.parents_at(l);
+    for (uint32_t n = 0; n < p.nodes_at(l); ++n)
+      for (int j = 0; j < p.chips_per_node(l); ++j)
+        for (int q = 0; q < pl; ++q) {
+          const uint32_t a = cm5_chip_id(p, l, n, j), b = cm5_chip_id(p, l + 1, n / 4, j * pl + q);
+          chips[a].peer[static_cast<size_t>(4 + q)] = Peer{false, b, static_cast<int>(n % 4)};
+          chips[b].peer[n % 4] = Peer{false, a, 4 + q};
+        }
+  }
+  std::vector<Leaf> leaves(N);
+  for (auto& lf : leaves) lf.credits = D;
+  for (size_t i = 0; i < t.messages.size(); ++i) leaves[t.messages[i].src].queue.push_back(i);
+
+  Cm5DataRunResult r;
+  r.deliveries.resize(t.messages.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  int req[8];
+  int grant_in[8];
+  for (uint64_t cyc = 0; cyc < opt.max_cycles; ++cyc) {
+    const int cur = static_cast<int>(cyc & 1), nxt = cur ^ 1;
+    // Leaves: what each sends this cycle, its credits, what it receives.
+    for (uint32_t x = 0; x < N; ++x) {
+      Leaf& lf = leaves[x];
+      Chip& ch = chips[cm5_chip_id(p, 1, x / 4, 0)];
+      const size_t port = x % 4;
+      lf.tx_valid = false;
+      if (lf.next < lf.queue.size() && lf.credits > 0) {
+        const size_t m = lf.queue[lf.next];
+        if (t.messages[m].inject_at <= cyc) {
+          if (lf.flit == 0) {
+            lf.words = cm5_message_words(p, t.messages[m]);
+            r.deliveries[m].sent = cyc;
+            ++r.leaf_injected;
+          }
+          const int wi = lf.flit / FPW, sh = (lf.flit % FPW) * W;
+          lf.tx_valid = true;
+          lf.tx_data = (lf.words[static_cast<size_t>(wi)] >> sh) & wmask;
+          lf.tx_msg = static_cast<int64_t>(m);
+          ++r.flit_hops;
+          if (++lf.flit == static_cast<int>(lf.words.size()) * FPW) {
+            lf.flit = 0;
+            ++lf.next;
+          }
+        }
+      }
+      lf.credits += ch.in_credit[cur][port] - (lf.tx_valid ? 1 : 0);
+      // Receive.
+      lf.rx_credit[nxt] = ch.out_valid[cur][port];
+      if (ch.out_valid[cur][port]) {
+        const uint32_t f = ch.out_data[cur][port];
+        if (lf.rx_flits == 0) {
+          lf.rx_total = (static_cast<int>(f & 7u) + 2) * FPW;
+          lf.rx_words.assign(static_cast<size_t>(lf.rx_total / FPW), 0);
+        }
+        lf.rx_words[static_cast<size_t>(lf.rx_flits / FPW)] |= f << ((lf.rx_flits % FPW) * W);
+        if (++lf.rx_flits == lf.rx_total) {
+          const int64_t m = ch.out_msg[cur][port];
+          if (m < 0) throw std::logic_error("cm5data model: a flit without a message");
+          Cm5DataDelivery& d = r.deliveries[static_cast<size_t>(m)];
+          if (d.copies++ == 0) {
+            d.delivered = true;
+            d.arrived = cyc;
+            d.at_leaf = x;
+            d.words = lf.rx_words;
+            std::vector<uint32_t> body(d.words.begin(), d.words.end() - 1);
+            d.crc_ok = cm5_crc32(body) == d.words.back();
+            ++r.delivered;
+          }
+          lf.rx_flits = 0;
+        }
+      }
+    }
+    // Chips.
+    for (uint32_t c = 0; c < NC; ++c) {
+      Chip& ch = chips[c];
+      const int NI = ch.ports;
+      // A chip with nothing buffered, nothing allocated and nothing arriving (no flit, no
+      // credit) only steps its LFSR: skip the rest (exactly what the full step would do).
+      if (!opt.check_every_cycle) {
+        bool idle = true;
+        for (int k = 0; k < NI && idle; ++k) {
+          const size_t sk = static_cast<size_t>(k);
+          if (ch.busy[sk] || ch.buf[sk].size) idle = false;
+          const Peer& pe = ch.peer[sk];
+          if (pe.leaf) {
+            const Leaf& lf = leaves[pe.id];
+            if (lf.tx_valid || lf.rx_credit[cur]) idle = false;
+          } else {
+            const Chip& o = chips[pe.id];
+            const size_t op = static_cast<size_t>(pe.port);
+            if (o.out_valid[cur][op] || o.in_credit[cur][op]) idle = false;
+          }
+        }
+        if (idle) {
+          if (ch.dirty[nxt]) {
+            std::fill(ch.out_valid[nxt].begin(), ch.out_valid[nxt].end(), 0);
+            std::fill(ch.in_credit[nxt].begin(), ch.in_credit[nxt].end(), 0);
+            ch.dirty[nxt] = 0;
+          }
+          ch.lfsr = cm5_lfsr_step(ch.lfsr);
+          continue;
+        }
+      }
+      ch.dirty[nxt] = 1;
+      // 1. Requests, from the state at the start of the cycle.
+      for (int i = 0; i < NI; ++i) {
+        req[i] = -1;
+        grant_in[i] = -1;
+        const Buffer& b = ch.buf[static_cast<size_t>(i)];
+        if (ch.busy[static_cast<size_t>(i)] || b.size < FPW) continue;
+        uint32_t head = 0;
+        for (int k = 0; k < FPW; ++k) head |= b.flit[b.at(k)] << (k * W);
+        const uint32_t U = (head >> 4) & 15u;
+        const int digit = static_cast<int>((head >> (12 + 2 * (ch.level - 1))) & 3u);
+        if (i < 4 && U != 0 && ch.parents > 0) {
+          int free_ports[4], n = 0;
+          for (int q = 0; q < ch.parents; ++q)
+            if (!ch.obusy[static_cast<size_t>(4 + q)] && ch.credit[static_cast<size_t>(4 + q)] > 0) free_ports[n++] = q;
+          if (n == 0) continue;
+          const int rbits = (ch.lfsr >> (4 * (i % 4))) & 15;
+          req[i] = 4 + free_ports[rbits % n];
+        } else {
+          req[i] = digit;
+        }
+      }
+      // 2. Round-robin grants on the free outputs.
+      for (int o = 0; o < NI; ++o) {
+        if (ch.obusy[static_cast<size_t>(o)]) continue;
+        for (int k = 0, i = ch.ptr[static_cast<size_t>(o)]; k < NI; ++k, i = i + 1 == NI ? 0 : i + 1) {
+          if (req[i] == o) {
+            grant_in[i] = o;
+            break;
+          }
+        }
+      }
+      // 3. Moves: every allocated input with a flit and a credit at its output.
+      for (int o = 0; o < NI; ++o) {
+        ch.out_valid[nxt][static_cast<size_t>(o)] = 0;
+        ch.in_credit[nxt][static_cast<size_t>(o)] = 0;
+      }
+      for (int i = 0; i < NI; ++i) {
+        const size_t si = static_cast<size_t>(i);
+        Buffer& b = ch.buf[si];
+        if (!ch.busy[si] || b.size == 0) continue;
+        const size_t o = static_cast<size_t>(ch.dest[si]);
+        if (ch.credit[o] == 0) continue;
+        uint32_t f = b.flit[b.at(0)];
+        if (ch.up[si] && ch.sent[si] == u_flit) f = (f - (1u << u_off)) & wmask;
+        ch.out_valid[nxt][o] = 1;
+        ch.out_data[nxt][o] = f;
+        ch.out_msg[nxt][o] = b.msg[b.at(0)];
+        if (ch.sent[si] == 0) ++ch.cnt.out[o];
+        b.head[b.at(0)] = 0;
+        b.first = b.first + 1 == b.cap() ? 0 : b.first + 1;
+        --b.size;
+        ch.in_credit[nxt][si] = 1;
+        --ch.credit[o];
+        ++ch.sent[si];
+        ++r.flit_hops;
+        if (--ch.left[si] == 0) {
+          ch.busy[si] = 0;
+          ch.obusy[o] = 0;
+        }
+      }
+      // 4. The grants take effect.
+      for (int i = 0; i < NI; ++i) {
+        const int o = grant_in[i];
+        if (o < 0) continue;
+        const size_t si = static_cast<size_t>(i);
+        const Buffer& b = ch.buf[si];
+        ch.busy[si] = 1;
+        ch.up[si] = o >= 4;
+        ch.dest[si] = o;
+        ch.left[si] = (static_cast<int>(b.flit[b.at(0)] & 7u) + 2) * FPW;
+        ch.sent[si] = 0;
+        ch.obusy[static_cast<size_t>(o)] = 1;
+        ch.ptr[static_cast<size_t>(o)] = (i + 1) % NI;
+      }
+      // 5. Credits and flits from the neighbours (their registers at the start of the cycle).
+      for (int k = 0; k < NI; ++k) {
+        const size_t sk = static_cast<size_t>(k);
+        const Peer& pe = ch.peer[sk];
+        bool v;
+        uint32_t f;
+        int64_t m;
+        if (pe.leaf) {
+          const Leaf& lf = leaves[pe.id];
+          ch.credit[sk] += lf.rx_credit[cur];
+          v = lf.tx_valid;
+          f = lf.tx_data;
+          m = lf.tx_msg;
+        } else {
+          const Chip& o = chips[pe.id];
+          const size_t op = static_cast<size_t>(pe.port);
+          ch.credit[sk] += o.in_credit[cur][op];
+          v = o.out_valid[cur][op];
+          f = o.out_data[cur][op];
+          m = o.out_msg[cur][op];
+        }
+        if (!v) continue;
+        Buffer& b = ch.buf[sk];
+        if (b.size == b.cap()) throw std::logic_error("cm5data model: input buffer overflow (flow control broken)");
+        const size_t at = b.at(b.size);
+        b.flit[at] = f;
+        b.msg[at] = m;
+        b.head[at] = ch.wr_left[sk] == 0;
+        ++b.size;
+        if (ch.wr_left[sk] == 0) {
+          ++ch.cnt.in[sk];
+          ch.wr_left[sk] = (static_cast<int>(f & 7u) + 2) * FPW;
+        }
+        --ch.wr_left[sk];
+      }
+      ch.lfsr = cm5_lfsr_step(ch.lfsr);
+      if (opt.check_every_cycle) {
+        // Kirchhoff: messages in minus messages out = heads held in the buffers.
+        uint64_t in = 0, out = 0, held = 0;
+        for (int k = 0; k < NI; ++k) {
+          in += ch.cnt.in[static_cast<size_t>(k)];
+          out += ch.cnt.out[static_cast<size_t>(k)];
+          const Buffer& b = ch.buf[static_cast<size_t>(k)];
+          for (int j = 0; j < b.size; ++j) held += b.head[b.at(j)];
+        }
+        if (in != out + held) ++r.kirchhoff_violations;
+        r.max_held = std::max(r.max_held, held);
+      }
+    }
+    r.cycles = cyc + 1;
+    if (opt.stop_when_done && r.delivered == t.messages.size()) {
+      r.completed = true;
+      break;
+    }
+  }
+  r.completed = r.delivered == t.messages.size();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (auto& ch : chips) r.chips.push_back(ch.cnt);
+  return r;
+}
+
+}  // namespace cmnet

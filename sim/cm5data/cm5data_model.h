@@ -1,0 +1,74 @@
+// Cycle-level reference model of the CM-5 data network, written from the paper (section 3):
+// a 4-ary fat tree of router chips with 4 children and 2 or 4 parents; messages go up to the
+// least common ancestor of source and destination, each chip choosing pseudorandomly (its own
+// seedable LFSR) among the unobstructed parent links, then down the single path by the
+// destination's digits; flow control on every link (nothing is dropped), blocked messages
+// buffered at the chip's inputs (cut-through), fair round-robin arbitration on every output,
+// a message counter on every link end (Kirchhoff: into a chip = out of it + held in it).
+//
+// Where the paper is silent, the model makes these named choices (the RTL makes the same):
+//  - a cycle moves one flit of link_bits per link; flits of a message are contiguous;
+//  - flow control by credits: a sender holds one credit per free flit of the receiver's input
+//    buffer (buffer_words words); a credit comes back, registered, one cycle after the flit
+//    left the buffer; a link's flit is registered at the sender (one cycle on the wire);
+//  - an input asks for an output once the whole head word is in its buffer; a chip decides with
+//    the state at the start of the cycle, the granted input moves its first flit the cycle after;
+//  - unobstructed parent = not allocated to a message and holding a credit; the choice is the
+//    (r mod n)-th of the n unobstructed parents in port order, r = LFSR bits [4k +: 4] for
+//    child input k; LFSR: 16-bit Fibonacci x^16 + x^14 + x^13 + x^11 + 1, one step per cycle,
+//    seeded per chip by cm5_chip_seed;
+//  - round-robin per output: the first requesting input at or after the output's pointer; the
+//    pointer moves to just after the granted input;
+//  - an output is released the cycle after its message's last flit and can be granted again then;
+//  - a leaf takes every flit at once and returns its credit the next cycle; it sends its messages
+//    in order, one flit per cycle while it holds credits, from the message's inject cycle.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gen/cm5data/cm5data_params.h"
+#include "sim/cm5data/cm5data_traffic.h"
+
+namespace cmnet {
+
+struct Cm5DataDelivery {
+  bool delivered = false;
+  uint64_t sent = 0;      // cycle the first flit was on the source's leaf link
+  uint64_t arrived = 0;   // cycle the last flit was on the destination's leaf link
+  uint32_t at_leaf = 0;   // the leaf it arrived at
+  std::vector<uint32_t> words;  // as received (U = 0 in the head word)
+  bool crc_ok = false;
+  int copies = 0;         // deliveries of this message (1 when all is well)
+};
+
+struct Cm5DataChipCounters {
+  std::vector<uint64_t> in, out;  // messages whose head crossed each port (children, then parents)
+};
+
+struct Cm5DataModelOptions {
+  uint64_t max_cycles = 1000000;
+  bool stop_when_done = true;   // stop once every message is delivered
+  bool check_every_cycle = false;  // Kirchhoff on every chip every cycle (tests)
+};
+
+struct Cm5DataRunResult {
+  std::vector<Cm5DataDelivery> deliveries;  // by message
+  std::vector<Cm5DataChipCounters> chips;
+  uint64_t cycles = 0;
+  bool completed = false;
+  uint64_t flit_hops = 0;      // flits moved over links (leaf links included)
+  uint64_t delivered = 0;
+  uint64_t leaf_injected = 0;  // messages whose head left a leaf
+  uint64_t kirchhoff_violations = 0;  // chip-cycles where in - out != held (check_every_cycle)
+  uint64_t max_held = 0;
+  double seconds = 0;          // wall time of the simulation loop
+};
+
+Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataModelOptions& opt = {});
+
+// The 16-bit LFSR the chips use: one step.
+uint16_t cm5_lfsr_step(uint16_t s);
+
+}  // namespace cmnet

@@ -1,0 +1,191 @@
+// Verilator harness of the emitted CM-5 data network top (cm5data_network). Built per design by
+// sim/core/rtl_build.cpp and run as a child process by sim/cm5data/cm5data_rtl.cpp. The harness
+// is the leaves: each sends its messages in order, one flit per cycle while it holds credits,
+// from the message's inject cycle, and takes every flit at once, returning its credit the next
+// cycle (the same leaves as the reference model's).
+//
+// Input (one record per line):
+//   params N W D MAX_CYCLES
+//   chip NI                                  (one per chip, in chip order: its port count)
+//   msg SRC INJECT_AT NWORDS W0 W1 ...       (hex words: head, data, CRC; each leaf's in order)
+// Output:
+//   tx MSG CYCLE                             (the message's first flit on its leaf link)
+//   rx LEAF CYCLE NWORDS W0 W1 ...           (the message's last flit on the leaf link at CYCLE)
+//   done CYCLES COMPLETED
+//   speed CYCLES SECONDS
+//   cnt CHIP v0 v1 ...                       (the router's counters, cnt_sel order)
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "Vcm5data_network.h"
+#include "sim/core/verilator_ports.h"
+#include "verilated.h"
+
+using namespace cmnet::vport;
+
+namespace {
+
+[[noreturn]] void die(const char* what) {
+  std::fprintf(stderr, "cm5data harness: %s\n", what);
+  std::exit(2);
+}
+
+struct Msg {
+  uint64_t inject_at;
+  std::vector<uint32_t> words;
+};
+
+struct Leaf {
+  std::vector<size_t> queue;
+  size_t next = 0;
+  int flit = 0;
+  int credits = 0;
+  bool rx_credit = false;
+  int rx_flits = 0, rx_total = 0;
+  std::vector<uint32_t> rx_words;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) die("usage: harness INPUT OUTPUT");
+  FILE* in = std::fopen(argv[1], "r");
+  if (!in) die("cannot open input");
+  int N = 0, W = 0, D = 0;
+  uint64_t max_cycles = 0;
+  std::vector<int> chip_ports;
+  std::vector<Msg> msgs;
+  std::vector<uint32_t> srcs;
+  char kind[16];
+  while (std::fscanf(in, "%15s", kind) == 1) {
+    if (!std::strcmp(kind, "params")) {
+      if (std::fscanf(in, "%d %d %d %" SCNu64, &N, &W, &D, &max_cycles) != 4) die("bad params");
+    } else if (!std::strcmp(kind, "chip")) {
+      int ni = 0;
+      if (std::fscanf(in, "%d", &ni) != 1) die("bad chip");
+      chip_ports.push_back(ni);
+    } else if (!std::strcmp(kind, "msg")) {
+      Msg m;
+      uint32_t src = 0;
+      int n = 0;
+      if (std::fscanf(in, "%u %" SCNu64 " %d", &src, &m.inject_at, &n) != 3) die("bad msg");
+      m.words.resize(static_cast<size_t>(n));
+      for (auto& w : m.words)
+        if (std::fscanf(in, "%x", &w) != 1) die("bad msg word");
+      msgs.push_back(m);
+      srcs.push_back(src);
+    } else {
+      die("unknown record");
+    }
+  }
+  std::fclose(in);
+  if (N <= 0 || W <= 0) die("missing params");
+  FILE* out = std::fopen(argv[2], "w");
+  if (!out) die("cannot open output");
+  const int FPW = 32 / W;
+  const uint32_t wmask = W == 32 ? 0xFFFFFFFFu : ((1u << W) - 1u);
+  std::vector<Leaf> leaves(static_cast<size_t>(N));
+  for (auto& l : leaves) l.credits = D;
+  for (size_t i = 0; i < msgs.size(); ++i) leaves.at(srcs[i]).queue.push_back(i);
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto top = std::make_unique<Vcm5data_network>(ctx.get());
+  auto tick = [&] {
+    top->clk = 0;
+    top->eval();
+    top->clk = 1;
+    top->eval();
+  };
+  top->rst = 1;
+  top->clear = 0;
+  top->cnt_chip = 0;
+  top->cnt_sel = 0;
+  tick();
+  tick();
+  top->rst = 0;
+
+  size_t delivered = 0;
+  uint64_t cycles = 0;
+  bool completed = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t t = 0; t < max_cycles; ++t) {
+    top->clk = 0;
+    top->eval();  // the registered outputs of cycle t
+    for (int x = 0; x < N; ++x) {
+      Leaf& lf = leaves[static_cast<size_t>(x)];
+      // Send.
+      bool sent = false;
+      uint32_t flit = 0;
+      if (lf.next < lf.queue.size() && lf.credits > 0) {
+        const size_t m = lf.queue[lf.next];
+        if (msgs[m].inject_at <= t) {
+          if (lf.flit == 0) std::fprintf(out, "tx %zu %" PRIu64 "\n", m, t);
+          flit = (msgs[m].words[static_cast<size_t>(lf.flit / FPW)] >> ((lf.flit % FPW) * W)) & wmask;
+          sent = true;
+          if (++lf.flit == static_cast<int>(msgs[m].words.size()) * FPW) {
+            lf.flit = 0;
+            ++lf.next;
+          }
+        }
+      }
+      set_bit(top->leaf_tx_valid, x, sent);
+      set_field(top->leaf_tx_data, x * W, W, flit);
+      lf.credits += (get_bit(top->leaf_tx_credit, x) ? 1 : 0) - (sent ? 1 : 0);
+      // Receive; the credit goes back in the next cycle.
+      set_bit(top->leaf_rx_credit, x, lf.rx_credit);
+      lf.rx_credit = get_bit(top->leaf_rx_valid, x);
+      if (lf.rx_credit) {
+        const uint32_t f = static_cast<uint32_t>(get_field(top->leaf_rx_data, x * W, W));
+        if (lf.rx_flits == 0) {
+          lf.rx_total = (static_cast<int>(f & 7u) + 2) * FPW;
+          lf.rx_words.assign(static_cast<size_t>(lf.rx_total / FPW), 0);
+        }
+        lf.rx_words[static_cast<size_t>(lf.rx_flits / FPW)] |= f << ((lf.rx_flits % FPW) * W);
+        if (++lf.rx_flits == lf.rx_total) {
+          std::fprintf(out, "rx %d %" PRIu64 " %zu", x, t, lf.rx_words.size());
+          for (uint32_t w : lf.rx_words) std::fprintf(out, " %x", w);
+          std::fprintf(out, "\n");
+          lf.rx_flits = 0;
+          ++delivered;
+        }
+      }
+    }
+    top->eval();
+    top->clk = 1;
+    top->eval();
+    cycles = t + 1;
+    if (delivered == msgs.size()) {
+      completed = true;
+      break;
+    }
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Let the counters see the last events (they count one cycle late), then read them.
+  for (int x = 0; x < N; ++x) {
+    set_bit(top->leaf_tx_valid, x, false);
+    set_bit(top->leaf_rx_credit, x, leaves[static_cast<size_t>(x)].rx_credit);
+  }
+  tick();
+  for (int x = 0; x < N; ++x) set_bit(top->leaf_rx_credit, x, false);
+  for (int k = 0; k < 3; ++k) tick();
+  std::fprintf(out, "done %" PRIu64 " %d\n", cycles, completed ? 1 : 0);
+  std::fprintf(out, "speed %" PRIu64 " %.6f\n", cycles, secs);
+  for (size_t c = 0; c < chip_ports.size(); ++c) {
+    std::fprintf(out, "cnt %zu", c);
+    for (int s = 0; s < 2 * chip_ports[c]; ++s) {
+      top->cnt_chip = static_cast<uint32_t>(c);
+      top->cnt_sel = static_cast<uint32_t>(s);
+      top->eval();
+      std::fprintf(out, " %u", static_cast<unsigned>(top->cnt_value));
+    }
+    std::fprintf(out, "\n");
+  }
+  std::fclose(out);
+  top->final();
+  return 0;
+}

@@ -1,0 +1,23 @@
+// Runs traffic on the emitted CM-5 data network RTL (Verilator, sim/cm5data/cm5data_network_main.cpp)
+// and returns what the model returns: per message the cycle it left its leaf and the cycle it
+// arrived, the words received, every chip's counters.
+#pragma once
+
+#include "gen/cm5data/cm5data_config.h"
+#include "sim/cm5data/cm5data_model.h"
+
+namespace cmnet {
+
+struct Cm5DataRtlOptions {
+  uint64_t max_cycles = 1000000;
+  double timeout_s = 1200;
+};
+
+// Received messages are matched to the traffic by their destination and words (the head word
+// with U = 0, as every message arrives). `seconds` is the harness's simulation time only.
+Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const Cm5DataRtlOptions& opt = {});
+
+// The words a message arrives with: its words with the head word's U field zeroed.
+std::vector<uint32_t> cm5_expected_words(const Cm5DataParams& p, const Cm5DataMessage& m);
+
+}  // namespace cmnet

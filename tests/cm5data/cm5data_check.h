@@ -1,0 +1,60 @@
+// Shared checks of a CM-5 data network run (model or RTL): every message delivered exactly
+// once, at its destination, intact (CRC); the counters at both ends of every link agree, the
+// leaf links count what the leaves sent and received, and every chip conserves messages.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "sim/cm5data/cm5data_model.h"
+#include "sim/cm5data/cm5data_rtl.h"
+
+namespace cmnet {
+
+inline void expect_all_delivered_once(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataRunResult& r) {
+  ASSERT_TRUE(r.completed);
+  ASSERT_EQ(r.deliveries.size(), t.messages.size());
+  EXPECT_EQ(r.delivered, t.messages.size());
+  EXPECT_EQ(r.leaf_injected, t.messages.size());
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    const Cm5DataDelivery& d = r.deliveries[i];
+    ASSERT_TRUE(d.delivered) << "message " << i;
+    EXPECT_EQ(d.copies, 1) << "message " << i;
+    EXPECT_EQ(d.at_leaf, t.messages[i].dst) << "message " << i;
+    EXPECT_TRUE(d.crc_ok) << "message " << i;
+    EXPECT_EQ(d.words, cm5_expected_words(p, t.messages[i])) << "message " << i;
+    EXPECT_GT(d.arrived, d.sent) << "message " << i;
+  }
+}
+
+inline void expect_counters_conserve(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataRunResult& r) {
+  ASSERT_EQ(r.chips.size(), p.total_chips());
+  std::vector<uint64_t> sent(p.leaves(), 0), received(p.leaves(), 0);
+  for (const auto& m : t.messages) {
+    ++sent[m.src];
+    ++received[m.dst];
+  }
+  for (uint32_t x = 0; x < p.leaves(); ++x) {
+    const Cm5DataChipCounters& c = r.chips[cm5_chip_id(p, 1, x / 4, 0)];
+    EXPECT_EQ(c.in.at(x % 4), sent[x]) << "leaf " << x;
+    EXPECT_EQ(c.out.at(x % 4), received[x]) << "leaf " << x;
+  }
+  for (int l = 1; l < p.height; ++l) {
+    const int pl = p.parents_at(l);
+    for (uint32_t n = 0; n < p.nodes_at(l); ++n)
+      for (int j = 0; j < p.chips_per_node(l); ++j)
+        for (int q = 0; q < pl; ++q) {
+          const Cm5DataChipCounters& a = r.chips[cm5_chip_id(p, l, n, j)];
+          const Cm5DataChipCounters& b = r.chips[cm5_chip_id(p, l + 1, n / 4, j * pl + q)];
+          EXPECT_EQ(a.out.at(static_cast<size_t>(4 + q)), b.in.at(n % 4)) << "link up level " << l;
+          EXPECT_EQ(b.out.at(n % 4), a.in.at(static_cast<size_t>(4 + q))) << "link down level " << l;
+        }
+  }
+  for (size_t c = 0; c < r.chips.size(); ++c) {
+    uint64_t in = 0, out = 0;
+    for (auto v : r.chips[c].in) in += v;
+    for (auto v : r.chips[c].out) out += v;
+    EXPECT_EQ(in, out) << "chip " << c << ": entering != leaving (nothing is held at the end)";
+  }
+}
+
+}  // namespace cmnet

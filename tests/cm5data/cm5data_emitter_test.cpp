@@ -1,0 +1,194 @@
+// The CM-5 data network config and Verilog emitter: config errors (a width of 3, 5 parents, a
+// height of 0, ...), derived figures, determinism, the generated header, and a matrix of
+// networks that must pass `verilator --lint-only -Wall`, plus yosys synth_ice40 of one router.
+#include "gen/cm5data/cm5data_emitter.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "gen/core/errors.h"
+#include "gen/core/process.h"
+
+namespace cmnet {
+namespace {
+namespace fs = std::filesystem;
+
+std::string config_error(const std::string& body) {
+  try {
+    (void)parse_cm5data_config(R"({"network": "cm5data", "cm5data": )" + body + "}", "net.json");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+Cm5DataConfig cfg(int h, const std::string& profile, int W, int buffer_words = 2) {
+  Cm5DataConfig c;
+  c.cm5.height = h;
+  c.cm5.profile = profile;
+  c.cm5.link_bits = W;
+  c.cm5.buffer_words = buffer_words;
+  return c;
+}
+
+std::string file_of(const GeneratedDesign& d, const std::string& name) {
+  for (const auto& [n, text] : d.files)
+    if (n == name) return text;
+  ADD_FAILURE() << "no file " << name;
+  return {};
+}
+
+fs::path temp_dir(const std::string& tag) {
+  const fs::path p = fs::temp_directory_path() / ("cmnet-cm5-" + tag + "-" + std::to_string(::getpid()));
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+std::string run_tool(const std::vector<std::string>& cmd, const fs::path& log, int* rc) {
+  *rc = run_child(cmd, 900, log.string());
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(Cm5DataConfig, BadConfigsGiveClearErrors) {
+  const std::string w3 = config_error(R"({"link_bits": 3})");
+  EXPECT_NE(w3.find("net.json: cm5data: link_bits = 3 is not allowed (allowed: 4, 8, 16, 32)"), std::string::npos) << w3;
+  const std::string p5 = config_error(R"({"height": 3, "parents": [2, 5]})");
+  EXPECT_NE(p5.find("net.json: cm5data: parents[1] (level 2) = 5 is not allowed (allowed: 2, 4)"), std::string::npos) << p5;
+  const std::string h0 = config_error(R"({"height": 0})");
+  EXPECT_NE(h0.find("net.json: cm5data: height = 0 out of range 1..7"), std::string::npos) << h0;
+  EXPECT_NE(config_error(R"({"height": 3, "parents": [2]})").find("needs 2"), std::string::npos);
+  EXPECT_NE(config_error(R"({"parents": "thin"})").find("parents = \"thin\" is not a profile"), std::string::npos);
+  EXPECT_NE(config_error(R"({"max_words": 6})").find("max_words = 6 out of range 1..5"), std::string::npos);
+  EXPECT_NE(config_error(R"({"buffer_words": 0})").find("buffer_words = 0 out of range 1..16"), std::string::npos);
+  EXPECT_NE(config_error(R"({"seed": -1})").find("seed = -1 out of range 0..65535"), std::string::npos);
+  EXPECT_NE(config_error(R"({"widht": 4})").find("unknown field 'widht'"), std::string::npos);
+  EXPECT_EQ(config_error(R"({"height": 3, "parents": [4, 2], "link_bits": 8})"), "(accepted)");
+}
+
+TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
+  const Cm5DataConfig a = parse_cm5data_config(
+      R"({"network": "cm5data", "name": "x", "cm5data": {"height": 3, "parents": [4, 2]}})", "a");
+  const Cm5DataConfig b = parse_cm5data_config(config_to_json(a), "b");
+  EXPECT_EQ(config_to_json(a), config_to_json(b));
+  EXPECT_EQ(b.cm5.parents_at(1), 4);
+  EXPECT_EQ(b.cm5.parents_at(2), 2);
+  EXPECT_EQ(b.cm5.parents_at(3), 0);
+}
+
+TEST(Cm5DataParams, DerivedFiguresOfTheCm5Profile) {
+  // The paper: 2 parents on levels 1-2, 4 above; 16 leaves have 4 links out of their subtree
+  // per network (the paper's 160 MB/s is 8 links: two networks, left and right).
+  Cm5DataParams p;
+  p.height = 5;
+  EXPECT_EQ(p.leaves(), 1024u);
+  EXPECT_EQ(p.chips_per_node(1), 1);
+  EXPECT_EQ(p.chips_per_node(2), 2);
+  EXPECT_EQ(p.chips_per_node(3), 4);
+  EXPECT_EQ(p.chips_per_node(4), 16);
+  EXPECT_EQ(p.up_links(2), 4);
+  EXPECT_EQ(p.chips_at(1), 256u);
+  EXPECT_EQ(p.chips_at(5), 64u);
+  EXPECT_EQ(p.total_chips(), 256u + 128u + 64u + 64u + 64u);
+  // A quarter of a link per leaf across the bisection from level 2 up.
+  EXPECT_EQ(p.bisection_links(), 128u);
+  EXPECT_EQ(p.message_bits(5), 224);
+  EXPECT_EQ(p.message_flits(5), 56);
+  Cm5DataParams full = p;
+  full.profile = "full";
+  EXPECT_EQ(full.bisection_links(), 512u);  // N/2: full bisection
+  // Chip numbering round-trips.
+  for (uint32_t c = 0; c < p.total_chips(); ++c) {
+    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
+    EXPECT_EQ(cm5_chip_id(p, pos.level, pos.node, pos.index), c);
+  }
+  EXPECT_EQ(cm5_lca_level(5, 5), 1);
+  EXPECT_EQ(cm5_lca_level(0, 3), 1);
+  EXPECT_EQ(cm5_lca_level(0, 4), 2);
+  EXPECT_EQ(cm5_lca_level(0, 1023), 5);
+}
+
+TEST(Cm5Emitter, SameInputsGiveTheSameBytesAndAHeader) {
+  const auto a = emit_cm5data(cfg(2, "cm5", 4));
+  const auto b = emit_cm5data(cfg(2, "cm5", 4));
+  ASSERT_EQ(a.files.size(), b.files.size());
+  for (size_t i = 0; i < a.files.size(); ++i) EXPECT_EQ(a.files[i], b.files[i]);
+  const std::string net = file_of(a, "cm5data_network.v");
+  EXPECT_NE(net.find("// Generated by cmnet"), std::string::npos);
+  EXPECT_NE(net.find("//   leaves N = 16"), std::string::npos);
+  EXPECT_NE(net.find("//   link_bits W = 4"), std::string::npos);
+  EXPECT_NE(file_of(a, "cm5data_router_p2.v").find("module cm5data_router_p2"), std::string::npos);
+  const auto j = nlohmann::json::parse(file_of(a, "manifest.json"));
+  EXPECT_EQ(j["derived"]["chips"], 6);
+  EXPECT_NE(file_of(emit_cm5data(cfg(2, "full", 4)), "cm5data_network.v"), net);
+  try {
+    emit_cm5data(cfg(6, "cm5", 4));
+    ADD_FAILURE() << "emitted a 4,096-leaf network";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("height = 6"), std::string::npos) << e.what();
+  }
+}
+
+struct LintCase {
+  int h;
+  const char* profile;
+  int W, buffer_words;
+};
+
+class Cm5EmitterMatrix : public ::testing::TestWithParam<LintCase> {};
+
+TEST_P(Cm5EmitterMatrix, LintsCleanWithVerilatorWall) {
+  const LintCase k = GetParam();
+  const fs::path dir = temp_dir("lint");
+  const auto d = emit_cm5data(cfg(k.h, k.profile, k.W, k.buffer_words));
+  write_design(d, dir.string());
+  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", "cm5data_network"};
+  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
+  int rc = 0;
+  const std::string log = run_tool(cmd, dir / "lint.log", &rc);
+  EXPECT_EQ(rc, 0) << log;
+  EXPECT_EQ(log.find("%Warning"), std::string::npos) << log;
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Networks, Cm5EmitterMatrix,
+                         ::testing::Values(LintCase{1, "cm5", 4, 1}, LintCase{2, "cm5", 4, 2},
+                                           LintCase{2, "full", 8, 2}, LintCase{3, "cm5", 16, 4},
+                                           LintCase{3, "full", 32, 4}),
+                         [](const ::testing::TestParamInfo<LintCase>& i) {
+                           return "h" + std::to_string(i.param.h) + "_" + i.param.profile + "_W" +
+                                  std::to_string(i.param.W) + "_b" + std::to_string(i.param.buffer_words);
+                         });
+
+TEST(Cm5Emitter, OneRouterChipSynthesizesForIce40) {
+  const fs::path dir = temp_dir("yosys");
+  Cm5DataParams p;
+  p.link_bits = 4;
+  p.buffer_words = 2;
+  const auto d = emit_cm5data_router(p, 4);
+  write_design(d, dir.string());
+  std::string script = "read_verilog";
+  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
+  script += "; synth_ice40 -top cm5data_router_p4; stat";
+  int rc = 0;
+  const std::string log = run_tool({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()},
+                                   dir / "yosys.out", &rc);
+  std::ifstream in(dir / "yosys.log");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(rc, 0) << log << ss.str();
+  EXPECT_NE(ss.str().find("SB_LUT4"), std::string::npos) << ss.str();
+  EXPECT_NE(ss.str().find("SB_DFF"), std::string::npos) << ss.str();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cmnet

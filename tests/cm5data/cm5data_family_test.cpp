@@ -1,0 +1,117 @@
+// The cm5data family through the registry: its example configs load, emit and summarize; the
+// canonical JSON reads back; `cmnet sim` writes one JSON line per message and a summary on both
+// engines; build, run and sweep refuse with a clear sentence (no board top yet); a traffic file
+// is read with errors naming the file, line and field.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "bitstreams/board.h"
+#include "gen/cli/cm5data/cm5data_family.h"
+#include "gen/core/errors.h"
+
+namespace cmnet {
+namespace {
+namespace fs = std::filesystem;
+
+std::string example(const std::string& name) { return std::string(CMNET_SOURCE_DIR) + "/gen/examples/" + name; }
+
+TEST(Cm5Family, RegisteredWithItsPatterns) {
+  const Family& f = find_family("cm5data", "here");
+  EXPECT_EQ(f.name(), "cm5data");
+  EXPECT_EQ(f.patterns().size(), 6u);
+  EXPECT_FALSE(f.figures().empty());
+}
+
+TEST(Cm5Family, ExamplesLoadEmitAndRoundTrip) {
+  for (const char* ex : {"cm5data_16.json", "cm5data_64_full.json", "cm5data_paper.json"}) {
+    const Family* f = nullptr;
+    const NetworkConfig cfg = load_network(example(ex), &f);
+    ASSERT_EQ(f->name(), "cm5data");
+    EXPECT_NE(f->summary(cfg).find("router chips"), std::string::npos) << ex;
+    const NetworkConfig again = parse_config(f->canonical_json(cfg), "canonical");
+    EXPECT_EQ(f->canonical_json(again), f->canonical_json(cfg)) << ex;
+    if (std::string(ex) != "cm5data_paper.json") {
+      EXPECT_FALSE(f->emit(cfg).verilog_files().empty()) << ex;
+    }
+  }
+  const Family* f = nullptr;
+  const NetworkConfig paper = load_network(example("cm5data_paper.json"), &f);
+  EXPECT_NE(f->summary(paper).find("16384 leaves"), std::string::npos) << f->summary(paper);
+  EXPECT_THROW(f->emit(paper), ConfigError);  // 16,384 leaves: the model only
+}
+
+TEST(Cm5Family, NoBoardTopYet) {
+  const Family* f = nullptr;
+  const NetworkConfig cfg = load_network(example("cm5data_16.json"), &f);
+  try {
+    f->run(cfg, RunArgs{});
+    ADD_FAILURE() << "run accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the cm5data family has no board top yet: cmnet run needs one"),
+              std::string::npos);
+  }
+  EXPECT_THROW(f->sweep(cfg, SweepArgs{}), InputError);
+  EXPECT_THROW(f->board_top(cfg, Board{}, BuildArgs{}), InputError);
+}
+
+TEST(Cm5Family, SimWritesJsonLinesOnBothEngines) {
+  const Family* f = nullptr;
+  const NetworkConfig cfg = load_network(example("cm5data_16.json"), &f);
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-cm5fam-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::vector<std::string> lines[2];
+  int e = 0;
+  for (const char* engine : {"model", "rtl"}) {
+    SimArgs a;
+    a.engine = engine;
+    a.traffic = example("cm5data_hello.traffic");
+    a.out = (dir / (std::string(engine) + ".jsonl")).string();
+    EXPECT_EQ(f->sim(cfg, a), 0) << engine;
+    std::ifstream in(a.out);
+    for (std::string l; std::getline(in, l);) lines[e].push_back(l);
+    ++e;
+  }
+  ASSERT_EQ(lines[0].size(), 5u);
+  // The same messages at the same cycles; the summaries differ only in the engine and time.
+  for (size_t i = 0; i + 1 < lines[0].size(); ++i) EXPECT_EQ(lines[0][i], lines[1][i]);
+  auto sm = nlohmann::json::parse(lines[0].back())["summary"], sr = nlohmann::json::parse(lines[1].back())["summary"];
+  for (auto* s : {&sm, &sr}) {
+    s->erase("engine");
+    s->erase("seconds");
+  }
+  EXPECT_EQ(sm, sr);
+  EXPECT_EQ(sm["delivered"], 4);
+  const auto j = nlohmann::json::parse(lines[0][1]);
+  EXPECT_EQ(j["src"], 3);
+  EXPECT_EQ(j["dst"], 12);
+  EXPECT_EQ(j["len"], 2);
+  EXPECT_EQ(j["crc_ok"], true);
+  EXPECT_EQ(j["lca_level"], 2);
+  fs::remove_all(dir);
+}
+
+TEST(Cm5Family, TrafficFileErrorsNameFileLineAndField) {
+  const fs::path p = fs::temp_directory_path() / ("cm5bad-" + std::to_string(::getpid()) + ".traffic");
+  Cm5DataParams params;
+  auto err = [&](const std::string& text) {
+    std::ofstream(p) << text;
+    try {
+      (void)read_cm5_traffic_file(p.string(), params);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(err("0 16 1\n").find(":1: field 'DST' value 16 out of range 0..15"), std::string::npos);
+  EXPECT_NE(err("# c\n0 1 1 2 3 4 5 6\n").find(":2: field 'DATA': 6 words, at most 5"), std::string::npos);
+  EXPECT_NE(err("0 1 xyz\n").find("field 'DATA' value xyz"), std::string::npos);
+  EXPECT_EQ(err("0 1 1\n"), "(accepted)");
+  fs::remove(p);
+}
+
+}  // namespace
+}  // namespace cmnet
