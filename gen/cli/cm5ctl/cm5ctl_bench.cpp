@@ -57,7 +57,7 @@ json node_resources(const Cm5ctlParams& p) {
   write_design(d, dir.string());
   std::string script = "read_verilog";
   for (const auto& f : d.verilog_files())
-    if (f != "cm5ctl_tree.v") script += " " + (dir / f).string();
+    if (f != "cm5ctl_tree.v") script.append(" ").append((dir / f).string());  // (append: GCC 12 -Wrestrict false positive on " " + s)
   const int qd = p.effective_queue_depth(), ad = p.aside_depth_at(1);
   script += "; chparam -set W " + std::to_string(p.word_bits) + " -set PB " + std::to_string(p.packet_bits()) +
             " -set WU " + std::to_string(p.up_width) + " -set WD " + std::to_string(p.down_width) + " -set TU " +
