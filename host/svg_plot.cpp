@@ -25,6 +25,11 @@ std::string fmt(const char* f, double v) {
 
 std::string px(double v) { return fmt("%.1f", v); }
 
+// Wide enough for the title (bold 14 px: about 8 px a character) as well as the plot.
+int width_for(const std::string& title, double plot_right) {
+  return static_cast<int>(std::max(plot_right, 70.0 + 8.0 * static_cast<double>(title.size()) + 10.0));
+}
+
 std::string open_svg(int w, int h) {
   return "<svg xmlns='http://www.w3.org/2000/svg' width='" + std::to_string(w) + "' height='" + std::to_string(h) +
          "' viewBox='0 0 " + std::to_string(w) + " " + std::to_string(h) +
@@ -80,9 +85,12 @@ std::vector<double> ticks(double lo, double hi, int n) {
       step = m * mag;
       break;
     }
+  // From the first tick at or above lo to the first at or above hi, so the axis covers the data.
   std::vector<double> t;
-  for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
+  for (double v = std::ceil(lo / step - 1e-9) * step;; v += step) {
     t.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v);
+    if (v >= hi - step * 1e-9) break;
+  }
   return t;
 }
 
@@ -105,7 +113,7 @@ std::string line_chart(const LineChart& c) {
   auto X = [&](double x) { return f.x0 + (x - xlo) / (xhi - xlo) * f.w; };
   auto Y = [&](double y) { return f.bottom() - (y - ylo) / (yhi - ylo) * f.h; };
   const int legend_h = 18 * static_cast<int>(c.series.size());
-  std::string s = open_svg(static_cast<int>(f.right() + 170), static_cast<int>(std::max(f.bottom() + 50, f.y0 + legend_h + 10.0)));
+  std::string s = open_svg(width_for(c.title, f.right() + 170), static_cast<int>(std::max(f.bottom() + 50, f.y0 + legend_h + 10.0)));
   for (double v : yt) {
     s += "<line x1='" + px(f.x0) + "' y1='" + px(Y(v)) + "' x2='" + px(f.right()) + "' y2='" + px(Y(v)) +
          "' stroke='#ddd'/>\n";
@@ -145,7 +153,7 @@ std::string bar_chart(const BarChart& c) {
   const auto yt = ticks(0, yhi);
   yhi = std::max(yhi, yt.back());
   auto Y = [&](double y) { return f.bottom() - y / yhi * f.h; };
-  std::string s = open_svg(static_cast<int>(f.right() + 30), static_cast<int>(f.bottom() + 50));
+  std::string s = open_svg(width_for(c.title, f.right() + 30), static_cast<int>(f.bottom() + 50));
   for (double v : yt) {
     s += "<line x1='" + px(f.x0) + "' y1='" + px(Y(v)) + "' x2='" + px(f.right()) + "' y2='" + px(Y(v)) +
          "' stroke='#ddd'/>\n";
@@ -175,7 +183,7 @@ std::string heat_map(const HeatMap& h) {
   f.w = cw * static_cast<double>(cols);
   f.h = ch * static_cast<double>(rows);
   const double scale_x = f.right() + 30;
-  std::string s = open_svg(static_cast<int>(scale_x + 120), static_cast<int>(std::max(f.bottom() + 50, f.y0 + 230.0)));
+  std::string s = open_svg(width_for(h.title, scale_x + 120), static_cast<int>(std::max(f.bottom() + 50, f.y0 + 230.0)));
   auto colour = [&](double v) {
     const double t = h.vmax > h.vmin ? std::clamp((v - h.vmin) / (h.vmax - h.vmin), 0.0, 1.0) : 0.0;
     // white -> dark blue

@@ -45,7 +45,8 @@ std::string line_chart(const LineChart& c);
 std::string bar_chart(const BarChart& c);
 std::string heat_map(const HeatMap& h);
 
-// "Nice" tick values covering [lo, hi] (about `n` of them: 1, 2 or 5 times a power of ten).
+// "Nice" tick values covering [lo, hi] (about `n` of them, 1, 2 or 5 times a power of ten apart;
+// the last one at or above hi).
 std::vector<double> ticks(double lo, double hi, int n = 5);
 // Text safe inside SVG (&, <, >, quotes escaped).
 std::string escape(const std::string& s);
