@@ -6,6 +6,7 @@
 #include "gen/cm1/cm1_board_top_parts.h"
 #include "gen/core/errors.h"
 #include "sim/cm1/cm1_model.h"
+#include "sim/cm1/cm1_counters.h"
 #include "sim/cm1/cm1_rtl.h"
 #include "sim/cm1/traffic.h"
 
@@ -64,8 +65,7 @@ GeneratedDesign emit_cm1_cube_board_top(const Cm1Config& cfg, const CubeTopOptio
   uint64_t max_cnt = 1;
   for (int n = 0; n < NC; ++n) {
     const Cm1ChipCounters& c = r.chips[static_cast<size_t>(n)];
-    std::vector<uint64_t> v = {c.injected, c.delivered, c.desperation, c.petit_cycles, c.parity_errors};
-    v.insert(v.end(), c.dim_busy.begin(), c.dim_busy.end());
+    std::vector<uint64_t> v = cm1_counter_words(c);
     for (uint64_t x : v) max_cnt = std::max(max_cnt, x);
     e.counters.push_back(v);
   }

@@ -6,6 +6,7 @@
 
 #include "host/board_blocks.h"
 #include "host/errors.h"
+#include "sim/cm1/cm1_counters.h"
 
 namespace cmnet {
 
@@ -136,14 +137,7 @@ std::vector<Cm1ChipCounters> Cm1Board::counters() {
   const auto w = c_.burst_read(cm1reg::kCounters, static_cast<size_t>(p.chips() * n));
   std::vector<Cm1ChipCounters> out(static_cast<size_t>(p.chips()));
   for (int chip = 0; chip < p.chips(); ++chip) {
-    const uint32_t* v = &w[static_cast<size_t>(chip * n)];
-    Cm1ChipCounters& c = out[static_cast<size_t>(chip)];
-    c.injected = v[0];
-    c.delivered = v[1];
-    c.desperation = v[2];
-    c.petit_cycles = v[3];
-    c.parity_errors = v[4];
-    for (int d = 0; d < p.cube_dims; ++d) c.dim_busy.push_back(v[5 + d]);
+    out[static_cast<size_t>(chip)] = cm1_counters_from_words(p, &w[static_cast<size_t>(chip * n)], static_cast<size_t>(n));
   }
   return out;
 }

@@ -2,12 +2,38 @@
 // network totals and the wire utilization are computed.
 #pragma once
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "gen/cm1/cm1_emitter.h"  // cm1_counter_names: the cnt_sel order
 #include "gen/cm1/cm1_params.h"
 #include "sim/cm1/cm1_model.h"
 
 namespace cmnet {
+
+// One chip's counters as words in cnt_sel order (cm1_counter_names: injected, delivered,
+// desperation, petit_cycles, parity_errors, busy_dim0..): the one mapping between the RTL's
+// counter words (board window, harness output, self-test ROMs) and Cm1ChipCounters.
+inline std::vector<uint64_t> cm1_counter_words(const Cm1ChipCounters& c) {
+  std::vector<uint64_t> v = {c.injected, c.delivered, c.desperation, c.petit_cycles, c.parity_errors};
+  v.insert(v.end(), c.dim_busy.begin(), c.dim_busy.end());
+  return v;
+}
+template <class Word>
+Cm1ChipCounters cm1_counters_from_words(const Cm1Params& p, const Word* w, size_t n) {
+  if (n < cm1_counter_names(p).size())
+    throw std::invalid_argument("CM-1 counters: " + std::to_string(n) + " words for " +
+                                std::to_string(cm1_counter_names(p).size()) + " counters");
+  Cm1ChipCounters c;
+  c.injected = w[0];
+  c.delivered = w[1];
+  c.desperation = w[2];
+  c.petit_cycles = w[3];
+  c.parity_errors = w[4];
+  for (int d = 0; d < p.cube_dims; ++d) c.dim_busy.push_back(w[5 + d]);
+  return c;
+}
 
 // Injected, delivered, desperation, parity errors and per-dimension busy bit-times summed over
 // the chips (petit_cycles is left 0: it is per chip, not additive).

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "gen/cm1/cm1_emitter.h"
+#include "sim/cm1/cm1_counters.h"
+#include "gen/core/progress.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -95,7 +97,12 @@ Cm1RtlRun run_cm1_rtl_groups(const Cm1Config& cfg_in, const std::vector<Traffic>
     for (const Cm1Freeze& f : opt.freezes) in << "freeze " << f.bit_time << ' ' << f.clocks << '\n';
   }
   const std::vector<std::string> env = TraceWindow{opt.trace_file, opt.trace_from, opt.trace_to}.env();
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), env);
+  size_t messages = 0;
+  for (const Traffic& t : groups) messages += t.messages.size();
+  Progress progress("simulating the RTL: " + std::to_string(p.chips()) + " chips x " + std::to_string(p.procs_per_chip) +
+                    " processors, " + std::to_string(messages) + " messages" + (whole ? " (network top)" : ""));
+  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), env, progress.ticker());
+  progress.done(rc == 0 ? "done in " + std::to_string(static_cast<int>(progress.seconds() + 0.5)) + " s" : "FAILED");
   if (rc != 0) {
     std::ifstream lg(work / "log.txt");
     std::stringstream ss;
@@ -121,10 +128,9 @@ Cm1RtlRun run_cm1_rtl_groups(const Cm1Config& cfg_in, const std::vector<Traffic>
     } else if (kind == "cnt") {
       size_t chip = 0;
       out >> chip;
-      Cm1ChipCounters& c = run.chips.at(chip);
-      out >> c.injected >> c.delivered >> c.desperation >> c.petit_cycles >> c.parity_errors;
-      c.dim_busy.resize(static_cast<size_t>(p.cube_dims));
-      for (auto& b : c.dim_busy) out >> b;
+      std::vector<uint64_t> words(cm1_counter_names(p).size());
+      for (auto& x : words) out >> x;
+      run.chips.at(chip) = cm1_counters_from_words(p, words.data(), words.size());
     } else if (kind == "speed") {
       size_t group = 0;
       uint64_t cycles = 0;
