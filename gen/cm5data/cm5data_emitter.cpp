@@ -22,7 +22,7 @@ std::string hex16(unsigned v) {
 
 std::string parents_text(const Cm5DataParams& p) {
   std::string s;
-  for (int x : p.parents_list()) s += (s.empty() ? "" : ",") + S(x);
+  for (int x : p.parents_list()) s.append(s.empty() ? "" : ",").append(S(x));
   return (p.profile.empty() ? "" : p.profile + " ") + "[" + s + "]";
 }
 
@@ -397,8 +397,9 @@ std::string emit_network(const Cm5DataParams& p) {
     for (uint32_t n = 0; n < p.nodes_at(l); ++n)
       for (int j = 0; j < p.chips_per_node(l); ++j)
         for (int q = 0; q < pl; ++q) {
-          const std::string a = "c" + S(cm5_chip_id(p, l, n, j));
-          const std::string b = "c" + S(cm5_chip_id(p, l + 1, n / 4, j * pl + q));
+          // (append: "c" + std::string trips a GCC 12 -Wrestrict false positive at -O2)
+          const std::string a = std::string("c").append(S(cm5_chip_id(p, l, n, j)));
+          const std::string b = std::string("c").append(S(cm5_chip_id(p, l + 1, n / 4, j * pl + q)));
           const int k = static_cast<int>(n % 4);
           link(a, 4 + q, b, k, a + " parent " + S(q) + " -> " + b + " child " + S(k));
           link(b, k, a, 4 + q, b + " child " + S(k) + " -> " + a + " parent " + S(q));

@@ -17,6 +17,7 @@
 #include "gen/cli/cm1/cm1_family.h"
 #include "gen/core/errors.h"
 #include "host/cm1/cm1_board.h"
+#include "host/cm1/cm1_runner.h"
 #include "host/conservation.h"
 #include "host/run_report.h"
 #include "host/svg_plot.h"
@@ -87,151 +88,6 @@ std::string histogram_svg(const Cm1Config& cfg, const std::array<uint32_t, 16>& 
   return plot::bar_chart(c);
 }
 
-// One pattern, executed on a connected board and compared with the model.
-struct BoardRun {
-  Cm1BoardStatus st;
-  std::vector<Cm1ChipCounters> chips;
-  std::vector<Cm1RxCheck> rx, want_rx;
-  std::array<uint32_t, 16> hist{};
-  std::vector<std::array<uint32_t, 16>> ep_hist, want_ep_hist;
-  Cm1RunResult model;
-  Cm1ChipCounters tot;
-  size_t counter_mismatch = 0, rx_mismatch = 0, ep_hist_mismatch = 0;
-  uint64_t received = 0, bit_times = 0;
-  double util = 0, load_s = 0, run_s = 0, mean_petit = 0;
-  ConservationCheck conservation;
-  bool conserved = false, agree = false;
-};
-
-// `gen` >= 0: the board's on-chip generator makes the pattern (`traffic` is its C++ twin,
-// sim/cm1/traffic_gen.h); otherwise the host loads `traffic`.
-BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, EjectMode mode,
-                 double timeout_s, const std::string& uri, int gen = -1, uint32_t gen_seed = 0,
-                 uint32_t gen_count = 0) {
-  BoardRun r;
-  const auto t0 = std::chrono::steady_clock::now();
-  board.clear();
-  if (gen >= 0) board.generate(static_cast<uint32_t>(gen), gen_count, gen_seed);
-  else board.load(traffic);
-  r.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  board.start(mode);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  uint32_t last_petit = ~0u;
-  do {
-    r.st = board.status();
-    if (r.st.petit != last_petit) {
-      spdlog::info("running: petit cycle {}, {} bit-times", r.st.petit, r.st.cycles);
-      last_petit = r.st.petit;
-    }
-    if (std::chrono::steady_clock::now() > deadline)
-      throw HostError(HostErrorKind::Timeout, uri + ": the run did not finish within " +
-                                                  std::to_string(timeout_s) + " s");
-  } while (r.st.running);
-  r.run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - r.load_s;
-  r.chips = board.counters();
-  r.rx = board.receptions();
-  r.hist = board.histogram();
-  r.ep_hist = board.endpoint_histograms();
-
-  // The reference model, same pattern.
-  r.model = run_cm1_model(p, traffic, mode);
-  r.want_rx = expected_rx_checks(p, traffic, r.model);
-  r.want_ep_hist = expected_endpoint_histograms(p, traffic, r.model);
-  for (size_t g = 0; g < r.ep_hist.size(); ++g) r.ep_hist_mismatch += r.ep_hist[g] != r.want_ep_hist[g];
-  if (r.st.hist_overrun) spdlog::error("{}: an endpoint histogram missed a batch (hist_overrun)", uri);
-  r.tot = cm1_totals(p, r.chips);
-  for (size_t n = 0; n < r.chips.size(); ++n) {
-    const auto& b = r.chips[n];
-    const auto& m = r.model.chips[n];
-    r.counter_mismatch += b.injected != m.injected || b.delivered != m.delivered ||
-                          b.desperation != m.desperation || b.petit_cycles != m.petit_cycles ||
-                          b.dim_busy != m.dim_busy;
-  }
-  for (size_t g = 0; g < r.rx.size(); ++g) r.rx_mismatch += !(r.rx[g] == r.want_rx[g]);
-  for (const auto& x : r.rx) r.received += x.count;
-  r.bit_times = r.st.cycles;
-  r.util = cm1_wire_utilization(p, r.tot, r.bit_times);
-  // The run has ended: nothing may be left in the endpoints' queues or the routers' buffers.
-  // CM-1 counts per chip but messages cross chips, so the regions are the endpoint queues
-  // (loaded -> injected into the routers) and the network (injected -> delivered).
-  // (The board reports whether anything is left, not how much: in flight is 0 here, and the
-  // status flags are checked beside it.)
-  r.conservation = check_conservation({{"endpoint queues", traffic.messages.size(), r.tot.injected, 0},
-                                       {"network", r.tot.injected, r.tot.delivered, 0}});
-  r.conserved = r.conservation.ok && !r.st.pending && !r.st.buffered;
-  r.agree = r.counter_mismatch == 0 && r.rx_mismatch == 0 && r.ep_hist_mismatch == 0 &&
-            !r.st.hist_overrun && r.st.petit == r.model.petit_cycles;
-  uint64_t cnt = 0;
-  for (size_t k = 0; k < r.hist.size(); ++k) r.mean_petit += static_cast<double>(k) * r.hist[k], cnt += r.hist[k];
-  if (cnt) r.mean_petit /= static_cast<double>(cnt);
-  return r;
-}
-
-// The board: the one at `uri`, or a freshly started simulated board.
-struct Connection {
-  std::unique_ptr<Cm1SimBoard> sim;
-  std::string uri;
-  std::unique_ptr<RegisterPort> port;  // framed protocol (sim, uart, usb) or PCIe registers
-  std::unique_ptr<Cm1Board> board;
-};
-
-// The simulated board of a build directory: the very rtl/ it synthesized, with the options
-// its board gave the top (clock, button; the flow's host top has the UART PHY).
-std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir, const TraceWindow& trace) {
-  const std::string report = dir + "/report.json";
-  std::ifstream in(report);
-  if (!in) throw InputError("--rtl " + dir + ": no report.json (not a cmnet build directory)");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const std::exception& e) {
-    throw InputError(report + ": " + e.what());
-  }
-  const std::string mode = j.value("mode", ""), top = j.value("top", "");
-  if (mode != "host" || top != "cm1_host_board")
-    throw InputError("--rtl " + dir + ": built with --mode " + mode + " (top " + top +
-                     "); cmnet run drives the host-link top: cmnet build --mode host");
-  const Board board = load_board(j.value("board_file", j.value("board", "")));
-  HostBoardOptions h;
-  h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
-  h.reset_button = board.reset.has_value() && board.reset->active_low;
-  spdlog::info("simulating the build in {} ({} top for {}, {} Hz)", dir, top, board.name, h.clock_hz);
-  return std::make_unique<Cm1SimBoard>(read_design(dir + "/rtl", top), h, trace);
-}
-
-Connection connect(const Cm1Config& cfg, const std::string& board_uri,
-                   const std::string& sim_link = "uart", const std::string& rtl = "",
-                   const TraceWindow& trace = {}) {
-  Connection c;
-  c.uri = board_uri;
-  if (!rtl.empty()) {
-    if (!c.uri.empty()) throw InputError("--rtl and --board: give one (--rtl simulates a build directory)");
-    c.sim = sim_board_of_build(rtl, trace);
-    c.uri = c.sim->uri();
-  } else if (c.uri.empty()) {
-    spdlog::info("no --board given: starting the simulated board with a {} host link (building "
-                 "its model on first use)", sim_link);
-    HostBoardOptions h;
-    if (sim_link == "fifo") {
-      h.phy = HostLinkPhy::Fifo;
-      h.clock_hz = 60000000;  // the FT2232H's CLKOUT in synchronous FIFO mode
-    }
-    c.sim = std::make_unique<Cm1SimBoard>(cfg, h, trace);
-    c.uri = c.sim->uri();
-  }
-  spdlog::info("board: {}", c.uri);
-  BoardClientOptions bo;
-  bo.timeout = std::chrono::milliseconds(3000);
-  c.port = open_register_port(c.uri, bo);
-  c.board = std::make_unique<Cm1Board>(*c.port);
-  c.board->check_matches(cfg.cm1);
-  const Cm1BoardInfo& info = c.board->info();
-  spdlog::info("found a CM-1 network: c = {}, P = {}, b = {}, l = {}, clock {} Hz, config id {:08x}",
-               info.params.cube_dims, info.params.procs_per_chip, info.params.rows, info.msg_len,
-               info.clock_hz, info.config_id);
-  return c;
-}
-
 EjectMode mode_of(const std::string& m, const Cm1Params& p) {
   return m.empty() ? p.eject_mode : m == "one" ? EjectMode::kOnePerPetit : EjectMode::kOrCombine;
 }
@@ -251,7 +107,7 @@ int cm1_run(const Cm1Config& cfg, const RunArgs& a) {
     throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
   if (a.trace_from > a.trace_to)
     throw InputError("--trace-from " + std::to_string(a.trace_from) + " is after --trace-to " + std::to_string(a.trace_to));
-  Connection conn = connect(cfg, a.board, a.sim_link, a.rtl, TraceWindow{a.trace, a.trace_from, a.trace_to});
+  Connection conn = connect_board(cfg, a.board, a.sim_link, a.rtl, TraceWindow{a.trace, a.trace_from, a.trace_to});
   const std::string& uri = conn.uri;
   const BoardRun r = execute(*conn.board, p, traffic, mode, a.timeout_s, uri, gen,
                              static_cast<uint32_t>(a.seed), static_cast<uint32_t>(a.per_proc));
@@ -390,7 +246,7 @@ int cm1_sweep(const Cm1Config& cfg, const SweepArgs& a) {
   const int max_per_proc = a.max_per_proc;
   const Cm1Params& p = cfg.cm1;
   const EjectMode mode = mode_of(a.mode, p);
-  Connection conn = connect(cfg, a.board, a.sim_link);
+  Connection conn = connect_board(cfg, a.board, a.sim_link);
   const int top = std::min(max_per_proc, conn.board->info().queue_depth);
   json rows = json::array();
   std::printf("\n== cmnet sweep: %s, %d chips x %d processors, ejector mode '%s'\n", a.pattern.c_str(),

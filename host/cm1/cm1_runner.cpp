@@ -1,0 +1,133 @@
+#include "host/cm1/cm1_runner.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "bitstreams/board.h"
+#include "gen/core/errors.h"
+#include "host/errors.h"
+#include "sim/cm1/cm1_counters.h"
+
+namespace cmnet {
+
+BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, EjectMode mode,
+                 double timeout_s, const std::string& uri, int gen, uint32_t gen_seed,
+                 uint32_t gen_count) {
+  BoardRun r;
+  const auto t0 = std::chrono::steady_clock::now();
+  board.clear();
+  if (gen >= 0) board.generate(static_cast<uint32_t>(gen), gen_count, gen_seed);
+  else board.load(traffic);
+  r.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  board.start(mode);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  uint32_t last_petit = ~0u;
+  do {
+    r.st = board.status();
+    if (r.st.petit != last_petit) {
+      spdlog::info("running: petit cycle {}, {} bit-times", r.st.petit, r.st.cycles);
+      last_petit = r.st.petit;
+    }
+    if (std::chrono::steady_clock::now() > deadline)
+      throw HostError(HostErrorKind::Timeout, uri + ": the run did not finish within " +
+                                                  std::to_string(timeout_s) + " s");
+  } while (r.st.running);
+  r.run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - r.load_s;
+  r.chips = board.counters();
+  r.rx = board.receptions();
+  r.hist = board.histogram();
+  r.ep_hist = board.endpoint_histograms();
+
+  // The reference model, same pattern.
+  r.model = run_cm1_model(p, traffic, mode);
+  r.want_rx = expected_rx_checks(p, traffic, r.model);
+  r.want_ep_hist = expected_endpoint_histograms(p, traffic, r.model);
+  for (size_t g = 0; g < r.ep_hist.size(); ++g) r.ep_hist_mismatch += r.ep_hist[g] != r.want_ep_hist[g];
+  if (r.st.hist_overrun) spdlog::error("{}: an endpoint histogram missed a batch (hist_overrun)", uri);
+  r.tot = cm1_totals(p, r.chips);
+  for (size_t n = 0; n < r.chips.size(); ++n) {
+    const auto& b = r.chips[n];
+    const auto& m = r.model.chips[n];
+    r.counter_mismatch += b.injected != m.injected || b.delivered != m.delivered ||
+                          b.desperation != m.desperation || b.petit_cycles != m.petit_cycles ||
+                          b.dim_busy != m.dim_busy;
+  }
+  for (size_t g = 0; g < r.rx.size(); ++g) r.rx_mismatch += !(r.rx[g] == r.want_rx[g]);
+  for (const auto& x : r.rx) r.received += x.count;
+  r.bit_times = r.st.cycles;
+  r.util = cm1_wire_utilization(p, r.tot, r.bit_times);
+  // The run has ended: nothing may be left in the endpoints' queues or the routers' buffers.
+  // CM-1 counts per chip but messages cross chips, so the regions are the endpoint queues
+  // (loaded -> injected into the routers) and the network (injected -> delivered).
+  // (The board reports whether anything is left, not how much: in flight is 0 here, and the
+  // status flags are checked beside it.)
+  r.conservation = check_conservation({{"endpoint queues", traffic.messages.size(), r.tot.injected, 0},
+                                       {"network", r.tot.injected, r.tot.delivered, 0}});
+  r.conserved = r.conservation.ok && !r.st.pending && !r.st.buffered;
+  r.agree = r.counter_mismatch == 0 && r.rx_mismatch == 0 && r.ep_hist_mismatch == 0 &&
+            !r.st.hist_overrun && r.st.petit == r.model.petit_cycles;
+  uint64_t cnt = 0;
+  for (size_t k = 0; k < r.hist.size(); ++k) r.mean_petit += static_cast<double>(k) * r.hist[k], cnt += r.hist[k];
+  if (cnt) r.mean_petit /= static_cast<double>(cnt);
+  return r;
+}
+
+std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir, const TraceWindow& trace) {
+  const std::string report = dir + "/report.json";
+  std::ifstream in(report);
+  if (!in) throw InputError("--rtl " + dir + ": no report.json (not a cmnet build directory)");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw InputError(report + ": " + e.what());
+  }
+  const std::string mode = j.value("mode", ""), top = j.value("top", "");
+  if (mode != "host" || top != "cm1_host_board")
+    throw InputError("--rtl " + dir + ": built with --mode " + mode + " (top " + top +
+                     "); cmnet run drives the host-link top: cmnet build --mode host");
+  const Board board = load_board(j.value("board_file", j.value("board", "")));
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
+  h.reset_button = board.reset.has_value() && board.reset->active_low;
+  spdlog::info("simulating the build in {} ({} top for {}, {} Hz)", dir, top, board.name, h.clock_hz);
+  return std::make_unique<Cm1SimBoard>(read_design(dir + "/rtl", top), h, trace);
+}
+
+Connection connect_board(const Cm1Config& cfg, const std::string& board_uri,
+                   const std::string& sim_link, const std::string& rtl, const TraceWindow& trace) {
+  Connection c;
+  c.uri = board_uri;
+  if (!rtl.empty()) {
+    if (!c.uri.empty()) throw InputError("--rtl and --board: give one (--rtl simulates a build directory)");
+    c.sim = sim_board_of_build(rtl, trace);
+    c.uri = c.sim->uri();
+  } else if (c.uri.empty()) {
+    spdlog::info("no --board given: starting the simulated board with a {} host link (building "
+                 "its model on first use)", sim_link);
+    HostBoardOptions h;
+    if (sim_link == "fifo") {
+      h.phy = HostLinkPhy::Fifo;
+      h.clock_hz = 60000000;  // the FT2232H's CLKOUT in synchronous FIFO mode
+    }
+    c.sim = std::make_unique<Cm1SimBoard>(cfg, h, trace);
+    c.uri = c.sim->uri();
+  }
+  spdlog::info("board: {}", c.uri);
+  BoardClientOptions bo;
+  bo.timeout = std::chrono::milliseconds(3000);
+  c.port = open_register_port(c.uri, bo);
+  c.board = std::make_unique<Cm1Board>(*c.port);
+  c.board->check_matches(cfg.cm1);
+  const Cm1BoardInfo& info = c.board->info();
+  spdlog::info("found a CM-1 network: c = {}, P = {}, b = {}, l = {}, clock {} Hz, config id {:08x}",
+               info.params.cube_dims, info.params.procs_per_chip, info.params.rows, info.msg_len,
+               info.clock_hz, info.config_id);
+  return c;
+}
+
+
+}  // namespace cmnet
