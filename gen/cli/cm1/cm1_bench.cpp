@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -82,8 +84,7 @@ int run_bench(const std::string& json_path, bool quick) {
   const int storage = 2 * pp.rows * pp.cube_dims;
   const int switch_state = ff - storage;
   std::printf("   %-40s %10s %10s\n", "", "measured", "paper");
-  std::printf("   %-40s %10llu %10d\n", "T_heart (bit-times, RTL, 12 hops)",
-              static_cast<unsigned long long>(t_heart), 74);
+  fmt::print("   {:<40} {:>10} {:>10}\n", "T_heart (bit-times, RTL, 12 hops)", t_heart, 74);
   std::printf("   %-40s %10d %10d\n", "heart message storage (r0,r1 bits)", storage, 168);
   std::printf("   %-40s %10d %10s\n", "heart flip-flops in all (yosys)", ff, "-");
   std::printf("   %-40s %10d %10s\n", "  of which switch settings", switch_state, "-");
@@ -103,9 +104,8 @@ int run_bench(const std::string& json_path, bool quick) {
   const uint64_t formula = mid.cm1.delivery_bit_times(static_cast<int64_t>(r2.petit_cycles));
   std::printf("\n== Delivery cycle on the RTL (c = %d, l = %d, random permutation of %zu messages)\n",
               mid.cm1.cube_dims, mid.cm1.msg_len(), perm.messages.size());
-  std::printf("   petit cycles k = %llu; last bit delivered at bit-time %llu; k*l + 2c = %llu\n",
-              static_cast<unsigned long long>(r2.petit_cycles), static_cast<unsigned long long>(last),
-              static_cast<unsigned long long>(formula));
+  fmt::print("   petit cycles k = {}; last bit delivered at bit-time {}; k*l + 2c = {}\n", r2.petit_cycles, last,
+             formula);
   out["delivery_cycle"] = {{"c", mid.cm1.cube_dims}, {"l", mid.cm1.msg_len()},
                            {"petit_cycles", r2.petit_cycles}, {"last_bit_rtl", last},
                            {"k_l_plus_2c", formula}};
@@ -134,8 +134,8 @@ int run_bench(const std::string& json_path, bool quick) {
     const Cm1RtlRun r = run_cm1_rtl(cfg, t, EjectMode::kOrCombine);  // builds on first use
     const double sec = r.sim_seconds;
     const double bps = sec > 0 ? static_cast<double>(r.sim_cycles) / sec : 0;
-    std::printf("   c = %d: %llu bit-times in %.3f s: %.0f bit-times/s, %.2e chip-cycles/s\n", c,
-                static_cast<unsigned long long>(r.sim_cycles), sec, bps, bps * cfg.cm1.chips());
+    fmt::print("   c = {}: {} bit-times in {:.3f} s: {:.0f} bit-times/s, {:.2e} chip-cycles/s\n", c, r.sim_cycles, sec, bps,
+               bps * cfg.cm1.chips());
     speed.push_back({{"c", c}, {"chips", cfg.cm1.chips()}, {"bit_times", r.sim_cycles},
                      {"seconds", sec}, {"bit_times_per_second", bps},
                      {"chip_cycles_per_second", bps * cfg.cm1.chips()}});

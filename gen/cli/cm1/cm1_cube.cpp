@@ -8,6 +8,8 @@
 // --rtl DIR simulates a build directory (cmnet build --mode cube: the rtl/ its bitstream was
 // made from) instead of a newly emitted top. --sweep-cable repeats the run with cable delays of 0..K+1 clocks and prints the
 // window of delays the boards tolerate. Exit 0 when every board passes.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -97,9 +99,8 @@ int do_cube(const CubeArgs& a) {
 
   std::printf("== cmnet cube: %zu boards (c = %d), one router chip of %d processors each, %s\n", nb, p.cube_dims,
               p.procs_per_chip, a.rtl.empty() ? "emitted top" : ("rtl from " + a.rtl).c_str());
-  std::printf("   bit-time = %d clocks at %.3g MHz; pattern %s seed %llu: %llu messages, %llu petit cycles (model)\n",
-              built.bit_clocks, a.clock_mhz, built.pattern.c_str(), static_cast<unsigned long long>(built.seed),
-              static_cast<unsigned long long>(e.messages), static_cast<unsigned long long>(e.run_petit));
+  fmt::print("   bit-time = {} clocks at {:.3g} MHz; pattern {} seed {}: {} messages, {} petit cycles (model)\n",
+             built.bit_clocks, a.clock_mhz, built.pattern, built.seed, e.messages, e.run_petit);
   std::fflush(stdout);
   const CubeSimResult r = run_cube_boards(d, s);
   if (!a.trace.empty()) std::printf("   wrote %s (board %d; open it with gtkwave)\n", a.trace.c_str(), a.trace_board);
@@ -113,8 +114,8 @@ int do_cube(const CubeArgs& a) {
   j["run_petit_cycles"] = e.run_petit;
   for (const auto& b : r.boards) {
     const size_t n = static_cast<size_t>(b.chip);
-    std::printf("   %-6d %-8.0f %-7.1f us %-8s %llu%s\n", b.chip, s.ppm[n], s.start_us[n], b.state.c_str(),
-                static_cast<unsigned long long>(b.cycles), b.state == "pass" ? "" : ("  (" + b.why + ")").c_str());
+    fmt::print("   {:<6} {:<8.0f} {:<7.1f} us {:<8} {}{}\n", b.chip, s.ppm[n], s.start_us[n], b.state, b.cycles,
+               b.state == "pass" ? "" : "  (" + b.why + ")");
     j["results"].push_back({{"chip", b.chip}, {"ppm", s.ppm[n]}, {"start_us", s.start_us[n]}, {"state", b.state},
                             {"clocks", b.cycles}});
   }

@@ -234,9 +234,8 @@ int cm1_run(const Cm1Config& cfg, const RunArgs& a) {
   const ReportVerdict verdict = write_run_report(rep, a.out_dir);
   if (conn.sim) conn.sim->stop();  // the harness closes its waveform on the way out
   if (!a.trace.empty())
-    std::printf("   wrote %s (clock cycles %llu..%s after the board's reset; open it with gtkwave)\n", a.trace.c_str(),
-                static_cast<unsigned long long>(a.trace_from),
-                a.trace_to == UINT64_MAX ? "end" : std::to_string(a.trace_to).c_str());
+    fmt::print("   wrote {} (clock cycles {}..{} after the board's reset; open it with gtkwave)\n", a.trace, a.trace_from,
+               a.trace_to == UINT64_MAX ? std::string("end") : std::to_string(a.trace_to));
   return verdict.ok() ? 0 : 1;
 }
 
