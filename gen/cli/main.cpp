@@ -55,7 +55,15 @@ int cmd_bench(const std::string& family, const BenchArgs& a) {
   int rc = 0;
   for (const Family* f : families()) {
     if (!family.empty() && f->name() != family) continue;
-    rc = std::max(rc, f->bench(a));
+    BenchArgs fa = a;
+    // Every family's results in its own file: --json F.json becomes F-FAMILY.json when all run.
+    if (family.empty() && !a.json.empty()) {
+      const auto dot = a.json.rfind('.');
+      const auto slash = a.json.rfind('/');
+      const bool ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+      fa.json = ext ? a.json.substr(0, dot) + "-" + f->name() + a.json.substr(dot) : a.json + "-" + f->name();
+    }
+    rc = std::max(rc, f->bench(fa));
   }
   return rc;
 }

@@ -16,7 +16,7 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   const std::string w = env.where + ": cm5ctl";
   config_fields::reject_unknown(o, {"leaves", "word_bits", "up_width", "down_width", "queue_depth",
                                     "aside_depth", "leaf_fifo_depth", "broadcast_window",
-                                    "root_queue_depth"}, w);
+                                    "root_queue_depth", "crc_bits"}, w);
   Cm5ctlParams& p = cfg.p;
   p.leaves = get_int(o, "leaves", p.leaves, w);
   p.word_bits = get_int(o, "word_bits", p.word_bits, w);
@@ -27,6 +27,7 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   p.leaf_fifo_depth = get_int(o, "leaf_fifo_depth", p.leaf_fifo_depth, w);
   p.broadcast_window = get_int(o, "broadcast_window", p.broadcast_window, w);
   p.root_queue_depth = get_int(o, "root_queue_depth", p.root_queue_depth, w);
+  p.crc_bits = get_int(o, "crc_bits", p.crc_bits, w);
   validate(p, w);
   return cfg;
 }
@@ -48,7 +49,8 @@ std::string config_to_json(const Cm5ctlConfig& cfg) {
               {"aside_depth", p.aside_depth},
               {"leaf_fifo_depth", p.leaf_fifo_depth},
               {"broadcast_window", p.broadcast_window},
-              {"root_queue_depth", p.root_queue_depth}}}};
+              {"root_queue_depth", p.root_queue_depth},
+              {"crc_bits", p.crc_bits}}}};
   return j.dump(2) + "\n";
 }
 

@@ -36,9 +36,9 @@ void validate(const Cm5ctlParams& p, const std::string& where) {
                       " is not a power of two (the control network is a complete binary tree: 2, 4, 8, ..., 16384)");
   check_range(where, "word_bits", p.word_bits, 2, 32);
   check_range(where, "up_width", p.up_width, 1, p.packet_bits(),
-              " (packet_bits = 12 + word_bits; wider links than a packet carry nothing more)");
+              " (packet_bits = 12 + word_bits + crc_bits; wider links than a packet carry nothing more)");
   check_range(where, "down_width", p.down_width, 1, p.packet_bits(),
-              " (packet_bits = 12 + word_bits; wider links than a packet carry nothing more)");
+              " (packet_bits = 12 + word_bits + crc_bits; wider links than a packet carry nothing more)");
   if (p.queue_depth != 0)
     check_range(where, "queue_depth", p.queue_depth, p.min_queue_depth(), 64,
                 " (0 = derived; at least stop_margin + 1 = " + std::to_string(p.min_queue_depth()) +
@@ -47,6 +47,8 @@ void validate(const Cm5ctlParams& p, const std::string& where) {
   check_range(where, "leaf_fifo_depth", p.leaf_fifo_depth, 1, 64);
   check_range(where, "broadcast_window", p.broadcast_window, 1, 16);
   check_range(where, "root_queue_depth", p.root_queue_depth, 1, 64);
+  if (p.crc_bits != 0 && p.crc_bits != 8)
+    throw ConfigError(where + ": crc_bits = " + std::to_string(p.crc_bits) + " (allowed: 0, no CRC; 8, a CRC-8 per packet)");
 }
 
 }  // namespace cmnet

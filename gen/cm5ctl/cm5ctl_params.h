@@ -18,6 +18,8 @@
 //   bit  10     ovf      an addition overflowed (sticky, reported with the result)
 //   bit  11     err      an error: colliding broadcasts, different operations combined
 //   bits 12+W-1:12 data  the W-bit word
+//   then, with crc_bits = 8, a CRC-8 (x^8 + x^2 + x + 1) of all the bits before, sent last;
+//   a receiver that finds it wrong counts a link error and takes the packet as idle
 //
 // Timing (the contract the model and the RTL share; cycle 0 is the first after reset):
 // every link sends one packet per frame; up frames are Tu = ceil(packet_bits / up_width)
@@ -43,11 +45,13 @@ struct Cm5ctlParams {
   int leaf_fifo_depth = 4;    // a network interface's outgoing FIFO, per function
   int broadcast_window = 4;   // single-source packets a leaf may have unreturned (end to end)
   int root_queue_depth = 2;   // combined results the root holds for the way down
+  int crc_bits = 0;           // 0 or 8: a CRC at the end of every packet (the CM-5 had one)
 
   static constexpr int kHeaderBits = 12;
   int height() const;                                 // log2(N): node levels above the leaves
   int nodes() const { return leaves - 1; }            // combining nodes
-  int packet_bits() const { return kHeaderBits + word_bits; }
+  int payload_bits() const { return kHeaderBits + word_bits; }  // what nodes process
+  int packet_bits() const { return payload_bits() + crc_bits; }  // what links carry
   int up_frame() const { return (packet_bits() + up_width - 1) / up_width; }        // Tu
   int down_frame() const { return (packet_bits() + down_width - 1) / down_width; }  // Td
   int packet_time() const { return up_frame() > down_frame() ? up_frame() : down_frame(); }

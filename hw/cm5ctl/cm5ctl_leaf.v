@@ -17,6 +17,7 @@
 module cm5ctl_leaf #(
   parameter integer W = 32,
   parameter integer PB = W + 12,
+  parameter integer C = 0,        // CRC bits per packet: 0 or 8
   parameter integer WU = 6,
   parameter integer WD = 5,
   parameter integer TU = 8,
@@ -52,7 +53,8 @@ module cm5ctl_leaf #(
   // the network's side
   output wire [WU-1:0] up_out,
   input  wire [WD-1:0] down_in,
-  output reg  fault
+  output reg  fault,
+  output reg  link_error  // sticky: a packet arrived with a wrong CRC (and was taken as idle)
 );
   wire ut, dt;
   cm5ctl_frame #(.T(TU)) fu (.clk(clk), .rst(rst), .last(ut));
@@ -92,12 +94,13 @@ module cm5ctl_leaf #(
   wire [W-1:0] c_data = c_rd ? rd_count : (c_abs ? {W{1'b0}} : (c_kind == 2'd3 ? {{(W-1){1'b0}}, chead[8]} : chead[8 +: W]));
   wire [PB-1:0] ms_pkt = {c_data, 2'b00, c_seg, c_segd, c_comb, c_kind, c_abs ? 2'd3 : 2'd2, 1'b0};
   wire [PB-1:0] ss_pkt = {bhead[2 +: W], 2'b00, 1'b0, 1'b0, 3'd0, bhead[1:0], 2'd1, 1'b0};
-  cm5ctl_link_tx #(.PB(PB), .WIDTH(WU), .T(TU)) tx (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) tx (
     .clk(clk), .rst(rst), .load(ut), .pkt(send_ss ? ss_pkt : (send_ms ? ms_pkt : {PB{1'b0}})), .wires(up_out));
 
   // What comes down.
   wire [PB-1:0] pp;
-  cm5ctl_link_rx #(.PB(PB), .WIDTH(WD), .T(TD)) rx (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp));
+  wire rx_crc;
+  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) rx (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .crc_err(rx_crc));
   wire p_ss = pp[2:1] == 2'd1;
   wire p_ms = pp[2];
   wire pop = dt && p_ms;
@@ -135,7 +138,9 @@ module cm5ctl_leaf #(
       stop <= 1'b0;
       rd_wait <= 1'b0;
       fault <= 1'b0;
+      link_error <= 1'b0;
     end else begin
+      if (rx_crc) link_error <= 1'b1;
       res_valid <= dt && (p_ss || (p_ms && (!rd_round || rd_end)));
       if (dt) begin
         stop <= pp[0];

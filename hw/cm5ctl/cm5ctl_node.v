@@ -11,6 +11,7 @@
 module cm5ctl_node #(
   parameter integer W = 32,
   parameter integer PB = W + 12,
+  parameter integer C = 0,        // CRC bits per packet: 0 or 8
   parameter integer WU = 6,
   parameter integer WD = 5,
   parameter integer TU = 8,
@@ -29,16 +30,18 @@ module cm5ctl_node #(
   input  wire [WD-1:0] down_in,  // from the parent
   output wire [WD-1:0] down_l,   // to the left child
   output wire [WD-1:0] down_r,   // to the right child
-  output reg  fault
+  output reg  fault,
+  output reg  link_error  // sticky: a packet arrived with a wrong CRC (and was taken as idle)
 );
   localparam integer AEW = W + 7;
   wire ut, dt;
   cm5ctl_frame #(.T(TU)) fu (.clk(clk), .rst(rst), .last(ut));
   cm5ctl_frame #(.T(TD)) fd (.clk(clk), .rst(rst), .last(dt));
   wire [PB-1:0] pl, pr, pp;
-  cm5ctl_link_rx #(.PB(PB), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl));
-  cm5ctl_link_rx #(.PB(PB), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr));
-  cm5ctl_link_rx #(.PB(PB), .WIDTH(WD), .T(TD)) rx_p (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp));
+  wire rx_l_crc, rx_r_crc, rx_p_crc;
+  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .crc_err(rx_r_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) rx_p (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .crc_err(rx_p_crc));
 
   reg stop;  // the parent's flow-control bit, from its last packet
   wire [ACW-1:0] acount;
@@ -50,7 +53,7 @@ module cm5ctl_node #(
   cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW), .QD(QD), .QCW(QCW)) up (
     .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .room(room), .ss(ss), .sspkt(sspkt),
     .fire(fire), .cpkt(cpkt), .centry(centry), .qcl(qcl), .qcr(qcr), .overflow(qovf));
-  cm5ctl_link_tx #(.PB(PB), .WIDTH(WU), .T(TU)) tx_up (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) tx_up (
     .clk(clk), .rst(rst), .load(ut), .pkt(ss ? sspkt : (fire ? cpkt : {PB{1'b0}})), .wires(up_out));
 
   wire pmulti = pp[2];
@@ -69,9 +72,9 @@ module cm5ctl_node #(
   // Above the flow-control bit: the split result, the broadcast replicated, or idle.
   wire [PB-1:1] dl = pmulti ? sl[PB-1:1] : (pp[2:1] == 2'd1 ? pp[PB-1:1] : {(PB-1){1'b0}});
   wire [PB-1:1] dr = pmulti ? sr[PB-1:1] : (pp[2:1] == 2'd1 ? pp[PB-1:1] : {(PB-1){1'b0}});
-  cm5ctl_link_tx #(.PB(PB), .WIDTH(WD), .T(TD)) tx_l (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_l (
     .clk(clk), .rst(rst), .load(dt), .pkt({dl, qcl >= STOP_AT[QCW-1:0]}), .wires(down_l));
-  cm5ctl_link_tx #(.PB(PB), .WIDTH(WD), .T(TD)) tx_r (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_r (
     .clk(clk), .rst(rst), .load(dt), .pkt({dr, qcr >= STOP_AT[QCW-1:0]}), .wires(down_r));
 
   wire unused = &{1'b0, sl[0], sr[0]};  // flow-control bits: set above, per child
@@ -80,7 +83,9 @@ module cm5ctl_node #(
       stop <= 1'b0;
       dcarry <= 1'b0;
       fault <= 1'b0;
+      link_error <= 1'b0;
     end else begin
+      if (rx_l_crc || rx_r_crc || rx_p_crc) link_error <= 1'b1;
       if (dt) stop <= pp[0];
       if (pop) dcarry <= ndcarry;
       if (qovf || aovf || (pop && under)) fault <= 1'b1;

@@ -10,6 +10,7 @@
 module cm5ctl_root #(
   parameter integer W = 32,
   parameter integer PB = W + 12,
+  parameter integer C = 0,        // CRC bits per packet: 0 or 8
   parameter integer WU = 6,
   parameter integer WD = 5,
   parameter integer TU = 8,
@@ -29,15 +30,17 @@ module cm5ctl_root #(
   output wire [WD-1:0] down_l,
   output wire [WD-1:0] down_r,
   output reg  fault,
-  output reg  bcast_drop
+  output reg  bcast_drop,
+  output reg  link_error  // sticky: a packet arrived with a wrong CRC (and was taken as idle)
 );
   localparam integer AEW = W + 7;
   wire ut, dt;
   cm5ctl_frame #(.T(TU)) fu (.clk(clk), .rst(rst), .last(ut));
   cm5ctl_frame #(.T(TD)) fd (.clk(clk), .rst(rst), .last(dt));
   wire [PB-1:0] pl, pr;
-  cm5ctl_link_rx #(.PB(PB), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl));
-  cm5ctl_link_rx #(.PB(PB), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr));
+  wire rx_l_crc, rx_r_crc;
+  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .crc_err(rx_r_crc));
 
   wire [RCW-1:0] rcount;
   wire [BCW-1:0] bcount;
@@ -75,17 +78,19 @@ module cm5ctl_root #(
     .p(rhead[PB-1:0]), .e(rhead[PB +: AEW]), .under(1'b0), .cin(dcarry), .l(sl), .r(sr), .cout(ndcarry));
   wire [PB-1:1] dl = bpop ? bhead[PB-1:1] : (rpop ? sl[PB-1:1] : {(PB-1){1'b0}});
   wire [PB-1:1] dr = bpop ? bhead[PB-1:1] : (rpop ? sr[PB-1:1] : {(PB-1){1'b0}});
-  cm5ctl_link_tx #(.PB(PB), .WIDTH(WD), .T(TD)) tx_l (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_l (
     .clk(clk), .rst(rst), .load(dt), .pkt({dl, qcl >= STOP_AT[QCW-1:0]}), .wires(down_l));
-  cm5ctl_link_tx #(.PB(PB), .WIDTH(WD), .T(TD)) tx_r (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_r (
     .clk(clk), .rst(rst), .load(dt), .pkt({dr, qcr >= STOP_AT[QCW-1:0]}), .wires(down_r));
 
   always @(posedge clk) begin
     if (rst) begin
       fault <= 1'b0;
+      link_error <= 1'b0;
       bcast_drop <= 1'b0;
       dcarry <= 1'b0;
     end else begin
+      if (rx_l_crc || rx_r_crc) link_error <= 1'b1;
       if (rpop) dcarry <= ndcarry;
       if (qovf || rovf) fault <= 1'b1;
       if (ss && !bs_push) bcast_drop <= 1'b1;

@@ -68,6 +68,8 @@ class Model {
     aside_cap_.resize(static_cast<size_t>(n_));
     for (int i = 1; i < n_; ++i) aside_cap_[static_cast<size_t>(i)] = p.aside_depth_at(h_ - floor_log2(i));
     leaf_aside_cap_ = p.aside_depth_at(0);
+    up_mask_.assign(static_cast<size_t>(2 * n_), 0);
+    down_mask_.assign(static_cast<size_t>(2 * n_), 0);
     r_.injected.resize(static_cast<size_t>(n_));
   }
 
@@ -92,6 +94,14 @@ class Model {
         if (t < o.release || (L.pushed_any && t <= L.last_push)) continue;
         const auto& fifo = o.broadcast ? L.bq : L.cq;
         if (static_cast<int>(fifo.size()) < p_.leaf_fifo_depth) accepted.emplace_back(i, &o);
+      }
+      // Faults injected on the links this cycle: wire 0 carries bit (phase x width).
+      while (flip_next_ < w_.flips.size() && w_.flips[flip_next_].cycle <= t) {
+        const Cm5Flip& f = w_.flips[flip_next_++];
+        if (f.cycle < t || f.link < 2 || f.link >= static_cast<uint32_t>(2 * n_)) continue;
+        const int T = f.up ? Tu : Td, width = f.up ? p_.up_width : p_.down_width;
+        const int pos = static_cast<int>(t % static_cast<uint64_t>(T)) * width;
+        if (pos < p_.packet_bits()) (f.up ? up_mask_ : down_mask_)[f.link] ^= 1ull << pos;
       }
       if (up || down) {
         // 2. What the up tick reads that the down tick of the same cycle changes: registers.
@@ -146,9 +156,30 @@ class Model {
     return l;
   }
 
-  // The up packet child `c` (heap index) sends this frame.
-  const Packet& up_of(int c) const {
-    return c >= n_ ? leaves_[static_cast<size_t>(c - n_)].tx : nodes_[static_cast<size_t>(c)].tx;
+  // What arrives at the end of a frame on a link: the packet sent, with the CRC (crc_bits 8)
+  // and the bits the faults flipped; a wrong CRC makes it an idle packet and a link error.
+  Packet receive(const Packet& sent, uint64_t* mask) {
+    const int pb = p_.payload_bits();
+    uint64_t word = sent.pack();
+    if (p_.crc_bits) word |= static_cast<uint64_t>(cm5::crc8(word, pb)) << pb;
+    word ^= *mask;
+    *mask = 0;
+    const uint64_t payload = word & cm5::mask(pb);
+    if (p_.crc_bits && cm5::crc8(payload, pb) != ((word >> pb) & 0xff)) {
+      ++r_.faults.link_errors;
+      return Packet{};
+    }
+    return Packet::unpack(payload, W_);
+  }
+
+  // The up packet child `c` (heap index) sends this frame, as its parent receives it.
+  Packet up_of(int c) {
+    return receive(c >= n_ ? leaves_[static_cast<size_t>(c - n_)].tx : nodes_[static_cast<size_t>(c)].tx,
+                   &up_mask_[static_cast<size_t>(c)]);
+  }
+  // The down packet node or leaf `c` receives this frame.
+  Packet down_of(int c) {
+    return receive(nodes_[static_cast<size_t>(c / 2)].down[c % 2], &down_mask_[static_cast<size_t>(c)]);
   }
 
   Packet combine(const Packet& L, const Packet& R, Aside* e, bool* carry) const {
@@ -214,7 +245,7 @@ class Model {
     for (int i = 0; i < n_; ++i) {
       Leaf& L = leaves_[static_cast<size_t>(i)];
       const int idx = n_ + i;
-      const Packet& in = nodes_[static_cast<size_t>(idx / 2)].down[idx % 2];
+      const Packet in = down_of(idx);
       L.stop = in.fc;
       if (in.type == cm5::kSingle) {
         L.ss_out = std::max(0, L.ss_out - 1);
@@ -273,7 +304,7 @@ class Model {
           N.msq.pop_front();
         }
       } else {
-        const Packet& in = nodes_[static_cast<size_t>(i / 2)].down[i % 2];
+        const Packet in = down_of(i);
         N.stop = in.fc;
         if (in.type == cm5::kSingle) {
           l = r = in;
@@ -309,8 +340,8 @@ class Model {
     // Nodes top-down (each reads its children's links before they change), then the leaves.
     for (int i = 1; i < n_; ++i) {
       Node& N = nodes_[static_cast<size_t>(i)];
-      const Packet& L = up_of(2 * i);
-      const Packet& R = up_of(2 * i + 1);
+      const Packet L = up_of(2 * i);
+      const Packet R = up_of(2 * i + 1);
       const bool ssL = L.type == cm5::kSingle, ssR = R.type == cm5::kSingle;
       const bool msL = L.type == cm5::kMulti || L.type == cm5::kAbstain;
       const bool msR = R.type == cm5::kMulti || R.type == cm5::kAbstain;
@@ -428,6 +459,8 @@ class Model {
   std::vector<size_t> snap_aside_;
   std::vector<int> snap_ss_;
   std::vector<bool> snap_rd_;
+  std::vector<uint64_t> up_mask_, down_mask_;  // bits flipped on each link this frame
+  size_t flip_next_ = 0;
   size_t snap_ssq_ = 0;
   Cm5RunResult r_;
 };

@@ -42,6 +42,7 @@ struct Cm5Faults {
   uint64_t aside_overflows = 0;
   uint64_t leaf_overflows = 0;
   uint64_t bcast_drops = 0;       // the root's broadcast queue was full (window exceeded)
+  uint64_t link_errors = 0;       // packets received with a wrong CRC (taken as idle)
   bool any_design_fault() const {
     return queue_overflows || aside_underflows || aside_overflows || leaf_overflows;
   }

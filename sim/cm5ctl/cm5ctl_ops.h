@@ -52,6 +52,14 @@ struct Cm5Op {
   uint64_t release = 0;    // the interface offers it from this cycle on (and after the op before it)
 };
 
+// A fault injected on a link: wire 0 of link `link` (the heap index of its lower end: node i's
+// children are 2i and 2i+1, leaf j is N + j) inverted in cycle `cycle`, up or down.
+struct Cm5Flip {
+  uint64_t cycle = 0;
+  uint32_t link = 2;
+  bool up = true;
+};
+
 // Each leaf's operations in the order its processor pushes them. Every leaf pushes the same
 // number of multiple-source operations (the k-th of each leaf combine together).
 struct Cm5Workload {
@@ -61,6 +69,7 @@ struct Cm5Workload {
   // those it took out), the input router-done sums: from cycle `first` on it is `second`
   // (events in cycle order; 0 before the first). A stand-in for the data network's counters.
   std::vector<std::vector<std::pair<uint64_t, int64_t>>> counters;
+  std::vector<Cm5Flip> flips;  // faults injected on links (in cycle order)
   size_t multi_ops() const;        // per leaf (checked equal by check_workload)
   size_t broadcasts() const;       // over all leaves
 };
@@ -91,6 +100,9 @@ uint64_t identity(uint8_t comb, int w);
 // the carry out of the W-bit sum.
 uint64_t apply(uint8_t comb, uint64_t a, uint64_t b, int w, bool* ovf, bool cin = false, bool* cout = nullptr);
 int64_t to_signed(uint64_t x, int w);
+// CRC-8 (x^8 + x^2 + x + 1, initial 0) of the n low bits of `bits`, bit 0 first (as
+// hw/cm5ctl/cm5ctl_crc8.v).
+uint8_t crc8(uint64_t bits, int n);
 }  // namespace cm5
 
 // The results every leaf should receive, from the definitions above: expected[leaf] is the

@@ -42,6 +42,7 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
       for (const auto& [t, v] : w.counters[i])
         in << "cnt " << i << ' ' << t << ' ' << std::hex << (static_cast<uint64_t>(v) & cm5::mask(p.word_bits))
            << std::dec << '\n';
+    for (const Cm5Flip& f : w.flips) in << "flip " << (f.up ? 'u' : 'd') << ' ' << f.link << ' ' << f.cycle << '\n';
   }
   const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
   if (rc != 0) {
@@ -75,8 +76,9 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
       out >> leaf >> t;
       run.injected.at(leaf).push_back(t);
     } else if (kind == "done") {
-      int completed = 0, fault = 0, drop = 0;
-      out >> run.cycles >> completed >> fault >> drop >> run.sim_seconds;
+      int completed = 0, fault = 0, drop = 0, link = 0;
+      out >> run.cycles >> completed >> fault >> drop >> link >> run.sim_seconds;
+      run.link_error = link;
       run.completed = completed;
       run.fault = fault;
       run.bcast_drop = drop;
@@ -98,6 +100,9 @@ std::string compare_runs(const Cm5RunResult& model, const Cm5RtlRun& rtl) {
   if (model.results.size() != rtl.results.size())
     return "model " + std::to_string(model.results.size()) + " results, rtl " + std::to_string(rtl.results.size());
   if (model.injected != rtl.injected) return "the pushes were accepted in different cycles";
+  if ((model.faults.link_errors > 0) != rtl.link_error)
+    return std::string("link errors: model ") + std::to_string(model.faults.link_errors) + ", rtl " +
+           (rtl.link_error ? "flagged" : "none");
   if (model.cycles != rtl.cycles)
     return "model ran " + std::to_string(model.cycles) + " cycles, rtl " + std::to_string(rtl.cycles);
   return "";

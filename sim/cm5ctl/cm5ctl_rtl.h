@@ -28,6 +28,7 @@ struct Cm5RtlRun {
   bool completed = false;
   bool fault = false;       // the tree's fault output was ever high
   bool bcast_drop = false;  // the root dropped a broadcast
+  bool link_error = false;  // a receiver found a wrong CRC
   double sim_seconds = 0;   // inside the harness
 };
 

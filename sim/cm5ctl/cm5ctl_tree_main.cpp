@@ -3,9 +3,11 @@
 //
 // Input (text): "params N W EXPECT MAX_CYCLES DRAIN", then one line per operation in each
 // leaf's order: "op LEAF RELEASE BCAST ABSTAIN KIND COMB SEGMENTED SEG DATAHEX"; then the
-// leaves' data network counters for router-done, "cnt LEAF CYCLE VALUEHEX" (from CYCLE on).
+// leaves' data network counters for router-done, "cnt LEAF CYCLE VALUEHEX" (from CYCLE on), and
+// the faults to inject, "flip u|d LINK CYCLE" (wire 0 of up_LINK / down_LINK inverted then).
 // Output: "inj LEAF CYCLE" per accepted push, "res LEAF CYCLE BCAST KIND COMB DATAHEX OVF ERR
-// ABSTAINED" per result (cycle order, then leaf), "done CYCLES COMPLETED FAULT BCAST_DROP SECONDS".
+// ABSTAINED" per result (cycle order, then leaf), "done CYCLES COMPLETED FAULT BCAST_DROP
+// LINK_ERROR SECONDS".
 // Cycle 0 is the first after reset. A leaf offers its next operation from its release cycle on,
 // one push per cycle at most; it is accepted when inj_ready is high (the model's rule). The run
 // stops DRAIN cycles after the EXPECT-th result, or at MAX_CYCLES.
@@ -46,12 +48,24 @@ int main(int argc, char** argv) {
   std::vector<std::vector<Op>> ops(static_cast<size_t>(N));
   std::vector<std::vector<std::pair<uint64_t, uint64_t>>> cnt(static_cast<size_t>(N));
   char word[8];
+  struct Flip {
+    uint64_t cycle;
+    int link;
+    bool up;
+  };
+  std::vector<Flip> flips;
   while (std::fscanf(in, " %7s", word) == 1) {
     int leaf = 0;
     unsigned long long rel = 0, data = 0;
     if (std::string(word) == "cnt") {
       if (std::fscanf(in, " %d %llu %llx", &leaf, &rel, &data) != 3 || leaf < 0 || leaf >= N) die("bad cnt line");
       cnt[static_cast<size_t>(leaf)].emplace_back(rel, data);
+      continue;
+    }
+    if (std::string(word) == "flip") {
+      char dir = 0;
+      if (std::fscanf(in, " %c %d %llu", &dir, &leaf, &rel) != 3 || leaf < 2 || leaf >= 2 * N) die("bad flip line");
+      flips.push_back({rel, leaf, dir == 'u'});
       continue;
     }
     if (std::string(word) != "op") die("unknown input line");
@@ -84,12 +98,24 @@ int main(int argc, char** argv) {
   std::vector<long long> last_push(static_cast<size_t>(N), -1);
   std::vector<int> offering(static_cast<size_t>(N), 0);
   uint64_t got = 0, done_at = 0;
-  bool done = expect == 0, fault = false, drop = false;
+  bool done = expect == 0, fault = false, drop = false, link_error = false;
+  std::vector<int> flipped;  // links set in the last cycle, cleared in the next
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t t = 0;
   for (; t < max_cycles; ++t) {
     if (done && t >= done_at + drain) break;
     top->clk = 0;
+    for (int k : flipped) {
+      set_bit(top->flip_up, k - 2, false);
+      set_bit(top->flip_down, k - 2, false);
+    }
+    flipped.clear();
+    for (const Flip& f : flips)
+      if (f.cycle == t) {
+        if (f.up) set_bit(top->flip_up, f.link - 2, true);
+        else set_bit(top->flip_down, f.link - 2, true);
+        flipped.push_back(f.link);
+      }
     for (int i = 0; i < N; ++i) {
       const size_t s = static_cast<size_t>(i);
       while (cnt_next[s] < cnt[s].size() && cnt[s][cnt_next[s]].first <= t)
@@ -137,12 +163,13 @@ int main(int argc, char** argv) {
     }
     fault = fault || top->fault;
     drop = drop || top->bcast_drop;
+    link_error = link_error || top->link_error;
     top->clk = 1;
     top->eval();
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::fprintf(out, "done %llu %d %d %d %.6f\n", static_cast<unsigned long long>(t), got == expect ? 1 : 0,
-               fault ? 1 : 0, drop ? 1 : 0, secs);
+  std::fprintf(out, "done %llu %d %d %d %d %.6f\n", static_cast<unsigned long long>(t), got == expect ? 1 : 0,
+               fault ? 1 : 0, drop ? 1 : 0, link_error ? 1 : 0, secs);
   std::fclose(out);
   top->final();
   return 0;

@@ -78,6 +78,9 @@ TEST(Cm5ctlConfig, BadValuesNameTheFieldAndTheRange) {
   EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"broadcast_window": 0}})").find("broadcast_window = 0"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"network": "cm1"})").find("is not a cm5ctl config"), std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"crc_bits": 5}})").find("crc_bits = 5 (allowed: 0"),
+            std::string::npos);
+  EXPECT_EQ(error_of(R"({"network": "cm5ctl", "cm5ctl": {"crc_bits": 8, "up_width": 52}})"), "(accepted)");
   EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8}})"), "") ;
   EXPECT_EQ(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8}})"), "(accepted)");
 }

@@ -19,8 +19,9 @@ namespace cmnet {
 namespace {
 namespace fs = std::filesystem;
 
-Cm5ctlConfig cfg(int leaves, int w = 32, int up = 6, int down = 5) {
+Cm5ctlConfig cfg(int leaves, int w = 32, int up = 6, int down = 5, int crc = 0) {
   Cm5ctlConfig c;
+  c.p.crc_bits = crc;
   c.p.leaves = leaves;
   c.p.word_bits = w;
   c.p.up_width = up;
@@ -94,7 +95,7 @@ TEST(Cm5ctlEmitter, RejectsBadParameters) {
 }
 
 struct Case {
-  int leaves, w, up, down;
+  int leaves, w, up, down, crc;
 };
 
 class Cm5ctlEmitterMatrix : public ::testing::TestWithParam<Case> {};
@@ -102,7 +103,7 @@ class Cm5ctlEmitterMatrix : public ::testing::TestWithParam<Case> {};
 TEST_P(Cm5ctlEmitterMatrix, LintsCleanWithVerilatorWall) {
   const Case k = GetParam();
   const fs::path dir = temp_dir("lint");
-  const auto d = emit_cm5ctl(cfg(k.leaves, k.w, k.up, k.down));
+  const auto d = emit_cm5ctl(cfg(k.leaves, k.w, k.up, k.down, k.crc));
   write_design(d, dir.string());
   for (const std::string top : {"cm5ctl_tree", "cm5ctl_node", "cm5ctl_leaf", "cm5ctl_root"}) {
     std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", top};
@@ -119,7 +120,7 @@ TEST_P(Cm5ctlEmitterMatrix, LintsCleanWithVerilatorWall) {
 TEST_P(Cm5ctlEmitterMatrix, SynthesizesForTheIce40) {
   const Case k = GetParam();
   const fs::path dir = temp_dir("yosys");
-  const auto d = emit_cm5ctl(cfg(k.leaves, k.w, k.up, k.down));
+  const auto d = emit_cm5ctl(cfg(k.leaves, k.w, k.up, k.down, k.crc));
   write_design(d, dir.string());
   std::string script = "read_verilog";
   for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
@@ -134,12 +135,12 @@ TEST_P(Cm5ctlEmitterMatrix, SynthesizesForTheIce40) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, Cm5ctlEmitterMatrix,
-                         ::testing::Values(Case{2, 32, 6, 5}, Case{4, 8, 1, 1}, Case{8, 32, 6, 5}, Case{16, 16, 28, 3},
-                                           Case{4, 32, 44, 44}, Case{32, 4, 2, 7}),
+                         ::testing::Values(Case{2, 32, 6, 5, 0}, Case{4, 8, 1, 1, 8}, Case{8, 32, 6, 5, 8},
+                                           Case{16, 16, 28, 3, 0}, Case{4, 32, 44, 44, 0}, Case{32, 4, 2, 7, 0}),
                          [](const ::testing::TestParamInfo<Case>& i) {
                            const auto& k = i.param;
                            return "n" + std::to_string(k.leaves) + "_w" + std::to_string(k.w) + "_u" +
-                                  std::to_string(k.up) + "_d" + std::to_string(k.down);
+                                  std::to_string(k.up) + "_d" + std::to_string(k.down) + "_crc" + std::to_string(k.crc);
                          });
 
 }  // namespace

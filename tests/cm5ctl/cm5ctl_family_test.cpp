@@ -126,6 +126,8 @@ TEST(Cm5ctlFamily, QuickBenchMeasuresLatencyAndThroughput) {
   EXPECT_EQ(rtl_rows, 2);
   EXPECT_EQ(j["latency"].back()["model"]["leaves"], 1024);
   for (const auto& t : j["throughput"]) EXPECT_NEAR(t["ops_per_packet_time"].get<double>(), 1.0, 0.02) << t.dump();
+  ASSERT_TRUE(j.contains("node_ice40"));
+  EXPECT_GT(j["node_ice40"]["SB_LUT4"].get<int>(), 0);
   fs::remove_all(dir);
 }
 

@@ -189,6 +189,39 @@ TEST(Cm5ctlModel, RouterDoneDetectsALostAndADuplicatedMessage) {
   }
 }
 
+TEST(Cm5ctlModel, WithACrcEveryOperationStillWorks) {
+  for (int n : {2, 16}) {
+    Cm5ctlParams p = params(n);
+    p.crc_bits = 8;
+    validate(p, "test");
+    EXPECT_EQ(p.packet_bits(), 52);
+    Cm5MixOptions o;
+    o.ops = 30;
+    o.broadcasts = 3;
+    o.abstain = 0.2;
+    const Cm5RunResult r = check(p, random_cm5ctl_mix(n, 32, 21, o));
+    EXPECT_EQ(r.faults.link_errors, 0u);
+  }
+}
+
+// A bit flipped on a link: with the CRC the receiver sees it (and drops the packet); without,
+// a result is silently wrong.
+TEST(Cm5ctlModel, ACrcErrorOnALinkIsDetected) {
+  for (int crc : {0, 8}) {
+    Cm5ctlParams p = params(8);
+    p.crc_bits = crc;
+    Cm5Workload w = make_cm5ctl_workload("reduce-add", 8, 32, 4, 3);
+    // Leaf 3 (link 11) sends its first packet in the second up frame; flip its chunk 3 (data).
+    w.flips.push_back({static_cast<uint64_t>(p.up_frame() + 3), 11, true});
+    Cm5ModelOptions o;
+    o.max_cycles = 3000;
+    const Cm5RunResult r = run_cm5ctl_model(p, w, o);
+    const std::string diff = compare_to_expected(expected_results(w, 32), split_results(r.results, 8));
+    EXPECT_NE(diff, "") << "crc " << crc;  // the results are wrong or missing either way
+    EXPECT_EQ(r.faults.link_errors, crc ? 1u : 0u) << "crc " << crc;
+  }
+}
+
 TEST(Cm5ctlModel, DifferentOperationsSignalAnError) {
   Cm5Workload w = make_cm5ctl_workload("reduce-add", 8, 32, 3, 2);
   w.leaf[5][0].comb = cm5::kXor;

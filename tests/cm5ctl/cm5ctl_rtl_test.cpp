@@ -124,6 +124,25 @@ TEST(Cm5ctlRtl, RouterDoneAndItsFaults) {
   }
 }
 
+TEST(Cm5ctlRtl, CrcOnTheLinksAndAFlippedBit) {
+  Cm5ctlConfig c = cfg(8);
+  c.p.crc_bits = 8;
+  Cm5MixOptions o;
+  o.ops = 30;
+  o.broadcasts = 3;
+  o.abstain = 0.2;
+  const Cm5RtlRun ok = agree(c, random_cm5ctl_mix(8, 32, 21, o));
+  EXPECT_FALSE(ok.link_error);
+  for (int crc : {0, 8}) {
+    c.p.crc_bits = crc;
+    Cm5Workload w = make_cm5ctl_workload("reduce-add", 8, 32, 4, 3);
+    w.flips.push_back({static_cast<uint64_t>(c.p.up_frame() + 3), 11, true});     // leaf 3's first packet
+    w.flips.push_back({static_cast<uint64_t>(6 * c.p.down_frame() + 1), 5, false});  // a result on its way down
+    const Cm5RtlRun r = agree(c, w, false);
+    EXPECT_EQ(r.link_error, crc == 8);
+  }
+}
+
 TEST(Cm5ctlRtl, ErrorsAreSignalledAlike) {
   // Different operations meeting.
   Cm5Workload w = make_cm5ctl_workload("reduce-add", 8, 32, 3, 3);

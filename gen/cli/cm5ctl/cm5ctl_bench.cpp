@@ -59,7 +59,7 @@ json node_resources(const Cm5ctlParams& p) {
   for (const auto& f : d.verilog_files())
     if (f != "cm5ctl_tree.v") script.append(" ").append((dir / f).string());  // (append: GCC 12 -Wrestrict false positive on " " + s)
   const int qd = p.effective_queue_depth(), ad = p.aside_depth_at(1);
-  script += "; chparam -set W " + std::to_string(p.word_bits) + " -set PB " + std::to_string(p.packet_bits()) +
+  script += "; chparam -set W " + std::to_string(p.word_bits) + " -set PB " + std::to_string(p.payload_bits()) + " -set C " + std::to_string(p.crc_bits) +
             " -set WU " + std::to_string(p.up_width) + " -set WD " + std::to_string(p.down_width) + " -set TU " +
             std::to_string(p.up_frame()) + " -set TD " + std::to_string(p.down_frame()) + " -set QD " +
             std::to_string(qd) + " -set QCW " + std::to_string(clog2(static_cast<uint64_t>(qd) + 1)) +
