@@ -232,6 +232,34 @@ std::map<std::string, long> parse_yosys_stat_json(const std::string& text, const
   return out;
 }
 
+std::map<std::string, long> synth_cells(const GeneratedDesign& design, const std::string& top, const std::string& synth,
+                                        const std::string& dir, const std::string& before_synth,
+                                        const std::vector<std::string>& skip_files) {
+  fs::create_directories(dir + "/rtl");
+  write_design(design, dir + "/rtl");
+  std::string ys;
+  for (const auto& f : design.verilog_files())
+    if (std::find(skip_files.begin(), skip_files.end(), f) == skip_files.end())
+      ys += "read_verilog -DSYNTHESIS " + dir + "/rtl/" + f + "\n";
+  if (!before_synth.empty()) ys += before_synth + "\n";
+  ys += synth + " -top " + top + "\n";
+  ys += "tee -q -o " + dir + "/stat.json stat -json\n";
+  spit(dir + "/synth.ys", ys);
+  const int rc = tool_step("yosys: " + synth + " of " + top, {CMNET_YOSYS, "-q", "-l", dir + "/yosys.log", "-s", dir + "/synth.ys"},
+                           3600, dir + "/yosys.out", dir + "/yosys.log");
+  if (rc != 0)
+    throw FlowError("yosys " + synth + " of " + top + " failed (exit " + std::to_string(rc) + "), log " + dir +
+                    "/yosys.log:\n" + tail(read_text(dir + "/yosys.log"), 2000));
+  return parse_yosys_stat_json(read_text(dir + "/stat.json"), top);
+}
+
+long count_cells(const std::map<std::string, long>& cells, const std::string& prefix) {
+  long n = 0;
+  for (const auto& [type, k] : cells)
+    if (type.rfind(prefix, 0) == 0) n += k;
+  return n;
+}
+
 long parse_yosys_ff_bits(const std::string& stat_width_text) {
   // "     $dff_32                       704": cell type, width, count.
   static const std::regex re(R"(^\s+\$([A-Za-z]*dff[A-Za-z]*)_(\d+)\s+(\d+)\s*$)");

@@ -80,6 +80,16 @@ struct FlowResult {
 
 FlowResult run_flow(const GeneratedDesign& design, const Board& board, const FlowOptions& opt);
 
+// Synthesis only (no place and route), for size figures: the design's Verilog (all but
+// `skip_files`) read into yosys, `before_synth` run (e.g. "chparam -set W 8 node"), then `synth`
+// (e.g. "synth_ice40", "synth_xilinx -flatten -family xc7") with -top `top`; returns yosys's cell
+// counts of the top by type. Writes dir/{rtl/,synth.ys,yosys.log,stat.json}; FlowError on failure.
+std::map<std::string, long> synth_cells(const GeneratedDesign& design, const std::string& top, const std::string& synth,
+                                        const std::string& dir, const std::string& before_synth = "",
+                                        const std::vector<std::string>& skip_files = {});
+// The sum of the counts of the cell types starting with `prefix` ("SB_DFF" counts every flip-flop kind).
+long count_cells(const std::map<std::string, long>& cells, const std::string& prefix);
+
 // Reads a finished build's report.json (for `cmnet flash`).
 FlowResult read_report(const std::string& dir);
 

@@ -20,6 +20,7 @@
 #include <regex>
 #include <sstream>
 
+#include "bitstreams/flow.h"
 #include "gen/cli/clos/clos_family.h"
 #include "gen/clos/clos_emitter.h"
 #include "gen/clos/clos_router.h"
@@ -176,33 +177,20 @@ json bench_latency(bool quick) {
   return rows;
 }
 
-// LUTs and flip-flops of a design after yosys synth_ice40; {-1, -1} when yosys fails.
+// LUTs and flip-flops of a design after yosys synth_ice40 (the flow's synthesis-only step);
+// {-1, -1} when yosys fails.
 std::pair<int, int> ice40_cells(const GeneratedDesign& d) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-bench-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  fs::create_directories(dir);
-  write_design(d, dir.string());
-  std::string script = "read_verilog";
-  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-  script += "; synth_ice40 -top " + d.top + "; stat";
-  const std::string log = (dir / "yosys.log").string();
-  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 600, "");
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  fs::remove_all(dir);
-  if (rc != 0) return {-1, -1};
-  // synth_ice40 prints its statistics, then `stat` again: read the last block only.
-  std::string text = ss.str();
-  if (const auto k = text.rfind("=== " + d.top + " ==="); k != std::string::npos) text = text.substr(k);
-  int luts = 0, ffs = 0;
-  std::smatch mm;
-  if (std::regex_search(text, mm, std::regex(R"(SB_LUT4\s+(\d+))"))) luts = std::stoi(mm[1]);
-  std::regex ff(R"(SB_DFF\w*\s+(\d+))");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), ff); it != std::sregex_iterator(); ++it)
-    ffs += std::stoi((*it)[1]);
-  return {luts, ffs};
+  try {
+    const auto cells = synth_cells(d, d.top, "synth_ice40", dir.string());
+    fs::remove_all(dir);
+    return {static_cast<int>(count_cells(cells, "SB_LUT4")), static_cast<int>(count_cells(cells, "SB_DFF"))};
+  } catch (const FlowError&) {
+    fs::remove_all(dir);
+    return {-1, -1};
+  }
 }
 
 json bench_fpga() {

@@ -45,30 +45,6 @@ Cm1Config net_cfg(int c, int P, int d) {
 }
 
 // yosys cell counts of one module of the design (no place and route).
-std::map<std::string, long> synth_module(const GeneratedDesign& d, const std::string& top,
-                                         const std::string& synth, const std::string& dir) {
-  fs::create_directories(dir);
-  write_design(d, dir + "/rtl");
-  std::string ys;
-  for (const auto& f : d.verilog_files()) ys += "read_verilog -DSYNTHESIS " + dir + "/rtl/" + f + "\n";
-  ys += synth + " -top " + top + "\n";
-  ys += "tee -q -o " + dir + "/stat.json stat -json\n";
-  std::ofstream(dir + "/synth.ys") << ys;
-  const int rc = run_child({CMNET_YOSYS, "-q", "-l", dir + "/yosys.log", "-s", dir + "/synth.ys"}, 3600,
-                           dir + "/yosys.out");
-  if (rc != 0) throw FlowError("yosys failed in " + dir);
-  std::ifstream in(dir + "/stat.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_yosys_stat_json(ss.str(), top);
-}
-
-long count(const std::map<std::string, long>& cells, const std::string& prefix) {
-  long n = 0;
-  for (const auto& [k, v] : cells)
-    if (k.rfind(prefix, 0) == 0) n += v;
-  return n;
-}
 
 // Per-component iCE40 LUTs / FFs of the router: synth_ice40 -noflatten, `stat` per module,
 // times the instance counts listed in cm1_router's block.
@@ -166,10 +142,10 @@ int do_bench(const BenchFpgaArgs& a) {
     const Cm1Config cfg = net_cfg(rp.c, rp.P, rp.d);
     const std::string tag = "c" + std::to_string(rp.c) + "_P" + std::to_string(rp.P);
     const GeneratedDesign d = emit_cm1(cfg);
-    const auto ice = synth_module(d, "cm1_router", "synth_ice40", a.work + "/router_ice40_" + tag);
-    const auto xc = synth_module(d, "cm1_router", "synth_xilinx -flatten -family xc7", a.work + "/router_xc7_" + tag);
-    const long ilut = count(ice, "SB_LUT4"), iff = count(ice, "SB_DFF"), icar = count(ice, "SB_CARRY");
-    const long xlut = count(xc, "LUT"), xff = count(xc, "FD");
+    const auto ice = synth_cells(d, "cm1_router", "synth_ice40", a.work + "/router_ice40_" + tag);
+    const auto xc = synth_cells(d, "cm1_router", "synth_xilinx -flatten -family xc7", a.work + "/router_xc7_" + tag);
+    const long ilut = count_cells(ice, "SB_LUT4"), iff = count_cells(ice, "SB_DFF"), icar = count_cells(ice, "SB_CARRY");
+    const long xlut = count_cells(xc, "LUT"), xff = count_cells(xc, "FD");
     const int ports = rp.P + rp.c;
     ojson row = {{"c", rp.c}, {"P", rp.P}, {"d", rp.d}, {"rows", cfg.cm1.rows}, {"ports", ports},
                  {"router_ice40", {{"luts", ilut}, {"ffs", iff}, {"carry", icar}}},

@@ -16,6 +16,7 @@
 #include <regex>
 #include <sstream>
 
+#include "bitstreams/flow.h"
 #include "gen/cli/cm5ctl/cm5ctl_family.h"
 #include "gen/cm5ctl/cm5ctl_emitter.h"
 #include "sim/cm5ctl/cm5ctl_figures.h"
@@ -47,46 +48,29 @@ json latency_json(const Cm5Latency& l) {
           {"reduce", l.reduce}, {"scan", l.scan},         {"barrier", l.barrier}};
 }
 
-// One node's iCE40 cells and flip-flops as yosys synth_ice40 counts them.
+// One node's iCE40 cells and flip-flops as yosys synth_ice40 counts them (the flow's
+// synthesis-only step, stat -json of the top: each cell counted once).
 json node_resources(const Cm5ctlParams& p) {
   const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-cm5-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
   Cm5ctlConfig c;
   c.p = p;
   const GeneratedDesign d = emit_cm5ctl(c);
-  write_design(d, dir.string());
-  std::string script = "read_verilog";
-  for (const auto& f : d.verilog_files())
-    if (f != "cm5ctl_tree.v") script.append(" ").append((dir / f).string());  // (append: GCC 12 -Wrestrict false positive on " " + s)
   const int qd = p.effective_queue_depth(), ad = p.aside_depth_at(1);
-  script += "; chparam -set W " + std::to_string(p.word_bits) + " -set PB " + std::to_string(p.payload_bits()) + " -set C " + std::to_string(p.crc_bits) +
-            " -set WU " + std::to_string(p.up_width) + " -set WD " + std::to_string(p.down_width) + " -set TU " +
-            std::to_string(p.up_frame()) + " -set TD " + std::to_string(p.down_frame()) + " -set QD " +
-            std::to_string(qd) + " -set QCW " + std::to_string(clog2(static_cast<uint64_t>(qd) + 1)) +
-            " -set STOP_AT " + std::to_string(qd - p.stop_margin()) + " -set AD " + std::to_string(ad) +
-            " -set ACW " + std::to_string(clog2(static_cast<uint64_t>(ad) + 1)) +
-            " cm5ctl_node; synth_ice40 -top cm5ctl_node; stat";
-  const std::string log = (dir / "yosys.log").string();
-  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 900, "");
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const std::string chparam =
+      "chparam -set W " + std::to_string(p.word_bits) + " -set PB " + std::to_string(p.payload_bits()) + " -set C " +
+      std::to_string(p.crc_bits) + " -set WU " + std::to_string(p.up_width) + " -set WD " + std::to_string(p.down_width) +
+      " -set TU " + std::to_string(p.up_frame()) + " -set TD " + std::to_string(p.down_frame()) + " -set QD " +
+      std::to_string(qd) + " -set QCW " + std::to_string(clog2(static_cast<uint64_t>(qd) + 1)) + " -set STOP_AT " +
+      std::to_string(qd - p.stop_margin()) + " -set AD " + std::to_string(ad) + " -set ACW " +
+      std::to_string(clog2(static_cast<uint64_t>(ad) + 1)) + " cm5ctl_node";
+  const auto cells = synth_cells(d, "cm5ctl_node", "synth_ice40", dir.string(), chparam, {"cm5ctl_tree.v"});
   fs::remove_all(dir);
-  if (rc != 0) throw std::runtime_error("yosys failed on cm5ctl_node");
-  const std::string text = ss.str();
-  auto count = [&](const std::string& re) {
-    int n = 0;
-    std::regex r(re);
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), r); it != std::sregex_iterator(); ++it)
-      n += std::stoi((*it)[1]);
-    return n;
-  };
   return {{"aside_depth", ad},
           {"queue_depth", qd},
-          {"SB_LUT4", count(R"(SB_LUT4\s+(\d+))")},
-          {"SB_CARRY", count(R"(SB_CARRY\s+(\d+))")},
-          {"flip_flops", count(R"(SB_DFF\w*\s+(\d+))")},
-          {"SB_RAM40_4K", count(R"(SB_RAM40_4K\s+(\d+))")}};
+          {"SB_LUT4", count_cells(cells, "SB_LUT4")},
+          {"SB_CARRY", count_cells(cells, "SB_CARRY")},
+          {"flip_flops", count_cells(cells, "SB_DFF")},
+          {"SB_RAM40_4K", count_cells(cells, "SB_RAM40_4K")}};
 }
 
 int run_bench(const std::string& json_path, bool quick) {
