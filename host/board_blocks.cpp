@@ -50,7 +50,7 @@ const BoardBlock& find_block(const BoardHeader& h, RegisterPort& port, uint32_t 
     return b;
   }
   std::string have;
-  for (const BoardBlock& b : h.blocks) have += (have.empty() ? "" : ", ") + ("'" + b.type_name() + "'");
+  for (const BoardBlock& b : h.blocks) have.append(have.empty() ? "'" : ", '").append(b.type_name()).append("'");
   throw HostError(HostErrorKind::ProtocolError, port.name() + ": the board has no " + what + " block (blocks: " +
                                                     (have.empty() ? "none" : have) + ")");
 }

@@ -64,10 +64,10 @@ ReportVerdict write_run_report(const RunReport& r, const std::string& out_dir, s
   std::string written = "run.json";
   for (const ReportTable& t : r.tables) {
     std::string s;
-    for (size_t i = 0; i < t.columns.size(); ++i) s += (i ? "," : "") + csv_cell(t.columns[i]);
+    for (size_t i = 0; i < t.columns.size(); ++i) s.append(i ? "," : "").append(csv_cell(t.columns[i]));
     s += "\n";
     for (const auto& row : t.rows) {
-      for (size_t i = 0; i < row.size(); ++i) s += (i ? "," : "") + csv_cell(row[i]);
+      for (size_t i = 0; i < row.size(); ++i) s.append(i ? "," : "").append(csv_cell(row[i]));
       s += "\n";
     }
     write_file(out_dir + "/" + t.file, s);
