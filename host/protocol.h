@@ -104,8 +104,8 @@ inline constexpr uint8_t kWriteFixed = 0x03;  // every word to / from the same a
 inline constexpr uint8_t kReadFixed = 0x04;
 inline constexpr size_t kHeaderBytes = 6;
 inline constexpr size_t kMaxWords = 255;
-// What a read answers, for every word, when any of its accesses failed (LiteX's bus timeout
-// answers all ones too).
+// What a read answers for each word whose access failed (not decoded, or no answer within the
+// bus timeout), as LiteX's bus timeout does; the other words of the command answer their data.
 inline constexpr uint32_t kFailedRead = 0xFFFFFFFF;
 
 inline constexpr bool is_command(uint8_t b) { return b >= kWrite && b <= kReadFixed; }

@@ -3,8 +3,8 @@
 // whose frame engine also speaks UARTBone. It borrows the transport, so UARTBone commands can
 // be interleaved with BoardClient requests on one link (BoardClient::transport()).
 //
-// UARTBone has no checksum, no sequence number and no status: a read whose accesses failed
-// answers all ones (uartbone::kFailedRead), a lost byte is found only by the read timeout.
+// UARTBone has no checksum, no sequence number and no status: a read answers all ones for
+// each word whose access failed (uartbone::kFailedRead), a lost byte is found only by the read timeout.
 #pragma once
 
 #include <chrono>

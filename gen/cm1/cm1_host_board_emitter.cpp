@@ -35,11 +35,13 @@ std::string emit_core(const Cm1Config& cfg, const HostBoardOptions& o) {
   v.line("input  wire in_valid,    // host -> board bytes");
   v.line("output wire in_ready,");
   v.line("input  wire [7:0] in_data,");
+  v.line("input  wire stall_expired, // a stall timeout measured outside (simulated boards); 0 on hardware");
   v.line("output wire out_valid,   // board -> host bytes");
   v.line("input  wire out_ready,");
   v.line("output wire [7:0] out_data,");
   v.line("output wire running,");
-  v.line("output wire link_busy");
+  v.line("output wire link_busy,");
+  v.line("output wire link_stalled  // only a partial frame or command waits for bytes");
   v.end_ports();
   v.line("wire bus_valid, bus_write, bus_ready, bus_err;");
   v.line("wire [31:0] bus_addr, bus_wdata, bus_rdata;");
@@ -58,11 +60,14 @@ std::string emit_core(const Cm1Config& cfg, const HostBoardOptions& o) {
   v.line("wire [" + S(w.sel - 1) + ":0] net_cnt_sel;");
   v.line("wire [31:0] net_cnt_value;");
   v.line("assign link_busy = !fe_idle || fe_stalled;");
+  v.line("assign link_stalled = fe_stalled;");
   v.line("wire unused_fe = &{1'b0, fe_overrun};  // a dropped byte shows up as a CRC error at the host");
   v.line();
-  v.instance("cmnet_frame_engine", "frame_engine", {},
+  // FRAME_TIMEOUT: half a second at the nominal clock, never shorter than a real host's gaps
+  // between the parts of one command (LiteX's own UARTBone allows 100 ms).
+  v.instance("cmnet_frame_engine", "frame_engine", {{"FRAME_TIMEOUT", S(o.clock_hz / 2)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "in_valid"}, {"in_ready", "in_ready"},
-              {"in_data", "in_data"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
+              {"in_data", "in_data"}, {"stall_expired", "stall_expired"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
               {"out_data", "out_data"}, {"bus_valid", "bus_valid"}, {"bus_write", "bus_write"},
               {"bus_addr", "bus_addr"}, {"bus_wdata", "bus_wdata"}, {"bus_ready", "bus_ready"},
               {"bus_rdata", "bus_rdata"}, {"bus_err", "bus_err"}, {"idle", "fe_idle"},
@@ -121,6 +126,13 @@ std::string emit_board(const Cm1Config& cfg, const HostBoardOptions& o) {
            header(cfg, o));
   v.open("module cm1_host_board (");
   v.line(fifo ? "input  wire clk,        // the FIFO chip's clock" : "input  wire clk,");
+  // Two ports that exist only in the simulated board (Verilator, +define+CMNET_SIMULATED_BOARD):
+  // it waits for the host's bytes without clocking, so it measures the stall timeout of a
+  // partial frame or command in wall time and tells the frame engine when it expired.
+  v.line("`ifdef CMNET_SIMULATED_BOARD");
+  v.line("input  wire sim_stall_expired,  // drop a stalled partial frame or command now");
+  v.line("output wire sim_link_stalled,   // only a partial frame or command waits for bytes");
+  v.line("`endif");
   if (o.reset_button) v.line("input  wire btn_n,      // reset button, active low");
   if (fifo) {
     v.comment("FT245 synchronous FIFO pins (hw/cmnet_fifo_phy.v). The data bus is split: the pad");
@@ -154,7 +166,7 @@ std::string emit_board(const Cm1Config& cfg, const HostBoardOptions& o) {
     v.line("always @(posedge clk) if (!por[4]) por <= por + 5'd1;");
     v.line("wire rst = !por[4];");
   }
-  v.line("wire in_valid, in_ready, out_valid, out_ready, running, link_busy;");
+  v.line("wire in_valid, in_ready, out_valid, out_ready, running, link_busy, link_stalled, stall_expired;");
   v.line("wire [7:0] in_data, out_data;");
   v.line("wire phy_busy;");
   if (fifo) {
@@ -181,7 +193,15 @@ std::string emit_board(const Cm1Config& cfg, const HostBoardOptions& o) {
   v.instance("cm1_host_core", "core", {},
              {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "in_valid"}, {"in_ready", "in_ready"},
               {"in_data", "in_data"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
-              {"out_data", "out_data"}, {"running", "running"}, {"link_busy", "link_busy"}});
+              {"out_data", "out_data"}, {"stall_expired", "stall_expired"}, {"running", "running"},
+              {"link_busy", "link_busy"}, {"link_stalled", "link_stalled"}});
+  v.line("`ifdef CMNET_SIMULATED_BOARD");
+  v.line("assign sim_link_stalled = link_stalled && !phy_busy && !running;");
+  v.line("assign stall_expired = sim_stall_expired;");
+  v.line("`else");
+  v.line("assign stall_expired = 1'b0;  // the engine's FRAME_TIMEOUT alone");
+  v.line("wire unused_stalled = &{1'b0, link_stalled};");
+  v.line("`endif");
   v.line("reg [23:0] beat = 24'd0;");
   v.line("always @(posedge clk) beat <= beat + 24'd1;");
   v.line("assign led = {rst, beat[23], link_busy || phy_busy, running};");

@@ -63,6 +63,10 @@ module cmnet_frame_engine #(
     input  wire        in_valid,
     output wire        in_ready,
     input  wire [7:0]  in_data,
+    // a stall timeout measured outside the engine (a simulated board's wall-time timeout,
+    // sim/core/board_rtl_bridge.h): while high, a stalled partial frame or command is dropped
+    // as after FRAME_TIMEOUT. Hardware ties it to 0.
+    input  wire        stall_expired,
     // reply bytes (board -> host)
     output reg         out_valid,
     input  wire        out_ready,
@@ -192,7 +196,7 @@ module cmnet_frame_engine #(
   wire [10:0] plen = {h_len, 2'b00};
   wire tmo_frame = (FRAME_TIMEOUT != 0) && (tmo == FRAME_TMO);
   wire tmo_bus = (BUS_TIMEOUT != 0) && (tmo == BUS_TMO);
-  wire drop = decoding && !avail && (flush || tmo_frame);   // give up on a stalled partial frame
+  wire drop = decoding && !avail && (flush || tmo_frame || stall_expired);   // give up on a stalled partial frame
 
   // The ring's start moves (and decoding restarts there) on: a garbage byte in S_HUNT, a
   // header CRC failure, a dropped partial frame, and the end of a reply (by skip_sel).
@@ -235,8 +239,11 @@ module cmnet_frame_engine #(
   wire bus_done = bus_valid && bus_ready;
   wire [8:0] wi_next = wi + 1'b1;
 
+  // A failed read (bus_err, or the bus timeout) stores all ones: a UARTBone read answers them
+  // for that word only, as LiteX does (a frame's reply has no payload after a failure).
   always @(posedge clk) begin
-    if (st == S_RBUS && bus_done && !bus_err) rbuf[wi[7:0]] <= bus_rdata;
+    if (st == S_RBUS && (bus_done || (bus_valid && tmo_bus)))
+      rbuf[wi[7:0]] <= (bus_done && !bus_err) ? bus_rdata : 32'hFFFFFFFF;
     rbq <= rbuf[wi[7:0]];
   end
 
@@ -263,11 +270,10 @@ module cmnet_frame_engine #(
     endcase
   end
   // PING's word: protocol version | 256 << 16 = 0x01000001, little-endian. UARTBone words are
-  // big-endian; a UARTBone read in which an access failed answers all ones (what LiteX's bus
-  // timeout answers) for every word. (A frame's reply has no payload after a failure.)
+  // big-endian; a failed word of a UARTBone read was stored as all ones (what LiteX's bus
+  // timeout answers), the other words answer their data.
   wire [1:0] bsel = bi ^ {2{ub}};
-  wire [7:0] pbyte = op_ping ? ((bi == 2'd0 || bi == 2'd3) ? 8'h01 : 8'h00) :
-                     (status != ST_OK) ? 8'hFF : rbq[8 * bsel +: 8];
+  wire [7:0] pbyte = op_ping ? ((bi == 2'd0 || bi == 2'd3) ? 8'h01 : 8'h00) : rbq[8 * bsel +: 8];
   wire       txing = (st == S_TXH) || (st == S_TXP);
   wire [7:0] tx_byte = (st == S_TXP) ? pbyte : hbyte;
   wire       tx_take = !out_valid || out_ready;

@@ -106,7 +106,7 @@ module cmnet_host_link_testtop #(
 
   cmnet_frame_engine #(.FRAME_TIMEOUT(FRAME_TIMEOUT), .BUS_TIMEOUT(BUS_TIMEOUT)) engine (
       .clk(clk), .rst(rst),
-      .in_valid(rx_valid), .in_ready(rx_ready), .in_data(rx_data),
+      .in_valid(rx_valid), .in_ready(rx_ready), .in_data(rx_data), .stall_expired(1'b0),
       .out_valid(tx_valid), .out_ready(tx_ready), .out_data(tx_data),
       .bus_valid(bus_valid), .bus_write(bus_write), .bus_addr(bus_addr), .bus_wdata(bus_wdata),
       .bus_ready(bus_ready), .bus_rdata(bus_rdata), .bus_err(bus_err),

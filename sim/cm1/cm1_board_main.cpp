@@ -2,7 +2,10 @@
 // (cm1_host_board: PHY pins, frame engine, register block, network), its UART pins driven by
 // a host-side UART line model, or (built with -DCMNET_FIFO_PHY=1) its FT245 FIFO pins by a model
 // of the FIFO chip, bridged to a TCP socket on 127.0.0.1 (sim/core/board_rtl_bridge.h).
-//   harness [--port N] [--waiting-cycles-per-ms N]
+//   harness [--port N] [--stall-timeout-ms N]
+// Built with +define+CMNET_SIMULATED_BOARD: the top's sim_link_stalled / sim_stall_expired ports
+// let the bridge wait for the host's bytes without clocking and drop a partial frame or UARTBone
+// command after stall-timeout-ms of wall time (sim/core/board_rtl_bridge.h).
 // Prints the port on stdout once listening; stops on SIGTERM/SIGINT and prints one line
 // "stats cycles=... bytes_to_board=... bytes_to_host=...".
 #include "sim/core/board_rtl_bridge.cpp"  // NOLINT(bugprone-suspicious-include): one harness binary
@@ -51,6 +54,7 @@ class Cm1BoardLink : public ByteLinkModel {
     m_->uart_rx = 1;
 #endif
     m_->clk = 0;
+    m_->sim_stall_expired = 0;
 #if CMNET_RESET_BUTTON
     m_->btn_n = 1;
 #endif
@@ -100,11 +104,20 @@ class Cm1BoardLink : public ByteLinkModel {
   bool phy_busy() const { return uart_.busy(); }
 #endif
 
-  // led = {rst, heartbeat, link busy, running}
+  // led = {rst, heartbeat, link busy, running}; sim_link_stalled: only a partial frame or
+  // command waits for bytes (the top's PHY and network idle).
   Activity activity() const override {
     const auto led = m_.top().led;
-    if (phy_busy() || (led & 0x3) || (led & 0x8)) return Activity::Busy;
+    if (phy_busy() || (led & 0x8)) return Activity::Busy;
+    if (m_.top().sim_link_stalled) return Activity::Waiting;
+    if (led & 0x3) return Activity::Busy;
     return Activity::Idle;
+  }
+  // The stall timeout passed (wall time): one cycle with sim_stall_expired drops the partial.
+  void expire_stall(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) override {
+    m_.top().sim_stall_expired = 1;
+    cycle(to_board, to_host);
+    m_.top().sim_stall_expired = 0;
   }
 
  private:
@@ -130,9 +143,9 @@ int main(int argc, char** argv) {
       return std::strtoull(argv[++i], nullptr, 10);
     };
     if (!std::strcmp(argv[i], "--port")) opt.port = static_cast<uint16_t>(value());
-    else if (!std::strcmp(argv[i], "--waiting-cycles-per-ms")) opt.waiting_cycles_per_ms = value();
+    else if (!std::strcmp(argv[i], "--stall-timeout-ms")) opt.stall_timeout_ms = value();
     else {
-      std::fprintf(stderr, "usage: harness [--port N] [--waiting-cycles-per-ms N]\n");
+      std::fprintf(stderr, "usage: harness [--port N] [--stall-timeout-ms N]\n");
       return 2;
     }
   }

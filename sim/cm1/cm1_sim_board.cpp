@@ -14,9 +14,13 @@ std::string build_cm1_board_model(const GeneratedDesign& design, const HostBoard
                                : "-DCMNET_CLKS_PER_BIT=" + std::to_string(opt.clock_hz / opt.baud);
   // The harness compiles the bridge in (#include), so its sources belong in the cache key.
   const std::string button = std::string("-DCMNET_RESET_BUTTON=") + (opt.reset_button ? "1" : "0");
+  // CMNET_SIMULATED_BOARD: the top's two simulator ports (the stall timeout in wall time).
+  std::vector<std::string> vflags = trace ? trace_flags() : std::vector<std::string>{};
+  vflags.push_back("+define+CMNET_SIMULATED_BOARD");
   return build_verilated_model(design, "cm1_host_board", src + "/sim/cm1/cm1_board_main.cpp", {cpb, button},
-                               {src + "/sim/core/board_rtl_bridge.h", src + "/sim/core/board_rtl_bridge.cpp"},
-                               trace ? trace_flags() : std::vector<std::string>{});
+                               {src + "/sim/core/board_rtl_bridge.h", src + "/sim/core/board_rtl_bridge.cpp",
+                                src + "/sim/core/harness_driver.h"},
+                               vflags);
 }
 
 std::string build_cm1_board_model(const Cm1Config& cfg, const HostBoardOptions& opt, bool trace) {

@@ -2,6 +2,8 @@
 
 #include <poll.h>
 
+#include <algorithm>
+#include <chrono>
 #include <boost/asio/ip/tcp.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -137,7 +139,15 @@ uint16_t BoardRtlBridge::port() const { return impl_->acceptor.local_endpoint().
 
 void BoardRtlBridge::run(const std::atomic<bool>& stop) {
   Impl& s = *impl_;
+  using Clock = std::chrono::steady_clock;
   std::vector<uint8_t> rbuf(64 * 1024);
+  Clock::time_point last_byte = Clock::now();  // the last byte the board took, or a drop
+  auto expire = [&] {
+    model_.expire_stall(s.to_board, s.to_host);
+    ++stats_.expired_stalls;
+    last_byte = Clock::now();
+  };
+  bool stale = false;  // a client left; its partial frame, if any, is still to be dropped
   auto drop_client = [&] {
     boost::system::error_code ec;
     s.client->shutdown(tcp::socket::shutdown_both, ec);
@@ -147,6 +157,9 @@ void BoardRtlBridge::run(const std::atomic<bool>& stop) {
     stats_.dropped_bytes += s.to_host.size() - s.written;
     s.to_host.clear();
     s.written = 0;
+    // A partial frame of the client that left is dropped before the next client's bytes go
+    // in: they must not complete it (a serial port cannot tell, a TCP connection can).
+    stale = true;
   };
 
   while (!stop.load()) {
@@ -162,8 +175,13 @@ void BoardRtlBridge::run(const std::atomic<bool>& stop) {
         ++stats_.connections;
       }
     }
+    // Once the board has taken the bytes of a client that left, drop its partial frame.
+    if (stale && s.to_board.empty() && model_.activity() != ByteLinkModel::Activity::Busy) {
+      if (model_.activity() == ByteLinkModel::Activity::Waiting) expire();
+      stale = false;
+    }
     // Read what the client sent.
-    while (s.client && s.to_board.size() < opt_.max_to_board) {
+    while (s.client && !stale && s.to_board.size() < opt_.max_to_board) {
       boost::system::error_code ec;
       const size_t n = s.client->read_some(asio::buffer(rbuf), ec);
       if (ec == asio::error::would_block) break;
@@ -184,6 +202,7 @@ void BoardRtlBridge::run(const std::atomic<bool>& stop) {
       ++stats_.cycles;
       if (s.to_board.empty() && model_.activity() != ByteLinkModel::Activity::Busy) break;
     }
+    if (budget > 0) last_byte = Clock::now();
     if (!s.client) {
       stats_.dropped_bytes += s.to_host.size();
       s.to_host.clear();
@@ -209,8 +228,23 @@ void BoardRtlBridge::run(const std::atomic<bool>& stop) {
     // Nothing to clock flat out: wait for the sockets (and let simulated time pass slowly while
     // a partial frame waits).
     act = model_.activity();
-    if (!s.to_board.empty() || act == ByteLinkModel::Activity::Busy) continue;
+    if (!s.to_board.empty() || act == ByteLinkModel::Activity::Busy) {
+      last_byte = Clock::now();
+      continue;
+    }
     const bool waiting = act == ByteLinkModel::Activity::Waiting;
+    int wait_ms = 50;
+    if (waiting) {
+      const auto left = std::chrono::milliseconds(opt_.stall_timeout_ms) - (Clock::now() - last_byte);
+      if (left <= Clock::duration::zero()) {
+        expire();
+        continue;
+      }
+      wait_ms = static_cast<int>(std::min<int64_t>(
+          50, std::chrono::ceil<std::chrono::milliseconds>(left).count()));
+    } else {
+      last_byte = Clock::now();
+    }
     pollfd fds[2];
     nfds_t nfds = 0;
     if (!s.client) fds[nfds++] = {s.acceptor.native_handle(), POLLIN, 0};
@@ -219,14 +253,7 @@ void BoardRtlBridge::run(const std::atomic<bool>& stop) {
       if (s.written < s.to_host.size()) ev |= POLLOUT;
       fds[nfds++] = {s.client->native_handle(), ev, 0};
     }
-    const int rc = ::poll(fds, nfds, waiting ? 1 : 50);
-    if (rc == 0 && waiting) {
-      for (uint64_t i = 0; i < opt_.waiting_cycles_per_ms; ++i) {
-        model_.cycle(s.to_board, s.to_host);
-        ++stats_.cycles;
-        if (model_.activity() != ByteLinkModel::Activity::Waiting) break;
-      }
-    }
+    ::poll(fds, nfds, wait_ms);
   }
   if (s.client) drop_client();
 }

@@ -6,8 +6,12 @@
 // harnesses that drive a board's real pins instead of its byte stream.
 //
 // The clock runs only when needed: flat out while bytes are in flight or the board is busy;
-// at waiting_cycles_per_ms while a partial frame waits for more bytes (the board's frame
-// timeout counts cycles, so simulated time must pass); not at all when the board is idle.
+// not at all when the board is idle or only a partial frame (or UARTBone command) waits for
+// more bytes. A real host's gaps between the parts of one command are wall time (CommUART
+// writes a command's header and its address separately, Nagle may hold the second part
+// ~40 ms), so the stall timeout of a simulated board is wall time too: a partial frame is
+// dropped (ByteLinkModel::expire_stall) once no byte has come for stall_timeout_ms, never
+// sooner, and at once when its client leaves, so it never swallows the next client's bytes.
 //
 // Single-threaded: run() polls the sockets between batches of cycles. No Boost or Verilator
 // library to link (Asio is header-only), so a Verilator --exe harness can compile it.
@@ -31,9 +35,13 @@ class ByteLinkModel {
   // One clock cycle. Takes the bytes the link accepts this cycle from the front of to_board
   // and appends the bytes the board sent this cycle to to_host.
   virtual void cycle(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) = 0;
-  // Busy: keep clocking. Waiting: only a partial frame waits for bytes (a timeout may run).
-  // Idle: nothing in flight; the clock may stop until the host sends something.
+  // Busy: keep clocking. Waiting: only a partial frame waits for bytes; the clock stops (the
+  // bridge times the stall in wall time). Idle: nothing in flight; the clock stops until the
+  // host sends something.
   virtual Activity activity() const = 0;
+  // Called while Waiting, when the stall timeout has passed: drop the partial frame (the frame
+  // engine's stall_expired input, or its own FRAME_TIMEOUT clocked out), clocking as needed.
+  virtual void expire_stall(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) = 0;
 };
 
 // The host's end of an 8N1 UART at clks_per_bit board clocks per bit, one call per cycle.
@@ -95,7 +103,7 @@ class Ft245Chip {
 
 struct BridgeOptions {
   uint16_t port = 0;                     // 0: ephemeral, see port()
-  uint64_t waiting_cycles_per_ms = 1000; // clock rate while a partial frame waits for bytes
+  uint64_t stall_timeout_ms = 500;        // wall time a partial frame may wait for its next byte
   size_t max_to_board = 1 << 20;         // stop reading the socket beyond this backlog
 };
 
@@ -105,6 +113,7 @@ struct BridgeStats {
   uint64_t bytes_to_host = 0;  // written to a client
   uint64_t connections = 0;
   uint64_t dropped_bytes = 0;  // board output with no client to take it
+  uint64_t expired_stalls = 0; // partial frames dropped (stall timeout, or their client left)
 };
 
 class BoardRtlBridge {

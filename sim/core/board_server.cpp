@@ -178,8 +178,6 @@ void execute_uartbone(const proto::DecodeEvent& ev, RegisterBackend& be, std::ve
   const Frame& c = ev.frame;
   const uint32_t step = (c.flags & proto::kFlagNoIncrement) ? 0 : 4;
   const bool write = proto::uartbone::is_write(c.type);
-  bool failed = false;
-  const size_t at = out.size();
   for (size_t i = 0; i < ev.declared_len; ++i) {
     const uint32_t a = c.addr + static_cast<uint32_t>(i) * step;  // wraps at 4 GiB, as the RTL's
     uint32_t v = proto::uartbone::kFailedRead;
@@ -188,13 +186,11 @@ void execute_uartbone(const proto::DecodeEvent& ev, RegisterBackend& be, std::ve
       else v = be.read(a);
     } catch (const std::exception& e) {
       spdlog::debug("board: UARTBone {} at 0x{:08x} failed: {}", write ? "write" : "read", a, e.what());
-      failed = true;
+      v = proto::uartbone::kFailedRead;  // this word only, as LiteX's bus timeout answers it
     }
     if (!write)
       for (int b = 3; b >= 0; --b) out.push_back(static_cast<uint8_t>(v >> (8 * b)));
   }
-  // No status to report a failure with: the whole read answers all ones.
-  if (failed && !write) std::fill(out.begin() + static_cast<std::ptrdiff_t>(at), out.end(), uint8_t{0xFF});
   if (ev.declared_len == 0) return;  // nothing executed (the RTL does not tick either)
   try {
     be.tick();
@@ -292,9 +288,17 @@ struct Session : std::enable_shared_from_this<Session> {
 
   void drain_events() {
     while (auto ev = dec.next()) {
-      if (ev->kind != proto::DecodeEvent::Kind::Frame)
+      if (ev->kind == proto::DecodeEvent::Kind::UartBone) {
+        // Named as what it is (LiteX's litex_server / CommUART), not as a frame.
+        const auto& c = ev->frame;
+        spdlog::debug("board server: client {}: UARTBone {}{} of {} word(s) at 0x{:08x} (word address 0x{:08x})",
+                      peer, proto::uartbone::is_write(c.type) ? "write" : "read",
+                      (c.flags & proto::kFlagNoIncrement) ? " (fixed address)" : "", ev->declared_len, c.addr,
+                      c.addr >> 2);
+      } else if (ev->kind != proto::DecodeEvent::Kind::Frame) {
         spdlog::debug("board server: client {}: {} in {}", peer, proto::event_kind_name(ev->kind),
                       proto::describe(ev->frame));
+      }
       if (ev->kind == proto::DecodeEvent::Kind::UartBone) {
         ++srv.uartbone;
         execute_uartbone(*ev, srv.backend, pending);

@@ -71,8 +71,8 @@ proto::Frame execute_request(const proto::Frame& request, RegisterBackend& backe
 // The reply for a frame or framing-error event: execute_request for frames, an error reply for
 // framing errors. (A UARTBone command has no reply frame: use append_reply.)
 proto::Frame reply_for_event(const proto::DecodeEvent& event, RegisterBackend& backend);
-// Executes a UARTBone command event and appends its reply: a read's words big-endian, all
-// uartbone::kFailedRead if any access failed; nothing for a write. Every word is accessed,
+// Executes a UARTBone command event and appends its reply: a read's words big-endian,
+// uartbone::kFailedRead for each word whose access failed; nothing for a write. Every word is accessed,
 // failed or not (as LiteX does). Never throws.
 void execute_uartbone(const proto::DecodeEvent& event, RegisterBackend& backend, std::vector<uint8_t>& out);
 // The reply bytes for any decoder event (what the board sends back), appended to out.

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 600000u));
   app.add_option("--mem-base", mem_base, "lowest valid register address")->check(CLI::Range(uint64_t{0}, uint64_t{0xFFFFFFFF}));
   app.add_option("--mem-size", mem_size, "size of the register space in bytes (BAD_ADDRESS outside)");
-  app.add_flag("-v,--verbose", verbose, "log every connection and framing error");
+  app.add_flag("-v,--verbose", verbose, "log every connection, framing error and UARTBone command");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_default_logger(spdlog::stderr_color_mt("fakeboard"));  // stdout carries the port only
   if (verbose) spdlog::set_level(spdlog::level::debug);
@@ -51,8 +51,10 @@ int main(int argc, char** argv) {
     spdlog::info("cmnet-fakeboard: signal {}, stopping", sig);
     server.stop();
     const auto st = server.stats();
-    spdlog::info("cmnet-fakeboard: {} connections, {} requests, {} error replies, {} garbage bytes", st.connections,
-                 st.frames, st.error_replies, st.garbage_bytes);
+    spdlog::info("cmnet-fakeboard: {} connections, {} requests, {} UARTBone commands, {} error replies, "
+                 "{} garbage bytes, {} partial frames/commands dropped",
+                 st.connections, st.frames, st.uartbone_commands, st.error_replies, st.garbage_bytes,
+                 st.dropped_partials);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cmnet-fakeboard: %s\n", e.what());
     return 1;

@@ -2,7 +2,7 @@
 // cmnet_host_link_sim by sim/core/host_link_rtl.cpp) served on 127.0.0.1 through BoardRtlBridge,
 // so the real host driver (BoardClient, sim://127.0.0.1:PORT) talks to the RTL.
 //
-//   harness [--port N] [--throttle PERCENT] [--seed S] [--waiting-cycles-per-ms N]
+//   harness [--port N] [--throttle PERCENT] [--seed S] [--stall-timeout-ms N]
 //
 // Prints the port on stdout (one line) once listening; on SIGTERM/SIGINT stops and prints one
 // statistics line, "stats key=value ...", on stdout. Exits 3 at once if the FT245 model sees
@@ -125,6 +125,17 @@ class TestTopLink : public ByteLinkModel {
     return Activity::Busy;
   }
 
+  // The stall timeout passed in wall time: the engine's own FRAME_TIMEOUT drops the partial
+  // frame, clocked out now (the test board is small: 50,000 cycles take milliseconds). A model
+  // built with FRAME_TIMEOUT = 0 never drops one; the clocking gives up after 2^24 cycles.
+  void expire_stall(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) override {
+    for (uint32_t i = 0; i < (1u << 24) && activity() == Activity::Waiting; ++i) {
+      cycle(to_board, to_host);
+      ++expire_cycles_;
+    }
+  }
+  uint64_t expire_cycles() const { return expire_cycles_; }
+
   int phy() const { return phy_; }
   unsigned overruns() const { return m_->overruns; }
   unsigned frame_errors() const { return m_->frame_errors; }
@@ -139,12 +150,13 @@ class TestTopLink : public ByteLinkModel {
   int throttle_;
   int phy_ = 0;
   bool in_reset_ = true;
+  uint64_t expire_cycles_ = 0;
   std::unique_ptr<UartHostLine> uart_;
   Ft245Chip chip_;
 };
 
 [[noreturn]] void usage() {
-  std::fprintf(stderr, "usage: harness [--port N] [--throttle PERCENT] [--seed S] [--waiting-cycles-per-ms N]\n");
+  std::fprintf(stderr, "usage: harness [--port N] [--throttle PERCENT] [--seed S] [--stall-timeout-ms N]\n");
   std::exit(2);
 }
 
@@ -165,7 +177,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--port")) opt.port = static_cast<uint16_t>(value());
     else if (!std::strcmp(argv[i], "--throttle")) throttle = static_cast<int>(std::min(value(), 90ul));
     else if (!std::strcmp(argv[i], "--seed")) seed = static_cast<uint32_t>(value());
-    else if (!std::strcmp(argv[i], "--waiting-cycles-per-ms")) opt.waiting_cycles_per_ms = value();
+    else if (!std::strcmp(argv[i], "--stall-timeout-ms")) opt.stall_timeout_ms = value();
     else usage();
   }
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // do not outlive the test that started us
@@ -182,13 +194,15 @@ int main(int argc, char** argv) {
     bridge.run(g_stop);
     const auto& s = bridge.stats();
     std::printf("stats phy=%d cycles=%llu bytes_to_board=%llu bytes_to_host=%llu connections=%llu "
-                "dropped=%llu overruns=%u frame_errors=%u ring_full=%u host_framing_errors=%llu fifo_stalls=%llu\n",
-                link.phy(), static_cast<unsigned long long>(s.cycles),
+                "dropped=%llu overruns=%u frame_errors=%u ring_full=%u host_framing_errors=%llu fifo_stalls=%llu "
+                "expired_stalls=%llu\n",
+                link.phy(), static_cast<unsigned long long>(s.cycles + link.expire_cycles()),
                 static_cast<unsigned long long>(s.bytes_to_board), static_cast<unsigned long long>(s.bytes_to_host),
                 static_cast<unsigned long long>(s.connections),
                 static_cast<unsigned long long>(s.dropped_bytes), link.overruns(), link.frame_errors(), link.ring_full(),
                 static_cast<unsigned long long>(link.host_framing_errors()),
-                static_cast<unsigned long long>(link.fifo_stalls()));
+                static_cast<unsigned long long>(link.fifo_stalls()),
+                static_cast<unsigned long long>(s.expired_stalls));
     std::fflush(stdout);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "host_link harness: %s\n", e.what());

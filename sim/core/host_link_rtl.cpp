@@ -83,8 +83,8 @@ RtlBoard::RtlBoard(const HostLinkRtlConfig& cfg, RtlBoardOptions options)
     : proc_(std::make_unique<HarnessProcess>(
           build_host_link_model(cfg),
           std::vector<std::string>{"--throttle", std::to_string(options.throttle_percent), "--seed",
-                                   std::to_string(options.seed), "--waiting-cycles-per-ms",
-                                   std::to_string(options.waiting_cycles_per_ms)},
+                                   std::to_string(options.seed), "--stall-timeout-ms",
+                                   std::to_string(options.stall_timeout_ms)},
           options.log_path.empty() ? harness_log_path("rtlboard-" + std::string(host_link_phy_name(cfg.phy)))
                                    : options.log_path,
           "RtlBoard")) {}

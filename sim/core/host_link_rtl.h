@@ -39,7 +39,7 @@ std::string build_host_link_model(const HostLinkRtlConfig& cfg);
 struct RtlBoardOptions {
   int throttle_percent = 0;             // host-side stalls (bytes PHY) / FT245 empty-full (FIFO)
   uint32_t seed = 1;
-  uint64_t waiting_cycles_per_ms = 2000;
+  uint64_t stall_timeout_ms = 500;       // wall time a partial frame may wait (BridgeOptions)
   std::string log_path;                 // the harness's stderr; empty: a file in the temp dir
 };
 

@@ -17,17 +17,20 @@ int main(int argc, char** argv) {
   std::string phy = "bytes";
   cmnet::HostLinkRtlConfig cfg;
   unsigned port = 0, throttle = 0, seed = 1;
-  uint64_t waiting = 2000;
+  uint64_t stall_ms = 500;
   bool build_only = false;
   app.add_option("--phy", phy, "bytes (straight into the engine), uart (through the UART pins) or fifo (FT245 pins)")
       ->check(CLI::IsMember({"bytes", "uart", "fifo"}));
   app.add_option("--clks-per-bit", cfg.clks_per_bit, "UART clocks per bit")->check(CLI::Range(4, 65535));
-  app.add_option("--frame-timeout-cycles", cfg.frame_timeout_cycles, "drop partial frames stalled this long (0: never)");
+  app.add_option("--frame-timeout-cycles", cfg.frame_timeout_cycles,
+                 "the engine's FRAME_TIMEOUT: cycles a partial frame may stall while the board is busy (0: never)");
   app.add_option("--wait-states", cfg.wait_states, "extra cycles per register access")->check(CLI::Range(0, 255));
   app.add_option("--port", port, "TCP port on 127.0.0.1 (0: ephemeral, printed on stdout)")->check(CLI::Range(0u, 65535u));
   app.add_option("--throttle", throttle, "percent of cycles the host side stalls (bytes, fifo)")->check(CLI::Range(0u, 90u));
   app.add_option("--seed", seed, "seed of the stalls");
-  app.add_option("--waiting-cycles-per-ms", waiting, "clock rate while a partial frame waits for bytes");
+  app.add_option("--stall-timeout-ms", stall_ms,
+                 "wall time a partial frame or UARTBone command may wait for its next byte before the "
+                 "engine's frame timeout drops it (waiting costs no simulated cycles)");
   app.add_flag("--build-only", build_only, "build (or find) the model, print its path, exit");
   CLI11_PARSE(app, argc, argv);
   cfg.phy = phy == "uart" ? cmnet::HostLinkPhy::Uart : phy == "fifo" ? cmnet::HostLinkPhy::Fifo : cmnet::HostLinkPhy::Bytes;
@@ -38,7 +41,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::vector<std::string> args = {exe, "--port", std::to_string(port), "--throttle", std::to_string(throttle),
-                                     "--seed", std::to_string(seed), "--waiting-cycles-per-ms", std::to_string(waiting)};
+                                     "--seed", std::to_string(seed), "--stall-timeout-ms", std::to_string(stall_ms)};
     std::vector<char*> av;
     for (auto& a : args) av.push_back(a.data());
     av.push_back(nullptr);

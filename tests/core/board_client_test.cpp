@@ -24,6 +24,7 @@
 #include "host/tcp_transport.h"
 #include "host/uartbone_client.h"
 #include "sim/core/board_server.h"
+#include "tests/core/commuart_like.h"
 
 extern char** environ;
 
@@ -670,17 +671,56 @@ TEST_F(ClientServer, UartBoneCommandsInterleavedWithFrames) {
   EXPECT_EQ(mem->peek(0x200), 3u);
   EXPECT_EQ(mem->peek(0x204), 0u);
   EXPECT_EQ(ub.burst_read(0x200, 4, true), (std::vector<uint32_t>(4, 3)));
-  // A read with a failed access answers all ones, every word; a write goes on past one.
-  EXPECT_EQ(ub.burst_read(0xFFFF8, 4), (std::vector<uint32_t>(4, proto::uartbone::kFailedRead)));
+  // A write goes on past a failed word; a read burst straddling the end of the memory answers
+  // all ones for the failed words only (as LiteX does), the data for the others.
   ub.burst_write(0xFFFF8, std::vector<uint32_t>{7, 8, 9});
   c.ping();
   EXPECT_EQ(mem->peek(0xFFFF8), 7u);
   EXPECT_EQ(mem->peek(0xFFFFC), 8u);
+  constexpr uint32_t F = proto::uartbone::kFailedRead;
+  EXPECT_EQ(ub.burst_read(0xFFFF8, 4), (std::vector<uint32_t>{7, 8, F, F}));
   EXPECT_EQ(c.ping(), 1u | (256u << 16));
   const auto st = server->stats();
   EXPECT_EQ(st.garbage_bytes, 0u);
   EXPECT_EQ(st.uartbone_commands, 1u + 1 + 38 + 2 + 2 + 1 + 1 + 1 + 1);
   EXPECT_EQ(c.stats().garbage_bytes, 0u);
+}
+
+// LiteX's own tools (issue 14): a client that behaves exactly like CommUART (every byte its own
+// write, 60 ms apart; 255-word bursts; no timeout of its own) against the software board.
+TEST_F(ClientServer, CommUartLikeClientWithSplitWritesAndGaps) {
+  using cmnet::testing_support::CommUartLike;
+  start({}, 0x100000);
+  std::vector<uint32_t> w(300);
+  std::iota(w.begin(), w.end(), 0x5A000000u);
+  {
+    auto c = BoardClient::open(uri(), quick(kReplyTimeout, 0));
+    c.burst_write(0x1000, w);
+  }
+  {
+    CommUartLike ub(server->port(), 60ms);
+    EXPECT_EQ(ub.read(0x1000, 300), w);  // 255 + 45 words
+    ub.write(0x3000, std::vector<uint32_t>{7, 8});
+    EXPECT_EQ(ub.read(0x3000, 2), (std::vector<uint32_t>{7, 8}));
+    // A burst straddling the end of the memory: all ones for the failed words only.
+    constexpr uint32_t F = proto::uartbone::kFailedRead;
+    ub.write(0xFFFF8, std::vector<uint32_t>{1, 2});
+    EXPECT_EQ(ub.read(0xFFFF8, 3), (std::vector<uint32_t>{1, 2, F}));
+    // A frame split at every byte boundary.
+    ub.send_split(proto::encode(proto::make_ping(0x42)));
+    proto::FrameDecoder dec(false);
+    dec.feed(ub.recv_exact(proto::kHeaderBytes + 4 + 2));
+    const auto ev = dec.next();
+    ASSERT_TRUE(ev.has_value());
+    EXPECT_EQ(ev->frame.seq, 0x42);
+    // A truncated command is dropped after the frame timeout (500 ms): later bytes are new.
+    ub.send_split({0x02, 1, 0x00});
+    std::this_thread::sleep_for(1200ms);
+    EXPECT_EQ(ub.read(0x3004, 1), (std::vector<uint32_t>{8}));
+  }
+  const auto st = server->stats();
+  EXPECT_EQ(st.uartbone_commands, 2u + 1 + 1 + 1 + 1 + 1);
+  EXPECT_GE(st.dropped_partials, 1u);
 }
 
 TEST_F(ClientServer, UartBoneCanBeTurnedOff) {

@@ -23,6 +23,7 @@
 #include <random>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include <spdlog/spdlog.h>
 
@@ -34,6 +35,7 @@
 #include "sim/core/board_server.h"
 #include "sim/core/host_link_rtl.h"
 #include "sim/core/rtl_build.h"
+#include "tests/core/commuart_like.h"
 
 using namespace cmnet;
 using namespace std::chrono_literals;
@@ -538,7 +540,7 @@ module synth_top (input wire clk, input wire rst, input wire rxd, output wire tx
       .out_data(rx_data), .frame_err(fe), .busy(rb));
   cmnet_uart_tx #(.CLKS_PER_BIT(104)) tx (.clk(clk), .rst(rst), .in_valid(tx_valid), .in_ready(tx_ready),
       .in_data(tx_data), .txd(txd), .busy(tb));
-  cmnet_frame_engine engine (.clk(clk), .rst(rst), .in_valid(rx_valid), .in_ready(rx_ready), .in_data(rx_data),
+  cmnet_frame_engine engine (.clk(clk), .rst(rst), .in_valid(rx_valid), .in_ready(rx_ready), .in_data(rx_data), .stall_expired(1'b0),
       .out_valid(tx_valid), .out_ready(tx_ready), .out_data(tx_data), .bus_valid(bus_valid), .bus_write(bus_write),
       .bus_addr(bus_addr), .bus_wdata(bus_wdata), .bus_ready(bus_ready), .bus_rdata(bus_rdata), .bus_err(bus_err),
       .idle(idle), .stalled(st), .overrun(ov));
@@ -555,7 +557,7 @@ module synth_top (input wire clk, input wire rst, input wire rxf_n, input wire t
   cmnet_fifo_phy phy (.clk(clk), .rst(rst), .rxf_n(rxf_n), .txe_n(txe_n), .rd_n(rd_n), .wr_n(wr_n), .oe_n(oe_n),
       .data_in(data_in), .data_out(data_out), .data_oe(data_oe), .out_valid(rx_valid), .out_ready(rx_ready),
       .out_data(rx_data), .in_valid(tx_valid), .in_ready(tx_ready), .in_data(tx_data), .busy(pb));
-  cmnet_frame_engine engine (.clk(clk), .rst(rst), .in_valid(rx_valid), .in_ready(rx_ready), .in_data(rx_data),
+  cmnet_frame_engine engine (.clk(clk), .rst(rst), .in_valid(rx_valid), .in_ready(rx_ready), .in_data(rx_data), .stall_expired(1'b0),
       .out_valid(tx_valid), .out_ready(tx_ready), .out_data(tx_data), .bus_valid(bus_valid), .bus_write(bus_write),
       .bus_addr(bus_addr), .bus_wdata(bus_wdata), .bus_ready(bus_ready), .bus_rdata(bus_rdata), .bus_err(bus_err),
       .idle(idle), .stalled(st), .overrun(ov));
@@ -845,8 +847,9 @@ TEST(HostLinkRtl, StalledPartialFrameIsDroppedAfterTheFrameTimeout) {
   RtlBoard board(cfg);
   RawLink link(board.port());
   // A header announcing 100 words, 10 of them sent, then nothing: the PING that follows is
-  // taken as payload until the engine's FRAME_TIMEOUT (50000 cycles) drops the partial frame
-  // and rescans. The timeout counts simulated cycles, so that is what is checked, not wall time.
+  // taken as payload until the stall timeout (wall time: the bridge waits without clocking)
+  // expires and the engine's own FRAME_TIMEOUT (50000 cycles, clocked out then) drops the
+  // partial frame and rescans.
   auto partial = raw_frame(1, 0x04, 0x50, kRam, 100, std::vector<uint32_t>(100, 0));
   partial.resize(proto::kHeaderBytes + 10);
   link.send(cat({partial, proto::encode(proto::make_ping(0x51))}));
@@ -894,14 +897,21 @@ void exercise_uartbone(RtlBoard& board) {
   EXPECT_EQ(ub.burst_read(kCount, 4, true), (std::vector<uint32_t>{50, 51, 52, 53}));
   EXPECT_EQ(c.read32(kCount), 54u);
 
-  // Failed accesses: a read answers all ones, every word, and still makes every access (COUNT
-  // counts on); a write goes on past a failed word.
-  const std::vector<uint32_t> ones(3, proto::uartbone::kFailedRead);
+  // Failed accesses: a read answers all ones for the failed words only (as LiteX does), the
+  // data for the others, and makes every access (COUNT counts on); a write goes on past a
+  // failed word.
+  constexpr uint32_t F = proto::uartbone::kFailedRead;
+  const std::vector<uint32_t> ones(3, F);
   EXPECT_EQ(ub.burst_read(kBad, 3), ones);
   EXPECT_EQ(ub.burst_read(kHang, 3, true), ones);  // the bus timeout, three times
   c.write32(kCount, 7);
-  EXPECT_EQ(ub.burst_read(0x4, 3), ones);  // 0x4 unmapped, then ACC, then COUNT
+  // 0x4 unmapped, then ACC, then COUNT: a burst straddling an unmapped word.
+  EXPECT_EQ(ub.burst_read(0x4, 3), (std::vector<uint32_t>{F, acc + 406, 7}));
   EXPECT_EQ(c.read32(kCount), 8u);
+  // A burst running off the end of the RAM: its words, then all ones for the unmapped words.
+  c.write32(kRam + 4 * (kRamWords - 2), 0x11111111);
+  c.write32(kRam + 4 * (kRamWords - 1), 0x22222222);
+  EXPECT_EQ(ub.burst_read(kRam + 4 * (kRamWords - 2), 4), (std::vector<uint32_t>{0x11111111, 0x22222222, F, F}));
   const uint32_t last = kRam + 4 * (kRamWords - 1);
   ub.burst_write(last, std::vector<uint32_t>{77, 78});  // the second word is off the RAM
   ub.burst_write(0x4, std::vector<uint32_t>{1, 1000});  // unmapped, then ACC
@@ -994,6 +1004,52 @@ TEST(HostLinkRtl, MalformedUartBoneCommandsDoNotWedgeTheLink) {
   }
   expect_clean_stop(board);
 }
+
+// LiteX's own tools (issue 14): a client that behaves exactly like CommUART (every byte its own
+// write, 60 ms apart: longer than the old 25 ms stall timeout of this board; 255-word bursts;
+// no timeout of its own) gets every answer. Waiting for its bytes costs the board no cycles;
+// the stall timeout is wall time (500 ms by default, RtlBoardOptions::stall_timeout_ms).
+void exercise_commuart_like(const HostLinkRtlConfig& cfg) {
+  using cmnet::testing_support::CommUartLike;
+  RtlBoard board(cfg);
+  std::vector<uint32_t> w(300);
+  std::iota(w.begin(), w.end(), 0x5A000000u);
+  {
+    BoardClient c = BoardClient::open(board.uri(), client_options());
+    c.burst_write(kRam, w);
+    c.write32(kRam + 4 * 300, 0x12345678);
+  }
+  {
+    CommUartLike ub(board.port(), 60ms);
+    EXPECT_EQ(ub.read(0, 1), (std::vector<uint32_t>{kId}));
+    EXPECT_EQ(ub.read(kRam, 300), w);  // 255 + 45 words
+    ub.write(kRam + 4 * 400, std::vector<uint32_t>{7, 8});
+    EXPECT_EQ(ub.read(kRam + 4 * 400, 2), (std::vector<uint32_t>{7, 8}));
+    // A cmnet frame split at every byte boundary, 60 ms apart.
+    ub.send_split(proto::encode(proto::make_ping(0x42)));
+    proto::FrameDecoder dec(false);
+    dec.feed(ub.recv_exact(proto::kHeaderBytes + 4 + 2));
+    const auto ev = dec.next();
+    ASSERT_TRUE(ev.has_value());
+    EXPECT_EQ(ev->frame.seq, 0x42);
+    // A truncated command is dropped after the stall timeout: what comes later is a new command.
+    ub.send_split({0x02, 1, 0x00});
+    std::this_thread::sleep_for(1200ms);
+    EXPECT_EQ(ub.read(kRam + 4 * 300, 1), (std::vector<uint32_t>{0x12345678}));
+    // A truncated command whose client leaves does not swallow the next client's bytes.
+    ub.send_split({0x02, 1, 0x00, 0x00});
+  }
+  {
+    CommUartLike ub(board.port(), 1ms);
+    EXPECT_EQ(ub.read(0, 1), (std::vector<uint32_t>{kId}));
+  }
+  const auto s = expect_clean_stop(board);
+  EXPECT_GE(s.at("expired_stalls"), 2u);
+}
+
+TEST(HostLinkRtl, CommUartLikeClientWithSplitWritesAndGaps) { exercise_commuart_like(config(HostLinkPhy::Bytes)); }
+
+TEST(HostLinkUart, CommUartLikeClientWithSplitWritesAndGaps) { exercise_commuart_like(config(HostLinkPhy::Uart, 4)); }
 
 // ------------------------------------------------------------------ against the software board
 
