@@ -80,6 +80,8 @@ std::string emit_core(const Cm1Config& cfg, const HostBoardOptions& o) {
               {"NCNT", S(static_cast<long long>(cm1_counter_names(p).size()))}, {"SW", S(w.sel)},
               {"GW", S(w.gproc)}, {"PAW", S(w.proc_field)}, {"VW", S(w.vp_field)},
               {"CLOCK_HZ", S(o.clock_hz)}, {"LINK", o.phy == HostLinkPhy::Fifo ? "1" : "0"},
+              {"IDENT_LEN", S(static_cast<long long>(cm1_identifier(cfg, o).size()))},
+              {"IDENT", "\"" + cm1_identifier(cfg, o) + "\""},
               {"CONFIG_ID", "32'h" + [&] {
                  char b[16];
                  std::snprintf(b, sizeof b, "%08x", config_id(cfg));
@@ -215,6 +217,19 @@ std::string emit_board(const Cm1Config& cfg, const HostBoardOptions& o) {
 }
 
 }  // namespace
+
+std::string cm1_identifier(const Cm1Config& cfg, const HostBoardOptions& o) {
+  const Cm1Params& p = cfg.cm1;
+  char id[16];
+  std::snprintf(id, sizeof id, "%08x", config_id(cfg));
+  std::string name = cfg.name.substr(0, 64);
+  for (char& ch : name)  // printable, and nothing a Verilog string literal would escape
+    if (ch < 0x20 || ch > 0x7E || ch == '"' || ch == '\\') ch = '_';
+  return "cmnet cm1 " + name + ": c=" + S(p.cube_dims) + " b=" + S(p.rows) + " P=" + S(p.procs_per_chip) +
+         " v=" + S(p.vp_bits) + " d=" + S(p.data_bits) + " q=" + S(p.queue_depth) + " " +
+         (p.eject_mode == EjectMode::kOrCombine ? "or" : "one") + ", config " + id + ", " + host_link_phy_name(o.phy) + " " +
+         S(o.clock_hz) + " Hz";
+}
 
 uint32_t config_id(const Cm1Config& cfg) {
   uint32_t h = 2166136261u;

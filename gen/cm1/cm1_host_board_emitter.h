@@ -26,5 +26,9 @@ GeneratedDesign emit_cm1_host_board(const Cm1Config& cfg, const HostBoardOptions
 
 // A 32-bit identifier of the config, readable from the board (BOARD block, CONFIG_ID).
 uint32_t config_id(const Cm1Config& cfg);
+// LiteX's identifier string of the board top (identifier_mem, litex_client --ident): cmnet, the
+// family, the config's name and parameters, its CONFIG_ID, the PHY and the clock. At most 255
+// printable characters.
+std::string cm1_identifier(const Cm1Config& cfg, const HostBoardOptions& opt);
 
 }  // namespace cmnet

@@ -40,6 +40,8 @@ std::string csr_csv(const Cm1Params& p, uint32_t cnt_stride) {
                   "#--------------------------------------------------------------------------------\n";
   s += "csr_base,board," + hex(0) + ",,\n";
   s += "csr_base,cm1," + hex(kBlockBase) + ",,\n";
+  // LiteX's identifier (litex_client --ident reads bases.identifier_mem + 4 i until a 0).
+  s += "csr_base,identifier_mem," + hex(kIdentifierBase) + ",,\n";
   s += "csr_register,board_type," + hex(0x0) + ",1,ro\n";
   s += "csr_register,board_clock_hz," + hex(0x10) + ",1,ro\n";
   s += "csr_register,board_link," + hex(0x14) + ",1,ro\n";

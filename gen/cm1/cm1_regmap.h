@@ -24,6 +24,8 @@ struct Register {
 inline constexpr uint32_t kBlockBase = 0x100;        // the CM-1 block in the board's list
 inline constexpr uint32_t kBlockType = 0x434D3120;   // 'CM1 '
 inline constexpr uint32_t kBlockVersion = 2;
+// LiteX's identifier memory (csr.csv's identifier_mem): one character per word, NUL-terminated.
+inline constexpr uint32_t kIdentifierBase = 0x400;
 
 // The block header (+0x0..+0xC) is the shared one (host/board_blocks.h); then, in address order:
 inline constexpr std::array<Register, 24> kRegisters = {{

@@ -26,6 +26,9 @@
 //                     GEN_COUNT messages per processor); r: bit0 busy. A start waits for it.
 //     +0x5C GEN_COUNT +0x60 GEN_SEED
 //     +0x80 + 4k      r: HIST[k], k = 0..15: receptions delivered in petit cycle k (15: >= 15)
+//   0x0400 identifier_mem: r: LiteX's identifier, one byte per word (bits 7:0) at 0x400 + 4 i,
+//          then 0 up to 0x7FC (the NUL; litex_client --ident reads csr.csv's identifier_mem
+//          base and stops at the first 0): IDENT, IDENT_LEN characters (at most 255)
 //   0x0800 counters: r: word (chip * CNT_STRIDE + i): counter i of chip `chip` (cnt_sel order);
 //          words i >= NCOUNTERS read 0
 //   0x8000 endpoints: r: 4 words per processor g at 0x8000 + 16 g: COUNT of receptions, XOR of
@@ -52,7 +55,9 @@ module cm1_host_regs #(
     parameter integer VW = 1,
     parameter integer CLOCK_HZ = 12000000,
     parameter integer LINK = 0,
-    parameter [31:0] CONFIG_ID = 32'h0
+    parameter [31:0] CONFIG_ID = 32'h0,
+    parameter integer IDENT_LEN = 9,
+    parameter [8*IDENT_LEN-1:0] IDENT = "cmnet cm1"
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -257,6 +262,7 @@ module cm1_host_regs #(
 
   // ---- bus decode ----
   localparam [31:0] A_CM1 = 32'h100;
+  localparam [31:0] A_IDENT = 32'h400;
   localparam [31:0] A_CNT = 32'h800;
   localparam [31:0] A_RX = 32'h8000;
   localparam [31:0] A_EPH = 32'h200000;
@@ -280,6 +286,16 @@ module cm1_host_regs #(
   assign net_cnt_sel = cnt_index[SW-1:0];
 
   wire [31:0] params_c = C;
+  // LiteX's identifier_mem: character i of IDENT (its first character is in its top byte).
+  wire in_ident = (a >= A_IDENT) && (a < A_CNT);
+  reg [7:0] ident_c;
+  integer ik;
+  always @* begin
+    ident_c = 8'd0;
+    for (ik = 0; ik < IDENT_LEN; ik = ik + 1)
+      if (a[9:2] == ik[7:0]) ident_c = IDENT[8 * (IDENT_LEN - 1 - ik) +: 8];
+  end
+
   reg [31:0] rdata_c;
   reg        err_c;
   always @* begin
@@ -296,6 +312,8 @@ module cm1_host_regs #(
         2'd2: rdata_c = rx_sum_flat[rx_index*32 +: 32];
         default: rdata_c = inj_count_flat[rx_index*32 +: 32];
       endcase
+    end else if (in_ident) begin
+      rdata_c = {24'd0, ident_c};
     end else if (a >= A_CM1 + 32'h80 && a < A_CM1 + 32'hC0) begin
       rdata_c = {{32-RCW{1'b0}}, hist[a[5:2]]};
     end else begin

@@ -81,7 +81,7 @@ module cmnet_frame_engine #(
     input  wire        bus_err,
     // status
     output wire        idle,      // nothing buffered, nothing in progress
-    output wire        stalled,   // a partial frame waits for its next byte
+    output wire        stalled,   // a partial frame waits for its next byte (none in the ring)
     output wire        overrun    // one cycle: a byte was dropped (ring full)
 );
   // ------------------------------------------------------------------ constants
@@ -160,7 +160,7 @@ module cmnet_frame_engine #(
   reg        op_read, op_ping;
   reg [2:0]  status;
   reg [1:0]  skip_sel;
-  reg        flush;       // dropping stalled partial frames until the ring is scanned
+  reg        flush;       // dropping stalled partial frames until the rescanned bytes are scanned
   reg [TW-1:0] tmo;
   reg [31:0] wdata;
   reg [31:0] rbq;         // rbuf[wi]
@@ -280,7 +280,10 @@ module cmnet_frame_engine #(
   wire [15:0] crc_nx = crc16(crc, txing ? tx_byte : rbyte);
 
   assign idle = (st == S_HUNT) && (beg == wr) && !out_valid;
-  assign stalled = decoding && !avail;
+  // Stalled: a partial frame or command waits for bytes the ring does not hold (a byte written
+  // in the last cycle is not yet `avail`, but is not waited for), and is not about to be dropped
+  // (flush). A simulated board stops its clock while stalled (sim/core/board_rtl_bridge.h).
+  assign stalled = decoding && (rd == wr) && !flush;
 
   // ------------------------------------------------------------------ the sequencer
   always @(posedge clk) begin
@@ -332,7 +335,9 @@ module cmnet_frame_engine #(
 
       case (st)
         S_HUNT: begin
-          if (!avail) flush <= 1'b0;
+          // The rescan is over where the ring ends or where bytes never decoded begin: a frame
+          // or command starting there is new (its bytes may still be arriving) and must wait.
+          if (!avail || rd == hwm) flush <= 1'b0;
           if (take && rbyte == SYNC) begin
             st <= S_HDR;
             ub <= 1'b0;

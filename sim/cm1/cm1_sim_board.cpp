@@ -1,5 +1,6 @@
 #include "sim/cm1/cm1_sim_board.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,16 @@ std::string build_cm1_board_model(const Cm1Config& cfg, const HostBoardOptions& 
 Cm1SimBoard::Cm1SimBoard(const Cm1Config& cfg, const HostBoardOptions& opt, const TraceWindow& trace)
     : Cm1SimBoard(emit_cm1_host_board(cfg, opt), opt, trace) {}
 
+namespace {
+// The model's executable is DIR/obj/Vcm1_host_board, its Verilog (and csr.csv) in DIR/rtl.
+std::string beside_model(const std::string& exe, const std::string& file) {
+  return (std::filesystem::path(exe).parent_path().parent_path() / "rtl" / file).string();
+}
+}  // namespace
+
 Cm1SimBoard::Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt, const TraceWindow& trace)
-    : proc_(std::make_unique<HarnessProcess>(build_cm1_board_model(design, opt, trace.on()),
+    : csr_csv_(beside_model(build_cm1_board_model(design, opt, trace.on()), "csr.csv")),
+      proc_(std::make_unique<HarnessProcess>(build_cm1_board_model(design, opt, trace.on()),
                                              std::vector<std::string>{"--port", "0"},
                                              harness_log_path("cm1board"), "simulated board",
                                              // a model's first build can take minutes on a loaded machine

@@ -36,8 +36,12 @@ class Cm1SimBoard {
   std::string stop() { return proc_->stop(); }
   // SIGKILL without waiting for statistics (a board that vanishes).
   void kill_now() { proc_->kill_now(); }
+  // LiteX's csr.csv of this board top (its registers and identifier_mem), written beside the
+  // model's Verilog: litex_client --csr-csv FILE --regs / --ident against this board.
+  const std::string& csr_csv_path() const { return csr_csv_; }
 
  private:
+  std::string csr_csv_;
   std::unique_ptr<HarnessProcess> proc_;
 };
 

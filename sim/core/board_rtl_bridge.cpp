@@ -142,7 +142,8 @@ void BoardRtlBridge::run(const std::atomic<bool>& stop) {
   using Clock = std::chrono::steady_clock;
   std::vector<uint8_t> rbuf(64 * 1024);
   Clock::time_point last_byte = Clock::now();  // the last byte the board took, or a drop
-  auto expire = [&] {
+  auto expire = [&](const char* why) {
+    std::fprintf(stderr, "rtl bridge: dropping a stalled partial frame or command (%s)\n", why);
     model_.expire_stall(s.to_board, s.to_host);
     ++stats_.expired_stalls;
     last_byte = Clock::now();
@@ -177,7 +178,7 @@ void BoardRtlBridge::run(const std::atomic<bool>& stop) {
     }
     // Once the board has taken the bytes of a client that left, drop its partial frame.
     if (stale && s.to_board.empty() && model_.activity() != ByteLinkModel::Activity::Busy) {
-      if (model_.activity() == ByteLinkModel::Activity::Waiting) expire();
+      if (model_.activity() == ByteLinkModel::Activity::Waiting) expire("its client left");
       stale = false;
     }
     // Read what the client sent.
@@ -237,7 +238,7 @@ void BoardRtlBridge::run(const std::atomic<bool>& stop) {
     if (waiting) {
       const auto left = std::chrono::milliseconds(opt_.stall_timeout_ms) - (Clock::now() - last_byte);
       if (left <= Clock::duration::zero()) {
-        expire();
+        expire("stall timeout");
         continue;
       }
       wait_ms = static_cast<int>(std::min<int64_t>(

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -21,6 +23,7 @@
 #include "sim/cm1/traffic.h"
 #include "sim/cm1/traffic_gen.h"
 #include "tests/cm1/cm1_run_check.h"
+#include "tests/core/commuart_like.h"
 
 namespace cmnet {
 namespace {
@@ -167,6 +170,103 @@ TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 30s) << "hang: status() ignored its deadlines";
 }
 
+// LiteX's own tools against the simulated board (issue 14), with a client that behaves exactly
+// like CommUART (every byte its own write, 60 ms apart; 255-word bursts; no timeout of its own):
+// csr.csv (written beside the model) parsed as litex_client does, every register it names read
+// back with the expected value, the identifier read from csr.csv's identifier_mem, and
+// RemoteClient's 255-word split of the counter window, which runs past the window's end.
+TEST_F(Cm1BoardTest, LitexToolsWithCsrCsvIdentifierAndSplitCommands) {
+  using cmnet::testing_support::CommUartLike;
+  const Cm1Config cfg = board_config();
+  const Cm1Params& p = cfg.cm1;
+  // A run first, so the counters and endpoint words are not all zero.
+  std::map<uint32_t, uint32_t> frame_view;  // what cmnet's own driver reads, address -> value
+  {
+    BoardClient c = BoardClient::open(sim_->uri(), client_options());
+    Cm1Board b(c);
+    load_run_and_check(b, p, make_pattern("permutation", p, 5, 1), EjectMode::kOrCombine, "before LiteX");
+  }
+  // csr.csv as litex's RemoteClient reads it: csr_base NAME ADDR, csr_register NAME ADDR SIZE MODE.
+  std::ifstream in(sim_->csr_csv_path());
+  ASSERT_TRUE(in) << sim_->csr_csv_path();
+  std::map<std::string, uint32_t> bases;
+  struct Reg {
+    std::string name;
+    uint32_t addr, size;
+  };
+  std::vector<Reg> regs;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    ASSERT_GE(f.size(), 3u) << line;
+    if (f[0] == "csr_base") bases[f[1]] = static_cast<uint32_t>(std::stoul(f[2], nullptr, 16));
+    else if (f[0] == "csr_register") {
+      ASSERT_EQ(f.size(), 5u) << line;
+      regs.push_back({f[1], static_cast<uint32_t>(std::stoul(f[2], nullptr, 16)),
+                      static_cast<uint32_t>(std::stoul(f[3]))});
+    }
+  }
+  ASSERT_TRUE(bases.count("identifier_mem"));
+  ASSERT_GT(regs.size(), 20u);
+  {
+    BoardClient c = BoardClient::open(sim_->uri(), client_options());
+    for (const auto& r : regs)
+      for (uint32_t i = 0; i < r.size; i += 256) {
+        const uint32_t k = std::min<uint32_t>(256, r.size - i);
+        const auto v = c.burst_read(r.addr + 4 * i, k);
+        for (uint32_t j = 0; j < k; ++j) frame_view[r.addr + 4 * (i + j)] = v[j];
+      }
+  }
+  const std::map<std::string, uint32_t> constants = {
+      {"board_type", 0x434D4E54},      {"board_clock_hz", HostBoardOptions{}.clock_hz},
+      {"board_link", 0},               {"board_config_id", config_id(cfg)},
+      {"cm1_c", uint32_t(p.cube_dims)}, {"cm1_b", uint32_t(p.rows)},
+      {"cm1_p", uint32_t(p.procs_per_chip)}, {"cm1_v", uint32_t(p.vp_bits)},
+      {"cm1_d", uint32_t(p.data_bits)}, {"cm1_l", uint32_t(p.msg_len())},
+      {"cm1_tp", uint32_t(p.petit_period())}, {"cm1_queue_depth", uint32_t(p.queue_depth)},
+      {"cm1_ep_hist", 0x200000}};
+  size_t checked_constants = 0;
+  {
+    CommUartLike slow(sim_->port(), 60ms);  // the gaps of a real host, on a few commands
+    EXPECT_EQ(slow.read(bases.at("board"), 1), (std::vector<uint32_t>{0x434D4E54}));
+    EXPECT_EQ(slow.read(bases.at("cm1") + 0x10, 2), (std::vector<uint32_t>{uint32_t(p.cube_dims), uint32_t(p.rows)}));
+  }
+  CommUartLike ub(sim_->port(), 0ms);
+  for (const auto& r : regs) {
+    SCOPED_TRACE(r.name);
+    const auto v = ub.read(r.addr, r.size);  // 255-word commands, as RemoteClient splits them
+    ASSERT_EQ(v.size(), r.size);
+    for (uint32_t j = 0; j < r.size; ++j) EXPECT_EQ(v[j], frame_view.at(r.addr + 4 * j)) << "word " << j;
+    if (auto it = constants.find(r.name); it != constants.end()) {
+      EXPECT_EQ(v[0], it->second);
+      ++checked_constants;
+    }
+  }
+  EXPECT_EQ(checked_constants, constants.size());
+  // The counter window (8 chips x CNT_STRIDE words) read as 255 words: the valid counters, then all ones
+  // for the unmapped words after the window only.
+  const auto cnt = std::find_if(regs.begin(), regs.end(), [](const Reg& r) { return r.name == "cm1_counters"; });
+  ASSERT_NE(cnt, regs.end());
+  ASSERT_LT(cnt->size, 255u);
+  const auto w = ub.read(cnt->addr, 255);
+  for (uint32_t j = 0; j < 255; ++j) {
+    if (j < cnt->size) EXPECT_EQ(w[j], frame_view.at(cnt->addr + 4 * j)) << j;
+    else EXPECT_EQ(w[j], proto::uartbone::kFailedRead) << j;
+  }
+  // litex_client --ident: one byte per word from identifier_mem until a 0.
+  const auto id = ub.read(bases.at("identifier_mem"), 256);
+  std::string ident;
+  for (uint32_t x : id) {
+    if ((x & 0xFF) == 0) break;
+    EXPECT_EQ(x >> 8, 0u);
+    ident.push_back(static_cast<char>(x & 0xFF));
+  }
+  EXPECT_EQ(ident, cm1_identifier(cfg, HostBoardOptions{}));
+  EXPECT_EQ(ident.rfind("cmnet cm1 board-test: c=3", 0), 0u) << ident;
+}
+
 // The board top (host link + register block + generator + network) lints clean for a few sizes.
 TEST(Cm1HostBoard, LintsCleanWithVerilatorWall) {
   for (const auto& [c, P, d, v, phy, button] :
@@ -185,15 +285,19 @@ TEST(Cm1HostBoard, LintsCleanWithVerilatorWall) {
     const std::string dir = ::testing::TempDir() + "/cmnet-hostboard-lint";
     std::filesystem::remove_all(dir);
     write_design(design, dir);
-    std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module",
-                                    "cm1_host_board"};
-    for (const auto& f : design.verilog_files()) cmd.push_back(dir + "/" + f);
-    const int rc = run_child(cmd, 1800, dir + ".log");  // hang detector only
-    std::ifstream in(dir + ".log");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    EXPECT_EQ(rc, 0) << "c=" << c << " P=" << P << "\n" << ss.str();
-    EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
+    // As flashed, and as the simulated board builds it (its two simulator ports).
+    for (const bool simulated : {false, true}) {
+      std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module",
+                                      "cm1_host_board"};
+      if (simulated) cmd.push_back("+define+CMNET_SIMULATED_BOARD");
+      for (const auto& f : design.verilog_files()) cmd.push_back(dir + "/" + f);
+      const int rc = run_child(cmd, 1800, dir + ".log");  // hang detector only
+      std::ifstream in(dir + ".log");
+      std::stringstream ss;
+      ss << in.rdbuf();
+      EXPECT_EQ(rc, 0) << "c=" << c << " P=" << P << " simulated=" << simulated << "\n" << ss.str();
+      EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
+    }
   }
   Cm1Config big;
   big.cm1.cube_dims = 12;
