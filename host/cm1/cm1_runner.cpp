@@ -117,6 +117,8 @@ Connection connect_board(const Cm1Config& cfg, const std::string& board_uri,
     c.uri = c.sim->uri();
   }
   spdlog::info("board: {}", c.uri);
+  if (c.sim)  // LiteX's tools: litex_server --uart --uart-port socket://127.0.0.1:PORT, this csr.csv
+    spdlog::info("LiteX register map of the simulated board: {}", c.sim->csr_csv_path());
   BoardClientOptions bo;
   bo.timeout = std::chrono::milliseconds(3000);
   c.port = open_register_port(c.uri, bo);
