@@ -10,7 +10,9 @@ module cmnet_host_link_testtop #(
     parameter integer FRAME_TIMEOUT = 50000,
     parameter integer BUS_TIMEOUT = 1023,
     parameter integer RAM_AW = 10,
-    parameter integer WAIT_STATES = 0
+    parameter integer WAIT_STATES = 0,
+    parameter integer IDENT_LEN = 26,   // LiteX's identifier (cmnet_regfile_demo.v, 0x400)
+    parameter [8*IDENT_LEN-1:0] IDENT = "cmnet host-link test board"
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -112,7 +114,7 @@ module cmnet_host_link_testtop #(
       .bus_ready(bus_ready), .bus_rdata(bus_rdata), .bus_err(bus_err),
       .idle(eng_idle), .stalled(eng_stalled), .overrun(eng_overrun));
 
-  cmnet_regfile_demo #(.RAM_AW(RAM_AW), .WAIT_STATES(WAIT_STATES)) regs (
+  cmnet_regfile_demo #(.RAM_AW(RAM_AW), .WAIT_STATES(WAIT_STATES), .IDENT_LEN(IDENT_LEN), .IDENT(IDENT)) regs (
       .clk(clk), .rst(rst),
       .bus_valid(bus_valid), .bus_write(bus_write), .bus_addr(bus_addr), .bus_wdata(bus_wdata),
       .bus_ready(bus_ready), .bus_rdata(bus_rdata), .bus_err(bus_err));

@@ -6,6 +6,8 @@
 //   0x0000_000C  COUNT    read: returns count, then count += 1 (a FIFO-like source: NO_INCREMENT
 //                         burst reads see consecutive values); write: count = value
 //   0x0000_0010  HANG     never answers (tests the master's bus timeout: INTERNAL)
+//   0x0000_0400  IDENT    LiteX's identifier_mem: read: character i of IDENT at 0x400 + 4 i
+//                         (bits 7:0), 0 after it up to 0x7FC; writes are ignored
 //   0x0000_1000  RAM      2^RAM_AW words of scratch RAM (0x1000 + 4 * 2^RAM_AW bytes end it)
 //   0xFFFF_FFF0  TOP      RAM words 0..3 again, at the top of the address space: a burst that
 //                         ran on past 0xFFFFFFFF would reach ID, so the engine's wrap check
@@ -16,7 +18,9 @@
 module cmnet_regfile_demo #(
     parameter [31:0]  ID = 32'h434D4E31,   // "CMN1"
     parameter integer RAM_AW = 10,         // RAM words: 2^RAM_AW, 2..10 (the region is 4 KB)
-    parameter integer WAIT_STATES = 0      // extra cycles before each answer, 0..255
+    parameter integer WAIT_STATES = 0,     // extra cycles before each answer, 0..255
+    parameter integer IDENT_LEN = 30,      // characters of IDENT, 1..255
+    parameter [8*IDENT_LEN-1:0] IDENT = "cmnet host-link demo registers"
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -50,6 +54,14 @@ module cmnet_regfile_demo #(
   wire is_acc = (bus_addr == 32'h0000_0008);
   wire is_count = (bus_addr == 32'h0000_000C);
   wire is_hang = (bus_addr == 32'h0000_0010);
+  wire is_ident = (bus_addr[31:10] == 22'd1);   // 0x400 .. 0x7FF
+  reg [7:0] ident_c;
+  integer ik;
+  always @* begin
+    ident_c = 8'd0;
+    for (ik = 0; ik < IDENT_LEN; ik = ik + 1)
+      if (bus_addr[9:2] == ik[7:0]) ident_c = IDENT[8 * (IDENT_LEN - 1 - ik) +: 8];
+  end
   // Answer now: the first cycle of an access plus its wait states are over.
   wire answer = bus_valid && !bus_ready && (wait_cnt == WAIT_STATES[7:0]) && !is_hang;
   // Read data from the RAM comes straight from its registered read port (iCE40 BRAM).
@@ -76,9 +88,9 @@ module cmnet_regfile_demo #(
       if (!bus_valid || bus_ready) wait_cnt <= 8'd0;
       else if (!answer) wait_cnt <= wait_cnt + 1'b1;
       if (answer) begin
-        bus_err <= !(in_ram || is_id || is_acc || is_count);
+        bus_err <= !(in_ram || is_id || is_acc || is_count || is_ident);
         sel_ram <= in_ram;
-        reg_q <= is_id ? ID : is_acc ? acc : is_count ? count : 32'd0;
+        reg_q <= is_id ? ID : is_acc ? acc : is_count ? count : is_ident ? {24'd0, ident_c} : 32'd0;
         if (is_acc && bus_write) acc <= acc + bus_wdata;
         if (is_count) count <= bus_write ? bus_wdata : count + 1'b1;
       end

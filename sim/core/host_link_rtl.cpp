@@ -1,6 +1,8 @@
 #include "sim/core/host_link_rtl.h"
 
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -47,7 +49,9 @@ std::string wrapper(const HostLinkRtlConfig& c) {
     << "      .FRAME_TIMEOUT(" << c.frame_timeout_cycles << "),\n"
     << "      .BUS_TIMEOUT(" << c.bus_timeout_cycles << "),\n"
     << "      .RAM_AW(" << c.ram_aw << "),\n"
-    << "      .WAIT_STATES(" << c.wait_states << ")\n"
+    << "      .WAIT_STATES(" << c.wait_states << "),\n"
+    << "      .IDENT_LEN(" << host_link_identifier(c).size() << "),\n"
+    << "      .IDENT(\"" << host_link_identifier(c) << "\")\n"
     << "  ) board (\n";
   for (size_t i = 0; i < std::size(kPorts); ++i)
     v << "      ." << kPorts[i].name << "(" << kPorts[i].name << ")" << (i + 1 < std::size(kPorts) ? ",\n" : "\n");
@@ -55,7 +59,29 @@ std::string wrapper(const HostLinkRtlConfig& c) {
   return v.str();
 }
 
+// LiteX's csr.csv of the test board (the demo register file, hw/common/cmnet_regfile_demo.v).
+std::string csr_csv(const HostLinkRtlConfig& c) {
+  char ram[64];
+  std::snprintf(ram, sizeof ram, "csr_register,demo_ram,0x00001000,%d,rw\n", 1 << c.ram_aw);
+  return std::string("#--------------------------------------------------------------------------------\n"
+                     "# cmnet host-link test board (hw/common/cmnet_regfile_demo.v), LiteX csr.csv format\n"
+                     "#--------------------------------------------------------------------------------\n"
+                     "csr_base,demo,0x00000000,,\n"
+                     "csr_base,identifier_mem,0x00000400,,\n"
+                     "csr_register,demo_id,0x00000000,1,ro\n"
+                     "csr_register,demo_acc,0x00000008,1,rw\n"
+                     "csr_register,demo_count,0x0000000c,1,rw\n") +
+         ram;
+}
+
 }  // namespace
+
+std::string host_link_identifier(const HostLinkRtlConfig& c) {
+  return std::string("cmnet host-link test board: phy ") + host_link_phy_name(c.phy) +
+         (c.phy == HostLinkPhy::Uart ? " " + std::to_string(c.clks_per_bit) + " clocks/bit" : std::string()) +
+         ", RAM_AW " + std::to_string(c.ram_aw) + ", wait states " + std::to_string(c.wait_states) +
+         ", frame timeout " + std::to_string(c.frame_timeout_cycles) + " cycles";
+}
 
 const std::vector<std::string>& host_link_hw_files() {
   static const std::vector<std::string> files = {"cmnet_uart_rx.v", "cmnet_uart_tx.v", "cmnet_fifo_phy.v",
@@ -69,6 +95,7 @@ GeneratedDesign host_link_design(const HostLinkRtlConfig& cfg) {
   d.top = "cmnet_host_link_sim";
   for (const auto& f : host_link_hw_files()) d.files.emplace_back(f, read_hw_file(f));
   d.files.emplace_back("cmnet_host_link_sim.v", wrapper(cfg));
+  d.files.emplace_back("csr.csv", csr_csv(cfg));
   return d;
 }
 
@@ -80,7 +107,9 @@ std::string build_host_link_model(const HostLinkRtlConfig& cfg) {
 }
 
 RtlBoard::RtlBoard(const HostLinkRtlConfig& cfg, RtlBoardOptions options)
-    : proc_(std::make_unique<HarnessProcess>(
+    : csr_csv_((std::filesystem::path(build_host_link_model(cfg)).parent_path().parent_path() / "rtl" / "csr.csv")
+                   .string()),
+      proc_(std::make_unique<HarnessProcess>(
           build_host_link_model(cfg),
           std::vector<std::string>{"--throttle", std::to_string(options.throttle_percent), "--seed",
                                    std::to_string(options.seed), "--stall-timeout-ms",

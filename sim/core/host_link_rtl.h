@@ -29,9 +29,12 @@ struct HostLinkRtlConfig {
   int wait_states = 0;                    // demo register file's extra cycles per access
 };
 
+// LiteX's identifier of the test board (the demo register file's identifier_mem at 0x400).
+std::string host_link_identifier(const HostLinkRtlConfig& cfg);
 // The hand-written host-link modules, in compile order (file names in hw_dir()).
 const std::vector<std::string>& host_link_hw_files();
-// Those files plus a generated wrapper, cmnet_host_link_sim, that sets the parameters.
+// Those files plus a generated wrapper, cmnet_host_link_sim, that sets the parameters, and
+// LiteX's csr.csv of the board.
 GeneratedDesign host_link_design(const HostLinkRtlConfig& cfg);
 // Builds (or finds in the cache) the harness executable; returns its path.
 std::string build_host_link_model(const HostLinkRtlConfig& cfg);
@@ -54,12 +57,15 @@ class RtlBoard {
   uint16_t port() const { return proc_->port(); }
   std::string uri() const { return "sim://127.0.0.1:" + std::to_string(port()); }
   const std::string& log_path() const { return proc_->log_path(); }
+  // LiteX's csr.csv of this board (registers and identifier_mem), beside the model's Verilog.
+  const std::string& csr_csv_path() const { return csr_csv_; }
   bool running() const;
   // Stops the harness (SIGTERM) and returns its statistics ("cycles", "overruns",
   // "frame_errors", ...; see sim/core/host_link_main.cpp) plus "exit_status". Idempotent.
   std::map<std::string, uint64_t> stop();
 
  private:
+  std::string csr_csv_;
   std::unique_ptr<HarnessProcess> proc_;
   std::map<std::string, uint64_t> stats_;
 };

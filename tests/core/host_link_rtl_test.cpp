@@ -79,6 +79,11 @@ class DemoRegs : public RegisterBackend {
   uint32_t read(uint32_t a) override {
     if (a == kHang) throw std::runtime_error("no answer");  // -> INTERNAL, as the bus timeout
     if (a == 0) return kId;
+    if (a >= 0x400 && a < 0x800) {  // identifier_mem (the default HostLinkRtlConfig's string)
+      const std::string id = host_link_identifier(HostLinkRtlConfig{});
+      const size_t i = (a - 0x400) / 4;
+      return i < id.size() ? static_cast<uint8_t>(id[i]) : 0u;
+    }
     if (a == kAcc) return acc;
     if (a == kCount) return count++;
     if (in_ram(a)) return ram[index(a)];
@@ -86,7 +91,7 @@ class DemoRegs : public RegisterBackend {
   }
   void write(uint32_t a, uint32_t v) override {
     if (a == kHang) throw std::runtime_error("no answer");
-    if (a == 0) return;
+    if (a == 0 || (a >= 0x400 && a < 0x800)) return;
     if (a == kAcc) acc += v;
     else if (a == kCount) count = v;
     else if (in_ram(a)) ram[index(a)] = v;
@@ -1042,6 +1047,20 @@ void exercise_commuart_like(const HostLinkRtlConfig& cfg) {
   {
     CommUartLike ub(board.port(), 1ms);
     EXPECT_EQ(ub.read(0, 1), (std::vector<uint32_t>{kId}));
+    // litex_client --ident: identifier_mem's address from the board's csr.csv, one character
+    // per word until a 0.
+    std::ifstream csv(board.csr_csv_path());
+    ASSERT_TRUE(csv) << board.csr_csv_path();
+    uint32_t base = 0;
+    for (std::string line; std::getline(csv, line);)
+      if (line.rfind("csr_base,identifier_mem,", 0) == 0) base = static_cast<uint32_t>(std::stoul(line.substr(24), nullptr, 16));
+    ASSERT_EQ(base, 0x400u);
+    std::string ident;
+    for (uint32_t x : ub.read(base, 256)) {
+      if (x == 0) break;
+      ident.push_back(static_cast<char>(x));
+    }
+    EXPECT_EQ(ident, host_link_identifier(cfg));
   }
   const auto s = expect_clean_stop(board);
   EXPECT_GE(s.at("expired_stalls"), 2u);
