@@ -226,8 +226,8 @@ void BoardRtlBridge::run(const std::atomic<bool>& stop) {
       s.written = 0;
     }
 
-    // Nothing to clock flat out: wait for the sockets (and let simulated time pass slowly while
-    // a partial frame waits).
+    // Nothing to clock: wait for the sockets. While a partial frame waits no cycles pass; its
+    // stall timeout is wall time since the board last took a byte (or was busy).
     act = model_.activity();
     if (!s.to_board.empty() || act == ByteLinkModel::Activity::Busy) {
       last_byte = Clock::now();
