@@ -16,7 +16,7 @@ namespace cmnet {
 namespace {
 
 std::string hexu(const char* f, uint32_t v) {
-  char b[32];
+  char b[128];
   std::snprintf(b, sizeof b, f, v);
   return b;
 }
@@ -46,7 +46,9 @@ TEST(Cm1RegMap, TheRtlAgreesWithTheDescription) {
       continue;
     }
     EXPECT_NE(rtl.find(hexu("32'h%03X: rdata_c", cm1map::address(r))), std::string::npos) << "read decode";
-    if (r.access == "rw") EXPECT_NE(rtl.find(hexu("A_CM1 + 32'h%02X", r.offset)), std::string::npos) << "write decode";
+    if (r.access == "rw") {
+      EXPECT_NE(rtl.find(hexu("A_CM1 + 32'h%02X", r.offset)), std::string::npos) << "write decode";
+    }
   }
   EXPECT_NE(rtl.find(hexu("localparam [31:0] A_CM1 = 32'h%X;", cm1map::kBlockBase)), std::string::npos);
   EXPECT_NE(rtl.find(hexu("rdata_c = 32'd%u;", cm1map::kBlockVersion)), std::string::npos);
