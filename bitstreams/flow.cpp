@@ -103,6 +103,11 @@ std::vector<std::pair<std::string, int>> top_ports(const GeneratedDesign& d) {
   // Line comments may hold any text (a ");" too): drop them first.
   static const std::regex line_comment(R"(//[^\n]*)");
   text = std::regex_replace(text, line_comment, "");
+  // Ports that exist only in simulation (`ifdef CMNET_SIMULATED_BOARD ... `endif) are not pins.
+  for (size_t k; (k = text.find("`ifdef CMNET_SIMULATED_BOARD")) != std::string::npos;) {
+    const size_t e = text.find("`endif", k);
+    text.erase(k, e == std::string::npos ? std::string::npos : e + 6 - k);
+  }
   const size_t m = text.find("module " + d.top);
   const size_t end = text.find(");", m);
   if (m == std::string::npos || end == std::string::npos)
