@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "sim/cm5data/cm5data_model.h"
 #include "sim/cm5data/cm5data_rtl.h"
 
@@ -56,5 +59,52 @@ inline void expect_counters_conserve(const Cm5DataParams& p, const Cm5DataTraffi
     EXPECT_EQ(in, out) << "chip " << c << ": entering != leaving (nothing is held at the end)";
   }
 }
+
+
+// A network of height h (the RTL tests' configs); `name` is part of the emitted Verilog, so two
+// tests with the same name and parameters share one Verilator build.
+inline Cm5DataConfig cm5data_test_config(int h, const std::string& profile, int W, int buffer_words, uint32_t seed,
+                                          const std::string& name) {
+  Cm5DataConfig c;
+  c.name = name;
+  c.cm5.height = h;
+  c.cm5.profile = profile;
+  c.cm5.link_bits = W;
+  c.cm5.buffer_words = buffer_words;
+  c.cm5.seed = seed;
+  return c;
+}
+
+// The RTL against the model, message by message (send and arrival cycles, words) and chip by chip.
+inline void expect_rtl_equals_model(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& what) {
+  SCOPED_TRACE(what);
+  const Cm5DataParams& p = cfg.cm5;
+  const Cm5DataRunResult model = run_cm5data_model(p, t);
+  const Cm5DataRunResult rtl = run_cm5data_rtl(cfg, t);
+  expect_all_delivered_once(p, t, rtl);
+  expect_counters_conserve(p, t, rtl);
+  EXPECT_EQ(rtl.kirchhoff_violations, 0u) << "messages the traffic does not have";
+  ASSERT_EQ(model.deliveries.size(), rtl.deliveries.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    const Cm5DataDelivery& a = model.deliveries[i];
+    const Cm5DataDelivery& b = rtl.deliveries[i];
+    if (a.sent != b.sent || a.arrived != b.arrived || a.words != b.words) {
+      if (++differ <= 5)
+        ADD_FAILURE() << "message " << i << " (" << t.messages[i].src << " -> " << t.messages[i].dst
+                      << "): model sent " << a.sent << " arrived " << a.arrived << ", rtl sent " << b.sent
+                      << " arrived " << b.arrived;
+    }
+  }
+  EXPECT_EQ(differ, 0u);
+  EXPECT_EQ(model.cycles, rtl.cycles);
+  for (size_t c = 0; c < model.chips.size(); ++c) {
+    EXPECT_EQ(model.chips[c].in, rtl.chips[c].in) << "chip " << c;
+    EXPECT_EQ(model.chips[c].out, rtl.chips[c].out) << "chip " << c;
+  }
+}
+
+inline const std::vector<std::string> kPatterns = {"random", "permutation", "hot-spot", "all-to-one",
+                                            "nearest-neighbour", "bit-complement"};
 
 }  // namespace cmnet
