@@ -13,6 +13,15 @@ uint16_t cm5_lfsr_step(uint16_t s) {
 
 namespace {
 
+// One 32-bit word into the CRC-32 (0x04C11DB7, MSB first).
+uint32_t crc32_word(uint32_t crc, uint32_t w) {
+  for (int b = 31; b >= 0; --b) {
+    const uint32_t in = ((w >> b) & 1u) ^ (crc >> 31);
+    crc = (crc << 1) ^ (in ? 0x04C11DB7u : 0u);
+  }
+  return crc;
+}
+
 // The other end of a chip port: a leaf, or a chip's port.
 struct Peer {
   bool leaf = false;
@@ -44,8 +53,15 @@ struct Chip {
   std::vector<Peer> peer;
   std::vector<Buffer> buf;
   // inputs
-  std::vector<uint8_t> busy, up;
-  std::vector<int> dest, left, sent, wr_left;
+  std::vector<uint8_t> busy, up, fall;
+  std::vector<int> dest, left, sent, wr_left, wr_idx, crc_from;
+  // CRC check of what leaves each input: the word being assembled, the CRC so far, the state
+  // (0 matching, 1 complemented from some flit, 2 neither)
+  std::vector<uint32_t> acc, crc;
+  std::vector<uint8_t> cst;
+  uint64_t afd_at = kCm5Never;
+  int rot = 0;
+  Cm5DataChipMapOut mo;
   // outputs
   std::vector<uint8_t> obusy;
   std::vector<int> credit, ptr;
@@ -98,6 +114,15 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
     for (auto& b : ch.buf) b.init(D);
     ch.busy.assign(n, 0);
     ch.up.assign(n, 0);
+    ch.fall.assign(n, 0);
+    ch.wr_idx.assign(n, 0);
+    ch.crc_from.assign(n, 0);
+    ch.acc.assign(n, 0);
+    ch.crc.assign(n, 0);
+    ch.cst.assign(n, 0);
+    if (c < opt.afd_at.size()) ch.afd_at = opt.afd_at[c];
+    ch.rot = cm5_afd_rot(p.seed, c);
+    ch.mo = cm5_chip_mapout(p, c);
     ch.dest.assign(n, 0);
     ch.left.assign(n, 0);
     ch.sent.assign(n, 0);
@@ -137,6 +162,7 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
   const auto t0 = std::chrono::steady_clock::now();
   int req[8];
   int grant_in[8];
+  uint8_t fall_in[8];
   for (uint64_t cyc = 0; cyc < opt.max_cycles; ++cyc) {
     const int cur = static_cast<int>(cyc & 1), nxt = cur ^ 1;
     // Leaves: what each sends this cycle, its credits, what it receives.
@@ -183,8 +209,8 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
             d.arrived = cyc;
             d.at_leaf = x;
             d.words = lf.rx_words;
-            std::vector<uint32_t> body(d.words.begin(), d.words.end() - 1);
-            d.crc_ok = cm5_crc32(body) == d.words.back();
+            d.crc = cm5_crc_status(d.words, W);
+            d.crc_ok = d.crc == Cm5Crc::ok;
             ++r.delivered;
           }
           lf.rx_flits = 0;
@@ -227,16 +253,25 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
       for (int i = 0; i < NI; ++i) {
         req[i] = -1;
         grant_in[i] = -1;
+        fall_in[i] = 0;
         const Buffer& b = ch.buf[static_cast<size_t>(i)];
         if (ch.busy[static_cast<size_t>(i)] || b.size < FPW) continue;
         uint32_t head = 0;
         for (int k = 0; k < FPW; ++k) head |= b.flit[b.at(k)] << (k * W);
         const uint32_t U = (head >> 4) & 15u;
         const int digit = static_cast<int>((head >> (12 + 2 * (ch.level - 1))) & 3u);
-        if (i < 4 && U != 0 && ch.parents > 0) {
+        if ((head & 8u) || cyc >= ch.afd_at) {
+          req[i] = ((i < 4 ? i : i - 4) + ch.rot) % 4;  // falling
+          fall_in[i] = 1;
+        } else if (i < 4 && U != 0 && ch.parents > 0) {
+          uint32_t out_mask = ch.mo.up_mask;
+          const uint32_t dnode = (head >> 12) >> (2 * ch.level);
+          for (const auto& e : ch.mo.down)
+            if (e.first == dnode) out_mask |= e.second;
           int free_ports[4], n = 0;
           for (int q = 0; q < ch.parents; ++q)
-            if (!ch.obusy[static_cast<size_t>(4 + q)] && ch.credit[static_cast<size_t>(4 + q)] > 0) free_ports[n++] = q;
+            if (!ch.obusy[static_cast<size_t>(4 + q)] && ch.credit[static_cast<size_t>(4 + q)] > 0 && !((out_mask >> q) & 1u))
+              free_ports[n++] = q;
           if (n == 0) continue;
           const int rbits = (ch.lfsr >> (4 * (i % 4))) & 15;
           req[i] = 4 + free_ports[rbits % n];
@@ -265,8 +300,26 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
         if (!ch.busy[si] || b.size == 0) continue;
         const size_t o = static_cast<size_t>(ch.dest[si]);
         if (ch.credit[o] == 0) continue;
-        uint32_t f = b.flit[b.at(0)];
+        const uint32_t raw = b.flit[b.at(0)];
+        uint32_t f = raw;
         if (ch.up[si] && ch.sent[si] == u_flit) f = (f - (1u << u_off)) & wmask;
+        if (ch.fall[si] && ch.sent[si] == 0) f |= 8u;
+        // CRC: assemble the words that leave; the CRC word's flits are checked and replaced.
+        const int pos = ch.sent[si] % FPW;
+        if (ch.sent[si] < ch.crc_from[si]) {
+          const uint32_t acc = W == 32 ? raw : (ch.acc[si] >> W) | (raw << (32 - W));
+          ch.acc[si] = acc;
+          if (pos == FPW - 1) ch.crc[si] = crc32_word(ch.crc[si], ch.sent[si] < FPW ? acc & kCm5HeadCrcMask : acc);
+        } else {
+          const uint32_t pf = (ch.crc[si] >> (pos * W)) & wmask, nf = ~pf & wmask;
+          if (ch.cst[si] == 0 && raw != pf) ch.cst[si] = raw == nf ? 1 : 2;
+          else if (ch.cst[si] == 1 && raw != nf) ch.cst[si] = 2;
+          f = ch.cst[si] == 0 ? pf : nf;
+          if (ch.left[si] == 1) {
+            if (ch.cst[si] == 1) ++ch.cnt.crc_secondary;
+            if (ch.cst[si] == 2) ++ch.cnt.crc_primary;
+          }
+        }
         ch.out_valid[nxt][o] = 1;
         ch.out_data[nxt][o] = f;
         ch.out_msg[nxt][o] = b.msg[b.at(0)];
@@ -289,15 +342,21 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
         if (o < 0) continue;
         const size_t si = static_cast<size_t>(i);
         const Buffer& b = ch.buf[si];
+        const int len = static_cast<int>(b.flit[b.at(0)] & 7u);
         ch.busy[si] = 1;
         ch.up[si] = o >= 4;
+        ch.fall[si] = fall_in[i];
         ch.dest[si] = o;
-        ch.left[si] = (static_cast<int>(b.flit[b.at(0)] & 7u) + 2) * FPW;
+        ch.left[si] = (len + 2) * FPW;
+        ch.crc_from[si] = (len + 1) * FPW;
         ch.sent[si] = 0;
+        ch.crc[si] = 0xFFFFFFFFu;
+        ch.cst[si] = 0;
         ch.obusy[static_cast<size_t>(o)] = 1;
         ch.ptr[static_cast<size_t>(o)] = (i + 1) % NI;
       }
       // 5. Credits and flits from the neighbours (their registers at the start of the cycle).
+      const bool fault_here = p.fault.on && p.fault.chip == c;
       for (int k = 0; k < NI; ++k) {
         const size_t sk = static_cast<size_t>(k);
         const Peer& pe = ch.peer[sk];
@@ -319,6 +378,9 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
           m = o.out_msg[cur][op];
         }
         if (!v) continue;
+        const int idx = ch.wr_left[sk] == 0 ? 0 : ch.wr_idx[sk];
+        if (fault_here && k == p.fault.port && idx == p.fault.flit) f ^= p.fault.mask;
+        ch.wr_idx[sk] = idx + 1;
         Buffer& b = ch.buf[sk];
         if (b.size == b.cap()) throw std::logic_error("cm5data model: input buffer overflow (flow control broken)");
         const size_t at = b.at(b.size);

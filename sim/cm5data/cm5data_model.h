@@ -21,7 +21,16 @@
 //    pointer moves to just after the granted input;
 //  - an output is released the cycle after its message's last flit and can be granted again then;
 //  - a leaf takes every flit at once and returns its credit the next cycle; it sends its messages
-//    in order, one flit per cycle while it holds credits, from the message's inject cycle.
+//    in order, one flit per cycle while it holds credits, from the message's inject cycle;
+//  - CRC: every chip input checks the CRC of what leaves its buffer (cm5_crc_status), forwards the
+//    proper CRC while the flits match and its complement from the first one that does not, and
+//    counts a primary or a secondary error when the last flit leaves;
+//  - all-fall-down: a message whose head has the mark, or that reaches the head of an input of a
+//    chip in the mode, falls: it asks for child port (i + rot) mod 4 (i the input, parents
+//    numbered 0.. among themselves, rot = cm5_afd_rot) and leaves with the mark set and U as it
+//    came; a chip's mode is read when the head asks;
+//  - map-out: a climbing message chooses only among the parents its chip may use for its
+//    destination (cm5_chip_mapout).
 #pragma once
 
 #include <cstdint>
@@ -40,18 +49,24 @@ struct Cm5DataDelivery {
   uint32_t at_leaf = 0;   // the leaf it arrived at
   std::vector<uint32_t> words;  // as received (U = 0 in the head word)
   bool crc_ok = false;
+  Cm5Crc crc = Cm5Crc::primary;  // what the leaf's check found
   int copies = 0;         // deliveries of this message (1 when all is well)
 };
 
 struct Cm5DataChipCounters {
   std::vector<uint64_t> in, out;  // messages whose head crossed each port (children, then parents)
+  uint64_t crc_primary = 0, crc_secondary = 0;  // messages this chip found with a bad CRC
 };
 
 struct Cm5DataModelOptions {
   uint64_t max_cycles = 1000000;
   bool stop_when_done = true;   // stop once every message is delivered
   bool check_every_cycle = false;  // Kirchhoff on every chip every cycle (tests)
+  // All-fall-down: the cycle each chip enters the mode (by chip; empty or ~0: never).
+  std::vector<uint64_t> afd_at;
 };
+
+constexpr uint64_t kCm5Never = ~0ull;
 
 struct Cm5DataRunResult {
   std::vector<Cm5DataDelivery> deliveries;  // by message
