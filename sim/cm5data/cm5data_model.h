@@ -34,6 +34,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,33 @@ struct Cm5DataRunResult {
   uint64_t kirchhoff_violations = 0;  // chip-cycles where in - out != held (check_every_cycle)
   uint64_t max_held = 0;
   double seconds = 0;          // wall time of the simulation loop
+};
+
+// The network alone, one cycle at a time, for drivers with their own leaves (the network
+// interface, request/reply processors). A cycle: read what each leaf sees (the chip's
+// registers: a credit for the leaf's sends, a flit), drive each leaf's link (a flit, and the
+// credit for a flit the leaf took out of its receive buffer), then step().
+class Cm5DataNetwork {
+ public:
+  explicit Cm5DataNetwork(const Cm5DataParams& p, const Cm5DataModelOptions& opt = {});
+  ~Cm5DataNetwork();
+  Cm5DataNetwork(Cm5DataNetwork&&) noexcept;
+  const Cm5DataParams& params() const;
+  uint64_t cycle() const;
+  bool tx_credit(uint32_t leaf) const;   // one flit of the leaf's input buffer freed
+  bool rx_valid(uint32_t leaf) const;    // a flit for the leaf
+  uint32_t rx_data(uint32_t leaf) const;
+  int64_t rx_msg(uint32_t leaf) const;   // the message id the sender gave the flit
+  void drive(uint32_t leaf, bool tx_valid, uint32_t tx_data, int64_t tx_msg, bool rx_credit);
+  void step();
+  uint64_t flit_hops() const;  // over chip outputs
+  uint64_t kirchhoff_violations() const;
+  uint64_t max_held() const;
+  std::vector<Cm5DataChipCounters> counters() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_;
 };
 
 Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataModelOptions& opt = {});
