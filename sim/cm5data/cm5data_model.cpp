@@ -62,6 +62,7 @@ struct Chip {
   uint64_t afd_at = kCm5Never;
   int rot = 0;
   Cm5DataChipMapOut mo;
+  std::vector<Cm5DataPortStats> stats;
   // outputs
   std::vector<uint8_t> obusy;
   std::vector<int> credit, ptr;
@@ -217,6 +218,12 @@ void Cm5DataNetwork::step() {
 uint64_t Cm5DataNetwork::flit_hops() const { return m_->flit_hops; }
 uint64_t Cm5DataNetwork::kirchhoff_violations() const { return m_->kirchhoff_violations; }
 uint64_t Cm5DataNetwork::max_held() const { return m_->max_held; }
+std::vector<std::vector<Cm5DataPortStats>> Cm5DataNetwork::port_stats() const {
+  std::vector<std::vector<Cm5DataPortStats>> v;
+  for (const auto& ch : m_->chips) v.push_back(ch.stats);
+  return v;
+}
+
 std::vector<Cm5DataChipCounters> Cm5DataNetwork::counters() const {
   std::vector<Cm5DataChipCounters> v;
   for (const auto& ch : m_->chips) v.push_back(ch.cnt);
@@ -233,7 +240,7 @@ void Cm5DataNetwork::Impl::step() {
     const int NI = ch.ports;
     // A chip with nothing buffered, nothing allocated and nothing arriving (no flit, no
     // credit) only steps its LFSR: skip the rest (exactly what the full step would do).
-    if (!opt.check_every_cycle) {
+    if (!opt.check_every_cycle && !opt.link_stats) {
       bool idle = true;
       for (int k = 0; k < NI && idle; ++k) {
         const size_t sk = static_cast<size_t>(k);
@@ -403,6 +410,23 @@ void Cm5DataNetwork::Impl::step() {
       --ch.wr_left[sk];
     }
     ch.lfsr = cm5_lfsr_step(ch.lfsr);
+    if (opt.link_stats) {
+      if (ch.stats.empty()) ch.stats.resize(static_cast<size_t>(NI));
+      for (int o = 0; o < NI; ++o) {
+        const size_t so = static_cast<size_t>(o);
+        Cm5DataPortStats& st = ch.stats[so];
+        int owner = -1;
+        for (int i = 0; i < NI; ++i)
+          if (ch.busy[static_cast<size_t>(i)] && ch.dest[static_cast<size_t>(i)] == o) owner = i;
+        bool granted_now = false;
+        for (int i = 0; i < NI; ++i) granted_now = granted_now || grant_in[i] == o;
+        if (ch.out_valid[nxt][so]) ++st.moving;
+        else if (granted_now) ++st.granting;
+        else if (owner < 0) ++st.free;
+        else if (ch.credit[so] == 0) ++st.no_credit;
+        else ++st.no_flit;
+      }
+    }
     if (opt.check_every_cycle) {
       // Kirchhoff: messages in minus messages out = heads held in the buffers.
       uint64_t in = 0, out = 0, held = 0;
@@ -499,6 +523,7 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
   r.kirchhoff_violations = net.kirchhoff_violations();
   r.max_held = net.max_held();
   r.chips = net.counters();
+  if (opt.link_stats) r.port_stats = net.port_stats();
   return r;
 }
 

@@ -59,10 +59,20 @@ struct Cm5DataChipCounters {
   uint64_t crc_primary = 0, crc_secondary = 0;  // messages this chip found with a bad CRC
 };
 
+// What an output port did, in cycles: moved a flit; was allocated to a message but had no credit
+// (the receiver's buffer full: blocked downstream); was allocated with a credit but its input
+// had no flit (starved upstream); was granted (the arbitration cycle); was free.
+struct Cm5DataPortStats {
+  uint64_t moving = 0, no_credit = 0, no_flit = 0, granting = 0, free = 0;
+};
+
 struct Cm5DataModelOptions {
   uint64_t max_cycles = 1000000;
   bool stop_when_done = true;   // stop once every message is delivered
   bool check_every_cycle = false;  // Kirchhoff on every chip every cycle (tests)
+  // Per output port of every chip, what each cycle was (the saturation study): off by default
+  // (it turns off the idle-chip shortcut).
+  bool link_stats = false;
   // All-fall-down: the cycle each chip enters the mode (by chip; empty or ~0: never).
   std::vector<uint64_t> afd_at;
 };
@@ -80,6 +90,7 @@ struct Cm5DataRunResult {
   uint64_t kirchhoff_violations = 0;  // chip-cycles where in - out != held (check_every_cycle)
   uint64_t max_held = 0;
   double seconds = 0;          // wall time of the simulation loop
+  std::vector<std::vector<Cm5DataPortStats>> port_stats;  // [chip][output port] (link_stats)
 };
 
 // The network alone, one cycle at a time, for drivers with their own leaves (the network
@@ -103,6 +114,7 @@ class Cm5DataNetwork {
   uint64_t kirchhoff_violations() const;
   uint64_t max_held() const;
   std::vector<Cm5DataChipCounters> counters() const;
+  std::vector<std::vector<Cm5DataPortStats>> port_stats() const;
 
  private:
   struct Impl;

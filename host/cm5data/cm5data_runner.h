@@ -1,0 +1,26 @@
+// `cmnet run` for the CM-5 data network on the stream board (gen/cm5data/cm5data_stream.h): a
+// traffic encoded into units (each message: the unit head word, the data words), run through
+// the shared host driver (host/stream_runner.h), the deliveries and counters compared with the
+// reference model, the shared run report written.
+#pragma once
+
+#include <string>
+
+#include "gen/cm5data/cm5data_stream.h"
+#include "host/stream_runner.h"
+#include "sim/cm5data/cm5data_traffic.h"
+
+namespace cmnet {
+
+// The units of a traffic, in traffic order (each leaf's in its order).
+std::vector<StreamUnit> cm5data_units(const Cm5DataParams& p, const Cm5DataTraffic& t);
+
+// The workload: units, the expected count, and the comparison with the model (every message
+// delivered once, at its destination, with the words the model delivers; per leaf the accepted
+// and delivered counters against the traffic; nothing held).
+StreamWorkload cm5data_workload(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name);
+
+StreamRunOutcome run_cm5data_board(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name,
+                                   const StreamRunArgs& a, std::FILE* out = stdout);
+
+}  // namespace cmnet
