@@ -84,8 +84,8 @@ int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
 }
 
 int Cm5DataFamily::sweep(const NetworkConfig&, const SweepArgs&) const {
-  throw InputError("the cm5data family has no board top yet: cmnet sweep needs one (cmnet bench --family cm5data "
-                   "sweeps offered load on the model and the RTL)");
+  throw InputError("cmnet sweep is not done for cm5data yet (cmnet run takes one traffic on the board; cmnet bench "
+                   "--family cm5data sweeps offered load on the model and the RTL)");
 }
 
 Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p) {
@@ -179,16 +179,19 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
       j["latency"] = d.arrived - d.sent;
       j["at_leaf"] = d.at_leaf;
       j["crc_ok"] = d.crc_ok;
+      if (!d.crc_ok) j["crc"] = d.crc == Cm5Crc::secondary ? "secondary" : "primary";
     } else {
       j["arrived"] = nullptr;
       j["delivered"] = false;
     }
     out << j.dump() << '\n';
   }
-  uint64_t in = 0, outc = 0;
+  uint64_t in = 0, outc = 0, primary = 0, secondary = 0;
   for (const auto& c : r.chips) {
     for (auto v : c.in) in += v;
     for (auto v : c.out) outc += v;
+    primary += c.crc_primary;
+    secondary += c.crc_secondary;
   }
   nlohmann::ordered_json s;
   s["summary"] = {{"engine", a.engine},
@@ -198,6 +201,8 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
                   {"delivered", delivered},
                   {"completed", r.completed},
                   {"cycles", r.cycles},
+                  {"chip_crc_primary", primary},
+                  {"chip_crc_secondary", secondary},
                   {"mean_latency", delivered ? static_cast<double>(lat_sum) / static_cast<double>(delivered) : 0.0},
                   {"crc_errors", crc_bad},
                   {"counter_messages_in", in},
