@@ -462,7 +462,7 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   return v.text();
 }
 
-std::string emit_network(const Cm5DataParams& p) {
+std::string emit_network(const Cm5DataParams& p, const std::string& module) {
   const int W = p.link_bits, h = p.height;
   const uint32_t N = p.leaves(), NC = p.total_chips();
   Cm5DataWidths w0 = cm5_widths(p, 0);
@@ -471,7 +471,7 @@ std::string emit_network(const Cm5DataParams& p) {
   VerilogWriter v;
   v.header("CM-5 data network: a 4-ary fat tree of " + S(NC) + " router chips and " + S(N) + " leaf links.",
            header_params(p));
-  v.open("module cm5data_network (");
+  v.open("module " + module + " (");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
   v.line("input  wire clear,   // zeroes every chip's counters");
@@ -603,6 +603,11 @@ std::vector<std::string> cm5_counter_names(int parents) {
   return n;
 }
 
+std::string emit_cm5data_network_module(const Cm5DataParams& p, const std::string& module) {
+  validate(p, "config");
+  return emit_network(p, module);
+}
+
 GeneratedDesign emit_cm5data_router(const Cm5DataParams& p, int parents) {
   validate(p, "config");
   GeneratedDesign d;
@@ -654,7 +659,7 @@ GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg) {
   std::set<int> ps;
   for (int l = 1; l <= p.height; ++l) ps.insert(p.parents_at(l));
   for (int P : ps) d.files.emplace_back(router_name(P) + ".v", emit_router(p, P));
-  d.files.emplace_back("cm5data_network.v", emit_network(p));
+  d.files.emplace_back("cm5data_network.v", emit_network(p, "cm5data_network"));
   d.files.emplace_back("filelist.f", filelist(d));
   d.files.emplace_back("manifest.json", cm5data_manifest_json(cfg));
   d.files.emplace_back("config.json", config_to_json(cfg));

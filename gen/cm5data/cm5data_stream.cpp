@@ -21,7 +21,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   const int RC = kCm5StreamRxWords, RCW = clog2(static_cast<uint64_t>(RC));
   const int OW = clog2(static_cast<uint64_t>(RC * FPW) + 1);  // receive occupancy in flits
   const int LW = std::max(1, clog2(N));
-  const int NCNT = 2 * static_cast<int>(N) + 1;
+  const int NCNT = 3 * static_cast<int>(N) + 1;
   VerilogWriter v;
   v.header("CM-5 data network on the stream board: cm5data_network and one network interface per leaf "
            "(units in and out as gen/cm5data/cm5data_stream.h describes).",
@@ -43,7 +43,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("output wire [31:0] rx_data,");
   v.line("output wire        rx_last,");
   v.line("output wire        busy,");
-  v.line("output wire [" + S(NCNT * 32 - 1) + ":0] counters  // leaf x: accepted at 64x, delivered at 64x+32; held last");
+  v.line("output wire [" + S(NCNT * 32 - 1) + ":0] counters  // leaf x: accepted, delivered, interrupts at 96x; held last");
   v.end_ports();
   v.line("localparam integer N = " + S(N) + ";");
   v.line("localparam integer W = " + S(W) + ";");
@@ -84,35 +84,68 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("  end");
   v.line("endfunction");
   v.line();
-  v.line("wire [N-1:0] leaf_tx_valid, leaf_tx_credit, leaf_rx_valid, leaf_rx_credit;");
-  v.line("wire [N*W-1:0] leaf_tx_data, leaf_rx_data;");
-  v.line("wire [31:0] cnt_value;");
-  v.line("wire unused_cnt = ^cnt_value;  // the chips' counters are read by cmnet sim, not on the board (yet)");
-  v.instance("cm5data_network", "net", {},
-             {{"clk", "clk"}, {"rst", "rst"}, {"clear", "clear"}, {"afd_mode", "{" + S(p.total_chips()) + "{1'b0}}"},
-              {"leaf_tx_valid", "leaf_tx_valid"}, {"leaf_tx_data", "leaf_tx_data"}, {"leaf_tx_credit", "leaf_tx_credit"},
-              {"leaf_rx_valid", "leaf_rx_valid"}, {"leaf_rx_data", "leaf_rx_data"}, {"leaf_rx_credit", "leaf_rx_credit"},
-              {"cnt_chip", S(w.chip) + "'d0"}, {"cnt_sel", S(wmax.sel) + "'d0"}, {"cnt_value", "cnt_value"}});
+  v.comment("Leaf links of both networks: side s of leaf g at index s*N + g (left 0, right 1).");
+  v.line("wire [2*N-1:0] leaf_tx_valid, leaf_tx_credit, leaf_rx_valid, leaf_rx_credit;");
+  v.line("wire [2*N*W-1:0] leaf_tx_data, leaf_rx_data;");
+  v.line("wire [31:0] cnt_l, cnt_r;");
+  v.line("wire unused_cnt = ^{cnt_l, cnt_r};  // the chips' counters are read by cmnet sim, not on the board (yet)");
+  for (int side = 0; side < 2; ++side) {
+    const std::string lo = S(side) + "*N", lw = S(side) + "*N*W";
+    v.instance(side == 0 ? "cm5data_network" : "cm5data_network_r", side == 0 ? "net_left" : "net_right", {},
+               {{"clk", "clk"}, {"rst", "rst"}, {"clear", "clear"}, {"afd_mode", "{" + S(p.total_chips()) + "{1'b0}}"},
+                {"leaf_tx_valid", "leaf_tx_valid[" + lo + " +: N]"}, {"leaf_tx_data", "leaf_tx_data[" + lw + " +: N*W]"},
+                {"leaf_tx_credit", "leaf_tx_credit[" + lo + " +: N]"}, {"leaf_rx_valid", "leaf_rx_valid[" + lo + " +: N]"},
+                {"leaf_rx_data", "leaf_rx_data[" + lw + " +: N*W]"}, {"leaf_rx_credit", "leaf_rx_credit[" + lo + " +: N]"},
+                {"cnt_chip", S(w.chip) + "'d0"}, {"cnt_sel", S(wmax.sel) + "'d0"}, {"cnt_value", side == 0 ? "cnt_l" : "cnt_r"}});
+  }
   v.line();
-  v.comment("The host's bus: a word for leaf tx_leaf, taken when that leaf's message buffer is not full.");
-  v.line("wire [N-1:0] tfull;");
+  v.comment("The host's bus: a unit for leaf tx_leaf. Its head word says control (bit 31: set the");
+  v.comment("tag mask to bits [15:0]) or a message for side bit 25; a message's words are taken while");
+  v.comment("that side's message buffer is not full.");
+  v.line("wire [N-1:0] ready;");
   v.line("wire tx_in_range = tx_leaf < " + S(N) + ";");
   v.line("wire [" + S(LW - 1) + ":0] tx_sel = tx_leaf[" + S(LW - 1) + ":0];");
   if (16 > LW) v.line("wire unused_tx_leaf = ^tx_leaf[15:" + S(LW) + "];");
-  v.line("assign tx_ready = !tx_in_range || !tfull[tx_sel];  // out of range: taken and dropped");
-  v.line("wire [N-1:0] pop;          // the output takes the front word of leaf g");
-  v.line("wire [N-1:0] has_unit;     // leaf g holds a whole message");
-  v.line("wire [N*32-1:0] front;     // leaf g's front word");
-  v.line("wire [N*4-1:0] front_len;  // its message's words (at the head word)");
-  v.line("wire [N-1:0] accepted, delivered;");
-  v.line("reg out_busy;");
-  v.line("reg [" + S(LW - 1) + ":0] out_leaf;");
+  v.line("assign tx_ready = !tx_in_range || ready[tx_sel];  // out of range: taken and dropped");
+  v.line("wire [2*N-1:0] pop;          // the output takes the front word of source q = s*N + g");
+  v.line("wire [2*N-1:0] has_unit;     // source q holds a whole message");
+  v.line("wire [2*N*32-1:0] front;     // source q's front word");
+  v.line("wire [2*N*4-1:0] front_len;  // its message's words (at the head word)");
+  v.line("wire [2*N-1:0] accepted, delivered;");
+  v.line("wire [2*N-1:0] intr;        // source q: a message whose tag's mask bit is set is complete");
+  v.line("reg out_busy, out_first;");
+  v.line("reg [" + S(LW) + ":0] out_src;");
   v.line("reg [3:0] out_left;");
   v.line();
-  v.line("genvar g;");
+  v.line("genvar g, s;");
   v.line("generate");
   v.open("for (g = 0; g < N; g = g + 1) begin : g_leaf");
   v.line("localparam [" + S(2 * H - 1) + ":0] ME = g;");
+  v.line("reg inunit;          // the words after a unit's head");
+  v.line("reg uctl, uside;     // the unit in progress: control, side");
+  v.line("reg [15:0] mask;     // the tag mask register");
+  v.line("wire ctl_now = inunit ? uctl : tx_data[31];");
+  v.line("wire side_now = inunit ? uside : tx_data[25];");
+  v.line("wire [1:0] sfull;");
+  v.line("assign ready[g] = ctl_now || !sfull[side_now];");
+  v.line("wire take_any = tx_valid && tx_in_range && tx_sel == g && ready[g];");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    inunit <= 1'b0;");
+  v.line("    uctl <= 1'b0;");
+  v.line("    uside <= 1'b0;");
+  v.line("    mask <= 16'd0;");
+  v.line("  end else if (take_any) begin");
+  v.line("    if (!inunit) begin");
+  v.line("      uctl <= tx_data[31];");
+  v.line("      uside <= tx_data[25];");
+  v.line("      if (tx_data[31]) mask <= tx_data[15:0];");
+  v.line("    end");
+  v.line("    inunit <= !tx_last;");
+  v.line("  end");
+  v.line("end");
+  v.open("for (s = 0; s < 2; s = s + 1) begin : g_side");
+  v.line("localparam integer Q = s * N + g;");
   v.comment("Send side: the whole message, then its flits.");
   v.line("reg [31:0] tmem [0:MW-1];");
   v.line("reg [IW-1:0] tw;");
@@ -120,7 +153,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("reg [31:0] tcrc;");
   v.line("reg [RW-1:0] tflit, ttotal;");
   v.line("reg [CW-1:0] tcred;");
-  v.line("wire take = tx_valid && tx_in_range && tx_sel == g && !full;");
+  v.line("wire take = take_any && !ctl_now && side_now == s;");
   v.line("wire [" + S(2 * H - 1) + ":0] dst = tx_data[" + S(2 * H - 1) + ":0];");
   v.line("wire [31:0] nethead = {" + (H < 10 ? S(20 - 2 * H) + "'d0, " : "") + "dst, tx_data[23:20], climb(ME, dst), tx_data[24], tx_data[18:16]};");
   v.line("wire first_word = tw == {IW{1'b0}};");
@@ -133,10 +166,10 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("wire [RW-1:0] tpos = tflit & POS_M;");
   v.line("wire [31:0] tsh = tword >> {tpos, " + S(WL) + "'d0};");
   if (W < 32) v.line("wire unused_tsh = ^tsh[31:W];");
-  v.line("assign leaf_tx_valid[g] = send;");
-  v.line("assign leaf_tx_data[g*W +: W] = tsh[W-1:0];");
-  v.line("assign tfull[g] = full;");
-  v.line("assign accepted[g] = take && tx_last && !first_word;");
+  v.line("assign leaf_tx_valid[Q] = send;");
+  v.line("assign leaf_tx_data[Q*W +: W] = tsh[W-1:0];");
+  v.line("assign sfull[s] = full;");
+  v.line("assign accepted[Q] = take && tx_last && !first_word;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    tw <= {IW{1'b0}};");
@@ -146,7 +179,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("    ttotal <= {RW{1'b0}};");
   v.line("    tcred <= CREDITS;");
   v.line("  end else begin");
-  v.line("    tcred <= tcred - {{(CW-1){1'b0}}, send} + {{(CW-1){1'b0}}, leaf_tx_credit[g]};");
+  v.line("    tcred <= tcred - {{(CW-1){1'b0}}, send} + {{(CW-1){1'b0}}, leaf_tx_credit[Q]};");
   v.line("    if (take) begin");
   v.line("      tmem[tw] <= word_in;");
   v.line("      tcrc <= crc_in;");
@@ -182,25 +215,28 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("reg [RW-1:0] rflit;    // flit index in the arriving message");
   v.line("reg [RW-1:0] rtotal;");
   v.line("reg [3:0] units;       // whole messages held");
+  v.line("reg [3:0] rtag;        // the arriving message's tag");
   if (W < 32) v.line("reg [31-W:0] racc;");
-  v.line("wire rin = leaf_rx_valid[g];");
-  v.line("wire [W-1:0] rf = leaf_rx_data[g*W +: W];");
+  v.line("wire rin = leaf_rx_valid[Q];");
+  v.line("wire [W-1:0] rf = leaf_rx_data[Q*W +: W];");
   v.line(W < 32 ? "wire [31:0] rword = {rf, racc};" : "wire [31:0] rword = rf;");
   v.line("wire rword_end = rin && ((rflit & POS_M) == POS_M);");
+  v.line("wire rhead_end = rword_end && rflit < FPW_R;");
   v.line("wire [RW-1:0] total_now = (rflit == {RW{1'b0}}) ? ({{(RW-3){1'b0}}, rf[2:0]} + TWO_R) * FPW_R : rtotal;");
   v.line("wire rmsg_end = rin && rflit + 1'b1 == total_now;");
-  v.line("wire [OW-1:0] occ_next = occ + {{(OW-1){1'b0}}, rin} - (pop[g] ? FPW_O : {OW{1'b0}});");
+  v.line("assign intr[Q] = rmsg_end && mask[rtag];");
+  v.line("wire [OW-1:0] occ_next = occ + {{(OW-1){1'b0}}, rin} - (pop[Q] ? FPW_O : {OW{1'b0}});");
   v.line("wire [CW-1:0] ncred_in = ncred - {{(CW-1){1'b0}}, rin};");
   v.line("wire give = ncred_in != CREDITS && ({{(OW-CW){1'b0}}, ncred_in} + occ_next + 1'b1 <= RXCAP);");
   v.line("reg give_q;");
-  v.line("assign leaf_rx_credit[g] = give_q;");
-  v.line("assign front[g*32 +: 32] = rmem[rrp];");
+  v.line("assign leaf_rx_credit[Q] = give_q;");
   v.line("wire [31:0] fr = rmem[rrp];");
+  v.line("assign front[Q*32 +: 32] = fr;");
   v.line("wire unused_fr = ^fr[31:3];");
-  v.line("assign front_len[g*4 +: 4] = {1'b0, fr[2:0]} + 4'd2;");
-  v.line("assign has_unit[g] = units != 4'd0;");
-  v.line("wire unit_out = pop[g] && out_left == 4'd1;");
-  v.line("assign delivered[g] = unit_out;");
+  v.line("assign front_len[Q*4 +: 4] = {1'b0, fr[2:0]} + 4'd2;");
+  v.line("assign has_unit[Q] = units != 4'd0;");
+  v.line("wire unit_out = pop[Q] && out_left == 4'd1;");
+  v.line("assign delivered[Q] = unit_out;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    rwp <= 0;");
@@ -210,6 +246,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("    rflit <= {RW{1'b0}};");
   v.line("    rtotal <= {RW{1'b0}};");
   v.line("    units <= 4'd0;");
+  v.line("    rtag <= 4'd0;");
   v.line("    give_q <= 1'b0;");
   if (W < 32) v.line("    racc <= {(32-W){1'b0}};");
   v.line("  end else begin");
@@ -221,61 +258,68 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("      rtotal <= total_now;");
   v.line("      rflit <= rmsg_end ? {RW{1'b0}} : rflit + 1'b1;");
   v.line("    end");
+  v.line("    if (rhead_end) rtag <= rword[11:8];");
   v.line("    if (rword_end) begin");
   v.line("      rmem[rwp] <= rword;");
   v.line("      rwp <= rwp + 1'b1;");
   v.line("    end");
-  v.line("    if (pop[g]) rrp <= rrp + 1'b1;");
+  v.line("    if (pop[Q]) rrp <= rrp + 1'b1;");
   v.line("    units <= units + {3'd0, rmsg_end} - {3'd0, unit_out};");
   v.line("  end");
   v.line("end");
   v.close("end");
+  v.close("end");
   v.line("endgenerate");
   v.line();
-  v.comment("Output: one leaf's whole message at a time, the lowest-numbered leaf first.");
+  v.comment("Output: one whole message at a time, the lowest source first (left leaves, then right);");
+  v.comment("the head word's bit 31 says the side (the host clears it before checking the CRC).");
   v.line("reg pick_any;");
-  v.line("reg [" + S(LW - 1) + ":0] pick;");
+  v.line("reg [" + S(LW) + ":0] pick;");
   v.line("integer k;");
   v.line("always @(*) begin");
   v.line("  pick_any = 1'b0;");
   v.line("  pick = 0;");
-  v.line("  for (k = N - 1; k >= 0; k = k - 1)");
+  v.line("  for (k = 2 * N - 1; k >= 0; k = k - 1)");
   v.line("    if (has_unit[k]) begin");
   v.line("      pick_any = 1'b1;");
-  v.line("      pick = k[" + S(LW - 1) + ":0];");
+  v.line("      pick = k[" + S(LW) + ":0];");
   v.line("    end");
   v.line("end");
   v.line("wire give_word = out_busy && rx_ready;");
-  v.line("assign pop = give_word ? ({{(N-1){1'b0}}, 1'b1} << out_leaf) : {N{1'b0}};");
+  v.line("assign pop = give_word ? ({{(2*N-1){1'b0}}, 1'b1} << out_src) : {2*N{1'b0}};");
   v.line("assign rx_valid = out_busy;");
-  v.line("assign rx_leaf = {" + (LW < 16 ? S(16 - LW) + "'d0, " : "") + "out_leaf};");
-  v.line("assign rx_data = front[out_leaf*32 +: 32];");
+  v.line("assign rx_leaf = {" + (LW < 16 ? S(16 - LW) + "'d0, " : "") + "out_src[" + S(LW - 1) + ":0]};");
+  v.line("assign rx_data = front[out_src*32 +: 32] | {out_first && out_src[" + S(LW) + "], 31'd0};");
   v.line("assign rx_last = out_left == 4'd1;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    out_busy <= 1'b0;");
-  v.line("    out_leaf <= 0;");
+  v.line("    out_first <= 1'b0;");
+  v.line("    out_src <= 0;");
   v.line("    out_left <= 4'd0;");
   v.line("  end else if (!out_busy) begin");
   v.line("    if (pick_any) begin");
   v.line("      out_busy <= 1'b1;");
-  v.line("      out_leaf <= pick;");
+  v.line("      out_first <= 1'b1;");
+  v.line("      out_src <= pick;");
   v.line("      out_left <= front_len[pick*4 +: 4];");
   v.line("    end");
   v.line("  end else if (give_word) begin");
+  v.line("    out_first <= 1'b0;");
   v.line("    out_left <= out_left - 4'd1;");
   v.line("    if (out_left == 4'd1) out_busy <= 1'b0;");
   v.line("  end");
   v.line("end");
   v.line();
-  v.comment("Counters: per leaf units accepted whole (In) and delivered whole (Out); units inside (Held).");
+  v.comment("Counters: per leaf units accepted whole (In) and delivered whole (Out), both sides; the");
+  v.comment("messages that raised the interrupt (the tag mask); units inside (Held).");
   v.line("reg [31:0] held;");
   v.line("integer c;");
   v.line("reg [15:0] n_acc, n_del;");
   v.line("always @(*) begin");
   v.line("  n_acc = 16'd0;");
   v.line("  n_del = 16'd0;");
-  v.line("  for (c = 0; c < N; c = c + 1) begin");
+  v.line("  for (c = 0; c < 2 * N; c = c + 1) begin");
   v.line("    n_acc = n_acc + {15'd0, accepted[c]};");
   v.line("    n_del = n_del + {15'd0, delivered[c]};");
   v.line("  end");
@@ -287,21 +331,24 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("assign busy = held != 32'd0;");
   v.line("generate");
   v.open("for (g = 0; g < N; g = g + 1) begin : g_cnt");
-  v.line("reg [31:0] acc_n, del_n;");
+  v.line("reg [31:0] acc_n, del_n, int_n;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst || clear) begin");
   v.line("    acc_n <= 32'd0;");
   v.line("    del_n <= 32'd0;");
+  v.line("    int_n <= 32'd0;");
   v.line("  end else begin");
-  v.line("    acc_n <= acc_n + {31'd0, accepted[g]};");
-  v.line("    del_n <= del_n + {31'd0, delivered[g]};");
+  v.line("    acc_n <= acc_n + {31'd0, accepted[g]} + {31'd0, accepted[N + g]};");
+  v.line("    del_n <= del_n + {31'd0, delivered[g]} + {31'd0, delivered[N + g]};");
+  v.line("    int_n <= int_n + {31'd0, intr[g]} + {31'd0, intr[N + g]};");
   v.line("  end");
   v.line("end");
-  v.line("assign counters[64*g +: 32] = acc_n;");
-  v.line("assign counters[64*g + 32 +: 32] = del_n;");
+  v.line("assign counters[96*g +: 32] = acc_n;");
+  v.line("assign counters[96*g + 32 +: 32] = del_n;");
+  v.line("assign counters[96*g + 64 +: 32] = int_n;");
   v.close("end");
   v.line("endgenerate");
-  v.line("assign counters[64*N +: 32] = held;");
+  v.line("assign counters[96*N +: 32] = held;");
   v.close("endmodule");
   v.line("`default_nettype wire");
   return v.text();
@@ -309,17 +356,23 @@ std::string emit_stream_module(const Cm5DataParams& p) {
 
 }  // namespace
 
-uint32_t cm5_stream_unit_head(uint32_t dst, int len, int tag, bool mark) {
+uint32_t cm5_stream_unit_head(uint32_t dst, int len, int tag, bool mark, int side) {
   return (dst & 0xFFFFu) | (static_cast<uint32_t>(len & 7) << 16) | (static_cast<uint32_t>(tag & 15) << 20) |
-         (mark ? 1u << 24 : 0u);
+         (mark ? 1u << 24 : 0u) | (side ? 1u << 25 : 0u);
 }
+
+uint32_t cm5_stream_mask_unit(uint16_t mask) { return 0x80000000u | mask; }
 
 GeneratedDesign emit_cm5data_stream(const Cm5DataConfig& cfg) {
   GeneratedDesign d = emit_cm5data(cfg);
   if (cfg.cm5.height > 8) throw ConfigError("config: cm5data: the stream board takes at most 16-bit leaf numbers");
   // The stream module goes before the filelist and the JSON files, after the network.
   auto it = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
-  d.files.insert(it, {"cm5data_stream.v", emit_stream_module(cfg.cm5)});
+  // The right network: the same tree and routers, its own LFSR seeds (seed + 1).
+  Cm5DataParams right = cfg.cm5;
+  right.seed = (right.seed + 1) & 0xFFFFu;
+  it = d.files.insert(it, {"cm5data_network_r.v", emit_cm5data_network_module(right, "cm5data_network_r")});
+  d.files.insert(it + 1, {"cm5data_stream.v", emit_stream_module(cfg.cm5)});
   d.top = "cm5data_stream";
   for (auto& f : d.files)
     if (f.first == "filelist.f") f.second = filelist(d);
@@ -343,6 +396,7 @@ StreamBoardSpec cm5data_stream_spec(const Cm5DataConfig& cfg) {
   for (uint32_t x = 0; x < p.leaves(); ++x) {
     s.info.counters.push_back({"leaf" + S(x) + ".accepted", CounterKind::In, 0});
     s.info.counters.push_back({"leaf" + S(x) + ".delivered", CounterKind::Out, 0});
+    s.info.counters.push_back({"leaf" + S(x) + ".interrupts", CounterKind::Other, 0});
   }
   s.info.counters.push_back({"network.held", CounterKind::Held, 0});
   s.title = "CM-5 data network";

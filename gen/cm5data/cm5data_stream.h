@@ -3,18 +3,25 @@
 // turns a unit into a message and a delivered message into a unit) and the board's
 // self-description (StreamBoardSpec: counters, regions, parameters).
 //
+// Each leaf has two sides, left and right: two independent networks (cm5data_network and
+// cm5data_network_r, the same tree with its own LFSR seeds), as the paper's processors do.
 // Units (as built):
-//  - host -> leaf x: word 0 = {7'b0, mark[24], tag[23:20], 1'b0, len[18:16], dst[15:0]}, then
-//    len data words (1..max_words). The leaf's interface holds the whole message (it is
-//    accepted only whole; tx_ready is low while the leaf's previous message is still going out),
+//  - host -> leaf x, a message: word 0 = {6'b0, side[25], mark[24], tag[23:20], 1'b0,
+//    len[18:16], dst[15:0]}, then len data words (1..max_words). The leaf's interface holds the
+//    whole message per side (it is accepted only whole; tx_ready is low while that side's
+//    previous message is still going out),
 //    writes the routing instructions (U from its own number and dst, the digits of dst) and the
 //    CRC, and sends a flit per cycle while it holds credits and `run` is 1;
+//  - host -> leaf x, control: one word {1'b1, 15'b0, mask[15:0]}: the leaf's tag mask register;
 //  - leaf -> host: the message as it arrived, whole: the head word (length, mark, U as it
-//    arrived, tag, digits), the data words, the CRC word (the host checks it: cm5_crc_status).
-//    Each leaf's receive FIFO holds 16 words; it returns a credit to the network while every flit
-//    the network may still send has room.
+//    arrived, tag, digits; bit 31 set when it came on the right side), the data words, the CRC
+//    word (the host clears bit 31 and checks it: cm5_crc_status). Each side's receive FIFO holds
+//    16 words; it returns a credit to the network while every flit the network may still send
+//    has room. A message whose tag's bit is set in the mask raises the leaf's interrupt (counted)
+//    when it is whole in the FIFO.
 // Counters (one region "network"): per leaf units accepted whole (In) and delivered whole (Out),
-// and units inside (Held: accepted, not yet delivered); busy while Held is not 0.
+// both sides, and interrupts (Other); units inside (Held: accepted, not yet delivered); busy
+// while Held is not 0.
 #pragma once
 
 #include "gen/cm5data/cm5data_config.h"
@@ -24,7 +31,9 @@
 namespace cmnet {
 
 // The unit's head word for a message to `dst` (what the host codec writes).
-uint32_t cm5_stream_unit_head(uint32_t dst, int len, int tag, bool mark = false);
+uint32_t cm5_stream_unit_head(uint32_t dst, int len, int tag, bool mark = false, int side = 0);
+// A control unit's word: set the leaf's tag mask.
+uint32_t cm5_stream_mask_unit(uint16_t mask);
 // Receive FIFO words per leaf.
 constexpr int kCm5StreamRxWords = 16;
 

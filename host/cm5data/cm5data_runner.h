@@ -12,15 +12,20 @@
 
 namespace cmnet {
 
-// The units of a traffic, in traffic order (each leaf's in its order).
-std::vector<StreamUnit> cm5data_units(const Cm5DataParams& p, const Cm5DataTraffic& t);
+// The units of a traffic, in traffic order (each leaf's in its order), after one control unit
+// per leaf setting its tag mask when `masks` is not empty (masks[x] for leaf x).
+std::vector<StreamUnit> cm5data_units(const Cm5DataParams& p, const Cm5DataTraffic& t,
+                                      const std::vector<uint16_t>& masks = {});
 
 // The workload: units, the expected count, and the comparison with the model (every message
-// delivered once, at its destination, with the words the model delivers; per leaf the accepted
-// and delivered counters against the traffic; nothing held).
-StreamWorkload cm5data_workload(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name);
+// delivered once, on its side, at its destination, with the words the model of that side's
+// network delivers; per leaf the accepted, delivered and interrupt counters against the traffic
+// and the masks; nothing held).
+StreamWorkload cm5data_workload(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name,
+                                const std::vector<uint16_t>& masks = {});
 
 StreamRunOutcome run_cm5data_board(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name,
-                                   const StreamRunArgs& a, std::FILE* out = stdout);
+                                   const StreamRunArgs& a, std::FILE* out = stdout,
+                                   const std::vector<uint16_t>& masks = {});
 
 }  // namespace cmnet
