@@ -35,7 +35,7 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   const std::string w = env.where + ": cm5ctl";
   config_fields::reject_unknown(o, {"leaves", "word_bits", "up_width", "down_width", "queue_depth",
                                     "aside_depth", "leaf_fifo_depth", "broadcast_window",
-                                    "root_queue_depth", "crc_bits", "partitions", "mapped_out", "chip_nodes"}, w);
+                                    "root_queue_depth", "crc_bits", "partitions", "mapped_out", "chip_nodes", "alignment"}, w);
   Cm5ctlParams& p = cfg.p;
   p.leaves = get_int(o, "leaves", p.leaves, w);
   p.word_bits = get_int(o, "word_bits", p.word_bits, w);
@@ -48,6 +48,7 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   p.root_queue_depth = get_int(o, "root_queue_depth", p.root_queue_depth, w);
   p.crc_bits = get_int(o, "crc_bits", p.crc_bits, w);
   p.chip_nodes = get_int(o, "chip_nodes", p.chip_nodes, w);
+  p.alignment = get_int(o, "alignment", p.alignment, w);
   p.partitions = int_list(o, "partitions", w);
   p.mapped_out = int_list(o, "mapped_out", w);
   validate(p, w);
@@ -75,7 +76,8 @@ std::string config_to_json(const Cm5ctlConfig& cfg) {
               {"crc_bits", p.crc_bits},
               {"partitions", p.partitions},
               {"mapped_out", p.mapped_out},
-              {"chip_nodes", p.chip_nodes}}}};
+              {"chip_nodes", p.chip_nodes},
+              {"alignment", p.alignment}}}};
   return j.dump(2) + "\n";
 }
 

@@ -48,6 +48,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
   hp.push_back({"partition roots (heap index)", parts});
   hp.push_back({"mapped out (heap index)", outs.empty() ? "none" : outs});
   hp.push_back({"nodes per chip", S(p.chip_nodes)});
+  hp.push_back({"alignment packet (init cycles)", S(p.alignment) + " (" + S(p.init_cycles()) + ")"});
   v.header("CM-5 control network: a binary combining tree of " + S(N) + " leaves (" + S(N - 1) +
                " nodes), broadcasts, reductions, scans, sync OR, asynchronous ORs, flush.",
            hp);
@@ -79,6 +80,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
   v.line("output wire [" + S(2 * N - 1) + ":0] async_out,  // the partition's asynchronous ORs");
   v.line("output wire [" + S(N - 1) + ":0] hard_error_out,  // the partition's hard-error OR");
   v.line("output wire [" + S(N - 1) + ":0] halted,  // flushed, waiting for a restart");
+  v.line("output wire [" + S(N - 1) + ":0] aligned,  // the alignment packet has come (alignment = 1; else from reset)");
   v.comment("Fault injection (tie to 0): flip_up[K] (flip_down[K]) inverts wire 0 of link up_K (down_K) while high.");
   v.line("input  wire [" + S(2 * N - 1) + ":2] flip_up,");
   v.line("input  wire [" + S(2 * N - 1) + ":2] flip_down,");
@@ -120,6 +122,8 @@ std::string emit_tree(const Cm5ctlParams& p) {
     v.line("wire [WD-1:0] down_" + S(k) + "_rx = down_" + S(k) + " ^ " + flip(p.down_width, "WD", "flip_down[" + S(k) + "]") + ";");
   }
   v.line();
+  const std::vector<std::pair<std::string, std::string>> align_params = {
+      {"ALIGN", S(p.alignment)}, {"L", S(p.frame_lcm())}, {"LPW", S(clog2(static_cast<uint64_t>(p.frame_lcm()) + 1))}};
   auto node_params = [&](int i, bool root) {
     std::vector<std::pair<std::string, std::string>> ps = {
         {"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
@@ -136,6 +140,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
     }
     ps.push_back({"OUT_L", topo.used(2 * i) ? "0" : "1"});
     ps.push_back({"OUT_R", topo.used(2 * i + 1) ? "0" : "1"});
+    for (const auto& a : align_params) ps.push_back(a);
     return ps;
   };
   for (int i = 1; i < N; ++i) {
@@ -158,7 +163,8 @@ std::string emit_tree(const Cm5ctlParams& p) {
                   {"BCW", S(clog2(static_cast<uint64_t>(p.broadcast_window) + 1))}, {"RQ", S(p.root_queue_depth)},
                   {"RCW", S(clog2(static_cast<uint64_t>(p.root_queue_depth) + 1))},
                   {"ROLE_T", S(topo.role[static_cast<size_t>(i)])}, {"ROLE_L", S(topo.role[static_cast<size_t>(2 * i)])},
-                  {"ROLE_R", S(topo.role[static_cast<size_t>(2 * i + 1)])}, {"USE", "4'b" + use}},
+                  {"ROLE_R", S(topo.role[static_cast<size_t>(2 * i + 1)])}, {"USE", "4'b" + use},
+                  align_params[0], align_params[1], align_params[2]},
                  {{"clk", "clk"}, {"rst", "rst"},
                   {"up_c", "{up_" + S(4 * i + 3) + "_rx, up_" + S(4 * i + 2) + "_rx, up_" + S(4 * i + 1) + "_rx, up_" + S(4 * i) + "_rx}"},
                   {"down_c", "{down_" + S(4 * i + 3) + ", down_" + S(4 * i + 2) + ", down_" + S(4 * i + 1) + ", down_" + S(4 * i) + "}"},
@@ -213,7 +219,9 @@ std::string emit_tree(const Cm5ctlParams& p) {
                {{"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
                 {"LF", S(p.leaf_fifo_depth)}, {"LCW", S(clog2(static_cast<uint64_t>(p.leaf_fifo_depth) + 1))},
                 {"AD", S(ad0)}, {"ACW", S(clog2(static_cast<uint64_t>(ad0) + 1))}, {"BW", S(p.broadcast_window)},
-                {"BCW", S(clog2(static_cast<uint64_t>(p.broadcast_window) + 1))}},
+                {"BCW", S(clog2(static_cast<uint64_t>(p.broadcast_window) + 1))}, align_params[0], align_params[1],
+                align_params[2], {"INIT", S(p.init_cycles())},
+                {"ICW", S(clog2(static_cast<uint64_t>(p.init_cycles()) + 1))}},
                {{"clk", "clk"}, {"rst", "rst"}, {"inj_valid", "inj_valid[" + J + "]"},
                 {"inj_ready", "inj_ready[" + J + "]"}, {"inj_bcast", "inj_bcast[" + J + "]"},
                 {"inj_abstain", "inj_abstain[" + J + "]"}, {"inj_kind", "inj_kind[" + J + "*2 +: 2]"},
@@ -226,7 +234,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
                 {"res_data", "res_data[" + J + "*W +: W]"}, {"res_ovf", "res_ovf[" + J + "]"},
                 {"res_err", "res_err[" + J + "]"}, {"res_abstained", "res_abstained[" + J + "]"},
                 {"async_out", "async_out[" + J + "*2 +: 2]"}, {"hard_error_out", "hard_error_out[" + J + "]"},
-                {"halted", "halted[" + J + "]"},
+                {"halted", "halted[" + J + "]"}, {"aligned", "aligned[" + J + "]"},
                 {"up_out", "up_" + K}, {"down_in", "down_" + K + "_rx"}, {"fault", "fault_l" + J},
                 {"link_error", "lerr_l" + J}});
     up_driven[static_cast<size_t>(N + j)] = true;
@@ -267,7 +275,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
 
 const std::vector<std::string>& cm5ctl_primitives() {
   static const std::vector<std::string> prims = {
-      "cm5ctl_fifo.v",  "cm5ctl_frame.v", "cm5ctl_crc8.v", "cm5ctl_link_tx.v", "cm5ctl_link_rx.v", "cm5ctl_alu.v", "cm5ctl_combine.v",
+      "cm5ctl_fifo.v",  "cm5ctl_frame.v", "cm5ctl_align.v", "cm5ctl_crc8.v", "cm5ctl_link_tx.v", "cm5ctl_link_rx.v", "cm5ctl_alu.v", "cm5ctl_combine.v",
       "cm5ctl_split.v", "cm5ctl_upmerge.v", "cm5ctl_node.v",  "cm5ctl_root.v",    "cm5ctl_chip.v", "cm5ctl_leaf.v"};
   return prims;
 }
@@ -298,6 +306,8 @@ std::string cm5ctl_manifest_json(const Cm5ctlConfig& cfg) {
   j["partitions"] = t.roots;
   j["mapped_out"] = p.mapped_out;
   j["chip_nodes"] = p.chip_nodes;
+  j["alignment"] = p.alignment;
+  j["init_cycles"] = p.init_cycles();
   j["leaf_partition"] = t.part;
   return j.dump(2) + "\n";
 }

@@ -18,6 +18,16 @@ int Cm5ctlParams::aside_depth_at(int level) const {
   return (round_trip + packet_time() - 1) / packet_time() + 2;
 }
 
+int Cm5ctlParams::frame_lcm() const {
+  int a = up_frame(), b = down_frame();
+  while (b) {
+    const int t = a % b;
+    a = b;
+    b = t;
+  }
+  return up_frame() / a * down_frame();
+}
+
 std::vector<int> Cm5ctlParams::roots() const { return partitions.empty() ? std::vector<int>{1} : partitions; }
 
 Cm5Topology cm5_topology(const Cm5ctlParams& p) {
@@ -73,6 +83,9 @@ void validate(const Cm5ctlParams& p, const std::string& where) {
   check_range(where, "leaf_fifo_depth", p.leaf_fifo_depth, 1, 64);
   check_range(where, "broadcast_window", p.broadcast_window, 1, 16);
   check_range(where, "root_queue_depth", p.root_queue_depth, 1, 64);
+  if (p.alignment != 0 && p.alignment != 1)
+    throw ConfigError(where + ": alignment = " + std::to_string(p.alignment) +
+                      " (allowed: 0, frames aligned by reset; 1, by the alignment packet at initialization)");
   if (p.chip_nodes != 1 && p.chip_nodes != 3)
     throw ConfigError(where + ": chip_nodes = " + std::to_string(p.chip_nodes) +
                       " (allowed: 1, a module per node; 3, three nodes per chip as the CM-5 packs them)");

@@ -24,6 +24,9 @@
 //                        14 hard-error OR; up: the OR over the subtree, down: over the partition
 //   bits 15+W-1:15 data  the W-bit word
 //   A flush is a single-source packet of kind 1 (supervisor) with comb 7.
+// With `alignment` 1, every node and leaf starts its frame counters from the alignment packet
+// (5 bits, 1 1 0 1 0, on wire 0 of the down link, from a cycle that is a multiple of lcm(Tu, Td))
+// instead of from reset, at the phase the contract gives that cycle: frames stay aligned.
 //   then, with crc_bits = 8, a CRC-8 (x^8 + x^2 + x + 1) of all the bits before, sent last;
 //   a receiver that finds it wrong counts a link error and takes the packet as idle
 //
@@ -62,6 +65,9 @@ struct Cm5ctlParams {
   // mapped out is mapped out too.
   std::vector<int> mapped_out;
   int chip_nodes = 1;         // 1: a node per module; 3: cm5ctl_chip, three nodes per chip (the CM-5's)
+  // 1: the frames are aligned at initialization by the 5-bit alignment packet, sent down from
+  // each partition's root (hw/cm5ctl/cm5ctl_align.v); 0: by the common reset.
+  int alignment = 0;
 
   static constexpr int kHeaderBits = 15;
   int height() const;                                 // log2(N): node levels above the leaves
@@ -82,6 +88,13 @@ struct Cm5ctlParams {
   // The latency bound of the issue: 2 x height x hop time + packet time, a hop being a packet
   // time (store and forward).
   int64_t latency_bound() const { return 2LL * height() * packet_time() + packet_time(); }
+  // Alignment: L = lcm(Tu, Td) (every frame of the tree begins in the cycles that are multiples
+  // of L); a node sends the alignment packet on in the first such cycle after its own came, so a
+  // hop of the alignment wave is align_hop() = L x ceil(5 / L) cycles; the interfaces send
+  // nothing before init_cycles() = height x align_hop + 5 (0 without the alignment packet).
+  int frame_lcm() const;
+  int align_hop() const { return frame_lcm() * ((5 + frame_lcm() - 1) / frame_lcm()); }
+  int init_cycles() const { return alignment ? height() * align_hop() + 5 : 0; }
   // The partition roots (partitions, or {1}).
   std::vector<int> roots() const;
 };

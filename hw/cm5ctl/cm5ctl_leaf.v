@@ -37,7 +37,12 @@ module cm5ctl_leaf #(
   parameter integer AD = 8,
   parameter integer ACW = 4,
   parameter integer BW = 4,
-  parameter integer BCW = 3
+  parameter integer BCW = 3,
+  parameter integer ALIGN = 0,    // 1: frames start from the alignment packet (cm5ctl_align.v)
+  parameter integer L = 40,
+  parameter integer LPW = 6,
+  parameter integer INIT = 0,     // sends nothing (idle packets without global bits) before this cycle
+  parameter integer ICW = 1
 ) (
   input  wire clk,
   input  wire rst,
@@ -66,6 +71,7 @@ module cm5ctl_leaf #(
   output reg  [1:0] async_out,
   output reg  hard_error_out,
   output reg  halted,           // a flush stopped this interface; `restart` resumes it
+  output wire aligned,          // the alignment packet has come (always, without one)
   // the network's side
   output wire [WU-1:0] up_out,
   input  wire [WD-1:0] down_in,
@@ -76,9 +82,31 @@ module cm5ctl_leaf #(
   localparam integer D = LF + AD;            // the combine buffer
   localparam integer PW = $clog2(D);
   localparam integer DCW = $clog2(D + 1);
-  wire ut, dt;
-  cm5ctl_frame #(.T(TU)) fu (.clk(clk), .rst(rst), .last(ut));
-  cm5ctl_frame #(.T(TD)) fd (.clk(clk), .rst(rst), .last(dt));
+  wire ut, dt, go, pat;
+  cm5ctl_align #(.EN(ALIGN), .ROOT(0), .L(L), .LPW(LPW)) al (
+    .clk(clk), .rst(rst), .wire0(down_in[0]), .go(go), .aligned(aligned), .pat(pat));
+  cm5ctl_frame #(.T(TU), .ALIGN(ALIGN)) fu (.clk(clk), .rst(rst), .go(go), .last(ut));
+  cm5ctl_frame #(.T(TD), .ALIGN(ALIGN)) fd (.clk(clk), .rst(rst), .go(go), .last(dt));
+  // Initialization: the alignment packet reaches every leaf of the partition before INIT; until
+  // then a leaf sends nothing but idle packets without global bits (all zero on the wires, so
+  // that nothing looks like an alignment packet to a node not aligned yet).
+  reg init_done;
+  generate
+    if (INIT == 0) begin : g_no_init
+      always @(posedge clk) init_done <= 1'b1;
+    end else begin : g_init
+      reg [ICW-1:0] ic;
+      localparam integer LASTI = INIT - 1;
+      always @(posedge clk)
+        if (rst) begin
+          ic <= {ICW{1'b0}};
+          init_done <= 1'b0;
+        end else if (!init_done) begin
+          ic <= ic + 1'b1;
+          init_done <= ic == LASTI[ICW-1:0];
+        end
+    end
+  endgenerate
 
   // What comes down.
   wire [PB-1:0] pp;
@@ -101,8 +129,8 @@ module cm5ctl_leaf #(
   reg [BCW-1:0] ss_out;
   reg stop, ep;
   reg rd_wait;  // a router-done round is in the tree
-  wire send_ss = ut && bcount != {LCW{1'b0}} && ss_out < BW[BCW-1:0];
-  wire send_ms = ut && !send_ss && nq != {DCW{1'b0}} && !stop && nfl < AD[ACW-1:0] && !rd_wait && !halted && !flushing;
+  wire send_ss = ut && init_done && bcount != {LCW{1'b0}} && ss_out < BW[BCW-1:0];
+  wire send_ms = ut && init_done && !send_ss && nq != {DCW{1'b0}} && !stop && nfl < AD[ACW-1:0] && !rd_wait && !halted && !flushing;
   wire ovb;
   cm5ctl_fifo #(.WIDTH(W + 3), .DEPTH(LF), .CW(LCW)) bq (
     .clk(clk), .rst(rst), .clr(1'b0), .push(push && inj_bcast),
@@ -135,7 +163,7 @@ module cm5ctl_leaf #(
   wire r_abs = rhead[0] && !r_rd;
   wire [PB-1:1] ss_pkt = {bhead[3 +: W], 3'b000, 2'b00, 1'b0, 1'b0, bhead[0] ? 3'd7 : 3'd0,
                           bhead[0] ? 2'd1 : bhead[2:1], 2'd1};
-  wire [2:0] gup = {hard_error_in || fault || link_error, async_in};
+  wire [2:0] gup = init_done ? {hard_error_in || fault || link_error, async_in} : 3'b000;
   wire [PB-1:1] upk = send_ss ? ss_pkt : (send_ms ? ms[PB-2:0] : {(PB-1){1'b0}});
   cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) tx (
     .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}), .wires(up_out));
@@ -228,6 +256,6 @@ module cm5ctl_leaf #(
       if (ovb || (dt && p_ms && under)) fault <= 1'b1;
     end
   end
-  wire unused = &{1'b0, pp[9], rm[W+13:9], rm[1:0], upk[14:12]};
+  wire unused = &{1'b0, pat, pp[9], rm[W+13:9], rm[1:0], upk[14:12]};
 endmodule
 `default_nettype wire

@@ -30,7 +30,10 @@ module cm5ctl_node #(
   parameter integer AD = 8,
   parameter integer ACW = 4,
   parameter integer OUT_L = 0,
-  parameter integer OUT_R = 0
+  parameter integer OUT_R = 0,
+  parameter integer ALIGN = 0,    // 1: frames start from the alignment packet (cm5ctl_align.v)
+  parameter integer L = 40,       // lcm(TU, TD)
+  parameter integer LPW = 6
 ) (
   input  wire clk,
   input  wire rst,
@@ -44,9 +47,16 @@ module cm5ctl_node #(
   output reg  link_error  // sticky: a packet arrived with a wrong CRC (and was taken as idle)
 );
   localparam integer AEW = W + 8;  // put-aside entry: the combine's W + 7 bits and the carry
-  wire ut, dt;
-  cm5ctl_frame #(.T(TU)) fu (.clk(clk), .rst(rst), .last(ut));
-  cm5ctl_frame #(.T(TD)) fd (.clk(clk), .rst(rst), .last(dt));
+  wire ut, dt, go, aligned, pat;
+  cm5ctl_align #(.EN(ALIGN), .ROOT(0), .L(L), .LPW(LPW)) al (
+    .clk(clk), .rst(rst), .wire0(down_in[0]), .go(go), .aligned(aligned), .pat(pat));
+  cm5ctl_frame #(.T(TU), .ALIGN(ALIGN)) fu (.clk(clk), .rst(rst), .go(go), .last(ut));
+  cm5ctl_frame #(.T(TD), .ALIGN(ALIGN)) fd (.clk(clk), .rst(rst), .go(go), .last(dt));
+  // The alignment packet goes on to the children (those in use) on wire 0.
+  wire [WD-1:0] patw = {{(WD-1){1'b0}}, pat};
+  wire [WD-1:0] txw_l, txw_r;
+  assign down_l = txw_l | (OUT_L != 0 ? {WD{1'b0}} : patw);
+  assign down_r = txw_r | (OUT_R != 0 ? {WD{1'b0}} : patw);
   wire [PB-1:0] pl, pr, pp;
   wire rx_l_crc, rx_r_crc, rx_p_crc;
   cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
@@ -99,11 +109,11 @@ module cm5ctl_node #(
   wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, gp, hl, qcl >= STOP_AT[QCW-1:0]};
   wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, gp, hr, qcr >= STOP_AT[QCW-1:0]};
   cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_l (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .wires(down_l));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .wires(txw_l));
   cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_r (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .wires(down_r));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .wires(txw_r));
 
-  wire unused = &{1'b0, sl[0], sr[0], sl[14:12], sr[14:12], upk[14:12], upk[0]};
+  wire unused = &{1'b0, aligned, sl[0], sr[0], sl[14:12], sr[14:12], upk[14:12], upk[0]};
   always @(posedge clk) begin
     if (rst) begin
       stop <= 1'b0;

@@ -27,7 +27,10 @@ module cm5ctl_root #(
   parameter integer RQ = 2,
   parameter integer RCW = 2,
   parameter integer OUT_L = 0,
-  parameter integer OUT_R = 0
+  parameter integer OUT_R = 0,
+  parameter integer ALIGN = 0,    // 1: send the alignment packet down in cycles 0..4
+  parameter integer L = 40,
+  parameter integer LPW = 6
 ) (
   input  wire clk,
   input  wire rst,
@@ -40,9 +43,15 @@ module cm5ctl_root #(
   output reg  link_error  // sticky: a packet arrived with a wrong CRC (and was taken as idle)
 );
   localparam integer AEW = W + 8;
-  wire ut, dt;
-  cm5ctl_frame #(.T(TU)) fu (.clk(clk), .rst(rst), .last(ut));
-  cm5ctl_frame #(.T(TD)) fd (.clk(clk), .rst(rst), .last(dt));
+  wire ut, dt, go, aligned, pat;
+  cm5ctl_align #(.EN(ALIGN), .ROOT(1), .L(L), .LPW(LPW)) al (
+    .clk(clk), .rst(rst), .wire0(1'b0), .go(go), .aligned(aligned), .pat(pat));
+  cm5ctl_frame #(.T(TU)) fu (.clk(clk), .rst(rst), .go(1'b0), .last(ut));
+  cm5ctl_frame #(.T(TD)) fd (.clk(clk), .rst(rst), .go(1'b0), .last(dt));
+  wire [WD-1:0] patw = {{(WD-1){1'b0}}, pat};
+  wire [WD-1:0] txw_l, txw_r;
+  assign down_l = txw_l | (OUT_L != 0 ? {WD{1'b0}} : patw);
+  assign down_r = txw_r | (OUT_R != 0 ? {WD{1'b0}} : patw);
   wire [PB-1:0] pl, pr;
   wire rx_l_crc, rx_r_crc;
   cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
@@ -100,9 +109,9 @@ module cm5ctl_root #(
   wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, gdn, hl, qcl >= STOP_AT[QCW-1:0]};
   wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, gdn, hr, qcr >= STOP_AT[QCW-1:0]};
   cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_l (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .wires(down_l));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .wires(txw_l));
   cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_r (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .wires(down_r));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .wires(txw_r));
 
   always @(posedge clk) begin
     if (rst) begin
@@ -129,7 +138,7 @@ module cm5ctl_root #(
       if (ss && !bs_push) bcast_drop <= 1'b1;
     end
   end
-  wire unused = &{1'b0, bovf, cpkt[14:12], cpkt[9], cpkt[2:0], sl[0], sr[0], sl[14:12], sr[14:12], bhead[14:12],
+  wire unused = &{1'b0, go, aligned, bovf, cpkt[14:12], cpkt[9], cpkt[2:0], sl[0], sr[0], sl[14:12], sr[14:12], bhead[14:12],
                   bhead[0]};
 endmodule
 `default_nettype wire

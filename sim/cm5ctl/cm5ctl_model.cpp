@@ -100,6 +100,28 @@ class Model {
     down_mask_.assign(static_cast<size_t>(2 * n_), 0);
     lerr_.assign(static_cast<size_t>(2 * n_), false);
     r_.injected.resize(static_cast<size_t>(n_));
+    // Alignment: when each end's frames start (the first whole frame after its alignment
+    // packet came); without the packet, all from reset.
+    const uint64_t never = ~0ull;
+    run_u_.assign(static_cast<size_t>(2 * n_), p.alignment ? never : 0);
+    run_d_ = run_u_;
+    r_.aligned.assign(static_cast<size_t>(n_), p.alignment ? -1 : 0);
+    if (p.alignment) {
+      const uint64_t L = static_cast<uint64_t>(p.frame_lcm());
+      auto up_to = [](uint64_t x, uint64_t m) { return (x + m - 1) / m * m; };
+      std::vector<uint64_t> at(static_cast<size_t>(2 * n_), never);
+      for (int k = 1; k < 2 * n_; ++k) {
+        const size_t s = static_cast<size_t>(k);
+        if (!used(k)) continue;
+        if (is_root(k)) at[s] = 0;
+        else if (at[s / 2] != never) at[s] = up_to(at[s / 2], L) + 5;  // the parent's packet: 5 cycles
+        if (at[s] == never) continue;
+        run_u_[s] = up_to(at[s], static_cast<uint64_t>(p.up_frame()));
+        run_d_[s] = up_to(at[s], static_cast<uint64_t>(p.down_frame()));
+        if (k >= n_) r_.aligned[static_cast<size_t>(k - n_)] = static_cast<int64_t>(at[s]);
+      }
+    }
+    init_ = static_cast<uint64_t>(p.init_cycles());
   }
 
   Cm5RunResult run(const Cm5ModelOptions& opt) {
@@ -201,6 +223,15 @@ class Model {
     return l;
   }
   bool is_root(int k) const { return topo_.role[static_cast<size_t>(k)] == 2; }
+  // Whether end k processes the up (down) frame that ends in cycle t: its frames have started.
+  bool up_runs(int k, uint64_t t) const {
+    const uint64_t r = run_u_[static_cast<size_t>(k)];
+    return r != ~0ull && t + 1 >= r + static_cast<uint64_t>(p_.up_frame());
+  }
+  bool down_runs(int k, uint64_t t) const {
+    const uint64_t r = run_d_[static_cast<size_t>(k)];
+    return r != ~0ull && t + 1 >= r + static_cast<uint64_t>(p_.down_frame());
+  }
   bool used(int k) const { return topo_.role[static_cast<size_t>(k)] != 0; }
   static bool is_flush(const Packet& x) { return x.type == cm5::kSingle && x.comb == cm5::kFlushComb; }
 
@@ -372,10 +403,11 @@ class Model {
 
   void down_tick(uint64_t t) {
     // Leaves first (they read their parents' down links before the parents change them).
-    for (int i = 0; i < n_; ++i) leaf_down(i, t);
+    for (int i = 0; i < n_; ++i)
+      if (down_runs(n_ + i, t)) leaf_down(i, t);
     // Nodes bottom-up.
     for (int i = n_ - 1; i >= 1; --i) {
-      if (!used(i)) continue;
+      if (!used(i) || !down_runs(i, t)) continue;
       Node& N = nodes_[static_cast<size_t>(i)];
       Packet l, r;
       bool flush = false;
@@ -434,7 +466,7 @@ class Model {
   void up_tick(uint64_t t) {
     // Nodes top-down (each reads its children's links before they change), then the leaves.
     for (int i = 1; i < n_; ++i) {
-      if (!used(i)) continue;
+      if (!used(i) || !up_runs(i, t)) continue;
       Node& N = nodes_[static_cast<size_t>(i)];
       const bool outL = !used(2 * i), outR = !used(2 * i + 1);
       bool okL = true, okR = true;
@@ -511,9 +543,16 @@ class Model {
       }
     }
     for (int i = 0; i < n_; ++i) {
+      if (!up_runs(n_ + i, t)) continue;
       Leaf& L = leaves_[static_cast<size_t>(i)];
       const size_t s = static_cast<size_t>(n_ + i);
       Packet out;
+      const bool init = t >= init_;  // before init_cycles: idle packets without global bits
+      if (!init) {
+        out.fc = L.ep;
+        L.tx = out;
+        continue;
+      }
       if (!L.bq.empty() && snap_ss_[static_cast<size_t>(i)] < p_.broadcast_window) {
         const Cm5Op& o = L.bq.front();
         const bool flush = o.comb == cm5::kFlushComb;
@@ -574,6 +613,8 @@ class Model {
   std::vector<bool> snap_rd_;
   std::vector<size_t> snap_ssq_;
   std::vector<bool> lerr_, snap_lerr_;         // sticky link errors per receiver (heap index)
+  std::vector<uint64_t> run_u_, run_d_;        // the first whole up (down) frame of each end
+  uint64_t init_ = 0;
   std::vector<uint64_t> up_mask_, down_mask_;  // bits flipped on each link this frame
   size_t flip_next_ = 0;
   Cm5RunResult r_;

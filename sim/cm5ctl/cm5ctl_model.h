@@ -29,6 +29,10 @@
 //   every node keeps the carry of its last completed addition and takes it back;
 // - partitions: each a subtree with its own root; mapped-out subtrees: their parent treats
 //   them as a child that always abstains, and sends them idle packets;
+// - the alignment packet (with `alignment` 1): sent down from each partition's root in cycle 0,
+//   passed on by every node in the first cycle after it came that is a multiple of lcm(Tu, Td);
+//   an end processes frames from the first whole one after its packet came; the interfaces
+//   send nothing but idle packets without global bits before init_cycles();
 // - global bits in every packet: the two asynchronous ORs and the hard-error OR, up as the OR
 //   of the subtree, turned around at the root, down to every leaf.
 //
@@ -73,6 +77,7 @@ struct Cm5RunResult {
   uint64_t max_queue = 0;               // deepest child queue seen
   uint64_t flushed_ops = 0;             // operations a flush sent back to their leaf's queue
   std::vector<Cm5GlobalOut> globals;    // every change of a leaf's global outputs
+  std::vector<int64_t> aligned;         // per leaf: the first cycle it is aligned (-1: never)
 };
 
 // The number of results a workload produces: every leaf gets every combining result and every

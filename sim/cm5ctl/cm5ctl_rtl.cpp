@@ -57,6 +57,7 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
   }
   Cm5RtlRun run;
   run.injected.resize(static_cast<size_t>(p.leaves));
+  run.aligned.assign(static_cast<size_t>(p.leaves), -1);
   std::ifstream out(out_path);
   std::string kind;
   while (out >> kind) {
@@ -73,6 +74,11 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
       r.err = er;
       r.abstained = ab;
       run.results.push_back(r);
+    } else if (kind == "a") {
+      size_t leaf = 0;
+      int64_t t = 0;
+      out >> leaf >> t;
+      run.aligned.at(leaf) = t;
     } else if (kind == "g") {
       Cm5GlobalOut g;
       unsigned v = 0;
@@ -108,10 +114,26 @@ std::string compare_runs(const Cm5RunResult& model, const Cm5RtlRun& rtl) {
       return "result #" + std::to_string(i) + ": model " + model.results[i].str() + ", rtl " + rtl.results[i].str();
   if (model.results.size() != rtl.results.size())
     return "model " + std::to_string(model.results.size()) + " results, rtl " + std::to_string(rtl.results.size());
-  if (model.injected != rtl.injected) return "the pushes were accepted in different cycles";
+  if (model.injected != rtl.injected) {
+    for (size_t i = 0; i < model.injected.size() && i < rtl.injected.size(); ++i)
+      for (size_t k = 0; k < model.injected[i].size() || k < rtl.injected[i].size(); ++k) {
+        const auto at = [k](const std::vector<uint64_t>& v) { return k < v.size() ? std::to_string(v[k]) : "none"; };
+        if (at(model.injected[i]) != at(rtl.injected[i]))
+          return "leaf " + std::to_string(i) + " push #" + std::to_string(k) + " accepted: model cycle " +
+                 at(model.injected[i]) + ", rtl " + at(rtl.injected[i]);
+      }
+    return "the pushes were accepted in different cycles";
+  }
   if ((model.faults.link_errors > 0) != rtl.link_error)
     return std::string("link errors: model ") + std::to_string(model.faults.link_errors) + ", rtl " +
            (rtl.link_error ? "flagged" : "none");
+  if (model.aligned != rtl.aligned) {
+    for (size_t i = 0; i < model.aligned.size() && i < rtl.aligned.size(); ++i)
+      if (model.aligned[i] != rtl.aligned[i])
+        return "leaf " + std::to_string(i) + " aligned: model cycle " + std::to_string(model.aligned[i]) + ", rtl " +
+               std::to_string(rtl.aligned[i]);
+    return "aligned: leaf counts differ";
+  }
   if (model.globals != rtl.globals) {
     const size_t m = std::min(model.globals.size(), rtl.globals.size());
     for (size_t i = 0; i < m; ++i)

@@ -31,6 +31,7 @@ struct Cm5RtlRun {
   bool bcast_drop = false;  // the root dropped a broadcast
   bool link_error = false;  // a receiver found a wrong CRC
   std::vector<Cm5GlobalOut> globals;  // every change of a leaf's global outputs
+  std::vector<int64_t> aligned;       // per leaf: the first cycle `aligned` was high (-1: never)
   double sim_seconds = 0;   // inside the harness
 };
 

@@ -10,7 +10,7 @@
 // bit 2 hard_error_in).
 // Output: "inj LEAF CYCLE" per accepted push, "res LEAF CYCLE BCAST KIND COMB DATAHEX OVF ERR
 // ABSTAINED" per result (cycle order, then leaf), "g LEAF CYCLE VALUE" whenever a leaf's
-// {hard_error_out, async_out} changes, "done CYCLES COMPLETED FAULT BCAST_DROP
+// {hard_error_out, async_out} changes, "a LEAF CYCLE" when its `aligned` is first high, "done CYCLES COMPLETED FAULT BCAST_DROP
 // LINK_ERROR SECONDS".
 // Cycle 0 is the first after reset. A leaf offers its next operation from its release cycle on,
 // one push per cycle at most; it is accepted when inj_ready is high (the model's rule). The run
@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
   bool done = expect == 0, fault = false, drop = false, link_error = false;
   std::vector<int> flipped;  // links set in the last cycle, cleared in the next
   std::vector<unsigned> gout(static_cast<size_t>(N), 0);
+  std::vector<bool> was_aligned(static_cast<size_t>(N), false);
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t t = 0;
   for (; t < max_cycles; ++t) {
@@ -170,6 +171,11 @@ int main(int argc, char** argv) {
       set_bit(top->inj_valid, i, offering[s]);
     }
     top->eval();
+    for (int i = 0; i < N; ++i)
+      if (!was_aligned[static_cast<size_t>(i)] && get_bit(top->aligned, i)) {
+        was_aligned[static_cast<size_t>(i)] = true;
+        std::fprintf(out, "a %d %llu\n", i, static_cast<unsigned long long>(t));
+      }
     for (int i = 0; i < N; ++i) {
       const unsigned g = static_cast<unsigned>(get_field(top->async_out, 2 * i, 2)) |
                          (get_bit(top->hard_error_out, i) ? 4u : 0u);

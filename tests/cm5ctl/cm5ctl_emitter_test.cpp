@@ -127,6 +127,7 @@ struct Case {
   int leaves, w, up, down, crc;
   int chip = 1;
   std::vector<int> parts = {}, outs = {};
+  int align = 0;
 };
 
 Cm5ctlConfig cfg_of(const Case& k) {
@@ -134,6 +135,7 @@ Cm5ctlConfig cfg_of(const Case& k) {
   c.p.chip_nodes = k.chip;
   c.p.partitions = k.parts;
   c.p.mapped_out = k.outs;
+  c.p.alignment = k.align;
   return c;
 }
 
@@ -177,7 +179,8 @@ INSTANTIATE_TEST_SUITE_P(Sizes, Cm5ctlEmitterMatrix,
                          ::testing::Values(Case{2, 32, 6, 5, 0}, Case{4, 8, 1, 1, 8}, Case{8, 32, 6, 5, 8},
                                            Case{16, 16, 28, 3, 0}, Case{4, 32, 44, 44, 0}, Case{32, 4, 2, 7, 0},
                                            Case{8, 32, 6, 5, 0, 3, {2, 3}, {9}}, Case{16, 16, 6, 5, 8, 3, {}, {5, 17}},
-                                           Case{32, 8, 6, 5, 0, 1, {2, 6, 7}, {33, 13}}, Case{4, 8, 3, 3, 0, 3, {}, {5}}),
+                                           Case{32, 8, 6, 5, 0, 1, {2, 6, 7}, {33, 13}}, Case{4, 8, 3, 3, 0, 3, {}, {5}},
+                                           Case{8, 32, 6, 5, 8, 3, {}, {13}, 1}, Case{4, 32, 47, 47, 0, 1, {}, {}, 1}),
                          [](const ::testing::TestParamInfo<Case>& i) {
                            const auto& k = i.param;
                            std::string n = "n" + std::to_string(k.leaves) + "_w" + std::to_string(k.w) + "_u" +
@@ -185,6 +188,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, Cm5ctlEmitterMatrix,
                                            std::to_string(k.crc) + "_chip" + std::to_string(k.chip);
                            for (int x : k.parts) n.append("_p").append(std::to_string(x));
                            for (int x : k.outs) n.append("_o").append(std::to_string(x));
+                           if (k.align) n.append("_align");
                            return n;
                          });
 

@@ -246,6 +246,37 @@ TEST(Cm5ctlRtl, ThreeNodeChips) {
   agree(c8, make_cm5ctl_workload("paper", 8, 32, 1, 1));
 }
 
+// The alignment packet at initialization: every leaf in use is aligned when the wave reaches
+// it ((depth - 1) hops of L x ceil(5 / L) cycles, then 5), the others never; then everything
+// works as with frames aligned by reset, cycle for cycle like the model (and a chip network,
+// partitions and a mapped-out leaf, with the CM-5's links; links of a whole packet: L = 1).
+TEST(Cm5ctlRtl, AlignmentPacketAtInitialization) {
+  Cm5ctlConfig c = cfg(8);
+  c.p.alignment = 1;
+  c.p.chip_nodes = 3;
+  c.p.mapped_out = {13};
+  validate(c.p, "test");
+  EXPECT_EQ(c.p.frame_lcm(), 40);
+  EXPECT_EQ(c.p.init_cycles(), 3 * 40 + 5);
+  Cm5MixOptions o;
+  o.ops = 20;
+  o.broadcasts = 2;
+  o.abstain = 0.1;
+  Cm5Workload w = with_flush(random_cm5ctl_mix(8, 32, 3, o), 0, 8, 200, 900);
+  for (auto& op : w.leaf[5]) op.abstain = true;  // leaf 5 is mapped out: its values would not count
+  w.globals = {{20, 2, 1}, {300, 6, 2}};
+  const Cm5RtlRun r = agree(c, w, true, 1000);
+  for (int j = 0; j < 8; ++j) EXPECT_EQ(r.aligned[static_cast<size_t>(j)], j == 5 ? -1 : 2 * 40 + 5) << j;
+  for (const auto& g : r.globals) EXPECT_GE(g.cycle, static_cast<uint64_t>(c.p.init_cycles())) << g.leaf;
+  Cm5ctlConfig c4 = cfg(4, 32, 47, 47);
+  c4.p.alignment = 1;
+  c4.p.partitions = {2, 3};
+  validate(c4.p, "test");
+  EXPECT_EQ(c4.p.frame_lcm(), 1);
+  const Cm5RtlRun r4 = agree(c4, partitioned_mix(c4.p, 4, o));
+  for (int j = 0; j < 4; ++j) EXPECT_EQ(r4.aligned[static_cast<size_t>(j)], 5) << j;
+}
+
 // The hard-error OR: a CRC error on a link reaches every leaf's hard_error_out; the
 // asynchronous ORs at once, alike on both engines.
 TEST(Cm5ctlRtl, HardErrorOrFromALinkError) {
