@@ -10,7 +10,7 @@ namespace cmnet {
 
 std::vector<std::string> cm5ctl_pattern_names() {
   return {"paper", "reduce-or", "reduce-xor", "reduce-max", "reduce-add", "reduce-uadd", "scan-fwd",
-          "scan-bwd", "scan-seg", "multiword", "broadcast", "barrier", "router-done", "abstain", "mixed", "flush"};
+          "scan-bwd", "scan-seg", "multiword", "broadcast", "barrier", "router-done", "abstain", "mixed", "flush", "reduce-scan"};
 }
 
 namespace {
@@ -293,6 +293,18 @@ Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_b
     o.abstain = 0.1;
     Cm5Workload w = random_cm5ctl_mix(leaves, word_bits, seed, o);
     w.name = name;
+    return w;
+  }
+  if (name == "reduce-scan") {
+    // What `cmnet run` does by default: reductions and forward scans in turn, through the combiners.
+    Cm5Workload w = blank(name, leaves);
+    all_leaves(w, [&](int k, int) {
+      Cm5Op o;
+      o.kind = k % 2 ? cm5::kScanFwd : cm5::kReduce;
+      o.comb = static_cast<uint8_t>((k / 2) % cm5::kCombs);
+      o.data = random_word(rng, word_bits, false);
+      return o;
+    });
     return w;
   }
   if (name == "flush") {

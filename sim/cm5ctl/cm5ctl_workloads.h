@@ -18,7 +18,8 @@ namespace cmnet {
 // (reductions and scans, signed and unsigned, chained words); broadcast: leaf 0 broadcasts `count`
 // words; barrier: `count` sync ORs; abstain: reductions and scans with a random abstain mask;
 // mixed: a random mix of all of them (leaf 0 broadcasting among them); flush: the mix with a
-// flush by leaf 0 in the middle and a restart of every leaf later.
+// flush by leaf 0 in the middle and a restart of every leaf later; reduce-scan: reductions and
+// forward scans in turn through the combiners (what `cmnet run` does by default).
 std::vector<std::string> cm5ctl_pattern_names();
 Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_bits, uint64_t seed, int count);
 
