@@ -36,12 +36,16 @@ struct Msg {
 struct Req {
   int orig = 0, dest = 0;
   bool up = false;          // up-going: orig < dest
-  double t_issue = 0;
+  double t_issue = 0;       // the CSR
+  double t_gen = 0;         // the message that needs the circuit (open loop: may be earlier)
+  double t_ready = 0;
   int ms = kNone;           // h_d's current selection
   int cancels = 0;          // h_d's CANCEL count for this connection
   std::vector<char> tried;  // h_d: middle switches CANCELed for this connection
   std::vector<char> iv;     // h_d: the InputVector the last CR carried
   bool waited = false, raced = false, was_blocked = false;
+  bool cr_waited = false;   // the current CR waited at h_d after its InputVector was taken
+  bool raced_fresh = false;
   int hops = 0;
   bool live = true;
 };
@@ -73,6 +77,9 @@ class SetupSim {
     relay_in_.assign(m, std::vector<int>(r, kNone));
     relay_out_.assign(m, std::vector<int>(r, kNone));
     holder_.assign(N, kNone);
+    own_active_.assign(N, 0);
+    outstanding_.assign(r, 0);
+    backlog_.resize(N);
     waitq_.resize(N);
     hnode_free_.assign(static_cast<size_t>(p.hnodes()), 0.0);
     link_load_.assign(static_cast<size_t>(p.hnodes() * std::max(1, p.hnode_dims)), 0);
@@ -86,7 +93,7 @@ class SetupSim {
 
   ClosSetupStats run() {
     if (leaves_.size() < 2) throw InputError("the set-up model needs at least two active leaves");
-    for (int leaf : leaves_) schedule_request(leaf, 0.0);
+    for (int leaf : leaves_) schedule_request(leaf, o_.open_loop ? exp_time(o_.interarrival_us) : 0.0);
     uint64_t events = 0;
     while (!q_.empty()) {
       if (++events > o_.max_events) {
@@ -143,6 +150,9 @@ class SetupSim {
   std::vector<std::vector<char>> iv_, ov_;           // [input switch][m], [output switch][m]
   std::vector<std::vector<int>> relay_in_, relay_out_;  // [middle][input switch], [middle][output switch]: request
   std::vector<int> holder_;                           // leaf busy bit: the request holding it
+  std::vector<int> outstanding_;                      // per input switch: CRs sent, not yet ACKed or RESENT
+  std::vector<char> own_active_;                      // the leaf has a request of its own out
+  std::vector<std::deque<double>> backlog_;           // open loop: its later messages (generation times)
   std::vector<std::deque<Waiting>> waitq_;
   std::vector<double> hnode_free_;
   std::vector<uint64_t> link_load_;
@@ -236,6 +246,20 @@ class SetupSim {
   void leaf_request(int leaf) {
     if (s_.issued >= o_.requests) return;
     ++s_.issued;
+    double t_gen = now_;
+    if (o_.open_loop) {
+      // A message to send: the leaf asks for one circuit at a time and keeps the rest in order.
+      schedule_request(leaf, exp_time(o_.interarrival_us));
+      if (own_active_[static_cast<size_t>(leaf)]) {
+        backlog_[static_cast<size_t>(leaf)].push_back(now_);
+        return;
+      }
+    }
+    issue(leaf, t_gen);
+  }
+
+  void issue(int leaf, double t_gen) {
+    own_active_[static_cast<size_t>(leaf)] = 1;
     std::uniform_int_distribution<size_t> pick(0, leaves_.size() - 2);
     size_t di = pick(rng_);
     const size_t self = static_cast<size_t>(std::find(leaves_.begin(), leaves_.end(), leaf) - leaves_.begin());
@@ -245,6 +269,7 @@ class SetupSim {
     r.dest = leaves_[di];
     r.up = r.orig < r.dest;
     r.t_issue = now_;
+    r.t_gen = t_gen;
     r.tried.assign(static_cast<size_t>(p_.m), 0);
     r.hops = o_.tree_hops;
     reqs_.push_back(std::move(r));
@@ -302,6 +327,11 @@ class SetupSim {
 
   void send_cr(int req) {
     Req& r = reqs_[static_cast<size_t>(req)];
+    // The paper's race needs another CR of this input switch not yet acknowledged.
+    int& out = outstanding_[static_cast<size_t>(sw(r.orig))];
+    ++s_.crs_sent;
+    if (out > 0) ++s_.crs_sent_while_outstanding;
+    ++out;
     const int mi = new_msg(ClosMsgType::kCR, req);
     msgs_[static_cast<size_t>(mi)].iv = iv_[static_cast<size_t>(sw(r.orig))];
     if (ClosHnodeOp* op = log_op(h_o(r), ClosHnodeOpCode::kCr)) {
@@ -333,9 +363,11 @@ class SetupSim {
     r.iv = std::move(iv);
     std::fill(r.tried.begin(), r.tried.end(), 0);
     r.cancels = 0;
+    r.cr_waited = false;
     log_take(r.dest, req, 1, busy_for_other(r.dest, req));
     if (busy_for_other(r.dest, req)) {
       r.waited = true;
+      r.cr_waited = true;
       waitq_[static_cast<size_t>(r.dest)].push_back({Waiting::kCrAtDest, req});
       s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(r.dest)].size());
       return;
@@ -352,7 +384,9 @@ class SetupSim {
     int ms = kNone;
     // Ascending from the first middle switch h_d itself controls (the paper's reference order,
     // "ascending order of the id numbers of the nodes starting from h_d").
-    const int start = h_d(r) % p_.m;
+    int start = h_d(r) % p_.m;
+    if (o_.select == ClosSelectStart::kPair) start = static_cast<int>((in_sw + out_sw) % static_cast<size_t>(p_.m));
+    else if (o_.select == ClosSelectStart::kRandom) start = std::uniform_int_distribution<int>(0, p_.m - 1)(rng_);
     for (int i = 0; i < p_.m && ms == kNone; ++i) {
       const int k = (start + i) % p_.m;
       const size_t kk = static_cast<size_t>(k);
@@ -385,7 +419,9 @@ class SetupSim {
     ov_[out_sw][static_cast<size_t>(ms)] = 1;
     hw_.out_sel[out_sw][static_cast<size_t>(port(r.dest))] = ms;  // hardware signals to the output switch
     ++s_.cos;
-    if (r.waited) ++s_.cos_after_wait;
+    const bool retry = std::find(r.tried.begin(), r.tried.end(), 1) != r.tried.end();
+    if (r.cr_waited) ++s_.cos_after_wait;
+    else if (retry) ++s_.cos_retry;
     const int mi = new_msg(ClosMsgType::kCO, req);
     msgs_[static_cast<size_t>(mi)].ms = ms;
     send(h_d(r), hnode_of_middle(ms), mi);
@@ -406,7 +442,13 @@ class SetupSim {
     }
     if (relay_in_[k][in_sw] != kNone || relay_out_[k][out_sw] != kNone) {
       ++s_.cancels;
-      if (r.waited) ++s_.cancels_after_wait;
+      const bool retry = std::find(r.tried.begin(), r.tried.end(), 1) != r.tried.end();
+      if (r.cr_waited) ++s_.cancels_after_wait;
+      else if (retry) ++s_.cancels_retry;
+      else if (!r.raced_fresh) {
+        r.raced_fresh = true;
+        ++s_.requests_raced_fresh;
+      }
       if (relay_out_[k][out_sw] != kNone) fail("output s-link conflict (OutputVector out of date)");
       if (!r.raced) ++s_.requests_raced;
       r.raced = true;
@@ -441,6 +483,7 @@ class SetupSim {
 
   void at_origin_resend(int req, bool blocked) {
     Req& r = reqs_[static_cast<size_t>(req)];
+    --outstanding_[static_cast<size_t>(sw(r.orig))];
     if (!blocked) {
       send_cr(req);  // start over with the current InputVector; h_d still holds the destination
       return;
@@ -455,6 +498,7 @@ class SetupSim {
   // (5) h_o: the InputVector bit, then (once it has the originating leaf) the input switch and READY.
   void at_origin_ack(int req, int ms) {
     Req& r = reqs_[static_cast<size_t>(req)];
+    --outstanding_[static_cast<size_t>(sw(r.orig))];
     r.ms = ms;
     iv_[static_cast<size_t>(sw(r.orig))][static_cast<size_t>(ms)] = 1;
     log_switch_op(h_o(r), ClosHnodeOpCode::kAck, sw(r.orig), ms);
@@ -484,6 +528,7 @@ class SetupSim {
     ++s_.ready;
     const double lat = now_ - r.t_issue;
     s_.latency_us.push_back(lat);
+    r.t_ready = now_;
     if (!r.waited && !r.raced && !r.was_blocked) {
       s_.direct_latency_us.push_back(lat);
       s_.direct_hops.push_back(r.hops);
@@ -522,8 +567,19 @@ class SetupSim {
     established_[static_cast<size_t>(r.orig)] = kNone;
     account_circuits();
     --circuits_;
+    s_.delivery_us.push_back(now_ - r.t_gen);
+    s_.hold_sum_us += now_ - r.t_ready;
     const int mi = new_msg(ClosMsgType::kODCR, req);
     push(now_ + o_.tree_hops * o_.hop_us, Ev::kArrive, h_o(r), mi);
+    // Open loop: the leaf's next message asks for its circuit (r is not used after: issue() grows reqs_).
+    const int orig = r.orig;
+    own_active_[static_cast<size_t>(orig)] = 0;
+    auto& b = backlog_[static_cast<size_t>(orig)];
+    if (!b.empty()) {
+      const double t = b.front();
+      b.pop_front();
+      issue(orig, t);
+    }
   }
 
   // (8) h_o: free the input s-link, IDCR to h_m, the leaf to its WaitingQueue or idle.
@@ -569,7 +625,7 @@ class SetupSim {
     release_leaf(r.dest);
     r.live = false;
     ++s_.torn_down;
-    schedule_request(r.orig, exp_time(o_.think_us));
+    if (!o_.open_loop) schedule_request(r.orig, exp_time(o_.think_us));
   }
 
   // The busy bit goes to the first request in the leaf's WaitingQueue, or the leaf is idle.
@@ -597,7 +653,15 @@ class SetupSim {
         send_cr(w.req);
         break;
       case Waiting::kCrAtDest:
-        select(w.req);
+        if (o_.resend_after_wait) {
+          // The CR's InputVector is as old as its wait: ask h_o for a current one (the paper's
+          // RESEND); the destination leaf stays taken by this request.
+          ++s_.wait_resends;
+          send(h_d(reqs_[static_cast<size_t>(w.req)]), h_o(reqs_[static_cast<size_t>(w.req)]),
+               new_msg(ClosMsgType::kRESEND, w.req));
+        } else {
+          select(w.req);
+        }
         break;
       case Waiting::kAckAtOrig:
         connect(w.req);
