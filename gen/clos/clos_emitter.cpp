@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "gen/core/errors.h"
+#include "gen/core/hypercube_topology.h"
 #include "gen/core/verilog_writer.h"
 
 namespace cmnet {
@@ -230,6 +232,105 @@ GeneratedDesign emit_clos(const ClosConfig& cfg) {
   d.files.emplace_back("filelist.f", filelist(d));
   d.files.emplace_back("manifest.json", clos_manifest_json(cfg));
   d.files.emplace_back("config.json", config_to_json(cfg));
+  return d;
+}
+
+ClosCtrlLayout clos_ctrl_layout(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  ClosCtrlLayout l;
+  l.D = p.hnode_dims;
+  l.M = p.m;
+  l.KW = std::max(1, clog2(static_cast<uint64_t>(p.m)));
+  l.RW = std::max(1, clog2(static_cast<uint64_t>(p.r)));
+  l.NW = std::max(1, clog2(static_cast<uint64_t>(p.ports())));
+  l.MW = l.M + 5 + l.KW + 2 * l.NW + l.D;
+  return l;
+}
+
+GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  validate(p, "config: clos");
+  if (p.hnode_dims < 1)
+    throw ConfigError("config: clos: hnode_dims = 0: the hnodes' message engines need a hypercube of at least 2 hnodes");
+  const ClosCtrlLayout l = clos_ctrl_layout(cfg);
+  const int H = p.hnodes(), D = l.D, MW = l.MW;
+  const int RL = (p.r + H - 1) / H, KL = (p.m + H - 1) / H;
+  const int SW = std::max(1, clog2(static_cast<uint64_t>(RL))), LW = std::max(1, clog2(static_cast<uint64_t>(KL)));
+  const int LLW = std::max(1, clog2(static_cast<uint64_t>(RL * p.n)));
+  const HypercubeTopology cube(D);
+  VerilogWriter v;
+  auto params = header_params(p);
+  params.emplace_back("hnodes", S(H));
+  params.emplace_back("message bits", S(MW));
+  v.header("The message engines of the " + S(H) + " CONNECT hnodes of " + clos_name(p) +
+               " on their control hypercube (hw/clos/clos_hnode_engine.v, hw/clos/clos_cube_router.v).",
+           params);
+  v.open("module clos_ctrl_top (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire [" + S(H - 1) + ":0] leaf_valid,        // CSR / ODCR of a leaf of hnode h");
+  v.line("input  wire [" + S(H * MW - 1) + ":0] leaf_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] leaf_take,");
+  v.line("output wire [" + S(H - 1) + ":0] ready_valid,       // READY to leaf ready_orig[h]");
+  v.line("output wire [" + S(H * l.NW - 1) + ":0] ready_orig,");
+  v.line("output wire [" + S(H - 1) + ":0] handled_valid,     // trace: the message hnode h starts handling");
+  v.line("output wire [" + S(H * MW - 1) + ":0] handled_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] sent_valid,        // trace: a message hnode h sends into the hypercube");
+  v.line("output wire [" + S(H * MW - 1) + ":0] sent_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] overflow");
+  v.end_ports();
+  // Per node: the engine's injection, the router's local output, the link registers per dimension.
+  v.line("wire [" + S(H - 1) + ":0] inj_valid, inj_ready, loc_valid, loc_take;");
+  v.line("wire [" + S(H * MW - 1) + ":0] inj_msg, loc_msg;");
+  v.line("wire [" + S(H * D - 1) + ":0] lo_valid, lo_take, li_valid, li_take;  // [node*D + dim]");
+  v.line("wire [" + S(H * D * MW - 1) + ":0] lo_msg, li_msg;");
+  v.line("assign sent_valid = inj_valid & inj_ready;");
+  v.line("assign sent_msg = inj_msg;");
+  // Every link: node x's dimension-d output register is node (x ^ 2^d)'s dimension-d input.
+  for (const HypercubeLink& k : cube.links()) {
+    const int a = k.from * D + k.dim, b = k.to * D + k.dim;
+    v.line("// " + k.name());
+    v.line("assign li_valid[" + S(b) + "] = lo_valid[" + S(a) + "];");
+    v.line("assign li_msg[" + S(b * MW) + " +: " + S(MW) + "] = lo_msg[" + S(a * MW) + " +: " + S(MW) + "];");
+    v.line("assign lo_take[" + S(a) + "] = li_take[" + S(b) + "];");
+  }
+  for (int h = 0; h < H; ++h) {
+    const std::string M0 = S(h * MW) + " +: " + S(MW);
+    v.instance("clos_hnode_engine", "engine" + S(h),
+               {{"ID", S(h)}, {"D", S(D)}, {"M", S(p.m)}, {"R", S(p.r)}, {"NP", S(p.n)}, {"KW", S(l.KW)},
+                {"RW", S(l.RW)}, {"NW", S(l.NW)}, {"RL", S(RL)}, {"KL", S(KL)}, {"SW", S(SW)}, {"LW", S(LW)},
+                {"LLW", S(LLW)}, {"QW", S(l.queue_bits)}, {"FW", S(l.fifo_bits)}, {"CANCEL_LIMIT", S(p.cancel_limit)},
+                {"START", S(h % p.m)}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"net_valid", "loc_valid[" + S(h) + "]"}, {"net_msg", "loc_msg[" + M0 + "]"},
+                {"net_take", "loc_take[" + S(h) + "]"}, {"leaf_valid", "leaf_valid[" + S(h) + "]"},
+                {"leaf_msg", "leaf_msg[" + M0 + "]"}, {"leaf_take", "leaf_take[" + S(h) + "]"},
+                {"out_valid", "inj_valid[" + S(h) + "]"}, {"out_msg", "inj_msg[" + M0 + "]"},
+                {"out_ready", "inj_ready[" + S(h) + "]"}, {"ready_valid", "ready_valid[" + S(h) + "]"},
+                {"ready_orig", "ready_orig[" + S(h * l.NW) + " +: " + S(l.NW) + "]"},
+                {"handled_valid", "handled_valid[" + S(h) + "]"}, {"handled_msg", "handled_msg[" + M0 + "]"},
+                {"overflow", "overflow[" + S(h) + "]"}});
+    v.instance("clos_cube_router", "router" + S(h), {{"ID", S(h)}, {"D", S(D)}, {"MW", S(MW)}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"inj_valid", "inj_valid[" + S(h) + "]"}, {"inj_msg", "inj_msg[" + M0 + "]"},
+                {"inj_ready", "inj_ready[" + S(h) + "]"},
+                {"in_valid", "li_valid[" + S(h * D) + " +: " + S(D) + "]"},
+                {"in_msg", "li_msg[" + S(h * D * MW) + " +: " + S(D * MW) + "]"},
+                {"in_take", "li_take[" + S(h * D) + " +: " + S(D) + "]"},
+                {"out_valid", "lo_valid[" + S(h * D) + " +: " + S(D) + "]"},
+                {"out_msg", "lo_msg[" + S(h * D * MW) + " +: " + S(D * MW) + "]"},
+                {"out_take", "lo_take[" + S(h * D) + " +: " + S(D) + "]"},
+                {"loc_valid", "loc_valid[" + S(h) + "]"}, {"loc_msg", "loc_msg[" + M0 + "]"},
+                {"loc_take", "loc_take[" + S(h) + "]"}});
+  }
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  GeneratedDesign d;
+  d.top = "clos_ctrl_top";
+  d.files.emplace_back("clos_hnode.v", read_hw_file("clos_hnode.v"));
+  d.files.emplace_back("clos_leaf_status.v", read_hw_file("clos_leaf_status.v"));
+  d.files.emplace_back("clos_hnode_engine.v", read_hw_file("clos_hnode_engine.v"));
+  d.files.emplace_back("clos_cube_router.v", read_hw_file("clos_cube_router.v"));
+  d.files.emplace_back("clos_ctrl_top.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
   return d;
 }
 

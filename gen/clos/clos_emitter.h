@@ -25,4 +25,15 @@ GeneratedDesign emit_clos_hnode(const ClosConfig& cfg);
 // request numbers of req_bits bits.
 GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int queue_bits);
 
+// The hnodes' message engines on their control hypercube: 2^hnode_dims hw/clos/clos_hnode_engine.v
+// (each with its switch and leaf status) and hw/clos/clos_cube_router.v, wired link by link from
+// gen/core/hypercube_topology.h, under a top clos_ctrl_top whose per-hnode ports are the leaves'
+// CSR / ODCR in, READY out, and a trace of the messages handled and sent. hnode_dims >= 1.
+struct ClosCtrlLayout {
+  int D = 1, M = 0, KW = 1, RW = 1, NW = 1, MW = 0;  // message: iv[M] blocked ms[KW] dest[NW] orig[NW] type[4] to[D]
+  int queue_bits = 3, fifo_bits = 4;
+};
+ClosCtrlLayout clos_ctrl_layout(const ClosConfig& cfg);
+GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg);
+
 }  // namespace cmnet

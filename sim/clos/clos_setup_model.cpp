@@ -205,7 +205,75 @@ class SetupSim {
     }
     s_.cube_hops += static_cast<uint64_t>(hops);
     reqs_[static_cast<size_t>(msgs_[static_cast<size_t>(mi)].req)].hops += hops;
+    if (out_) {
+      record(to, mi);
+      return;
+    }
     push(now_ + hops * o_.hop_us, Ev::kArrive, to, mi);
+  }
+
+ public:
+  // Driven (ClosProtocolModel): messages are handled when the caller says and what the step sends
+  // is returned instead of scheduled.
+  std::vector<ClosMsg> drive(int h, const ClosMsg& in) {
+    std::vector<ClosMsg> out;
+    out_ = &out;
+    if (in.orig < 0 || in.orig >= p_.ports() || in.dest < 0 || in.dest >= p_.ports()) {
+      fail("message with a leaf out of range");
+      return out;
+    }
+    if (cur_req_.empty()) cur_req_.assign(static_cast<size_t>(p_.ports()), kNone);
+    int& cur = cur_req_[static_cast<size_t>(in.orig)];
+    if (in.type == ClosMsgType::kCSR && (cur == kNone || !reqs_[static_cast<size_t>(cur)].live)) {
+      Req r;
+      r.orig = in.orig;
+      r.dest = in.dest;
+      r.up = r.orig < r.dest;
+      r.tried.assign(static_cast<size_t>(p_.m), 0);
+      reqs_.push_back(std::move(r));
+      cur = static_cast<int>(reqs_.size() - 1);
+      ++s_.issued;
+    }
+    if (cur == kNone || reqs_[static_cast<size_t>(cur)].dest != in.dest) {
+      fail(std::string(to_string(in.type)) + " for a request the model does not have: " + std::to_string(in.orig) +
+           " -> " + std::to_string(in.dest));
+      return out;
+    }
+    const int mi = new_msg(in.type, cur);
+    Msg& m = msgs_[static_cast<size_t>(mi)];
+    m.ms = in.ms;
+    m.blocked = in.blocked;
+    m.iv = in.iv;
+    handle(h, mi);
+    out_ = nullptr;
+    return out;
+  }
+  const std::string& error() const { return s_.error; }
+  bool idle() {
+    const std::string before = s_.error;
+    check_idle_state();
+    const bool ok = s_.error == before;
+    s_.error = before;
+    return ok;
+  }
+
+ private:
+  std::vector<ClosMsg>* out_ = nullptr;
+  std::vector<int> cur_req_;  // driven: a leaf's current request
+
+  void record(int to, int mi) {
+    const Msg& m = msgs_[static_cast<size_t>(mi)];
+    const Req& r = reqs_[static_cast<size_t>(m.req)];
+    ClosMsg c;
+    c.type = m.type;
+    c.to = to;
+    c.orig = r.orig;
+    c.dest = r.dest;
+    c.ms = m.ms;
+    c.blocked = m.blocked;
+    c.iv = m.iv;
+    out_->push_back(std::move(c));
+    free_msgs_.push_back(mi);
   }
 
   ClosHnodeOp* log_op(int h, ClosHnodeOpCode code) {
@@ -492,6 +560,10 @@ class SetupSim {
     // The timed re-try: a fresh CSR at h_o later.
     const int mi = new_msg(ClosMsgType::kCSR, req);
     --s_.messages[static_cast<int>(ClosMsgType::kCSR)];  // not a leaf's message: counted as RESEND
+    if (out_) {
+      record(h_o(r), mi);
+      return;
+    }
     push(now_ + o_.retry_us, Ev::kArrive, h_o(r), mi);
   }
 
@@ -518,6 +590,12 @@ class SetupSim {
     hw_.in_sel[static_cast<size_t>(sw(r.orig))][static_cast<size_t>(r.ms)] = port(r.orig);
     connected_[static_cast<size_t>(r.orig)] = r.dest;
     ++s_.messages[static_cast<int>(ClosMsgType::kREADY)];
+    if (out_) {
+      const int mi = new_msg(ClosMsgType::kREADY, req);
+      msgs_[static_cast<size_t>(mi)].ms = r.ms;
+      record(h_o(r), mi);
+      return;
+    }
     push(now_ + o_.tree_hops * o_.hop_us, Ev::kLeafReady, req);
   }
 
@@ -625,7 +703,7 @@ class SetupSim {
     release_leaf(r.dest);
     r.live = false;
     ++s_.torn_down;
-    if (!o_.open_loop) schedule_request(r.orig, exp_time(o_.think_us));
+    if (!o_.open_loop && !out_) schedule_request(r.orig, exp_time(o_.think_us));
   }
 
   // The busy bit goes to the first request in the leaf's WaitingQueue, or the leaf is idle.
@@ -670,6 +748,10 @@ class SetupSim {
   }
 
   void check_idle() {
+    check_idle_state();
+    if (!(hw_ == ClosSettings::empty(p_))) fail("switch settings are left after every tear-down");
+  }
+  void check_idle_state() {
     for (const auto& v : iv_)
       if (std::count(v.begin(), v.end(), 1)) fail("an InputVector bit is left set");
     for (const auto& v : ov_)
@@ -678,11 +760,38 @@ class SetupSim {
       if (std::count(v.begin(), v.end(), kNone) != static_cast<long>(v.size())) fail("a RelayTable entry is left");
     for (size_t i = 0; i < holder_.size(); ++i)
       if (holder_[i] != kNone || !waitq_[i].empty()) fail("leaf " + std::to_string(i) + " is left busy");
-    if (!(hw_ == ClosSettings::empty(p_))) fail("switch settings are left after every tear-down");
   }
 };
 
 }  // namespace
+
+struct ClosProtocolModel::Impl {
+  Impl(const ClosParams& p, const ClosSetupOptions& o) : p(p), o(o), sim(this->p, this->o) {}
+  ClosParams p;
+  ClosSetupOptions o;
+  SetupSim sim;
+};
+
+ClosProtocolModel::ClosProtocolModel(const ClosParams& p, const ClosSetupOptions& o) {
+  validate(p, "clos");
+  impl_ = std::make_unique<Impl>(p, o);
+}
+ClosProtocolModel::~ClosProtocolModel() = default;
+std::vector<ClosMsg> ClosProtocolModel::handle(int hnode, const ClosMsg& m) { return impl_->sim.drive(hnode, m); }
+const std::string& ClosProtocolModel::error() const { return impl_->sim.error(); }
+bool ClosProtocolModel::idle() const { return impl_->sim.idle(); }
+
+std::string ClosMsg::str() const {
+  std::string s = to_string(type);
+  s.append(" to ").append(std::to_string(to)).append(" ").append(std::to_string(orig)).append("->");
+  s.append(std::to_string(dest)).append(" ms ").append(std::to_string(ms));
+  if (blocked) s.append(" blocked");
+  if (!iv.empty()) {
+    s.append(" iv ");
+    for (char c : iv) s.push_back(c ? '1' : '0');
+  }
+  return s;
+}
 
 ClosSetupStats run_clos_setup(const ClosParams& p, const ClosSetupOptions& opt) {
   validate(p, "clos");

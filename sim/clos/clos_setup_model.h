@@ -46,6 +46,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -164,5 +165,35 @@ struct ClosSetupStats {
 // Runs the parallel set-up of `opt.requests` random circuits on N(m, n, r) with 2^hnode_dims
 // hnodes (p.cancel_limit), checking every established circuit against the switch settings.
 ClosSetupStats run_clos_setup(const ClosParams& p, const ClosSetupOptions& opt);
+
+// A message as the paper's formats carry it: type, destination hnode, the request's originating
+// and destination leaves, the middle switch (CO, ACK, CANCEL, IDCR, DDCR, READY), RESEND's
+// "blocked" mark, a CR's InputVector (m entries).
+struct ClosMsg {
+  ClosMsgType type = ClosMsgType::kCSR;
+  int to = 0;
+  int orig = 0, dest = 0;
+  int ms = -1;
+  bool blocked = false;
+  std::vector<char> iv;
+  std::string str() const;
+};
+
+// The same protocol, driven message by message: handle() runs the paper's step for a message at
+// an hnode (the hnode must be the one the message is for) and returns what the step sends, READY
+// to the leaf and the blocked re-try's CSR to h_o included. A request is named by its
+// originating leaf, which has one request at a time (a CSR for a leaf whose request is over
+// starts a new one). What the RTL's message engines must match, handling by handling.
+class ClosProtocolModel {
+ public:
+  ClosProtocolModel(const ClosParams& p, const ClosSetupOptions& o);
+  ~ClosProtocolModel();
+  std::vector<ClosMsg> handle(int hnode, const ClosMsg& m);
+  const std::string& error() const;  // first invariant violation, "" = none
+  bool idle() const;                 // every vector, RelayTable, busy bit and WaitingQueue clear
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace cmnet
