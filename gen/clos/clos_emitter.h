@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "gen/clos/clos_config.h"
 #include "gen/core/design.h"
@@ -35,5 +36,18 @@ struct ClosCtrlLayout {
 };
 ClosCtrlLayout clos_ctrl_layout(const ClosConfig& cfg);
 GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg);
+
+// The tree-shaped packet network (hw/clos/clos_tree_node.v): 2^hnode_dims hnodes on a hypercube,
+// each the root of a tree whose level-l nodes have degrees[l] subtrees (the leaves below the
+// last level), leaves numbered consecutively tree by tree, under a top clos_tree_top with per-leaf
+// injection and delivery ports and per-hnode control-message outputs. hnode_dims >= 1.
+struct ClosTreeLayout {
+  int hnode_dims = 1;
+  std::vector<int> degrees;
+  int AW = 1, PW = 16, HC = 5, MW = 0;  // message: payload[PW] src[AW] dst[AW] ctrl tree_hops[HC] cube_hops[HC]
+  int leaves_per_tree = 0, leaves = 0;
+};
+ClosTreeLayout clos_tree_layout(int hnode_dims, const std::vector<int>& degrees);
+GeneratedDesign emit_clos_tree(const ClosTreeLayout& l);
 
 }  // namespace cmnet
