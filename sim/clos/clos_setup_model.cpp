@@ -102,6 +102,8 @@ class SetupSim {
       }
       const Event e = q_.top();
       q_.pop();
+      // A leaf's next message after the last one: nothing happens (and the run's end is not moved).
+      if (e.kind == Ev::kLeafRequest && s_.issued >= o_.requests) continue;
       now_ = e.t;
       switch (e.kind) {
         case Ev::kArrive: {
