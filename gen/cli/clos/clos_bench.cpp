@@ -157,6 +157,7 @@ json bench_setup(bool quick) {
               "race (paper) per conn", "any CANCEL per conn", "wait", "retry", "race", "outst", "blocking (h_d: none free)");
   json rows = json::array();
   const uint64_t requests = quick ? 20000 : 100000;
+  Rate pooled;  // blocking over every row: no selection blocked anywhere
   auto base = [&] {
     ClosSetupOptions o;
     o.requests = requests;
@@ -174,6 +175,8 @@ json bench_setup(bool quick) {
     o.hold_us = 4000;
     const ClosSetupStats s = run_clos_setup(p, o);
     if (!s.error.empty() || s.deadlock) throw InputError("clos bench: set-up model failed: " + s.error);
+    pooled.x += s.blocked;
+    pooled.n += s.selections;
     char load[32];
     std::snprintf(load, sizeof load, "think %.0f ms", think / 1000);
     print_setup_row(load, "as read (closed loop)", s);
@@ -203,6 +206,8 @@ json bench_setup(bool quick) {
       o.select = v.start;
       const ClosSetupStats s = run_clos_setup(p, o);
       if (!s.error.empty() || s.deadlock) throw InputError("clos bench: set-up model failed: " + s.error);
+      pooled.x += s.blocked;
+      pooled.n += s.selections;
       char load[32];
       std::snprintf(load, sizeof load, "%.0f MB/s", mbs);
       print_setup_row(load, v.name, s);
@@ -215,6 +220,8 @@ json bench_setup(bool quick) {
       rows.push_back(j);
     }
   }
+  std::printf("   blocking, every row pooled: %s of %llu selections\n", pooled.str().c_str(),
+              static_cast<unsigned long long>(pooled.n));
   std::printf("   paper: blocking < 1e-4 (N(32, 32, 32), random connections); race < 1e-3 (\"with the assumed "
               "communication pattern\")\n");
   std::printf("   (rates: events / trials, 95%% Wilson interval. Open loop: each of the 960 leaves sends messages "
@@ -222,6 +229,7 @@ json bench_setup(bool quick) {
               "MB/s x 0.83;\n   'MB/s' = offered circuit traffic. '+ RESEND after a wait': h_d RESENDs a CR that "
               "waited for the leaf;\n   '+ Latin-square start': h_d's search starts at (input switch + output switch) "
               "mod m, not at h_d)\n\n", kHoldUs);
+  rows.push_back({{"blocking_pooled", pooled.to_json()}});
   return rows;
 }
 
