@@ -63,15 +63,7 @@ std::string emit_core(const Cm1Config& cfg, const HostBoardOptions& o) {
   v.line("assign link_stalled = fe_stalled;");
   v.line("wire unused_fe = &{1'b0, fe_overrun};  // a dropped byte shows up as a CRC error at the host");
   v.line();
-  // FRAME_TIMEOUT: half a second at the nominal clock, never shorter than a real host's gaps
-  // between the parts of one command (LiteX's own UARTBone allows 100 ms).
-  v.instance("cmnet_frame_engine", "frame_engine", {{"FRAME_TIMEOUT", S(o.clock_hz / 2)}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "in_valid"}, {"in_ready", "in_ready"},
-              {"in_data", "in_data"}, {"stall_expired", "stall_expired"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
-              {"out_data", "out_data"}, {"bus_valid", "bus_valid"}, {"bus_write", "bus_write"},
-              {"bus_addr", "bus_addr"}, {"bus_wdata", "bus_wdata"}, {"bus_ready", "bus_ready"},
-              {"bus_rdata", "bus_rdata"}, {"bus_err", "bus_err"}, {"idle", "fe_idle"},
-              {"stalled", "fe_stalled"}, {"overrun", "fe_overrun"}});
+  frame_engine_instance(v, o);
   v.line();
   v.instance("cm1_host_regs", "regs",
              {{"C", S(C)}, {"B", S(p.rows)}, {"P", S(p.procs_per_chip)}, {"PA", S(p.proc_bits())},
@@ -82,11 +74,7 @@ std::string emit_core(const Cm1Config& cfg, const HostBoardOptions& o) {
               {"CLOCK_HZ", S(o.clock_hz)}, {"LINK", o.phy == HostLinkPhy::Fifo ? "1" : "0"},
               {"IDENT_LEN", S(static_cast<long long>(cm1_identifier(cfg, o).size()))},
               {"IDENT", "\"" + cm1_identifier(cfg, o) + "\""},
-              {"CONFIG_ID", "32'h" + [&] {
-                 char b[16];
-                 std::snprintf(b, sizeof b, "%08x", config_id(cfg));
-                 return std::string(b);
-               }()}},
+              {"CONFIG_ID", verilog_hex32(config_id(cfg))}},
              {{"clk", "clk"}, {"rst", "rst"}, {"bus_valid", "bus_valid"}, {"bus_write", "bus_write"},
               {"bus_addr", "bus_addr"}, {"bus_wdata", "bus_wdata"}, {"bus_ready", "bus_ready"},
               {"bus_rdata", "bus_rdata"}, {"bus_err", "bus_err"}, {"net_run", "net_run"},
@@ -119,126 +107,20 @@ std::string emit_core(const Cm1Config& cfg, const HostBoardOptions& o) {
   return v.text();
 }
 
-std::string emit_board(const Cm1Config& cfg, const HostBoardOptions& o) {
-  const uint32_t clocks_per_bit = o.baud ? o.clock_hz / o.baud : 0;
-  VerilogWriter v;
-  const bool fifo = o.phy == HostLinkPhy::Fifo;
-  v.header(fifo ? "CM-1 board top: the host core behind an FT245 synchronous FIFO, LEDs, reset button."
-                : "CM-1 board top: the host core behind a UART (FT2232H channel B), LEDs, reset button.",
-           header(cfg, o));
-  v.open("module cm1_host_board (");
-  v.line(fifo ? "input  wire clk,        // the FIFO chip's clock" : "input  wire clk,");
-  // Two ports that exist only in the simulated board (Verilator, +define+CMNET_SIMULATED_BOARD):
-  // it waits for the host's bytes without clocking, so it measures the stall timeout of a
-  // partial frame or command in wall time and tells the frame engine when it expired.
-  v.line("`ifdef CMNET_SIMULATED_BOARD");
-  v.line("input  wire sim_stall_expired,  // drop a stalled partial frame or command now");
-  v.line("output wire sim_link_stalled,   // only a partial frame or command waits for bytes");
-  v.line("`endif");
-  if (o.reset_button) v.line("input  wire btn_n,      // reset button, active low");
-  if (fifo) {
-    v.comment("FT245 synchronous FIFO pins (hw/cmnet_fifo_phy.v). The data bus is split: the pad");
-    v.comment("(ft_data = ft_data_oe ? ft_data_out : 'z) belongs to the board's I/O cell.");
-    v.line("input  wire ft_rxf_n,");
-    v.line("input  wire ft_txe_n,");
-    v.line("output wire ft_rd_n,");
-    v.line("output wire ft_wr_n,");
-    v.line("output wire ft_oe_n,");
-    v.line("input  wire [7:0] ft_data_in,");
-    v.line("output wire [7:0] ft_data_out,");
-    v.line("output wire ft_data_oe,");
-  } else {
-    v.line("input  wire uart_rx,    // from the host");
-    v.line("output wire uart_tx,    // to the host");
-  }
-  v.line("output wire [3:0] led   // running, link busy, heartbeat, reset");
-  v.end_ports();
-  if (o.reset_button) {
-    v.comment("Power-on reset held for 16 cycles, then the (synchronized) button.");
-    v.line("reg [4:0] por = 5'd0;");
-    v.line("reg [1:0] btn_sync = 2'b11;");
-    v.line("always @(posedge clk) begin");
-    v.line("  btn_sync <= {btn_sync[0], btn_n};");
-    v.line("  if (!por[4]) por <= por + 5'd1;");
-    v.line("end");
-    v.line("wire rst = !por[4] || !btn_sync[1];");
-  } else {
-    v.comment("Power-on reset held for 16 cycles (the board has no reset button).");
-    v.line("reg [4:0] por = 5'd0;");
-    v.line("always @(posedge clk) if (!por[4]) por <= por + 5'd1;");
-    v.line("wire rst = !por[4];");
-  }
-  v.line("wire in_valid, in_ready, out_valid, out_ready, running, link_busy, link_stalled, stall_expired;");
-  v.line("wire [7:0] in_data, out_data;");
-  v.line("wire phy_busy;");
-  if (fifo) {
-    v.comment("The FIFO has flow control both ways: no byte is ever dropped.");
-    v.instance("cmnet_fifo_phy", "fifo_phy", {},
-               {{"clk", "clk"}, {"rst", "rst"}, {"rxf_n", "ft_rxf_n"}, {"txe_n", "ft_txe_n"},
-                {"rd_n", "ft_rd_n"}, {"wr_n", "ft_wr_n"}, {"oe_n", "ft_oe_n"},
-                {"data_in", "ft_data_in"}, {"data_out", "ft_data_out"}, {"data_oe", "ft_data_oe"},
-                {"out_valid", "in_valid"}, {"out_ready", "in_ready"}, {"out_data", "in_data"},
-                {"in_valid", "out_valid"}, {"in_ready", "out_ready"}, {"in_data", "out_data"},
-                {"busy", "phy_busy"}});
-  } else {
-    v.line("wire rx_frame_err, rx_busy, tx_busy;");
-    v.instance("cmnet_uart_rx", "uart_rx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
-               {{"clk", "clk"}, {"rst", "rst"}, {"rxd", "uart_rx"}, {"out_valid", "in_valid"},
-                {"out_data", "in_data"}, {"frame_err", "rx_frame_err"}, {"busy", "rx_busy"}});
-    v.instance("cmnet_uart_tx", "uart_tx_phy", {{"CLKS_PER_BIT", S(clocks_per_bit)}},
-               {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "out_valid"}, {"in_ready", "out_ready"},
-                {"in_data", "out_data"}, {"txd", "uart_tx"}, {"busy", "tx_busy"}});
-    v.line("assign phy_busy = rx_busy || tx_busy;");
-    v.comment("The UART has no flow control: a byte arriving while the frame engine's ring is");
-    v.comment("full is dropped and the host's CRC check and retry recover (in_ready unused).");
-  }
-  v.instance("cm1_host_core", "core", {},
-             {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", "in_valid"}, {"in_ready", "in_ready"},
-              {"in_data", "in_data"}, {"out_valid", "out_valid"}, {"out_ready", "out_ready"},
-              {"out_data", "out_data"}, {"stall_expired", "stall_expired"}, {"running", "running"},
-              {"link_busy", "link_busy"}, {"link_stalled", "link_stalled"}});
-  v.line("`ifdef CMNET_SIMULATED_BOARD");
-  v.line("assign sim_link_stalled = link_stalled && !phy_busy && !running;");
-  v.line("assign stall_expired = sim_stall_expired;");
-  v.line("`else");
-  v.line("assign stall_expired = 1'b0;  // the engine's FRAME_TIMEOUT alone");
-  v.line("wire unused_stalled = &{1'b0, link_stalled};");
-  v.line("`endif");
-  v.line("reg [23:0] beat = 24'd0;");
-  v.line("always @(posedge clk) beat <= beat + 24'd1;");
-  v.line("assign led = {rst, beat[23], link_busy || phy_busy, running};");
-  if (!fifo) {
-    v.line("// rx_frame_err and in_ready are status only");
-    v.line("wire unused_ok = &{1'b0, rx_frame_err, in_ready};");
-  }
-  v.close("endmodule");
-  v.line("`default_nettype wire");
-  return v.text();
-}
-
 }  // namespace
 
 std::string cm1_identifier(const Cm1Config& cfg, const HostBoardOptions& o) {
   const Cm1Params& p = cfg.cm1;
   char id[16];
   std::snprintf(id, sizeof id, "%08x", config_id(cfg));
-  std::string name = cfg.name.substr(0, 64);
-  for (char& ch : name)  // printable, and nothing a Verilog string literal would escape
-    if (ch < 0x20 || ch > 0x7E || ch == '"' || ch == '\\') ch = '_';
+  const std::string name = identifier_text(cfg.name, 64);
   return "cmnet cm1 " + name + ": c=" + S(p.cube_dims) + " b=" + S(p.rows) + " P=" + S(p.procs_per_chip) +
          " v=" + S(p.vp_bits) + " d=" + S(p.data_bits) + " q=" + S(p.queue_depth) + " " +
          (p.eject_mode == EjectMode::kOrCombine ? "or" : "one") + ", config " + id + ", " + host_link_phy_name(o.phy) + " " +
          S(o.clock_hz) + " Hz";
 }
 
-uint32_t config_id(const Cm1Config& cfg) {
-  uint32_t h = 2166136261u;
-  for (unsigned char c : config_to_json(cfg)) {
-    h ^= c;
-    h *= 16777619u;
-  }
-  return h;
-}
+uint32_t config_id(const Cm1Config& cfg) { return config_hash(config_to_json(cfg)); }
 
 GeneratedDesign emit_cm1_host_board(const Cm1Config& cfg, const HostBoardOptions& opt) {
   if (cfg.cm1.cube_dims + cfg.cm1.proc_bits() > 16)
@@ -259,25 +141,18 @@ GeneratedDesign emit_cm1_host_board(const Cm1Config& cfg, const HostBoardOptions
                         S(static_cast<long long>(cfg.cm1.processors()) * cfg.cm1.queue_depth) +
                         " messages per run is above the board's limit of 2^24");
   }
-  if (opt.phy == HostLinkPhy::Bytes)
-    throw ConfigError("host board: the board top needs a pin-level PHY (uart or fifo), not bytes");
-  if (opt.phy == HostLinkPhy::Uart && (opt.baud == 0 || opt.clock_hz / opt.baud < 4))
-    throw ConfigError("host board: clock " + S(opt.clock_hz) + " Hz / baud " + S(opt.baud) +
-                      " gives fewer than 4 clocks per UART bit (allowed: clock/baud >= 4)");
+  check_host_board_options(opt);
   GeneratedDesign d = emit_cm1(cfg);
   // Keep the network's files, then add the host link and the two tops before the metadata.
   std::vector<std::pair<std::string, std::string>> files;
   for (auto& f : d.files)
     if (f.first.ends_with(".v")) files.push_back(f);
-  const std::vector<const char*> phy_files =
-      opt.phy == HostLinkPhy::Fifo ? std::vector<const char*>{"cmnet_fifo_phy.v"}
-                                    : std::vector<const char*>{"cmnet_uart_rx.v", "cmnet_uart_tx.v"};
-  for (const char* prim : phy_files) files.emplace_back(prim, read_hw_file(prim));
-  for (const char* prim : {"cmnet_frame_engine.v", "cm1_traffic_gen.v", "cm1_endpoint_hist.v",
-                           "cm1_host_regs.v"})
-    files.emplace_back(prim, read_hw_file(prim));
+  for (const std::string& prim : host_link_files(opt)) files.emplace_back(prim, read_hw_file(prim));
+  for (const char* prim : {"cm1_traffic_gen.v", "cm1_endpoint_hist.v"}) files.emplace_back(prim, read_hw_file(prim));
+  // The register block's read decode comes from the one description of the map.
+  files.emplace_back("cm1_host_regs.v", cm1map::with_generated_read_decode(read_hw_file("cm1_host_regs.v")));
   files.emplace_back("cm1_host_core.v", emit_core(cfg, opt));
-  files.emplace_back("cm1_host_board.v", emit_board(cfg, opt));
+  files.emplace_back("cm1_host_board.v", emit_host_board_top("CM-1", "cm1", header(cfg, opt), opt));
   const std::string list = filelist(GeneratedDesign{"", files});
   for (auto& f : d.files)
     if (f.first == "manifest.json" || f.first == "config.json") files.push_back(f);

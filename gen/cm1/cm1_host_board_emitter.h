@@ -1,6 +1,6 @@
 // Emits the host-link board top for a CM-1 network: the network, the register block that puts
 // it under host control (hw/cm1/cm1_host_regs.v), the protocol-v1 frame engine and a UART PHY.
-// The same top is flashed onto a board and run by the simulated board (sim/cm1/cm1_board_main.cpp):
+// The same top is flashed onto a board and run by the simulated board (sim/core/board_main.cpp):
 // one source of truth.
 #pragma once
 
@@ -8,16 +8,9 @@
 #include <string>
 
 #include "gen/cm1/cm1_emitter.h"
-#include "gen/core/host_link_phy.h"
+#include "gen/core/host_board.h"
 
 namespace cmnet {
-
-struct HostBoardOptions {
-  uint32_t clock_hz = 12000000;
-  uint32_t baud = 3000000;  // the FT2232H's UART does up to 12 Mbaud; 3 Mbaud is 4 clocks/bit at 12 MHz
-  bool reset_button = true; // false: no btn_n port, power-on reset only (boards without a button)
-  HostLinkPhy phy = HostLinkPhy::Uart;  // Uart or Fifo (then clk is the FIFO chip's clock)
-};
 
 // The design: everything emit_cm1 writes, the host-link primitives, and `cm1_host_core`
 // (byte-stream ports: what a PHY or a simulator drives) and `cm1_host_board` (the PHY's pins,

@@ -1,5 +1,6 @@
-// The simulated CM-1 board: a Verilator model of the very board top that is flashed
-// (cm1_host_board: PHY pins, frame engine, register block, network), its UART pins driven by
+// A simulated board: a Verilator model of the very board top that is flashed (any family's
+// <family>_host_board, gen/core/host_board.h: PHY pins, frame engine, register block, network;
+// built with -DCMNET_TOP=V<family>_host_board), its UART pins driven by
 // a host-side UART line model, or (built with -DCMNET_FIFO_PHY=1) its FT245 FIFO pins by a model
 // of the FIFO chip, bridged to a TCP socket on 127.0.0.1 (sim/core/board_rtl_bridge.h).
 //   harness [--port N] [--stall-timeout-ms N]
@@ -16,7 +17,12 @@
 #include <cstring>
 #include <memory>
 
-#include "Vcm1_host_board.h"
+#ifndef CMNET_TOP
+#error "build with -DCMNET_TOP=V<family>_host_board (the Verilated board top's class)"
+#endif
+#define CMNET_STR2(x) #x
+#define CMNET_STR(x) CMNET_STR2(x)
+#include CMNET_STR(CMNET_TOP.h)
 #include "sim/core/harness_driver.h"
 
 using cmnet::rtlsim::BoardRtlBridge;
@@ -42,15 +48,15 @@ namespace {
 std::atomic<bool> g_stop{false};
 void on_signal(int) { g_stop = true; }
 
-class Cm1BoardLink : public ByteLinkModel {
+class BoardLink : public ByteLinkModel {
  public:
 #if CMNET_FIFO_PHY
   // The FIFO chip reports empty/full at random on 10% of the cycles, as USB packets do.
-  Cm1BoardLink() : chip_(1, 10) {
+  BoardLink() : chip_(1, 10) {
     m_->ft_rxf_n = 1;
     m_->ft_txe_n = 1;
 #else
-  Cm1BoardLink() : uart_(CMNET_CLKS_PER_BIT) {
+  BoardLink() : uart_(CMNET_CLKS_PER_BIT) {
     m_->uart_rx = 1;
 #endif
     m_->clk = 0;
@@ -85,7 +91,7 @@ class Cm1BoardLink : public ByteLinkModel {
     if (!out_of_reset_) return;  // the FIFO pins mean nothing before the power-on reset is over
     chip_.edge(f, to_board, to_host);
     if (chip_.violations() > 0) {
-      std::fprintf(stderr, "cm1 board: FT245 protocol violation: %s\n", chip_.first_violation().c_str());
+      std::fprintf(stderr, "simulated board: FT245 protocol violation: %s\n", chip_.first_violation().c_str());
       std::fflush(stderr);
       std::_Exit(3);
     }
@@ -121,7 +127,7 @@ class Cm1BoardLink : public ByteLinkModel {
   }
 
  private:
-  cmnet::harness::Driver<Vcm1_host_board> m_;
+  cmnet::harness::Driver<CMNET_TOP> m_;
   bool out_of_reset_ = false;
 #if CMNET_FIFO_PHY
   Ft245Chip chip_;
@@ -137,7 +143,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     auto value = [&]() -> unsigned long long {
       if (i + 1 >= argc) {
-        std::fprintf(stderr, "cm1 board: %s needs a value\n", argv[i]);
+        std::fprintf(stderr, "simulated board: %s needs a value\n", argv[i]);
         std::exit(2);
       }
       return std::strtoull(argv[++i], nullptr, 10);
@@ -152,7 +158,7 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_signal);
   std::signal(SIGINT, on_signal);
   try {
-    Cm1BoardLink link;
+    BoardLink link;
     BoardRtlBridge bridge(link, opt);
     std::printf("%u\n", bridge.port());
     std::fflush(stdout);
@@ -167,7 +173,7 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(link.framing_errors()));
     std::fflush(stdout);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cm1 board: %s\n", e.what());
+    std::fprintf(stderr, "simulated board: %s\n", e.what());
     return 1;
   }
   return 0;
