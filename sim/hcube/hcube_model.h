@@ -5,7 +5,7 @@
 //  interleave on links; `buffers` packet buffers per output port; virtual cut-through (a packet
 //  moves on as soon as its destination bytes have arrived, when the next channel is free and a
 //  buffer of the next port is free; otherwise it waits whole in its buffer); the destination
-//  reassembles by source. Routing fixed (e-cube, lowest differing dimension first) or
+//  reassembles by source (and first-hop dimension). Routing fixed (e-cube, lowest differing dimension first) or
 //  quasi-adaptive (section 5.1: the first hop of a message on the productive dimension whose
 //  output port holds the fewest packets, ties to the lowest dimension, every packet of the
 //  message on that route, every later hop e-cube). Deadlock avoidance (section 5.2, "at least one
@@ -23,10 +23,16 @@
 //
 // Timing (both models; what the paper leaves open is a named choice here, and the RTL follows):
 //  - a message generated at tick g is handed to its source's chip at g; its first packet or
-//    header can take a channel from tick g + 1; a source sends its messages in order, one at a
-//    time (packet scheme: one packet into a port buffer per tick; the next message once every
-//    packet of the previous one is in a buffer; wormhole: the next header once the previous
-//    worm's tail has left the source);
+//    header can take a channel from tick g + 1. A source starts its messages in order (a queue,
+//    so a message waits behind the one before it: the paper's sequential bottleneck, section
+//    5.1): packet scheme, the head starts once an output port it may take (fixed: the e-cube
+//    one; quasi: of the productive ones not taking another of this source's messages, the one
+//    with the fewest buffers in use, ties to the lowest dimension) is not taking another of the
+//    source's messages, and each port takes one packet per tick of the message it takes while it
+//    has a free buffer (messages of one source interleave only across ports, so a destination
+//    reassembles by source and first-hop dimension, carried in the source field); wormhole, the
+//    head's header waits for its first channel and the next message's header follows once it
+//    has it;
 //  - a channel moves one byte per ticks_per_byte; taking a channel costs arb_ticks first (per
 //    packet; per hop of a worm): a packet of w bytes sent from tick s has its 2 destination bytes
 //    downstream at s + A + 2T and its last byte at s + A + wT, and its buffer upstream is free at

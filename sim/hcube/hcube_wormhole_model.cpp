@@ -1,14 +1,15 @@
 // The wormhole baseline's reference model (hcube_model.h says what it models and how it times
 // it). Event-stepped like the packet model; in each visited tick, in this order: (1) channels
-// whose worm's tail has passed are released and sources whose worm has left are free again;
+// whose worm's tail has passed are released;
 // (2) headers arriving at a node join the wait list of their next channel, or, at the
 // destination, fix the worm's arrival ticks and the release tick of every channel it holds;
-// (3) every free source, by node, puts its next message's header on the wait list of its first
-// channel; (4) every free channel, by node then dimension, is granted to the oldest waiting
+// (3) every source, by node, puts the header of the message at the head of its queue on the wait
+// list of its first channel (the next one follows once that one has its channel); (4) every free channel, by node then dimension, is granted to the oldest waiting
 // header (generation tick, then traffic order).
 #include <algorithm>
 #include <chrono>
 #include <queue>
+#include <set>
 #include <tuple>
 
 #include "sim/hcube/hcube_model.h"
@@ -23,11 +24,11 @@ struct Worm {
 
 struct Source {
   std::vector<size_t> msgs;
-  size_t next = 0;
-  bool busy = false;  // a worm of this source has not left it yet
+  size_t next = 0;       // the head of its queue
+  bool waiting = false;  // the head's header is waiting for its first channel
 };
 
-enum EvKind { kRelease = 0, kSourceFree = 1, kHeader = 2 };
+enum EvKind { kRelease = 0, kHeader = 1, kWake = 2 };  // wake: a source's head may go
 using Event = std::tuple<uint64_t, int, uint32_t>;
 
 }  // namespace
@@ -46,6 +47,14 @@ HcubeRunResult run_hcube_wormhole_model(const HcubeParams& p, const HcubeTraffic
   std::vector<std::vector<uint32_t>> waiting(static_cast<size_t>(p.links()));
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> ev;
   auto chan = [&](uint32_t x, int d) { return x * static_cast<uint32_t>(n) + static_cast<uint32_t>(d); };
+  // Only what can act is visited, in index order: channels with waiting headers, sources to start.
+  std::set<uint32_t> wanted, active_src;
+  for (uint32_t x = 0; x < static_cast<uint32_t>(N); ++x)
+    if (!src[x].msgs.empty()) ev.emplace(t.messages[src[x].msgs[0]].gen + 1, kWake, x);
+  auto wait_for = [&](uint32_t c, uint32_t id) {
+    waiting[c].push_back(id);
+    wanted.insert(c);
+  };
   auto older = [&](uint32_t a, uint32_t b) {
     return std::make_pair(t.messages[a].gen, a) < std::make_pair(t.messages[b].gen, b);
   };
@@ -60,13 +69,13 @@ HcubeRunResult run_hcube_wormhole_model(const HcubeParams& p, const HcubeTraffic
       (void)tick;
       if (kind == kRelease) {
         held[id] = false;
-      } else if (kind == kSourceFree) {
-        src[id].busy = false;
+      } else if (kind == kWake) {
+        active_src.insert(id);
       } else {
         Worm& w = worms[id];
         const HcubeMessage& m = t.messages[id];
         if (w.at != m.dst) {
-          waiting[chan(w.at, hcube_ecube_dim(w.at, m.dst))].push_back(id);
+          wait_for(chan(w.at, hcube_ecube_dim(w.at, m.dst)), id);
           continue;
         }
         // The destination bytes are here: the rest follows at the link rate.
@@ -75,7 +84,6 @@ HcubeRunResult run_hcube_wormhole_model(const HcubeParams& p, const HcubeTraffic
         const uint64_t first = now + T * (HcubeParams::kMessageHeaderBytes - 2 + std::min<uint64_t>(16, m.len));
         const uint64_t h = w.path.size();
         for (uint64_t i = 0; i < h; ++i) ev.emplace(last - (h - 1 - i) * T, kRelease, w.path[i]);
-        ev.emplace(last - (h - 1) * T, kSourceFree, m.src);
         HcubeReceived x;
         x.dst = m.dst;
         x.src = m.src;
@@ -89,35 +97,39 @@ HcubeRunResult run_hcube_wormhole_model(const HcubeParams& p, const HcubeTraffic
     }
     // (3) sources.
     uint64_t next_try = UINT64_MAX;
-    for (uint32_t x = 0; x < static_cast<uint32_t>(N); ++x) {
+    for (const uint32_t x : active_src) {
       Source& s = src[x];
-      if (s.busy || s.next >= s.msgs.size()) continue;
       const uint32_t id = static_cast<uint32_t>(s.msgs[s.next]);
       const HcubeMessage& m = t.messages[id];
-      if (m.gen + 1 > now) {
-        next_try = std::min(next_try, m.gen + 1);
+      s.waiting = true;
+      worms[id].at = x;
+      wait_for(chan(x, hcube_ecube_dim(x, m.dst)), id);
+    }
+    active_src.clear();
+    // (4) grants.
+    for (auto cit = wanted.begin(); cit != wanted.end();) {
+      const uint32_t c = *cit;
+      auto& wl = waiting[c];
+      if (held[c]) {
+        ++cit;
         continue;
       }
-      s.busy = true;
-      ++s.next;
-      worms[id].at = x;
-      waiting[chan(x, hcube_ecube_dim(x, m.dst))].push_back(id);
-    }
-    // (4) grants.
-    for (uint32_t c = 0; c < static_cast<uint32_t>(p.links()); ++c) {
-      auto& wl = waiting[c];
-      if (held[c] || wl.empty()) continue;
       auto best = wl.begin();
       for (auto it = wl.begin(); it != wl.end(); ++it)
         if (older(*it, *best)) best = it;
       const uint32_t id = *best;
       wl.erase(best);
+      cit = wl.empty() ? wanted.erase(cit) : std::next(cit);
       held[c] = true;
       Worm& w = worms[id];
       const HcubeMessage& m = t.messages[id];
-      if (w.path.empty()) {
+      if (w.path.empty()) {  // off its source: the next message of the queue may go
         r.deliveries[id].started = now;
         r.deliveries[id].first_dim = static_cast<int>(c % static_cast<uint32_t>(n));
+        Source& s = src[m.src];
+        s.waiting = false;
+        ++s.next;
+        if (s.next < s.msgs.size()) ev.emplace(std::max(now + 1, t.messages[s.msgs[s.next]].gen + 1), kWake, m.src);
       }
       w.path.push_back(c);
       w.at ^= 1u << (c % static_cast<uint32_t>(n));
@@ -133,8 +145,8 @@ HcubeRunResult run_hcube_wormhole_model(const HcubeParams& p, const HcubeTraffic
       r.ticks = now;
       break;
     }
-    for (uint32_t c = 0; c < static_cast<uint32_t>(p.links()); ++c)
-      if (held[c] && !waiting[c].empty()) r.ports[c].blocked_ticks += next - now;
+    for (const uint32_t c : wanted)
+      if (held[c]) r.ports[c].blocked_ticks += next - now;
     now = next;
   }
   const uint64_t total = t.messages.size();

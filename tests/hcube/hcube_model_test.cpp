@@ -185,6 +185,24 @@ TEST(HcubeModel, NoLossNoDeadlockUnderSaturation) {
   }
 }
 
+// The buffer rule is what keeps quasi-adaptive routing deadlock-free: the same saturating traffic
+// with contrary packets free to fill a port's buffers ends in a deadlock (channels idle, packets
+// waiting, nothing able to move); with the rule every message arrives.
+TEST(HcubeModel, WithoutTheContraryRuleQuasiRoutingDeadlocks) {
+  const HcubeTraffic t = make_hcube_workload(4, "uniform", 100, 10, 30, 1);
+  const HcubeParams p = saturating("packet", "quasi", 2);
+  HcubeModelOptions off;
+  off.deadlock_rule = false;
+  const HcubeRunResult bad = run_hcube_model(p, t, off);
+  EXPECT_TRUE(bad.deadlock);
+  EXPECT_FALSE(bad.completed);
+  EXPECT_EQ(bad.max_contrary, 2);
+  const HcubeRunResult good = run_hcube_model(p, t);
+  EXPECT_TRUE(good.completed);
+  EXPECT_FALSE(good.deadlock);
+  EXPECT_EQ(good.max_contrary, 1);
+}
+
 TEST(HcubeTraffic, PaperWorkloadIsTheSameForEverySchemeAndHasTheRightMeans) {
   const HcubeTraffic a = make_hcube_workload(6, "uniform", 512, 1024, 200, 1);
   const HcubeTraffic b = make_hcube_workload(6, "uniform", 512, 1024, 200, 1);
