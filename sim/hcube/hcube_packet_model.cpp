@@ -56,8 +56,10 @@ struct Source {
 };
 
 enum EvKind { kEnd = 0, kHeader = 1, kWake = 2 };
-// tick, kind, port (end), packet (header) or node (wake: its queue's head is generated)
-using Event = std::tuple<uint64_t, int, uint32_t>;
+// tick, kind, key, packet: an end is keyed by its port, a header by the port that sent it (so
+// packets entering one queue in one tick line up by sender, node then dimension), a wake by its
+// node (its queue's head is generated).
+using Event = std::tuple<uint64_t, int, uint32_t, uint32_t>;
 
 }  // namespace
 
@@ -91,7 +93,7 @@ HcubeRunResult run_hcube_packet_model(const HcubeParams& p, const HcubeTraffic& 
   // Only what can act is visited, in index order: idle ports with packets, sources with work.
   std::set<uint32_t> ready_ports, active_src;
   for (uint32_t x = 0; x < static_cast<uint32_t>(N); ++x)
-    if (!src[x].msgs.empty()) ev.emplace(t.messages[src[x].msgs[0]].gen, kWake, x);
+    if (!src[x].msgs.empty()) ev.emplace(t.messages[src[x].msgs[0]].gen, kWake, x, 0);
   auto enqueue = [&](uint32_t pidx, uint32_t id) {
     ports[pidx].queue.push_back(id);
     if (!ports[pidx].busy) ready_ports.insert(pidx);
@@ -112,7 +114,8 @@ HcubeRunResult run_hcube_packet_model(const HcubeParams& p, const HcubeTraffic& 
     ++r.events;
     // (1) ends, (2) destination bytes downstream.
     while (!ev.empty() && std::get<0>(ev.top()) == now) {
-      const auto [tick, kind, id] = ev.top();
+      const auto [tick, kind, ekey, pkt] = ev.top();
+      const uint32_t id = kind == kHeader ? pkt : ekey;
       ev.pop();
       if (kind == kEnd) {
         Port& pt = ports[id];
@@ -188,7 +191,7 @@ HcubeRunResult run_hcube_packet_model(const HcubeParams& p, const HcubeTraffic& 
         c.messages += k.first ? 1 : 0;
         c.bytes += static_cast<uint64_t>(k.wire);
         if (k.first && x == k.src) r.deliveries[k.msg].started = now;
-        ev.emplace(now + A + T * static_cast<uint64_t>(k.wire), kEnd, pidx);
+        ev.emplace(now + A + T * static_cast<uint64_t>(k.wire), kEnd, pidx, 0);
         const int nd = next_dim(k, x, d);
         if (nd >= 0) {
           k.at = x ^ (1u << d);
@@ -196,7 +199,7 @@ HcubeRunResult run_hcube_packet_model(const HcubeParams& p, const HcubeTraffic& 
           Port& np = port(k.at, nd);
           ++np.used;
           r.max_buffer_used = std::max(r.max_buffer_used, np.used);
-          ev.emplace(now + A + T * HcubeParams::kRouteBytes, kHeader, id);
+          ev.emplace(now + A + T * HcubeParams::kRouteBytes, kHeader, pidx, id);
         }
       }
     }
@@ -225,7 +228,7 @@ HcubeRunResult run_hcube_packet_model(const HcubeParams& p, const HcubeTraffic& 
             fd.contrary = dim != e;
             r.deliveries[fd.msg].first_dim = dim;
             ++s.next;
-            if (s.next < s.msgs.size()) ev.emplace(std::max(now + 1, t.messages[s.msgs[s.next]].gen), kWake, x);
+            if (s.next < s.msgs.size()) ev.emplace(std::max(now + 1, t.messages[s.msgs[s.next]].gen), kWake, x, 0);
           }
         }
       }

@@ -31,8 +31,10 @@ TEST(HcubeFamily, RegisteredExamplesLoadAndRoundTrip) {
     EXPECT_EQ(g->canonical_json(again), g->canonical_json(cfg)) << ex;
   }
   const Family* g = nullptr;
-  EXPECT_NE(g->summary(load_network(example("hcube_paper_quasi.json"), &g)).find("quasi routing"), std::string::npos);
-  EXPECT_NE(g->summary(load_network(example("hcube_paper_wormhole.json"), &g)).find("wormhole"), std::string::npos);
+  const NetworkConfig q = load_network(example("hcube_paper_quasi.json"), &g);
+  EXPECT_NE(g->summary(q).find("quasi routing"), std::string::npos) << g->summary(q);
+  const NetworkConfig w = load_network(example("hcube_paper_wormhole.json"), &g);
+  EXPECT_NE(g->summary(w).find("wormhole"), std::string::npos) << g->summary(w);
 }
 
 fs::path temp_dir(const std::string& tag) {
