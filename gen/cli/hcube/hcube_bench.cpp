@@ -147,12 +147,13 @@ std::string latency_plot(const std::string& title, const std::vector<Point>& pts
   c.title = title;
   c.x_label = "ideal link utilization (link time needed / link time until the last generation)";
   c.y_label = "mean time from generation (ticks)";
-  const char* colors[3] = {"#d62728", "#1f77b4", "#2ca02c"};
+  // Dark for the first packet, light for the last byte, one hue per scheme.
+  const char* colors[2][3] = {{"#d62728", "#1f77b4", "#2ca02c"}, {"#ff9896", "#9ecae1", "#98df8a"}};
   for (int k = 0; k < 3; ++k)
     for (int last = 0; last < 2; ++last) {
       plot::Series s;
       s.name = std::string(last ? "last " : "first ") + kSchemes[k].label;
-      s.color = colors[k];
+      s.color = colors[last][k];
       for (const Point& p : pts) s.points.push_back({p.util, last ? p.s[k].last : p.s[k].first});
       c.series.push_back(s);
     }
@@ -163,9 +164,9 @@ std::string ratio_plot(const std::string& title, const std::vector<Point>& pts) 
   plot::LineChart c;
   c.title = title;
   c.x_label = "ideal link utilization";
-  c.y_label = "ratio to wormhole (latency: first / first; bandwidth: (last - first) of wormhole / of the scheme)";
+  c.y_label = "packet scheme / wormhole (ratio)";
   c.y_min = 0;
-  const char* names[4] = {"latency fixed packet", "bandwidth fixed packet", "latency quasi packet", "bandwidth quasi packet"};
+  const char* names[4] = {"latency, fixed", "bandwidth, fixed", "latency, quasi", "bandwidth, quasi"};
   for (int j = 0; j < 4; ++j) {
     plot::Series s;
     s.name = names[j];
@@ -262,6 +263,24 @@ int hcube_bench(const BenchArgs& a) {
   std::printf("\n");
 
   if (!quick) {
+    // Beyond saturation the mean times grow with the length of the run (sources fall behind):
+    // the paper does not give its run length, so show what it does to the ratios.
+    std::printf("-- run length: the ratios at the two heaviest 512-byte loads against messages per node\n");
+    std::printf("   %9s %6s %5s | %5s %5s %5s %5s\n", "per node", "gap", "util", "lat F", "bw F", "lat Q", "bw Q");
+    json runlen = json::array();
+    for (int per : {10, 20, 40, 80})
+      for (double g : {1024.0, 1280.0}) {
+        Setup su;
+        su.per_node = per;
+        const Point p = run_point(su, g);
+        std::printf("   %9d %6.0f %5.3f | %5.2f %5.2f %5.2f %5.2f\n", per, g, p.util, p.lat(1), p.bw(1), p.lat(2), p.bw(2));
+        std::fflush(stdout);
+        json j = point_json(p);
+        j["messages_per_node"] = per;
+        runlen.push_back(j);
+      }
+    out["run_length"] = runlen;
+    std::printf("\n");
     // Larger cubes, the same 512-byte workload at three of the paper's loads.
     json bigger = json::array();
     for (int n : {8, 10}) {
