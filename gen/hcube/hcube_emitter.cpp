@@ -80,7 +80,7 @@ std::string emit_network(const HcubeParams& p) {
   v.end_ports();
   // Channel signals of every node, as its ports name them.
   const std::vector<std::pair<std::string, int>> o_sig = {
-      {"o_start", n}, {"o_hdr", n}, {"o_bvalid", n}, {"o_end", n}, {"o_byte", n * 8}, {"o_k", n * w.wl},
+      {"o_hdr", n}, {"o_bvalid", n}, {"o_end", n}, {"o_byte", n * 8}, {"o_k", n * w.wl},
       {"o_w", n * w.wl}, {"o_first", n}, {"o_dst", n * n}, {"o_free", n}, {"o_qlen", n * w.qb},
       {"o_qnd", n * B * w.db}};
   const std::vector<std::pair<std::string, int>> back_sig = {{"grant", n}, {"gidx", n * w.sb}};
@@ -88,7 +88,7 @@ std::string emit_network(const HcubeParams& p) {
     const std::string px = "n" + S(x) + "_";
     for (const auto& [s, width] : o_sig) {
       v.line("wire " + vbits(width) + px + s + ";");
-      if (s != "o_start") v.line("wire " + vbits(width) + px + "i" + s.substr(1) + ";");
+      v.line("wire " + vbits(width) + px + "i" + s.substr(1) + ";");
     }
     for (const auto& [s, width] : back_sig) {
       v.line("wire " + vbits(width) + px + "o_" + s + ";");
@@ -105,7 +105,6 @@ std::string emit_network(const HcubeParams& p) {
     for (const auto& [s, width] : o_sig) {
       const int per = width / n;
       const std::string sl = per == 1 ? "[" + S(l.dim) + "]" : "[" + S(l.dim * per) + " +: " + S(per) + "]";
-      if (s == "o_start") continue;  // the receiver uses its own grant
       v.line("assign " + py + "i" + s.substr(1) + sl + " = " + px + s + sl + ";");
     }
     for (const auto& [s, width] : back_sig) {
@@ -124,10 +123,7 @@ std::string emit_network(const HcubeParams& p) {
     for (const auto& [s, width] : o_sig) ports.push_back({s, px + s});
     ports.push_back({"o_grant", px + "o_grant"});
     ports.push_back({"o_gidx", px + "o_gidx"});
-    for (const auto& [s, width] : o_sig) {
-      if (s == "o_start") continue;  // not a port of the node: it uses its grant
-      ports.push_back({"i" + s.substr(1), px + "i" + s.substr(1)});
-    }
+    for (const auto& [s, width] : o_sig) ports.push_back({"i" + s.substr(1), px + "i" + s.substr(1)});
     ports.push_back({"i_grant", px + "i_grant"});
     ports.push_back({"i_gidx", px + "i_gidx"});
     ports.push_back({"ej_bvalid", slice("ej_bvalid", n)});

@@ -23,7 +23,8 @@ module hcube_link_tx #(
   reg          busy;
   reg [CW-1:0] el, nxt, fin;
   reg [WL-1:0] kk;
-  localparam [CW-1:0] HDR = A + 2 * T;
+  localparam integer HDRI = A + 2 * T, FIRSTI = A + T;
+  localparam [CW-1:0] HDR = HDRI[CW-1:0], FIRST = FIRSTI[CW-1:0], AA = A[CW-1:0], TT = T[CW-1:0];
   assign byte_now = busy && el == nxt;
   assign hdr_now  = busy && el == HDR;
   assign end_now  = busy && el == fin;
@@ -39,14 +40,14 @@ module hcube_link_tx #(
     end else if (start) begin
       busy <= 1'b1;
       el <= 1;
-      nxt <= A + T;
-      fin <= A + T * {{(CW - WL){1'b0}}, w};
+      nxt <= FIRST;
+      fin <= AA + TT * {{(CW - WL){1'b0}}, w};
       kk <= {WL{1'b0}};
     end else if (busy) begin
       el <= el + 1'b1;
       if (byte_now) begin
         kk <= kk + 1'b1;
-        nxt <= nxt + T;
+        nxt <= nxt + TT;
       end
       if (end_now) busy <= 1'b0;
     end

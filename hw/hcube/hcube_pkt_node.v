@@ -38,7 +38,6 @@ module hcube_pkt_node #(
     input  wire              clk,
     input  wire              rst,
     // outgoing channel d, to NODE ^ 2^d
-    output wire [N-1:0]      o_start,
     output wire [N-1:0]      o_hdr,
     output wire [N-1:0]      o_bvalid,
     output wire [N-1:0]      o_end,
@@ -102,6 +101,25 @@ module hcube_pkt_node #(
     end
   endfunction
 
+  // Index of buffer s of port p in the per-buffer arrays, and a dimension as an integer.
+  function integer bi;
+    input integer p;
+    input [SB-1:0] s;
+    bi = p * B + {{(32 - SB){1'b0}}, s};
+  endfunction
+  function integer ord;  // the o-th incoming dimension in admission order
+    input integer o;
+    ord = {{(32 - DB){1'b0}}, ORDER[o*DB +: DB]};
+  endfunction
+  function [N-1:0] flip;  // this node's neighbour in dimension d
+    input integer d;
+    flip = NODE[N-1:0] ^ ({{(N-1){1'b0}}, 1'b1} << d);
+  endfunction
+  function integer di;
+    input [DB-1:0] d;
+    di = {{(32 - DB){1'b0}}, d};
+  endfunction
+
   // Registered state.
   reg  [SB-1:0]  q      [0:NB-1];  // port p's queue: q[p*B + i], oldest first
   reg  [QB-1:0]  qlen   [0:N-1];
@@ -138,10 +156,9 @@ module hcube_pkt_node #(
           .byte_now(o_bvalid[gd]),
           .k       (txk[gd*WL +: WL]),
           .end_now (txend[gd]));
-      assign o_byte[gd*8 +: 8] = mem[gd*B + txslot[gd]][8*txk[gd*WL +: WL] +: 8];
+      assign o_byte[gd*8 +: 8] = mem[bi(gd, txslot[gd])][8*{{(32 - WL){1'b0}}, txk[gd*WL +: WL]} +: 8];
     end
   endgenerate
-  assign o_start = o_grant;
   assign o_end   = txend;
   assign o_k     = txk;
   assign o_free  = txfree;
@@ -149,20 +166,18 @@ module hcube_pkt_node #(
   // Stage 1: the queues with this cycle's arrivals (by sender order), as the neighbours see them.
   reg [SB-1:0] qe   [0:NB-1];
   reg [QB-1:0] qel  [0:N-1];
-  integer p1, i1, o1, j1;
+  integer p1, i1, o1;
   always @* begin
     for (p1 = 0; p1 < N; p1 = p1 + 1) begin
       qel[p1] = qlen[p1];
       for (i1 = 0; i1 < B; i1 = i1 + 1) qe[p1*B + i1] = q[p1*B + i1];
-      for (o1 = 0; o1 < N; o1 = o1 + 1) begin
-        j1 = ORDER[o1*DB +: DB];
-        if (i_hdr[j1] && rxport[j1] == p1[DB-1:0]) begin
-          qe[p1*B + qel[p1]] = rxslot[j1];
+      for (o1 = 0; o1 < N; o1 = o1 + 1)
+        if (i_hdr[ord(o1)] && rxport[ord(o1)] == p1[DB-1:0]) begin
+          qe[p1*B + {{(32 - QB){1'b0}}, qel[p1]}] = rxslot[ord(o1)];
           qel[p1] = qel[p1] + 1'b1;
         end
-      end
       o_qlen[p1*QB +: QB] = qel[p1];
-      for (i1 = 0; i1 < B; i1 = i1 + 1) o_qnd[(p1*B + i1)*DB +: DB] = snd[p1*B + qe[p1*B + i1]];
+      for (i1 = 0; i1 < B; i1 = i1 + 1) o_qnd[(p1*B + i1)*DB +: DB] = snd[bi(p1, qe[p1*B + i1])];
     end
   end
 
@@ -179,12 +194,20 @@ module hcube_pkt_node #(
   reg          found;
   reg [SB-1:0] pick;
   integer p2, o2, j2, i2, s2, d2;
+  reg [DB-1:0] cand;
   always @* begin
+    cand = {DB{1'b0}};
+    fnew = {N{1'b0}};
+    newcontr = 1'b0;
+    e2 = N[DB-1:0];
+    dim2 = N[DB-1:0];
+    inj = {N{1'b0}};
+    injcontr = {N{1'b0}};
     for (p2 = 0; p2 < N; p2 = p2 + 1) begin
       ue[p2] = used[p2] - {{(QB-1){1'b0}}, txend[p2]};
       fe[p2] = ~held[p2];
       if (txend[p2]) fe[p2][txslot[p2]] = 1'b1;
-      ce[p2] = ccnt[p2] - {{(QB-1){1'b0}}, txend[p2] & scontr[p2*B + txslot[p2]]};
+      ce[p2] = ccnt[p2] - {{(QB-1){1'b0}}, txend[p2] & scontr[bi(p2, txslot[p2])]};
       rsv_port[p2] = N[DB-1:0];
       rsv_slot[p2] = {SB{1'b0}};
       injslot[p2] = {SB{1'b0}};
@@ -192,17 +215,18 @@ module hcube_pkt_node #(
     i_grant = {N{1'b0}};
     i_gidx = {N*SB{1'b0}};
     for (o2 = 0; o2 < N; o2 = o2 + 1) begin
-      j2 = ORDER[o2*DB +: DB];
+      j2 = ord(o2);
       found = 1'b0;
       pick = {SB{1'b0}};
       nd2 = N[DB-1:0];
       if (i_free[j2]) begin
         for (i2 = 0; i2 < B; i2 = i2 + 1)
-          if (!found && i2 < i_qlen[j2*QB +: QB]) begin
-            if (i_qnd[(j2*B + i2)*DB +: DB] == N[DB-1:0] || ue[i_qnd[(j2*B + i2)*DB +: DB]] < B[QB-1:0]) begin
+          if (!found && i2 < {{(32 - QB){1'b0}}, i_qlen[j2*QB +: QB]}) begin
+            cand = i_qnd[(j2*B + i2)*DB +: DB];
+            if (cand == N[DB-1:0] || ue[di(cand)] < B[QB-1:0]) begin
               found = 1'b1;
               pick = i2[SB-1:0];
-              nd2 = i_qnd[(j2*B + i2)*DB +: DB];
+              nd2 = cand;
             end
           end
       end
@@ -257,15 +281,35 @@ module hcube_pkt_node #(
   integer p3;
   always @* begin
     for (p3 = 0; p3 < N; p3 = p3 + 1) begin
-      pslot[p3] = qe[p3*B + o_gidx[p3*SB +: SB]];
-      o_w[p3*WL +: WL] = sw[p3*B + pslot[p3]];
-      o_first[p3] = sfirst[p3*B + pslot[p3]];
-      o_dst[p3*N +: N] = sdst[p3*B + pslot[p3]];
+      pslot[p3] = qe[bi(p3, o_gidx[p3*SB +: SB])];
+      o_w[p3*WL +: WL] = sw[bi(p3, pslot[p3])];
+      o_first[p3] = sfirst[bi(p3, pslot[p3])];
+      o_dst[p3*N +: N] = sdst[bi(p3, pslot[p3])];
+    end
+  end
+
+  // Stage 4: the queues' next contents: the granted entry out, the injected packet in at the tail.
+  reg [SB-1:0] qn  [0:NB-1];
+  reg [QB-1:0] qnl [0:N-1];
+  integer p6, i6;
+  always @* begin
+    for (p6 = 0; p6 < N; p6 = p6 + 1) begin
+      qnl[p6] = {QB{1'b0}};
+      for (i6 = 0; i6 < B; i6 = i6 + 1) qn[p6*B + i6] = {SB{1'b0}};
+      for (i6 = 0; i6 < B; i6 = i6 + 1)
+        if (i6 < {{(32 - QB){1'b0}}, qel[p6]} && !(o_grant[p6] && i6[SB-1:0] == o_gidx[p6*SB +: SB])) begin
+          qn[p6*B + {{(32 - QB){1'b0}}, qnl[p6]}] = qe[p6*B + i6];
+          qnl[p6] = qnl[p6] + 1'b1;
+        end
+      if (inj[p6]) begin
+        qn[p6*B + {{(32 - QB){1'b0}}, qnl[p6]}] = injslot[p6];
+        qnl[p6] = qnl[p6] + 1'b1;
+      end
     end
   end
 
   // Registers.
-  integer p4, i4, n4, idx;
+  integer p4, i4;
   always @(posedge clk) begin
     if (rst) begin
       for (p4 = 0; p4 < N; p4 = p4 + 1) begin
@@ -288,45 +332,33 @@ module hcube_pkt_node #(
         used[p4] <= ue[p4];
         ccnt[p4] <= ce[p4];
         held[p4] <= ~fe[p4];
-        // The queue: the granted entry out, the injected packet in at the tail.
-        n4 = 0;
-        for (i4 = 0; i4 < B; i4 = i4 + 1)
-          if (i4 < qel[p4] && !(o_grant[p4] && i4 == o_gidx[p4*SB +: SB])) begin
-            q[p4*B + n4] <= qe[p4*B + i4];
-            n4 = n4 + 1;
-          end
-        if (inj[p4]) begin
-          q[p4*B + n4] <= injslot[p4];
-          n4 = n4 + 1;
-        end
-        qlen[p4] <= n4[QB-1:0];
+        for (i4 = 0; i4 < B; i4 = i4 + 1) q[p4*B + i4] <= qn[p4*B + i4];
+        qlen[p4] <= qnl[p4];
         if (o_grant[p4]) txslot[p4] <= pslot[p4];
         // Incoming channel p4: a packet starting, its bytes arriving.
         if (i_grant[p4]) begin
           rxport[p4] <= rsv_port[p4];
           rxslot[p4] <= rsv_slot[p4];
           if (rsv_port[p4] != N[DB-1:0]) begin
-            idx = rsv_port[p4] * B + rsv_slot[p4];
-            sw[idx] <= i_w[p4*WL +: WL];
-            sfirst[idx] <= i_first[p4];
-            scontr[idx] <= 1'b0;
-            sdst[idx] <= i_dst[p4*N +: N];
-            snd[idx] <= ecube(NODE[N-1:0] ^ (1 << rsv_port[p4]), i_dst[p4*N +: N]);
+            sw[bi(di(rsv_port[p4]), rsv_slot[p4])] <= i_w[p4*WL +: WL];
+            sfirst[bi(di(rsv_port[p4]), rsv_slot[p4])] <= i_first[p4];
+            scontr[bi(di(rsv_port[p4]), rsv_slot[p4])] <= 1'b0;
+            sdst[bi(di(rsv_port[p4]), rsv_slot[p4])] <= i_dst[p4*N +: N];
+            snd[bi(di(rsv_port[p4]), rsv_slot[p4])] <= ecube(flip(di(rsv_port[p4])), i_dst[p4*N +: N]);
           end
         end
         if (i_bvalid[p4] && rxport[p4] != N[DB-1:0])
-          mem[rxport[p4]*B + rxslot[p4]][8*i_k[p4*WL +: WL] +: 8] <= i_byte[p4*8 +: 8];
+          mem[bi(di(rxport[p4]), rxslot[p4])][8*{{(32 - WL){1'b0}}, i_k[p4*WL +: WL]} +: 8] <= i_byte[p4*8 +: 8];
         // The source's packet for port p4.
         if (inj[p4]) begin
-          idx = p4 * B + injslot[p4];
           // The source field's top 4 bits carry the first hop's dimension: the port that took it.
-          mem[idx] <= fnew[p4] ? src_pkt : fd_pkt[p4*P*8 +: P*8];
-          mem[idx][31:28] <= p4[3:0];
-          sw[idx] <= fnew[p4] ? src_w : fd_w[p4*WL +: WL];
-          sfirst[idx] <= fnew[p4] || fk[p4] == {KW{1'b0}};
-          scontr[idx] <= injcontr[p4];
-          sdst[idx] <= fnew[p4] ? src_dst : fdst[p4];
-          snd[idx] <= ecube(NODE[N-1:0] ^ (1 << p4), fnew[p4] ? src_dst : fdst[p4]);
+          mem[bi(p4, injslot[p4])] <= fnew[p4] ? src_pkt : fd_pkt[p4*P*8 +: P*8];
+          mem[bi(p4, injslot[p4])][31:28] <= p4[3:0];
+          sw[bi(p4, injslot[p4])] <= fnew[p4] ? src_w : fd_w[p4*WL +: WL];
+          sfirst[bi(p4, injslot[p4])] <= fnew[p4] || fk[p4] == {KW{1'b0}};
+          scontr[bi(p4, injslot[p4])] <= injcontr[p4];
+          sdst[bi(p4, injslot[p4])] <= fnew[p4] ? src_dst : fdst[p4];
+          snd[bi(p4, injslot[p4])] <= ecube(flip(p4), fnew[p4] ? src_dst : fdst[p4]);
         end
         if (fnew[p4]) begin
           ftag[p4] <= src_tag;
