@@ -11,6 +11,8 @@ namespace cmnet {
 namespace {
 
 std::string S(long long v) { return std::to_string(v); }
+// A range even for one bit, so that per-channel slices [d] of the network's vectors stay legal.
+std::string range(int width) { return "[" + S(width - 1) + ":0] "; }
 
 // The incoming dimensions of `node` in the order of their senders' node numbers (the model's
 // order of starts), packed for the ORDER parameter, first in the low bits.
@@ -18,10 +20,9 @@ std::string order_param(const HcubeParams& p, int node, int db) {
   std::vector<int> dims(static_cast<size_t>(p.dims));
   for (int d = 0; d < p.dims; ++d) dims[static_cast<size_t>(d)] = d;
   std::sort(dims.begin(), dims.end(), [&](int a, int b) { return (node ^ (1 << a)) < (node ^ (1 << b)); });
-  std::string bits;
-  for (int i = p.dims - 1; i >= 0; --i)
-    for (int b = db - 1; b >= 0; --b) bits += ((dims[static_cast<size_t>(i)] >> b) & 1) ? '1' : '0';
-  return S(p.dims * db) + "'b" + bits;
+  uint64_t v = 0;
+  for (int i = 0; i < p.dims; ++i) v |= static_cast<uint64_t>(dims[static_cast<size_t>(i)]) << (i * db);
+  return S(p.dims * db) + "'d" + S(static_cast<long long>(v));
 }
 
 std::vector<std::pair<std::string, std::string>> node_params(const HcubeParams& p, const HcubeWidths& w, int node) {
@@ -73,9 +74,9 @@ std::string emit_network(const HcubeParams& p) {
   v.line("input  wire clk,");
   v.line("input  wire rst,");
   v.line("input  wire clear,");
-  for (const auto& [name, width] : in_ports) v.line("input  wire " + vbits(width) + name + ",");
+  for (const auto& [name, width] : in_ports) v.line("input  wire " + range(width) + name + ",");
   for (size_t i = 0; i < out_ports.size(); ++i)
-    v.line(std::string(out_ports[i].first == "cnt_value" ? "output reg  " : "output wire ") + vbits(out_ports[i].second) +
+    v.line(std::string(out_ports[i].first == "cnt_value" ? "output reg  " : "output wire ") + range(out_ports[i].second) +
            out_ports[i].first + (i + 1 < out_ports.size() ? "," : ""));
   v.end_ports();
   // Channel signals of every node, as its ports name them.
@@ -87,12 +88,12 @@ std::string emit_network(const HcubeParams& p) {
   for (int x = 0; x < NN; ++x) {
     const std::string px = "n" + S(x) + "_";
     for (const auto& [s, width] : o_sig) {
-      v.line("wire " + vbits(width) + px + s + ";");
-      v.line("wire " + vbits(width) + px + "i" + s.substr(1) + ";");
+      v.line("wire " + range(width) + px + s + ";");
+      v.line("wire " + range(width) + px + "i" + s.substr(1) + ";");
     }
     for (const auto& [s, width] : back_sig) {
-      v.line("wire " + vbits(width) + px + "o_" + s + ";");
-      v.line("wire " + vbits(width) + px + "i_" + s + ";");
+      v.line("wire " + range(width) + px + "o_" + s + ";");
+      v.line("wire " + range(width) + px + "i_" + s + ";");
     }
     v.line("wire [31:0] " + px + "cnt;");
   }
@@ -129,13 +130,13 @@ std::string emit_network(const HcubeParams& p) {
     ports.push_back({"ej_bvalid", slice("ej_bvalid", n)});
     ports.push_back({"ej_end", slice("ej_end", n)});
     ports.push_back({"ej_byte", slice("ej_byte", n * 8)});
-    ports.push_back({"src_valid", "src_valid[" + S(x) + "]"});
+    ports.push_back({"src_valid", slice("src_valid", 1)});
     ports.push_back({"src_dst", slice("src_dst", n)});
     ports.push_back({"src_tag", slice("src_tag", w.tw)});
     ports.push_back({"src_npk", slice("src_npk", w.kw)});
     ports.push_back({"src_pkt", slice("src_pkt", P * 8)});
     ports.push_back({"src_w", slice("src_w", w.wl)});
-    ports.push_back({"src_take", "src_take[" + S(x) + "]"});
+    ports.push_back({"src_take", slice("src_take", 1)});
     ports.push_back({"fd_active", slice("fd_active", n)});
     ports.push_back({"fd_tag", slice("fd_tag", n * w.tw)});
     ports.push_back({"fd_k", slice("fd_k", n * w.kw)});
@@ -215,9 +216,11 @@ GeneratedDesign emit_hcube(const HcubeConfig& cfg) {
   if (!p.packet())
     throw ConfigError("config: hcube: scheme = \"wormhole\": the wormhole router has no RTL yet (the reference model "
                       "runs it: cmnet sim --engine model)");
-  if (p.dims > kHcubeMaxEmitDims)
-    throw ConfigError("config: hcube: dims = " + S(p.dims) + ": the whole-network Verilog is emitted for dims 1.." +
-                      S(kHcubeMaxEmitDims) + "; larger cubes run on the reference model");
+  if (p.dims < 2 || p.dims > kHcubeMaxEmitDims)
+    throw ConfigError("config: hcube: dims = " + S(p.dims) + ": the whole-network Verilog is emitted for dims 2.." +
+                      S(kHcubeMaxEmitDims) + "; other cubes run on the reference model");
+  if (p.buffers < 2)
+    throw ConfigError("config: hcube: buffers = " + S(p.buffers) + ": the RTL has at least 2 buffers per port");
   GeneratedDesign d;
   d.top = "hcube_network";
   d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));

@@ -115,6 +115,10 @@ module hcube_pkt_node #(
     input integer d;
     flip = NODE[N-1:0] ^ ({{(N-1){1'b0}}, 1'b1} << d);
   endfunction
+  function integer si;
+    input [SB-1:0] v;
+    si = {{(32 - SB){1'b0}}, v};
+  endfunction
   function integer di;
     input [DB-1:0] d;
     di = {{(32 - DB){1'b0}}, d};
@@ -206,7 +210,7 @@ module hcube_pkt_node #(
     for (p2 = 0; p2 < N; p2 = p2 + 1) begin
       ue[p2] = used[p2] - {{(QB-1){1'b0}}, txend[p2]};
       fe[p2] = ~held[p2];
-      if (txend[p2]) fe[p2][txslot[p2]] = 1'b1;
+      if (txend[p2]) fe[p2][si(txslot[p2])] = 1'b1;
       ce[p2] = ccnt[p2] - {{(QB-1){1'b0}}, txend[p2] & scontr[bi(p2, txslot[p2])]};
       rsv_port[p2] = N[DB-1:0];
       rsv_slot[p2] = {SB{1'b0}};
@@ -236,9 +240,9 @@ module hcube_pkt_node #(
         rsv_port[j2] = nd2;
         if (nd2 != N[DB-1:0]) begin
           for (s2 = B - 1; s2 >= 0; s2 = s2 - 1)
-            if (fe[nd2][s2]) rsv_slot[j2] = s2[SB-1:0];
-          fe[nd2][rsv_slot[j2]] = 1'b0;
-          ue[nd2] = ue[nd2] + 1'b1;
+            if (fe[di(nd2)][s2]) rsv_slot[j2] = s2[SB-1:0];
+          fe[di(nd2)][si(rsv_slot[j2])] = 1'b0;
+          ue[di(nd2)] = ue[di(nd2)] + 1'b1;
         end
       end
     end
@@ -249,13 +253,13 @@ module hcube_pkt_node #(
     e2 = ecube(NODE[N-1:0], src_dst);
     dim2 = N[DB-1:0];
     if (src_valid && e2 != N[DB-1:0]) begin
-      if (!fa[e2]) dim2 = e2;
+      if (!fa[di(e2)]) dim2 = e2;
       if (QUASI != 0)
         for (d2 = 0; d2 < N; d2 = d2 + 1)
-          if ((NODE[d2] != src_dst[d2]) && !fa[d2] && (dim2 == N[DB-1:0] || ue[d2] < ue[dim2])) dim2 = d2[DB-1:0];
+          if ((NODE[d2] != src_dst[d2]) && !fa[d2] && (dim2 == N[DB-1:0] || ue[d2] < ue[di(dim2)])) dim2 = d2[DB-1:0];
       if (dim2 != N[DB-1:0]) begin
         src_take = 1'b1;
-        fnew[dim2] = 1'b1;
+        fnew[di(dim2)] = 1'b1;
         newcontr = dim2 != e2;
       end
     end
@@ -269,7 +273,7 @@ module hcube_pkt_node #(
         inj[d2] = 1'b1;
         for (s2 = B - 1; s2 >= 0; s2 = s2 - 1)
           if (fe[d2][s2]) injslot[d2] = s2[SB-1:0];
-        fe[d2][injslot[d2]] = 1'b0;
+        fe[d2][si(injslot[d2])] = 1'b0;
         ue[d2] = ue[d2] + 1'b1;
         if (injcontr[d2]) ce[d2] = ce[d2] + 1'b1;
       end
