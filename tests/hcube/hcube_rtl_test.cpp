@@ -19,7 +19,7 @@ void expect_same(const HcubeConfig& cfg, const HcubeTraffic& t, const std::strin
   for (size_t i = 0; i < t.messages.size(); ++i) {
     const auto& a = m.deliveries[i];
     const auto& b = r.deliveries[i];
-    const bool same = b.delivered && b.data_ok && a.first == b.first && a.last == b.last;
+    const bool same = b.delivered && b.data_ok && a.first == b.first && a.last == b.last && a.first_dim == b.first_dim;
     if (!same && shown++ < 5)
       ADD_FAILURE() << what << ": message " << i << " (" << t.messages[i].src << " -> " << t.messages[i].dst << ", "
                     << t.messages[i].len << " bytes, gen " << t.messages[i].gen << "): model first/last " << a.first

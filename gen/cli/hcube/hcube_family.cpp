@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "gen/core/errors.h"
+#include "gen/hcube/hcube_emitter.h"
 #include "sim/hcube/hcube_model.h"
+#include "sim/hcube/hcube_rtl.h"
 
 namespace cmnet {
 
@@ -30,11 +32,7 @@ void HcubeFamily::check(const NetworkConfig& cfg) const { (void)hcube_config(cfg
 
 std::string HcubeFamily::canonical_json(const NetworkConfig& cfg) const { return config_to_json(hcube_config(cfg)); }
 
-GeneratedDesign HcubeFamily::emit(const NetworkConfig& cfg) const {
-  (void)hcube_config(cfg);
-  throw InputError("the hcube family has no RTL emitter yet: cmnet gen needs one (cmnet sim --engine model and "
-                   "cmnet bench --family hcube run the reference models)");
-}
+GeneratedDesign HcubeFamily::emit(const NetworkConfig& cfg) const { return emit_hcube(hcube_config(cfg)); }
 
 std::string HcubeFamily::summary(const NetworkConfig& cfg) const {
   const HcubeParams& p = hcube_config(cfg).hc;
@@ -128,7 +126,10 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   if (a.engine == "model") {
     r = run_hcube_model(p, t);
   } else if (a.engine == "rtl") {
-    throw InputError("--engine rtl: the hcube family has no RTL yet (use --engine model)");
+    if (!p.packet()) throw InputError("--engine rtl: the wormhole router has no RTL yet (use --engine model)");
+    HcubeRtlOptions o;
+    o.max_cycles = 50000000;
+    r = run_hcube_rtl(cfg, t, o);
   } else {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
   }
@@ -148,7 +149,7 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
     j["hops"] = hcube_hops(m.src, m.dst);
     j["first_dim"] = d.first_dim;
     if (d.delivered) {
-      j["started"] = d.started;
+      if (a.engine == "model") j["started"] = d.started;
       j["first"] = d.first;
       j["last"] = d.last;
       j["data_ok"] = d.data_ok;
