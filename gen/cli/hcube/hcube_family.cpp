@@ -25,7 +25,8 @@ std::vector<std::string> HcubeFamily::figures() const {
   return {"the paper's experiment on the model (n = 6, uniform, exponential lengths 512 and 2,048 bytes, nine "
           "loads each): mean time to the first packet and to the last byte against ideal link utilization for "
           "wormhole, fixed packet and quasi-adaptive packet, the latency and bandwidth ratios beside the paper's",
-          "further: n = 8 and 10, bit-complement / transpose / hot spot, packet size x buffer count at equal storage"};
+          "further: n = 8 and 10, bit-complement / transpose / hot spot, packet size x buffer count at equal storage, "
+          "the packet chip's LUT4 / FF / RAM on the iCE40 (yosys)"};
 }
 
 void HcubeFamily::check(const NetworkConfig& cfg) const { (void)hcube_config(cfg); }
