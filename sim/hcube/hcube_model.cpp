@@ -25,6 +25,7 @@ void HcubeReassemblyCheck::add(HcubeReceived x) {
     d.delivered = true;
     d.first = x.first;
     d.last = x.last;
+    if (x.first_dim >= 0) d.first_dim = x.first_dim;
     d.data_ok = x.dst == m.dst && x.len == m.len && x.data == hcube_payload(p_.seed, m);
     if (!d.data_ok) ++r_.bad_reassembly;
     ++r_.delivered;

@@ -56,7 +56,7 @@ namespace cmnet {
 
 struct HcubeDelivery {
   bool delivered = false;
-  uint64_t started = 0;     // tick its first packet (header) took its first channel
+  uint64_t started = 0;     // tick its first packet (header) took its first channel (models only)
   uint64_t first = 0;       // tick its first packet (wormhole: first 16 data bytes) arrived
   uint64_t last = 0;        // tick its last byte arrived
   int first_dim = -1;       // dimension of its first hop
@@ -82,6 +82,7 @@ struct HcubeModelOptions {
 // One message as the destination reassembled it, from its packets' header fields only.
 struct HcubeReceived {
   uint32_t dst = 0, src = 0, len = 0, type = 0;
+  int first_dim = -1;  // from the source field (packet scheme), -1 when not known
   uint64_t first = 0, last = 0;
   std::vector<uint8_t> data;
 };

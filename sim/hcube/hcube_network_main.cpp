@@ -10,8 +10,7 @@
 //   msg SRC DST GEN NPK                  (each node's messages in order; the tag is the record number)
 //   pkt W HEX                            (NPK of them after each msg: wire bytes and the bytes, hex)
 // Output:
-//   rx DST SRC TYPE LEN FIRST LAST HEX  (a reassembled message: data bytes in hex)
-//   bad DST DIM WHAT                     (a packet the reassembly could not place)
+//   rx DST SRC FDIM TYPE LEN FIRST LAST HEX  (a reassembled message: first-hop dim, data bytes in hex)
 //   done CYCLES COMPLETED
 //   speed CYCLES SECONDS
 //   cnt NODE v0 v1 ...                   (the node's counters, port * 4 + kind)
@@ -176,7 +175,8 @@ int main(int argc, char** argv) {
       it->second.data.insert(it->second.data.end(), a.begin() + static_cast<std::ptrdiff_t>(from), a.end());
       if (it->second.data.size() >= it->second.len) {
         const Open& o = it->second;
-        std::fprintf(out, "rx %u %u %u %u %" PRIu64 " %" PRIu64 " ", x, field & 0xFFFu, o.type, o.len, o.first, t);
+        std::fprintf(out, "rx %u %u %u %u %u %" PRIu64 " %" PRIu64 " ", x, field & 0xFFFu, field >> 12, o.type, o.len,
+                     o.first, t);
         for (uint8_t b : o.data) std::fprintf(out, "%02x", b);
         std::fprintf(out, "\n");
         open.erase(it);

@@ -69,7 +69,7 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
     if (kind == "rx") {
       HcubeReceived x;
       std::string hex;
-      out >> x.dst >> x.src >> x.type >> x.len >> x.first >> x.last >> hex;
+      out >> x.dst >> x.src >> x.first_dim >> x.type >> x.len >> x.first >> x.last >> hex;
       for (size_t i = 0; i + 1 < hex.size(); i += 2) x.data.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
       r.ticks = std::max(r.ticks, x.last);
       check.add(std::move(x));

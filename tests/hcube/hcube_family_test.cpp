@@ -30,6 +30,7 @@ TEST(HcubeFamily, RegisteredExamplesLoadAndRoundTrip) {
     const NetworkConfig again = parse_config(g->canonical_json(cfg), "canonical");
     EXPECT_EQ(g->canonical_json(again), g->canonical_json(cfg)) << ex;
   }
+  EXPECT_FALSE(find_family("hcube", "here").emit(load_network(example("hcube_3.json"), nullptr)).verilog_files().empty());
   const Family* g = nullptr;
   const NetworkConfig q = load_network(example("hcube_paper_quasi.json"), &g);
   EXPECT_NE(g->summary(q).find("quasi routing"), std::string::npos) << g->summary(q);

@@ -12,11 +12,17 @@
 //     paper's storage per port (320 bytes).
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <unistd.h>
 
 #include "gen/cli/hcube/hcube_family.h"
+#include "gen/core/process.h"
+#include "gen/hcube/hcube_emitter.h"
 #include "host/svg_plot.h"
 #include "sim/hcube/hcube_model.h"
 
@@ -174,6 +180,50 @@ std::string ratio_plot(const std::string& title, const std::vector<Point>& pts) 
     c.series.push_back(s);
   }
   return plot::line_chart(c);
+}
+
+// yosys synth_ice40 of one node chip: LUT4s, flip-flops and block RAMs from `stat` (-1 when yosys
+// failed). Fmax needs place and route, and the chip's ports (a packet per feeder) are far more
+// than a package has pins: that waits for a board top.
+struct Synth {
+  long luts = -1, ffs = 0, brams = 0;
+};
+
+Synth synth_node(const HcubeParams& p) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-hcube-synth-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const GeneratedDesign d = emit_hcube_node(p);
+  write_design(d, dir.string());
+  std::string script = "read_verilog";
+  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
+  script += "; chparam";
+  for (const auto& [k, v] : hcube_node_params(p, 1)) {
+    const auto q = v.find("'d");
+    script += " -set " + k + " " + (q == std::string::npos ? v : v.substr(q + 2));
+  }
+  script += " hcube_pkt_node; synth_ice40 -top hcube_pkt_node; stat";
+  Synth s;
+  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 3600,
+                           (dir / "yosys.out").string());
+  if (rc == 0) {
+    std::ifstream in(dir / "yosys.log");
+    std::string line;
+    const std::regex cell(R"(^\s+(SB_\w+)\s+(\d+)\s*$)");
+    std::smatch m;
+    s.luts = 0;
+    while (std::getline(in, line))
+      if (std::regex_match(line, m, cell)) {
+        const std::string name = m[1];
+        const long v = std::stol(m[2]);
+        if (name == "SB_LUT4") s.luts = v;
+        else if (name.rfind("SB_DFF", 0) == 0) s.ffs += v;
+        else if (name.rfind("SB_RAM", 0) == 0) s.brams += v;
+      }
+  }
+  fs::remove_all(dir);
+  return s;
 }
 
 }  // namespace
@@ -355,6 +405,26 @@ int hcube_bench(const BenchArgs& a) {
     tc.series = ts;
     std::ofstream(stem + "-packet-size.svg") << plot::line_chart(tc);
     out["packet_size_tradeoff"] = trade;
+
+    // The packet chip's size on the iCE40 (yosys synth_ice40; the HX8K has 7,680 LUT4s and
+    // flip-flops and 32 block RAMs).
+    std::printf("\n-- the packet-scheme node chip, yosys synth_ice40 (iCE40 HX8K: 7,680 LUT4 / 7,680 FF / 32 RAM)\n");
+    std::printf("   %5s %7s %6s %8s | %7s %7s %5s %s\n", "dims", "routing", "packet", "buffers", "LUT4", "FF", "RAM", "fits");
+    json synth = json::array();
+    for (auto [n, rt, b] : std::vector<std::tuple<int, const char*, int>>{{3, "fixed", 2}, {3, "quasi", 4}, {6, "quasi", 2}}) {
+      HcubeParams p;
+      p.dims = n;
+      p.routing = rt;
+      p.buffers = b;
+      const Synth sy = synth_node(p);
+      const bool fits = sy.luts >= 0 && sy.luts <= 7680 && sy.ffs <= 7680 && sy.brams <= 32;
+      std::printf("   %5d %7s %6d %8d | %7ld %7ld %5ld %s\n", n, rt, p.packet_bytes, b, sy.luts, sy.ffs, sy.brams,
+                  sy.luts < 0 ? "(yosys failed)" : fits ? "yes" : "no");
+      std::fflush(stdout);
+      synth.push_back({{"dims", n}, {"routing", rt}, {"packet_bytes", p.packet_bytes}, {"buffers", b},
+                       {"lut4", sy.luts}, {"ff", sy.ffs}, {"ram", sy.brams}, {"fits_hx8k", fits}});
+    }
+    out["synthesis_ice40"] = synth;
   }
   std::ofstream(path) << out.dump(2) << '\n';
   std::printf("\nwrote %s and %s-*.svg\n", path.c_str(), stem.c_str());

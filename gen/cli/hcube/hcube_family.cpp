@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "gen/core/errors.h"
+#include "gen/hcube/hcube_emitter.h"
 #include "sim/hcube/hcube_model.h"
+#include "sim/hcube/hcube_rtl.h"
 
 namespace cmnet {
 
@@ -23,18 +25,15 @@ std::vector<std::string> HcubeFamily::figures() const {
   return {"the paper's experiment on the model (n = 6, uniform, exponential lengths 512 and 2,048 bytes, nine "
           "loads each): mean time to the first packet and to the last byte against ideal link utilization for "
           "wormhole, fixed packet and quasi-adaptive packet, the latency and bandwidth ratios beside the paper's",
-          "further: n = 8 and 10, bit-complement / transpose / hot spot, packet size x buffer count at equal storage"};
+          "further: n = 8 and 10, bit-complement / transpose / hot spot, packet size x buffer count at equal storage, "
+          "the packet chip's LUT4 / FF / RAM on the iCE40 (yosys)"};
 }
 
 void HcubeFamily::check(const NetworkConfig& cfg) const { (void)hcube_config(cfg); }
 
 std::string HcubeFamily::canonical_json(const NetworkConfig& cfg) const { return config_to_json(hcube_config(cfg)); }
 
-GeneratedDesign HcubeFamily::emit(const NetworkConfig& cfg) const {
-  (void)hcube_config(cfg);
-  throw InputError("the hcube family has no RTL emitter yet: cmnet gen needs one (cmnet sim --engine model and "
-                   "cmnet bench --family hcube run the reference models)");
-}
+GeneratedDesign HcubeFamily::emit(const NetworkConfig& cfg) const { return emit_hcube(hcube_config(cfg)); }
 
 std::string HcubeFamily::summary(const NetworkConfig& cfg) const {
   const HcubeParams& p = hcube_config(cfg).hc;
@@ -128,7 +127,10 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   if (a.engine == "model") {
     r = run_hcube_model(p, t);
   } else if (a.engine == "rtl") {
-    throw InputError("--engine rtl: the hcube family has no RTL yet (use --engine model)");
+    if (!p.packet()) throw InputError("--engine rtl: the wormhole router has no RTL yet (use --engine model)");
+    HcubeRtlOptions o;
+    o.max_cycles = 50000000;
+    r = run_hcube_rtl(cfg, t, o);
   } else {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
   }
@@ -148,7 +150,7 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
     j["hops"] = hcube_hops(m.src, m.dst);
     j["first_dim"] = d.first_dim;
     if (d.delivered) {
-      j["started"] = d.started;
+      if (a.engine == "model") j["started"] = d.started;
       j["first"] = d.first;
       j["last"] = d.last;
       j["data_ok"] = d.data_ok;
