@@ -70,6 +70,12 @@ std::string canon(ClosMsg c, int m) {
   return c.str();
 }
 
+// A configuration write {valid, select} at addr, as text.
+std::string cfg_str(int addr, int data, const ClosParams& p) {
+  const int valid = (data >> p.cfg_sel_bits()) & 1, sel = data & ((1 << p.cfg_sel_bits()) - 1);
+  return "CFG " + std::to_string(addr) + (valid ? " = " + std::to_string(sel) : std::string(" cleared"));
+}
+
 }  // namespace
 
 ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLeafRequest>& requests, uint64_t max_cycles,
@@ -142,11 +148,18 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
       what[hh] = canon(c, p.m);
       if (c.to != h) bad("hnode " + std::to_string(h) + " handled a message for hnode " + std::to_string(c.to));
       for (const ClosMsg& x : model.handle(h, c)) want[hh].push_back(canon(x, p.m));
+      for (const auto& [addr, sel] : model.config_writes())
+        want[hh].push_back(cfg_str(addr, sel < 0 ? 0 : (1 << p.cfg_sel_bits()) | sel, p));
     } else if (kind == "S") {
       uint64_t m = 0;
       out >> std::hex >> m >> std::dec;
       ++run.sent;
       got[hh].push_back(canon(L.decode(m), p.m));
+    } else if (kind == "W") {
+      uint64_t addr = 0, data = 0;
+      out >> addr >> data;
+      ++run.cfg_writes;
+      got[hh].push_back(cfg_str(static_cast<int>(addr), static_cast<int>(data), p));
     } else if (kind == "R") {
       int leaf = 0;
       out >> leaf;
