@@ -81,7 +81,6 @@ StreamWorkload clos_permutation_workload(const ClosConfig& cfg, const ClosRunOpt
       if (c.counter.name == "circuits.cancels") cancels = c.value;
     }
     r.rows.push_back({"circuits delivered bit-exact", std::to_string(exact), std::to_string(N), true});
-    r.rows.push_back({"units delivered", std::to_string(board.delivered.size()), std::to_string(N), true});
     r.rows.push_back({"READY (circuits set up)", std::to_string(ready), std::to_string(model_ready), true});
     r.rows.push_back({"words dropped", std::to_string(dropped), "0", true});
     r.rows.push_back({"CANCELs (races)", std::to_string(cancels), "", false});
