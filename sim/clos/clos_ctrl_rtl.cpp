@@ -79,7 +79,7 @@ std::string cfg_str(int addr, int data, const ClosParams& p) {
 }  // namespace
 
 ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLeafRequest>& requests, uint64_t max_cycles,
-                                 double timeout_s) {
+                                 double timeout_s, int model_cancel_limit) {
   const ClosParams& p = cfg.clos;
   const Layout L(clos_ctrl_layout(cfg));
   if (L.l.MW > 64) throw std::invalid_argument("clos ctrl RTL harness: messages wider than 64 bits");
@@ -104,7 +104,9 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
   }
   ClosCtrlRtlRun run;
   ClosSetupOptions o;
-  ClosProtocolModel model(p, o);
+  ClosParams mp = p;
+  if (model_cancel_limit > 0) mp.cancel_limit = model_cancel_limit;
+  ClosProtocolModel model(mp, o);
   // Per hnode: what the model's step for its last handled message sends, and what the RTL sent since.
   std::vector<std::vector<std::string>> want(static_cast<size_t>(p.hnodes())), got(want.size());
   std::vector<std::string> what(want.size());
