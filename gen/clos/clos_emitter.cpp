@@ -4,6 +4,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "gen/clos/clos_config.h"
 #include "gen/core/errors.h"
 #include "gen/core/hypercube_topology.h"
 #include "gen/core/verilog_writer.h"
@@ -278,8 +279,32 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
   v.line("output wire [" + S(H * MW - 1) + ":0] handled_msg,");
   v.line("output wire [" + S(H - 1) + ":0] sent_valid,        // trace: a message hnode h sends into the hypercube");
   v.line("output wire [" + S(H * MW - 1) + ":0] sent_msg,");
-  v.line("output wire [" + S(H - 1) + ":0] overflow");
+  v.line("output wire [" + S(H - 1) + ":0] overflow,");
+  v.line("output wire busy,                              // an hnode has a message queued or in hand");
+  v.line("// The switches' configuration port (clos_network's): the hnodes' writes, lowest hnode first");
+  v.line("output wire cfg_we,");
+  v.line("output wire [" + S(H - 1) + ":0] cfg_from,               // one-hot: the hnode writing");
+  v.line("output wire [" + S(p.cfg_addr_bits() - 1) + ":0] cfg_addr,");
+  v.line("output wire [" + S(p.cfg_sel_bits()) + ":0] cfg_data");
   v.end_ports();
+  const int CAW = p.cfg_addr_bits(), CDW = p.cfg_sel_bits() + 1;
+  v.line("wire [" + S(H - 1) + ":0] e_busy, e_cfg_valid, e_cfg_take;");
+  v.line("wire [" + S(H * CAW - 1) + ":0] e_cfg_addr;");
+  v.line("wire [" + S(H * CDW - 1) + ":0] e_cfg_data;");
+  v.line("// hnode h's write is taken when no lower hnode has one");
+  for (int h = 0; h < H; ++h)
+    v.line("assign e_cfg_take[" + S(h) + "] = e_cfg_valid[" + S(h) + "]" +
+           (h ? " && !(|e_cfg_valid[" + S(h - 1) + ":0])" : std::string()) + ";");
+  v.line("assign cfg_we = |e_cfg_valid;");
+  v.line("assign cfg_from = e_cfg_take;");
+  std::string amux = "assign cfg_addr = ", dmux = "assign cfg_data = ";
+  for (int h = 0; h < H; ++h) {
+    const std::string c = h + 1 < H ? "e_cfg_take[" + S(h) + "] ? " : "";
+    amux += c + "e_cfg_addr[" + S(h * CAW) + " +: " + S(CAW) + "]" + (h + 1 < H ? " : " : ";");
+    dmux += c + "e_cfg_data[" + S(h * CDW) + " +: " + S(CDW) + "]" + (h + 1 < H ? " : " : ";");
+  }
+  v.line(amux);
+  v.line(dmux);
   // Per node: the engine's injection, the router's local output, the link registers per dimension.
   v.line("wire [" + S(H - 1) + ":0] inj_valid, inj_ready, loc_valid, loc_take;");
   v.line("wire [" + S(H * MW - 1) + ":0] inj_msg, loc_msg;");
@@ -287,6 +312,7 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
   v.line("wire [" + S(H * D * MW - 1) + ":0] lo_msg, li_msg;");
   v.line("assign sent_valid = inj_valid & inj_ready;");
   v.line("assign sent_msg = inj_msg;");
+  v.line("assign busy = |e_busy || |lo_valid || |loc_valid;  // a message in an engine or on a link");
   // Every link: node x's dimension-d output register is node (x ^ 2^d)'s dimension-d input.
   for (const HypercubeLink& k : cube.links()) {
     const int a = k.from * D + k.dim, b = k.to * D + k.dim;
@@ -301,7 +327,7 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
                {{"ID", S(h)}, {"D", S(D)}, {"M", S(p.m)}, {"R", S(p.r)}, {"NP", S(p.n)}, {"KW", S(l.KW)},
                 {"RW", S(l.RW)}, {"NW", S(l.NW)}, {"RL", S(RL)}, {"KL", S(KL)}, {"SW", S(SW)}, {"LW", S(LW)},
                 {"LLW", S(LLW)}, {"QW", S(l.queue_bits)}, {"FW", S(l.fifo_bits)}, {"CANCEL_LIMIT", S(p.cancel_limit)},
-                {"START", S(h % p.m)}},
+                {"START", S(h % p.m)}, {"CAW", S(CAW)}, {"CSW", S(CDW - 1)}},
                {{"clk", "clk"}, {"rst", "rst"}, {"net_valid", "loc_valid[" + S(h) + "]"}, {"net_msg", "loc_msg[" + M0 + "]"},
                 {"net_take", "loc_take[" + S(h) + "]"}, {"leaf_valid", "leaf_valid[" + S(h) + "]"},
                 {"leaf_msg", "leaf_msg[" + M0 + "]"}, {"leaf_take", "leaf_take[" + S(h) + "]"},
@@ -309,7 +335,10 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
                 {"out_ready", "inj_ready[" + S(h) + "]"}, {"ready_valid", "ready_valid[" + S(h) + "]"},
                 {"ready_orig", "ready_orig[" + S(h * l.NW) + " +: " + S(l.NW) + "]"},
                 {"handled_valid", "handled_valid[" + S(h) + "]"}, {"handled_msg", "handled_msg[" + M0 + "]"},
-                {"overflow", "overflow[" + S(h) + "]"}});
+                {"overflow", "overflow[" + S(h) + "]"}, {"cfg_valid", "e_cfg_valid[" + S(h) + "]"},
+                {"cfg_addr", "e_cfg_addr[" + S(h * CAW) + " +: " + S(CAW) + "]"},
+                {"cfg_data", "e_cfg_data[" + S(h * CDW) + " +: " + S(CDW) + "]"},
+                {"cfg_take", "e_cfg_take[" + S(h) + "]"}, {"busy", "e_busy[" + S(h) + "]"}});
     v.instance("clos_cube_router", "router" + S(h), {{"ID", S(h)}, {"D", S(D)}, {"MW", S(MW)}},
                {{"clk", "clk"}, {"rst", "rst"}, {"inj_valid", "inj_valid[" + S(h) + "]"}, {"inj_msg", "inj_msg[" + M0 + "]"},
                 {"inj_ready", "inj_ready[" + S(h) + "]"},
@@ -461,6 +490,72 @@ GeneratedDesign emit_clos_tree(const ClosTreeLayout& l) {
   d.files.emplace_back("clos_tree_top.v", v.text());
   d.files.emplace_back("filelist.f", filelist(d));
   return d;
+}
+
+int clos_stream_max_words() { return (1 << 4) - 2; }  // a leaf's receive buffer (2^RXQ_W) less the source word
+
+StreamBoardSpec clos_stream_spec(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  validate(p, "config: clos");
+  if (p.hnode_dims < 1) throw ConfigError("config: clos: hnode_dims = 0: the board's hnodes need a hypercube of at least 2");
+  if (p.ports() > 256) throw ConfigError("config: clos: " + S(p.ports()) + " leaves: the board holds at most 256");
+  ClosConfig wide = cfg;
+  wide.clos.width = 34;  // {valid, last, word}
+  const ClosCtrlLayout l = clos_ctrl_layout(cfg);
+  const int NL = p.ports(), H = p.hnodes();
+  StreamBoardSpec s;
+  s.info.family = "clos";
+  s.info.name = cfg.name;
+  s.info.leaves = static_cast<uint32_t>(NL);
+  s.info.params = {{"m", S(p.m)}, {"n", S(p.n)}, {"r", S(p.r)}, {"hnode_dims", S(p.hnode_dims)},
+                   {"cancel_limit", S(p.cancel_limit)}, {"max_words", S(clos_stream_max_words())}};
+  s.info.regions = {"network"};
+  for (int i = 0; i < NL; ++i) {
+    s.info.counters.push_back({"leaf" + S(i) + ".sent", CounterKind::In, 0});
+    s.info.counters.push_back({"leaf" + S(i) + ".received", CounterKind::Out, 0});
+  }
+  s.info.counters.push_back({"network.held", CounterKind::Held, 0});
+  s.info.counters.push_back({"circuits.ready", CounterKind::Other, 0});
+  s.info.counters.push_back({"circuits.cancels", CounterKind::Other, 0});
+  s.info.counters.push_back({"words.dropped", CounterKind::Other, 0});
+  s.title = "CONNECT Clos network " + clos_name(p);
+  s.canonical_json = config_to_json(cfg);
+  // The design: the switch (34 bits wide: beyond a config's 1..32, so emitted directly), the
+  // engines and the leaves, then the stream module.
+  s.network.files.emplace_back("clos_crossbar.v", read_hw_file("clos_crossbar.v"));
+  s.network.files.emplace_back("clos_network.v", emit_network(wide.clos));
+  for (const auto& [name, text] : emit_clos_ctrl(cfg).files)
+    if (name.size() > 2 && name.substr(name.size() - 2) == ".v") s.network.files.emplace_back(name, text);
+  s.network.files.emplace_back("clos_stream_core.v", read_hw_file("clos_stream_core.v"));
+  const int lsb_dest = l.M + 1 + l.KW, lsb_orig = lsb_dest + l.NW, lsb_type = lsb_orig + l.NW, lsb_to = lsb_type + 4;
+  VerilogWriter v;
+  auto params = header_params(wide.clos);
+  params.emplace_back("hnodes", S(H));
+  v.header("CONNECT's " + clos_name(p) + " on the stream board (hw/clos/clos_stream_core.v).", params);
+  v.open("module clos_stream (");
+  for (const char* line : {"input  wire clk,", "input  wire rst,", "input  wire run,", "input  wire clear,",
+                           "input  wire tx_valid,", "output wire tx_ready,", "input  wire [15:0] tx_leaf,",
+                           "input  wire [31:0] tx_data,", "input  wire tx_last,", "output wire rx_valid,",
+                           "input  wire rx_ready,", "output wire [15:0] rx_leaf,", "output wire [31:0] rx_data,",
+                           "output wire rx_last,", "output wire busy,"})
+    v.line(line);
+  v.line("output wire [" + S((2 * NL + 4) * 32 - 1) + ":0] counters");
+  v.end_ports();
+  v.instance("clos_stream_core", "core",
+             {{"NL", S(NL)}, {"NP", S(p.n)}, {"H", S(H)}, {"D", S(l.D)}, {"NW", S(l.NW)}, {"MW", S(l.MW)},
+              {"TYPE_LSB", S(lsb_type)}, {"DEST_LSB", S(lsb_dest)}, {"ORIG_LSB", S(lsb_orig)}, {"TO_LSB", S(lsb_to)},
+              {"CAW", S(p.cfg_addr_bits())}, {"CDW", S(p.cfg_sel_bits() + 1)}, {"TXQ_W", "4"}, {"RXQ_W", "4"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"run", "run"}, {"clear", "clear"}, {"tx_valid", "tx_valid"},
+              {"tx_ready", "tx_ready"}, {"tx_leaf", "tx_leaf"}, {"tx_data", "tx_data"}, {"tx_last", "tx_last"},
+              {"rx_valid", "rx_valid"}, {"rx_ready", "rx_ready"}, {"rx_leaf", "rx_leaf"}, {"rx_data", "rx_data"},
+              {"rx_last", "rx_last"}, {"busy", "busy"}, {"counters", "counters"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  s.network.files.emplace_back("clos_stream.v", v.text());
+  s.network.top = "clos_stream";
+  s.stream_module = "clos_stream";
+  s.fifo_log2 = 7;
+  return s;
 }
 
 }  // namespace cmnet

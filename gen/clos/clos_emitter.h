@@ -8,6 +8,7 @@
 
 #include "gen/clos/clos_config.h"
 #include "gen/core/design.h"
+#include "gen/core/stream_board.h"
 
 namespace cmnet {
 
@@ -49,5 +50,14 @@ struct ClosTreeLayout {
 };
 ClosTreeLayout clos_tree_layout(int hnode_dims, const std::vector<int>& degrees);
 GeneratedDesign emit_clos_tree(const ClosTreeLayout& l);
+
+// CONNECT on the stream board (hw/common/STREAM_BOARD.md, hw/clos/clos_stream_core.v): the switch
+// with 34-bit circuits ({valid, last, word}), the hnodes' message engines setting it up, and a
+// leaf unit per data processor: a unit to leaf L is {destination, data words...}; the
+// destination delivers {L, data words...}. Units carry at most clos_stream_max_words() data
+// words. stream_module "clos_stream"; counters: leafI.sent (In), leafI.received (Out),
+// network.held (Held), circuits.ready, circuits.cancels, words.dropped (Other).
+StreamBoardSpec clos_stream_spec(const ClosConfig& cfg);
+int clos_stream_max_words();
 
 }  // namespace cmnet

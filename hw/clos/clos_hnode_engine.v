@@ -27,6 +27,11 @@
 //   DDCR   (h_d) OutputVector bit cleared, dest released
 // A release hands the leaf to the first request of its WaitingQueue, which then continues
 // (CR from h_o, SELECT at h_d, or READY).
+// The hardware signals to the switches (the configuration port of clos_network, addressed as
+// ClosParams::cfg_* says): h_d sets the output switch's port to ms when it selects and clears it
+// on CANCEL and DDCR; h_m sets the middle switch on an accepted CO and clears it on IDCR; h_o
+// sets the input switch when it sends READY and clears it on ODCR. A step's write waits for
+// cfg_take before the engine goes on (one write per step).
 `default_nettype none
 module clos_hnode_engine #(
   parameter integer ID = 0,
@@ -41,6 +46,8 @@ module clos_hnode_engine #(
   parameter integer FW = 4,         // input queue depth 2^FW
   parameter integer CANCEL_LIMIT = 3,
   parameter integer START = 0,      // the first middle switch of the search (h_d's own)
+  parameter integer CAW = 4,        // configuration address bits
+  parameter integer CSW = 2,        // configuration select bits
   parameter integer MW = M + 5 + KW + 2 * NW + D
 ) (
   input  wire clk,
@@ -58,7 +65,12 @@ module clos_hnode_engine #(
   output wire [NW-1:0] ready_orig,
   output wire handled_valid,        // the message the engine starts handling (trace)
   output wire [MW-1:0] handled_msg,
-  output reg  overflow              // a WaitingQueue was full (a request lost): must never happen
+  output reg  overflow,             // a WaitingQueue was full (a request lost): must never happen
+  output reg  cfg_valid,            // a write to the switches' configuration port
+  output reg  [CAW-1:0] cfg_addr,
+  output reg  [CSW:0] cfg_data,     // {valid, select}
+  input  wire cfg_take,
+  output wire busy                  // a message queued or being handled
 );
   localparam [3:0] T_CSR = 4'd0, T_CR = 4'd1, T_CO = 4'd2, T_ACK = 4'd3, T_READY = 4'd4, T_ODCR = 4'd5,
                    T_IDCR = 4'd6, T_DDCR = 4'd7, T_CANCEL = 4'd8, T_RESEND = 4'd9;
@@ -119,6 +131,37 @@ module clos_hnode_engine #(
       hnode_of_ms = t[D-1:0];
     end
   endfunction
+  function [CAW-1:0] in_addr(input [NW-1:0] o, input [KW-1:0] k);  // input switch of o, output k
+    integer t;
+    begin
+      t = {{(32-RW){1'b0}}, sw_of(o)} * M + {{(32-KW){1'b0}}, k};
+      in_addr = t[CAW-1:0];
+    end
+  endfunction
+  function [CAW-1:0] mid_addr(input [KW-1:0] k, input [RW-1:0] o);  // middle switch k, output o
+    integer t;
+    begin
+      t = R * M + {{(32-KW){1'b0}}, k} * R + {{(32-RW){1'b0}}, o};
+      mid_addr = t[CAW-1:0];
+    end
+  endfunction
+  function [CAW-1:0] out_addr(input [NW-1:0] d);  // the output switch port of leaf d
+    integer t;
+    begin
+      t = 2 * R * M + {{(32-NW){1'b0}}, d};
+      out_addr = t[CAW-1:0];
+    end
+  endfunction
+  function [CSW:0] sel(input [31:0] x);
+    sel = {1'b1, x[CSW-1:0]};
+  endfunction
+  function [CSW-1:0] port_of(input [NW-1:0] x);
+    integer t;
+    begin
+      t = {{(32-NW){1'b0}}, x} % NP;
+      port_of = t[CSW-1:0];
+    end
+  endfunction
   /* verilator lint_on UNUSEDSIGNAL */
   function [MW-1:0] pack(input [D-1:0] to, input [3:0] ty, input [NW-1:0] o, input [NW-1:0] d, input [KW-1:0] k,
                          input bl, input [M-1:0] v);
@@ -148,6 +191,9 @@ module clos_hnode_engine #(
   reg e_ready_msg;                  // the message to send is a READY to a leaf
   reg e_release;                    // after the emission: release rel_leaf (else go to e_next)
 
+  // The engine waits while its configuration write is not taken.
+  wire go = !cfg_valid;
+
   // ---- the switch status and the leaf status
   reg hs_valid;
   reg [2:0] hs_code;
@@ -160,7 +206,7 @@ module clos_hnode_engine #(
   wire [KW-1:0] hs_res_ms;
   wire [M-1:0] hs_res_iv;
   clos_hnode #(.M(M), .R(R), .RL(RL), .KL(KL), .KW(KW), .RW(RW), .SW(SW), .LW(LW)) status (
-    .clk(clk), .rst(rst), .op_valid(hs_valid), .op_code(hs_code), .op_sw(hs_sw), .op_k(hs_k), .op_ms(hs_ms),
+    .clk(clk), .rst(rst), .op_valid(hs_valid && go), .op_code(hs_code), .op_sw(hs_sw), .op_k(hs_k), .op_ms(hs_ms),
     .op_in_sw(hs_in), .op_out_sw(hs_out), .op_start(START_MS), .op_iv(hs_iv), .op_tried(hs_tried),
     .res_found(hs_found), .res_ms(hs_res_ms), .res_accept(hs_accept), .res_iv(hs_res_iv));
 
@@ -172,7 +218,7 @@ module clos_hnode_engine #(
   wire [NW-1:0] ls_res_req;
   wire [1:0] ls_res_kind;
   clos_leaf_status #(.L(L), .LW(LLW), .IDW(NW), .QW(QW)) leaves (
-    .clk(clk), .rst(rst), .op_valid(ls_valid), .op_release(ls_release), .op_leaf(ls_leaf), .op_req(ls_req),
+    .clk(clk), .rst(rst), .op_valid(ls_valid && go), .op_release(ls_release), .op_leaf(ls_leaf), .op_req(ls_req),
     .op_kind(ls_kind), .res_wait(ls_wait), .res_resume(ls_resume), .res_req(ls_res_req), .res_kind(ls_res_kind),
     .res_full(ls_full));
 
@@ -218,13 +264,14 @@ module clos_hnode_engine #(
     endcase
   end
 
-  assign out_valid = state == S_EMIT && !e_ready_msg;
+  assign out_valid = go && state == S_EMIT && !e_ready_msg;
   assign out_msg = e_msg;
-  assign ready_valid = state == S_EMIT && e_ready_msg;
+  assign ready_valid = go && state == S_EMIT && e_ready_msg;
   assign ready_orig = e_msg[M + 1 + KW + NW +: NW];
-  assign handled_valid = state == S_IDLE && !f_empty;
+  assign handled_valid = go && state == S_IDLE && !f_empty;
+  assign busy = !f_empty || state != S_IDLE || cfg_valid;
   assign handled_msg = fifo[f_head];
-  wire emitted = state == S_EMIT && (e_ready_msg || out_ready);
+  wire emitted = go && state == S_EMIT && (e_ready_msg || out_ready);
 
   integer j;
   always @(posedge clk) begin
@@ -234,6 +281,9 @@ module clos_hnode_engine #(
       f_count <= {(FW+1){1'b0}};
       state <= S_IDLE;
       overflow <= 1'b0;
+      cfg_valid <= 1'b0;
+      cfg_addr <= {CAW{1'b0}};
+      cfg_data <= {(CSW+1){1'b0}};
       e_msg <= {MW{1'b0}};
       e_next <= S_IDLE;
       e_ready_msg <= 1'b0;
@@ -259,9 +309,10 @@ module clos_hnode_engine #(
         fifo[f_tail] <= f_in;
         f_tail <= f_tail + 1'b1;
       end
-      f_count <= f_count + {{FW{1'b0}}, f_push} - {{FW{1'b0}}, state == S_IDLE && !f_empty};
-      if (ls_valid && !ls_release && ls_wait && ls_full) overflow <= 1'b1;
-      case (state)
+      f_count <= f_count + {{FW{1'b0}}, f_push} - {{FW{1'b0}}, handled_valid};
+      if (ls_valid && go && !ls_release && ls_wait && ls_full) overflow <= 1'b1;
+      if (cfg_take) cfg_valid <= 1'b0;
+      if (go) case (state)
         S_IDLE: if (!f_empty) begin
           f_head <= f_head + 1'b1;
           {c_type, c_orig, c_dest, c_ms, c_blocked, c_iv} <= head[MW-D-1:0];
@@ -304,6 +355,9 @@ module clos_hnode_engine #(
           if (hs_found) begin
             e_msg <= pack(hnode_of_ms(hs_res_ms), T_CO, c_orig, c_dest, hs_res_ms, 1'b0, {M{1'b0}});
             e_release <= 1'b0;
+            cfg_valid <= 1'b1;  // the output switch: dest's port from middle switch ms
+            cfg_addr <= out_addr(c_dest);
+            cfg_data <= sel({{(32-KW){1'b0}}, hs_res_ms});
           end else begin
             // Blocked: RESEND "blocked" to h_o, then the destination leaf is released.
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b1, {M{1'b0}});
@@ -313,6 +367,11 @@ module clos_hnode_engine #(
           state <= S_EMIT;
         end
         S_CO: begin
+          if (hs_accept) begin  // the middle switch: output to dest's switch from orig's
+            cfg_valid <= 1'b1;
+            cfg_addr <= mid_addr(c_ms, sw_d);
+            cfg_data <= sel({{(32-RW){1'b0}}, sw_o});
+          end
           e_msg <= hs_accept ? pack(h_o, T_ACK, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}})
                              : pack(h_d, T_CANCEL, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
           e_ready_msg <= 1'b0;
@@ -321,6 +380,9 @@ module clos_hnode_engine #(
           state <= S_EMIT;
         end
         S_CANCEL: begin
+          cfg_valid <= 1'b1;
+          cfg_addr <= out_addr(c_dest);
+          cfg_data <= {(CSW+1){1'b0}};
           tried[c_orig][c_ms] <= 1'b1;
           cancels[c_orig] <= cancels_next;
           if (cancels_next > LIMIT) begin
@@ -351,6 +413,9 @@ module clos_hnode_engine #(
             state <= S_IDLE;
           end else begin
             e_msg <= pack(SELF, T_READY, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
+            cfg_valid <= 1'b1;  // the input switch: output ms from orig's port
+            cfg_addr <= in_addr(c_orig, c_ms);
+            cfg_data <= sel({{(32-CSW){1'b0}}, port_of(c_orig)});
             e_ready_msg <= 1'b1;
             e_release <= 1'b0;
             e_next <= S_IDLE;
@@ -358,6 +423,9 @@ module clos_hnode_engine #(
           end
         end
         S_ODCR: begin
+          cfg_valid <= 1'b1;
+          cfg_addr <= in_addr(c_orig, own_ms[lo]);
+          cfg_data <= {(CSW+1){1'b0}};
           e_msg <= pack(hnode_of_ms(own_ms[lo]), T_IDCR, c_orig, own_dest[lo], own_ms[lo], 1'b0, {M{1'b0}});
           e_ready_msg <= 1'b0;
           e_release <= 1'b1;
@@ -366,6 +434,9 @@ module clos_hnode_engine #(
           state <= S_EMIT;
         end
         S_IDCR: begin
+          cfg_valid <= 1'b1;
+          cfg_addr <= mid_addr(c_ms, sw_d);
+          cfg_data <= {(CSW+1){1'b0}};
           e_msg <= pack(h_d, T_DDCR, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
           e_ready_msg <= 1'b0;
           e_release <= 1'b0;
@@ -373,6 +444,9 @@ module clos_hnode_engine #(
           state <= S_EMIT;
         end
         S_DDCR: begin
+          cfg_valid <= 1'b1;
+          cfg_addr <= out_addr(c_dest);
+          cfg_data <= {(CSW+1){1'b0}};
           rel_leaf <= c_dest;
           state <= S_RELEASE;
         end
@@ -394,6 +468,9 @@ module clos_hnode_engine #(
               end
               default: begin  // READY: the released leaf is its originator
                 e_msg <= pack(SELF, T_READY, ls_res_req, own_dest[lr], own_ms[lr], 1'b0, {M{1'b0}});
+                cfg_valid <= 1'b1;
+                cfg_addr <= in_addr(ls_res_req, own_ms[lr]);
+                cfg_data <= sel({{(32-CSW){1'b0}}, port_of(ls_res_req)});
                 e_ready_msg <= 1'b1;
                 e_release <= 1'b0;
                 e_next <= S_IDLE;

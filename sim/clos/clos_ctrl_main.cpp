@@ -6,6 +6,7 @@
 // Input: "params H MW TYPE_LSB DEST_LSB ORIG_LSB TO_LSB NW MAX_CYCLES", then
 //   "req ORIG HNODE DEST THINK HOLD" (cycles), each leaf's requests in order.
 // Output: "H CYCLE HNODE HEX" (handled), "S CYCLE HNODE HEX" (sent), "R CYCLE HNODE ORIG" (READY),
+// "W CYCLE HNODE ADDR DATA" (a write to the switches' configuration port),
 // then "end CYCLES REQUESTS_DONE OVERFLOW".
 #include <cstdio>
 #include <deque>
@@ -133,6 +134,13 @@ int main(int argc, char** argv) {
           l.until = cycle + 1 + static_cast<uint64_t>(l.reqs.front().hold);
         }
       }
+    }
+    if (top->cfg_we) {
+      active = true;
+      int from = 0;
+      while (from < H && !get_bit(top->cfg_from, from)) ++from;
+      std::fprintf(out, "W %llu %d %llu %llu\n", static_cast<unsigned long long>(cycle), from,
+                   static_cast<unsigned long long>(top->cfg_addr), static_cast<unsigned long long>(top->cfg_data));
     }
     top->clk = 1;
     top->eval();

@@ -70,10 +70,16 @@ std::string canon(ClosMsg c, int m) {
   return c.str();
 }
 
+// A configuration write {valid, select} at addr, as text.
+std::string cfg_str(int addr, int data, const ClosParams& p) {
+  const int valid = (data >> p.cfg_sel_bits()) & 1, sel = data & ((1 << p.cfg_sel_bits()) - 1);
+  return "CFG " + std::to_string(addr) + (valid ? " = " + std::to_string(sel) : std::string(" cleared"));
+}
+
 }  // namespace
 
 ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLeafRequest>& requests, uint64_t max_cycles,
-                                 double timeout_s) {
+                                 double timeout_s, int model_cancel_limit) {
   const ClosParams& p = cfg.clos;
   const Layout L(clos_ctrl_layout(cfg));
   if (L.l.MW > 64) throw std::invalid_argument("clos ctrl RTL harness: messages wider than 64 bits");
@@ -98,7 +104,9 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
   }
   ClosCtrlRtlRun run;
   ClosSetupOptions o;
-  ClosProtocolModel model(p, o);
+  ClosParams mp = p;
+  if (model_cancel_limit > 0) mp.cancel_limit = model_cancel_limit;
+  ClosProtocolModel model(mp, o);
   // Per hnode: what the model's step for its last handled message sends, and what the RTL sent since.
   std::vector<std::vector<std::string>> want(static_cast<size_t>(p.hnodes())), got(want.size());
   std::vector<std::string> what(want.size());
@@ -142,11 +150,18 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
       what[hh] = canon(c, p.m);
       if (c.to != h) bad("hnode " + std::to_string(h) + " handled a message for hnode " + std::to_string(c.to));
       for (const ClosMsg& x : model.handle(h, c)) want[hh].push_back(canon(x, p.m));
+      for (const auto& [addr, sel] : model.config_writes())
+        want[hh].push_back(cfg_str(addr, sel < 0 ? 0 : (1 << p.cfg_sel_bits()) | sel, p));
     } else if (kind == "S") {
       uint64_t m = 0;
       out >> std::hex >> m >> std::dec;
       ++run.sent;
       got[hh].push_back(canon(L.decode(m), p.m));
+    } else if (kind == "W") {
+      uint64_t addr = 0, data = 0;
+      out >> addr >> data;
+      ++run.cfg_writes;
+      got[hh].push_back(cfg_str(static_cast<int>(addr), static_cast<int>(data), p));
     } else if (kind == "R") {
       int leaf = 0;
       out >> leaf;

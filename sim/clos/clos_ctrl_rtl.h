@@ -3,7 +3,7 @@
 // against the set-up model (ClosProtocolModel), message by message: every message an hnode
 // handles is handed, in the RTL's order, to the model, and what the model's step sends must be
 // exactly what the RTL's engine sent (the same messages, fields and InputVectors), READYs
-// included.
+// included, and the writes it made to the switches' configuration port exactly the model's.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,7 @@ struct ClosLeafRequest {
 
 struct ClosCtrlRtlRun {
   uint64_t cycles = 0, requests_done = 0;
-  uint64_t handled = 0, sent = 0, readies = 0;
+  uint64_t handled = 0, sent = 0, readies = 0, cfg_writes = 0;
   uint64_t handled_by_type[kClosMsgTypes] = {};
   uint64_t mismatches = 0;
   std::vector<std::string> first_mismatches;
@@ -32,8 +32,10 @@ struct ClosCtrlRtlRun {
 };
 
 // requests: each leaf's in order (a leaf's next starts after its previous one is over).
+// model_cancel_limit > 0: the model is given this CANCEL limit instead of the RTL's (to show the
+// comparison catches a difference).
 ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLeafRequest>& requests,
-                                 uint64_t max_cycles = 2000000, double timeout_s = 600);
+                                 uint64_t max_cycles = 2000000, double timeout_s = 600, int model_cancel_limit = 0);
 
 // Random sequences: `per_leaf` requests for each leaf, uniform destinations, think and hold
 // uniform in [0, 2 * mean].

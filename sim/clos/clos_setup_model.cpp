@@ -220,6 +220,7 @@ class SetupSim {
   std::vector<ClosMsg> drive(int h, const ClosMsg& in) {
     std::vector<ClosMsg> out;
     out_ = &out;
+    cfg_out_.clear();
     if (in.orig < 0 || in.orig >= p_.ports() || in.dest < 0 || in.dest >= p_.ports()) {
       fail("message with a leaf out of range");
       return out;
@@ -251,6 +252,7 @@ class SetupSim {
     return out;
   }
   const std::string& error() const { return s_.error; }
+  const std::vector<std::pair<int, int>>& config_writes() const { return cfg_out_; }
   bool idle() {
     const std::string before = s_.error;
     check_idle_state();
@@ -261,6 +263,11 @@ class SetupSim {
 
  private:
   std::vector<ClosMsg>* out_ = nullptr;
+  std::vector<std::pair<int, int>> cfg_out_;  // driven: the step's writes (address, select or -1)
+  // The hardware signals of a step: the configuration port's address of each crossbar output.
+  void cfg(int addr, int sel) {
+    if (out_) cfg_out_.emplace_back(addr, sel);
+  }
   std::vector<int> cur_req_;  // driven: a leaf's current request
 
   void record(int to, int mi) {
@@ -488,6 +495,7 @@ class SetupSim {
     r.ms = ms;
     ov_[out_sw][static_cast<size_t>(ms)] = 1;
     hw_.out_sel[out_sw][static_cast<size_t>(port(r.dest))] = ms;  // hardware signals to the output switch
+    cfg(p_.out_cfg_base() + r.dest, ms);
     ++s_.cos;
     const bool retry = std::find(r.tried.begin(), r.tried.end(), 1) != r.tried.end();
     if (r.cr_waited) ++s_.cos_after_wait;
@@ -530,6 +538,7 @@ class SetupSim {
     relay_in_[k][in_sw] = req;
     relay_out_[k][out_sw] = req;
     hw_.mid_sel[k][out_sw] = static_cast<int>(in_sw);
+    cfg(p_.mid_cfg_base() + ms * p_.r + static_cast<int>(out_sw), static_cast<int>(in_sw));
     const int mi = new_msg(ClosMsgType::kACK, req);
     msgs_[static_cast<size_t>(mi)].ms = ms;
     send(h, h_o(r), mi);
@@ -541,6 +550,7 @@ class SetupSim {
     ov_[out_sw][k] = 0;
     log_switch_op(h_d(r), ClosHnodeOpCode::kClearOv, static_cast<int>(out_sw), ms);
     hw_.out_sel[out_sw][static_cast<size_t>(port(r.dest))] = kNone;
+    cfg(p_.out_cfg_base() + r.dest, -1);
     r.ms = kNone;
     r.tried[k] = 1;
     if (++r.cancels > p_.cancel_limit) {
@@ -590,6 +600,7 @@ class SetupSim {
   void connect(int req) {
     Req& r = reqs_[static_cast<size_t>(req)];
     hw_.in_sel[static_cast<size_t>(sw(r.orig))][static_cast<size_t>(r.ms)] = port(r.orig);
+    cfg(p_.in_cfg_base() + sw(r.orig) * p_.m + r.ms, port(r.orig));
     connected_[static_cast<size_t>(r.orig)] = r.dest;
     ++s_.messages[static_cast<int>(ClosMsgType::kREADY)];
     if (out_) {
@@ -669,6 +680,7 @@ class SetupSim {
     iv_[u][k] = 0;
     log_switch_op(h_o(r), ClosHnodeOpCode::kOdcr, static_cast<int>(u), r.ms);
     hw_.in_sel[u][k] = kNone;
+    cfg(p_.in_cfg_base() + static_cast<int>(u) * p_.m + r.ms, -1);
     connected_[static_cast<size_t>(r.orig)] = kNone;
     const int mi = new_msg(ClosMsgType::kIDCR, req);
     msgs_[static_cast<size_t>(mi)].ms = r.ms;
@@ -690,6 +702,7 @@ class SetupSim {
       op->out_sw = static_cast<int>(out_sw);
     }
     hw_.mid_sel[k][out_sw] = kNone;
+    cfg(p_.mid_cfg_base() + ms * p_.r + static_cast<int>(out_sw), -1);
     const int mi = new_msg(ClosMsgType::kDDCR, req);
     msgs_[static_cast<size_t>(mi)].ms = ms;
     send(hnode_of_middle(ms), h_d(r), mi);
@@ -702,6 +715,7 @@ class SetupSim {
     ov_[v][static_cast<size_t>(ms)] = 0;
     log_switch_op(h_d(r), ClosHnodeOpCode::kClearOv, static_cast<int>(v), ms);
     hw_.out_sel[v][static_cast<size_t>(port(r.dest))] = kNone;
+    cfg(p_.out_cfg_base() + r.dest, -1);
     release_leaf(r.dest);
     r.live = false;
     ++s_.torn_down;
@@ -782,6 +796,7 @@ ClosProtocolModel::~ClosProtocolModel() = default;
 std::vector<ClosMsg> ClosProtocolModel::handle(int hnode, const ClosMsg& m) { return impl_->sim.drive(hnode, m); }
 const std::string& ClosProtocolModel::error() const { return impl_->sim.error(); }
 bool ClosProtocolModel::idle() const { return impl_->sim.idle(); }
+const std::vector<std::pair<int, int>>& ClosProtocolModel::config_writes() const { return impl_->sim.config_writes(); }
 
 std::string ClosMsg::str() const {
   std::string s = to_string(type);

@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gen/clos/clos_router.h"
@@ -189,6 +190,9 @@ class ClosProtocolModel {
   ClosProtocolModel(const ClosParams& p, const ClosSetupOptions& o);
   ~ClosProtocolModel();
   std::vector<ClosMsg> handle(int hnode, const ClosMsg& m);
+  // The last handle()'s writes to the switches' configuration port (ClosParams::cfg_*): address
+  // and select, -1 for a cleared output.
+  const std::vector<std::pair<int, int>>& config_writes() const;
   const std::string& error() const;  // first invariant violation, "" = none
   bool idle() const;                 // every vector, RelayTable, busy bit and WaitingQueue clear
  private:

@@ -60,6 +60,17 @@ TEST(ClosCtrlRtl, EnginesAgreeWithTheModelMessageByMessage) {
   }
 }
 
+TEST(ClosCtrlRtl, ADifferentModelIsCaught) {
+  // The same run, the model allowed three CANCELs where the engines allow one: the first RESEND
+  // after a single CANCEL differs.
+  const ClosConfig c = cfg(2, 3, 4, 2, 1);
+  const auto reqs = random_leaf_requests(c.clos, 40, 4, 40, 5);
+  const ClosCtrlRtlRun r = run_clos_ctrl_rtl(c, reqs, 2000000, 600, 3);
+  EXPECT_GT(r.mismatches, 0u);
+  ASSERT_FALSE(r.first_mismatches.empty());
+  EXPECT_NE(r.first_mismatches[0].find("CANCEL"), std::string::npos) << r.first_mismatches[0];
+}
+
 TEST(ClosCtrlRtl, LintsCleanAndSynthesizes) {
   const GeneratedDesign d = emit_clos_ctrl(cfg(4, 4, 4, 1, 3));
   const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-ctrl-" + std::to_string(::getpid()));
