@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -256,6 +257,86 @@ std::map<std::string, long> synth_cells(const GeneratedDesign& design, const std
     throw FlowError("yosys " + synth + " of " + top + " failed (exit " + std::to_string(rc) + "), log " + dir +
                     "/yosys.log:\n" + tail(read_text(dir + "/yosys.log"), 2000));
   return parse_yosys_stat_json(read_text(dir + "/stat.json"), top);
+}
+
+std::map<std::string, PartCells> parse_ice40_parts(const std::string& stat_text, const std::string& top,
+                                                   const std::vector<std::string>& prefixes) {
+  std::istringstream in(stat_text);
+  std::string line, mod;
+  // Per module (full, parameterized name): its own LUTs and FFs, and the user modules it
+  // instantiates.
+  std::map<std::string, PartCells> own;
+  std::map<std::string, std::vector<std::pair<std::string, long>>> subs;
+  // The module's own name: "$paramod\\m\\W=4" and "$paramod$hash\\m" are both "m".
+  auto short_name = [](const std::string& n) {
+    std::istringstream parts(n);
+    for (std::string p; std::getline(parts, p, '\\');)
+      if (!p.empty() && p.rfind("$paramod", 0) != 0) return p;
+    return n;
+  };
+  auto user_module = [&](const std::string& type) {
+    const std::string s = short_name(type);
+    for (const auto& p : prefixes)
+      if (s.rfind(p, 0) == 0) return true;
+    return false;
+  };
+  while (std::getline(in, line)) {
+    const size_t a = line.find("=== ");
+    if (a != std::string::npos) {
+      const size_t b = line.find(" ===", a + 4);
+      mod = line.substr(a + 4, b - a - 4);
+      if (mod == "design hierarchy") break;
+      continue;
+    }
+    std::istringstream ls(line);
+    std::string type;
+    long n = 0;
+    if (!(ls >> type >> n)) continue;
+    if (type == "SB_LUT4") own[mod].luts += n;
+    else if (type.rfind("SB_DFF", 0) == 0) own[mod].ffs += n;
+    else if (user_module(type)) subs[mod].push_back({type, n});
+  }
+  if (!own.count(top) && !subs.count(top))
+    throw FlowError("yosys stat names no module " + top + " (" + std::to_string(own.size()) + " modules seen)");
+  std::function<PartCells(const std::string&, int)> total = [&](const std::string& m, int depth) {
+    if (depth > 64) throw FlowError("yosys stat: the module hierarchy under " + top + " loops");
+    PartCells t = own[m];
+    for (const auto& [child, n] : subs[m]) {
+      const PartCells c = total(child, depth + 1);
+      t.luts += n * c.luts;
+      t.ffs += n * c.ffs;
+    }
+    return t;
+  };
+  std::map<std::string, PartCells> out;
+  out[""] = own[top];
+  for (const auto& [child, n] : subs[top]) {
+    const PartCells c = total(child, 1);
+    PartCells& o = out[short_name(child)];
+    o.luts += n * c.luts;
+    o.ffs += n * c.ffs;
+  }
+  return out;
+}
+
+std::map<std::string, PartCells> synth_ice40_parts(const GeneratedDesign& design, const std::string& top,
+                                                   const std::string& dir, const std::vector<std::string>& prefixes,
+                                                   const std::string& before_synth) {
+  fs::create_directories(dir + "/rtl");
+  write_design(design, dir + "/rtl");
+  std::string ys;
+  for (const auto& f : design.verilog_files()) ys += "read_verilog -DSYNTHESIS " + dir + "/rtl/" + f + "\n";
+  ys += "hierarchy -top " + top + "\n";
+  if (!before_synth.empty()) ys += before_synth + "\n";
+  ys += "synth_ice40 -noflatten -top " + top + "\ntee -q -o " + dir + "/stat.txt stat\n";
+  spit(dir + "/synth.ys", ys);
+  const int rc = tool_step("yosys: synth_ice40 -noflatten of " + top,
+                           {CMNET_YOSYS, "-q", "-l", dir + "/yosys.log", "-s", dir + "/synth.ys"}, 3600,
+                           dir + "/yosys.out", dir + "/yosys.log");
+  if (rc != 0)
+    throw FlowError("yosys synth_ice40 -noflatten of " + top + " failed (exit " + std::to_string(rc) + "), log " + dir +
+                    "/yosys.log:\n" + tail(read_text(dir + "/yosys.log"), 2000));
+  return parse_ice40_parts(read_text(dir + "/stat.txt"), top, prefixes);
 }
 
 long count_cells(const std::map<std::string, long>& cells, const std::string& prefix) {

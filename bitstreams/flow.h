@@ -87,6 +87,22 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
 std::map<std::string, long> synth_cells(const GeneratedDesign& design, const std::string& top, const std::string& synth,
                                         const std::string& dir, const std::string& before_synth = "",
                                         const std::vector<std::string>& skip_files = {});
+// iCE40 LUTs and flip-flops per part of `top`, without flattening: yosys `stat` per module, each
+// part the total of one module instantiated in `top` (its own cells and its sub-modules',
+// times the instance counts), summed over parameterizations of the same module name; the key
+// "" holds `top`'s own cells. Modules whose names start with one of `prefixes` count as parts
+// (others, e.g. yosys's cells, as the module's own). `before_synth` runs before synth_ice40
+// (e.g. "flatten *inner" for generic modules that only shrink to size with constant inputs).
+struct PartCells {
+  long luts = 0, ffs = 0;
+};
+std::map<std::string, PartCells> synth_ice40_parts(const GeneratedDesign& design, const std::string& top,
+                                                   const std::string& dir, const std::vector<std::string>& prefixes,
+                                                   const std::string& before_synth = "");
+// Parses yosys's text `stat` output into synth_ice40_parts's result (exposed for tests).
+std::map<std::string, PartCells> parse_ice40_parts(const std::string& stat_text, const std::string& top,
+                                                   const std::vector<std::string>& prefixes);
+
 // The sum of the counts of the cell types starting with `prefix` ("SB_DFF" counts every flip-flop kind).
 long count_cells(const std::map<std::string, long>& cells, const std::string& prefix);
 

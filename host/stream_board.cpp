@@ -104,6 +104,13 @@ void StreamBoard::send(const std::vector<StreamUnit>& units) {
       return 0;
     });
   } catch (const HostError& e) {
+    // The burst stopped part way: start the next one at a header again.
+    try {
+      const uint32_t run = port_.read32(block_.base + kControl) & 1u;
+      port_.write32(block_.base + kControl, run | 4u);
+    } catch (const HostError&) {
+      // the link itself failed: the first error says so
+    }
     throw HostError(e.kind(), port_.name() + ": " + std::to_string(units.size()) + " unit(s) for leaf " +
                                   std::to_string(units.front().leaf) + (units.size() > 1 ? " and on" : "") +
                                   " were not taken (transmit FIFO full?): " + e.what(),

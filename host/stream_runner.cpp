@@ -1,38 +1,57 @@
 #include "host/stream_runner.h"
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
+
+#include <fmt/format.h>
 
 #include "gen/core/errors.h"
 #include "gen/core/progress.h"
 #include "host/board_client.h"
 #include "host/errors.h"
+#include "host/svg_plot.h"
 #include "sim/core/sim_board.h"
 
 namespace cmnet {
 
-StreamRunOutcome run_stream_workload(const StreamBoardSpec& spec, const StreamWorkload& w, const StreamRunArgs& a,
-                                     std::FILE* out) {
-  StreamRunOutcome o;
-  std::unique_ptr<SimBoard> sim;
+StreamConnection::StreamConnection(const StreamBoardSpec& spec, const StreamRunArgs& a) {
   if (a.board.empty()) {
     sim = std::make_unique<SimBoard>(emit_stream_board(spec, a.sim), a.sim, a.trace, spec.info.family + "board");
-    o.uri = sim->uri();
+    uri = sim->uri();
   } else {
-    o.uri = a.board;
+    uri = a.board;
   }
-  std::unique_ptr<RegisterPort> port = open_register_port(o.uri);
-  StreamBoard board(*port);
-  const StreamInfo& info = board.info();
+  port = open_register_port(uri);
+  board = std::make_unique<StreamBoard>(*port);
+  const StreamInfo& info = board->info();
   if (info.family != spec.info.family)
-    throw InputError(o.uri + ": the board runs the " + info.family + " family, not " + spec.info.family);
+    throw InputError(uri + ": the board runs the " + info.family + " family, not " + spec.info.family);
   const uint32_t want_id = config_hash(spec.canonical_json);
-  if (board.header().config_id != want_id)
-    throw InputError(o.uri + ": the board's CONFIG_ID " + verilog_hex32(board.header().config_id).substr(4) +
+  if (board->header().config_id != want_id)
+    throw InputError(uri + ": the board's CONFIG_ID " + verilog_hex32(board->header().config_id).substr(4) +
                      " is not this config's " + verilog_hex32(want_id).substr(4) + " (" + info.name +
                      " on the board; rebuild it from this config)");
+}
 
+StreamConnection::~StreamConnection() = default;
+
+StreamRunOutcome run_stream_workload(const StreamBoardSpec& spec, const StreamWorkload& w, const StreamRunArgs& a,
+                                     std::FILE* out) {
+  StreamConnection conn(spec, a);
+  StreamRunOutcome o = run_stream_workload(conn, w, a.out_dir, a.timeout_s, out);
+  if (conn.sim) conn.sim->stop();  // the harness closes its waveform on the way out
+  return o;
+}
+
+StreamRunOutcome run_stream_workload(StreamConnection& conn, const StreamWorkload& w, const std::string& out_dir,
+                                     double timeout_s, std::FILE* out) {
+  StreamRunOutcome o;
+  o.uri = conn.uri;
+  StreamBoard& board = *conn.board;
+  const StreamInfo& info = board.info();
   StreamRunOptions ro;
-  ro.timeout_s = a.timeout_s;
+  ro.timeout_s = timeout_s;
   ro.load_before_run = w.load_before_run;
   Progress progress("run " + w.name + " on " + o.uri);
   const size_t total = w.units.size();
@@ -73,8 +92,58 @@ StreamRunOutcome run_stream_workload(const StreamBoardSpec& spec, const StreamWo
   r.json["counters"] = cj;
   if (w.compare) w.compare(o.result, r);
   r.after.push_back("host time " + std::to_string(o.result.host_seconds) + " s");
-  o.verdict = write_run_report(r, a.out_dir, out);
+  o.verdict = write_run_report(r, out_dir, out);
   return o;
+}
+
+bool run_stream_sweep(StreamConnection& conn, const StreamSweep& sw, const std::string& out_dir, double timeout_s,
+                      std::FILE* out) {
+  namespace fs = std::filesystem;
+  fs::create_directories(out_dir);
+  std::fprintf(out, "\n== cmnet sweep: %s on %s\n", sw.title.c_str(), conn.uri.c_str());
+  std::fprintf(out, "   %12s %12s %12s %9s %12s %s\n", "offered", "accepted", "model", "units", "cycles", "agrees");
+  bool all = true;
+  std::vector<std::pair<double, double>> board_pts, model_pts;
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  std::string csv = "offered,accepted,model_accepted,units,cycles,agrees,conserved\n";
+  for (double x : sw.offered) {
+    const StreamWorkload w = sw.workload(x);
+    StreamRunOptions ro;
+    ro.timeout_s = timeout_s;
+    ro.load_before_run = w.load_before_run;
+    const StreamRunResult r = run_units(*conn.board, w.units, w.expect_units, ro);
+    const StreamSweepMeasure m = sw.measure(x, r);
+    const bool conserved = check_conservation(conn.board->regions(r.counters)).ok;
+    const bool ok = m.agrees && conserved;
+    all = all && ok;
+    std::fprintf(out, "   %12.4g %12.4g %12.4g %9zu %12llu %s\n", x, m.accepted, m.model_accepted, r.delivered.size(),
+                 static_cast<unsigned long long>(r.cycles), ok ? "yes" : (conserved ? "NO" : "NO (not conserved)"));
+    std::fflush(out);
+    board_pts.emplace_back(x, m.accepted);
+    model_pts.emplace_back(x, m.model_accepted);
+    points.push_back({{"offered", x}, {"accepted", m.accepted}, {"model_accepted", m.model_accepted},
+                      {"units", r.delivered.size()}, {"cycles", r.cycles}, {"agrees", m.agrees}, {"conserved", conserved}});
+    csv += fmt::format("{},{},{},{},{},{},{}\n", x, m.accepted, m.model_accepted, r.delivered.size(), r.cycles,
+                       m.agrees ? 1 : 0, conserved ? 1 : 0);
+  }
+  nlohmann::ordered_json j;
+  j["title"] = sw.title;
+  j["board"] = conn.uri;
+  j["x"] = sw.x_label;
+  j["y"] = sw.y_label;
+  j["points"] = points;
+  j["all_agree"] = all;
+  std::ofstream(out_dir + "/sweep.json") << j.dump(2) << "\n";
+  std::ofstream(out_dir + "/sweep.csv") << csv;
+  plot::LineChart c;
+  c.title = sw.title + ": accepted against offered load";
+  c.x_label = sw.x_label;
+  c.y_label = sw.y_label;
+  c.series = {{"board (every point agrees with the model: " + std::string(all ? "yes" : "NO") + ")", board_pts, ""},
+              {"reference model", model_pts, "#d62728"}};
+  std::ofstream(out_dir + "/sweep.svg") << plot::line_chart(c);
+  std::fprintf(out, "   wrote %s/{sweep.json,sweep.csv,sweep.svg}\n", out_dir.c_str());
+  return all;
 }
 
 }  // namespace cmnet

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,9 +41,45 @@ struct StreamRunOutcome {
   std::string uri;
 };
 
-// Runs `w` on the board of `spec`. Throws HostError / InputError for a board that is not this
+// A connected stream board of `spec`: the board at args.board, or a simulated board started
+// for it (stopped on destruction). Throws HostError / InputError for a board that is not this
 // config's (another family, another CONFIG_ID) or a link that fails.
+class SimBoard;
+struct StreamConnection {
+  StreamConnection(const StreamBoardSpec& spec, const StreamRunArgs& args);
+  ~StreamConnection();
+  StreamConnection(const StreamConnection&) = delete;
+  StreamConnection& operator=(const StreamConnection&) = delete;
+  std::unique_ptr<SimBoard> sim;
+  std::string uri;
+  std::unique_ptr<RegisterPort> port;
+  std::unique_ptr<StreamBoard> board;
+};
+
+// Runs `w` on the connected board: the report goes to `out` and `out_dir`.
+StreamRunOutcome run_stream_workload(StreamConnection& conn, const StreamWorkload& w, const std::string& out_dir,
+                                     double timeout_s, std::FILE* out = stdout);
+// The same on a fresh connection (cmnet run).
 StreamRunOutcome run_stream_workload(const StreamBoardSpec& spec, const StreamWorkload& w, const StreamRunArgs& a,
                                      std::FILE* out = stdout);
+
+// `cmnet sweep` for every family: one workload per offered load on one board, each measured by
+// the family on the board's result and on its model, as a table, sweep.json, sweep.csv and
+// sweep.svg (accepted against offered load, board and model). True when every point agrees with
+// the model and conserves.
+struct StreamSweepMeasure {
+  double accepted = 0;        // the board's accepted load (the family's unit)
+  double model_accepted = 0;  // the model's for the same workload
+  bool agrees = false;        // the family's board-versus-model check of this point
+};
+struct StreamSweep {
+  std::string title;          // "cm5data-16: random traffic"
+  std::string x_label = "offered load", y_label = "accepted load";
+  std::vector<double> offered;
+  std::function<StreamWorkload(double offered)> workload;
+  std::function<StreamSweepMeasure(double offered, const StreamRunResult& board)> measure;
+};
+bool run_stream_sweep(StreamConnection& conn, const StreamSweep& sweep, const std::string& out_dir, double timeout_s,
+                      std::FILE* out = stdout);
 
 }  // namespace cmnet

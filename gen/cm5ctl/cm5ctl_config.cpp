@@ -7,6 +7,25 @@ namespace cmnet {
 using nlohmann::json;
 using config_fields::get_int;
 
+namespace {
+
+// A list of heap indices: absent = empty; anything but an array of integers is an error.
+std::vector<int> int_list(const json& o, const char* key, const std::string& where) {
+  std::vector<int> out;
+  if (!o.contains(key)) return out;
+  const json& a = o.at(key);
+  if (!a.is_array())
+    throw ConfigError(where + "." + key + " = " + a.dump() + " is not a list of heap indices (e.g. [2, 3])");
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_number_integer())
+      throw ConfigError(where + "." + key + "[" + std::to_string(i) + "] = " + a[i].dump() + " is not an integer");
+    out.push_back(a[i].get<int>());
+  }
+  return out;
+}
+
+}  // namespace
+
 Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   if (env.network != "cm5ctl")
     throw ConfigError(env.where + ": network = \"" + env.network + "\" is not a cm5ctl config");
@@ -16,7 +35,7 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   const std::string w = env.where + ": cm5ctl";
   config_fields::reject_unknown(o, {"leaves", "word_bits", "up_width", "down_width", "queue_depth",
                                     "aside_depth", "leaf_fifo_depth", "broadcast_window",
-                                    "root_queue_depth", "crc_bits"}, w);
+                                    "root_queue_depth", "crc_bits", "partitions", "mapped_out", "chip_nodes", "alignment"}, w);
   Cm5ctlParams& p = cfg.p;
   p.leaves = get_int(o, "leaves", p.leaves, w);
   p.word_bits = get_int(o, "word_bits", p.word_bits, w);
@@ -28,6 +47,10 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   p.broadcast_window = get_int(o, "broadcast_window", p.broadcast_window, w);
   p.root_queue_depth = get_int(o, "root_queue_depth", p.root_queue_depth, w);
   p.crc_bits = get_int(o, "crc_bits", p.crc_bits, w);
+  p.chip_nodes = get_int(o, "chip_nodes", p.chip_nodes, w);
+  p.alignment = get_int(o, "alignment", p.alignment, w);
+  p.partitions = int_list(o, "partitions", w);
+  p.mapped_out = int_list(o, "mapped_out", w);
   validate(p, w);
   return cfg;
 }
@@ -50,7 +73,11 @@ std::string config_to_json(const Cm5ctlConfig& cfg) {
               {"leaf_fifo_depth", p.leaf_fifo_depth},
               {"broadcast_window", p.broadcast_window},
               {"root_queue_depth", p.root_queue_depth},
-              {"crc_bits", p.crc_bits}}}};
+              {"crc_bits", p.crc_bits},
+              {"partitions", p.partitions},
+              {"mapped_out", p.mapped_out},
+              {"chip_nodes", p.chip_nodes},
+              {"alignment", p.alignment}}}};
   return j.dump(2) + "\n";
 }
 

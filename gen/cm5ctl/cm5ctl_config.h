@@ -1,7 +1,8 @@
 // A CM-5 control network config: the shared envelope (gen/core/config.h) with its "cm5ctl"
 // object parsed into Cm5ctlParams. {"network": "cm5ctl", "name": "...", "cm5ctl": {"leaves": 16,
 // "word_bits": 32, "up_width": 6, "down_width": 5, "queue_depth": 0, "aside_depth": 0,
-// "leaf_fifo_depth": 4, "broadcast_window": 4, "root_queue_depth": 2, "crc_bits": 0}} (0 = derived).
+// "leaf_fifo_depth": 4, "broadcast_window": 4, "root_queue_depth": 2, "crc_bits": 0, "partitions": [1], "mapped_out": [],
+// "chip_nodes": 1}} (0 = derived).
 #pragma once
 
 #include <string>

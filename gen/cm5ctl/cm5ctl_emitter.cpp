@@ -23,13 +23,35 @@ std::vector<std::pair<std::string, std::string>> header_params(const Cm5ctlParam
           {"root_queue_depth", S(p.root_queue_depth)}};
 }
 
+int depth_of(int k) {
+  int d = 0;
+  for (; k > 1; k >>= 1) ++d;
+  return d;
+}
+
 std::string emit_tree(const Cm5ctlParams& p) {
   const int N = p.leaves, W = p.word_bits, H = p.height();
   const int QD = p.effective_queue_depth();
+  const Cm5Topology topo = cm5_topology(p);
+  const bool chips = p.chip_nodes == 3;
+  auto level = [&](int k) { return H - depth_of(k); };
+  // Chip mode: a chip's top is a node at an even level (its lower nodes one level down, its
+  // four children two); with an odd height the root is a node of its own.
+  auto chip_top = [&](int i) { return chips && i < N && level(i) >= 2 && level(i) % 2 == 0; };
+  auto in_chip = [&](int i) { return chips && i >= 2 && i < N && chip_top(i / 2); };  // a chip's lower node
   VerilogWriter v;
+  auto hp = header_params(p);
+  std::string parts;
+  for (int r : topo.roots) parts += (parts.empty() ? "" : ", ") + S(r);
+  std::string outs;
+  for (int m : p.mapped_out) outs += (outs.empty() ? "" : ", ") + S(m);
+  hp.push_back({"partition roots (heap index)", parts});
+  hp.push_back({"mapped out (heap index)", outs.empty() ? "none" : outs});
+  hp.push_back({"nodes per chip", S(p.chip_nodes)});
+  hp.push_back({"alignment packet (init cycles)", S(p.alignment) + " (" + S(p.init_cycles()) + ")"});
   v.header("CM-5 control network: a binary combining tree of " + S(N) + " leaves (" + S(N - 1) +
-               " nodes), broadcasts, reductions, scans, sync OR.",
-           header_params(p));
+               " nodes), broadcasts, reductions, scans, sync OR, asynchronous ORs, flush.",
+           hp);
   v.open("module cm5ctl_tree (");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
@@ -44,6 +66,9 @@ std::string emit_tree(const Cm5ctlParams& p) {
   v.line("input  wire [" + S(N - 1) + ":0] inj_seg,");
   v.line("input  wire [" + S(W * N - 1) + ":0] inj_data,");
   v.line("input  wire [" + S(W * N - 1) + ":0] rd_count,  // each leaf's data network counter, for router-done");
+  v.line("input  wire [" + S(N - 1) + ":0] restart,  // resume a leaf's interface after a flush");
+  v.line("input  wire [" + S(2 * N - 1) + ":0] async_in,  // leaf j: bits 2j (async OR 0), 2j+1 (async OR 1, privileged)");
+  v.line("input  wire [" + S(N - 1) + ":0] hard_error_in,");
   v.line("output wire [" + S(N - 1) + ":0] res_valid,");
   v.line("output wire [" + S(N - 1) + ":0] res_bcast,");
   v.line("output wire [" + S(2 * N - 1) + ":0] res_kind,");
@@ -52,6 +77,10 @@ std::string emit_tree(const Cm5ctlParams& p) {
   v.line("output wire [" + S(N - 1) + ":0] res_ovf,");
   v.line("output wire [" + S(N - 1) + ":0] res_err,");
   v.line("output wire [" + S(N - 1) + ":0] res_abstained,");
+  v.line("output wire [" + S(2 * N - 1) + ":0] async_out,  // the partition's asynchronous ORs");
+  v.line("output wire [" + S(N - 1) + ":0] hard_error_out,  // the partition's hard-error OR");
+  v.line("output wire [" + S(N - 1) + ":0] halted,  // flushed, waiting for a restart");
+  v.line("output wire [" + S(N - 1) + ":0] aligned,  // the alignment packet has come (alignment = 1; else from reset)");
   v.comment("Fault injection (tie to 0): flip_up[K] (flip_down[K]) inverts wire 0 of link up_K (down_K) while high.");
   v.line("input  wire [" + S(2 * N - 1) + ":2] flip_up,");
   v.line("input  wire [" + S(2 * N - 1) + ":2] flip_down,");
@@ -73,64 +102,169 @@ std::string emit_tree(const Cm5ctlParams& p) {
   v.comment("Links, named by the heap index of their lower end (node i's children are 2i and 2i+1;");
   v.comment("leaf j is " + S(N) + " + j): up_K runs from K to its parent, down_K from the parent to K;");
   v.comment("the receiving ends see up_K_rx, down_K_rx (wire 0 inverted by the fault injection).");
+  if (chips) v.comment("Links inside a chip (between its top node and its two lower nodes) are not here.");
   auto flip = [](int width, const std::string& wv, const std::string& bit) {
     return width > 1 ? "{{(" + wv + "-1){1'b0}}, " + bit + "}" : bit;
   };
+  std::vector<std::string> sink, faults, errors, drops;
+  // Which instance drives each link's wires (else they are tied to 0), which reads them.
+  std::vector<bool> up_driven(static_cast<size_t>(2 * N), false), down_driven(static_cast<size_t>(2 * N), false);
+  std::vector<bool> up_read(static_cast<size_t>(2 * N), false), down_read(static_cast<size_t>(2 * N), false);
   for (int k = 2; k < 2 * N; ++k) {
+    if (in_chip(k)) {
+      sink.push_back("flip_up[" + S(k) + "]");
+      sink.push_back("flip_down[" + S(k) + "]");
+      continue;
+    }
     v.line("wire [WU-1:0] up_" + S(k) + ";");
     v.line("wire [WU-1:0] up_" + S(k) + "_rx = up_" + S(k) + " ^ " + flip(p.up_width, "WU", "flip_up[" + S(k) + "]") + ";");
     v.line("wire [WD-1:0] down_" + S(k) + ";");
     v.line("wire [WD-1:0] down_" + S(k) + "_rx = down_" + S(k) + " ^ " + flip(p.down_width, "WD", "flip_down[" + S(k) + "]") + ";");
   }
-  v.line("wire [" + S(2 * N - 1) + ":1] faults, link_errors;");
-  v.line("assign fault = |faults;");
-  v.line("assign link_error = |link_errors;");
   v.line();
-  v.comment("The root (level " + S(H) + ").");
-  v.instance("cm5ctl_root", "root",
-             {{"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
-              {"QD", "QD"}, {"QCW", "QCW"}, {"STOP_AT", "STOP_AT"}, {"BW", S(p.broadcast_window)},
-              {"BCW", S(clog2(static_cast<uint64_t>(p.broadcast_window) + 1))}, {"RQ", S(p.root_queue_depth)},
-              {"RCW", S(clog2(static_cast<uint64_t>(p.root_queue_depth) + 1))}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"up_l", "up_2_rx"}, {"up_r", "up_3_rx"}, {"down_l", "down_2"},
-              {"down_r", "down_3"}, {"fault", "faults[1]"}, {"bcast_drop", "bcast_drop"},
-              {"link_error", "link_errors[1]"}});
-  for (int i = 2; i < N; ++i) {
-    int depth = 0;
-    for (int x = i; x > 1; x >>= 1) ++depth;
-    const int level = H - depth;
-    const int ad = p.aside_depth_at(level);
-    v.comment("Node " + S(i) + " (level " + S(level) + ").");
-    v.instance("cm5ctl_node", "node_" + S(i),
-               {{"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
-                {"QD", "QD"}, {"QCW", "QCW"}, {"STOP_AT", "STOP_AT"}, {"AD", S(ad)},
-                {"ACW", S(clog2(static_cast<uint64_t>(ad) + 1))}},
-               {{"clk", "clk"}, {"rst", "rst"}, {"up_l", "up_" + S(2 * i) + "_rx"},
-                {"up_r", "up_" + S(2 * i + 1) + "_rx"}, {"up_out", "up_" + S(i)}, {"down_in", "down_" + S(i) + "_rx"},
-                {"down_l", "down_" + S(2 * i)}, {"down_r", "down_" + S(2 * i + 1)}, {"fault", "faults[" + S(i) + "]"},
-                {"link_error", "link_errors[" + S(i) + "]"}});
+  const std::vector<std::pair<std::string, std::string>> align_params = {
+      {"ALIGN", S(p.alignment)}, {"L", S(p.frame_lcm())}, {"LPW", S(clog2(static_cast<uint64_t>(p.frame_lcm()) + 1))}};
+  auto node_params = [&](int i, bool root) {
+    std::vector<std::pair<std::string, std::string>> ps = {
+        {"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
+        {"QD", "QD"}, {"QCW", "QCW"}, {"STOP_AT", "STOP_AT"}};
+    if (root) {
+      ps.push_back({"BW", S(p.broadcast_window)});
+      ps.push_back({"BCW", S(clog2(static_cast<uint64_t>(p.broadcast_window) + 1))});
+      ps.push_back({"RQ", S(p.root_queue_depth)});
+      ps.push_back({"RCW", S(clog2(static_cast<uint64_t>(p.root_queue_depth) + 1))});
+    } else {
+      const int ad = p.aside_depth_at(level(i));
+      ps.push_back({"AD", S(ad)});
+      ps.push_back({"ACW", S(clog2(static_cast<uint64_t>(ad) + 1))});
+    }
+    ps.push_back({"OUT_L", topo.used(2 * i) ? "0" : "1"});
+    ps.push_back({"OUT_R", topo.used(2 * i + 1) ? "0" : "1"});
+    for (const auto& a : align_params) ps.push_back(a);
+    return ps;
+  };
+  for (int i = 1; i < N; ++i) {
+    if (in_chip(i)) continue;
+    const std::string I = S(i), L = S(2 * i), R = S(2 * i + 1);
+    if (chip_top(i)) {
+      const int ad_t = p.aside_depth_at(level(i)), ad_c = p.aside_depth_at(level(i) - 1);
+      std::string use;
+      for (int c = 4 * i + 3; c >= 4 * i; --c) use += topo.used(c) ? "1" : "0";
+      if (i == 1) {
+        v.line("wire [WU-1:0] up_top;  // the top chip's parent link leads nowhere");
+        sink.push_back("up_top");
+      }
+      v.comment("Chip " + I + " (nodes " + I + ", " + L + ", " + R + "; levels " + S(level(i)) + ", " + S(level(i) - 1) + ").");
+      v.instance("cm5ctl_chip", "chip_" + I,
+                 {{"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
+                  {"QD", "QD"}, {"QCW", "QCW"}, {"STOP_AT", "STOP_AT"}, {"AD_T", S(ad_t)},
+                  {"ACW_T", S(clog2(static_cast<uint64_t>(ad_t) + 1))}, {"AD_C", S(ad_c)},
+                  {"ACW_C", S(clog2(static_cast<uint64_t>(ad_c) + 1))}, {"BW", S(p.broadcast_window)},
+                  {"BCW", S(clog2(static_cast<uint64_t>(p.broadcast_window) + 1))}, {"RQ", S(p.root_queue_depth)},
+                  {"RCW", S(clog2(static_cast<uint64_t>(p.root_queue_depth) + 1))},
+                  {"ROLE_T", S(topo.role[static_cast<size_t>(i)])}, {"ROLE_L", S(topo.role[static_cast<size_t>(2 * i)])},
+                  {"ROLE_R", S(topo.role[static_cast<size_t>(2 * i + 1)])}, {"USE", "4'b" + use},
+                  align_params[0], align_params[1], align_params[2]},
+                 {{"clk", "clk"}, {"rst", "rst"},
+                  {"up_c", "{up_" + S(4 * i + 3) + "_rx, up_" + S(4 * i + 2) + "_rx, up_" + S(4 * i + 1) + "_rx, up_" + S(4 * i) + "_rx}"},
+                  {"down_c", "{down_" + S(4 * i + 3) + ", down_" + S(4 * i + 2) + ", down_" + S(4 * i + 1) + ", down_" + S(4 * i) + "}"},
+                  {"up_out", i == 1 ? "up_top" : "up_" + I}, {"down_in", i == 1 ? "{WD{1'b0}}" : "down_" + I + "_rx"},
+                  {"fault", "fault_" + I}, {"bcast_drop", "drop_" + I}, {"link_error", "lerr_" + I}});
+      for (int c = 4 * i; c < 4 * i + 4; ++c) {
+        up_read[static_cast<size_t>(c)] = true;
+        down_driven[static_cast<size_t>(c)] = true;
+      }
+      if (i != 1) {
+        up_driven[static_cast<size_t>(i)] = true;
+        down_read[static_cast<size_t>(i)] = true;
+      }
+      v.line("wire fault_" + I + ", drop_" + I + ", lerr_" + I + ";");
+      faults.push_back("fault_" + I);
+      drops.push_back("drop_" + I);
+      errors.push_back("lerr_" + I);
+      continue;
+    }
+    const int role = topo.role[static_cast<size_t>(i)];
+    if (role == 0) continue;
+    v.comment(std::string(role == 2 ? "Partition root " : "Node ") + I + " (level " + S(level(i)) + ").");
+    v.line("wire fault_" + I + ", lerr_" + I + ";");
+    if (role == 2) {
+      v.line("wire drop_" + I + ";");
+      v.instance("cm5ctl_root", "root_" + I, node_params(i, true),
+                 {{"clk", "clk"}, {"rst", "rst"}, {"up_l", "up_" + L + "_rx"}, {"up_r", "up_" + R + "_rx"},
+                  {"down_l", "down_" + L}, {"down_r", "down_" + R}, {"fault", "fault_" + I},
+                  {"bcast_drop", "drop_" + I}, {"link_error", "lerr_" + I}});
+      drops.push_back("drop_" + I);
+    } else {
+      v.instance("cm5ctl_node", "node_" + I, node_params(i, false),
+                 {{"clk", "clk"}, {"rst", "rst"}, {"up_l", "up_" + L + "_rx"}, {"up_r", "up_" + R + "_rx"},
+                  {"up_out", "up_" + I}, {"down_in", "down_" + I + "_rx"}, {"down_l", "down_" + L},
+                  {"down_r", "down_" + R}, {"fault", "fault_" + I}, {"link_error", "lerr_" + I}});
+      up_driven[static_cast<size_t>(i)] = true;
+      down_read[static_cast<size_t>(i)] = true;
+    }
+    faults.push_back("fault_" + I);
+    errors.push_back("lerr_" + I);
+    for (int c : {2 * i, 2 * i + 1}) {
+      up_read[static_cast<size_t>(c)] = true;
+      down_driven[static_cast<size_t>(c)] = true;
+    }
   }
   const int ad0 = p.aside_depth_at(0);
   for (int j = 0; j < N; ++j) {
     const std::string J = S(j), K = S(N + j);
-    v.comment("Leaf " + J + " (network interface).");
+    v.comment("Leaf " + J + " (network interface)" + (topo.used(N + j) ? "." : ": not in use (mapped out or outside every partition)."));
+    v.line("wire fault_l" + J + ", lerr_l" + J + ";");
     v.instance("cm5ctl_leaf", "leaf_" + J,
                {{"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
                 {"LF", S(p.leaf_fifo_depth)}, {"LCW", S(clog2(static_cast<uint64_t>(p.leaf_fifo_depth) + 1))},
                 {"AD", S(ad0)}, {"ACW", S(clog2(static_cast<uint64_t>(ad0) + 1))}, {"BW", S(p.broadcast_window)},
-                {"BCW", S(clog2(static_cast<uint64_t>(p.broadcast_window) + 1))}},
+                {"BCW", S(clog2(static_cast<uint64_t>(p.broadcast_window) + 1))}, align_params[0], align_params[1],
+                align_params[2], {"INIT", S(p.init_cycles())},
+                {"ICW", S(clog2(static_cast<uint64_t>(p.init_cycles()) + 1))}},
                {{"clk", "clk"}, {"rst", "rst"}, {"inj_valid", "inj_valid[" + J + "]"},
                 {"inj_ready", "inj_ready[" + J + "]"}, {"inj_bcast", "inj_bcast[" + J + "]"},
                 {"inj_abstain", "inj_abstain[" + J + "]"}, {"inj_kind", "inj_kind[" + J + "*2 +: 2]"},
                 {"inj_comb", "inj_comb[" + J + "*3 +: 3]"}, {"inj_segmented", "inj_segmented[" + J + "]"},
                 {"inj_seg", "inj_seg[" + J + "]"}, {"inj_data", "inj_data[" + J + "*W +: W]"},
-                {"rd_count", "rd_count[" + J + "*W +: W]"},
+                {"rd_count", "rd_count[" + J + "*W +: W]"}, {"restart", "restart[" + J + "]"},
+                {"async_in", "async_in[" + J + "*2 +: 2]"}, {"hard_error_in", "hard_error_in[" + J + "]"},
                 {"res_valid", "res_valid[" + J + "]"}, {"res_bcast", "res_bcast[" + J + "]"},
                 {"res_kind", "res_kind[" + J + "*2 +: 2]"}, {"res_comb", "res_comb[" + J + "*3 +: 3]"},
                 {"res_data", "res_data[" + J + "*W +: W]"}, {"res_ovf", "res_ovf[" + J + "]"},
                 {"res_err", "res_err[" + J + "]"}, {"res_abstained", "res_abstained[" + J + "]"},
-                {"up_out", "up_" + K}, {"down_in", "down_" + K + "_rx"}, {"fault", "faults[" + K + "]"},
-                {"link_error", "link_errors[" + K + "]"}});
+                {"async_out", "async_out[" + J + "*2 +: 2]"}, {"hard_error_out", "hard_error_out[" + J + "]"},
+                {"halted", "halted[" + J + "]"}, {"aligned", "aligned[" + J + "]"},
+                {"up_out", "up_" + K}, {"down_in", "down_" + K + "_rx"}, {"fault", "fault_l" + J},
+                {"link_error", "lerr_l" + J}});
+    up_driven[static_cast<size_t>(N + j)] = true;
+    down_read[static_cast<size_t>(N + j)] = true;
+    faults.push_back("fault_l" + J);
+    errors.push_back("lerr_l" + J);
+  }
+  v.line();
+  v.comment("Links no instance drives (above the partitions' roots, below parts not built) are idle.");
+  for (int k = 2; k < 2 * N; ++k) {
+    if (in_chip(k)) continue;
+    const std::string K = S(k);
+    if (!up_driven[static_cast<size_t>(k)]) v.line("assign up_" + K + " = {WU{1'b0}};");
+    if (!down_driven[static_cast<size_t>(k)]) v.line("assign down_" + K + " = {WD{1'b0}};");
+    if (!up_read[static_cast<size_t>(k)]) sink.push_back("up_" + K + "_rx");
+    if (!down_read[static_cast<size_t>(k)]) sink.push_back("down_" + K + "_rx");
+  }
+  auto any = [](const std::vector<std::string>& xs) {
+    if (xs.empty()) return std::string("1'b0");
+    std::string o = "|{";
+    for (size_t i = 0; i < xs.size(); ++i) o += (i ? ", " : "") + xs[i];
+    return o + "}";
+  };
+  v.line("assign fault = " + any(faults) + ";");
+  v.line("assign link_error = " + any(errors) + ";");
+  v.line("assign bcast_drop = " + any(drops) + ";");
+  if (!sink.empty()) {
+    std::string u = "wire unused = &{1'b0";
+    for (const auto& x : sink) u += ", " + x;
+    v.line(u + "};");
   }
   v.close("endmodule");
   v.line("`default_nettype wire");
@@ -141,8 +275,8 @@ std::string emit_tree(const Cm5ctlParams& p) {
 
 const std::vector<std::string>& cm5ctl_primitives() {
   static const std::vector<std::string> prims = {
-      "cm5ctl_fifo.v",  "cm5ctl_frame.v", "cm5ctl_crc8.v", "cm5ctl_link_tx.v", "cm5ctl_link_rx.v", "cm5ctl_alu.v", "cm5ctl_combine.v",
-      "cm5ctl_split.v", "cm5ctl_upmerge.v", "cm5ctl_node.v",  "cm5ctl_root.v",    "cm5ctl_leaf.v"};
+      "cm5ctl_fifo.v",  "cm5ctl_frame.v", "cm5ctl_align.v", "cm5ctl_crc8.v", "cm5ctl_link_tx.v", "cm5ctl_link_rx.v", "cm5ctl_alu.v", "cm5ctl_combine.v",
+      "cm5ctl_split.v", "cm5ctl_upmerge.v", "cm5ctl_node.v",  "cm5ctl_root.v",    "cm5ctl_chip.v", "cm5ctl_leaf.v"};
   return prims;
 }
 
@@ -166,7 +300,15 @@ std::string cm5ctl_manifest_json(const Cm5ctlConfig& cfg) {
                   {"aside_depth_by_level", asides},
                   {"latency_bound_cycles", p.latency_bound()}};
   j["packet"] = {{"fc", 0},   {"type", "2:1"}, {"kind", "4:3"}, {"comb", "7:5"}, {"segd", 8},
-                 {"seg", 9},  {"ovf", 10},     {"err", 11},     {"data", std::to_string(11 + p.word_bits) + ":12"}};
+                 {"seg", 9},  {"ovf", 10},     {"err", 11},     {"global", "14:12"},
+                 {"data", std::to_string(14 + p.word_bits) + ":15"}};
+  const Cm5Topology t = cm5_topology(p);
+  j["partitions"] = t.roots;
+  j["mapped_out"] = p.mapped_out;
+  j["chip_nodes"] = p.chip_nodes;
+  j["alignment"] = p.alignment;
+  j["init_cycles"] = p.init_cycles();
+  j["leaf_partition"] = t.part;
   return j.dump(2) + "\n";
 }
 

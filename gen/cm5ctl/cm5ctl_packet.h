@@ -23,12 +23,17 @@ constexpr int kCombs = 5;  // the one-word combiners
 // counter over the partition with ADD reductions until the sum is zero (paper: Kirchhoff's
 // current law); its result is the only one the processor sees. Never on a link.
 constexpr uint8_t kRouterDone = 7;
+// A flush: a single-source packet of kind kSupervisor with comb 7 (a broadcast pushed with
+// comb 7 is one; paper: "the control network can be flushed in a manner similar to a broadcast").
+constexpr uint8_t kFlushComb = 7;
 inline bool is_add(uint8_t comb) { return comb >= kAdd && comb <= kUaddc; }
 inline bool is_signed_add(uint8_t comb) { return comb == kAdd || comb == kAddc; }
 
 // Bit positions.
+// Bit 0 is the flow-control bit going down and the sender's flush epoch going up; bits 14:12
+// the global bits (async OR 0, async OR 1 (privileged), hard-error OR).
 constexpr int kFcBit = 0, kTypeLsb = 1, kKindLsb = 3, kCombLsb = 5, kSegdBit = 8, kSegBit = 9,
-              kOvfBit = 10, kErrBit = 11, kDataLsb = 12;
+              kOvfBit = 10, kErrBit = 11, kGlobalLsb = 12, kDataLsb = 15;
 
 struct Packet {
   uint8_t type = kIdle;
@@ -38,14 +43,16 @@ struct Packet {
   bool seg = false;   // up: a segment bit is set in the subtree
   bool ovf = false;
   bool err = false;
-  bool fc = false;    // down: stop (flow control)
+  bool fc = false;    // down: stop (flow control); up: the sender's flush epoch
+  uint8_t g = 0;      // the global bits: 1 async OR 0, 2 async OR 1 (privileged), 4 hard-error OR
   uint64_t data = 0;
 
   uint64_t pack() const {
     return static_cast<uint64_t>(fc) << kFcBit | static_cast<uint64_t>(type & 3) << kTypeLsb |
            static_cast<uint64_t>(kind & 3) << kKindLsb | static_cast<uint64_t>(comb & 7) << kCombLsb |
            static_cast<uint64_t>(segd) << kSegdBit | static_cast<uint64_t>(seg) << kSegBit |
-           static_cast<uint64_t>(ovf) << kOvfBit | static_cast<uint64_t>(err) << kErrBit | data << kDataLsb;
+           static_cast<uint64_t>(ovf) << kOvfBit | static_cast<uint64_t>(err) << kErrBit |
+           static_cast<uint64_t>(g & 7) << kGlobalLsb | data << kDataLsb;
   }
   static Packet unpack(uint64_t w, int word_bits) {
     Packet p;
@@ -57,6 +64,7 @@ struct Packet {
     p.seg = (w >> kSegBit) & 1;
     p.ovf = (w >> kOvfBit) & 1;
     p.err = (w >> kErrBit) & 1;
+    p.g = (w >> kGlobalLsb) & 7;
     p.data = (w >> kDataLsb) & ((1ull << word_bits) - 1);
     return p;
   }

@@ -18,6 +18,42 @@ int Cm5ctlParams::aside_depth_at(int level) const {
   return (round_trip + packet_time() - 1) / packet_time() + 2;
 }
 
+int Cm5ctlParams::frame_lcm() const {
+  int a = up_frame(), b = down_frame();
+  while (b) {
+    const int t = a % b;
+    a = b;
+    b = t;
+  }
+  return up_frame() / a * down_frame();
+}
+
+std::vector<int> Cm5ctlParams::roots() const { return partitions.empty() ? std::vector<int>{1} : partitions; }
+
+Cm5Topology cm5_topology(const Cm5ctlParams& p) {
+  const int N = p.leaves;
+  Cm5Topology t;
+  t.roots = p.roots();
+  t.role.assign(static_cast<size_t>(2 * N), 0);
+  t.part.assign(static_cast<size_t>(N), -1);
+  std::vector<int> part_of(static_cast<size_t>(2 * N), -1);  // the partition whose subtree holds k
+  std::vector<bool> out(static_cast<size_t>(2 * N), false);
+  for (size_t r = 0; r < t.roots.size(); ++r) part_of[static_cast<size_t>(t.roots[r])] = static_cast<int>(r);
+  for (int m : p.mapped_out) out[static_cast<size_t>(m)] = true;
+  for (int k = 2; k < 2 * N; ++k) {  // parents first: inherit
+    if (part_of[static_cast<size_t>(k)] < 0) part_of[static_cast<size_t>(k)] = part_of[static_cast<size_t>(k / 2)];
+    if (out[static_cast<size_t>(k / 2)]) out[static_cast<size_t>(k)] = true;
+  }
+  for (int k = 2 * N - 1; k >= 1; --k) {  // children first: a node in use has a child in use
+    const size_t s = static_cast<size_t>(k);
+    bool use = part_of[s] >= 0 && !out[s];
+    if (k < N) use = use && (t.role[2 * s] != 0 || t.role[2 * s + 1] != 0);
+    if (use) t.role[s] = part_of[static_cast<size_t>(k)] >= 0 && t.roots[static_cast<size_t>(part_of[s])] == k ? 2 : 1;
+    if (k >= N && use) t.part[static_cast<size_t>(k - N)] = part_of[s];
+  }
+  return t;
+}
+
 namespace {
 
 void check_range(const std::string& where, const char* field, int64_t value, int64_t lo, int64_t hi,
@@ -47,6 +83,37 @@ void validate(const Cm5ctlParams& p, const std::string& where) {
   check_range(where, "leaf_fifo_depth", p.leaf_fifo_depth, 1, 64);
   check_range(where, "broadcast_window", p.broadcast_window, 1, 16);
   check_range(where, "root_queue_depth", p.root_queue_depth, 1, 64);
+  if (p.alignment != 0 && p.alignment != 1)
+    throw ConfigError(where + ": alignment = " + std::to_string(p.alignment) +
+                      " (allowed: 0, frames aligned by reset; 1, by the alignment packet at initialization)");
+  if (p.chip_nodes != 1 && p.chip_nodes != 3)
+    throw ConfigError(where + ": chip_nodes = " + std::to_string(p.chip_nodes) +
+                      " (allowed: 1, a module per node; 3, three nodes per chip as the CM-5 packs them)");
+  const int N = p.leaves;
+  auto ancestor_or_self = [](int a, int k) {
+    while (k > a) k /= 2;
+    return k == a;
+  };
+  for (size_t r = 0; r < p.partitions.size(); ++r) {
+    const std::string f = "partitions[" + std::to_string(r) + "]";
+    const int x = p.partitions[r];
+    check_range(where, f.c_str(), x, 1, N - 1, " (a node's heap index: the root is 1, node i's children 2i and 2i+1)");
+    for (size_t q = 0; q < r; ++q)
+      if (ancestor_or_self(p.partitions[q], x) || ancestor_or_self(x, p.partitions[q]))
+        throw ConfigError(where + ": " + f + " = " + std::to_string(x) + " overlaps partitions[" + std::to_string(q) +
+                          "] = " + std::to_string(p.partitions[q]) + " (partitions are disjoint subtrees)");
+  }
+  for (size_t m = 0; m < p.mapped_out.size(); ++m) {
+    const std::string f = "mapped_out[" + std::to_string(m) + "]";
+    check_range(where, f.c_str(), p.mapped_out[m], 2, 2 * N - 1,
+                " (a node's heap index 2.." + std::to_string(N - 1) + " or a leaf's, N + j = " + std::to_string(N) +
+                    ".." + std::to_string(2 * N - 1) + ")");
+  }
+  const Cm5Topology t = cm5_topology(p);
+  for (size_t r = 0; r < t.roots.size(); ++r)
+    if (t.role[static_cast<size_t>(t.roots[r])] != 2)
+      throw ConfigError(where + ": partitions[" + std::to_string(r) + "] = " + std::to_string(t.roots[r]) +
+                        ": every leaf of that partition is mapped out (mapped_out)");
   if (p.crc_bits != 0 && p.crc_bits != 8)
     throw ConfigError(where + ": crc_bits = " + std::to_string(p.crc_bits) + " (allowed: 0, no CRC; 8, a CRC-8 per packet)");
 }

@@ -3,9 +3,11 @@
 // each leaf) and the figures derived from them. One struct drives the RTL emitter, the
 // reference model, the harness and the reports.
 //
-// The packet (both directions, sent least significant chunk first; packet_bits = 12 + W):
-//   bit  0      fc       flow control, down packets only: 1 = "stop sending multiple-source
-//                        packets" to the child that receives it (the minor stream's flow bits)
+// The packet (both directions, sent least significant chunk first; packet_bits = 15 + W):
+//   bit  0      fc / ep  down: flow control, 1 = "stop sending multiple-source packets" to the
+//                        child that receives it (the minor stream's flow bits); up: the
+//                        sender's flush epoch (a multiple-source packet of the other epoch was
+//                        sent before its sender saw the last flush: the receiver drops it)
 //   bits 2:1    type     0 idle, 1 single-source, 2 multiple-source, 3 abstain
 //   bits 4:3    kind     multiple-source: 0 reduce, 1 forward scan, 2 backward scan, 3 sync OR
 //                        (barrier); single-source: the broadcast kind (0 user, 1 supervisor,
@@ -17,7 +19,14 @@
 //   bit  9      seg      up: a segment bit is set in this subtree
 //   bit  10     ovf      an addition overflowed (sticky, reported with the result)
 //   bit  11     err      an error: colliding broadcasts, different operations combined
-//   bits 12+W-1:12 data  the W-bit word
+//   bits 14:12  global   the global synchronization bits, in every packet (idle ones too):
+//                        12 asynchronous OR 0 (user), 13 asynchronous OR 1 (privileged),
+//                        14 hard-error OR; up: the OR over the subtree, down: over the partition
+//   bits 15+W-1:15 data  the W-bit word
+//   A flush is a single-source packet of kind 1 (supervisor) with comb 7.
+// With `alignment` 1, every node and leaf starts its frame counters from the alignment packet
+// (5 bits, 1 1 0 1 0, on wire 0 of the down link, from a cycle that is a multiple of lcm(Tu, Td))
+// instead of from reset, at the phase the contract gives that cycle: frames stay aligned.
 //   then, with crc_bits = 8, a CRC-8 (x^8 + x^2 + x + 1) of all the bits before, sent last;
 //   a receiver that finds it wrong counts a link error and takes the packet as idle
 //
@@ -32,6 +41,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cmnet {
 
@@ -46,8 +56,20 @@ struct Cm5ctlParams {
   int broadcast_window = 4;   // single-source packets a leaf may have unreturned (end to end)
   int root_queue_depth = 2;   // combined results the root holds for the way down
   int crc_bits = 0;           // 0 or 8: a CRC at the end of every packet (the CM-5 had one)
+  // Partitions: the heap index of each partition's root (node i's children are 2i and 2i+1,
+  // the root is 1, leaf j is N + j); each partition is that node's subtree; empty = {1} (one
+  // partition, the whole tree). Nodes above the partitions' roots are not built.
+  std::vector<int> partitions;
+  // Mapped-out subtrees (heap indices of nodes 2..N-1 or leaves N..2N-1): ignored by their
+  // parents (combining needs a binary tree, not a complete one); a node whose children are all
+  // mapped out is mapped out too.
+  std::vector<int> mapped_out;
+  int chip_nodes = 1;         // 1: a node per module; 3: cm5ctl_chip, three nodes per chip (the CM-5's)
+  // 1: the frames are aligned at initialization by the 5-bit alignment packet, sent down from
+  // each partition's root (hw/cm5ctl/cm5ctl_align.v); 0: by the common reset.
+  int alignment = 0;
 
-  static constexpr int kHeaderBits = 12;
+  static constexpr int kHeaderBits = 15;
   int height() const;                                 // log2(N): node levels above the leaves
   int nodes() const { return leaves - 1; }            // combining nodes
   int payload_bits() const { return kHeaderBits + word_bits; }  // what nodes process
@@ -66,7 +88,28 @@ struct Cm5ctlParams {
   // The latency bound of the issue: 2 x height x hop time + packet time, a hop being a packet
   // time (store and forward).
   int64_t latency_bound() const { return 2LL * height() * packet_time() + packet_time(); }
+  // Alignment: L = lcm(Tu, Td) (every frame of the tree begins in the cycles that are multiples
+  // of L); a node sends the alignment packet on in the first such cycle after its own came, so a
+  // hop of the alignment wave is align_hop() = L x ceil(5 / L) cycles; the interfaces send
+  // nothing before init_cycles() = height x align_hop + 5 (0 without the alignment packet).
+  int frame_lcm() const;
+  int align_hop() const { return frame_lcm() * ((5 + frame_lcm() - 1) / frame_lcm()); }
+  int init_cycles() const { return alignment ? height() * align_hop() + 5 : 0; }
+  // The partition roots (partitions, or {1}).
+  std::vector<int> roots() const;
 };
+
+// Which parts of the tree are in use: role[k] for heap index k (1..2N-1; 0 unused): 0 not in
+// use (above every partition's root, outside every partition, or mapped out), 1 a node or leaf
+// in use, 2 a partition's root; part[j] the partition (index into roots) of leaf j, -1 when
+// the leaf is not in use.
+struct Cm5Topology {
+  std::vector<int> roots;
+  std::vector<uint8_t> role;
+  std::vector<int> part;
+  bool used(int k) const { return role[static_cast<size_t>(k)] != 0; }
+};
+Cm5Topology cm5_topology(const Cm5ctlParams& p);
 
 // Throws cmnet::ConfigError naming the field, its value and the allowed range.
 void validate(const Cm5ctlParams& p, const std::string& where);

@@ -33,7 +33,7 @@ inline constexpr std::array<Register, 16> kRegisters = {{
     {"INFO", 0x18, 1, "ro", "byte address of the info ROM"},
     {"INFO_WORDS", 0x1C, 1, "ro", "words of the info ROM"},
     {"FIFO_WORDS", 0x20, 1, "ro", "depth of the transmit and the receive FIFO, in words"},
-    {"CONTROL", 0x40, 1, "rw", "w: bit0 run (a level), bit1 clear (counters, CYCLES, TX_UNITS, RX_UNITS); r: bit0 run"},
+    {"CONTROL", 0x40, 1, "rw", "w: bit0 run (a level), bit1 clear (counters, CYCLES, TX_UNITS, RX_UNITS), bit2 resync (the next TX_STREAM word is a header); r: bit0 run"},
     {"STATUS", 0x44, 1, "ro", "bit0 busy, bit1 active (run and work to do), bit2 rx_valid, bit3 tx_empty"},
     {"CYCLES", 0x48, 1, "ro", "active cycles since the last clear"},
     {"TX_STREAM", 0x4C, 1, "rw", "w (burst, FIFO): unit records: a header {words[31:16], leaf[15:0]}, then the words; r: words the record still expects"},

@@ -318,6 +318,7 @@ module cm1_host_regs #(
       rdata_c = {{32-RCW{1'b0}}, hist[a[5:2]]};
     end else begin
       case (a)
+        // BEGIN generated read decode (gen/cm1/cm1_regmap.h: cm1map::read_decode, from the one table)
         32'h000: rdata_c = 32'h434D4E54;  // 'CMNT'
         32'h004: rdata_c = 32'd1;
         32'h008: rdata_c = A_CM1;
@@ -349,6 +350,7 @@ module cm1_host_regs #(
         32'h158: rdata_c = {31'd0, gen_busy};
         32'h15C: rdata_c = {16'd0, gen_count};
         32'h160: rdata_c = gen_seed;
+        // END generated read decode
         default: err_c = 1'b1;
       endcase
     end

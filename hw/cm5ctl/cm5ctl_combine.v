@@ -7,11 +7,12 @@
 // there); a backward scan the mirror image. Different operations meeting set the error bit.
 // Put aside: {v, f, segd, comb, kind} = the left child's value and segment flag for a forward
 // scan, the right child's for a backward scan, zero otherwise. An addition adds the carry
-// `cin` when it continues a multi-word addition (ADDC, UADDC). Combinational.
+// `cin` when it continues a multi-word addition (ADDC, UADDC). The global bits (14:12) and
+// bit 0 of `o` are zero: the node sets them. Combinational.
 `default_nettype none
 module cm5ctl_combine #(
   parameter integer W = 32,
-  parameter integer PB = W + 12,
+  parameter integer PB = W + 15,
   parameter integer AEW = W + 7
 ) (
   input  wire [PB-1:0] l,
@@ -21,6 +22,7 @@ module cm5ctl_combine #(
   output wire [AEW-1:0] e,
   output wire cout      // the carry to keep: of this addition (none past a segment cut)
 );
+  localparam integer DL = 15;  // the data word's first bit
   wire al = l[2:1] == 2'd3;
   wire ar = r[2:1] == 2'd3;
   wire [1:0] kind = al ? r[4:3] : l[4:3];
@@ -28,8 +30,8 @@ module cm5ctl_combine #(
   wire segd = al ? r[8] : l[8];
   wire [2:0] comb = kind == 2'd3 ? 3'd0 : cf;
   wire [W-1:0] id = comb == 3'd2 ? {1'b1, {(W-1){1'b0}}} : {W{1'b0}};
-  wire [W-1:0] vl = al ? id : l[12 +: W];
-  wire [W-1:0] vr = ar ? id : r[12 +: W];
+  wire [W-1:0] vl = al ? id : l[DL +: W];
+  wire [W-1:0] vr = ar ? id : r[DL +: W];
   wire fl = !al && l[9];
   wire fr = !ar && r[9];
   wire mismatch = !al && !ar && (l[8:3] != r[8:3]);
@@ -42,11 +44,11 @@ module cm5ctl_combine #(
   assign cout = acout && !fwd_cut && !bwd_cut;
   wire ovf = (!al && l[10]) || (!ar && r[10]) || (!fwd_cut && !bwd_cut && aovf);
   wire err = (!al && l[11]) || (!ar && r[11]) || mismatch;
-  assign o = {v, err, ovf, fl || fr, segd, cf, kind, (al && ar) ? 2'd3 : 2'd2, 1'b0};
+  assign o = {v, 3'b000, err, ovf, fl || fr, segd, cf, kind, (al && ar) ? 2'd3 : 2'd2, 1'b0};
   wire kf = kind == 2'd1 ? fl : (kind == 2'd2 ? fr : 1'b0);
   wire [W-1:0] kv = kind == 2'd1 ? vl : (kind == 2'd2 ? vr : {W{1'b0}});
   assign e = {kv, kf, segd, cf, kind};
-  wire unused = &{1'b0, l[0], r[0]};
+  wire unused = &{1'b0, l[0], r[0], l[14:12], r[14:12]};
 endmodule
 
 `default_nettype wire

@@ -3,7 +3,7 @@
 // interface's outgoing FIFOs. `head` is the oldest word (valid while count != 0); pop takes
 // it (the caller pops only when count != 0); push adds din. Pushing and popping in one cycle
 // works when full; a push into a full buffer without a pop is dropped and raises `overflow`
-// for that cycle.
+// for that cycle. `clr` (a flush) empties it: whatever else happens in that cycle is dropped.
 `default_nettype none
 module cm5ctl_fifo #(
   parameter integer WIDTH = 8,
@@ -12,6 +12,7 @@ module cm5ctl_fifo #(
 ) (
   input  wire clk,
   input  wire rst,
+  input  wire clr,
   input  wire push,
   input  wire [WIDTH-1:0] din,
   input  wire pop,
@@ -26,7 +27,7 @@ module cm5ctl_fifo #(
   wire do_pop = pop && count != {CW{1'b0}};
   wire full = count == DEPTH[CW-1:0];
   wire do_push = push && (!full || do_pop);
-  assign overflow = push && full && !do_pop;
+  assign overflow = push && full && !do_pop && !clr;
   assign head = mem[rd];
   function [PW-1:0] next_ptr;
     input [PW-1:0] p;
@@ -35,7 +36,7 @@ module cm5ctl_fifo #(
     end
   endfunction
   always @(posedge clk) begin
-    if (rst) begin
+    if (rst || clr) begin
       rd <= {PW{1'b0}};
       wr <= {PW{1'b0}};
       count <= {CW{1'b0}};
@@ -46,6 +47,6 @@ module cm5ctl_fifo #(
       else if (do_pop && !do_push) count <= count - 1'b1;
     end
   end
-  always @(posedge clk) if (!rst && do_push) mem[wr] <= din;
+  always @(posedge clk) if (!rst && !clr && do_push) mem[wr] <= din;
 endmodule
 `default_nettype wire

@@ -1,26 +1,39 @@
 // A CM-5 control network node (paper, section 5): one binary-tree node with its links, the
-// unit the tree is made of (the CM-5 packs three per chip). Up: cm5ctl_upmerge, the combined
+// unit the tree is made of (cm5ctl_chip packs three). Up: cm5ctl_upmerge, the combined
 // packet or a single-source packet or an idle packet to the parent each up frame; the value a
 // combination puts aside waits (AD deep) for the result coming down. A node whose put-aside
 // buffer is full, or whose parent's last packet said stop, does not combine. Down: each down
 // frame the parent's packet is replicated (single-source, idle) or split with the oldest value
 // put aside (multiple-source) into the two children's packets, each carrying the stop bit of
-// that child's queue (queue count >= STOP_AT). `fault` (sticky): a queue overflowed or a
-// result came down with nothing put aside; neither happens in a correct network.
+// that child's queue (queue count >= STOP_AT).
+// Global bits (14:12: asynchronous OR 0, asynchronous OR 1 (privileged), hard-error OR): every
+// up packet carries the OR of what the children's last good packets carried (and this node's
+// own hard errors); every down packet carries the parent's (the partition's ORs).
+// Flush (a single-source packet, kind supervisor, comb 7, coming down): the node empties its
+// queues and put-aside buffer, restores the carry of its last completed operation and toggles
+// its flush epoch (bit 0 of what it sends up), so that packets sent up before its children saw
+// the flush are dropped. OUT_L / OUT_R: that child is mapped out (ignored; sent idle packets).
+// `fault` (sticky): a queue overflowed or a result came down with nothing put aside; neither
+// happens in a correct network.
 `default_nettype none
 module cm5ctl_node #(
   parameter integer W = 32,
-  parameter integer PB = W + 12,
+  parameter integer PB = W + 15,
   parameter integer C = 0,        // CRC bits per packet: 0 or 8
   parameter integer WU = 6,
   parameter integer WD = 5,
   parameter integer TU = 8,
-  parameter integer TD = 9,
+  parameter integer TD = 10,
   parameter integer QD = 5,
   parameter integer QCW = 3,
   parameter integer STOP_AT = 2,
   parameter integer AD = 8,
-  parameter integer ACW = 4
+  parameter integer ACW = 4,
+  parameter integer OUT_L = 0,
+  parameter integer OUT_R = 0,
+  parameter integer ALIGN = 0,    // 1: frames start from the alignment packet (cm5ctl_align.v)
+  parameter integer L = 40,       // lcm(TU, TD)
+  parameter integer LPW = 6
 ) (
   input  wire clk,
   input  wire rst,
@@ -33,10 +46,17 @@ module cm5ctl_node #(
   output reg  fault,
   output reg  link_error  // sticky: a packet arrived with a wrong CRC (and was taken as idle)
 );
-  localparam integer AEW = W + 7;
-  wire ut, dt;
-  cm5ctl_frame #(.T(TU)) fu (.clk(clk), .rst(rst), .last(ut));
-  cm5ctl_frame #(.T(TD)) fd (.clk(clk), .rst(rst), .last(dt));
+  localparam integer AEW = W + 8;  // put-aside entry: the combine's W + 7 bits and the carry
+  wire ut, dt, go, aligned, pat;
+  cm5ctl_align #(.EN(ALIGN), .ROOT(0), .L(L), .LPW(LPW)) al (
+    .clk(clk), .rst(rst), .wire0(down_in[0]), .go(go), .aligned(aligned), .pat(pat));
+  cm5ctl_frame #(.T(TU), .ALIGN(ALIGN)) fu (.clk(clk), .rst(rst), .go(go), .last(ut));
+  cm5ctl_frame #(.T(TD), .ALIGN(ALIGN)) fd (.clk(clk), .rst(rst), .go(go), .last(dt));
+  // The alignment packet goes on to the children (those in use) on wire 0.
+  wire [WD-1:0] patw = {{(WD-1){1'b0}}, pat};
+  wire [WD-1:0] txw_l, txw_r;
+  assign down_l = txw_l | (OUT_L != 0 ? {WD{1'b0}} : patw);
+  assign down_r = txw_r | (OUT_R != 0 ? {WD{1'b0}} : patw);
   wire [PB-1:0] pl, pr, pp;
   wire rx_l_crc, rx_r_crc, rx_p_crc;
   cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
@@ -44,49 +64,79 @@ module cm5ctl_node #(
   cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) rx_p (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .crc_err(rx_p_crc));
 
   reg stop;  // the parent's flow-control bit, from its last packet
+  reg ep;    // flush epoch
+  reg ccarry;  // the up carry after the last operation completed here (restored by a flush)
+  wire flushing = dt && pp[2:1] == 2'd1 && pp[7:5] == 3'd7;
   wire [ACW-1:0] acount;
   wire room = acount < AD[ACW-1:0] && !stop;
-  wire ss, fire, qovf;
+  wire ss, fire, qovf, fcarry;
   wire [PB-1:0] sspkt, cpkt;
-  wire [AEW-1:0] centry, ahead;
+  wire [AEW-2:0] centry;
+  wire [AEW-1:0] ahead;
   wire [QCW-1:0] qcl, qcr;
-  cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW), .QD(QD), .QCW(QCW)) up (
-    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .room(room), .ss(ss), .sspkt(sspkt),
-    .fire(fire), .cpkt(cpkt), .centry(centry), .qcl(qcl), .qcr(qcr), .overflow(qovf));
+  cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R)) up (
+    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .room(room), .ep(ep), .clr(flushing), .rcarry(ccarry),
+    .ss(ss), .sspkt(sspkt), .fire(fire), .cpkt(cpkt), .centry(centry), .fcarry(fcarry), .qcl(qcl), .qcr(qcr),
+    .overflow(qovf));
+  // The global bits: the last good ones from each child, ORed with this node's hard errors.
+  reg [2:0] gl_r, gr_r, gp_r;
+  wire [2:0] gl = OUT_L != 0 ? 3'b000 : (rx_l_crc ? gl_r : pl[14:12]);
+  wire [2:0] gr = OUT_R != 0 ? 3'b000 : (rx_r_crc ? gr_r : pr[14:12]);
+  wire [2:0] gp = rx_p_crc ? gp_r : pp[14:12];
+  wire [2:0] gup = gl | gr | {fault || link_error, 2'b00};
+  wire [PB-1:0] upk = ss ? sspkt : (fire ? cpkt : {PB{1'b0}});
   cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) tx_up (
-    .clk(clk), .rst(rst), .load(ut), .pkt(ss ? sspkt : (fire ? cpkt : {PB{1'b0}})), .wires(up_out));
+    .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}), .wires(up_out));
 
   wire pmulti = pp[2];
   wire pop = dt && pmulti;
   wire under = acount == {ACW{1'b0}};
   wire aovf;
   cm5ctl_fifo #(.WIDTH(AEW), .DEPTH(AD), .CW(ACW)) aside (
-    .clk(clk), .rst(rst), .push(fire && !ss), .din(centry), .pop(pop), .head(ahead), .count(acount),
-    .overflow(aovf));
+    .clk(clk), .rst(rst), .clr(flushing), .push(fire && !ss), .din({fcarry, centry}), .pop(pop), .head(ahead),
+    .count(acount), .overflow(aovf));
   wire [PB-1:0] sl, sr;
   // The carry of this node's last addition on the way down (multi-word scans).
   reg dcarry;
   wire ndcarry;
   cm5ctl_split #(.W(W), .PB(PB), .AEW(AEW)) split (
     .p(pp), .e(under ? {AEW{1'b0}} : ahead), .under(under), .cin(dcarry), .l(sl), .r(sr), .cout(ndcarry));
-  // Above the flow-control bit: the split result, the broadcast replicated, or idle.
-  wire [PB-1:1] dl = pmulti ? sl[PB-1:1] : (pp[2:1] == 2'd1 ? pp[PB-1:1] : {(PB-1){1'b0}});
-  wire [PB-1:1] dr = pmulti ? sr[PB-1:1] : (pp[2:1] == 2'd1 ? pp[PB-1:1] : {(PB-1){1'b0}});
+  // Above the global bits: the split result, the broadcast replicated, or idle.
+  wire [PB-1:15] dl = pmulti ? sl[PB-1:15] : (pp[2:1] == 2'd1 ? pp[PB-1:15] : {(PB-15){1'b0}});
+  wire [PB-1:15] dr = pmulti ? sr[PB-1:15] : (pp[2:1] == 2'd1 ? pp[PB-1:15] : {(PB-15){1'b0}});
+  wire [11:1] hl = pmulti ? sl[11:1] : (pp[2:1] == 2'd1 ? pp[11:1] : 11'd0);
+  wire [11:1] hr = pmulti ? sr[11:1] : (pp[2:1] == 2'd1 ? pp[11:1] : 11'd0);
+  wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, gp, hl, qcl >= STOP_AT[QCW-1:0]};
+  wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, gp, hr, qcr >= STOP_AT[QCW-1:0]};
   cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_l (
-    .clk(clk), .rst(rst), .load(dt), .pkt({dl, qcl >= STOP_AT[QCW-1:0]}), .wires(down_l));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .wires(txw_l));
   cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_r (
-    .clk(clk), .rst(rst), .load(dt), .pkt({dr, qcr >= STOP_AT[QCW-1:0]}), .wires(down_r));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .wires(txw_r));
 
-  wire unused = &{1'b0, sl[0], sr[0]};  // flow-control bits: set above, per child
+  wire unused = &{1'b0, aligned, sl[0], sr[0], sl[14:12], sr[14:12], upk[14:12], upk[0]};
   always @(posedge clk) begin
     if (rst) begin
       stop <= 1'b0;
+      ep <= 1'b0;
+      ccarry <= 1'b0;
       dcarry <= 1'b0;
       fault <= 1'b0;
       link_error <= 1'b0;
+      gl_r <= 3'b000;
+      gr_r <= 3'b000;
+      gp_r <= 3'b000;
     end else begin
-      if (rx_l_crc || rx_r_crc || rx_p_crc) link_error <= 1'b1;
-      if (dt) stop <= pp[0];
+      if ((rx_l_crc && OUT_L == 0) || (rx_r_crc && OUT_R == 0) || rx_p_crc) link_error <= 1'b1;
+      if (ut) begin
+        gl_r <= gl;
+        gr_r <= gr;
+      end
+      if (dt) begin
+        gp_r <= gp;
+        stop <= pp[0];
+      end
+      if (flushing) ep <= !ep;
+      if (pop && !under) ccarry <= ahead[AEW-1];
       if (pop) dcarry <= ndcarry;
       if (qovf || aovf || (pop && under)) fault <= 1'b1;
     end

@@ -8,14 +8,22 @@
 //   stop from the parent), the two combine (`fire`, `cpkt`, `centry`).
 // - A multiple-source packet that arrives and is not combined at once waits in its child's
 //   queue (QD deep; `qcl`, `qcr` are the counts the flow-control bits are made from).
+// - Flush: a multiple-source packet whose bit 0 (the sender's flush epoch) differs from `ep`
+//   was sent before the sender saw the flush: it is dropped. `clr` (the flush passes this node)
+//   empties the queues, fires nothing and restores the carry to `rcarry` (that of the last
+//   operation that completed here).
+// - Map-out (OUT_L, OUT_R): a mapped-out child is ignored; it counts as a child that always
+//   abstains (from the other child's operation), so the node proceeds with the other one alone.
 // `overflow` (a queue full: flow control failed) is for the node's fault flag.
 `default_nettype none
 module cm5ctl_upmerge #(
   parameter integer W = 32,
-  parameter integer PB = W + 12,
+  parameter integer PB = W + 15,
   parameter integer AEW = W + 7,
   parameter integer QD = 5,
-  parameter integer QCW = 3
+  parameter integer QCW = 3,
+  parameter integer OUT_L = 0,
+  parameter integer OUT_R = 0
 ) (
   input  wire clk,
   input  wire rst,
@@ -23,40 +31,52 @@ module cm5ctl_upmerge #(
   input  wire [PB-1:0] pl,
   input  wire [PB-1:0] pr,
   input  wire room,
+  input  wire ep,
+  input  wire clr,
+  input  wire rcarry,
   output wire ss,
   output wire [PB-1:0] sspkt,
   output wire fire,
   output wire [PB-1:0] cpkt,
   output wire [AEW-1:0] centry,
+  output wire fcarry,   // the carry this combination leaves (kept with its put-aside entry)
   output wire [QCW-1:0] qcl,
   output wire [QCW-1:0] qcr,
   output wire overflow
 );
-  wire ssl = pl[2:1] == 2'd1;
-  wire ssr = pr[2:1] == 2'd1;
-  wire msl = pl[2];
-  wire msr = pr[2];
+  wire ssl = OUT_L == 0 && pl[2:1] == 2'd1;
+  wire ssr = OUT_R == 0 && pr[2:1] == 2'd1;
+  wire msl = OUT_L == 0 && pl[2] && pl[0] == ep;
+  wire msr = OUT_R == 0 && pr[2] && pr[0] == ep;
   wire hasl = qcl != {QCW{1'b0}};
   wire hasr = qcr != {QCW{1'b0}};
   wire [PB-1:0] ql, qr;
   assign ss = tick && (ssl || ssr);
   assign sspkt = ssl ? {pl[PB-1:12], pl[11] | ssr, pl[10:1], 1'b0} : {pr[PB-1:1], 1'b0};
-  assign fire = tick && !ssl && !ssr && (hasl || msl) && (hasr || msr) && room;
-  wire [PB-1:0] hl = hasl ? ql : pl;
-  wire [PB-1:0] hr = hasr ? qr : pr;
+  wire avl = OUT_L != 0 || hasl || msl;
+  wire avr = OUT_R != 0 || hasr || msr;
+  assign fire = tick && !clr && !ssl && !ssr && avl && avr && room;
+  // A mapped-out child abstains from the other child's operation (its kind and combiner, so
+  // that a subtree where everyone abstains still says which operation it abstained from).
+  wire [PB-1:0] ql_or_pl = hasl ? ql : pl;
+  wire [PB-1:0] qr_or_pr = hasr ? qr : pr;
+  wire [PB-1:0] hl = OUT_L != 0 ? {qr_or_pr[PB-1:3], 2'd3, 1'b0} : ql_or_pl;
+  wire [PB-1:0] hr = OUT_R != 0 ? {ql_or_pl[PB-1:3], 2'd3, 1'b0} : qr_or_pr;
   // The carry of this node's last addition, for the next word of a multi-word addition.
   reg carry;
-  wire ncarry;
   cm5ctl_combine #(.W(W), .PB(PB), .AEW(AEW)) u_comb (
-    .l(hl), .r(hr), .cin(carry), .o(cpkt), .e(centry), .cout(ncarry));
-  always @(posedge clk) if (rst) carry <= 1'b0; else if (fire) carry <= ncarry;
+    .l(hl), .r(hr), .cin(carry), .o(cpkt), .e(centry), .cout(fcarry));
+  always @(posedge clk)
+    if (rst) carry <= 1'b0;
+    else if (clr) carry <= rcarry;
+    else if (fire) carry <= fcarry;
   wire push_l = tick && msl && !(fire && !hasl);
   wire push_r = tick && msr && !(fire && !hasr);
   wire ovl, ovr;
   cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW)) q_l (
-    .clk(clk), .rst(rst), .push(push_l), .din(pl), .pop(fire && hasl), .head(ql), .count(qcl), .overflow(ovl));
+    .clk(clk), .rst(rst), .clr(clr), .push(push_l), .din(pl), .pop(fire && hasl), .head(ql), .count(qcl), .overflow(ovl));
   cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW)) q_r (
-    .clk(clk), .rst(rst), .push(push_r), .din(pr), .pop(fire && hasr), .head(qr), .count(qcr), .overflow(ovr));
+    .clk(clk), .rst(rst), .clr(clr), .push(push_r), .din(pr), .pop(fire && hasr), .head(qr), .count(qcr), .overflow(ovr));
   assign overflow = ovl || ovr;
 endmodule
 `default_nettype wire

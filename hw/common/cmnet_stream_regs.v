@@ -9,7 +9,8 @@
 //   0x0100 STRM  ('STRM', v1):
 //     +0x10 LEAVES  +0x14 NCOUNTERS  +0x18 INFO (byte address of the info ROM)  +0x1C INFO_WORDS
 //     +0x20 FIFO_WORDS (depth of each FIFO)
-//     +0x40 CONTROL  w: bit0 run (a level), bit1 clear (counters, CYCLES, TX_UNITS, RX_UNITS); r: bit0 run
+//     +0x40 CONTROL  w: bit0 run (a level), bit1 clear (counters, CYCLES, TX_UNITS, RX_UNITS), bit2
+//                    resync (the next TX_STREAM word is a header: after a failed burst); r: bit0 run
 //     +0x44 STATUS   r: bit0 busy (the network), bit1 active (run and (busy or words to send)),
 //                       bit2 rx_valid, bit3 tx_empty
 //     +0x48 CYCLES   r: active cycles since the last clear (a stopped simulated clock agrees)
@@ -214,6 +215,9 @@ module cmnet_stream_regs #(
         if (bus_write && w_control) begin
           run_q <= bus_wdata[0];
           clear_q <= bus_wdata[1];
+          // A clear or a resync starts a new record: a burst that failed part way leaves no
+          // half-read header behind.
+          if (bus_wdata[1] || bus_wdata[2]) tx_rem <= 16'd0;
           if (bus_wdata[1]) begin
             cycles_q <= 32'd0;
             tx_units_q <= 32'd0;

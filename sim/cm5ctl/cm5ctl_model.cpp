@@ -12,6 +12,20 @@ uint64_t expected_result_count(const Cm5Workload& w) {
   return static_cast<uint64_t>(w.leaf.size()) * (w.multi_ops() + w.broadcasts());
 }
 
+uint64_t expected_result_count(const Cm5Workload& w, const Cm5Topology& t) {
+  std::vector<uint64_t> bc(t.roots.size(), 0);
+  for (size_t i = 0; i < t.part.size() && i < w.leaf.size(); ++i)
+    if (t.part[i] >= 0)
+      for (const Cm5Op& o : w.leaf[i]) bc[static_cast<size_t>(t.part[i])] += o.broadcast ? 1 : 0;
+  uint64_t n = 0;
+  for (size_t i = 0; i < t.part.size() && i < w.leaf.size(); ++i)
+    if (t.part[i] >= 0) {
+      for (const Cm5Op& o : w.leaf[i]) n += o.broadcast ? 0 : 1;
+      n += bc[static_cast<size_t>(t.part[i])];
+    }
+  return n;
+}
+
 namespace {
 
 // What a node (or a leaf) keeps for the way down.
@@ -22,6 +36,7 @@ struct Aside {
   uint64_t v = 0;     // the kept child's value (unused at a leaf)
   bool abstained = false;  // leaf only
   bool rd = false;         // leaf only: a router-done round
+  bool carry = false;      // node: the up carry this combination left (restored by a flush)
 };
 
 struct RootEntry {
@@ -29,9 +44,14 @@ struct RootEntry {
   Aside e;   // the root's put-aside value
 };
 
+struct Sent {
+  Cm5Op op;
+  Aside e;
+};
+
 struct Leaf {
-  std::deque<Cm5Op> cq, bq;  // outgoing FIFOs: combine, broadcast
-  std::deque<Aside> aside;
+  std::deque<Cm5Op> cq, bq;  // outgoing FIFOs: combine (pushed, not sent), broadcast
+  std::deque<Sent> inflight; // sent, result not back: kept for a flush
   bool stop = false;
   int ss_out = 0;            // broadcasts sent and not yet seen coming back
   Packet tx;                 // the packet on the up link this frame
@@ -41,6 +61,11 @@ struct Leaf {
   bool rd_wait = false;      // a router-done round is in the tree: no other combining operation goes
   size_t cnt_next = 0;       // the next counter event
   int64_t cnt = 0;           // the data network counter now
+  bool halted = false;       // flushed, not restarted
+  bool ep = false;           // flush epoch
+  bool flushed_now = false;
+  uint8_t gin = 0;           // global inputs now
+  uint8_t gout = 0;          // global outputs
 };
 
 struct Node {
@@ -49,15 +74,18 @@ struct Node {
   bool stop = false;
   Packet tx;                 // up link this frame
   Packet down[2];            // down links this frame
-  std::deque<Packet> ssq;    // root only
-  std::deque<RootEntry> msq; // root only
+  std::deque<Packet> ssq;    // partition roots only
+  std::deque<RootEntry> msq; // partition roots only
   bool ucarry = false;       // the carry of the last addition going up (multi-word additions)
+  bool ccarry = false;       // the up carry after the last completed operation (a flush restores it)
   bool dcarry = false;       // and of the last one coming down (multi-word scans)
+  bool ep = false;           // flush epoch
+  uint8_t gl = 0, gr = 0, gp = 0;  // the last good global bits from each child and the parent
 };
 
 class Model {
  public:
-  Model(const Cm5ctlParams& p, const Cm5Workload& w) : p_(p), w_(w) {
+  Model(const Cm5ctlParams& p, const Cm5Workload& w) : p_(p), w_(w), topo_(cm5_topology(p)) {
     n_ = p.leaves;
     h_ = p.height();
     W_ = p.word_bits;
@@ -70,30 +98,60 @@ class Model {
     leaf_aside_cap_ = p.aside_depth_at(0);
     up_mask_.assign(static_cast<size_t>(2 * n_), 0);
     down_mask_.assign(static_cast<size_t>(2 * n_), 0);
+    lerr_.assign(static_cast<size_t>(2 * n_), false);
     r_.injected.resize(static_cast<size_t>(n_));
+    // Alignment: when each end's frames start (the first whole frame after its alignment
+    // packet came); without the packet, all from reset.
+    const uint64_t never = ~0ull;
+    run_u_.assign(static_cast<size_t>(2 * n_), p.alignment ? never : 0);
+    run_d_ = run_u_;
+    r_.aligned.assign(static_cast<size_t>(n_), p.alignment ? -1 : 0);
+    if (p.alignment) {
+      const uint64_t L = static_cast<uint64_t>(p.frame_lcm());
+      auto up_to = [](uint64_t x, uint64_t m) { return (x + m - 1) / m * m; };
+      std::vector<uint64_t> at(static_cast<size_t>(2 * n_), never);
+      for (int k = 1; k < 2 * n_; ++k) {
+        const size_t s = static_cast<size_t>(k);
+        if (!used(k)) continue;
+        if (is_root(k)) at[s] = 0;
+        else if (at[s / 2] != never) at[s] = up_to(at[s / 2], L) + 5;  // the parent's packet: 5 cycles
+        if (at[s] == never) continue;
+        run_u_[s] = up_to(at[s], static_cast<uint64_t>(p.up_frame()));
+        run_d_[s] = up_to(at[s], static_cast<uint64_t>(p.down_frame()));
+        if (k >= n_) r_.aligned[static_cast<size_t>(k - n_)] = static_cast<int64_t>(at[s]);
+      }
+    }
+    init_ = static_cast<uint64_t>(p.init_cycles());
   }
 
   Cm5RunResult run(const Cm5ModelOptions& opt) {
-    const uint64_t want = expected_result_count(w_);
+    const uint64_t want = expected_result_count(w_, topo_);
     const uint64_t drain = opt.drain_cycles ? opt.drain_cycles : 4ull * static_cast<uint64_t>(p_.packet_time());
     const int Tu = p_.up_frame(), Td = p_.down_frame();
     uint64_t done_at = 0;
     bool done = want == 0;
     uint64_t t = 0;
+    size_t restart_next = 0, global_next = 0;
     for (; t < opt.max_cycles; ++t) {
-      if (done && t >= done_at + drain) break;
+      if (done && t >= done_at + drain && t >= opt.min_cycles) break;
       const bool up = t % static_cast<uint64_t>(Tu) == static_cast<uint64_t>(Tu - 1);
       const bool down = t % static_cast<uint64_t>(Td) == static_cast<uint64_t>(Td - 1);
       // 1. Pushes offered this cycle, accepted against the FIFOs' counts at the cycle's start.
       std::vector<std::pair<int, const Cm5Op*>> accepted;
       for (int i = 0; i < n_; ++i) {
         Leaf& L = leaves_[static_cast<size_t>(i)];
+        L.flushed_now = false;
         const auto& ops = w_.leaf[static_cast<size_t>(i)];
         if (L.next >= ops.size()) continue;
         const Cm5Op& o = ops[L.next];
         if (t < o.release || (L.pushed_any && t <= L.last_push)) continue;
         const auto& fifo = o.broadcast ? L.bq : L.cq;
         if (static_cast<int>(fifo.size()) < p_.leaf_fifo_depth) accepted.emplace_back(i, &o);
+      }
+      // The leaves' global inputs from this cycle on.
+      while (global_next < w_.globals.size() && w_.globals[global_next].cycle <= t) {
+        const Cm5GlobalIn& g = w_.globals[global_next++];
+        if (g.leaf < static_cast<uint32_t>(n_)) leaves_[g.leaf].gin = g.value & 7;
       }
       // Faults injected on the links this cycle: wire 0 carries bit (phase x width).
       while (flip_next_ < w_.flips.size() && w_.flips[flip_next_].cycle <= t) {
@@ -109,21 +167,25 @@ class Model {
         snap_aside_.resize(static_cast<size_t>(2 * n_));
         snap_ss_.resize(static_cast<size_t>(n_));
         snap_rd_.resize(static_cast<size_t>(n_));
-        snap_ssq_ = nodes_[1].ssq.size();
+        snap_ssq_.resize(static_cast<size_t>(n_));
+        snap_lerr_ = lerr_;
         for (int i = 1; i < n_; ++i) {
-          snap_stop_[static_cast<size_t>(i)] = nodes_[static_cast<size_t>(i)].stop;
-          snap_aside_[static_cast<size_t>(i)] = i == 1 ? nodes_[1].msq.size() : nodes_[static_cast<size_t>(i)].aside.size();
+          const Node& N = nodes_[static_cast<size_t>(i)];
+          snap_stop_[static_cast<size_t>(i)] = N.stop;
+          snap_aside_[static_cast<size_t>(i)] = is_root(i) ? N.msq.size() : N.aside.size();
+          snap_ssq_[static_cast<size_t>(i)] = N.ssq.size();
         }
         for (int i = 0; i < n_; ++i) {
-          snap_stop_[static_cast<size_t>(n_ + i)] = leaves_[static_cast<size_t>(i)].stop;
-          snap_aside_[static_cast<size_t>(n_ + i)] = leaves_[static_cast<size_t>(i)].aside.size();
-          snap_ss_[static_cast<size_t>(i)] = leaves_[static_cast<size_t>(i)].ss_out;
-          snap_rd_[static_cast<size_t>(i)] = leaves_[static_cast<size_t>(i)].rd_wait;
+          const Leaf& L = leaves_[static_cast<size_t>(i)];
+          snap_stop_[static_cast<size_t>(n_ + i)] = L.stop;
+          snap_aside_[static_cast<size_t>(n_ + i)] = L.inflight.size();
+          snap_ss_[static_cast<size_t>(i)] = L.ss_out;
+          snap_rd_[static_cast<size_t>(i)] = L.rd_wait;
         }
         if (down) down_tick(t);
         if (up) up_tick(t);
       }
-      // 3. The accepted pushes land.
+      // 3. The accepted pushes land; restarts take effect (a flush arriving in the same cycle wins).
       for (const auto& [i, o] : accepted) {
         Leaf& L = leaves_[static_cast<size_t>(i)];
         (o->broadcast ? L.bq : L.cq).push_back(*o);
@@ -131,6 +193,10 @@ class Model {
         L.last_push = t;
         L.pushed_any = true;
         ++L.next;
+      }
+      while (restart_next < w_.restarts.size() && w_.restarts[restart_next].first <= t) {
+        const auto& [c, leaf] = w_.restarts[restart_next++];
+        if (c == t && leaf < static_cast<uint32_t>(n_) && !leaves_[leaf].flushed_now) leaves_[leaf].halted = false;
       }
       if (!done && r_.results.size() >= want) {
         done = true;
@@ -140,6 +206,7 @@ class Model {
     // A result is stamped with the cycle its leaf presents it, one after the down tick that
     // made it: keep those presented before the run stopped (what a harness sees).
     while (!r_.results.empty() && r_.results.back().cycle >= t) r_.results.pop_back();
+    while (!r_.globals.empty() && r_.globals.back().cycle >= t) r_.globals.pop_back();
     r_.cycles = t;
     r_.completed = r_.results.size() == want;
     if (!r_.results.empty()) r_.last_result_cycle = r_.results.back().cycle;
@@ -155,31 +222,49 @@ class Model {
     }
     return l;
   }
+  bool is_root(int k) const { return topo_.role[static_cast<size_t>(k)] == 2; }
+  // Whether end k processes the up (down) frame that ends in cycle t: its frames have started.
+  bool up_runs(int k, uint64_t t) const {
+    const uint64_t r = run_u_[static_cast<size_t>(k)];
+    return r != ~0ull && t + 1 >= r + static_cast<uint64_t>(p_.up_frame());
+  }
+  bool down_runs(int k, uint64_t t) const {
+    const uint64_t r = run_d_[static_cast<size_t>(k)];
+    return r != ~0ull && t + 1 >= r + static_cast<uint64_t>(p_.down_frame());
+  }
+  bool used(int k) const { return topo_.role[static_cast<size_t>(k)] != 0; }
+  static bool is_flush(const Packet& x) { return x.type == cm5::kSingle && x.comb == cm5::kFlushComb; }
 
-  // What arrives at the end of a frame on a link: the packet sent, with the CRC (crc_bits 8)
-  // and the bits the faults flipped; a wrong CRC makes it an idle packet and a link error.
-  Packet receive(const Packet& sent, uint64_t* mask) {
+  // What arrives at the end of a frame on a link at receiver `k`: the packet sent, with the CRC
+  // (crc_bits 8) and the bits the faults flipped; a wrong CRC makes it an idle packet and a
+  // link error (`*ok` false), counted unless the sender is mapped out (`count` false).
+  Packet receive(const Packet& sent, uint64_t* mask, int k, bool count, bool* ok) {
     const int pb = p_.payload_bits();
     uint64_t word = sent.pack();
     if (p_.crc_bits) word |= static_cast<uint64_t>(cm5::crc8(word, pb)) << pb;
     word ^= *mask;
     *mask = 0;
     const uint64_t payload = word & cm5::mask(pb);
+    *ok = true;
     if (p_.crc_bits && cm5::crc8(payload, pb) != ((word >> pb) & 0xff)) {
-      ++r_.faults.link_errors;
+      *ok = false;
+      if (count) {
+        ++r_.faults.link_errors;
+        lerr_[static_cast<size_t>(k)] = true;
+      }
       return Packet{};
     }
     return Packet::unpack(payload, W_);
   }
 
   // The up packet child `c` (heap index) sends this frame, as its parent receives it.
-  Packet up_of(int c) {
+  Packet up_of(int c, bool* ok) {
     return receive(c >= n_ ? leaves_[static_cast<size_t>(c - n_)].tx : nodes_[static_cast<size_t>(c)].tx,
-                   &up_mask_[static_cast<size_t>(c)]);
+                   &up_mask_[static_cast<size_t>(c)], c / 2, used(c), ok);
   }
   // The down packet node or leaf `c` receives this frame.
-  Packet down_of(int c) {
-    return receive(nodes_[static_cast<size_t>(c / 2)].down[c % 2], &down_mask_[static_cast<size_t>(c)]);
+  Packet down_of(int c, bool* ok) {
+    return receive(nodes_[static_cast<size_t>(c / 2)].down[c % 2], &down_mask_[static_cast<size_t>(c)], c, true, ok);
   }
 
   Packet combine(const Packet& L, const Packet& R, Aside* e, bool* carry) const {
@@ -207,6 +292,7 @@ class Model {
     e->kind = base.kind;
     e->comb = base.comb;
     e->segd = base.segd;
+    e->carry = *carry;
     if (base.kind == cm5::kScanFwd) {
       e->f = fL;
       e->v = vL;
@@ -240,74 +326,112 @@ class Model {
     if (p.kind == cm5::kScanBwd) left->data = pass;
   }
 
+  // A flush passing node i on its way down.
+  void flush_node(Node& N) {
+    N.q[0].clear();
+    N.q[1].clear();
+    N.aside.clear();
+    N.msq.clear();
+    N.ucarry = N.ccarry;
+    N.ep = !N.ep;
+  }
+
+  void leaf_down(int i, uint64_t t) {
+    Leaf& L = leaves_[static_cast<size_t>(i)];
+    bool ok = true;
+    const Packet in = down_of(n_ + i, &ok);
+    L.stop = in.fc;
+    if (ok && in.g != L.gout) {
+      L.gout = in.g;
+      r_.globals.push_back({static_cast<uint32_t>(i), t + 1, in.g});
+    }
+    if (in.type == cm5::kSingle) {
+      L.ss_out = std::max(0, L.ss_out - 1);
+      Cm5Result r;
+      r.leaf = static_cast<uint32_t>(i);
+      r.cycle = t + 1;
+      r.broadcast = true;
+      r.kind = in.kind;
+      r.comb = in.comb;
+      r.data = in.data;
+      r.ovf = in.ovf;
+      r.err = in.err;
+      r_.results.push_back(r);
+      if (is_flush(in)) {
+        // Everything not completed goes back in front of the queue, in order, until a restart.
+        for (auto it = L.inflight.rbegin(); it != L.inflight.rend(); ++it) L.cq.push_front(it->op);
+        r_.flushed_ops += L.inflight.size();
+        L.inflight.clear();
+        L.halted = true;
+        L.flushed_now = true;
+        L.ep = !L.ep;
+        L.rd_wait = false;
+      }
+    } else if (in.type == cm5::kMulti || in.type == cm5::kAbstain) {
+      Aside e;
+      const bool under = L.inflight.empty();
+      if (under) ++r_.faults.aside_underflows;
+      else e = L.inflight.front().e;
+      Cm5Result r;
+      r.leaf = static_cast<uint32_t>(i);
+      r.cycle = t + 1;
+      r.kind = in.kind;
+      r.comb = in.comb;
+      const uint8_t comb = in.kind == cm5::kSync ? cm5::kOr : in.comb;
+      const bool scan = in.kind == cm5::kScanFwd || in.kind == cm5::kScanBwd;
+      r.data = scan && in.segd && e.f ? cm5::identity(comb, W_) : in.data;
+      r.ovf = in.ovf;
+      r.err = in.err || under || e.kind != in.kind || e.comb != in.comb || e.segd != in.segd;
+      r.abstained = e.abstained;
+      if (e.rd) {
+        // Router-done: done when the counters summed to zero (or below: a message counted out
+        // twice); otherwise the operation goes back to the head of the queue for another round.
+        L.rd_wait = false;
+        const int64_t sum = cm5::to_signed(in.data, W_);
+        if (!(r.err || sum <= 0)) {
+          L.cq.push_front(L.inflight.front().op);
+          L.inflight.pop_front();
+          return;
+        }
+        r.comb = cm5::kRouterDone;
+        r.err = r.err || sum < 0;
+      }
+      if (!under) L.inflight.pop_front();
+      r_.results.push_back(r);
+    }
+  }
+
   void down_tick(uint64_t t) {
     // Leaves first (they read their parents' down links before the parents change them).
-    for (int i = 0; i < n_; ++i) {
-      Leaf& L = leaves_[static_cast<size_t>(i)];
-      const int idx = n_ + i;
-      const Packet in = down_of(idx);
-      L.stop = in.fc;
-      if (in.type == cm5::kSingle) {
-        L.ss_out = std::max(0, L.ss_out - 1);
-        Cm5Result r;
-        r.leaf = static_cast<uint32_t>(i);
-        r.cycle = t + 1;
-        r.broadcast = true;
-        r.kind = in.kind;
-        r.comb = in.comb;
-        r.data = in.data;
-        r.ovf = in.ovf;
-        r.err = in.err;
-        r_.results.push_back(r);
-      } else if (in.type == cm5::kMulti || in.type == cm5::kAbstain) {
-        Aside e;
-        bool under = L.aside.empty();
-        if (under) ++r_.faults.aside_underflows;
-        else {
-          e = L.aside.front();
-          L.aside.pop_front();
-        }
-        Cm5Result r;
-        r.leaf = static_cast<uint32_t>(i);
-        r.cycle = t + 1;
-        r.kind = in.kind;
-        r.comb = in.comb;
-        const uint8_t comb = in.kind == cm5::kSync ? cm5::kOr : in.comb;
-        const bool scan = in.kind == cm5::kScanFwd || in.kind == cm5::kScanBwd;
-        r.data = scan && in.segd && e.f ? cm5::identity(comb, W_) : in.data;
-        r.ovf = in.ovf;
-        r.err = in.err || under || e.kind != in.kind || e.comb != in.comb || e.segd != in.segd;
-        r.abstained = e.abstained;
-        if (e.rd) {
-          // Router-done: done when the counters summed to zero (or below: a message counted out
-          // twice); otherwise the next round goes up at the next up frame.
-          L.rd_wait = false;
-          const int64_t sum = cm5::to_signed(in.data, W_);
-          if (!(r.err || sum <= 0)) continue;
-          r.comb = cm5::kRouterDone;
-          r.err = r.err || sum < 0;
-          if (!L.cq.empty()) L.cq.pop_front();
-        }
-        r_.results.push_back(r);
-      }
-    }
+    for (int i = 0; i < n_; ++i)
+      if (down_runs(n_ + i, t)) leaf_down(i, t);
     // Nodes bottom-up.
     for (int i = n_ - 1; i >= 1; --i) {
+      if (!used(i) || !down_runs(i, t)) continue;
       Node& N = nodes_[static_cast<size_t>(i)];
       Packet l, r;
-      if (i == 1) {
+      bool flush = false;
+      uint8_t g = 0;
+      if (is_root(i)) {
+        g = static_cast<uint8_t>(N.gl | N.gr | (snap_lerr_[static_cast<size_t>(i)] ? 4 : 0));
         if (!N.ssq.empty()) {
           l = r = N.ssq.front();
+          flush = is_flush(l);
           N.ssq.pop_front();
         } else if (!N.msq.empty()) {
           split(N.msq.front().p, N.msq.front().e, false, &N.dcarry, &l, &r);
+          N.ccarry = N.msq.front().e.carry;
           N.msq.pop_front();
         }
       } else {
-        const Packet in = down_of(i);
+        bool ok = true;
+        const Packet in = down_of(i, &ok);
+        if (ok) N.gp = in.g;
+        g = N.gp;
         N.stop = in.fc;
         if (in.type == cm5::kSingle) {
           l = r = in;
+          flush = is_flush(in);
         } else if (in.type == cm5::kMulti || in.type == cm5::kAbstain) {
           Aside e;
           const bool under = N.aside.empty();
@@ -315,6 +439,7 @@ class Model {
           else {
             e = N.aside.front();
             N.aside.pop_front();
+            N.ccarry = e.carry;
           }
           split(in, e, under, &N.dcarry, &l, &r);
         }
@@ -322,8 +447,10 @@ class Model {
       const int stop_at = D_ - M_;
       l.fc = static_cast<int>(N.q[0].size()) >= stop_at;
       r.fc = static_cast<int>(N.q[1].size()) >= stop_at;
-      N.down[0] = l;
-      N.down[1] = r;
+      l.g = r.g = g;
+      N.down[0] = used(2 * i) ? l : Packet{};
+      N.down[1] = used(2 * i + 1) ? r : Packet{};
+      if (flush) flush_node(N);
     }
   }
 
@@ -339,24 +466,35 @@ class Model {
   void up_tick(uint64_t t) {
     // Nodes top-down (each reads its children's links before they change), then the leaves.
     for (int i = 1; i < n_; ++i) {
+      if (!used(i) || !up_runs(i, t)) continue;
       Node& N = nodes_[static_cast<size_t>(i)];
-      const Packet L = up_of(2 * i);
-      const Packet R = up_of(2 * i + 1);
-      const bool ssL = L.type == cm5::kSingle, ssR = R.type == cm5::kSingle;
-      const bool msL = L.type == cm5::kMulti || L.type == cm5::kAbstain;
-      const bool msR = R.type == cm5::kMulti || R.type == cm5::kAbstain;
+      const bool outL = !used(2 * i), outR = !used(2 * i + 1);
+      bool okL = true, okR = true;
+      const Packet L = up_of(2 * i, &okL);
+      const Packet R = up_of(2 * i + 1, &okR);
+      // Global bits: the last good ones from each child, and this node's hard errors.
+      N.gl = outL ? 0 : (okL ? L.g : N.gl);
+      N.gr = outR ? 0 : (okR ? R.g : N.gr);
+      const uint8_t gup = static_cast<uint8_t>(N.gl | N.gr | (snap_lerr_[static_cast<size_t>(i)] ? 4 : 0));
+      const bool ssL = !outL && L.type == cm5::kSingle, ssR = !outR && R.type == cm5::kSingle;
+      const bool msL = !outL && (L.type == cm5::kMulti || L.type == cm5::kAbstain) && L.fc == N.ep;
+      const bool msR = !outR && (R.type == cm5::kMulti || R.type == cm5::kAbstain) && R.fc == N.ep;
       const bool qL = !N.q[0].empty(), qR = !N.q[1].empty();
-      const bool room = i == 1 ? static_cast<int>(snap_aside_[1]) < p_.root_queue_depth
-                               : static_cast<int>(snap_aside_[static_cast<size_t>(i)]) < aside_cap_[static_cast<size_t>(i)] &&
-                                     !snap_stop_[static_cast<size_t>(i)];
-      const bool fire = !ssL && !ssR && (qL || msL) && (qR || msR) && room;
+      const bool room = is_root(i) ? static_cast<int>(snap_aside_[static_cast<size_t>(i)]) < p_.root_queue_depth
+                                   : static_cast<int>(snap_aside_[static_cast<size_t>(i)]) < aside_cap_[static_cast<size_t>(i)] &&
+                                         !snap_stop_[static_cast<size_t>(i)];
+      // A mapped-out child always has an abstain packet: the node proceeds without it.
+      const bool fire = !ssL && !ssR && (outL || qL || msL) && (outR || qR || msR) && room;
       Packet out;
       if (fire) {
-        const Packet hl = qL ? N.q[0].front() : L;
-        const Packet hr = qR ? N.q[1].front() : R;
+        // A mapped-out child abstains from the other child's operation.
+        const Packet rl = qL ? N.q[0].front() : L, rr = qR ? N.q[1].front() : R;
+        Packet hl = outL ? rr : rl, hr = outR ? rl : rr;
+        if (outL) hl.type = cm5::kAbstain;
+        if (outR) hr.type = cm5::kAbstain;
         Aside e;
         const Packet c = combine(hl, hr, &e, &N.ucarry);
-        if (i == 1) {
+        if (is_root(i)) {
           RootEntry re;
           re.e = e;
           re.p = c;
@@ -381,7 +519,9 @@ class Model {
         if (static_cast<int>(N.q[s].size()) >= D_) {
           ++r_.faults.queue_overflows;
         } else {
-          N.q[s].push_back(s == 0 ? L : R);
+          Packet x = s == 0 ? L : R;
+          x.fc = false;
+          N.q[s].push_back(x);
           r_.max_queue = std::max<uint64_t>(r_.max_queue, N.q[s].size());
         }
       }
@@ -389,67 +529,79 @@ class Model {
         Packet ss = ssL ? L : R;
         ss.err = ss.err || (ssL && ssR);
         ss.fc = false;
-        if (i == 1) {
-          if (static_cast<int>(snap_ssq_) < p_.broadcast_window) N.ssq.push_back(ss);
+        if (is_root(i)) {
+          if (static_cast<int>(snap_ssq_[static_cast<size_t>(i)]) < p_.broadcast_window) N.ssq.push_back(ss);
           else ++r_.faults.bcast_drops;
         } else {
           out = ss;
         }
       }
-      if (i != 1) N.tx = out;
+      if (!is_root(i)) {
+        out.fc = N.ep;
+        out.g = gup;
+        N.tx = out;
+      }
     }
     for (int i = 0; i < n_; ++i) {
+      if (!up_runs(n_ + i, t)) continue;
       Leaf& L = leaves_[static_cast<size_t>(i)];
       const size_t s = static_cast<size_t>(n_ + i);
       Packet out;
+      const bool init = t >= init_;  // before init_cycles: idle packets without global bits
+      if (!init) {
+        out.fc = L.ep;
+        L.tx = out;
+        continue;
+      }
       if (!L.bq.empty() && snap_ss_[static_cast<size_t>(i)] < p_.broadcast_window) {
         const Cm5Op& o = L.bq.front();
+        const bool flush = o.comb == cm5::kFlushComb;
         out.type = cm5::kSingle;
-        out.kind = o.kind & 3;
+        out.kind = flush ? cm5::kSupervisor : o.kind & 3;
+        out.comb = flush ? cm5::kFlushComb : 0;
         out.data = o.data & cm5::mask(W_);
         L.bq.pop_front();
         ++L.ss_out;
       } else if (!L.cq.empty() && !snap_stop_[s] && static_cast<int>(snap_aside_[s]) < leaf_aside_cap_ &&
-                 !snap_rd_[static_cast<size_t>(i)]) {
+                 !snap_rd_[static_cast<size_t>(i)] && !L.halted) {
         const Cm5Op& o = L.cq.front();
+        Aside e;
         if (o.kind == cm5::kReduce && o.comb == cm5::kRouterDone) {
-          // A router-done round: an ADD reduction of this interface's counter, now. The
-          // operation stays at the head of the FIFO until a round ends it.
+          // A router-done round: an ADD reduction of this interface's counter, now.
           out.type = cm5::kMulti;
           out.kind = cm5::kReduce;
           out.comb = cm5::kAdd;
           out.data = static_cast<uint64_t>(counter(i, t)) & cm5::mask(W_);
-          Aside e;
           e.kind = cm5::kReduce;
           e.comb = cm5::kAdd;
           e.rd = true;
-          L.aside.push_back(e);
           L.rd_wait = true;
-          L.tx = out;
-          continue;
+        } else {
+          const bool scan = o.kind == cm5::kScanFwd || o.kind == cm5::kScanBwd;
+          out.type = o.abstain ? cm5::kAbstain : cm5::kMulti;
+          out.kind = o.kind & 3;
+          out.comb = o.kind == cm5::kSync ? cm5::kOr : (o.comb & 7);
+          out.segd = scan && o.segmented;
+          out.seg = out.segd && o.seg && !o.abstain;
+          out.data = o.abstain ? 0 : (o.kind == cm5::kSync ? o.data & 1 : o.data & cm5::mask(W_));
+          e.kind = out.kind;
+          e.comb = out.comb;
+          e.segd = out.segd;
+          e.f = out.seg;
+          e.abstained = o.abstain;
         }
-        const bool scan = o.kind == cm5::kScanFwd || o.kind == cm5::kScanBwd;
-        out.type = o.abstain ? cm5::kAbstain : cm5::kMulti;
-        out.kind = o.kind & 3;
-        out.comb = o.kind == cm5::kSync ? cm5::kOr : (o.comb & 7);
-        out.segd = scan && o.segmented;
-        out.seg = out.segd && o.seg && !o.abstain;
-        out.data = o.abstain ? 0 : (o.kind == cm5::kSync ? o.data & 1 : o.data & cm5::mask(W_));
-        Aside e;
-        e.kind = out.kind;
-        e.comb = out.comb;
-        e.segd = out.segd;
-        e.f = out.seg;
-        e.abstained = o.abstain;
-        L.aside.push_back(e);
+        L.inflight.push_back({o, e});
         L.cq.pop_front();
       }
+      out.fc = L.ep;
+      out.g = static_cast<uint8_t>((L.gin & 3) | ((L.gin & 4) || snap_lerr_[s] ? 4 : 0));
       L.tx = out;
     }
   }
 
   const Cm5ctlParams& p_;
   const Cm5Workload& w_;
+  Cm5Topology topo_;
   int n_ = 0, h_ = 0, W_ = 0, D_ = 0, M_ = 0;
   std::vector<Leaf> leaves_;
   std::vector<Node> nodes_;
@@ -459,16 +611,19 @@ class Model {
   std::vector<size_t> snap_aside_;
   std::vector<int> snap_ss_;
   std::vector<bool> snap_rd_;
+  std::vector<size_t> snap_ssq_;
+  std::vector<bool> lerr_, snap_lerr_;         // sticky link errors per receiver (heap index)
+  std::vector<uint64_t> run_u_, run_d_;        // the first whole up (down) frame of each end
+  uint64_t init_ = 0;
   std::vector<uint64_t> up_mask_, down_mask_;  // bits flipped on each link this frame
   size_t flip_next_ = 0;
-  size_t snap_ssq_ = 0;
   Cm5RunResult r_;
 };
 
 }  // namespace
 
 Cm5RunResult run_cm5ctl_model(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5ModelOptions& opt) {
-  check_workload(w, p.leaves);
+  check_workload(w, cm5_topology(p));
   Model m(p, w);
   return m.run(opt);
 }

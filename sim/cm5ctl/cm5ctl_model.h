@@ -18,6 +18,23 @@
 //   result takes the oldest value put aside: reductions are replicated, a forward scan sends the
 //   parent's prefix p left and p (op) left value right (the value alone past a segment bit), a
 //   backward scan the mirror image; every down packet carries the stop bit of the child's queue.
+// - flush (paper: "the control network can be flushed in a manner similar to a broadcast
+//   operation, aborting any user-level control-network operations in progress. The network
+//   interfaces retain the values that the user has pushed ... until the corresponding operation
+//   has completed"): a broadcast that, going down, empties every node's queues and put-aside
+//   values and the root's results not yet sent; each leaf keeps every operation it pushed until
+//   its result arrives, and after a flush waits for a restart to send the unfinished ones again.
+//   A flush epoch per node and leaf (toggled by the flush going down, carried up in bit 0)
+//   tells a node which arriving packets were sent before the sender saw the flush (dropped);
+//   every node keeps the carry of its last completed addition and takes it back;
+// - partitions: each a subtree with its own root; mapped-out subtrees: their parent treats
+//   them as a child that always abstains, and sends them idle packets;
+// - the alignment packet (with `alignment` 1): sent down from each partition's root in cycle 0,
+//   passed on by every node in the first cycle after it came that is a multiple of lcm(Tu, Td);
+//   an end processes frames from the first whole one after its packet came; the interfaces
+//   send nothing but idle packets without global bits before init_cycles();
+// - global bits in every packet: the two asynchronous ORs and the hard-error OR, up as the OR
+//   of the subtree, turned around at the root, down to every leaf.
 //
 // The timing contract is in gen/cm5ctl/cm5ctl_params.h; the RTL follows it cycle for cycle.
 #pragma once
@@ -34,6 +51,7 @@ struct Cm5ModelOptions {
   uint64_t max_cycles = 2'000'000;
   // Cycles to keep running after the last expected result (so that extra results show).
   uint64_t drain_cycles = 0;  // 0 = 4 packet times
+  uint64_t min_cycles = 0;    // run at least this long (global bits: no results to wait for)
 };
 
 struct Cm5Faults {
@@ -57,11 +75,16 @@ struct Cm5RunResult {
   Cm5Faults faults;
   uint64_t root_fires = 0;              // combining operations the root completed
   uint64_t max_queue = 0;               // deepest child queue seen
+  uint64_t flushed_ops = 0;             // operations a flush sent back to their leaf's queue
+  std::vector<Cm5GlobalOut> globals;    // every change of a leaf's global outputs
+  std::vector<int64_t> aligned;         // per leaf: the first cycle it is aligned (-1: never)
 };
 
 // The number of results a workload produces: every leaf gets every combining result and every
 // broadcast.
 uint64_t expected_result_count(const Cm5Workload& w);
+// With partitions and mapped-out leaves: every leaf in use gets its partition's results.
+uint64_t expected_result_count(const Cm5Workload& w, const Cm5Topology& t);
 
 Cm5RunResult run_cm5ctl_model(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5ModelOptions& opt = {});
 

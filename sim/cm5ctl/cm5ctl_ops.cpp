@@ -35,6 +35,29 @@ void check_workload(const Cm5Workload& w, int leaves) {
   }
 }
 
+void check_workload(const Cm5Workload& w, const Cm5Topology& t) {
+  const size_t n = t.part.size();
+  if (w.leaf.size() != n)
+    throw std::invalid_argument("workload '" + w.name + "' has " + std::to_string(w.leaf.size()) +
+                                " leaves, the network " + std::to_string(n));
+  std::vector<long> per(t.roots.size(), -1);
+  std::vector<size_t> first(t.roots.size(), 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (t.part[i] < 0) continue;
+    long m = 0;
+    for (const Cm5Op& o : w.leaf[i]) m += o.broadcast ? 0 : 1;
+    const size_t q = static_cast<size_t>(t.part[i]);
+    if (per[q] < 0) {
+      per[q] = m;
+      first[q] = i;
+    } else if (per[q] != m) {
+      throw std::invalid_argument("workload '" + w.name + "': leaf " + std::to_string(i) + " pushes " +
+                                  std::to_string(m) + " combining operations, leaf " + std::to_string(first[q]) +
+                                  " of the same partition " + std::to_string(per[q]));
+    }
+  }
+}
+
 bool Cm5Result::operator==(const Cm5Result& o) const {
   return std::tie(leaf, cycle, broadcast, kind, comb, data, ovf, err, abstained) ==
          std::tie(o.leaf, o.cycle, o.broadcast, o.kind, o.comb, o.data, o.ovf, o.err, o.abstained);
@@ -307,10 +330,68 @@ Cm5Expected expected_results(const Cm5Workload& w, int word_bits) {
           Cm5Result r;
           r.leaf = static_cast<uint32_t>(i);
           r.broadcast = true;
-          r.kind = o.kind & 3;
+          r.kind = o.comb == cm5::kFlushComb ? cm5::kSupervisor : o.kind & 3;
+          r.comb = o.comb == cm5::kFlushComb ? cm5::kFlushComb : 0;
           r.data = o.data & cm5::mask(word_bits);
           e.bcast[i].push_back(r);
         }
+  return e;
+}
+
+Cm5Expected expected_results(const Cm5Workload& w, int word_bits, const Cm5Topology& t) {
+  check_workload(w, t);
+  const size_t n = t.part.size();
+  Cm5Expected e;
+  e.multi.resize(n);
+  e.bcast.resize(n);
+  for (size_t q = 0; q < t.roots.size(); ++q) {
+    // The partition's subtree, every leaf of it: a leaf not in use takes part as one that
+    // abstains from everything (what its mapped-out subtree amounts to at its parent), so the
+    // combining follows the tree's own grouping; it gets no results.
+    size_t lo = static_cast<size_t>(t.roots[q]), hi = lo + 1;
+    while (lo < n) {
+      lo *= 2;
+      hi *= 2;
+    }
+    lo -= n;
+    hi -= n;
+    size_t model_leaf = n;
+    for (size_t i = lo; i < hi; ++i)
+      if (t.part[i] == static_cast<int>(q)) {
+        model_leaf = i;
+        break;
+      }
+    Cm5Workload sub;
+    sub.name = w.name;
+    for (size_t i = lo; i < hi; ++i) {
+      if (t.part[i] == static_cast<int>(q)) {
+        sub.leaf.push_back(w.leaf[i]);
+        continue;
+      }
+      std::vector<Cm5Op> abst;
+      for (const Cm5Op& o : w.leaf[model_leaf])
+        if (!o.broadcast) {
+          Cm5Op a = o;
+          a.abstain = true;
+          a.seg = false;
+          abst.push_back(a);
+        }
+      sub.leaf.push_back(abst);
+    }
+    const Cm5Expected se = expected_results(sub, word_bits);
+    for (size_t k = 0; k < hi - lo; ++k) {
+      const size_t i = lo + k;
+      if (t.part[i] != static_cast<int>(q)) continue;
+      for (Cm5Result r : se.multi[k]) {
+        r.leaf = static_cast<uint32_t>(i);
+        e.multi[i].push_back(r);
+      }
+      for (Cm5Result r : se.bcast[k]) {
+        r.leaf = static_cast<uint32_t>(i);
+        e.bcast[i].push_back(r);
+      }
+    }
+  }
   return e;
 }
 

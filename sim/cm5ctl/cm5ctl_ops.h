@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "gen/cm5ctl/cm5ctl_packet.h"
+#include "gen/cm5ctl/cm5ctl_params.h"
 
 namespace cmnet {
 
@@ -60,6 +61,22 @@ struct Cm5Flip {
   bool up = true;
 };
 
+// A change of a leaf's global inputs from `cycle` on: bit 0 its asynchronous OR 0 input, bit 1
+// the privileged asynchronous OR 1, bit 2 its hard-error input (the data network's and the
+// interface's hard errors).
+struct Cm5GlobalIn {
+  uint64_t cycle = 0;
+  uint32_t leaf = 0;
+  uint8_t value = 0;
+};
+// A leaf's global outputs changed (presented from `cycle` on): the same bits, the partition's ORs.
+struct Cm5GlobalOut {
+  uint32_t leaf = 0;
+  uint64_t cycle = 0;
+  uint8_t value = 0;
+  bool operator==(const Cm5GlobalOut& o) const { return leaf == o.leaf && cycle == o.cycle && value == o.value; }
+};
+
 // Each leaf's operations in the order its processor pushes them. Every leaf pushes the same
 // number of multiple-source operations (the k-th of each leaf combine together).
 struct Cm5Workload {
@@ -70,6 +87,10 @@ struct Cm5Workload {
   // (events in cycle order; 0 before the first). A stand-in for the data network's counters.
   std::vector<std::vector<std::pair<uint64_t, int64_t>>> counters;
   std::vector<Cm5Flip> flips;  // faults injected on links (in cycle order)
+  // Flush and restart: a broadcast with comb = cm5::kFlushComb is a flush; restarts[k] =
+  // (cycle, leaf): the supervisor resumes that leaf's interface in that cycle (in cycle order).
+  std::vector<std::pair<uint64_t, uint32_t>> restarts;
+  std::vector<Cm5GlobalIn> globals;  // in cycle order
   size_t multi_ops() const;        // per leaf (checked equal by check_workload)
   size_t broadcasts() const;       // over all leaves
 };
@@ -77,6 +98,9 @@ struct Cm5Workload {
 // Throws std::invalid_argument when the leaf count differs from `leaves` or the leaves push
 // different numbers of multiple-source operations.
 void check_workload(const Cm5Workload& w, int leaves);
+// With partitions and mapped-out leaves: the leaves in use of a partition push the same number
+// of multiple-source operations (the leaves not in use may push anything: nobody listens).
+void check_workload(const Cm5Workload& w, const Cm5Topology& t);
 
 struct Cm5Result {
   uint32_t leaf = 0;
@@ -114,6 +138,9 @@ struct Cm5Expected {
   std::vector<std::vector<Cm5Result>> bcast;
 };
 Cm5Expected expected_results(const Cm5Workload& w, int word_bits);
+// Per partition, over its leaves in use (in leaf order: a mapped-out leaf is skipped); the
+// leaves not in use get nothing.
+Cm5Expected expected_results(const Cm5Workload& w, int word_bits, const Cm5Topology& t);
 
 // Splits timed results by leaf into multiple-source and broadcast sequences (cycle kept).
 Cm5Expected split_results(const std::vector<Cm5Result>& results, int leaves);

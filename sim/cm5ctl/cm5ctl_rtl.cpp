@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 
 Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm5RtlOptions& opt) {
   const Cm5ctlParams& p = cfg.p;
-  check_workload(w, p.leaves);
+  const Cm5Topology topo = cm5_topology(p);
+  check_workload(w, topo);
   const GeneratedDesign design = emit_cm5ctl(cfg);
   const std::string exe = build_verilated_model(design, "cm5ctl_tree",
                                                 std::string(CMNET_SOURCE_DIR) + "/sim/cm5ctl/cm5ctl_tree_main.cpp");
@@ -28,8 +29,8 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
   {
     std::ofstream in(in_path);
     const uint64_t drain = opt.drain_cycles ? opt.drain_cycles : 4ull * static_cast<uint64_t>(p.packet_time());
-    in << "params " << p.leaves << ' ' << p.word_bits << ' ' << expected_result_count(w) << ' ' << opt.max_cycles
-       << ' ' << drain << '\n';
+    in << "params " << p.leaves << ' ' << p.word_bits << ' ' << expected_result_count(w, topo) << ' '
+       << opt.max_cycles << ' ' << drain << ' ' << opt.min_cycles << '\n';
     for (size_t i = 0; i < w.leaf.size(); ++i)
       for (const Cm5Op& o : w.leaf[i]) {
         char buf[160];
@@ -42,6 +43,8 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
       for (const auto& [t, v] : w.counters[i])
         in << "cnt " << i << ' ' << t << ' ' << std::hex << (static_cast<uint64_t>(v) & cm5::mask(p.word_bits))
            << std::dec << '\n';
+    for (const auto& [t, leaf] : w.restarts) in << "restart " << leaf << ' ' << t << '\n';
+    for (const Cm5GlobalIn& g : w.globals) in << "glob " << g.leaf << ' ' << g.cycle << ' ' << int(g.value & 7) << '\n';
     for (const Cm5Flip& f : w.flips) in << "flip " << (f.up ? 'u' : 'd') << ' ' << f.link << ' ' << f.cycle << '\n';
   }
   const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
@@ -54,6 +57,7 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
   }
   Cm5RtlRun run;
   run.injected.resize(static_cast<size_t>(p.leaves));
+  run.aligned.assign(static_cast<size_t>(p.leaves), -1);
   std::ifstream out(out_path);
   std::string kind;
   while (out >> kind) {
@@ -70,6 +74,17 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
       r.err = er;
       r.abstained = ab;
       run.results.push_back(r);
+    } else if (kind == "a") {
+      size_t leaf = 0;
+      int64_t t = 0;
+      out >> leaf >> t;
+      run.aligned.at(leaf) = t;
+    } else if (kind == "g") {
+      Cm5GlobalOut g;
+      unsigned v = 0;
+      out >> g.leaf >> g.cycle >> v;
+      g.value = static_cast<uint8_t>(v);
+      run.globals.push_back(g);
     } else if (kind == "inj") {
       size_t leaf = 0;
       uint64_t t = 0;
@@ -99,10 +114,37 @@ std::string compare_runs(const Cm5RunResult& model, const Cm5RtlRun& rtl) {
       return "result #" + std::to_string(i) + ": model " + model.results[i].str() + ", rtl " + rtl.results[i].str();
   if (model.results.size() != rtl.results.size())
     return "model " + std::to_string(model.results.size()) + " results, rtl " + std::to_string(rtl.results.size());
-  if (model.injected != rtl.injected) return "the pushes were accepted in different cycles";
+  if (model.injected != rtl.injected) {
+    for (size_t i = 0; i < model.injected.size() && i < rtl.injected.size(); ++i)
+      for (size_t k = 0; k < model.injected[i].size() || k < rtl.injected[i].size(); ++k) {
+        const auto at = [k](const std::vector<uint64_t>& v) { return k < v.size() ? std::to_string(v[k]) : "none"; };
+        if (at(model.injected[i]) != at(rtl.injected[i]))
+          return "leaf " + std::to_string(i) + " push #" + std::to_string(k) + " accepted: model cycle " +
+                 at(model.injected[i]) + ", rtl " + at(rtl.injected[i]);
+      }
+    return "the pushes were accepted in different cycles";
+  }
   if ((model.faults.link_errors > 0) != rtl.link_error)
     return std::string("link errors: model ") + std::to_string(model.faults.link_errors) + ", rtl " +
            (rtl.link_error ? "flagged" : "none");
+  if (model.aligned != rtl.aligned) {
+    for (size_t i = 0; i < model.aligned.size() && i < rtl.aligned.size(); ++i)
+      if (model.aligned[i] != rtl.aligned[i])
+        return "leaf " + std::to_string(i) + " aligned: model cycle " + std::to_string(model.aligned[i]) + ", rtl " +
+               std::to_string(rtl.aligned[i]);
+    return "aligned: leaf counts differ";
+  }
+  if (model.globals != rtl.globals) {
+    const size_t m = std::min(model.globals.size(), rtl.globals.size());
+    for (size_t i = 0; i < m; ++i)
+      if (!(model.globals[i] == rtl.globals[i]))
+        return "global outputs change #" + std::to_string(i) + ": model leaf " + std::to_string(model.globals[i].leaf) +
+               " cycle " + std::to_string(model.globals[i].cycle) + " value " + std::to_string(model.globals[i].value) +
+               ", rtl leaf " + std::to_string(rtl.globals[i].leaf) + " cycle " + std::to_string(rtl.globals[i].cycle) +
+               " value " + std::to_string(rtl.globals[i].value);
+    return "global outputs: model " + std::to_string(model.globals.size()) + " changes, rtl " +
+           std::to_string(rtl.globals.size());
+  }
   if (model.cycles != rtl.cycles)
     return "model ran " + std::to_string(model.cycles) + " cycles, rtl " + std::to_string(rtl.cycles);
   return "";

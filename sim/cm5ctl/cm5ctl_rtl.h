@@ -17,6 +17,7 @@ namespace cmnet {
 struct Cm5RtlOptions {
   uint64_t max_cycles = 2'000'000;
   uint64_t drain_cycles = 0;  // 0 = 4 packet times (as the model)
+  uint64_t min_cycles = 0;    // as the model's
   double timeout_s = 1200;
 };
 
@@ -29,6 +30,8 @@ struct Cm5RtlRun {
   bool fault = false;       // the tree's fault output was ever high
   bool bcast_drop = false;  // the root dropped a broadcast
   bool link_error = false;  // a receiver found a wrong CRC
+  std::vector<Cm5GlobalOut> globals;  // every change of a leaf's global outputs
+  std::vector<int64_t> aligned;       // per leaf: the first cycle `aligned` was high (-1: never)
   double sim_seconds = 0;   // inside the harness
 };
 

@@ -1,16 +1,20 @@
 // Verilator harness for the generated CM-5 control network top (cm5ctl_tree). Built per design
 // by sim/core/rtl_build.cpp and run as a child process by sim/cm5ctl/cm5ctl_rtl.cpp.
 //
-// Input (text): "params N W EXPECT MAX_CYCLES DRAIN", then one line per operation in each
+// Input (text): "params N W EXPECT MAX_CYCLES DRAIN MIN_CYCLES", then one line per operation in each
 // leaf's order: "op LEAF RELEASE BCAST ABSTAIN KIND COMB SEGMENTED SEG DATAHEX"; then the
 // leaves' data network counters for router-done, "cnt LEAF CYCLE VALUEHEX" (from CYCLE on), and
-// the faults to inject, "flip u|d LINK CYCLE" (wire 0 of up_LINK / down_LINK inverted then).
+// the faults to inject, "flip u|d LINK CYCLE" (wire 0 of up_LINK / down_LINK inverted then),
+// the restarts after a flush, "restart LEAF CYCLE" (restart high in that cycle), and the
+// global inputs, "glob LEAF CYCLE VALUE" (from CYCLE on: bit 0 async_in[0], bit 1 async_in[1],
+// bit 2 hard_error_in).
 // Output: "inj LEAF CYCLE" per accepted push, "res LEAF CYCLE BCAST KIND COMB DATAHEX OVF ERR
-// ABSTAINED" per result (cycle order, then leaf), "done CYCLES COMPLETED FAULT BCAST_DROP
+// ABSTAINED" per result (cycle order, then leaf), "g LEAF CYCLE VALUE" whenever a leaf's
+// {hard_error_out, async_out} changes, "a LEAF CYCLE" when its `aligned` is first high, "done CYCLES COMPLETED FAULT BCAST_DROP
 // LINK_ERROR SECONDS".
 // Cycle 0 is the first after reset. A leaf offers its next operation from its release cycle on,
 // one push per cycle at most; it is accepted when inj_ready is high (the model's rule). The run
-// stops DRAIN cycles after the EXPECT-th result, or at MAX_CYCLES.
+// stops DRAIN cycles after the EXPECT-th result (not before MIN_CYCLES), or at MAX_CYCLES.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -43,8 +47,9 @@ int main(int argc, char** argv) {
   FILE* in = std::fopen(argv[1], "r");
   if (!in) die("cannot open input");
   int N = 0, W = 0;
-  unsigned long long expect = 0, max_cycles = 0, drain = 0;
-  if (std::fscanf(in, " params %d %d %llu %llu %llu", &N, &W, &expect, &max_cycles, &drain) != 5) die("bad params line");
+  unsigned long long expect = 0, max_cycles = 0, drain = 0, min_cycles = 0;
+  if (std::fscanf(in, " params %d %d %llu %llu %llu %llu", &N, &W, &expect, &max_cycles, &drain, &min_cycles) != 6)
+    die("bad params line");
   std::vector<std::vector<Op>> ops(static_cast<size_t>(N));
   std::vector<std::vector<std::pair<uint64_t, uint64_t>>> cnt(static_cast<size_t>(N));
   char word[8];
@@ -54,12 +59,30 @@ int main(int argc, char** argv) {
     bool up;
   };
   std::vector<Flip> flips;
+  std::vector<std::pair<uint64_t, int>> restarts;
+  struct Glob {
+    uint64_t cycle;
+    int leaf;
+    unsigned value;
+  };
+  std::vector<Glob> globs;
   while (std::fscanf(in, " %7s", word) == 1) {
     int leaf = 0;
     unsigned long long rel = 0, data = 0;
     if (std::string(word) == "cnt") {
       if (std::fscanf(in, " %d %llu %llx", &leaf, &rel, &data) != 3 || leaf < 0 || leaf >= N) die("bad cnt line");
       cnt[static_cast<size_t>(leaf)].emplace_back(rel, data);
+      continue;
+    }
+    if (std::string(word) == "restart") {
+      if (std::fscanf(in, " %d %llu", &leaf, &rel) != 2 || leaf < 0 || leaf >= N) die("bad restart line");
+      restarts.emplace_back(rel, leaf);
+      continue;
+    }
+    if (std::string(word) == "glob") {
+      unsigned val = 0;
+      if (std::fscanf(in, " %d %llu %u", &leaf, &rel, &val) != 3 || leaf < 0 || leaf >= N) die("bad glob line");
+      globs.push_back({rel, leaf, val});
       continue;
     }
     if (std::string(word) == "flip") {
@@ -100,11 +123,22 @@ int main(int argc, char** argv) {
   uint64_t got = 0, done_at = 0;
   bool done = expect == 0, fault = false, drop = false, link_error = false;
   std::vector<int> flipped;  // links set in the last cycle, cleared in the next
+  std::vector<unsigned> gout(static_cast<size_t>(N), 0);
+  std::vector<bool> was_aligned(static_cast<size_t>(N), false);
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t t = 0;
   for (; t < max_cycles; ++t) {
-    if (done && t >= done_at + drain) break;
+    if (done && t >= done_at + drain && t >= min_cycles) break;
     top->clk = 0;
+    for (int i = 0; i < N; ++i) set_bit(top->restart, i, false);
+    for (const auto& [c, leaf] : restarts)
+      if (c == t) set_bit(top->restart, leaf, true);
+    for (const Glob& g : globs)
+      if (g.cycle == t) {
+        set_bit(top->async_in, 2 * g.leaf, g.value & 1);
+        set_bit(top->async_in, 2 * g.leaf + 1, (g.value >> 1) & 1);
+        set_bit(top->hard_error_in, g.leaf, (g.value >> 2) & 1);
+      }
     for (int k : flipped) {
       set_bit(top->flip_up, k - 2, false);
       set_bit(top->flip_down, k - 2, false);
@@ -137,6 +171,19 @@ int main(int argc, char** argv) {
       set_bit(top->inj_valid, i, offering[s]);
     }
     top->eval();
+    for (int i = 0; i < N; ++i)
+      if (!was_aligned[static_cast<size_t>(i)] && get_bit(top->aligned, i)) {
+        was_aligned[static_cast<size_t>(i)] = true;
+        std::fprintf(out, "a %d %llu\n", i, static_cast<unsigned long long>(t));
+      }
+    for (int i = 0; i < N; ++i) {
+      const unsigned g = static_cast<unsigned>(get_field(top->async_out, 2 * i, 2)) |
+                         (get_bit(top->hard_error_out, i) ? 4u : 0u);
+      if (g != gout[static_cast<size_t>(i)]) {
+        gout[static_cast<size_t>(i)] = g;
+        std::fprintf(out, "g %d %llu %u\n", i, static_cast<unsigned long long>(t), g);
+      }
+    }
     if (any(top->res_valid)) {
       for (int i = 0; i < N; ++i) {
         if (!get_bit(top->res_valid, i)) continue;

@@ -10,7 +10,7 @@ namespace cmnet {
 
 std::vector<std::string> cm5ctl_pattern_names() {
   return {"paper", "reduce-or", "reduce-xor", "reduce-max", "reduce-add", "reduce-uadd", "scan-fwd",
-          "scan-bwd", "scan-seg", "multiword", "broadcast", "barrier", "router-done", "abstain", "mixed"};
+          "scan-bwd", "scan-seg", "multiword", "broadcast", "barrier", "router-done", "abstain", "mixed", "flush", "reduce-scan"};
 }
 
 namespace {
@@ -142,6 +142,45 @@ Cm5RouterDone router_done_workload(int leaves, uint64_t seed, int messages, cons
   return out;
 }
 
+Cm5Workload with_flush(Cm5Workload w, uint32_t flusher, size_t after, uint64_t at, uint64_t restart) {
+  auto& ops = w.leaf.at(flusher);
+  Cm5Op f;
+  f.broadcast = true;
+  f.kind = cm5::kSupervisor;
+  f.comb = cm5::kFlushComb;
+  f.data = 0xf1;
+  f.release = at;
+  ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(std::min(after, ops.size())), f);
+  for (size_t i = 0; i < w.leaf.size(); ++i) w.restarts.emplace_back(restart, static_cast<uint32_t>(i));
+  std::sort(w.restarts.begin(), w.restarts.end());
+  return w;
+}
+
+Cm5Workload partitioned_mix(const Cm5ctlParams& p, uint64_t seed, const Cm5MixOptions& o, int junk) {
+  const Cm5Topology t = cm5_topology(p);
+  Cm5Workload w = blank("partitioned-mix", p.leaves);
+  std::mt19937_64 rng(seed + 99);
+  for (size_t q = 0; q < t.roots.size(); ++q) {
+    std::vector<size_t> members;
+    for (size_t i = 0; i < t.part.size(); ++i)
+      if (t.part[i] == static_cast<int>(q)) members.push_back(i);
+    Cm5MixOptions oq = o;
+    oq.broadcaster = 0;
+    const Cm5Workload m = random_cm5ctl_mix(static_cast<int>(members.size()), p.word_bits, seed * 131 + q, oq);
+    for (size_t k = 0; k < members.size(); ++k) w.leaf[members[k]] = m.leaf[k];
+  }
+  for (size_t i = 0; i < t.part.size(); ++i)
+    if (t.part[i] < 0)
+      for (int k = 0; k < junk; ++k) {
+        Cm5Op x;
+        x.kind = cm5::kReduce;
+        x.comb = cm5::kAdd;
+        x.data = rng() & cm5::mask(p.word_bits);
+        w.leaf[i].push_back(x);
+      }
+  return w;
+}
+
 Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_bits, uint64_t seed, int count) {
   std::mt19937_64 rng(seed);
   if (count < 1) throw InputError("a workload needs at least one operation");
@@ -253,6 +292,27 @@ Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_b
     o.broadcasts = std::max(1, count / 4);
     o.abstain = 0.1;
     Cm5Workload w = random_cm5ctl_mix(leaves, word_bits, seed, o);
+    w.name = name;
+    return w;
+  }
+  if (name == "reduce-scan") {
+    // What `cmnet run` does by default: reductions and forward scans in turn, through the combiners.
+    Cm5Workload w = blank(name, leaves);
+    all_leaves(w, [&](int k, int) {
+      Cm5Op o;
+      o.kind = k % 2 ? cm5::kScanFwd : cm5::kReduce;
+      o.comb = static_cast<uint8_t>((k / 2) % cm5::kCombs);
+      o.data = random_word(rng, word_bits, false);
+      return o;
+    });
+    return w;
+  }
+  if (name == "flush") {
+    Cm5MixOptions o;
+    o.ops = count;
+    o.release_spread = 200;
+    Cm5Workload w = with_flush(random_cm5ctl_mix(leaves, word_bits, seed, o), 0, static_cast<size_t>(count) / 2, 150,
+                               1500);
     w.name = name;
     return w;
   }

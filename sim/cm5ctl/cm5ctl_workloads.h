@@ -17,7 +17,9 @@ namespace cmnet {
 // segmented scans, both directions, random segment bits; multiword: `count` 128-bit additions
 // (reductions and scans, signed and unsigned, chained words); broadcast: leaf 0 broadcasts `count`
 // words; barrier: `count` sync ORs; abstain: reductions and scans with a random abstain mask;
-// mixed: a random mix of all of them (leaf 0 broadcasting among them).
+// mixed: a random mix of all of them (leaf 0 broadcasting among them); flush: the mix with a
+// flush by leaf 0 in the middle and a restart of every leaf later; reduce-scan: reductions and
+// forward scans in turn through the combiners (what `cmnet run` does by default).
 std::vector<std::string> cm5ctl_pattern_names();
 Cm5Workload make_cm5ctl_workload(const std::string& name, int leaves, int word_bits, uint64_t seed, int count);
 
@@ -44,5 +46,14 @@ struct Cm5RouterDone {
   uint64_t last_arrival = 0;  // the cycle the last message arrives
 };
 Cm5RouterDone router_done_workload(int leaves, uint64_t seed, int messages, const std::string& fault = "none");
+
+// Flush and restart: `w` with a flush (a supervisor broadcast with comb 7) pushed by leaf
+// `flusher` after its first `after` operations, offered from cycle `at`, and every leaf
+// restarted in cycle `restart` (which should come after the flush reached every leaf).
+Cm5Workload with_flush(Cm5Workload w, uint32_t flusher, size_t after, uint64_t at, uint64_t restart);
+
+// A random mix per partition over its leaves in use (`o`, the broadcaster the partition's
+// first leaf in use); each leaf not in use pushes `junk` reductions nobody listens to.
+Cm5Workload partitioned_mix(const Cm5ctlParams& p, uint64_t seed, const Cm5MixOptions& o, int junk = 3);
 
 }  // namespace cmnet

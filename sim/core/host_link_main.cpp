@@ -24,7 +24,7 @@
 #include <random>
 
 #include "Vcmnet_host_link_sim.h"
-#include "verilated.h"
+#include "sim/core/harness_driver.h"
 
 using cmnet::rtlsim::BoardRtlBridge;
 using cmnet::rtlsim::BridgeOptions;
@@ -39,8 +39,7 @@ void on_signal(int) { g_stop = true; }
 
 class TestTopLink : public ByteLinkModel {
  public:
-  TestTopLink(VerilatedContext* ctx, int throttle, uint32_t seed)
-      : m_(std::make_unique<Vcmnet_host_link_sim>(ctx)), rng_(seed), throttle_(throttle), chip_(seed, throttle) {
+  TestTopLink(int throttle, uint32_t seed) : rng_(seed), throttle_(throttle), chip_(seed, throttle) {
     m_->clk = 0;
     m_->rst = 1;
     m_->host_in_valid = 0;
@@ -62,7 +61,7 @@ class TestTopLink : public ByteLinkModel {
   }
 
   void cycle(std::deque<uint8_t>& to_board, std::vector<uint8_t>& to_host) override {
-    auto& m = *m_;
+    auto& m = m_.top();
     bool took = false, gave = false;
     uint8_t out = 0;
     Ft245Chip::FpgaPins f;
@@ -83,8 +82,7 @@ class TestTopLink : public ByteLinkModel {
         m.host_out_ready = !(throttle_ > 0 && pct_(rng_) < throttle_);
         break;
     }
-    m.clk = 0;
-    m.eval();
+    m_.clock(false);
     switch (phy_) {
       case 1:
         uart_->sample(m.uart_txd, to_host);
@@ -102,8 +100,7 @@ class TestTopLink : public ByteLinkModel {
         out = m.host_out_data;
         break;
     }
-    m.clk = 1;
-    m.eval();
+    m_.clock(true);
     if (in_reset_) return;  // the pins mean nothing before the first reset edge
     if (phy_ == 2) {
       chip_.edge(f, to_board, to_host);
@@ -120,8 +117,8 @@ class TestTopLink : public ByteLinkModel {
 
   Activity activity() const override {
     if (phy_ == 1 && uart_->busy()) return Activity::Busy;
-    if (m_->link_idle) return Activity::Idle;
-    if (m_->link_stalled) return Activity::Waiting;
+    if (m_.top().link_idle) return Activity::Idle;
+    if (m_.top().link_stalled) return Activity::Waiting;
     return Activity::Busy;
   }
 
@@ -137,14 +134,14 @@ class TestTopLink : public ByteLinkModel {
   uint64_t expire_cycles() const { return expire_cycles_; }
 
   int phy() const { return phy_; }
-  unsigned overruns() const { return m_->overruns; }
-  unsigned frame_errors() const { return m_->frame_errors; }
-  unsigned ring_full() const { return m_->ring_full; }
+  unsigned overruns() const { return m_.top().overruns; }
+  unsigned frame_errors() const { return m_.top().frame_errors; }
+  unsigned ring_full() const { return m_.top().ring_full; }
   uint64_t host_framing_errors() const { return uart_->framing_errors(); }
   uint64_t fifo_stalls() const { return chip_.stalls(); }
 
  private:
-  std::unique_ptr<Vcmnet_host_link_sim> m_;
+  cmnet::harness::Driver<Vcmnet_host_link_sim> m_;
   std::mt19937 rng_;
   std::uniform_int_distribution<int> pct_{0, 99};
   int throttle_;
@@ -185,9 +182,8 @@ int main(int argc, char** argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
 
-  auto ctx = std::make_unique<VerilatedContext>();
   try {
-    TestTopLink link(ctx.get(), throttle, seed);
+    TestTopLink link(throttle, seed);
     BoardRtlBridge bridge(link, opt);
     std::printf("%u\n", bridge.port());
     std::fflush(stdout);

@@ -103,7 +103,8 @@ std::string build_host_link_model(const HostLinkRtlConfig& cfg) {
   const std::string src = CMNET_SOURCE_DIR;
   // The harness compiles the bridge in (#include): its sources join the cache key.
   return build_verilated_model(host_link_design(cfg), "cmnet_host_link_sim", src + "/sim/core/host_link_main.cpp", {},
-                               {src + "/sim/core/board_rtl_bridge.h", src + "/sim/core/board_rtl_bridge.cpp"});
+                               {src + "/sim/core/board_rtl_bridge.h", src + "/sim/core/board_rtl_bridge.cpp",
+                                src + "/sim/core/harness_driver.h"});
 }
 
 RtlBoard::RtlBoard(const HostLinkRtlConfig& cfg, RtlBoardOptions options)

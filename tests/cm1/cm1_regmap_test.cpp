@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "gen/core/design.h"
+#include "gen/core/errors.h"
 #include "host/cm1/cm1_board.h"
 
 namespace cmnet {
@@ -52,6 +53,23 @@ TEST(Cm1RegMap, TheRtlAgreesWithTheDescription) {
   }
   EXPECT_NE(rtl.find(hexu("localparam [31:0] A_CM1 = 32'h%X;", cm1map::kBlockBase)), std::string::npos);
   EXPECT_NE(rtl.find(hexu("rdata_c = 32'd%u;", cm1map::kBlockVersion)), std::string::npos);
+}
+
+// The read decode is generated from the table (the emitter writes it); the copy in hw/ that keeps
+// the file lintable on its own must be exactly what the generator writes.
+TEST(Cm1RegMap, TheReadDecodeIsGeneratedFromTheTable) {
+  const std::string hand = read_hw_file("cm1_host_regs.v");
+  EXPECT_EQ(cm1map::with_generated_read_decode(hand), hand)
+      << "hw/cm1/cm1_host_regs.v's read decode differs from gen/cm1/cm1_regmap.h: copy this block in:\n"
+      << cm1map::read_decode(8);
+  // A register added to the table reaches the emitted decode: every one-word register is in it.
+  const std::string dec = cm1map::read_decode(0);
+  for (const auto& r : cm1map::kRegisters)
+    if (!r.window() && r.words == 1) {
+      EXPECT_NE(dec.find(hexu("32'h%03X: rdata_c = ", cm1map::address(r)) + std::string(r.rtl) + ";"), std::string::npos)
+          << r.name;
+    }
+  EXPECT_THROW((void)cm1map::with_generated_read_decode("module m; endmodule"), ConfigError);
 }
 
 TEST(Cm1RegMap, HostOffsetsComeFromIt) {

@@ -22,7 +22,7 @@ TEST(Cm5ctlConfig, ParsesEveryFieldAndRoundTrips) {
   const Cm5ctlConfig c = parse_cm5ctl_config(
       R"({"network": "cm5ctl", "name": "x", "cm5ctl": {"leaves": 64, "word_bits": 16, "up_width": 4,
           "down_width": 3, "queue_depth": 9, "aside_depth": 7, "leaf_fifo_depth": 2, "broadcast_window": 3,
-          "root_queue_depth": 5}})",
+          "root_queue_depth": 5, "partitions": [2, 6, 7], "mapped_out": [12, 70], "chip_nodes": 3}})",
       "net.json");
   EXPECT_EQ(c.name, "x");
   EXPECT_EQ(c.p.leaves, 64);
@@ -34,6 +34,9 @@ TEST(Cm5ctlConfig, ParsesEveryFieldAndRoundTrips) {
   EXPECT_EQ(c.p.leaf_fifo_depth, 2);
   EXPECT_EQ(c.p.broadcast_window, 3);
   EXPECT_EQ(c.p.root_queue_depth, 5);
+  EXPECT_EQ(c.p.partitions, (std::vector<int>{2, 6, 7}));
+  EXPECT_EQ(c.p.mapped_out, (std::vector<int>{12, 70}));
+  EXPECT_EQ(c.p.chip_nodes, 3);
   EXPECT_EQ(config_to_json(parse_cm5ctl_config(config_to_json(c), "again")), config_to_json(c));
 }
 
@@ -43,15 +46,15 @@ TEST(Cm5ctlConfig, DefaultsAreTheCm5Links) {
   EXPECT_EQ(c.p.up_width, 6);
   EXPECT_EQ(c.p.down_width, 5);
   EXPECT_EQ(c.p.word_bits, 32);
-  EXPECT_EQ(c.p.packet_bits(), 44);
-  EXPECT_EQ(c.p.up_frame(), 8);    // ceil(44 / 6)
-  EXPECT_EQ(c.p.down_frame(), 9);  // ceil(44 / 5)
-  EXPECT_EQ(c.p.packet_time(), 9);
+  EXPECT_EQ(c.p.packet_bits(), 47);  // 15 header bits (with the global bits) + 32
+  EXPECT_EQ(c.p.up_frame(), 8);     // ceil(47 / 6)
+  EXPECT_EQ(c.p.down_frame(), 10);  // ceil(47 / 5)
+  EXPECT_EQ(c.p.packet_time(), 10);
   EXPECT_EQ(c.p.height(), 4);
   EXPECT_EQ(c.p.nodes(), 15);
   EXPECT_EQ(c.p.stop_margin(), 3);
   EXPECT_EQ(c.p.effective_queue_depth(), 6);
-  EXPECT_EQ(c.p.latency_bound(), 2 * 4 * 9 + 9);
+  EXPECT_EQ(c.p.latency_bound(), 2 * 4 * 10 + 10);
   // The root needs fewer put-aside slots than the leaves below it.
   EXPECT_GT(c.p.aside_depth_at(0), c.p.aside_depth_at(3));
 }
@@ -64,9 +67,9 @@ TEST(Cm5ctlConfig, BadValuesNameTheFieldAndTheRange) {
   EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 32768}})").find("leaves"), std::string::npos);
   EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"word_bits": 33}})").find("word_bits = 33 out of range 2..32"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"up_width": 0}})").find("up_width = 0 out of range 1..44"),
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"up_width": 0}})").find("up_width = 0 out of range 1..47"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"down_width": 45}})").find("down_width = 45"),
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"down_width": 48}})").find("down_width = 48"),
             std::string::npos);
   const std::string q = error_of(R"({"network": "cm5ctl", "cm5ctl": {"queue_depth": 2}})");
   EXPECT_NE(q.find("queue_depth = 2 out of range 4..64"), std::string::npos) << q;
@@ -80,7 +83,25 @@ TEST(Cm5ctlConfig, BadValuesNameTheFieldAndTheRange) {
   EXPECT_NE(error_of(R"({"network": "cm1"})").find("is not a cm5ctl config"), std::string::npos);
   EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"crc_bits": 5}})").find("crc_bits = 5 (allowed: 0"),
             std::string::npos);
-  EXPECT_EQ(error_of(R"({"network": "cm5ctl", "cm5ctl": {"crc_bits": 8, "up_width": 52}})"), "(accepted)");
+  EXPECT_EQ(error_of(R"({"network": "cm5ctl", "cm5ctl": {"crc_bits": 8, "up_width": 55}})"), "(accepted)");
+  // Partitions, map-out, chips.
+  const std::string ov = error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8, "partitions": [2, 5]}})");
+  EXPECT_NE(ov.find("partitions[1] = 5 overlaps partitions[0] = 2 (partitions are disjoint subtrees)"), std::string::npos)
+      << ov;
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8, "partitions": [8]}})")
+                .find("partitions[0] = 8 out of range 1..7"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8, "mapped_out": [1]}})")
+                .find("mapped_out[0] = 1 out of range 2..15"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8, "partitions": [2, 3], "mapped_out": [4, 5]}})")
+                .find("partitions[0] = 2: every leaf of that partition is mapped out"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8, "mapped_out": 3}})")
+                .find("mapped_out = 3 is not a list"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"chip_nodes": 2}})").find("chip_nodes = 2 (allowed: 1"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8}})"), "") ;
   EXPECT_EQ(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8}})"), "(accepted)");
 }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "sim/cm5ctl/cm5ctl_workloads.h"
@@ -194,7 +195,7 @@ TEST(Cm5ctlModel, WithACrcEveryOperationStillWorks) {
     Cm5ctlParams p = params(n);
     p.crc_bits = 8;
     validate(p, "test");
-    EXPECT_EQ(p.packet_bits(), 52);
+    EXPECT_EQ(p.packet_bits(), 55);  // 15 header bits, 32 data, 8 CRC
     Cm5MixOptions o;
     o.ops = 30;
     o.broadcasts = 3;
@@ -267,6 +268,130 @@ TEST(Cm5ctlModel, PipelinedThroughputIsOneOperationPerPacketTime) {
     const double per = static_cast<double>(at[150] - at[50]) / 100.0;
     EXPECT_NEAR(per, p.packet_time(), 0.1) << n << " " << up << "/" << down;
   }
+}
+
+}  // namespace
+}  // namespace cmnet
+
+namespace cmnet {
+namespace {
+
+// Flush and restart: every operation completes once, with the results it would have had
+// without the flush; the flush aborted operations in progress; no combining result reaches a
+// leaf between the flush and its restart.
+TEST(Cm5ctlModel, FlushAndRestartGiveTheSameResults) {
+  for (int n : {2, 8, 64})
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      Cm5MixOptions o;
+      o.ops = 30;
+      o.broadcasts = 2;
+      o.abstain = 0.2;
+      o.chains = 0.5;
+      o.release_spread = 250;  // stragglers: operations wait at the nodes when the flush comes
+      const uint64_t restart = 900 + 100 * seed;
+      const Cm5Workload w = with_flush(random_cm5ctl_mix(n, 32, seed * 7 + static_cast<uint64_t>(n), o), 0, 12,
+                                       100 + 40 * seed, restart);
+      const Cm5RunResult r = check(params(n), w);
+      EXPECT_GT(r.flushed_ops, 0u) << "n=" << n << " seed " << seed;
+      for (uint32_t leaf = 0; leaf < static_cast<uint32_t>(n); ++leaf) {
+        uint64_t flushed_at = 0;
+        for (const auto& x : r.results)
+          if (x.leaf == leaf && x.broadcast && x.comb == cm5::kFlushComb) flushed_at = x.cycle;
+        ASSERT_GT(flushed_at, 0u);
+        ASSERT_LT(flushed_at, restart);
+        for (const auto& x : r.results)
+          if (x.leaf == leaf && !x.broadcast) EXPECT_FALSE(x.cycle > flushed_at && x.cycle <= restart) << x.str();
+      }
+    }
+}
+
+// Two flushes, one after the other, and router-done interrupted by one.
+TEST(Cm5ctlModel, TwoFlushesAndAFlushedRouterDone) {
+  Cm5MixOptions o;
+  o.ops = 40;
+  o.release_spread = 400;
+  Cm5Workload w = with_flush(random_cm5ctl_mix(16, 32, 5, o), 3, 10, 120, 700);
+  w = with_flush(w, 3, 30, 900, 1500);
+  std::sort(w.restarts.begin(), w.restarts.end());
+  const Cm5RunResult r = check(params(16), w);
+  EXPECT_GT(r.flushed_ops, 0u);
+  Cm5RouterDone rd = router_done_workload(8, 2, 32);
+  const Cm5RunResult r2 = check(params(8), with_flush(rd.w, 0, 0, 60, 800));
+  for (const auto& x : r2.results)
+    if (x.comb == cm5::kRouterDone && !x.broadcast) EXPECT_GT(x.cycle, 800u);
+}
+
+// Partitions operate independently (each its own root and its own operations); mapped-out
+// leaves and subtrees are ignored (their junk never reaches anyone), the others get the
+// results over the leaves in use.
+TEST(Cm5ctlModel, PartitionsAndMappedOutSubtrees) {
+  struct Shape {
+    int n;
+    std::vector<int> parts, outs;
+  };
+  for (const Shape& s : std::vector<Shape>{{16, {2, 3}, {}},
+                                           {16, {4, 5, 3}, {17, 11, 26}},
+                                           {16, {}, {17, 11, 26, 14}},
+                                           {64, {2, 6, 7}, {65, 33, 18, 120}},
+                                           {8, {2}, {9}}}) {
+    Cm5ctlParams p = params(s.n);
+    p.partitions = s.parts;
+    p.mapped_out = s.outs;
+    validate(p, "test");
+    const Cm5Topology t = cm5_topology(p);
+    Cm5MixOptions o;
+    o.ops = 25;
+    o.broadcasts = 2;
+    o.abstain = 0.15;
+    o.release_spread = 60;
+    const Cm5Workload w = partitioned_mix(p, 11 + static_cast<uint64_t>(s.n), o);
+    const Cm5RunResult r = run_cm5ctl_model(p, w);
+    EXPECT_TRUE(r.completed) << s.n;
+    EXPECT_FALSE(r.faults.any_design_fault());
+    EXPECT_EQ(compare_to_expected(expected_results(w, 32, t), split_results(r.results, s.n)), "") << s.n;
+    for (const auto& x : r.results) EXPECT_GE(t.part[x.leaf], 0) << x.str();
+  }
+}
+
+// The two asynchronous ORs and the hard-error OR: every leaf of the partition sees the OR of
+// its partition's inputs, a few frames after a change, whatever else the network does; the
+// other partition does not. A CRC error anywhere raises the hard-error OR everywhere.
+TEST(Cm5ctlModel, AsynchronousOrsAndTheHardErrorOr) {
+  Cm5ctlParams p = params(16);
+  p.partitions = {2, 3};
+  validate(p, "test");
+  Cm5MixOptions o;
+  o.ops = 20;
+  Cm5Workload w = partitioned_mix(p, 3, o);
+  w.globals = {{50, 3, 1}, {120, 5, 2}, {300, 3, 0}, {320, 12, 3}, {500, 5, 0}, {600, 9, 4}};
+  Cm5ModelOptions mo;
+  mo.min_cycles = 1000;
+  const Cm5RunResult r = run_cm5ctl_model(p, w, mo);
+  EXPECT_TRUE(r.completed);
+  std::vector<uint8_t> last(16, 0);
+  std::vector<std::vector<uint64_t>> changes(16);
+  for (const auto& g : r.globals) {
+    last[g.leaf] = g.value;
+    changes[g.leaf].push_back(g.cycle);
+  }
+  const int64_t bound = (p.height() + 1) * (p.up_frame() + p.down_frame()) + 2;
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(last[static_cast<size_t>(i)], 0) << i;  // leaves 0..7: set, then cleared
+    ASSERT_EQ(changes[static_cast<size_t>(i)].size(), 4u) << i;  // 0->1->3->2->0
+    EXPECT_LE(static_cast<int64_t>(changes[static_cast<size_t>(i)][0]), 50 + bound);
+  }
+  for (int i = 8; i < 16; ++i) EXPECT_EQ(last[static_cast<size_t>(i)], 7) << i;  // 3 from leaf 12, 4 from leaf 9
+  // A bit flipped with the CRC on: a link error, the hard-error OR at every leaf.
+  p = params(8);
+  p.crc_bits = 8;
+  Cm5Workload f = make_cm5ctl_workload("reduce-add", 8, 32, 4, 3);
+  f.flips.push_back({static_cast<uint64_t>(p.up_frame() + 3), 11, true});
+  mo.max_cycles = mo.min_cycles = 1000;
+  const Cm5RunResult rf = run_cm5ctl_model(p, f, mo);
+  EXPECT_EQ(rf.faults.link_errors, 1u);
+  std::vector<uint8_t> fin(8, 0);
+  for (const auto& g : rf.globals) fin[g.leaf] = g.value;
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(fin[static_cast<size_t>(i)], 4) << i;
 }
 
 }  // namespace

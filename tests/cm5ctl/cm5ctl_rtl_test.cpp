@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/cm5ctl/cm5ctl_workloads.h"
 
 namespace cmnet {
@@ -24,11 +26,12 @@ Cm5ctlConfig cfg(int leaves, int w = 32, int up = 6, int down = 5) {
 
 // Runs one workload on both engines; expects them to agree exactly and, unless told
 // otherwise, to match the software results.
-Cm5RtlRun agree(const Cm5ctlConfig& c, const Cm5Workload& w, bool check_software = true) {
+Cm5RtlRun agree(const Cm5ctlConfig& c, const Cm5Workload& w, bool check_software = true, uint64_t min_cycles = 0) {
   // Runs that are not expected to complete stop early.
   Cm5ModelOptions mo;
   Cm5RtlOptions ro;
   if (!check_software) mo.max_cycles = ro.max_cycles = 3000;
+  mo.min_cycles = ro.min_cycles = min_cycles;
   const Cm5RunResult m = run_cm5ctl_model(c.p, w, mo);
   const Cm5RtlRun r = run_cm5ctl_rtl(c, w, ro);
   EXPECT_EQ(compare_runs(m, r), "") << w.name << " N=" << c.p.leaves;
@@ -36,7 +39,9 @@ Cm5RtlRun agree(const Cm5ctlConfig& c, const Cm5Workload& w, bool check_software
   EXPECT_EQ(r.bcast_drop, m.faults.bcast_drops > 0) << w.name;
   if (check_software) {
     EXPECT_TRUE(r.completed) << w.name;
-    EXPECT_EQ(compare_to_expected(expected_results(w, c.p.word_bits), split_results(r.results, c.p.leaves)), "")
+    EXPECT_EQ(compare_to_expected(expected_results(w, c.p.word_bits, cm5_topology(c.p)),
+                                  split_results(r.results, c.p.leaves)),
+              "")
         << w.name << " N=" << c.p.leaves;
   }
   return r;
@@ -173,6 +178,117 @@ TEST(Cm5ctlRtl, ATooSmallWindowDropsBroadcastsAtTheRoot) {
   const Cm5RtlRun r = run_cm5ctl_rtl(c, w);
   EXPECT_TRUE(r.bcast_drop);
   EXPECT_EQ(compare_runs(m, r), "");
+}
+
+// Flush and restart, on the RTL as on the model: the same results, cycle for cycle, and the
+// results of the operations as without the flush; router-done interrupted by a flush.
+TEST(Cm5ctlRtl, FlushAndRestart) {
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
+    Cm5MixOptions o;
+    o.ops = 30;
+    o.broadcasts = 2;
+    o.abstain = 0.2;
+    o.chains = 0.5;
+    o.release_spread = 250;
+    agree(cfg(8), with_flush(random_cm5ctl_mix(8, 32, seed + 40, o), 0, 12, 100 + 40 * seed, 1000));
+  }
+  Cm5MixOptions o;
+  o.ops = 40;
+  o.release_spread = 400;
+  Cm5Workload w = with_flush(random_cm5ctl_mix(8, 32, 5, o), 3, 10, 120, 700);
+  w = with_flush(w, 3, 30, 900, 1500);
+  std::sort(w.restarts.begin(), w.restarts.end());
+  agree(cfg(8), w);
+  agree(cfg(8), with_flush(router_done_workload(8, 2, 32).w, 0, 0, 60, 800));
+}
+
+// Partitions operating independently (a flush in one of them, broadcasts in each), mapped-out
+// leaves and subtrees pushing junk nobody hears, the asynchronous ORs and the hard-error OR
+// going on meanwhile: RTL == model and the software results per partition.
+TEST(Cm5ctlRtl, PartitionsMapOutAndGlobalOrs) {
+  Cm5ctlConfig c = cfg(16);
+  c.p.partitions = {4, 5, 3};
+  c.p.mapped_out = {17, 11, 26};
+  validate(c.p, "test");
+  Cm5MixOptions o;
+  o.ops = 25;
+  o.broadcasts = 2;
+  o.abstain = 0.15;
+  o.release_spread = 150;
+  o.chains = 0.4;
+  Cm5Workload w = with_flush(partitioned_mix(c.p, 21, o), 8, 10, 200, 900);
+  w.globals = {{40, 0, 1}, {90, 4, 2}, {150, 9, 1}, {260, 0, 0}, {300, 12, 4}, {420, 4, 0}, {500, 1, 7}};
+  const Cm5RtlRun r = agree(c, w, true, 1200);
+  EXPECT_FALSE(r.globals.empty());
+}
+
+// The three-node chip: a network of cm5ctl_chip behaves exactly as the model (and so as a
+// network of nodes), with partitions whose roots are a chip's lower nodes, a mapped-out node
+// and leaf, a flush; and at 8 leaves (an odd height: the root alone, chips below it).
+TEST(Cm5ctlRtl, ThreeNodeChips) {
+  Cm5ctlConfig c = cfg(16);
+  c.p.chip_nodes = 3;
+  c.p.partitions = {2, 3};
+  c.p.mapped_out = {5, 19};
+  validate(c.p, "test");
+  Cm5MixOptions o;
+  o.ops = 25;
+  o.broadcasts = 2;
+  o.abstain = 0.15;
+  o.release_spread = 100;
+  Cm5Workload w = with_flush(partitioned_mix(c.p, 8, o), 0, 8, 150, 800);
+  w.globals = {{30, 2, 1}, {200, 13, 2}};
+  agree(c, w, true, 1000);
+  Cm5ctlConfig c8 = cfg(8);
+  c8.p.chip_nodes = 3;
+  o.release_spread = 200;
+  agree(c8, with_flush(random_cm5ctl_mix(8, 32, 77, o), 0, 10, 120, 900));
+  agree(c8, make_cm5ctl_workload("paper", 8, 32, 1, 1));
+}
+
+// The alignment packet at initialization: every leaf in use is aligned when the wave reaches
+// it ((depth - 1) hops of L x ceil(5 / L) cycles, then 5), the others never; then everything
+// works as with frames aligned by reset, cycle for cycle like the model (and a chip network,
+// partitions and a mapped-out leaf, with the CM-5's links; links of a whole packet: L = 1).
+TEST(Cm5ctlRtl, AlignmentPacketAtInitialization) {
+  Cm5ctlConfig c = cfg(8);
+  c.p.alignment = 1;
+  c.p.chip_nodes = 3;
+  c.p.mapped_out = {13};
+  validate(c.p, "test");
+  EXPECT_EQ(c.p.frame_lcm(), 40);
+  EXPECT_EQ(c.p.init_cycles(), 3 * 40 + 5);
+  Cm5MixOptions o;
+  o.ops = 20;
+  o.broadcasts = 2;
+  o.abstain = 0.1;
+  Cm5Workload w = with_flush(random_cm5ctl_mix(8, 32, 3, o), 0, 8, 200, 900);
+  for (auto& op : w.leaf[5]) op.abstain = true;  // leaf 5 is mapped out: its values would not count
+  w.globals = {{20, 2, 1}, {300, 6, 2}};
+  const Cm5RtlRun r = agree(c, w, true, 1000);
+  for (int j = 0; j < 8; ++j) EXPECT_EQ(r.aligned[static_cast<size_t>(j)], j == 5 ? -1 : 2 * 40 + 5) << j;
+  for (const auto& g : r.globals) EXPECT_GE(g.cycle, static_cast<uint64_t>(c.p.init_cycles())) << g.leaf;
+  Cm5ctlConfig c4 = cfg(4, 32, 47, 47);
+  c4.p.alignment = 1;
+  c4.p.partitions = {2, 3};
+  validate(c4.p, "test");
+  EXPECT_EQ(c4.p.frame_lcm(), 1);
+  const Cm5RtlRun r4 = agree(c4, partitioned_mix(c4.p, 4, o));
+  for (int j = 0; j < 4; ++j) EXPECT_EQ(r4.aligned[static_cast<size_t>(j)], 5) << j;
+}
+
+// The hard-error OR: a CRC error on a link reaches every leaf's hard_error_out; the
+// asynchronous ORs at once, alike on both engines.
+TEST(Cm5ctlRtl, HardErrorOrFromALinkError) {
+  Cm5ctlConfig c = cfg(8);
+  c.p.crc_bits = 8;
+  Cm5Workload w = make_cm5ctl_workload("reduce-add", 8, 32, 4, 3);
+  w.flips.push_back({static_cast<uint64_t>(c.p.up_frame() + 3), 11, true});
+  w.globals = {{10, 6, 2}, {400, 6, 0}};
+  const Cm5RtlRun r = agree(c, w, false, 1000);
+  std::vector<int> fin(8, 0);
+  for (const auto& g : r.globals) fin[g.leaf] = g.value;
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(fin[static_cast<size_t>(i)], 4) << i;
 }
 
 }  // namespace

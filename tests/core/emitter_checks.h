@@ -61,8 +61,9 @@ inline std::string lint_problems(const GeneratedDesign& d, const std::string& to
 inline std::string synth_ice40(const GeneratedDesign& d, const std::string& top, const fs::path& dir, bool* ok) {
   write_design(d, dir.string());
   std::string script = "read_verilog";
-  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-  script += "; synth_ice40 -top " + top + "; stat";
+  // (appends, not "x" + string: GCC 12's -Wrestrict false positive)
+  for (const auto& f : d.verilog_files()) script.append(" ").append((dir / f).string());
+  script.append("; synth_ice40 -top ").append(top).append("; stat");
   const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 1800,
                            (dir / "yosys.out").string());
   const std::string log = slurp_log(dir / "yosys.log");

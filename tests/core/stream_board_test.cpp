@@ -301,6 +301,44 @@ TEST(StreamRunner, RunsAWorkloadAndWritesTheSharedReport) {
   fs::remove_all(a.out_dir);
 }
 
+// The shared `cmnet sweep` path: one connection, a workload per offered load, the family's
+// measure of each point, the table, JSON, CSV and plot.
+TEST_F(StreamSimBoardTest, SweepRunsEveryPointAndPlotsBoardBesideModel) {
+  StreamRunArgs a;
+  a.board = sim_->uri();
+  StreamConnection conn(loopback_spec(), a);
+  StreamSweep sw;
+  sw.title = "loopback";
+  sw.x_label = "units per leaf";
+  sw.y_label = "units delivered";
+  sw.offered = {1, 2, 3};
+  sw.workload = [](double x) {
+    StreamWorkload w;
+    w.name = "ring";
+    for (int k = 0; k < static_cast<int>(x); ++k)
+      for (uint32_t l = 0; l < kLeaves; ++l) w.units.push_back(StreamUnit{l, {l, static_cast<uint32_t>(k)}});
+    w.expect_units = w.units.size();
+    return w;
+  };
+  sw.measure = [](double x, const StreamRunResult& r) {
+    StreamSweepMeasure m;
+    m.accepted = static_cast<double>(r.delivered.size());
+    m.model_accepted = x * kLeaves;  // the loopback delivers every unit
+    m.agrees = m.accepted == m.model_accepted;
+    return m;
+  };
+  const std::string dir = temp_dir("stream-sweep").string();
+  std::FILE* null = std::fopen("/dev/null", "w");
+  EXPECT_TRUE(run_stream_sweep(conn, sw, dir, 30, null));
+  std::fclose(null);
+  const std::string csv = slurp_log(fs::path(dir) / "sweep.csv");
+  EXPECT_NE(csv.find("\n3,12,12,12,"), std::string::npos) << csv;
+  const std::string svg = slurp_log(fs::path(dir) / "sweep.svg");
+  EXPECT_NE(svg.find("reference model"), std::string::npos);
+  EXPECT_NE(svg.find("units per leaf"), std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_F(StreamSimBoardTest, ABoardOfAnotherConfigIsRefusedByName) {
   StreamBoardSpec other = loopback_spec();
   other.canonical_json = R"({"network":"loopback","other":1})";

@@ -44,71 +44,13 @@ Cm1Config net_cfg(int c, int P, int d) {
   return cfg;
 }
 
-// yosys cell counts of one module of the design (no place and route).
-
-// Per-component iCE40 LUTs / FFs of the router: synth_ice40 -noflatten, `stat` per module,
-// times the instance counts listed in cm1_router's block.
+// Per-component iCE40 LUTs / FFs of the router (bitstreams/flow.h). The injector is flattened
+// first: its prefix counters are generic modules that only shrink to size with the injector's
+// constant inputs.
 std::map<std::string, std::pair<long, long>> router_breakdown(const GeneratedDesign& d, const std::string& dir) {
-  fs::create_directories(dir);
-  write_design(d, dir + "/rtl");
-  std::string ys;
-  for (const auto& f : d.verilog_files()) ys += "read_verilog -DSYNTHESIS " + dir + "/rtl/" + f + "\n";
-  // The injector is flattened first: its prefix counters are generic modules that only
-  // shrink to size with the injector's constant inputs.
-  ys += "hierarchy -top cm1_router\nflatten *cm1_injector\n";
-  ys += "synth_ice40 -noflatten -top cm1_router\ntee -q -o " + dir + "/stat.txt stat\n";
-  std::ofstream(dir + "/synth.ys") << ys;
-  const int rc = run_child({CMNET_YOSYS, "-q", "-l", dir + "/yosys.log", "-s", dir + "/synth.ys"}, 3600,
-                           dir + "/yosys.out");
-  if (rc != 0) throw FlowError("yosys failed in " + dir);
-  std::ifstream in(dir + "/stat.txt");
-  std::string line, mod;
-  // Per module (full, parameterized name): its own LUTs and FFs, and the user modules it
-  // instantiates (the injector has its prefix counters inside).
-  std::map<std::string, std::pair<long, long>> own;
-  std::map<std::string, std::vector<std::pair<std::string, long>>> subs;
-  auto short_name = [](std::string n) {
-    const size_t bs = n.rfind('\\');
-    return bs == std::string::npos ? n : n.substr(bs + 1);
-  };
-  auto user_module = [&](const std::string& type) {
-    const std::string s = short_name(type);
-    return s.rfind("cm1_", 0) == 0 || s.rfind("cmnet_", 0) == 0;
-  };
-  while (std::getline(in, line)) {
-    const size_t a = line.find("=== ");
-    if (a != std::string::npos) {
-      const size_t b = line.find(" ===", a + 4);
-      mod = line.substr(a + 4, b - a - 4);
-      if (mod == "design hierarchy") break;
-      continue;
-    }
-    std::istringstream ls(line);
-    std::string type;
-    long n = 0;
-    if (!(ls >> type >> n)) continue;
-    if (type == "SB_LUT4") own[mod].first += n;
-    else if (type.rfind("SB_DFF", 0) == 0) own[mod].second += n;
-    else if (user_module(type)) subs[mod].push_back({type, n});
-  }
-  std::function<std::pair<long, long>(const std::string&)> total = [&](const std::string& m) {
-    std::pair<long, long> t = own[m];
-    for (const auto& [child, n] : subs[m]) {
-      const auto c = total(child);
-      t.first += n * c.first;
-      t.second += n * c.second;
-    }
-    return t;
-  };
-  // The router's parts by module name (the heart columns differ by COL: summed per name).
   std::map<std::string, std::pair<long, long>> out;
-  out["router glue (counter increments, muxes)"] = own["cm1_router"];
-  for (const auto& [child, n] : subs["cm1_router"]) {
-    const auto c = total(child);
-    auto& o = out[short_name(child)];
-    o.first += n * c.first;
-    o.second += n * c.second;
-  }
+  for (const auto& [part, c] : synth_ice40_parts(d, "cm1_router", dir, {"cm1_", "cmnet_"}, "flatten *cm1_injector"))
+    out[part.empty() ? "router glue (counter increments, muxes)" : part] = {c.luts, c.ffs};
   return out;
 }
 

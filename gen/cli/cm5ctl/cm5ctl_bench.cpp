@@ -6,7 +6,8 @@
 //     packet time: the nodes store and forward);
 //   - pipelined throughput: forward scans pushed back to back by every leaf, operations
 //     completed per packet time in steady state (goal 1.0);
-//   - one node's iCE40 logic cells and flip-flops (yosys synth_ice40), the CM-5's links.
+//   - one node's and one three-node chip's (cm5ctl_chip) iCE40 cells, flip-flops, logic cells
+//     and Fmax on the HX8K (yosys synth_ice40, nextpnr-ice40), the CM-5's links.
 #include <unistd.h>
 
 #include <cstdio>
@@ -48,29 +49,52 @@ json latency_json(const Cm5Latency& l) {
           {"reduce", l.reduce}, {"scan", l.scan},         {"barrier", l.barrier}};
 }
 
-// One node's iCE40 cells and flip-flops as yosys synth_ice40 counts them (the flow's
-// synthesis-only step, stat -json of the top: each cell counted once).
-json node_resources(const Cm5ctlParams& p) {
-  const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-cm5-" + std::to_string(::getpid()));
+// One node's (or one three-node chip's) iCE40 figures: yosys synth_ice40 cell counts of the
+// module alone (its parameters those of a node at `level` of a 1,024-leaf tree: chparam), then
+// nextpnr-ice40 on the HX8K (ct256) with its ports on any pins (no pin file: the links are
+// the module's ports) for the logic cells and Fmax. A chip's three nodes: its top node at
+// level 2, the two lower ones at level 1.
+json ice40_figures(const Cm5ctlParams& p, const std::string& top) {
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-cm5-" + top + "-" + std::to_string(::getpid()));
   Cm5ctlConfig c;
   c.p = p;
   const GeneratedDesign d = emit_cm5ctl(c);
-  const int qd = p.effective_queue_depth(), ad = p.aside_depth_at(1);
-  const std::string chparam =
-      "chparam -set W " + std::to_string(p.word_bits) + " -set PB " + std::to_string(p.payload_bits()) + " -set C " +
-      std::to_string(p.crc_bits) + " -set WU " + std::to_string(p.up_width) + " -set WD " + std::to_string(p.down_width) +
-      " -set TU " + std::to_string(p.up_frame()) + " -set TD " + std::to_string(p.down_frame()) + " -set QD " +
-      std::to_string(qd) + " -set QCW " + std::to_string(clog2(static_cast<uint64_t>(qd) + 1)) + " -set STOP_AT " +
-      std::to_string(qd - p.stop_margin()) + " -set AD " + std::to_string(ad) + " -set ACW " +
-      std::to_string(clog2(static_cast<uint64_t>(ad) + 1)) + " cm5ctl_node";
-  const auto cells = synth_cells(d, "cm5ctl_node", "synth_ice40", dir.string(), chparam, {"cm5ctl_tree.v"});
+  const int qd = p.effective_queue_depth(), ad = p.aside_depth_at(1), ad2 = p.aside_depth_at(2);
+  auto S = [](int64_t x) { return std::to_string(x); };
+  auto cw = [](int x) { return static_cast<int64_t>(clog2(static_cast<uint64_t>(x) + 1)); };
+  std::string chparam = "chparam -set W " + S(p.word_bits) + " -set PB " + S(p.payload_bits()) + " -set C " +
+                        S(p.crc_bits) + " -set WU " + S(p.up_width) + " -set WD " + S(p.down_width) + " -set TU " +
+                        S(p.up_frame()) + " -set TD " + S(p.down_frame()) + " -set QD " + S(qd) + " -set QCW " +
+                        S(cw(qd)) + " -set STOP_AT " + S(qd - p.stop_margin());
+  if (top == "cm5ctl_chip")
+    chparam += " -set AD_T " + S(ad2) + " -set ACW_T " + S(cw(ad2)) + " -set AD_C " + S(ad) + " -set ACW_C " + S(cw(ad));
+  else
+    chparam += " -set AD " + S(ad) + " -set ACW " + S(cw(ad));
+  chparam += " " + top;
+  const std::string net = (dir / "net.json").string();
+  const auto cells = synth_cells(d, top, "synth_ice40 -json " + net, dir.string(), chparam, {"cm5ctl_tree.v"});
+  json out = {{"module", top},
+              {"aside_depth", top == "cm5ctl_chip" ? json::array({ad2, ad}) : json(ad)},
+              {"queue_depth", qd},
+              {"SB_LUT4", count_cells(cells, "SB_LUT4")},
+              {"SB_CARRY", count_cells(cells, "SB_CARRY")},
+              {"flip_flops", count_cells(cells, "SB_DFF")},
+              {"SB_RAM40_4K", count_cells(cells, "SB_RAM40_4K")}};
+  const std::string nextpnr = find_tool("nextpnr-ice40");
+  if (!nextpnr.empty()) {
+    const std::string log = (dir / "nextpnr.log").string();
+    const int rc = run_child({nextpnr, "--hx8k", "--package", "ct256", "--json", net, "--freq", "100", "--seed", "1"},
+                             1800, log);
+    std::ifstream in(log);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const auto util = parse_nextpnr_utilisation(ss.str());
+    out["nextpnr_ok"] = rc == 0;
+    out["logic_cells"] = util.count("ICESTORM_LC") ? util.at("ICESTORM_LC").used : -1;
+    out["fmax_mhz"] = parse_nextpnr_fmax(ss.str());
+  }
   fs::remove_all(dir);
-  return {{"aside_depth", ad},
-          {"queue_depth", qd},
-          {"SB_LUT4", count_cells(cells, "SB_LUT4")},
-          {"SB_CARRY", count_cells(cells, "SB_CARRY")},
-          {"flip_flops", count_cells(cells, "SB_DFF")},
-          {"SB_RAM40_4K", count_cells(cells, "SB_RAM40_4K")}};
+  return out;
 }
 
 int run_bench(const std::string& json_path, bool quick) {
@@ -137,16 +161,20 @@ int run_bench(const std::string& json_path, bool quick) {
   }
   out["throughput"] = thr;
 
-  std::printf("\n== one node on the iCE40 (yosys synth_ice40; the node of a 1,024-leaf tree's level 1)\n");
-  try {
-    Cm5ctlParams p = cm5_config(1024).p;
-    const json r = node_resources(p);
-    std::printf("  SB_LUT4 %d, SB_CARRY %d, flip-flops %d, SB_RAM40_4K %d (queues %d deep per child, put-aside %d deep)\n",
-                r["SB_LUT4"].get<int>(), r["SB_CARRY"].get<int>(), r["flip_flops"].get<int>(),
-                r["SB_RAM40_4K"].get<int>(), r["queue_depth"].get<int>(), r["aside_depth"].get<int>());
-    out["node_ice40"] = r;
-  } catch (const std::exception& e) {
-    std::printf("  (not measured: %s)\n", e.what());
+  std::printf("\n== one node and one three-node chip on the iCE40 HX8K (yosys synth_ice40, nextpnr-ice40 --hx8k,\n"
+              "   ports on any pins; a node of a 1,024-leaf tree's level 1, a chip of its levels 2 and 1)\n");
+  std::printf("  %-12s %8s %8s %8s %6s %8s %10s\n", "module", "SB_LUT4", "SB_CARRY", "FFs", "RAM", "LCs", "Fmax MHz");
+  for (const std::string top : {"cm5ctl_node", "cm5ctl_chip"}) {
+    try {
+      const json r = ice40_figures(cm5_config(1024).p, top);
+      std::printf("  %-12s %8d %8d %8d %6d %8s %10s\n", top.c_str(), r["SB_LUT4"].get<int>(), r["SB_CARRY"].get<int>(),
+                  r["flip_flops"].get<int>(), r["SB_RAM40_4K"].get<int>(),
+                  r.contains("logic_cells") ? std::to_string(r["logic_cells"].get<long>()).c_str() : "-",
+                  r.contains("fmax_mhz") ? std::to_string(r["fmax_mhz"].get<double>()).substr(0, 6).c_str() : "-");
+      out[top == "cm5ctl_node" ? "node_ice40" : "chip_ice40"] = r;
+    } catch (const std::exception& e) {
+      std::printf("  %-12s (not measured: %s)\n", top.c_str(), e.what());
+    }
   }
 
   std::ofstream js(json_path);

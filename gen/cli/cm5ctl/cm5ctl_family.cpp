@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "gen/cm5ctl/cm5ctl_emitter.h"
+#include "gen/cm5ctl/cm5ctl_stream.h"
+#include "host/cm5ctl/cm5ctl_runner.h"
 #include "gen/core/errors.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
 
@@ -15,8 +17,8 @@ std::string Cm5ctlFamily::title() const {
 
 std::vector<std::string> Cm5ctlFamily::patterns() const { return cm5ctl_pattern_names(); }
 
-// No board top yet: the one "mode" says so (cmnet build refuses it with cm5ctl_no_board).
-std::vector<std::string> Cm5ctlFamily::build_modes() const { return {"none"}; }
+// The shared stream board (hw/common/STREAM_BOARD.md): the host-link top.
+std::vector<std::string> Cm5ctlFamily::build_modes() const { return {"host"}; }
 
 std::vector<std::string> Cm5ctlFamily::figures() const {
   return {"latency of a broadcast, a reduction, a scan and a barrier vs leaves (RTL 2..64, model to 16,384), "
@@ -46,16 +48,17 @@ std::string Cm5ctlFamily::summary(const NetworkConfig& cfg) const {
 
 void cm5ctl_no_board(const std::string& command) {
   throw InputError("cmnet " + command +
-                   ": the cm5ctl family has no board top yet (no register block, host driver or simulated "
-                   "board: issue 11's board path is not built); run the network with `cmnet sim CONFIG "
-                   "--engine rtl|model --pattern NAME`, measure it with `cmnet bench --family cm5ctl`");
+                   ": not built for the cm5ctl family (the stream board runs `cmnet run`; measure the network with "
+                   "`cmnet bench --family cm5ctl`)");
 }
 
 GeneratedDesign Cm5ctlFamily::board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args) const {
-  (void)cfg;
-  (void)board;
-  (void)args;
-  cm5ctl_no_board("build");
+  if (!args.mode.empty() && args.mode != "host")
+    throw InputError("--mode " + args.mode + ": unknown mode for cm5ctl (allowed: host, the stream board)");
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
+  h.reset_button = board.reset.has_value() && board.reset->active_low;
+  return emit_stream_board(cm5ctl_stream_spec(cm5ctl_config(cfg)), h);
 }
 
 int Cm5ctlFamily::sim(const NetworkConfig& cfg, const SimArgs& args) const {
@@ -63,9 +66,23 @@ int Cm5ctlFamily::sim(const NetworkConfig& cfg, const SimArgs& args) const {
 }
 
 int Cm5ctlFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
-  (void)cfg;
-  (void)args;
-  cm5ctl_no_board("run");
+  reject_option(*this, !args.traffic.empty(), "--traffic");
+  reject_option(*this, !args.mode.empty(), "--mode");
+  reject_option(*this, !args.generator.empty(), "--generator");
+  reject_option(*this, !args.rtl.empty(), "--rtl");
+  Cm5RunArgs a;
+  // The shared default pattern is CM-1's: this family's default is a reduction and a scan.
+  a.pattern = args.pattern == "permutation" ? "reduce-scan" : args.pattern;
+  a.seed = args.seed;
+  a.count = std::max(2, args.per_proc);
+  a.stream.board = args.board;
+  a.stream.out_dir = args.out_dir;
+  a.stream.timeout_s = args.timeout_s;
+  if (args.sim_link != "uart" && args.sim_link != "fifo")
+    throw InputError("--sim-link " + args.sim_link + ": allowed uart, fifo");
+  a.stream.sim.phy = args.sim_link == "fifo" ? HostLinkPhy::Fifo : HostLinkPhy::Uart;
+  a.stream.trace = TraceWindow{args.trace, args.trace_from, args.trace_to};
+  return cm5ctl_run(cm5ctl_config(cfg), a).verdict.ok() ? 0 : 3;
 }
 
 int Cm5ctlFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {

@@ -1,7 +1,8 @@
 // The CM-5 control network family (Leiserson et al. 1992, sections 2 and 5): a binary
 // combining tree doing broadcasts, reductions, scans and barriers. Cm5ctlFamily implements the
 // family interface by calling the cm5ctl generator, reference model and RTL harness; the
-// functions below are its commands. It has no board top yet: build, run and sweep say so.
+// functions below are its commands. The board is the shared stream board (build --mode host,
+// run); sweep is not built.
 #pragma once
 
 #include <string>
@@ -33,7 +34,7 @@ class Cm5ctlFamily final : public Family {
 // The commands (gen/cli/cm5ctl/).
 int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a);  // cm5ctl_sim.cpp
 int cm5ctl_bench(const BenchArgs& a);                       // cm5ctl_bench.cpp
-// The InputError build, run and sweep throw until the family has a board top.
+// The InputError of the commands the family does not have (sweep).
 [[noreturn]] void cm5ctl_no_board(const std::string& command);
 
 }  // namespace cmnet

@@ -49,7 +49,7 @@ int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a) {
     drop = r.bcast_drop;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const Cm5Expected want = expected_results(w, p.word_bits);
+  const Cm5Expected want = expected_results(w, p.word_bits, cm5_topology(p));
   const Cm5Expected got = split_results(results, p.leaves);
   const std::string diff = compare_to_expected(want, got);
 
@@ -91,7 +91,7 @@ int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a) {
                   {"combining_ops_per_leaf", w.multi_ops()},
                   {"broadcasts", w.broadcasts()},
                   {"results", results.size()},
-                  {"expected_results", expected_result_count(w)},
+                  {"expected_results", expected_result_count(w, cm5_topology(p))},
                   {"completed", completed},
                   {"software_agrees", diff.empty()},
                   {"difference", diff},
