@@ -22,7 +22,10 @@ StreamConnection::StreamConnection(const StreamBoardSpec& spec, const StreamRunA
   } else {
     uri = a.board;
   }
-  port = open_register_port(uri);
+  BoardClientOptions bo;
+  const double reply_s = a.reply_timeout_s > 0 ? a.reply_timeout_s : sim ? 30.0 : 3.0;
+  bo.timeout = std::chrono::milliseconds(static_cast<long long>(reply_s * 1000));
+  port = open_register_port(uri, bo);
   board = std::make_unique<StreamBoard>(*port);
   const StreamInfo& info = board->info();
   if (info.family != spec.info.family)

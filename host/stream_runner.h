@@ -32,6 +32,9 @@ struct StreamRunArgs {
   std::string out_dir = "out/run";
   double timeout_s = 300;
   HostBoardOptions sim;              // the simulated board's options (PHY, clock)
+  // How long one reply may take. A simulated board answers only between batches of cycles, and
+  // a large network's batch takes wall time: its default is longer than a real board's.
+  double reply_timeout_s = 0;        // 0: 3 s for a board, 30 s for the simulated board
   TraceWindow trace;                 // its FST waveform
 };
 
