@@ -300,7 +300,9 @@ TEST(Cm5ctlModel, FlushAndRestartGiveTheSameResults) {
         ASSERT_GT(flushed_at, 0u);
         ASSERT_LT(flushed_at, restart);
         for (const auto& x : r.results)
-          if (x.leaf == leaf && !x.broadcast) EXPECT_FALSE(x.cycle > flushed_at && x.cycle <= restart) << x.str();
+          if (x.leaf == leaf && !x.broadcast) {
+            EXPECT_FALSE(x.cycle > flushed_at && x.cycle <= restart) << x.str();
+          }
       }
     }
 }
@@ -318,7 +320,9 @@ TEST(Cm5ctlModel, TwoFlushesAndAFlushedRouterDone) {
   Cm5RouterDone rd = router_done_workload(8, 2, 32);
   const Cm5RunResult r2 = check(params(8), with_flush(rd.w, 0, 0, 60, 800));
   for (const auto& x : r2.results)
-    if (x.comb == cm5::kRouterDone && !x.broadcast) EXPECT_GT(x.cycle, 800u);
+    if (x.comb == cm5::kRouterDone && !x.broadcast) {
+      EXPECT_GT(x.cycle, 800u);
+    }
 }
 
 // Partitions operate independently (each its own root and its own operations); mapped-out
