@@ -5,6 +5,7 @@
 #include "gen/cli/cm1/cm1_family.h"
 #include "gen/cli/cm5ctl/cm5ctl_family.h"
 #include "gen/cli/cm5data/cm5data_family.h"
+#include "gen/cli/hcube/hcube_family.h"
 #include "gen/core/errors.h"
 
 namespace cmnet {
@@ -14,7 +15,8 @@ const std::vector<const Family*>& families() {
   static const Cm5ctlFamily cm5ctl;
   static const Cm5DataFamily cm5data;
   static const ClosFamily clos;
-  static const std::vector<const Family*> all = {&cm1, &cm5ctl, &cm5data, &clos};
+  static const HcubeFamily hcube;
+  static const std::vector<const Family*> all = {&cm1, &cm5ctl, &cm5data, &clos, &hcube};
   return all;
 }
 

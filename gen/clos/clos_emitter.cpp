@@ -1,8 +1,12 @@
 #include "gen/clos/clos_emitter.h"
 
 #include <algorithm>
+#include <functional>
 #include <nlohmann/json.hpp>
 
+#include "gen/clos/clos_config.h"
+#include "gen/core/errors.h"
+#include "gen/core/hypercube_topology.h"
 #include "gen/core/verilog_writer.h"
 
 namespace cmnet {
@@ -231,6 +235,327 @@ GeneratedDesign emit_clos(const ClosConfig& cfg) {
   d.files.emplace_back("manifest.json", clos_manifest_json(cfg));
   d.files.emplace_back("config.json", config_to_json(cfg));
   return d;
+}
+
+ClosCtrlLayout clos_ctrl_layout(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  ClosCtrlLayout l;
+  l.D = p.hnode_dims;
+  l.M = p.m;
+  l.KW = std::max(1, clog2(static_cast<uint64_t>(p.m)));
+  l.RW = std::max(1, clog2(static_cast<uint64_t>(p.r)));
+  l.NW = std::max(1, clog2(static_cast<uint64_t>(p.ports())));
+  l.MW = l.M + 5 + l.KW + 2 * l.NW + l.D;
+  return l;
+}
+
+GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  validate(p, "config: clos");
+  if (p.hnode_dims < 1)
+    throw ConfigError("config: clos: hnode_dims = 0: the hnodes' message engines need a hypercube of at least 2 hnodes");
+  const ClosCtrlLayout l = clos_ctrl_layout(cfg);
+  const int H = p.hnodes(), D = l.D, MW = l.MW;
+  const int RL = (p.r + H - 1) / H, KL = (p.m + H - 1) / H;
+  const int SW = std::max(1, clog2(static_cast<uint64_t>(RL))), LW = std::max(1, clog2(static_cast<uint64_t>(KL)));
+  const int LLW = std::max(1, clog2(static_cast<uint64_t>(RL * p.n)));
+  const HypercubeTopology cube(D);
+  VerilogWriter v;
+  auto params = header_params(p);
+  params.emplace_back("hnodes", S(H));
+  params.emplace_back("message bits", S(MW));
+  v.header("The message engines of the " + S(H) + " CONNECT hnodes of " + clos_name(p) +
+               " on their control hypercube (hw/clos/clos_hnode_engine.v, hw/clos/clos_cube_router.v).",
+           params);
+  v.open("module clos_ctrl_top (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire [" + S(H - 1) + ":0] leaf_valid,        // CSR / ODCR of a leaf of hnode h");
+  v.line("input  wire [" + S(H * MW - 1) + ":0] leaf_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] leaf_take,");
+  v.line("output wire [" + S(H - 1) + ":0] ready_valid,       // READY to leaf ready_orig[h]");
+  v.line("output wire [" + S(H * l.NW - 1) + ":0] ready_orig,");
+  v.line("output wire [" + S(H - 1) + ":0] handled_valid,     // trace: the message hnode h starts handling");
+  v.line("output wire [" + S(H * MW - 1) + ":0] handled_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] sent_valid,        // trace: a message hnode h sends into the hypercube");
+  v.line("output wire [" + S(H * MW - 1) + ":0] sent_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] overflow,");
+  v.line("output wire busy,                              // an hnode has a message queued or in hand");
+  v.line("// The switches' configuration port (clos_network's): the hnodes' writes, lowest hnode first");
+  v.line("output wire cfg_we,");
+  v.line("output wire [" + S(H - 1) + ":0] cfg_from,               // one-hot: the hnode writing");
+  v.line("output wire [" + S(p.cfg_addr_bits() - 1) + ":0] cfg_addr,");
+  v.line("output wire [" + S(p.cfg_sel_bits()) + ":0] cfg_data");
+  v.end_ports();
+  const int CAW = p.cfg_addr_bits(), CDW = p.cfg_sel_bits() + 1;
+  v.line("wire [" + S(H - 1) + ":0] e_busy, e_cfg_valid, e_cfg_take;");
+  v.line("wire [" + S(H * CAW - 1) + ":0] e_cfg_addr;");
+  v.line("wire [" + S(H * CDW - 1) + ":0] e_cfg_data;");
+  v.line("// hnode h's write is taken when no lower hnode has one");
+  for (int h = 0; h < H; ++h)
+    v.line("assign e_cfg_take[" + S(h) + "] = e_cfg_valid[" + S(h) + "]" +
+           (h ? " && !(|e_cfg_valid[" + S(h - 1) + ":0])" : std::string()) + ";");
+  v.line("assign cfg_we = |e_cfg_valid;");
+  v.line("assign cfg_from = e_cfg_take;");
+  std::string amux = "assign cfg_addr = ", dmux = "assign cfg_data = ";
+  for (int h = 0; h < H; ++h) {
+    const std::string c = h + 1 < H ? "e_cfg_take[" + S(h) + "] ? " : "";
+    amux += c + "e_cfg_addr[" + S(h * CAW) + " +: " + S(CAW) + "]" + (h + 1 < H ? " : " : ";");
+    dmux += c + "e_cfg_data[" + S(h * CDW) + " +: " + S(CDW) + "]" + (h + 1 < H ? " : " : ";");
+  }
+  v.line(amux);
+  v.line(dmux);
+  // Per node: the engine's injection, the router's local output, the link registers per dimension.
+  v.line("wire [" + S(H - 1) + ":0] inj_valid, inj_ready, loc_valid, loc_take;");
+  v.line("wire [" + S(H * MW - 1) + ":0] inj_msg, loc_msg;");
+  v.line("wire [" + S(H * D - 1) + ":0] lo_valid, lo_take, li_valid, li_take;  // [node*D + dim]");
+  v.line("wire [" + S(H * D * MW - 1) + ":0] lo_msg, li_msg;");
+  v.line("assign sent_valid = inj_valid & inj_ready;");
+  v.line("assign sent_msg = inj_msg;");
+  v.line("assign busy = |e_busy || |lo_valid || |loc_valid;  // a message in an engine or on a link");
+  // Every link: node x's dimension-d output register is node (x ^ 2^d)'s dimension-d input.
+  for (const HypercubeLink& k : cube.links()) {
+    const int a = k.from * D + k.dim, b = k.to * D + k.dim;
+    v.line("// " + k.name());
+    v.line("assign li_valid[" + S(b) + "] = lo_valid[" + S(a) + "];");
+    v.line("assign li_msg[" + S(b * MW) + " +: " + S(MW) + "] = lo_msg[" + S(a * MW) + " +: " + S(MW) + "];");
+    v.line("assign lo_take[" + S(a) + "] = li_take[" + S(b) + "];");
+  }
+  for (int h = 0; h < H; ++h) {
+    const std::string M0 = S(h * MW) + " +: " + S(MW);
+    v.instance("clos_hnode_engine", "engine" + S(h),
+               {{"ID", S(h)}, {"D", S(D)}, {"M", S(p.m)}, {"R", S(p.r)}, {"NP", S(p.n)}, {"KW", S(l.KW)},
+                {"RW", S(l.RW)}, {"NW", S(l.NW)}, {"RL", S(RL)}, {"KL", S(KL)}, {"SW", S(SW)}, {"LW", S(LW)},
+                {"LLW", S(LLW)}, {"QW", S(l.queue_bits)}, {"FW", S(l.fifo_bits)}, {"CANCEL_LIMIT", S(p.cancel_limit)},
+                {"START", S(h % p.m)}, {"CAW", S(CAW)}, {"CSW", S(CDW - 1)}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"net_valid", "loc_valid[" + S(h) + "]"}, {"net_msg", "loc_msg[" + M0 + "]"},
+                {"net_take", "loc_take[" + S(h) + "]"}, {"leaf_valid", "leaf_valid[" + S(h) + "]"},
+                {"leaf_msg", "leaf_msg[" + M0 + "]"}, {"leaf_take", "leaf_take[" + S(h) + "]"},
+                {"out_valid", "inj_valid[" + S(h) + "]"}, {"out_msg", "inj_msg[" + M0 + "]"},
+                {"out_ready", "inj_ready[" + S(h) + "]"}, {"ready_valid", "ready_valid[" + S(h) + "]"},
+                {"ready_orig", "ready_orig[" + S(h * l.NW) + " +: " + S(l.NW) + "]"},
+                {"handled_valid", "handled_valid[" + S(h) + "]"}, {"handled_msg", "handled_msg[" + M0 + "]"},
+                {"overflow", "overflow[" + S(h) + "]"}, {"cfg_valid", "e_cfg_valid[" + S(h) + "]"},
+                {"cfg_addr", "e_cfg_addr[" + S(h * CAW) + " +: " + S(CAW) + "]"},
+                {"cfg_data", "e_cfg_data[" + S(h * CDW) + " +: " + S(CDW) + "]"},
+                {"cfg_take", "e_cfg_take[" + S(h) + "]"}, {"busy", "e_busy[" + S(h) + "]"}});
+    v.instance("clos_cube_router", "router" + S(h), {{"ID", S(h)}, {"D", S(D)}, {"MW", S(MW)}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"inj_valid", "inj_valid[" + S(h) + "]"}, {"inj_msg", "inj_msg[" + M0 + "]"},
+                {"inj_ready", "inj_ready[" + S(h) + "]"},
+                {"in_valid", "li_valid[" + S(h * D) + " +: " + S(D) + "]"},
+                {"in_msg", "li_msg[" + S(h * D * MW) + " +: " + S(D * MW) + "]"},
+                {"in_take", "li_take[" + S(h * D) + " +: " + S(D) + "]"},
+                {"out_valid", "lo_valid[" + S(h * D) + " +: " + S(D) + "]"},
+                {"out_msg", "lo_msg[" + S(h * D * MW) + " +: " + S(D * MW) + "]"},
+                {"out_take", "lo_take[" + S(h * D) + " +: " + S(D) + "]"},
+                {"loc_valid", "loc_valid[" + S(h) + "]"}, {"loc_msg", "loc_msg[" + M0 + "]"},
+                {"loc_take", "loc_take[" + S(h) + "]"}});
+  }
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  GeneratedDesign d;
+  d.top = "clos_ctrl_top";
+  d.files.emplace_back("clos_hnode.v", read_hw_file("clos_hnode.v"));
+  d.files.emplace_back("clos_leaf_status.v", read_hw_file("clos_leaf_status.v"));
+  d.files.emplace_back("clos_hnode_engine.v", read_hw_file("clos_hnode_engine.v"));
+  d.files.emplace_back("clos_cube_router.v", read_hw_file("clos_cube_router.v"));
+  d.files.emplace_back("clos_ctrl_top.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
+ClosTreeLayout clos_tree_layout(int hnode_dims, const std::vector<int>& degrees) {
+  if (hnode_dims < 1 || hnode_dims > 6)
+    throw ConfigError("tree network: hnode_dims = " + S(hnode_dims) + " out of range 1..6 (the RTL's hypercube)");
+  if (degrees.empty()) throw ConfigError("tree network: degrees is empty (no level below the hnode)");
+  ClosTreeLayout l;
+  l.hnode_dims = hnode_dims;
+  l.degrees = degrees;
+  l.leaves_per_tree = 1;
+  for (size_t i = 0; i < degrees.size(); ++i) {
+    if (degrees[i] < 1 || degrees[i] > 16)
+      throw ConfigError("tree network: degrees[" + S(static_cast<int64_t>(i)) + "] = " + S(degrees[i]) + " out of range 1..16");
+    l.leaves_per_tree *= degrees[i];
+  }
+  l.leaves = l.leaves_per_tree << hnode_dims;
+  if (l.leaves > 4096) throw ConfigError("tree network: " + S(l.leaves) + " leaves: the RTL is emitted up to 4,096");
+  l.AW = std::max(1, clog2(static_cast<uint64_t>(l.leaves)));
+  l.MW = l.PW + 2 * l.AW + 1 + 2 * l.HC;
+  return l;
+}
+
+GeneratedDesign emit_clos_tree(const ClosTreeLayout& l) {
+  const int H = 1 << l.hnode_dims, D = l.hnode_dims, MW = l.MW, depth = static_cast<int>(l.degrees.size());
+  VerilogWriter v;
+  std::vector<std::pair<std::string, std::string>> params = {{"hnodes", S(H)}, {"leaves per tree", S(l.leaves_per_tree)},
+                                                               {"leaves", S(l.leaves)}, {"message bits", S(MW)}};
+  std::string degs;
+  for (int d : l.degrees) degs.append(degs.empty() ? "" : ", ").append(S(d));
+  params.emplace_back("subtrees per level", degs);
+  v.header("CONNECT's tree-shaped packet network (hw/clos/clos_tree_node.v): " + S(H) + " trees of " +
+               S(l.leaves_per_tree) + " leaves under a hypercube of hnodes.",
+           params);
+  v.open("module clos_tree_top (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire [" + S(l.leaves - 1) + ":0] inj_valid,   // a leaf's message into the network");
+  v.line("input  wire [" + S(l.leaves * MW - 1) + ":0] inj_msg,");
+  v.line("output wire [" + S(l.leaves - 1) + ":0] inj_take,");
+  v.line("output wire [" + S(l.leaves - 1) + ":0] dlv_valid,   // a data message delivered to a leaf");
+  v.line("output wire [" + S(l.leaves * MW - 1) + ":0] dlv_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] ctl_valid,          // a control message kept by an hnode");
+  v.line("output wire [" + S(H * MW - 1) + ":0] ctl_msg");
+  v.end_ports();
+  struct Node {
+    std::string name;
+    int level, lo, hi, c, ni, no;
+  };
+  std::vector<Node> nodes;
+  std::vector<std::string> assigns;  // after every wire is declared
+  std::function<size_t(int, int, int, int)> make = [&](int t, int level, int lo, int hi) -> size_t {
+    const int c = l.degrees[static_cast<size_t>(level)];
+    Node n{"t" + S(t) + "_l" + S(level) + "_" + S(lo), level, lo, hi, c, level == 0 ? c + D : c + 1,
+           level == 0 ? c + D + 1 : c + 1};
+    const size_t me = nodes.size();
+    nodes.push_back(n);
+    const int span = (hi - lo) / c;
+    for (int i = 0; i < c; ++i) {
+      const int clo = lo + i * span, chi = clo + span;
+      const std::string P = n.name, I = S(i), IM = S(i * MW) + " +: " + S(MW);
+      if (level + 1 == depth) {  // a leaf
+        assigns.push_back("assign " + P + "_iv[" + I + "] = inj_valid[" + S(clo) + "];");
+        assigns.push_back("assign " + P + "_im[" + IM + "] = inj_msg[" + S(clo * MW) + " +: " + S(MW) + "];");
+        assigns.push_back("assign inj_take[" + S(clo) + "] = " + P + "_it[" + I + "];");
+        assigns.push_back("assign dlv_valid[" + S(clo) + "] = " + P + "_ov[" + I + "];");
+        assigns.push_back("assign dlv_msg[" + S(clo * MW) + " +: " + S(MW) + "] = " + P + "_om[" + IM + "];");
+        assigns.push_back("assign " + P + "_ot[" + I + "] = 1'b1;");
+      } else {
+        const Node ch = nodes[make(t, level + 1, clo, chi)];
+        const std::string C = S(ch.c), CM = S(ch.c * MW) + " +: " + S(MW);
+        assigns.push_back("assign " + P + "_iv[" + I + "] = " + ch.name + "_ov[" + C + "];");
+        assigns.push_back("assign " + P + "_im[" + IM + "] = " + ch.name + "_om[" + CM + "];");
+        assigns.push_back("assign " + ch.name + "_ot[" + C + "] = " + P + "_it[" + I + "];");
+        assigns.push_back("assign " + ch.name + "_iv[" + C + "] = " + P + "_ov[" + I + "];");
+        assigns.push_back("assign " + ch.name + "_im[" + CM + "] = " + P + "_om[" + IM + "];");
+        assigns.push_back("assign " + P + "_ot[" + I + "] = " + ch.name + "_it[" + C + "];");
+      }
+    }
+    return me;
+  };
+  std::vector<size_t> roots;
+  for (int t = 0; t < H; ++t) roots.push_back(make(t, 0, t * l.leaves_per_tree, (t + 1) * l.leaves_per_tree));
+  for (const Node& n : nodes) {
+    for (const std::string w : {"iv", "it"}) v.line("wire [" + S(n.ni - 1) + ":0] " + n.name + "_" + w + ";");
+    v.line("wire [" + S(n.ni * MW - 1) + ":0] " + n.name + "_im;");
+    for (const std::string w : {"ov", "ot"}) v.line("wire [" + S(n.no - 1) + ":0] " + n.name + "_" + w + ";");
+    v.line("wire [" + S(n.no * MW - 1) + ":0] " + n.name + "_om;");
+  }
+  for (const std::string& x : assigns) v.line(x);
+  // The hypercube between the hnodes, and their control outputs.
+  for (const HypercubeLink& k : HypercubeTopology(D).links()) {
+    const Node& a = nodes[roots[static_cast<size_t>(k.from)]];
+    const Node& b = nodes[roots[static_cast<size_t>(k.to)]];
+    const int pa = a.c + k.dim, pb = b.c + k.dim;
+    v.line("// " + k.name());
+    v.line("assign " + b.name + "_iv[" + S(pb) + "] = " + a.name + "_ov[" + S(pa) + "];");
+    v.line("assign " + b.name + "_im[" + S(pb * MW) + " +: " + S(MW) + "] = " + a.name + "_om[" + S(pa * MW) + " +: " +
+           S(MW) + "];");
+    v.line("assign " + a.name + "_ot[" + S(pa) + "] = " + b.name + "_it[" + S(pb) + "];");
+  }
+  for (int t = 0; t < H; ++t) {
+    const Node& h = nodes[roots[static_cast<size_t>(t)]];
+    const int lp = h.c + D;
+    v.line("assign ctl_valid[" + S(t) + "] = " + h.name + "_ov[" + S(lp) + "];");
+    v.line("assign ctl_msg[" + S(t * MW) + " +: " + S(MW) + "] = " + h.name + "_om[" + S(lp * MW) + " +: " + S(MW) + "];");
+    v.line("assign " + h.name + "_ot[" + S(lp) + "] = 1'b1;");
+  }
+  for (const Node& n : nodes) {
+    // The range table: the subtrees' boundaries lo, lo + span, ..., hi.
+    std::string bounds = "{";
+    const int span = (n.hi - n.lo) / n.c;
+    for (int i = n.c; i >= 0; --i) bounds.append(S(l.AW + 1)).append("'d").append(S(n.lo + i * span)).append(i ? ", " : "}");
+    v.instance("clos_tree_node", n.name,
+               {{"HNODE", n.level == 0 ? "1" : "0"}, {"C", S(n.c)}, {"D", S(D)},
+                {"ID", S(n.lo / l.leaves_per_tree)}, {"PER_TREE", S(l.leaves_per_tree)}, {"AW", S(l.AW)},
+                {"PW", S(l.PW)}, {"HC", S(l.HC)}, {"BOUNDS", bounds}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"in_valid", n.name + "_iv"}, {"in_msg", n.name + "_im"},
+                {"in_take", n.name + "_it"}, {"out_valid", n.name + "_ov"}, {"out_msg", n.name + "_om"},
+                {"out_take", n.name + "_ot"}});
+  }
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  GeneratedDesign d;
+  d.top = "clos_tree_top";
+  d.files.emplace_back("clos_tree_node.v", read_hw_file("clos_tree_node.v"));
+  d.files.emplace_back("clos_tree_top.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
+int clos_stream_max_words() { return (1 << 4) - 2; }  // a leaf's receive buffer (2^RXQ_W) less the source word
+
+StreamBoardSpec clos_stream_spec(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  validate(p, "config: clos");
+  if (p.hnode_dims < 1) throw ConfigError("config: clos: hnode_dims = 0: the board's hnodes need a hypercube of at least 2");
+  if (p.ports() > 256) throw ConfigError("config: clos: " + S(p.ports()) + " leaves: the board holds at most 256");
+  ClosConfig wide = cfg;
+  wide.clos.width = 34;  // {valid, last, word}
+  const ClosCtrlLayout l = clos_ctrl_layout(cfg);
+  const int NL = p.ports(), H = p.hnodes();
+  StreamBoardSpec s;
+  s.info.family = "clos";
+  s.info.name = cfg.name;
+  s.info.leaves = static_cast<uint32_t>(NL);
+  s.info.params = {{"m", S(p.m)}, {"n", S(p.n)}, {"r", S(p.r)}, {"hnode_dims", S(p.hnode_dims)},
+                   {"cancel_limit", S(p.cancel_limit)}, {"max_words", S(clos_stream_max_words())}};
+  s.info.regions = {"network"};
+  for (int i = 0; i < NL; ++i) {
+    s.info.counters.push_back({"leaf" + S(i) + ".sent", CounterKind::In, 0});
+    s.info.counters.push_back({"leaf" + S(i) + ".received", CounterKind::Out, 0});
+  }
+  s.info.counters.push_back({"network.held", CounterKind::Held, 0});
+  s.info.counters.push_back({"circuits.ready", CounterKind::Other, 0});
+  s.info.counters.push_back({"circuits.cancels", CounterKind::Other, 0});
+  s.info.counters.push_back({"words.dropped", CounterKind::Other, 0});
+  s.title = "CONNECT Clos network " + clos_name(p);
+  s.canonical_json = config_to_json(cfg);
+  // The design: the switch (34 bits wide: beyond a config's 1..32, so emitted directly), the
+  // engines and the leaves, then the stream module.
+  s.network.files.emplace_back("clos_crossbar.v", read_hw_file("clos_crossbar.v"));
+  s.network.files.emplace_back("clos_network.v", emit_network(wide.clos));
+  for (const auto& [name, text] : emit_clos_ctrl(cfg).files)
+    if (name.size() > 2 && name.substr(name.size() - 2) == ".v") s.network.files.emplace_back(name, text);
+  s.network.files.emplace_back("clos_stream_core.v", read_hw_file("clos_stream_core.v"));
+  const int lsb_dest = l.M + 1 + l.KW, lsb_orig = lsb_dest + l.NW, lsb_type = lsb_orig + l.NW, lsb_to = lsb_type + 4;
+  VerilogWriter v;
+  auto params = header_params(wide.clos);
+  params.emplace_back("hnodes", S(H));
+  v.header("CONNECT's " + clos_name(p) + " on the stream board (hw/clos/clos_stream_core.v).", params);
+  v.open("module clos_stream (");
+  for (const char* line : {"input  wire clk,", "input  wire rst,", "input  wire run,", "input  wire clear,",
+                           "input  wire tx_valid,", "output wire tx_ready,", "input  wire [15:0] tx_leaf,",
+                           "input  wire [31:0] tx_data,", "input  wire tx_last,", "output wire rx_valid,",
+                           "input  wire rx_ready,", "output wire [15:0] rx_leaf,", "output wire [31:0] rx_data,",
+                           "output wire rx_last,", "output wire busy,"})
+    v.line(line);
+  v.line("output wire [" + S((2 * NL + 4) * 32 - 1) + ":0] counters");
+  v.end_ports();
+  v.instance("clos_stream_core", "core",
+             {{"NL", S(NL)}, {"NP", S(p.n)}, {"H", S(H)}, {"D", S(l.D)}, {"NW", S(l.NW)}, {"MW", S(l.MW)},
+              {"TYPE_LSB", S(lsb_type)}, {"DEST_LSB", S(lsb_dest)}, {"ORIG_LSB", S(lsb_orig)}, {"TO_LSB", S(lsb_to)},
+              {"CAW", S(p.cfg_addr_bits())}, {"CDW", S(p.cfg_sel_bits() + 1)}, {"TXQ_W", "4"}, {"RXQ_W", "4"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"run", "run"}, {"clear", "clear"}, {"tx_valid", "tx_valid"},
+              {"tx_ready", "tx_ready"}, {"tx_leaf", "tx_leaf"}, {"tx_data", "tx_data"}, {"tx_last", "tx_last"},
+              {"rx_valid", "rx_valid"}, {"rx_ready", "rx_ready"}, {"rx_leaf", "rx_leaf"}, {"rx_data", "rx_data"},
+              {"rx_last", "rx_last"}, {"busy", "busy"}, {"counters", "counters"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  s.network.files.emplace_back("clos_stream.v", v.text());
+  s.network.top = "clos_stream";
+  s.stream_module = "clos_stream";
+  s.fifo_log2 = 7;
+  return s;
 }
 
 }  // namespace cmnet

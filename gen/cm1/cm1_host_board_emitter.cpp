@@ -29,23 +29,7 @@ std::string emit_core(const Cm1Config& cfg, const HostBoardOptions& o) {
   VerilogWriter v;
   v.header("CM-1 host core: protocol-v1 frame engine, register block, CM-1 network (byte-stream ports).",
            header(cfg, o));
-  v.open("module cm1_host_core (");
-  v.line("input  wire clk,");
-  v.line("input  wire rst,");
-  v.line("input  wire in_valid,    // host -> board bytes");
-  v.line("output wire in_ready,");
-  v.line("input  wire [7:0] in_data,");
-  v.line("input  wire stall_expired, // a stall timeout measured outside (simulated boards); 0 on hardware");
-  v.line("output wire out_valid,   // board -> host bytes");
-  v.line("input  wire out_ready,");
-  v.line("output wire [7:0] out_data,");
-  v.line("output wire running,");
-  v.line("output wire link_busy,");
-  v.line("output wire link_stalled  // only a partial frame or command waits for bytes");
-  v.end_ports();
-  v.line("wire bus_valid, bus_write, bus_ready, bus_err;");
-  v.line("wire [31:0] bus_addr, bus_wdata, bus_rdata;");
-  v.line("wire fe_idle, fe_stalled, fe_overrun;");
+  host_core_ports(v, "cm1_host_core");
   v.line("wire net_run, net_clear, net_eject_one, net_load_en, net_load_full, net_msgs, net_pending;");
   v.line("wire [" + S(w.gproc - 1) + ":0] net_load_proc;");
   v.line("wire [" + S(C - 1) + ":0] net_load_chip;");

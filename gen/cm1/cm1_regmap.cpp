@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "gen/core/errors.h"
+#include "gen/core/host_board.h"
 
 namespace cmnet::cm1map {
 
@@ -19,11 +20,6 @@ std::string hex(uint32_t v) {
   char b[16];
   std::snprintf(b, sizeof b, "0x%08x", v);
   return b;
-}
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (char& c : o) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return o;
 }
 }  // namespace
 
@@ -87,22 +83,10 @@ std::string markdown_table(const Cm1Params& p, uint32_t cnt_stride) {
 }
 
 std::string csr_csv(const Cm1Params& p, uint32_t cnt_stride) {
-  // LiteX's format: "csr_base,<name>,<address>,," and "csr_register,<name>,<address>,<size>,<mode>".
-  std::string s = "#--------------------------------------------------------------------------------\n"
-                  "# cmnet CM-1 register block (gen/cm1/cm1_regmap.h), LiteX csr.csv format\n"
-                  "#--------------------------------------------------------------------------------\n";
-  s += "csr_base,board," + hex(0) + ",,\n";
-  s += "csr_base,cm1," + hex(kBlockBase) + ",,\n";
-  // LiteX's identifier (litex_client --ident reads bases.identifier_mem + 4 i until a 0).
-  s += "csr_base,identifier_mem," + hex(kIdentifierBase) + ",,\n";
-  s += "csr_register,board_type," + hex(0x0) + ",1,ro\n";
-  s += "csr_register,board_clock_hz," + hex(0x10) + ",1,ro\n";
-  s += "csr_register,board_link," + hex(0x14) + ",1,ro\n";
-  s += "csr_register,board_config_id," + hex(0x18) + ",1,ro\n";
+  std::vector<CsrRow> rows;
   for (const Register& r : kRegisters)
-    s += "csr_register,cm1_" + lower(r.name) + "," + hex(address(r)) + "," +
-         std::to_string(window_words(r, p, cnt_stride)) + "," + std::string(r.access) + "\n";
-  return s;
+    rows.push_back({std::string(r.name), address(r), window_words(r, p, cnt_stride), std::string(r.access)});
+  return litex_csr_csv("CM-1 register block (gen/cm1/cm1_regmap.h)", "cm1", kBlockBase, kIdentifierBase, rows);
 }
 
 }  // namespace cmnet::cm1map

@@ -14,7 +14,7 @@ Cm5DataConfig cm5data_config(const NetworkConfig& env) {
   cfg.name = env.name;
   const json& o = env.section;
   const std::string w = env.where + ": cm5data";
-  config_fields::reject_unknown(o, {"height", "parents", "link_bits", "max_words", "buffer_words", "seed"}, w);
+  config_fields::reject_unknown(o, {"height", "parents", "link_bits", "max_words", "buffer_words", "seed", "mapped_out", "fault"}, w);
   Cm5DataParams& p = cfg.cm5;
   p.height = get_int(o, "height", p.height, w);
   p.link_bits = get_int(o, "link_bits", p.link_bits, w);
@@ -42,6 +42,40 @@ Cm5DataConfig cm5data_config(const NetworkConfig& env) {
                         v.dump());
     }
   }
+  if (o.contains("mapped_out")) {
+    const json& v = o["mapped_out"];
+    if (!v.is_array())
+      throw ConfigError(w + ": mapped_out must be a list of links {\"level\", \"node\", \"chip\", \"parent\"}, got " + v.dump());
+    for (size_t i = 0; i < v.size(); ++i) {
+      const std::string wi = w + ": mapped_out[" + std::to_string(i) + "]";
+      if (!v[i].is_object()) throw ConfigError(wi + " must be an object {\"level\", \"node\", \"chip\", \"parent\"}, got " + v[i].dump());
+      config_fields::reject_unknown(v[i], {"level", "node", "chip", "parent"}, wi);
+      for (const char* f : {"level", "node", "chip", "parent"})
+        if (!v[i].contains(f)) throw ConfigError(wi + ": " + f + " is missing");
+      Cm5DataLink k;
+      k.level = get_int(v[i], "level", 0, wi);
+      const int node = get_int(v[i], "node", 0, wi);
+      if (node < 0) throw ConfigError(wi + ": node = " + std::to_string(node) + " is negative");
+      k.node = static_cast<uint32_t>(node);
+      k.chip = get_int(v[i], "chip", 0, wi);
+      k.parent = get_int(v[i], "parent", 0, wi);
+      p.mapped_out.push_back(k);
+    }
+  }
+  if (o.contains("fault")) {
+    const json& v = o["fault"];
+    const std::string wf = w + ": fault";
+    if (!v.is_object()) throw ConfigError(wf + " must be an object {\"chip\", \"port\", \"flit\", \"mask\"}, got " + v.dump());
+    config_fields::reject_unknown(v, {"chip", "port", "flit", "mask"}, wf);
+    const int chip = get_int(v, "chip", 0, wf), mask = get_int(v, "mask", 1, wf);
+    if (chip < 0) throw ConfigError(wf + ": chip = " + std::to_string(chip) + " is negative");
+    if (mask < 0) throw ConfigError(wf + ": mask = " + std::to_string(mask) + " is negative");
+    p.fault.on = true;
+    p.fault.chip = static_cast<uint32_t>(chip);
+    p.fault.port = get_int(v, "port", 0, wf);
+    p.fault.flit = get_int(v, "flit", p.flits_per_word(), wf);
+    p.fault.mask = static_cast<uint32_t>(mask);
+  }
   validate(p, w);
   return cfg;
 }
@@ -62,6 +96,15 @@ std::string config_to_json(const Cm5DataConfig& cfg) {
               {"max_words", p.max_words},
               {"buffer_words", p.buffer_words},
               {"seed", p.seed}}}};
+  // Only when used: the canonical JSON of a config without them (and so its Verilog) is unchanged.
+  if (!p.mapped_out.empty()) {
+    json m = json::array();
+    for (const Cm5DataLink& k : p.mapped_out)
+      m.push_back({{"level", k.level}, {"node", k.node}, {"chip", k.chip}, {"parent", k.parent}});
+    j["cm5data"]["mapped_out"] = m;
+  }
+  if (p.fault.on)
+    j["cm5data"]["fault"] = {{"chip", p.fault.chip}, {"port", p.fault.port}, {"flit", p.fault.flit}, {"mask", p.fault.mask}};
   return j.dump(2) + "\n";
 }
 

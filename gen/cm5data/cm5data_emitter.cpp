@@ -37,12 +37,20 @@ std::vector<std::pair<std::string, std::string>> header_params(const Cm5DataPara
           {"chips", S(p.total_chips())}};
 }
 
+std::string hexs(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%X", v);
+  return b;
+}
+
 std::string router_name(int parents) { return "cm5data_router_p" + S(parents); }
 
 std::string emit_router(const Cm5DataParams& p, int P) {
   const Cm5DataWidths w = cm5_widths(p, P);
   const int W = p.link_bits, NI = 4 + P, D = p.buffer_flits(), FPW = p.flits_per_word();
   const auto counters = cm5_counter_names(P);
+  const int K = cm5_mapout_entries(p), NB = std::max(2, 2 * (p.height - 1)), H = p.height;
+  const int SWL = clog2(static_cast<uint64_t>(2 * NI)), EW = clog2(static_cast<uint64_t>(NI) + 1);
   VerilogWriter v;
   v.header("CM-5 data network router chip: 4 child ports, " + S(P) +
                " parent ports, input buffers, crossbar (no parent-to-parent paths), round-robin "
@@ -53,6 +61,21 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("input  wire rst,");
   v.line("input  wire [3:0] level,       // this chip's level, 1 = next to the leaves (strap)");
   v.line("input  wire [15:0] lfsr_seed,  // loaded into the LFSR at reset (0 loads 16'hACE1)");
+  v.line("input  wire [1:0] afd_rot,     // all-fall-down permutation: input i falls to child (i + afd_rot) mod 4 (strap)");
+  v.line("input  wire afd_mode,          // all-fall-down mode: every message reaching the head of an input falls");
+  if (P > 0) {
+    v.line("// Map-out (straps): parents never taken, and per destination node at this level the");
+    v.line("// parents whose down link into that node is out (K entries; a zero mask is unused).");
+    v.line("input  wire [" + S(P - 1) + ":0] mo_up,");
+    v.line("input  wire [" + S(K * NB - 1) + ":0] mo_node,");
+    v.line("input  wire [" + S(K * P - 1) + ":0] mo_mask,");
+  }
+  v.line("// Fault injection (straps, a test hook): flit fault_flit of every message arriving on input");
+  v.line("// fault_port is XORed with fault_mask while fault_en.");
+  v.line("input  wire fault_en,");
+  v.line("input  wire [" + S(w.port - 1) + ":0] fault_port,");
+  v.line("input  wire [" + S(w.remain - 1) + ":0] fault_flit,");
+  v.line("input  wire [" + S(W - 1) + ":0] fault_mask,");
   v.line("// Links. Port k is child k for k < 4, parent k-4 above. Each link carries one flit of");
   v.line("// W bits per cycle with a valid bit, and one credit per freed buffer flit back.");
   v.line("input  wire [" + S(NI - 1) + ":0] in_valid,");
@@ -79,6 +102,29 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("localparam integer UOFF = " + S(4 % W) + ";");
   v.line("localparam [RW-1:0] TWO = " + S(w.remain) + "'d2;   // head and CRC words");
   v.line("localparam [RW-1:0] FPW_R = " + S(w.remain) + "'d" + S(FPW) + ";");
+  v.line("localparam [W-1:0] MARK = 8;     // the all-fall-down mark, head word bit 3, in flit 0");
+  v.line("localparam [31:0] HMASK = 32'hFFFFFF07;  // the head bits the CRC covers (not U, not the mark)");
+  v.line();
+  v.comment("CRC-32 (0x04C11DB7, MSB first) of one more word.");
+  v.line("function [31:0] crc32w;");
+  v.line("  input [31:0] c;");
+  v.line("  input [31:0] d;");
+  v.line("  integer b;");
+  v.line("  reg [31:0] x;");
+  v.line("  begin");
+  v.line("    x = c;");
+  v.line("    for (b = 31; b >= 0; b = b - 1) x = {x[30:0], 1'b0} ^ ((d[b] ^ x[31]) ? 32'h04C11DB7 : 32'h00000000);");
+  v.line("    crc32w = x;");
+  v.line("  end");
+  v.line("endfunction");
+  v.line("function [" + S(EW - 1) + ":0] ones;");
+  v.line("  input [NI-1:0] x;");
+  v.line("  integer b;");
+  v.line("  begin");
+  v.line("    ones = 0;");
+  v.line("    for (b = 0; b < NI; b = b + 1) ones = ones + {{" + S(EW - 1) + "{1'b0}}, x[b]};");
+  v.line("  end");
+  v.line("endfunction");
   v.line();
   v.comment("LFSR: 16-bit Fibonacci, x^16 + x^14 + x^13 + x^11 + 1, one step every cycle.");
   v.comment("Child input k draws its up-route choice from bits [4k +: 4].");
@@ -101,11 +147,14 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("wire [NI*W-1:0] flit;     // the flit input i moves (U decremented when going up)");
   v.line("wire [NI*PW-1:0] dest;    // the output input i is allocated to");
   v.line("wire [NI-1:0] head_in;    // a message's first flit arrived on input i");
+  v.line("wire [NI-1:0] crc_pri;    // input i's message left with a CRC that was neither proper nor complemented");
+  v.line("wire [NI-1:0] crc_sec;    // ... with a complemented CRC (an earlier chip found the error)");
   v.line("reg  [NI-1:0] credit_q;");
   v.line("assign in_credit = credit_q;");
   v.line();
   if (P > 0) {
-    v.comment("Unobstructed parent links: not allocated to a message and with a credit.");
+    v.comment("Unobstructed parent links: not allocated to a message and with a credit (and, per");
+    v.comment("input, not mapped out for its destination).");
     v.line("wire [" + S(P - 1) + ":0] par_free = ~obusy[NI-1:4] & credit_ok[NI-1:4];");
     v.comment("The idx-th set bit of f, idx = r mod popcount(f) (pseudorandom among the free).");
     v.line("function [" + S(clog2(P) > 0 ? clog2(P) - 1 : 0) + ":0] pick_parent;");
@@ -161,8 +210,18 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.open("for (g = 0; g < NI; g = g + 1) begin : g_in");
   v.line("wire [D*W-1:0] buf_flat;");
   v.line("wire [CNTW-1:0] buf_count;");
+  v.line("localparam [PW-1:0] GP = g;");
+  v.line("localparam integer GI = g % 4;");
+  v.line("localparam [1:0] G2 = GI[1:0];  // the input among the children or among the parents");
+  v.line("reg [RW-1:0] wr_idx;    // flit index (in its message) of the next arriving flit after a head");
+  v.line("wire [RW-1:0] idx_now = head_in[g] ? {RW{1'b0}} : wr_idx;");
+  v.line("wire [W-1:0] din = in_data[g*W +: W] ^ ((fault_en && fault_port == GP && idx_now == fault_flit) ? fault_mask : {W{1'b0}});");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) wr_idx <= {RW{1'b0}};");
+  v.line("  else if (in_valid[g]) wr_idx <= idx_now + 1'b1;");
+  v.line("end");
   v.instance("cm5data_fifo", "buffer", {{"W", "W"}, {"D", "D"}, {"CNTW", "CNTW"}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "in_data[g*W +: W]"},
+             {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "din"},
               {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}});
   v.comment("Arriving messages are parsed for the counters: the length is in the first flit.");
   v.line("reg [RW-1:0] wr_left;   // flits of the arriving message still to come (0: next is a head)");
@@ -176,26 +235,48 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("wire [31:0] head = buf_flat[31:0];");
   v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
   v.line("wire [1:0] digit = head[digit_at +: 2];");
-  v.line("wire unused_head = ^{head[11:8], head[3]};  // tag and all-fall-down mark: not used for routing");
+  v.line("wire unused_tag = ^head[11:8];  // the tag: not used for routing");
+  v.line("wire falling = head[3] || afd_mode;");
+  v.line("wire [1:0] fall_port = G2 + afd_rot;");
   if (D * W > 32) v.line("wire unused_rest = ^buf_flat[D*W-1:32];  // the buffer beyond the head word is read flit by flit at [W-1:0]");
   v.line("wire [3:0] up_count = head[7:4];");
   v.line("reg busy;");
   v.line("reg going_up;");
+  v.line("reg fall_q;       // falling: the mark is set in flit 0 on the way out");
   v.line("reg [PW-1:0] dst_q;");
+  v.line("reg [RW-1:0] crc_from;  // the first flit of the CRC word");
+  v.line(W == 32 ? "reg acc;              // (one flit is the word)" : "reg [31-W:0] acc;     // the flits of the word leaving so far (LSB first, the newest on top)");
+  v.line("reg [31:0] crc;       // the CRC of the words that left");
+  v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
   v.line("reg [RW-1:0] left;    // flits still to send");
   v.line("reg [RW-1:0] sent;    // flits sent");
   v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
   if (P > 0) {
-    v.line("wire want_up = (g < 4) && up_count != 4'd0;");
+    v.line("wire want_up = !falling && (g < 4) && up_count != 4'd0;");
     v.line("wire [3:0] r = lfsr[(g % 4) * 4 +: 4];");
-    v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_free, r)};");
-    v.line(std::string("wire [PW-1:0] want = want_up ? up_port : ") + (w.port > 2 ? "{{(PW-2){1'b0}}, digit};" : "digit;"));
-    v.line("wire asking = ready && (!want_up || par_free != 0);");
+    v.comment("Map-out: the destination's node at this level against the table.");
+    v.line("wire [" + S(2 * H - 1) + ":0] dst_digits = head[12 +: " + S(2 * H) + "];");
+    v.line("wire [" + S(2 * H - 1) + ":0] dst_shift = dst_digits >> {level, 1'b0};");
+    v.line("wire [" + S(NB - 1) + ":0] dst_node = dst_shift[" + S(NB - 1) + ":0];");
+    if (2 * H > NB) v.line("wire unused_dst = ^dst_shift[" + S(2 * H - 1) + ":" + S(NB) + "];");
+    v.line("reg [" + S(P - 1) + ":0] mo_out;");
+    v.line("integer e;");
+    v.line("always @(*) begin");
+    v.line("  mo_out = mo_up;");
+    v.line("  for (e = 0; e < " + S(K) + "; e = e + 1)");
+    v.line("    if (mo_node[e*" + S(NB) + " +: " + S(NB) + "] == dst_node) mo_out = mo_out | mo_mask[e*" + S(P) + " +: " + S(P) + "];");
+    v.line("end");
+    v.line("wire [" + S(P - 1) + ":0] par_ok = par_free & ~mo_out;");
+    v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_ok, r)};");
+    v.line(std::string("wire [PW-1:0] route = want_up ? up_port : ") + (w.port > 2 ? "{{(PW-2){1'b0}}, digit};" : "digit;"));
+    v.line(std::string("wire [PW-1:0] want = falling ? ") + (w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port") + " : route;");
+    v.line("wire asking = ready && (!want_up || par_ok != 0);");
   } else {
     v.comment("A top-level chip has no parents: every message turns down here.");
     v.line("wire unused_lfsr = ^{lfsr, up_count};");
     v.line("wire want_up = 1'b0;");
-    v.line(std::string("wire [PW-1:0] want = ") + (w.port > 2 ? "{{(PW-2){1'b0}}, digit};" : "digit;"));
+    v.line(std::string("wire [PW-1:0] want = falling ? ") + (w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port") +
+           " : " + (w.port > 2 ? "{{(PW-2){1'b0}}, digit};" : "digit;"));
     v.line("wire asking = ready;");
   }
   v.line("assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
@@ -221,11 +302,40 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("assign first[g] = sent == {RW{1'b0}};");
   v.line("wire [W-1:0] raw = buf_flat[W-1:0];");
   v.line("wire [W-1:0] dec = raw - ({{(W-1){1'b0}}, 1'b1} << UOFF);");
-  v.line("assign flit[g*W +: W] = (going_up && sent == UFL) ? dec : raw;");
+  v.line("wire [W-1:0] routed = (going_up && sent == UFL) ? dec : (fall_q && first[g]) ? (raw | MARK) : raw;");
+  v.comment("CRC check of what leaves: the words before the CRC word go into the CRC; the CRC word's");
+  v.comment("flits are compared with it and replaced by it, or by its complement from the first flit");
+  v.comment("that differs (so the chips after this one see a secondary error, not a primary).");
+  v.line("wire in_crc = sent >= crc_from;");
+  if (W == 32) {
+    v.line("wire [31:0] word_now = raw;");
+    v.line("wire word_end = 1'b1;");
+    v.line("wire [W-1:0] pf = crc;");
+    v.line("wire unused_acc = acc;");
+  } else {
+    const int PB = clog2(static_cast<uint64_t>(FPW));
+    v.line("wire [31:0] word_now = {raw, acc};");
+    v.line("wire [" + S(PB - 1) + ":0] pos = sent[" + S(PB - 1) + ":0];");
+    v.line("wire word_end = &pos;");
+    v.line("wire [31:0] crc_sh = crc >> {pos, " + S(clog2(static_cast<uint64_t>(W))) + "'d0};");
+    v.line("wire [W-1:0] pf = crc_sh[W-1:0];");
+    v.line("wire unused_crc_sh = ^crc_sh[31:W];");
+  }
+  v.line("wire [W-1:0] nf = ~pf;");
+  v.line("wire [1:0] cst_next = (cst == 2'd0 && raw != pf) ? ((raw == nf) ? 2'd1 : 2'd2) :");
+  v.line("                      (cst == 2'd1 && raw != nf) ? 2'd2 : cst;");
+  v.line("assign flit[g*W +: W] = !in_crc ? routed : (cst_next == 2'd0) ? pf : nf;");
+  v.line("assign crc_pri[g] = send[g] && in_crc && last[g] && cst_next == 2'd2;");
+  v.line("assign crc_sec[g] = send[g] && in_crc && last[g] && cst_next == 2'd1;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    busy <= 1'b0;");
   v.line("    going_up <= 1'b0;");
+  v.line("    fall_q <= 1'b0;");
+  v.line("    crc_from <= {RW{1'b0}};");
+  v.line(W == 32 ? "    acc <= 1'b0;" : "    acc <= {(32-W){1'b0}};");
+  v.line("    crc <= 32'd0;");
+  v.line("    cst <= 2'd0;");
   v.line("    dst_q <= {PW{1'b0}};");
   v.line("    left <= {RW{1'b0}};");
   v.line("    sent <= {RW{1'b0}};");
@@ -233,6 +343,10 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("    if (granted) begin");
   v.line("      busy <= 1'b1;");
   v.line("      going_up <= want_up;");
+  v.line("      fall_q <= falling;");
+  v.line("      crc_from <= ({{(RW-3){1'b0}}, head[2:0]} + 1'b1) * FPW_R;");
+  v.line("      crc <= 32'hFFFFFFFF;");
+  v.line("      cst <= 2'd0;");
   v.line("      dst_q <= granted_port;");
   v.line("      left <= ({{(RW-3){1'b0}}, head[2:0]} + TWO) * FPW_R;");
   v.line("      sent <= {RW{1'b0}};");
@@ -241,6 +355,12 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("    left <= left - 1'b1;");
   v.line("    sent <= sent + 1'b1;");
   v.line("    if (last[g]) busy <= 1'b0;");
+  v.line("    if (!in_crc) begin");
+  if (W != 32) v.line("      acc <= word_now[31:W];");
+  v.line("      if (word_end) crc <= crc32w(crc, (sent < FPW_R) ? (word_now & HMASK) : word_now);");
+  v.line("    end else begin");
+  v.line("      cst <= cst_next;");
+  v.line("    end");
   v.line("  end");
   v.line("end");
   v.close("end");
@@ -325,26 +445,37 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.comment("Message counters (cnt_sel index: name), one per link end: a message counts when its");
   v.comment("head flit crosses. Kirchhoff: the ins minus the outs are the messages held here.");
   for (size_t i = 0; i < counters.size(); ++i) v.comment("  " + S(static_cast<int64_t>(i)) + ": " + counters[i]);
+  v.line("wire [31:0] link_cnt, crc_cnt;");
   v.instance("cmnet_counter_bank", "counters",
-             {{"N", S(2 * NI)}, {"CW", "32"}, {"IW", "1"}, {"SW", S(w.sel)}},
+             {{"N", S(2 * NI)}, {"CW", "32"}, {"IW", "1"}, {"SW", S(SWL)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"clear", "clear"},
-              {"inc", "{out_send & out_first, head_in}"}, {"sel", "cnt_sel"}, {"value", "cnt_value"}});
+              {"inc", "{out_send & out_first, head_in}"}, {"sel", SWL == w.sel ? "cnt_sel" : "cnt_sel[" + S(SWL - 1) + ":0]"},
+              {"value", "link_cnt"}});
+  v.comment("CRC errors of the whole chip (its inputs may finish messages in the same cycle).");
+  v.instance("cmnet_counter_bank", "crc_counters", {{"N", "2"}, {"CW", "32"}, {"IW", S(EW)}, {"SW", "1"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"clear", "clear"},
+              {"inc", "{ones(crc_sec), ones(crc_pri)}"}, {"sel", "cnt_sel[0]"}, {"value", "crc_cnt"}});
+  v.line("assign cnt_value = (cnt_sel < " + S(w.sel) + "'d" + S(2 * NI) + ") ? link_cnt : (cnt_sel < " + S(w.sel) + "'d" +
+         S(2 * NI + 2) + ") ? crc_cnt : 32'd0;");
   v.close("endmodule");
   v.line("`default_nettype wire");
   return v.text();
 }
 
-std::string emit_network(const Cm5DataParams& p) {
+std::string emit_network(const Cm5DataParams& p, const std::string& module) {
   const int W = p.link_bits, h = p.height;
   const uint32_t N = p.leaves(), NC = p.total_chips();
-  const Cm5DataWidths w0 = cm5_widths(p, 4);
+  Cm5DataWidths w0 = cm5_widths(p, 0);
+  for (int l = 1; l <= h; ++l) w0.sel = std::max(w0.sel, cm5_widths(p, p.parents_at(l)).sel);
+  const int K = cm5_mapout_entries(p), NB = std::max(2, 2 * (h - 1));
   VerilogWriter v;
   v.header("CM-5 data network: a 4-ary fat tree of " + S(NC) + " router chips and " + S(N) + " leaf links.",
            header_params(p));
-  v.open("module cm5data_network (");
+  v.open("module " + module + " (");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
   v.line("input  wire clear,   // zeroes every chip's counters");
+  v.line("input  wire [" + S(NC - 1) + ":0] afd_mode,  // chip c in all-fall-down mode (any order, any time)");
   v.line("// Leaf links: leaf x sends flits on leaf_tx_* (credits come back on leaf_tx_credit[x]) and");
   v.line("// receives on leaf_rx_* (it returns one leaf_rx_credit per flit it has taken).");
   v.line("input  wire [" + S(N - 1) + ":0] leaf_tx_valid,");
@@ -412,16 +543,34 @@ std::string emit_network(const Cm5DataParams& p) {
     const Cm5DataWidths w = cm5_widths(p, P);
     const std::string n = "c" + S(c);
     const std::string sel = w.sel == w0.sel ? "cnt_sel" : "cnt_sel[" + S(w.sel - 1) + ":0]";
-    v.instance(router_name(P), "chip_l" + S(pos.level) + "_n" + S(pos.node) + "_i" + S(pos.index), {},
-               {{"clk", "clk"}, {"rst", "rst"}, {"level", "4'd" + S(pos.level)},
-                {"lfsr_seed", hex16(cm5_chip_seed(p.seed, c))},
-                {"in_valid", n + "_in_valid"}, {"in_data", n + "_in_data"}, {"in_credit", n + "_in_credit"},
-                {"out_valid", n + "_out_valid"}, {"out_data", n + "_out_data"}, {"out_credit", n + "_out_credit"},
-                {"clear", "clear"}, {"cnt_sel", sel}, {"cnt_value", "chip_cnt[" + S(c * 32) + " +: 32]"}});
-  }
-  if (h == 1) {
-    v.comment("Top-level chips have fewer counters: their select takes the low bits only.");
-    v.line("wire unused_sel = cnt_sel[" + S(w0.sel - 1) + "];");
+    std::vector<std::pair<std::string, std::string>> straps = {
+        {"clk", "clk"}, {"rst", "rst"}, {"level", "4'd" + S(pos.level)},
+        {"lfsr_seed", hex16(cm5_chip_seed(p.seed, c))}, {"afd_rot", "2'd" + S(cm5_afd_rot(p.seed, c))},
+        {"afd_mode", "afd_mode[" + S(c) + "]"}};
+    if (P > 0) {
+      // Map-out table: every node entry, a zero mask where unused.
+      const Cm5DataChipMapOut mo = cm5_chip_mapout(p, c);
+      std::string nodes, masks;
+      for (int e = K - 1; e >= 0; --e) {
+        const bool has = e < static_cast<int>(mo.down.size());
+        nodes.append(nodes.empty() ? "" : ", ").append(S(NB) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].first : 0));
+        masks.append(masks.empty() ? "" : ", ").append(S(P) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].second : 0));
+      }
+      straps.push_back({"mo_up", S(P) + "'d" + S(mo.up_mask)});
+      straps.push_back({"mo_node", K > 1 ? "{" + nodes + "}" : nodes});
+      straps.push_back({"mo_mask", K > 1 ? "{" + masks + "}" : masks});
+    }
+    const bool f = p.fault.on && p.fault.chip == c;
+    straps.push_back({"fault_en", f ? "1'b1" : "1'b0"});
+    straps.push_back({"fault_port", S(w.port) + "'d" + S(f ? p.fault.port : 0)});
+    straps.push_back({"fault_flit", S(w.remain) + "'d" + S(f ? p.fault.flit : 0)});
+    straps.push_back({"fault_mask", S(W) + "'h" + hexs(f ? p.fault.mask : 0)});
+    for (auto& x : std::vector<std::pair<std::string, std::string>>{
+             {"in_valid", n + "_in_valid"}, {"in_data", n + "_in_data"}, {"in_credit", n + "_in_credit"},
+             {"out_valid", n + "_out_valid"}, {"out_data", n + "_out_data"}, {"out_credit", n + "_out_credit"},
+             {"clear", "clear"}, {"cnt_sel", sel}, {"cnt_value", "chip_cnt[" + S(c * 32) + " +: 32]"}})
+      straps.push_back(x);
+    v.instance(router_name(P), "chip_l" + S(pos.level) + "_n" + S(pos.node) + "_i" + S(pos.index), {}, straps);
   }
   v.line("assign cnt_value = (cnt_chip < " + S(w0.chip) + "'d" + S(NC) + ") ? chip_cnt[cnt_chip*32 +: 32] : 32'd0;");
   v.close("endmodule");
@@ -438,7 +587,7 @@ Cm5DataWidths cm5_widths(const Cm5DataParams& p, int parents) {
   w.credit = clog2(static_cast<uint64_t>(p.buffer_flits()) + 1);
   w.count = w.credit;
   w.remain = clog2(static_cast<uint64_t>(9 * p.flits_per_word()) + 1);
-  w.sel = clog2(static_cast<uint64_t>(2 * NI));
+  w.sel = clog2(static_cast<uint64_t>(2 * NI + 2));
   w.chip = std::max(1, clog2(static_cast<uint64_t>(p.total_chips()) + 1));
   return w;
 }
@@ -449,7 +598,14 @@ std::vector<std::string> cm5_counter_names(int parents) {
     for (int k = 0; k < 4; ++k) n.push_back(std::string(dir) + "_c" + S(k));
     for (int k = 0; k < parents; ++k) n.push_back(std::string(dir) + "_p" + S(k));
   }
+  n.push_back("crc_primary");
+  n.push_back("crc_secondary");
   return n;
+}
+
+std::string emit_cm5data_network_module(const Cm5DataParams& p, const std::string& module) {
+  validate(p, "config");
+  return emit_network(p, module);
 }
 
 GeneratedDesign emit_cm5data_router(const Cm5DataParams& p, int parents) {
@@ -503,7 +659,7 @@ GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg) {
   std::set<int> ps;
   for (int l = 1; l <= p.height; ++l) ps.insert(p.parents_at(l));
   for (int P : ps) d.files.emplace_back(router_name(P) + ".v", emit_router(p, P));
-  d.files.emplace_back("cm5data_network.v", emit_network(p));
+  d.files.emplace_back("cm5data_network.v", emit_network(p, "cm5data_network"));
   d.files.emplace_back("filelist.f", filelist(d));
   d.files.emplace_back("manifest.json", cm5data_manifest_json(cfg));
   d.files.emplace_back("config.json", config_to_json(cfg));

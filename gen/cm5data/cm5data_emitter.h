@@ -33,6 +33,9 @@ GeneratedDesign emit_cm5data_router(const Cm5DataParams& p, int parents);
 // The whole network (routers, cm5data_network top, filelist, manifest, config).
 GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg);
 std::string cm5data_manifest_json(const Cm5DataConfig& cfg);
+// The network top alone under another module name (the stream board's right network: the
+// same routers, its own seeds).
+std::string emit_cm5data_network_module(const Cm5DataParams& p, const std::string& module);
 
 // The largest height the whole-network Verilog is emitted for (1,024 leaves).
 constexpr int kCm5MaxEmitHeight = 5;

@@ -1,6 +1,8 @@
 // Cm5DataParams: derived figures, the tree's chip numbering, the message helpers, range checks.
 #include "gen/cm5data/cm5data_params.h"
 
+#include <algorithm>
+
 #include "gen/core/errors.h"
 
 namespace cmnet {
@@ -86,13 +88,61 @@ uint32_t cm5_head_word(const Cm5DataParams& p, uint32_t src, uint32_t dst, int l
 uint32_t cm5_crc32(const std::vector<uint32_t>& words) {
   uint32_t crc = 0xFFFFFFFFu;
   for (size_t i = 0; i < words.size(); ++i) {
-    const uint32_t w = i == 0 ? (words[i] & ~0xF0u) : words[i];
+    const uint32_t w = i == 0 ? (words[i] & kCm5HeadCrcMask) : words[i];
     for (int b = 31; b >= 0; --b) {
       const uint32_t in = ((w >> b) & 1u) ^ (crc >> 31);
       crc = (crc << 1) ^ (in ? 0x04C11DB7u : 0u);
     }
   }
   return crc;
+}
+
+Cm5Crc cm5_crc_status(const std::vector<uint32_t>& words, int link_bits) {
+  if (words.size() < 2) return Cm5Crc::primary;
+  const uint32_t P = cm5_crc32(std::vector<uint32_t>(words.begin(), words.end() - 1)), R = words.back();
+  const uint32_t m = link_bits == 32 ? 0xFFFFFFFFu : ((1u << link_bits) - 1u);
+  Cm5Crc st = Cm5Crc::ok;
+  for (int sh = 0; sh < 32; sh += link_bits) {
+    const uint32_t r = (R >> sh) & m, pp = (P >> sh) & m;
+    if (st == Cm5Crc::ok && r != pp) st = r == (~pp & m) ? Cm5Crc::secondary : Cm5Crc::primary;
+    else if (st == Cm5Crc::secondary && r != (~pp & m)) st = Cm5Crc::primary;
+  }
+  return st;
+}
+
+int cm5_afd_rot(uint32_t seed, uint32_t chip) { return static_cast<int>(cm5_chip_seed(seed, chip) & 3u); }
+
+Cm5DataChipMapOut cm5_chip_mapout(const Cm5DataParams& p, uint32_t chip) {
+  const Cm5DataChipPos pos = cm5_chip_pos(p, chip);
+  Cm5DataChipMapOut m;
+  for (const Cm5DataLink& k : p.mapped_out) {
+    if (k.level != pos.level || k.chip != pos.index) continue;
+    const uint32_t bit = 1u << k.parent;
+    if (k.node == pos.node) m.up_mask |= bit;
+    // A message for node k.node climbs from another node of this level (from its own node it
+    // never climbs to this level's parents for it) but still: list every node (the table is
+    // per chip index, the same in every node, and simpler to check).
+    bool found = false;
+    for (auto& e : m.down)
+      if (e.first == k.node) {
+        e.second |= bit;
+        found = true;
+      }
+    if (!found) m.down.emplace_back(k.node, bit);
+  }
+  return m;
+}
+
+int cm5_mapout_entries(const Cm5DataParams& p) {
+  int most = 1;
+  for (uint32_t c = 0; c < p.total_chips(); ++c) {
+    // Only chips at a level and index with a mapped-out link have entries.
+    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
+    bool any = false;
+    for (const Cm5DataLink& k : p.mapped_out) any = any || (k.level == pos.level && k.chip == pos.index);
+    if (any) most = std::max(most, static_cast<int>(cm5_chip_mapout(p, c).down.size()));
+  }
+  return most;
 }
 
 namespace {
@@ -124,6 +174,52 @@ void validate(const Cm5DataParams& p, const std::string& where) {
       if (p.parents[i] != 2 && p.parents[i] != 4)
         throw ConfigError(where + ": parents[" + std::to_string(i) + "] (level " + std::to_string(i + 1) +
                           ") = " + std::to_string(p.parents[i]) + " is not allowed (allowed: 2, 4)");
+  }
+  for (size_t i = 0; i < p.mapped_out.size(); ++i) {
+    const Cm5DataLink& k = p.mapped_out[i];
+    const std::string f = "mapped_out[" + std::to_string(i) + "].";
+    check_range(where, f + "level", k.level, 1, p.height - 1);
+    check_range(where, f + "node", k.node, 0, p.nodes_at(k.level) - 1);
+    check_range(where, f + "chip", k.chip, 0, p.chips_per_node(k.level) - 1);
+    check_range(where, f + "parent", k.parent, 0, p.parents_at(k.level) - 1);
+    for (size_t j = 0; j < i; ++j)
+      if (p.mapped_out[j] == k) throw ConfigError(where + ": " + f + " repeats mapped_out[" + std::to_string(j) + "]");
+  }
+  // Every message must keep a way up: a chip (level l, node n, index j) sending a message to
+  // node D of its level (D != n) may use the parents outside out(n) | out(D), where out(x) are
+  // the parents of index j mapped out in node x.
+  for (const Cm5DataLink& k : p.mapped_out) {
+    const uint32_t all = (1u << p.parents_at(k.level)) - 1u;
+    auto out_of = [&](uint32_t node) {
+      uint32_t m = 0;
+      for (const Cm5DataLink& o : p.mapped_out)
+        if (o.level == k.level && o.chip == k.chip && o.node == node) m |= 1u << o.parent;
+      return m;
+    };
+    const uint32_t mine = out_of(k.node);
+    bool bad = mine == all && p.nodes_at(k.level) > 1;
+    uint32_t other = 0;
+    for (const Cm5DataLink& o : p.mapped_out)
+      if (!bad && o.level == k.level && o.chip == k.chip && o.node != k.node && (mine | out_of(o.node)) == all) {
+        bad = true;
+        other = o.node;
+      }
+    if (bad)
+      throw ConfigError(where + ": mapped_out leaves no way up at level " + std::to_string(k.level) + " from chip " +
+                        std::to_string(k.chip) + " of node " + std::to_string(k.node) +
+                        (mine == all ? std::string(" (all its parents are out)")
+                                     : " to node " + std::to_string(other) + " (their mapped-out parents cover all)"));
+  }
+  if (p.fault.on) {
+    const uint32_t NC = p.total_chips();
+    check_range(where, "fault.chip", p.fault.chip, 0, NC - 1);
+    const int ports = 4 + p.parents_at(cm5_chip_pos(p, p.fault.chip).level);
+    check_range(where, "fault.port", p.fault.port, 0, ports - 1);
+    check_range(where, "fault.flit", p.fault.flit, p.flits_per_word(), p.message_flits(p.max_words) - 1);
+    const uint32_t wm = p.link_bits == 32 ? 0xFFFFFFFFu : ((1u << p.link_bits) - 1u);
+    if (p.fault.mask == 0 || (p.fault.mask & ~wm) != 0)
+      throw ConfigError(where + ": fault.mask = " + std::to_string(p.fault.mask) + " out of range 1.." + std::to_string(wm) +
+                        " (a nonzero flit of link_bits)");
   }
 }
 

@@ -15,11 +15,12 @@
 //
 // A message is 32-bit words, sent LSB first in flits of link_bits: the head word, 1..max_words
 // data words, the CRC word. Head word (as built):
-//   [2:0] length in data words   [3] all-fall-down mark (reserved, 0)
+//   [2:0] length in data words   [3] all-fall-down mark (set by a chip in all-fall-down mode)
 //   [7:4] U, levels still to climb above the chip that reads it (decremented going up)
 //   [11:8] tag                   [12 + 2(l-1) +: 2] the destination's digit at level l
 // CRC word: CRC-32 (polynomial 0x04C11DB7, MSB first, init 0xFFFFFFFF, no final XOR) over the
-// head word with U zeroed (U changes on the way) and the data words.
+// head word with U and the mark zeroed (both change on the way) and the data words. Every chip
+// checks it (section 3: "checked on every link and through every switch"); see cm5_crc_status.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,27 @@
 #include <vector>
 
 namespace cmnet {
+
+// A link of the tree named by its lower end: parent port `parent` of chip `chip` of node `node`
+// at level `level` (1..h-1). Mapped out, it carries nothing in either direction.
+struct Cm5DataLink {
+  int level = 1;
+  uint32_t node = 0;
+  int chip = 0;
+  int parent = 0;
+  bool operator==(const Cm5DataLink&) const = default;
+};
+
+// Fault injection (a test hook, also a config field): flit `flit` (counted from 0 at the head
+// word's first flit; the head word itself is refused, it would misroute) of every message that
+// arrives at input port `port` of chip `chip` is XORed with `mask`.
+struct Cm5DataFault {
+  bool on = false;
+  uint32_t chip = 0;
+  int port = 0;
+  int flit = 0;
+  uint32_t mask = 1;
+};
 
 struct Cm5DataParams {
   int height = 2;               // h: N = 4^h leaves
@@ -36,6 +58,8 @@ struct Cm5DataParams {
   int max_words = 5;            // data words per message, 1..5 in the CM-5 network interface
   int buffer_words = 2;         // input buffer of every port, in 32-bit words
   uint32_t seed = 1;            // LFSR seed of the whole network (each chip's is derived)
+  std::vector<Cm5DataLink> mapped_out;  // links no message may use
+  Cm5DataFault fault;                   // a bad link (off by default)
 
   static constexpr int kMaxHeight = 7;  // 16,384 leaves, the largest CM-5 built
   static constexpr int kChildPorts = 4;
@@ -88,6 +112,32 @@ uint16_t cm5_chip_seed(uint32_t seed, uint32_t chip);
 uint32_t cm5_head_word(const Cm5DataParams& p, uint32_t src, uint32_t dst, int len, int tag);
 // Level of the least common ancestor of two leaves (1 for a leaf to itself).
 int cm5_lca_level(uint32_t src, uint32_t dst);
-uint32_t cm5_crc32(const std::vector<uint32_t>& words);  // head (U zeroed) and data words
+uint32_t cm5_crc32(const std::vector<uint32_t>& words);  // head (U and mark zeroed) and data words
+constexpr uint32_t kCm5HeadCrcMask = ~0xF8u;  // the head word bits the CRC covers
+
+// What a checker (a chip's input, a leaf) finds in a message's CRC word R against the CRC P it
+// computes over the head and data words it received, flit by flit (W = link_bits): ok (R == P);
+// secondary (R is P up to some flit and the complement of P from that flit on: an earlier chip
+// found the error and complemented the rest); primary (anything else). A chip forwards P while
+// the flits match and the complement of P from the first flit that does not, so one bad link
+// gives one primary and secondaries after it (with W = 32: R, P or ~P, as in the paper).
+enum class Cm5Crc { ok = 0, secondary = 1, primary = 2 };
+Cm5Crc cm5_crc_status(const std::vector<uint32_t>& words, int link_bits);
+
+// All-fall-down: a falling message that entered a chip on port i leaves on child port
+// (i + rot) mod 4, rot = cm5_afd_rot (the preprogrammed permutation; a named choice).
+int cm5_afd_rot(uint32_t seed, uint32_t chip);
+
+// Map-out as a chip applies it: parents it may never take (its own up links that are out), and
+// per destination node at its level the parents whose down link into that node is out (the
+// single path down from a parent chip returns through the same chip index, so a message for
+// node D must not climb through parent q of chip index j when link (level, D, j, q) is out).
+struct Cm5DataChipMapOut {
+  uint32_t up_mask = 0;                                 // bit q: parent q out
+  std::vector<std::pair<uint32_t, uint32_t>> down;      // (destination node at this level, mask)
+};
+Cm5DataChipMapOut cm5_chip_mapout(const Cm5DataParams& p, uint32_t chip);
+// The most `down` entries any chip has (the RTL's table size; at least 1).
+int cm5_mapout_entries(const Cm5DataParams& p);
 
 }  // namespace cmnet

@@ -29,6 +29,26 @@ std::vector<std::string> host_link_files(const HostBoardOptions& opt) {
   return files;
 }
 
+void host_core_ports(VerilogWriter& v, const std::string& name) {
+  v.open("module " + name + " (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire in_valid,    // host -> board bytes");
+  v.line("output wire in_ready,");
+  v.line("input  wire [7:0] in_data,");
+  v.line("input  wire stall_expired, // a stall timeout measured outside (simulated boards); 0 on hardware");
+  v.line("output wire out_valid,   // board -> host bytes");
+  v.line("input  wire out_ready,");
+  v.line("output wire [7:0] out_data,");
+  v.line("output wire running,");
+  v.line("output wire link_busy,");
+  v.line("output wire link_stalled  // only a partial frame or command waits for bytes");
+  v.end_ports();
+  v.line("wire bus_valid, bus_write, bus_ready, bus_err;");
+  v.line("wire [31:0] bus_addr, bus_wdata, bus_rdata;");
+  v.line("wire fe_idle, fe_stalled, fe_overrun;");
+}
+
 void frame_engine_instance(VerilogWriter& v, const HostBoardOptions& o) {
   // FRAME_TIMEOUT: half a second at the nominal clock, never shorter than a real host's gaps
   // between the parts of one command (LiteX's own UARTBone allows 100 ms).
@@ -138,6 +158,35 @@ std::string emit_host_board_top(const std::string& title, const std::string& pre
   v.close("endmodule");
   v.line("`default_nettype wire");
   return v.text();
+}
+
+std::string litex_csr_csv(const std::string& what, const std::string& block, uint32_t block_base,
+                          uint32_t identifier_base, const std::vector<CsrRow>& rows) {
+  auto hex = [](uint32_t v) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%08x", v);
+    return std::string(b);
+  };
+  auto lower = [](std::string o) {
+    for (char& c : o) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return o;
+  };
+  // LiteX's format: "csr_base,<name>,<address>,," and "csr_register,<name>,<address>,<size>,<mode>".
+  std::string s = "#--------------------------------------------------------------------------------\n"
+                  "# cmnet " + what + ", LiteX csr.csv format\n"
+                  "#--------------------------------------------------------------------------------\n";
+  s += "csr_base,board," + hex(0) + ",,\n";
+  s += "csr_base," + block + "," + hex(block_base) + ",,\n";
+  // LiteX's identifier (litex_client --ident reads bases.identifier_mem + 4 i until a 0).
+  s += "csr_base,identifier_mem," + hex(identifier_base) + ",,\n";
+  s += "csr_register,board_type," + hex(0x0) + ",1,ro\n";
+  s += "csr_register,board_clock_hz," + hex(0x10) + ",1,ro\n";
+  s += "csr_register,board_link," + hex(0x14) + ",1,ro\n";
+  s += "csr_register,board_config_id," + hex(0x18) + ",1,ro\n";
+  for (const CsrRow& r : rows)
+    s += "csr_register," + block + "_" + lower(r.name) + "," + hex(r.address) + "," + std::to_string(r.words) + "," +
+         r.mode + "\n";
+  return s;
 }
 
 std::string identifier_text(const std::string& s, size_t max) {

@@ -29,6 +29,10 @@ void check_host_board_options(const HostBoardOptions& opt);
 // The hw/ primitives of the host link for this PHY and the frame engine, in compile order.
 std::vector<std::string> host_link_files(const HostBoardOptions& opt);
 
+// Opens module `name` with a host core's ports (clk, rst, the byte streams, stall_expired,
+// running, link_busy, link_stalled) and declares the frame engine's bus and status wires.
+void host_core_ports(VerilogWriter& v, const std::string& name);
+
 // The frame engine instance of a host core: byte ports in_* / out_*, stall_expired, the bus
 // (bus_valid .. bus_err) and fe_idle / fe_stalled / fe_overrun, all declared by the caller.
 void frame_engine_instance(VerilogWriter& v, const HostBoardOptions& opt);
@@ -38,6 +42,17 @@ void frame_engine_instance(VerilogWriter& v, const HostBoardOptions& opt);
 std::string emit_host_board_top(const std::string& title, const std::string& prefix,
                                 const std::vector<std::pair<std::string, std::string>>& params,
                                 const HostBoardOptions& opt);
+
+// LiteX's csr.csv of a board: the BOARD block's rows, the family's block `block` at `block_base`,
+// the identifier memory, then `rows` (name without the block prefix, absolute address, words,
+// mode "ro"/"rw"/"wo"), so litex_client --regs and RemoteClient find every register by name.
+struct CsrRow {
+  std::string name;
+  uint32_t address = 0, words = 1;
+  std::string mode;
+};
+std::string litex_csr_csv(const std::string& what, const std::string& block, uint32_t block_base,
+                          uint32_t identifier_base, const std::vector<CsrRow>& rows);
 
 // A name made safe for a LiteX identifier inside a Verilog string literal: printable ASCII,
 // no quote or backslash, at most `max` characters.

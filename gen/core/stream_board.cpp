@@ -18,12 +18,6 @@ std::string hex(uint32_t v) {
   return b;
 }
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (char& c : o) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return o;
-}
-
 // A token of the info text: printable, no spaces (names and values are single words).
 bool is_token(const std::string& s) {
   if (s.empty()) return false;
@@ -164,20 +158,12 @@ std::string markdown_table(uint32_t counters, uint32_t info_words) {
 }
 
 std::string csr_csv(uint32_t counters, uint32_t info_words) {
-  std::string s = "#--------------------------------------------------------------------------------\n"
-                  "# cmnet stream board register block (gen/core/stream_regmap.h), LiteX csr.csv format\n"
-                  "#--------------------------------------------------------------------------------\n";
-  s += "csr_base,board," + hex(0) + ",,\n";
-  s += "csr_base,strm," + hex(kBlockBase) + ",,\n";
-  s += "csr_base,identifier_mem," + hex(kIdentifierBase) + ",,\n";
-  s += "csr_register,board_type," + hex(0x0) + ",1,ro\n";
-  s += "csr_register,board_clock_hz," + hex(0x10) + ",1,ro\n";
-  s += "csr_register,board_link," + hex(0x14) + ",1,ro\n";
-  s += "csr_register,board_config_id," + hex(0x18) + ",1,ro\n";
+  std::vector<CsrRow> rows;
   for (const Register& r : kRegisters)
-    s += "csr_register,strm_" + lower(r.name) + "," + hex(address(r)) + "," +
-         S(r.window() ? (r.name == "COUNTERS" ? counters : info_words) : r.words) + "," + std::string(r.access) + "\n";
-  return s;
+    rows.push_back({std::string(r.name), address(r),
+                    r.window() ? (r.name == "COUNTERS" ? counters : info_words) : r.words, std::string(r.access)});
+  return litex_csr_csv("stream board register block (gen/core/stream_regmap.h)", "strm", kBlockBase, kIdentifierBase,
+                       rows);
 }
 
 }  // namespace streammap
@@ -235,23 +221,7 @@ GeneratedDesign emit_stream_board(const StreamBoardSpec& spec, const HostBoardOp
   VerilogWriter v;
   v.header(spec.title + " host core: protocol-v1 frame engine, stream register block, info ROM, "
            "the network's stream module (byte-stream ports).", header);
-  v.open("module " + fam + "_host_core (");
-  v.line("input  wire clk,");
-  v.line("input  wire rst,");
-  v.line("input  wire in_valid,    // host -> board bytes");
-  v.line("output wire in_ready,");
-  v.line("input  wire [7:0] in_data,");
-  v.line("input  wire stall_expired, // a stall timeout measured outside (simulated boards); 0 on hardware");
-  v.line("output wire out_valid,   // board -> host bytes");
-  v.line("input  wire out_ready,");
-  v.line("output wire [7:0] out_data,");
-  v.line("output wire running,");
-  v.line("output wire link_busy,");
-  v.line("output wire link_stalled  // only a partial frame or command waits for bytes");
-  v.end_ports();
-  v.line("wire bus_valid, bus_write, bus_ready, bus_err;");
-  v.line("wire [31:0] bus_addr, bus_wdata, bus_rdata;");
-  v.line("wire fe_idle, fe_stalled, fe_overrun;");
+  host_core_ports(v, fam + "_host_core");
   v.line("wire net_run, net_clear, net_busy;");
   v.line("wire tx_valid, tx_ready, tx_last, rx_valid, rx_ready, rx_last;");
   v.line("wire [15:0] tx_leaf, rx_leaf;");

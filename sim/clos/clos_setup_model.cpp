@@ -36,12 +36,16 @@ struct Msg {
 struct Req {
   int orig = 0, dest = 0;
   bool up = false;          // up-going: orig < dest
-  double t_issue = 0;
+  double t_issue = 0;       // the CSR
+  double t_gen = 0;         // the message that needs the circuit (open loop: may be earlier)
+  double t_ready = 0;
   int ms = kNone;           // h_d's current selection
   int cancels = 0;          // h_d's CANCEL count for this connection
   std::vector<char> tried;  // h_d: middle switches CANCELed for this connection
   std::vector<char> iv;     // h_d: the InputVector the last CR carried
   bool waited = false, raced = false, was_blocked = false;
+  bool cr_waited = false;   // the current CR waited at h_d after its InputVector was taken
+  bool raced_fresh = false;
   int hops = 0;
   bool live = true;
 };
@@ -73,6 +77,9 @@ class SetupSim {
     relay_in_.assign(m, std::vector<int>(r, kNone));
     relay_out_.assign(m, std::vector<int>(r, kNone));
     holder_.assign(N, kNone);
+    own_active_.assign(N, 0);
+    outstanding_.assign(r, 0);
+    backlog_.resize(N);
     waitq_.resize(N);
     hnode_free_.assign(static_cast<size_t>(p.hnodes()), 0.0);
     link_load_.assign(static_cast<size_t>(p.hnodes() * std::max(1, p.hnode_dims)), 0);
@@ -86,7 +93,7 @@ class SetupSim {
 
   ClosSetupStats run() {
     if (leaves_.size() < 2) throw InputError("the set-up model needs at least two active leaves");
-    for (int leaf : leaves_) schedule_request(leaf, 0.0);
+    for (int leaf : leaves_) schedule_request(leaf, o_.open_loop ? exp_time(o_.interarrival_us) : 0.0);
     uint64_t events = 0;
     while (!q_.empty()) {
       if (++events > o_.max_events) {
@@ -95,6 +102,8 @@ class SetupSim {
       }
       const Event e = q_.top();
       q_.pop();
+      // A leaf's next message after the last one: nothing happens (and the run's end is not moved).
+      if (e.kind == Ev::kLeafRequest && s_.issued >= o_.requests) continue;
       now_ = e.t;
       switch (e.kind) {
         case Ev::kArrive: {
@@ -143,6 +152,9 @@ class SetupSim {
   std::vector<std::vector<char>> iv_, ov_;           // [input switch][m], [output switch][m]
   std::vector<std::vector<int>> relay_in_, relay_out_;  // [middle][input switch], [middle][output switch]: request
   std::vector<int> holder_;                           // leaf busy bit: the request holding it
+  std::vector<int> outstanding_;                      // per input switch: CRs sent, not yet ACKed or RESENT
+  std::vector<char> own_active_;                      // the leaf has a request of its own out
+  std::vector<std::deque<double>> backlog_;           // open loop: its later messages (generation times)
   std::vector<std::deque<Waiting>> waitq_;
   std::vector<double> hnode_free_;
   std::vector<uint64_t> link_load_;
@@ -195,7 +207,82 @@ class SetupSim {
     }
     s_.cube_hops += static_cast<uint64_t>(hops);
     reqs_[static_cast<size_t>(msgs_[static_cast<size_t>(mi)].req)].hops += hops;
+    if (out_) {
+      record(to, mi);
+      return;
+    }
     push(now_ + hops * o_.hop_us, Ev::kArrive, to, mi);
+  }
+
+ public:
+  // Driven (ClosProtocolModel): messages are handled when the caller says and what the step sends
+  // is returned instead of scheduled.
+  std::vector<ClosMsg> drive(int h, const ClosMsg& in) {
+    std::vector<ClosMsg> out;
+    out_ = &out;
+    cfg_out_.clear();
+    if (in.orig < 0 || in.orig >= p_.ports() || in.dest < 0 || in.dest >= p_.ports()) {
+      fail("message with a leaf out of range");
+      return out;
+    }
+    if (cur_req_.empty()) cur_req_.assign(static_cast<size_t>(p_.ports()), kNone);
+    int& cur = cur_req_[static_cast<size_t>(in.orig)];
+    if (in.type == ClosMsgType::kCSR && (cur == kNone || !reqs_[static_cast<size_t>(cur)].live)) {
+      Req r;
+      r.orig = in.orig;
+      r.dest = in.dest;
+      r.up = r.orig < r.dest;
+      r.tried.assign(static_cast<size_t>(p_.m), 0);
+      reqs_.push_back(std::move(r));
+      cur = static_cast<int>(reqs_.size() - 1);
+      ++s_.issued;
+    }
+    if (cur == kNone || reqs_[static_cast<size_t>(cur)].dest != in.dest) {
+      fail(std::string(to_string(in.type)) + " for a request the model does not have: " + std::to_string(in.orig) +
+           " -> " + std::to_string(in.dest));
+      return out;
+    }
+    const int mi = new_msg(in.type, cur);
+    Msg& m = msgs_[static_cast<size_t>(mi)];
+    m.ms = in.ms;
+    m.blocked = in.blocked;
+    m.iv = in.iv;
+    handle(h, mi);
+    out_ = nullptr;
+    return out;
+  }
+  const std::string& error() const { return s_.error; }
+  const std::vector<std::pair<int, int>>& config_writes() const { return cfg_out_; }
+  bool idle() {
+    const std::string before = s_.error;
+    check_idle_state();
+    const bool ok = s_.error == before;
+    s_.error = before;
+    return ok;
+  }
+
+ private:
+  std::vector<ClosMsg>* out_ = nullptr;
+  std::vector<std::pair<int, int>> cfg_out_;  // driven: the step's writes (address, select or -1)
+  // The hardware signals of a step: the configuration port's address of each crossbar output.
+  void cfg(int addr, int sel) {
+    if (out_) cfg_out_.emplace_back(addr, sel);
+  }
+  std::vector<int> cur_req_;  // driven: a leaf's current request
+
+  void record(int to, int mi) {
+    const Msg& m = msgs_[static_cast<size_t>(mi)];
+    const Req& r = reqs_[static_cast<size_t>(m.req)];
+    ClosMsg c;
+    c.type = m.type;
+    c.to = to;
+    c.orig = r.orig;
+    c.dest = r.dest;
+    c.ms = m.ms;
+    c.blocked = m.blocked;
+    c.iv = m.iv;
+    out_->push_back(std::move(c));
+    free_msgs_.push_back(mi);
   }
 
   ClosHnodeOp* log_op(int h, ClosHnodeOpCode code) {
@@ -236,6 +323,20 @@ class SetupSim {
   void leaf_request(int leaf) {
     if (s_.issued >= o_.requests) return;
     ++s_.issued;
+    double t_gen = now_;
+    if (o_.open_loop) {
+      // A message to send: the leaf asks for one circuit at a time and keeps the rest in order.
+      schedule_request(leaf, exp_time(o_.interarrival_us));
+      if (own_active_[static_cast<size_t>(leaf)]) {
+        backlog_[static_cast<size_t>(leaf)].push_back(now_);
+        return;
+      }
+    }
+    issue(leaf, t_gen);
+  }
+
+  void issue(int leaf, double t_gen) {
+    own_active_[static_cast<size_t>(leaf)] = 1;
     std::uniform_int_distribution<size_t> pick(0, leaves_.size() - 2);
     size_t di = pick(rng_);
     const size_t self = static_cast<size_t>(std::find(leaves_.begin(), leaves_.end(), leaf) - leaves_.begin());
@@ -245,6 +346,7 @@ class SetupSim {
     r.dest = leaves_[di];
     r.up = r.orig < r.dest;
     r.t_issue = now_;
+    r.t_gen = t_gen;
     r.tried.assign(static_cast<size_t>(p_.m), 0);
     r.hops = o_.tree_hops;
     reqs_.push_back(std::move(r));
@@ -302,6 +404,11 @@ class SetupSim {
 
   void send_cr(int req) {
     Req& r = reqs_[static_cast<size_t>(req)];
+    // The paper's race needs another CR of this input switch not yet acknowledged.
+    int& out = outstanding_[static_cast<size_t>(sw(r.orig))];
+    ++s_.crs_sent;
+    if (out > 0) ++s_.crs_sent_while_outstanding;
+    ++out;
     const int mi = new_msg(ClosMsgType::kCR, req);
     msgs_[static_cast<size_t>(mi)].iv = iv_[static_cast<size_t>(sw(r.orig))];
     if (ClosHnodeOp* op = log_op(h_o(r), ClosHnodeOpCode::kCr)) {
@@ -333,9 +440,11 @@ class SetupSim {
     r.iv = std::move(iv);
     std::fill(r.tried.begin(), r.tried.end(), 0);
     r.cancels = 0;
+    r.cr_waited = false;
     log_take(r.dest, req, 1, busy_for_other(r.dest, req));
     if (busy_for_other(r.dest, req)) {
       r.waited = true;
+      r.cr_waited = true;
       waitq_[static_cast<size_t>(r.dest)].push_back({Waiting::kCrAtDest, req});
       s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(r.dest)].size());
       return;
@@ -352,7 +461,9 @@ class SetupSim {
     int ms = kNone;
     // Ascending from the first middle switch h_d itself controls (the paper's reference order,
     // "ascending order of the id numbers of the nodes starting from h_d").
-    const int start = h_d(r) % p_.m;
+    int start = h_d(r) % p_.m;
+    if (o_.select == ClosSelectStart::kPair) start = static_cast<int>((in_sw + out_sw) % static_cast<size_t>(p_.m));
+    else if (o_.select == ClosSelectStart::kRandom) start = std::uniform_int_distribution<int>(0, p_.m - 1)(rng_);
     for (int i = 0; i < p_.m && ms == kNone; ++i) {
       const int k = (start + i) % p_.m;
       const size_t kk = static_cast<size_t>(k);
@@ -384,8 +495,11 @@ class SetupSim {
     r.ms = ms;
     ov_[out_sw][static_cast<size_t>(ms)] = 1;
     hw_.out_sel[out_sw][static_cast<size_t>(port(r.dest))] = ms;  // hardware signals to the output switch
+    cfg(p_.out_cfg_base() + r.dest, ms);
     ++s_.cos;
-    if (r.waited) ++s_.cos_after_wait;
+    const bool retry = std::find(r.tried.begin(), r.tried.end(), 1) != r.tried.end();
+    if (r.cr_waited) ++s_.cos_after_wait;
+    else if (retry) ++s_.cos_retry;
     const int mi = new_msg(ClosMsgType::kCO, req);
     msgs_[static_cast<size_t>(mi)].ms = ms;
     send(h_d(r), hnode_of_middle(ms), mi);
@@ -406,7 +520,13 @@ class SetupSim {
     }
     if (relay_in_[k][in_sw] != kNone || relay_out_[k][out_sw] != kNone) {
       ++s_.cancels;
-      if (r.waited) ++s_.cancels_after_wait;
+      const bool retry = std::find(r.tried.begin(), r.tried.end(), 1) != r.tried.end();
+      if (r.cr_waited) ++s_.cancels_after_wait;
+      else if (retry) ++s_.cancels_retry;
+      else if (!r.raced_fresh) {
+        r.raced_fresh = true;
+        ++s_.requests_raced_fresh;
+      }
       if (relay_out_[k][out_sw] != kNone) fail("output s-link conflict (OutputVector out of date)");
       if (!r.raced) ++s_.requests_raced;
       r.raced = true;
@@ -418,6 +538,7 @@ class SetupSim {
     relay_in_[k][in_sw] = req;
     relay_out_[k][out_sw] = req;
     hw_.mid_sel[k][out_sw] = static_cast<int>(in_sw);
+    cfg(p_.mid_cfg_base() + ms * p_.r + static_cast<int>(out_sw), static_cast<int>(in_sw));
     const int mi = new_msg(ClosMsgType::kACK, req);
     msgs_[static_cast<size_t>(mi)].ms = ms;
     send(h, h_o(r), mi);
@@ -429,6 +550,7 @@ class SetupSim {
     ov_[out_sw][k] = 0;
     log_switch_op(h_d(r), ClosHnodeOpCode::kClearOv, static_cast<int>(out_sw), ms);
     hw_.out_sel[out_sw][static_cast<size_t>(port(r.dest))] = kNone;
+    cfg(p_.out_cfg_base() + r.dest, -1);
     r.ms = kNone;
     r.tried[k] = 1;
     if (++r.cancels > p_.cancel_limit) {
@@ -441,6 +563,7 @@ class SetupSim {
 
   void at_origin_resend(int req, bool blocked) {
     Req& r = reqs_[static_cast<size_t>(req)];
+    --outstanding_[static_cast<size_t>(sw(r.orig))];
     if (!blocked) {
       send_cr(req);  // start over with the current InputVector; h_d still holds the destination
       return;
@@ -449,12 +572,17 @@ class SetupSim {
     // The timed re-try: a fresh CSR at h_o later.
     const int mi = new_msg(ClosMsgType::kCSR, req);
     --s_.messages[static_cast<int>(ClosMsgType::kCSR)];  // not a leaf's message: counted as RESEND
+    if (out_) {
+      record(h_o(r), mi);
+      return;
+    }
     push(now_ + o_.retry_us, Ev::kArrive, h_o(r), mi);
   }
 
   // (5) h_o: the InputVector bit, then (once it has the originating leaf) the input switch and READY.
   void at_origin_ack(int req, int ms) {
     Req& r = reqs_[static_cast<size_t>(req)];
+    --outstanding_[static_cast<size_t>(sw(r.orig))];
     r.ms = ms;
     iv_[static_cast<size_t>(sw(r.orig))][static_cast<size_t>(ms)] = 1;
     log_switch_op(h_o(r), ClosHnodeOpCode::kAck, sw(r.orig), ms);
@@ -472,8 +600,15 @@ class SetupSim {
   void connect(int req) {
     Req& r = reqs_[static_cast<size_t>(req)];
     hw_.in_sel[static_cast<size_t>(sw(r.orig))][static_cast<size_t>(r.ms)] = port(r.orig);
+    cfg(p_.in_cfg_base() + sw(r.orig) * p_.m + r.ms, port(r.orig));
     connected_[static_cast<size_t>(r.orig)] = r.dest;
     ++s_.messages[static_cast<int>(ClosMsgType::kREADY)];
+    if (out_) {
+      const int mi = new_msg(ClosMsgType::kREADY, req);
+      msgs_[static_cast<size_t>(mi)].ms = r.ms;
+      record(h_o(r), mi);
+      return;
+    }
     push(now_ + o_.tree_hops * o_.hop_us, Ev::kLeafReady, req);
   }
 
@@ -484,6 +619,7 @@ class SetupSim {
     ++s_.ready;
     const double lat = now_ - r.t_issue;
     s_.latency_us.push_back(lat);
+    r.t_ready = now_;
     if (!r.waited && !r.raced && !r.was_blocked) {
       s_.direct_latency_us.push_back(lat);
       s_.direct_hops.push_back(r.hops);
@@ -522,8 +658,19 @@ class SetupSim {
     established_[static_cast<size_t>(r.orig)] = kNone;
     account_circuits();
     --circuits_;
+    s_.delivery_us.push_back(now_ - r.t_gen);
+    s_.hold_sum_us += now_ - r.t_ready;
     const int mi = new_msg(ClosMsgType::kODCR, req);
     push(now_ + o_.tree_hops * o_.hop_us, Ev::kArrive, h_o(r), mi);
+    // Open loop: the leaf's next message asks for its circuit (r is not used after: issue() grows reqs_).
+    const int orig = r.orig;
+    own_active_[static_cast<size_t>(orig)] = 0;
+    auto& b = backlog_[static_cast<size_t>(orig)];
+    if (!b.empty()) {
+      const double t = b.front();
+      b.pop_front();
+      issue(orig, t);
+    }
   }
 
   // (8) h_o: free the input s-link, IDCR to h_m, the leaf to its WaitingQueue or idle.
@@ -533,6 +680,7 @@ class SetupSim {
     iv_[u][k] = 0;
     log_switch_op(h_o(r), ClosHnodeOpCode::kOdcr, static_cast<int>(u), r.ms);
     hw_.in_sel[u][k] = kNone;
+    cfg(p_.in_cfg_base() + static_cast<int>(u) * p_.m + r.ms, -1);
     connected_[static_cast<size_t>(r.orig)] = kNone;
     const int mi = new_msg(ClosMsgType::kIDCR, req);
     msgs_[static_cast<size_t>(mi)].ms = r.ms;
@@ -554,6 +702,7 @@ class SetupSim {
       op->out_sw = static_cast<int>(out_sw);
     }
     hw_.mid_sel[k][out_sw] = kNone;
+    cfg(p_.mid_cfg_base() + ms * p_.r + static_cast<int>(out_sw), -1);
     const int mi = new_msg(ClosMsgType::kDDCR, req);
     msgs_[static_cast<size_t>(mi)].ms = ms;
     send(hnode_of_middle(ms), h_d(r), mi);
@@ -566,10 +715,11 @@ class SetupSim {
     ov_[v][static_cast<size_t>(ms)] = 0;
     log_switch_op(h_d(r), ClosHnodeOpCode::kClearOv, static_cast<int>(v), ms);
     hw_.out_sel[v][static_cast<size_t>(port(r.dest))] = kNone;
+    cfg(p_.out_cfg_base() + r.dest, -1);
     release_leaf(r.dest);
     r.live = false;
     ++s_.torn_down;
-    schedule_request(r.orig, exp_time(o_.think_us));
+    if (!o_.open_loop && !out_) schedule_request(r.orig, exp_time(o_.think_us));
   }
 
   // The busy bit goes to the first request in the leaf's WaitingQueue, or the leaf is idle.
@@ -597,7 +747,15 @@ class SetupSim {
         send_cr(w.req);
         break;
       case Waiting::kCrAtDest:
-        select(w.req);
+        if (o_.resend_after_wait) {
+          // The CR's InputVector is as old as its wait: ask h_o for a current one (the paper's
+          // RESEND); the destination leaf stays taken by this request.
+          ++s_.wait_resends;
+          send(h_d(reqs_[static_cast<size_t>(w.req)]), h_o(reqs_[static_cast<size_t>(w.req)]),
+               new_msg(ClosMsgType::kRESEND, w.req));
+        } else {
+          select(w.req);
+        }
         break;
       case Waiting::kAckAtOrig:
         connect(w.req);
@@ -606,6 +764,10 @@ class SetupSim {
   }
 
   void check_idle() {
+    check_idle_state();
+    if (!(hw_ == ClosSettings::empty(p_))) fail("switch settings are left after every tear-down");
+  }
+  void check_idle_state() {
     for (const auto& v : iv_)
       if (std::count(v.begin(), v.end(), 1)) fail("an InputVector bit is left set");
     for (const auto& v : ov_)
@@ -614,11 +776,39 @@ class SetupSim {
       if (std::count(v.begin(), v.end(), kNone) != static_cast<long>(v.size())) fail("a RelayTable entry is left");
     for (size_t i = 0; i < holder_.size(); ++i)
       if (holder_[i] != kNone || !waitq_[i].empty()) fail("leaf " + std::to_string(i) + " is left busy");
-    if (!(hw_ == ClosSettings::empty(p_))) fail("switch settings are left after every tear-down");
   }
 };
 
 }  // namespace
+
+struct ClosProtocolModel::Impl {
+  Impl(const ClosParams& p, const ClosSetupOptions& o) : p(p), o(o), sim(this->p, this->o) {}
+  ClosParams p;
+  ClosSetupOptions o;
+  SetupSim sim;
+};
+
+ClosProtocolModel::ClosProtocolModel(const ClosParams& p, const ClosSetupOptions& o) {
+  validate(p, "clos");
+  impl_ = std::make_unique<Impl>(p, o);
+}
+ClosProtocolModel::~ClosProtocolModel() = default;
+std::vector<ClosMsg> ClosProtocolModel::handle(int hnode, const ClosMsg& m) { return impl_->sim.drive(hnode, m); }
+const std::string& ClosProtocolModel::error() const { return impl_->sim.error(); }
+bool ClosProtocolModel::idle() const { return impl_->sim.idle(); }
+const std::vector<std::pair<int, int>>& ClosProtocolModel::config_writes() const { return impl_->sim.config_writes(); }
+
+std::string ClosMsg::str() const {
+  std::string s = to_string(type);
+  s.append(" to ").append(std::to_string(to)).append(" ").append(std::to_string(orig)).append("->");
+  s.append(std::to_string(dest)).append(" ms ").append(std::to_string(ms));
+  if (blocked) s.append(" blocked");
+  if (!iv.empty()) {
+    s.append(" iv ");
+    for (char c : iv) s.push_back(c ? '1' : '0');
+  }
+  return s;
+}
 
 ClosSetupStats run_clos_setup(const ClosParams& p, const ClosSetupOptions& opt) {
   validate(p, "clos");

@@ -30,12 +30,25 @@
 //     originating leaf (the RelayTable already holds the s-link);
 //   - an hnode handles one message at a time (handle_us each); a leaf's WaitingQueue is served in
 //     order when the leaf is released, inside the handling of the releasing message;
-//   - a leaf has one circuit request of its own at a time: it asks for the next one a think time
-//     after its previous circuit is torn down (DDCR handled); destinations are uniform.
+//   - closed loop (default): a leaf has one circuit request of its own at a time and asks for the
+//     next one a think time after its previous circuit is torn down (DDCR handled); open loop
+//     (the paper's evaluation: "the interval time between two messages initiated by a data
+//     processor is ... exponential"): each leaf generates messages needing a circuit as a
+//     Poisson process whatever its state; it asks for one circuit at a time (a transputer's
+//     link sends one message at a time) and sends the CSR of its next message when it releases
+//     its circuit (ODCR); destinations are uniform over the other active leaves;
+//   - resend_after_wait: a CR that waited in the destination's WaitingQueue carries an
+//     InputVector as old as the wait (milliseconds: a whole circuit's holding time), not only
+//     "outdated" by the CRs in flight that the paper's race is about. With the option, h_d
+//     answers such a CR, when it takes the leaf, with the paper's RESEND ("the InputVector ... is
+//     most likely too outdated") and h_o sends the CR again with its current InputVector; h_d
+//     keeps the destination leaf meanwhile. Off by default (the paper does not say it).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gen/clos/clos_router.h"
@@ -45,6 +58,13 @@ namespace cmnet {
 enum class ClosMsgType { kCSR, kCR, kCO, kACK, kREADY, kODCR, kIDCR, kDDCR, kCANCEL, kRESEND };
 constexpr int kClosMsgTypes = 10;
 const char* to_string(ClosMsgType t);
+
+// Where h_d's search for a free middle switch starts (it goes upwards, wrapping): at h_d's own
+// first middle switch (the paper's reference order, "ascending order of the id numbers of the
+// nodes starting from h_d"), at (input switch + output switch) mod m (a Latin square: requests
+// from one input switch to different output switches, and to one output switch from different
+// input switches, start at different middle switches), or at random.
+enum class ClosSelectStart { kDest, kPair, kRandom };
 
 struct ClosSetupOptions {
   uint64_t requests = 1000;    // circuit requests issued in all; then the run drains
@@ -61,6 +81,10 @@ struct ClosSetupOptions {
   size_t max_snapshots = 64;
   uint64_t max_events = 200000000;
   bool log_hnode_ops = false;  // record every switch-status operation (ClosSetupStats::hnode_ops)
+  bool open_loop = false;      // Poisson requests per leaf, mean interarrival_us (else closed loop, think_us)
+  double interarrival_us = 20000;
+  ClosSelectStart select = ClosSelectStart::kDest;
+  bool resend_after_wait = false;  // RESEND a CR whose InputVector aged in a WaitingQueue (see above)
 };
 
 // The circuits connected (h_o has set the input switch, and has not yet handled the ODCR: from
@@ -108,8 +132,16 @@ struct ClosSetupStats {
   uint64_t max_link_load = 0;        // messages over the busiest directed hypercube link
   uint64_t selections = 0;           // middle-switch selections at h_d
   uint64_t cos = 0, cancels = 0;     // COs sent, of which CANCELed (race)
-  uint64_t cos_after_wait = 0, cancels_after_wait = 0;  // of those, for CRs that waited in a WaitingQueue
+  // Every CO and CANCEL falls in one of three classes, by the CR it was selected from:
+  uint64_t cos_after_wait = 0, cancels_after_wait = 0;  // the CR waited at h_d after h_o took its InputVector
+  uint64_t cos_retry = 0, cancels_retry = 0;            // a re-selection after a CANCEL (same CR, same vector)
+  // the rest: the first CO of a CR that went straight to its selection: the paper's race ("a
+  // connection request previously sent from h_o which has not been acknowledged")
+  uint64_t requests_raced_fresh = 0;  // requests whose first CO of an un-waited CR was CANCELed
+  uint64_t crs_sent = 0, crs_sent_while_outstanding = 0;  // CRs; of those sent while another CR of
+                                     // the same input switch was unacknowledged (the race's precondition)
   uint64_t resends = 0;              // RESENDs after the CANCEL limit
+  uint64_t wait_resends = 0;         // RESENDs of CRs that waited (ClosSetupOptions::resend_after_wait)
   uint64_t blocked = 0;              // selections that found no free switch in V
   uint64_t truly_blocked = 0;        // of those, where no middle switch had both s-links free (oracle)
   uint64_t requests_raced = 0;       // requests that met at least one CANCEL
@@ -118,6 +150,8 @@ struct ClosSetupStats {
   uint64_t max_circuits = 0;         // most circuits established at once
   double mean_circuits = 0;          // circuits established, time-averaged over the run
   std::vector<double> latency_us;    // CSR sent -> READY received, every request
+  std::vector<double> delivery_us;   // message generated -> its circuit released (the transfer done)
+  double hold_sum_us = 0;            // sum of READY -> release: circuit time carrying data
   std::vector<double> direct_latency_us;  // of requests that never waited, raced or blocked
   std::vector<int> direct_hops;      // their hops: tree (CSR, READY) + cube (CR, CO, ACK)
   double end_us = 0;
@@ -132,5 +166,38 @@ struct ClosSetupStats {
 // Runs the parallel set-up of `opt.requests` random circuits on N(m, n, r) with 2^hnode_dims
 // hnodes (p.cancel_limit), checking every established circuit against the switch settings.
 ClosSetupStats run_clos_setup(const ClosParams& p, const ClosSetupOptions& opt);
+
+// A message as the paper's formats carry it: type, destination hnode, the request's originating
+// and destination leaves, the middle switch (CO, ACK, CANCEL, IDCR, DDCR, READY), RESEND's
+// "blocked" mark, a CR's InputVector (m entries).
+struct ClosMsg {
+  ClosMsgType type = ClosMsgType::kCSR;
+  int to = 0;
+  int orig = 0, dest = 0;
+  int ms = -1;
+  bool blocked = false;
+  std::vector<char> iv;
+  std::string str() const;
+};
+
+// The same protocol, driven message by message: handle() runs the paper's step for a message at
+// an hnode (the hnode must be the one the message is for) and returns what the step sends, READY
+// to the leaf and the blocked re-try's CSR to h_o included. A request is named by its
+// originating leaf, which has one request at a time (a CSR for a leaf whose request is over
+// starts a new one). What the RTL's message engines must match, handling by handling.
+class ClosProtocolModel {
+ public:
+  ClosProtocolModel(const ClosParams& p, const ClosSetupOptions& o);
+  ~ClosProtocolModel();
+  std::vector<ClosMsg> handle(int hnode, const ClosMsg& m);
+  // The last handle()'s writes to the switches' configuration port (ClosParams::cfg_*): address
+  // and select, -1 for a cleared output.
+  const std::vector<std::pair<int, int>>& config_writes() const;
+  const std::string& error() const;  // first invariant violation, "" = none
+  bool idle() const;                 // every vector, RelayTable, busy bit and WaitingQueue clear
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace cmnet

@@ -13,6 +13,15 @@ uint16_t cm5_lfsr_step(uint16_t s) {
 
 namespace {
 
+// One 32-bit word into the CRC-32 (0x04C11DB7, MSB first).
+uint32_t crc32_word(uint32_t crc, uint32_t w) {
+  for (int b = 31; b >= 0; --b) {
+    const uint32_t in = ((w >> b) & 1u) ^ (crc >> 31);
+    crc = (crc << 1) ^ (in ? 0x04C11DB7u : 0u);
+  }
+  return crc;
+}
+
 // The other end of a chip port: a leaf, or a chip's port.
 struct Peer {
   bool leaf = false;
@@ -44,8 +53,16 @@ struct Chip {
   std::vector<Peer> peer;
   std::vector<Buffer> buf;
   // inputs
-  std::vector<uint8_t> busy, up;
-  std::vector<int> dest, left, sent, wr_left;
+  std::vector<uint8_t> busy, up, fall;
+  std::vector<int> dest, left, sent, wr_left, wr_idx, crc_from;
+  // CRC check of what leaves each input: the word being assembled, the CRC so far, the state
+  // (0 matching, 1 complemented from some flit, 2 neither)
+  std::vector<uint32_t> acc, crc;
+  std::vector<uint8_t> cst;
+  uint64_t afd_at = kCm5Never;
+  int rot = 0;
+  Cm5DataChipMapOut mo;
+  std::vector<Cm5DataPortStats> stats;
   // outputs
   std::vector<uint8_t> obusy;
   std::vector<int> credit, ptr;
@@ -63,7 +80,7 @@ struct Leaf {
   int flit = 0;               // next flit of queue[next]
   std::vector<uint32_t> words;
   int credits = 0;
-  uint8_t rx_credit[2] = {0, 0};
+  bool rx_credit = false;  // a flit came in the last cycle: its credit goes back in this one
   // this cycle's flit on the leaf link
   bool tx_valid = false;
   uint32_t tx_data = 0;
@@ -75,16 +92,43 @@ struct Leaf {
 
 }  // namespace
 
-Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataModelOptions& opt) {
-  validate(p, "model");
-  check_cm5_traffic(t, p, "model traffic");
-  const int W = p.link_bits, FPW = p.flits_per_word(), D = p.buffer_flits();
-  const uint32_t wmask = W == 32 ? 0xFFFFFFFFu : ((1u << W) - 1u);
-  const uint32_t N = p.leaves(), NC = p.total_chips();
-  const int u_flit = 4 / W, u_off = 4 % W;
+struct Cm5DataNetwork::Impl {
+  Cm5DataParams p;
+  Cm5DataModelOptions opt;
+  int W = 4, FPW = 8, D = 16;
+  uint32_t wmask = 0xF, N = 0, NC = 0;
+  int u_flit = 1, u_off = 0;
+  std::vector<Chip> chips;
+  std::vector<uint32_t> leaf_chip;  // leaf x's chip
+  // What the leaves drive in the current cycle.
+  std::vector<uint8_t> leaf_tx_valid, leaf_rx_credit;
+  std::vector<uint32_t> leaf_tx_data;
+  std::vector<int64_t> leaf_tx_msg;
+  uint64_t cyc = 0;
+  uint64_t flit_hops = 0, kirchhoff_violations = 0, max_held = 0;
+  void step();
+};
 
+Cm5DataNetwork::Cm5DataNetwork(const Cm5DataParams& params, const Cm5DataModelOptions& opt) : m_(std::make_unique<Impl>()) {
+  Impl& s = *m_;
+  validate(params, "model");
+  s.p = params;
+  s.opt = opt;
+  const Cm5DataParams& p = s.p;
+  const int D = p.buffer_flits();
+  s.W = p.link_bits;
+  s.FPW = p.flits_per_word();
+  s.D = D;
+  s.wmask = s.W == 32 ? 0xFFFFFFFFu : ((1u << s.W) - 1u);
+  s.N = p.leaves();
+  s.NC = p.total_chips();
+  s.u_flit = 4 / s.W;
+  s.u_off = 4 % s.W;
+  const uint32_t N = s.N, NC = s.NC;
+  std::vector<Chip>& chips = s.chips;
   // The tree.
-  std::vector<Chip> chips(NC);
+  // The tree.
+  chips.resize(NC);
   for (uint32_t c = 0; c < NC; ++c) {
     Chip& ch = chips[c];
     const Cm5DataChipPos pos = cm5_chip_pos(p, c);
@@ -98,6 +142,15 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
     for (auto& b : ch.buf) b.init(D);
     ch.busy.assign(n, 0);
     ch.up.assign(n, 0);
+    ch.fall.assign(n, 0);
+    ch.wr_idx.assign(n, 0);
+    ch.crc_from.assign(n, 0);
+    ch.acc.assign(n, 0);
+    ch.crc.assign(n, 0);
+    ch.cst.assign(n, 0);
+    if (c < opt.afd_at.size()) ch.afd_at = opt.afd_at[c];
+    ch.rot = cm5_afd_rot(p.seed, c);
+    ch.mo = cm5_chip_mapout(p, c);
     ch.dest.assign(n, 0);
     ch.left.assign(n, 0);
     ch.sent.assign(n, 0);
@@ -128,6 +181,275 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
           chips[b].peer[n % 4] = Peer{false, a, 4 + q};
         }
   }
+  s.leaf_chip.resize(N);
+  for (uint32_t x = 0; x < N; ++x) s.leaf_chip[x] = cm5_chip_id(p, 1, x / 4, 0);
+  s.leaf_tx_valid.assign(N, 0);
+  s.leaf_rx_credit.assign(N, 0);
+  s.leaf_tx_data.assign(N, 0);
+  s.leaf_tx_msg.assign(N, -1);
+}
+
+Cm5DataNetwork::~Cm5DataNetwork() = default;
+Cm5DataNetwork::Cm5DataNetwork(Cm5DataNetwork&&) noexcept = default;
+
+const Cm5DataParams& Cm5DataNetwork::params() const { return m_->p; }
+uint64_t Cm5DataNetwork::cycle() const { return m_->cyc; }
+bool Cm5DataNetwork::tx_credit(uint32_t x) const {
+  return m_->chips[m_->leaf_chip[x]].in_credit[m_->cyc & 1][x % 4] != 0;
+}
+bool Cm5DataNetwork::rx_valid(uint32_t x) const {
+  return m_->chips[m_->leaf_chip[x]].out_valid[m_->cyc & 1][x % 4] != 0;
+}
+uint32_t Cm5DataNetwork::rx_data(uint32_t x) const { return m_->chips[m_->leaf_chip[x]].out_data[m_->cyc & 1][x % 4]; }
+int64_t Cm5DataNetwork::rx_msg(uint32_t x) const { return m_->chips[m_->leaf_chip[x]].out_msg[m_->cyc & 1][x % 4]; }
+void Cm5DataNetwork::drive(uint32_t x, bool tx_valid, uint32_t tx_data, int64_t tx_msg, bool rx_credit) {
+  m_->leaf_tx_valid[x] = tx_valid;
+  m_->leaf_tx_data[x] = tx_data;
+  m_->leaf_tx_msg[x] = tx_msg;
+  m_->leaf_rx_credit[x] = rx_credit;
+}
+void Cm5DataNetwork::step() {
+  m_->step();
+  for (uint32_t x = 0; x < m_->N; ++x) {
+    m_->leaf_tx_valid[x] = 0;
+    m_->leaf_rx_credit[x] = 0;
+  }
+}
+uint64_t Cm5DataNetwork::flit_hops() const { return m_->flit_hops; }
+uint64_t Cm5DataNetwork::kirchhoff_violations() const { return m_->kirchhoff_violations; }
+uint64_t Cm5DataNetwork::max_held() const { return m_->max_held; }
+std::vector<std::vector<Cm5DataPortStats>> Cm5DataNetwork::port_stats() const {
+  std::vector<std::vector<Cm5DataPortStats>> v;
+  for (const auto& ch : m_->chips) v.push_back(ch.stats);
+  return v;
+}
+
+std::vector<Cm5DataChipCounters> Cm5DataNetwork::counters() const {
+  std::vector<Cm5DataChipCounters> v;
+  for (const auto& ch : m_->chips) v.push_back(ch.cnt);
+  return v;
+}
+
+void Cm5DataNetwork::Impl::step() {
+  const int cur = static_cast<int>(cyc & 1), nxt = cur ^ 1;
+  int req[8];
+  int grant_in[8];
+  uint8_t fall_in[8];
+  for (uint32_t c = 0; c < NC; ++c) {
+    Chip& ch = chips[c];
+    const int NI = ch.ports;
+    // A chip with nothing buffered, nothing allocated and nothing arriving (no flit, no
+    // credit) only steps its LFSR: skip the rest (exactly what the full step would do).
+    if (!opt.check_every_cycle && !opt.link_stats) {
+      bool idle = true;
+      for (int k = 0; k < NI && idle; ++k) {
+        const size_t sk = static_cast<size_t>(k);
+        if (ch.busy[sk] || ch.buf[sk].size) idle = false;
+        const Peer& pe = ch.peer[sk];
+        if (pe.leaf) {
+          if (leaf_tx_valid[pe.id] || leaf_rx_credit[pe.id]) idle = false;
+        } else {
+          const Chip& o = chips[pe.id];
+          const size_t op = static_cast<size_t>(pe.port);
+          if (o.out_valid[cur][op] || o.in_credit[cur][op]) idle = false;
+        }
+      }
+      if (idle) {
+        if (ch.dirty[nxt]) {
+          std::fill(ch.out_valid[nxt].begin(), ch.out_valid[nxt].end(), 0);
+          std::fill(ch.in_credit[nxt].begin(), ch.in_credit[nxt].end(), 0);
+          ch.dirty[nxt] = 0;
+        }
+        ch.lfsr = cm5_lfsr_step(ch.lfsr);
+        continue;
+      }
+    }
+    ch.dirty[nxt] = 1;
+    // 1. Requests, from the state at the start of the cycle.
+    for (int i = 0; i < NI; ++i) {
+      req[i] = -1;
+      grant_in[i] = -1;
+      fall_in[i] = 0;
+      const Buffer& b = ch.buf[static_cast<size_t>(i)];
+      if (ch.busy[static_cast<size_t>(i)] || b.size < FPW) continue;
+      uint32_t head = 0;
+      for (int k = 0; k < FPW; ++k) head |= b.flit[b.at(k)] << (k * W);
+      const uint32_t U = (head >> 4) & 15u;
+      const int digit = static_cast<int>((head >> (12 + 2 * (ch.level - 1))) & 3u);
+      if ((head & 8u) || cyc >= ch.afd_at) {
+        req[i] = ((i < 4 ? i : i - 4) + ch.rot) % 4;  // falling
+        fall_in[i] = 1;
+      } else if (i < 4 && U != 0 && ch.parents > 0) {
+        uint32_t out_mask = ch.mo.up_mask;
+        const uint32_t dnode = (head >> 12) >> (2 * ch.level);
+        for (const auto& e : ch.mo.down)
+          if (e.first == dnode) out_mask |= e.second;
+        int free_ports[4], n = 0;
+        for (int q = 0; q < ch.parents; ++q)
+          if (!ch.obusy[static_cast<size_t>(4 + q)] && ch.credit[static_cast<size_t>(4 + q)] > 0 && !((out_mask >> q) & 1u))
+            free_ports[n++] = q;
+        if (n == 0) continue;
+        const int rbits = (ch.lfsr >> (4 * (i % 4))) & 15;
+        req[i] = 4 + free_ports[rbits % n];
+      } else {
+        req[i] = digit;
+      }
+    }
+    // 2. Round-robin grants on the free outputs.
+    for (int o = 0; o < NI; ++o) {
+      if (ch.obusy[static_cast<size_t>(o)]) continue;
+      for (int k = 0, i = ch.ptr[static_cast<size_t>(o)]; k < NI; ++k, i = i + 1 == NI ? 0 : i + 1) {
+        if (req[i] == o) {
+          grant_in[i] = o;
+          break;
+        }
+      }
+    }
+    // 3. Moves: every allocated input with a flit and a credit at its output.
+    for (int o = 0; o < NI; ++o) {
+      ch.out_valid[nxt][static_cast<size_t>(o)] = 0;
+      ch.in_credit[nxt][static_cast<size_t>(o)] = 0;
+    }
+    for (int i = 0; i < NI; ++i) {
+      const size_t si = static_cast<size_t>(i);
+      Buffer& b = ch.buf[si];
+      if (!ch.busy[si] || b.size == 0) continue;
+      const size_t o = static_cast<size_t>(ch.dest[si]);
+      if (ch.credit[o] == 0) continue;
+      const uint32_t raw = b.flit[b.at(0)];
+      uint32_t f = raw;
+      if (ch.up[si] && ch.sent[si] == u_flit) f = (f - (1u << u_off)) & wmask;
+      if (ch.fall[si] && ch.sent[si] == 0) f |= 8u;
+      // CRC: assemble the words that leave; the CRC word's flits are checked and replaced.
+      const int pos = ch.sent[si] % FPW;
+      if (ch.sent[si] < ch.crc_from[si]) {
+        const uint32_t acc = W == 32 ? raw : (ch.acc[si] >> W) | (raw << (32 - W));
+        ch.acc[si] = acc;
+        if (pos == FPW - 1) ch.crc[si] = crc32_word(ch.crc[si], ch.sent[si] < FPW ? acc & kCm5HeadCrcMask : acc);
+      } else {
+        const uint32_t pf = (ch.crc[si] >> (pos * W)) & wmask, nf = ~pf & wmask;
+        if (ch.cst[si] == 0 && raw != pf) ch.cst[si] = raw == nf ? 1 : 2;
+        else if (ch.cst[si] == 1 && raw != nf) ch.cst[si] = 2;
+        f = ch.cst[si] == 0 ? pf : nf;
+        if (ch.left[si] == 1) {
+          if (ch.cst[si] == 1) ++ch.cnt.crc_secondary;
+          if (ch.cst[si] == 2) ++ch.cnt.crc_primary;
+        }
+      }
+      ch.out_valid[nxt][o] = 1;
+      ch.out_data[nxt][o] = f;
+      ch.out_msg[nxt][o] = b.msg[b.at(0)];
+      if (ch.sent[si] == 0) ++ch.cnt.out[o];
+      b.head[b.at(0)] = 0;
+      b.first = b.first + 1 == b.cap() ? 0 : b.first + 1;
+      --b.size;
+      ch.in_credit[nxt][si] = 1;
+      --ch.credit[o];
+      ++ch.sent[si];
+      ++flit_hops;
+      if (--ch.left[si] == 0) {
+        ch.busy[si] = 0;
+        ch.obusy[o] = 0;
+      }
+    }
+    // 4. The grants take effect.
+    for (int i = 0; i < NI; ++i) {
+      const int o = grant_in[i];
+      if (o < 0) continue;
+      const size_t si = static_cast<size_t>(i);
+      const Buffer& b = ch.buf[si];
+      const int len = static_cast<int>(b.flit[b.at(0)] & 7u);
+      ch.busy[si] = 1;
+      ch.up[si] = o >= 4;
+      ch.fall[si] = fall_in[i];
+      ch.dest[si] = o;
+      ch.left[si] = (len + 2) * FPW;
+      ch.crc_from[si] = (len + 1) * FPW;
+      ch.sent[si] = 0;
+      ch.crc[si] = 0xFFFFFFFFu;
+      ch.cst[si] = 0;
+      ch.obusy[static_cast<size_t>(o)] = 1;
+      ch.ptr[static_cast<size_t>(o)] = (i + 1) % NI;
+    }
+    // 5. Credits and flits from the neighbours (their registers at the start of the cycle).
+    const bool fault_here = p.fault.on && p.fault.chip == c;
+    for (int k = 0; k < NI; ++k) {
+      const size_t sk = static_cast<size_t>(k);
+      const Peer& pe = ch.peer[sk];
+      bool v;
+      uint32_t f;
+      int64_t m;
+      if (pe.leaf) {
+        ch.credit[sk] += leaf_rx_credit[pe.id];
+        v = leaf_tx_valid[pe.id];
+        f = leaf_tx_data[pe.id];
+        m = leaf_tx_msg[pe.id];
+      } else {
+        const Chip& o = chips[pe.id];
+        const size_t op = static_cast<size_t>(pe.port);
+        ch.credit[sk] += o.in_credit[cur][op];
+        v = o.out_valid[cur][op];
+        f = o.out_data[cur][op];
+        m = o.out_msg[cur][op];
+      }
+      if (!v) continue;
+      const int idx = ch.wr_left[sk] == 0 ? 0 : ch.wr_idx[sk];
+      if (fault_here && k == p.fault.port && idx == p.fault.flit) f ^= p.fault.mask;
+      ch.wr_idx[sk] = idx + 1;
+      Buffer& b = ch.buf[sk];
+      if (b.size == b.cap()) throw std::logic_error("cm5data model: input buffer overflow (flow control broken)");
+      const size_t at = b.at(b.size);
+      b.flit[at] = f;
+      b.msg[at] = m;
+      b.head[at] = ch.wr_left[sk] == 0;
+      ++b.size;
+      if (ch.wr_left[sk] == 0) {
+        ++ch.cnt.in[sk];
+        ch.wr_left[sk] = (static_cast<int>(f & 7u) + 2) * FPW;
+      }
+      --ch.wr_left[sk];
+    }
+    ch.lfsr = cm5_lfsr_step(ch.lfsr);
+    if (opt.link_stats) {
+      if (ch.stats.empty()) ch.stats.resize(static_cast<size_t>(NI));
+      for (int o = 0; o < NI; ++o) {
+        const size_t so = static_cast<size_t>(o);
+        Cm5DataPortStats& st = ch.stats[so];
+        int owner = -1;
+        for (int i = 0; i < NI; ++i)
+          if (ch.busy[static_cast<size_t>(i)] && ch.dest[static_cast<size_t>(i)] == o) owner = i;
+        bool granted_now = false;
+        for (int i = 0; i < NI; ++i) granted_now = granted_now || grant_in[i] == o;
+        if (ch.out_valid[nxt][so]) ++st.moving;
+        else if (granted_now) ++st.granting;
+        else if (owner < 0) ++st.free;
+        else if (ch.credit[so] == 0) ++st.no_credit;
+        else ++st.no_flit;
+      }
+    }
+    if (opt.check_every_cycle) {
+      // Kirchhoff: messages in minus messages out = heads held in the buffers.
+      uint64_t in = 0, out = 0, held = 0;
+      for (int k = 0; k < NI; ++k) {
+        in += ch.cnt.in[static_cast<size_t>(k)];
+        out += ch.cnt.out[static_cast<size_t>(k)];
+        const Buffer& b = ch.buf[static_cast<size_t>(k)];
+        for (int j = 0; j < b.size; ++j) held += b.head[b.at(j)];
+      }
+      if (in != out + held) ++kirchhoff_violations;
+      max_held = std::max(max_held, held);
+    }
+  }
+  ++cyc;
+}
+
+Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataModelOptions& opt) {
+  validate(p, "model");
+  check_cm5_traffic(t, p, "model traffic");
+  const int W = p.link_bits, FPW = p.flits_per_word(), D = p.buffer_flits();
+  const uint32_t wmask = W == 32 ? 0xFFFFFFFFu : ((1u << W) - 1u);
+  const uint32_t N = p.leaves();
+  Cm5DataNetwork net(p, opt);
   std::vector<Leaf> leaves(N);
   for (auto& lf : leaves) lf.credits = D;
   for (size_t i = 0; i < t.messages.size(); ++i) leaves[t.messages[i].src].queue.push_back(i);
@@ -135,15 +457,10 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
   Cm5DataRunResult r;
   r.deliveries.resize(t.messages.size());
   const auto t0 = std::chrono::steady_clock::now();
-  int req[8];
-  int grant_in[8];
   for (uint64_t cyc = 0; cyc < opt.max_cycles; ++cyc) {
-    const int cur = static_cast<int>(cyc & 1), nxt = cur ^ 1;
     // Leaves: what each sends this cycle, its credits, what it receives.
     for (uint32_t x = 0; x < N; ++x) {
       Leaf& lf = leaves[x];
-      Chip& ch = chips[cm5_chip_id(p, 1, x / 4, 0)];
-      const size_t port = x % 4;
       lf.tx_valid = false;
       if (lf.next < lf.queue.size() && lf.credits > 0) {
         const size_t m = lf.queue[lf.next];
@@ -164,18 +481,20 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
           }
         }
       }
-      lf.credits += ch.in_credit[cur][port] - (lf.tx_valid ? 1 : 0);
+      lf.credits += (net.tx_credit(x) ? 1 : 0) - (lf.tx_valid ? 1 : 0);
       // Receive.
-      lf.rx_credit[nxt] = ch.out_valid[cur][port];
-      if (ch.out_valid[cur][port]) {
-        const uint32_t f = ch.out_data[cur][port];
+      const bool rx_credit = lf.rx_credit;
+      lf.rx_credit = net.rx_valid(x);
+      net.drive(x, lf.tx_valid, lf.tx_data, lf.tx_msg, rx_credit);
+      if (net.rx_valid(x)) {
+        const uint32_t f = net.rx_data(x);
         if (lf.rx_flits == 0) {
           lf.rx_total = (static_cast<int>(f & 7u) + 2) * FPW;
           lf.rx_words.assign(static_cast<size_t>(lf.rx_total / FPW), 0);
         }
         lf.rx_words[static_cast<size_t>(lf.rx_flits / FPW)] |= f << ((lf.rx_flits % FPW) * W);
         if (++lf.rx_flits == lf.rx_total) {
-          const int64_t m = ch.out_msg[cur][port];
+          const int64_t m = net.rx_msg(x);
           if (m < 0) throw std::logic_error("cm5data model: a flit without a message");
           Cm5DataDelivery& d = r.deliveries[static_cast<size_t>(m)];
           if (d.copies++ == 0) {
@@ -183,169 +502,15 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
             d.arrived = cyc;
             d.at_leaf = x;
             d.words = lf.rx_words;
-            std::vector<uint32_t> body(d.words.begin(), d.words.end() - 1);
-            d.crc_ok = cm5_crc32(body) == d.words.back();
+            d.crc = cm5_crc_status(d.words, W);
+            d.crc_ok = d.crc == Cm5Crc::ok;
             ++r.delivered;
           }
           lf.rx_flits = 0;
         }
       }
     }
-    // Chips.
-    for (uint32_t c = 0; c < NC; ++c) {
-      Chip& ch = chips[c];
-      const int NI = ch.ports;
-      // A chip with nothing buffered, nothing allocated and nothing arriving (no flit, no
-      // credit) only steps its LFSR: skip the rest (exactly what the full step would do).
-      if (!opt.check_every_cycle) {
-        bool idle = true;
-        for (int k = 0; k < NI && idle; ++k) {
-          const size_t sk = static_cast<size_t>(k);
-          if (ch.busy[sk] || ch.buf[sk].size) idle = false;
-          const Peer& pe = ch.peer[sk];
-          if (pe.leaf) {
-            const Leaf& lf = leaves[pe.id];
-            if (lf.tx_valid || lf.rx_credit[cur]) idle = false;
-          } else {
-            const Chip& o = chips[pe.id];
-            const size_t op = static_cast<size_t>(pe.port);
-            if (o.out_valid[cur][op] || o.in_credit[cur][op]) idle = false;
-          }
-        }
-        if (idle) {
-          if (ch.dirty[nxt]) {
-            std::fill(ch.out_valid[nxt].begin(), ch.out_valid[nxt].end(), 0);
-            std::fill(ch.in_credit[nxt].begin(), ch.in_credit[nxt].end(), 0);
-            ch.dirty[nxt] = 0;
-          }
-          ch.lfsr = cm5_lfsr_step(ch.lfsr);
-          continue;
-        }
-      }
-      ch.dirty[nxt] = 1;
-      // 1. Requests, from the state at the start of the cycle.
-      for (int i = 0; i < NI; ++i) {
-        req[i] = -1;
-        grant_in[i] = -1;
-        const Buffer& b = ch.buf[static_cast<size_t>(i)];
-        if (ch.busy[static_cast<size_t>(i)] || b.size < FPW) continue;
-        uint32_t head = 0;
-        for (int k = 0; k < FPW; ++k) head |= b.flit[b.at(k)] << (k * W);
-        const uint32_t U = (head >> 4) & 15u;
-        const int digit = static_cast<int>((head >> (12 + 2 * (ch.level - 1))) & 3u);
-        if (i < 4 && U != 0 && ch.parents > 0) {
-          int free_ports[4], n = 0;
-          for (int q = 0; q < ch.parents; ++q)
-            if (!ch.obusy[static_cast<size_t>(4 + q)] && ch.credit[static_cast<size_t>(4 + q)] > 0) free_ports[n++] = q;
-          if (n == 0) continue;
-          const int rbits = (ch.lfsr >> (4 * (i % 4))) & 15;
-          req[i] = 4 + free_ports[rbits % n];
-        } else {
-          req[i] = digit;
-        }
-      }
-      // 2. Round-robin grants on the free outputs.
-      for (int o = 0; o < NI; ++o) {
-        if (ch.obusy[static_cast<size_t>(o)]) continue;
-        for (int k = 0, i = ch.ptr[static_cast<size_t>(o)]; k < NI; ++k, i = i + 1 == NI ? 0 : i + 1) {
-          if (req[i] == o) {
-            grant_in[i] = o;
-            break;
-          }
-        }
-      }
-      // 3. Moves: every allocated input with a flit and a credit at its output.
-      for (int o = 0; o < NI; ++o) {
-        ch.out_valid[nxt][static_cast<size_t>(o)] = 0;
-        ch.in_credit[nxt][static_cast<size_t>(o)] = 0;
-      }
-      for (int i = 0; i < NI; ++i) {
-        const size_t si = static_cast<size_t>(i);
-        Buffer& b = ch.buf[si];
-        if (!ch.busy[si] || b.size == 0) continue;
-        const size_t o = static_cast<size_t>(ch.dest[si]);
-        if (ch.credit[o] == 0) continue;
-        uint32_t f = b.flit[b.at(0)];
-        if (ch.up[si] && ch.sent[si] == u_flit) f = (f - (1u << u_off)) & wmask;
-        ch.out_valid[nxt][o] = 1;
-        ch.out_data[nxt][o] = f;
-        ch.out_msg[nxt][o] = b.msg[b.at(0)];
-        if (ch.sent[si] == 0) ++ch.cnt.out[o];
-        b.head[b.at(0)] = 0;
-        b.first = b.first + 1 == b.cap() ? 0 : b.first + 1;
-        --b.size;
-        ch.in_credit[nxt][si] = 1;
-        --ch.credit[o];
-        ++ch.sent[si];
-        ++r.flit_hops;
-        if (--ch.left[si] == 0) {
-          ch.busy[si] = 0;
-          ch.obusy[o] = 0;
-        }
-      }
-      // 4. The grants take effect.
-      for (int i = 0; i < NI; ++i) {
-        const int o = grant_in[i];
-        if (o < 0) continue;
-        const size_t si = static_cast<size_t>(i);
-        const Buffer& b = ch.buf[si];
-        ch.busy[si] = 1;
-        ch.up[si] = o >= 4;
-        ch.dest[si] = o;
-        ch.left[si] = (static_cast<int>(b.flit[b.at(0)] & 7u) + 2) * FPW;
-        ch.sent[si] = 0;
-        ch.obusy[static_cast<size_t>(o)] = 1;
-        ch.ptr[static_cast<size_t>(o)] = (i + 1) % NI;
-      }
-      // 5. Credits and flits from the neighbours (their registers at the start of the cycle).
-      for (int k = 0; k < NI; ++k) {
-        const size_t sk = static_cast<size_t>(k);
-        const Peer& pe = ch.peer[sk];
-        bool v;
-        uint32_t f;
-        int64_t m;
-        if (pe.leaf) {
-          const Leaf& lf = leaves[pe.id];
-          ch.credit[sk] += lf.rx_credit[cur];
-          v = lf.tx_valid;
-          f = lf.tx_data;
-          m = lf.tx_msg;
-        } else {
-          const Chip& o = chips[pe.id];
-          const size_t op = static_cast<size_t>(pe.port);
-          ch.credit[sk] += o.in_credit[cur][op];
-          v = o.out_valid[cur][op];
-          f = o.out_data[cur][op];
-          m = o.out_msg[cur][op];
-        }
-        if (!v) continue;
-        Buffer& b = ch.buf[sk];
-        if (b.size == b.cap()) throw std::logic_error("cm5data model: input buffer overflow (flow control broken)");
-        const size_t at = b.at(b.size);
-        b.flit[at] = f;
-        b.msg[at] = m;
-        b.head[at] = ch.wr_left[sk] == 0;
-        ++b.size;
-        if (ch.wr_left[sk] == 0) {
-          ++ch.cnt.in[sk];
-          ch.wr_left[sk] = (static_cast<int>(f & 7u) + 2) * FPW;
-        }
-        --ch.wr_left[sk];
-      }
-      ch.lfsr = cm5_lfsr_step(ch.lfsr);
-      if (opt.check_every_cycle) {
-        // Kirchhoff: messages in minus messages out = heads held in the buffers.
-        uint64_t in = 0, out = 0, held = 0;
-        for (int k = 0; k < NI; ++k) {
-          in += ch.cnt.in[static_cast<size_t>(k)];
-          out += ch.cnt.out[static_cast<size_t>(k)];
-          const Buffer& b = ch.buf[static_cast<size_t>(k)];
-          for (int j = 0; j < b.size; ++j) held += b.head[b.at(j)];
-        }
-        if (in != out + held) ++r.kirchhoff_violations;
-        r.max_held = std::max(r.max_held, held);
-      }
-    }
+    net.step();
     r.cycles = cyc + 1;
     if (opt.stop_when_done && r.delivered == t.messages.size()) {
       r.completed = true;
@@ -354,7 +519,11 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
   }
   r.completed = r.delivered == t.messages.size();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  for (auto& ch : chips) r.chips.push_back(ch.cnt);
+  r.flit_hops += net.flit_hops();
+  r.kirchhoff_violations = net.kirchhoff_violations();
+  r.max_held = net.max_held();
+  r.chips = net.counters();
+  if (opt.link_stats) r.port_stats = net.port_stats();
   return r;
 }
 

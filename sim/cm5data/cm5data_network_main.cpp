@@ -8,12 +8,13 @@
 //   params N W D MAX_CYCLES
 //   chip NI                                  (one per chip, in chip order: its port count)
 //   msg SRC INJECT_AT NWORDS W0 W1 ...       (hex words: head, data, CRC; each leaf's in order)
+//   afd CHIP CYCLE                           (the chip enters all-fall-down mode at CYCLE)
 // Output:
 //   tx MSG CYCLE                             (the message's first flit on its leaf link)
 //   rx LEAF CYCLE NWORDS W0 W1 ...           (the message's last flit on the leaf link at CYCLE)
 //   done CYCLES COMPLETED
 //   speed CYCLES SECONDS
-//   cnt CHIP v0 v1 ...                       (the router's counters, cnt_sel order)
+//   cnt CHIP v0 v1 ...                       (the router's counters, cnt_sel order, CRC errors last)
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   std::vector<int> chip_ports;
   std::vector<Msg> msgs;
   std::vector<uint32_t> srcs;
+  std::vector<std::pair<int, uint64_t>> afd;
   char kind[16];
   while (std::fscanf(in, "%15s", kind) == 1) {
     if (!std::strcmp(kind, "params")) {
@@ -79,6 +81,11 @@ int main(int argc, char** argv) {
         if (std::fscanf(in, "%x", &w) != 1) die("bad msg word");
       msgs.push_back(m);
       srcs.push_back(src);
+    } else if (!std::strcmp(kind, "afd")) {
+      int c = 0;
+      uint64_t at = 0;
+      if (std::fscanf(in, "%d %" SCNu64, &c, &at) != 2) die("bad afd");
+      afd.emplace_back(c, at);
     } else {
       die("unknown record");
     }
@@ -115,6 +122,7 @@ int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   for (uint64_t t = 0; t < max_cycles; ++t) {
     top->clk = 0;
+    for (const auto& [c, at] : afd) set_bit(top->afd_mode, c, t >= at);
     top->eval();  // the registered outputs of cycle t
     for (int x = 0; x < N; ++x) {
       Leaf& lf = leaves[static_cast<size_t>(x)];
@@ -177,7 +185,7 @@ int main(int argc, char** argv) {
   std::fprintf(out, "speed %" PRIu64 " %.6f\n", cycles, secs);
   for (size_t c = 0; c < chip_ports.size(); ++c) {
     std::fprintf(out, "cnt %zu", c);
-    for (int s = 0; s < 2 * chip_ports[c]; ++s) {
+    for (int s = 0; s < 2 * chip_ports[c] + 2; ++s) {
       top->cnt_chip = static_cast<uint32_t>(c);
       top->cnt_sel = static_cast<uint32_t>(s);
       top->eval();

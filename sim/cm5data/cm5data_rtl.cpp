@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 std::vector<uint32_t> cm5_expected_words(const Cm5DataParams& p, const Cm5DataMessage& m) {
   std::vector<uint32_t> w = cm5_message_words(p, m);
-  w[0] &= ~0xF0u;
+  w[0] &= ~0xF0u;  // U arrives as 0 (the message climbed exactly to its LCA)
   return w;
 }
 
@@ -35,6 +35,8 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
     std::ofstream in(in_path);
     in << "params " << p.leaves() << ' ' << p.link_bits << ' ' << p.buffer_flits() << ' ' << opt.max_cycles << '\n';
     for (uint32_t c = 0; c < p.total_chips(); ++c) in << "chip " << 4 + p.parents_at(cm5_chip_pos(p, c).level) << '\n';
+    for (size_t c = 0; c < opt.afd_at.size(); ++c)
+      if (opt.afd_at[c] != kCm5Never) in << "afd " << c << ' ' << opt.afd_at[c] << '\n';
     for (const Cm5DataMessage& m : t.messages) {
       const auto w = cm5_message_words(p, m);
       in << "msg " << m.src << ' ' << m.inject_at << ' ' << w.size() << std::hex;
@@ -50,10 +52,19 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
     fs::remove_all(work);
     throw std::runtime_error("cm5data RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
   }
-  // Messages by (destination, words arrived with), in traffic order.
-  std::map<std::pair<uint32_t, std::vector<uint32_t>>, std::vector<size_t>> waiting;
-  for (size_t i = t.messages.size(); i-- > 0;)
-    waiting[{t.messages[i].dst, cm5_expected_words(p, t.messages[i])}].push_back(i);
+  // Messages by their key (head without U and mark, data words), in traffic order.
+  auto key = [](std::vector<uint32_t> w) {
+    w.pop_back();
+    w[0] &= kCm5HeadCrcMask;
+    return w;
+  };
+  std::map<std::vector<uint32_t>, std::vector<size_t>> waiting;
+  std::vector<std::vector<uint32_t>> keys(t.messages.size());
+  std::vector<uint8_t> matched(t.messages.size(), 0);
+  for (size_t i = t.messages.size(); i-- > 0;) {
+    keys[i] = key(cm5_message_words(p, t.messages[i]));
+    waiting[keys[i]].push_back(i);
+  }
   Cm5DataRunResult r;
   r.deliveries.resize(t.messages.size());
   r.chips.resize(p.total_chips());
@@ -75,22 +86,44 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
       out >> std::hex;
       for (auto& x : w) out >> x;
       out >> std::dec;
-      auto it = waiting.find({leaf, w});
-      if (it == waiting.end() || it->second.empty()) {
+      if (w.size() < 2) {
+        ++r.kirchhoff_violations;
+        continue;
+      }
+      const std::vector<uint32_t> k = key(w);
+      auto it = waiting.find(k);
+      size_t m = t.messages.size();
+      while (it != waiting.end() && !it->second.empty() && m == t.messages.size()) {
+        if (!matched[it->second.back()]) m = it->second.back();
+        it->second.pop_back();
+      }
+      if (m == t.messages.size()) {
+        // Corrupted on the way: the unmatched message of the same length it differs least from.
+        size_t best = 3;
+        for (size_t i = 0; i < t.messages.size(); ++i) {
+          if (matched[i] || keys[i].size() != k.size()) continue;
+          size_t d = 0;
+          for (size_t j = 0; j < k.size(); ++j) d += keys[i][j] != k[j];
+          if (d < best) {
+            best = d;
+            m = i;
+          }
+        }
+      }
+      if (m == t.messages.size()) {
         // Not a message of the traffic (or a duplicate): count it against the network.
         ++r.kirchhoff_violations;
         continue;
       }
-      const size_t m = it->second.back();
-      it->second.pop_back();
+      matched[m] = 1;
       Cm5DataDelivery& d = r.deliveries[m];
       d.delivered = true;
       d.copies = 1;
       d.arrived = cyc;
       d.at_leaf = leaf;
       d.words = w;
-      std::vector<uint32_t> body(w.begin(), w.end() - 1);
-      d.crc_ok = cm5_crc32(body) == w.back();
+      d.crc = cm5_crc_status(w, p.link_bits);
+      d.crc_ok = d.crc == Cm5Crc::ok;
       ++r.delivered;
     } else if (kind == "done") {
       int completed = 0;
@@ -108,6 +141,7 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
       k.out.resize(static_cast<size_t>(ni));
       for (auto& v : k.in) out >> v;
       for (auto& v : k.out) out >> v;
+      out >> k.crc_primary >> k.crc_secondary;
     } else {
       fs::remove_all(work);
       throw std::runtime_error("cm5data RTL harness output: unknown record '" + kind + "'");

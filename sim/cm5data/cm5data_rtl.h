@@ -11,10 +11,13 @@ namespace cmnet {
 struct Cm5DataRtlOptions {
   uint64_t max_cycles = 1000000;
   double timeout_s = 1200;
+  std::vector<uint64_t> afd_at;  // as Cm5DataModelOptions::afd_at
 };
 
-// Received messages are matched to the traffic by their destination and words (the head word
-// with U = 0, as every message arrives). `seconds` is the harness's simulation time only.
+// Received messages are matched to the traffic by their words (the head word with U and the
+// all-fall-down mark zeroed, the data words; not the CRC word, not the leaf: a falling message
+// lands anywhere); a message corrupted on the way (fault injection) goes to the unmatched message
+// it differs least from. `seconds` is the harness's simulation time only.
 Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const Cm5DataRtlOptions& opt = {});
 
 // The words a message arrives with: its words with the head word's U field zeroed.

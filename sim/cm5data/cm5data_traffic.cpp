@@ -9,7 +9,7 @@ namespace cmnet {
 
 std::vector<uint32_t> cm5_message_words(const Cm5DataParams& p, const Cm5DataMessage& m) {
   std::vector<uint32_t> w;
-  w.push_back(cm5_head_word(p, m.src, m.dst, m.len, m.tag));
+  w.push_back(cm5_head_word(p, m.src, m.dst, m.len, m.tag) | (m.afd ? 8u : 0u));
   for (uint32_t d : m.data) w.push_back(d);
   w.push_back(cm5_crc32(w));
   return w;

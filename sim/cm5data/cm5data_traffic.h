@@ -16,6 +16,8 @@ struct Cm5DataMessage {
   int tag = 0;                  // 4 bits
   std::vector<uint32_t> data;   // len words
   uint64_t inject_at = 0;       // earliest cycle of the first flit
+  bool afd = false;             // sent already marked all-fall-down (a leaf's own choice)
+  int side = 0;                 // the stream board's left (0) or right (1) network
 };
 
 struct Cm5DataTraffic {

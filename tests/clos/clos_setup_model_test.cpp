@@ -37,8 +37,8 @@ void expect_clean(const ClosSetupStats& s, const ClosSetupOptions& o, const std:
   EXPECT_EQ(msgs(s, ClosMsgType::kCO), s.cos) << what;
   EXPECT_EQ(msgs(s, ClosMsgType::kCANCEL), s.cancels) << what;
   EXPECT_EQ(s.cos, o.requests + s.cancels) << what;  // each CO is ACKed or CANCELed
-  EXPECT_EQ(msgs(s, ClosMsgType::kRESEND), s.resends + s.blocked) << what;
-  EXPECT_EQ(msgs(s, ClosMsgType::kCR), o.requests + s.resends + s.blocked) << what;
+  EXPECT_EQ(msgs(s, ClosMsgType::kRESEND), s.resends + s.blocked + s.wait_resends) << what;
+  EXPECT_EQ(msgs(s, ClosMsgType::kCR), o.requests + s.resends + s.blocked + s.wait_resends) << what;
 }
 
 TEST(ClosSetupModel, StrictlyNonBlockingNetworksNeverBlock) {
@@ -140,6 +140,41 @@ TEST(ClosSetupModel, SameSeedSameRun) {
   const ClosSetupStats a = run_clos_setup(net(5, 3, 4, 2), o), b = run_clos_setup(net(5, 3, 4, 2), o);
   EXPECT_EQ(a.latency_us, b.latency_us);
   EXPECT_EQ(a.cube_hops, b.cube_hops);
+}
+
+TEST(ClosSetupModel, OpenLoopResendAfterWaitAndTheRaceClasses) {
+  // The paper's arrivals (Poisson per leaf, one circuit at a time), with and without RESEND for a
+  // CR that waited, from both search starts: clean, every CANCEL in exactly one class, and with
+  // the RESEND no CANCEL of a CR whose InputVector aged in a WaitingQueue.
+  for (bool resend : {false, true}) {
+    for (ClosSelectStart start : {ClosSelectStart::kDest, ClosSelectStart::kPair}) {
+      ClosParams p = net(4, 4, 4, 1);
+      ClosSetupOptions o;
+      o.requests = 8000;
+      o.open_loop = true;
+      o.interarrival_us = 1500;
+      o.hold_us = 300;
+      o.hop_us = 200;
+      o.resend_after_wait = resend;
+      o.select = start;
+      o.seed = 5;
+      const ClosSetupStats s = run_clos_setup(p, o);
+      const std::string what = std::string(resend ? "resend" : "as read") + (start == ClosSelectStart::kPair ? " pair" : " dest");
+      expect_clean(s, o, what);
+      EXPECT_GT(s.waited, 0u) << what;
+      EXPECT_EQ(s.delivery_us.size(), o.requests) << what;
+      EXPECT_LE(s.cancels_after_wait + s.cancels_retry, s.cancels) << what;
+      EXPECT_LE(s.requests_raced_fresh, s.requests_raced) << what;
+      EXPECT_LE(s.crs_sent_while_outstanding, s.crs_sent) << what;
+      if (resend) {
+        EXPECT_EQ(s.cancels_after_wait, 0u) << what;
+        EXPECT_GT(s.wait_resends, 0u) << what;
+      } else {
+        EXPECT_EQ(s.wait_resends, 0u) << what;
+        EXPECT_GT(s.cancels_after_wait, 0u) << what;
+      }
+    }
+  }
 }
 
 }  // namespace

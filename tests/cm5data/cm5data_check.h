@@ -75,21 +75,34 @@ inline Cm5DataConfig cm5data_test_config(int h, const std::string& profile, int 
   return c;
 }
 
-// The RTL against the model, message by message (send and arrival cycles, words) and chip by chip.
-inline void expect_rtl_equals_model(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& what) {
+// The RTL against the model, message by message (send and arrival cycles, words, leaf, CRC
+// status) and chip by chip (link counters, CRC errors). `intact`: every message also arrives at
+// its destination, unchanged (off with fault injection or all-fall-down). Returns the model's run.
+inline Cm5DataRunResult expect_rtl_equals_model(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& what,
+                                                const std::vector<uint64_t>& afd_at = {}, bool intact = true) {
   SCOPED_TRACE(what);
   const Cm5DataParams& p = cfg.cm5;
-  const Cm5DataRunResult model = run_cm5data_model(p, t);
-  const Cm5DataRunResult rtl = run_cm5data_rtl(cfg, t);
-  expect_all_delivered_once(p, t, rtl);
-  expect_counters_conserve(p, t, rtl);
+  Cm5DataModelOptions mo;
+  mo.afd_at = afd_at;
+  Cm5DataRtlOptions ro;
+  ro.afd_at = afd_at;
+  const Cm5DataRunResult model = run_cm5data_model(p, t, mo);
+  const Cm5DataRunResult rtl = run_cm5data_rtl(cfg, t, ro);
+  if (intact) {
+    expect_all_delivered_once(p, t, rtl);
+    expect_counters_conserve(p, t, rtl);
+  } else {
+    EXPECT_TRUE(rtl.completed);
+    EXPECT_EQ(rtl.delivered, t.messages.size());
+  }
   EXPECT_EQ(rtl.kirchhoff_violations, 0u) << "messages the traffic does not have";
-  ASSERT_EQ(model.deliveries.size(), rtl.deliveries.size());
+  EXPECT_EQ(model.deliveries.size(), rtl.deliveries.size());
+  if (model.deliveries.size() != rtl.deliveries.size()) return model;
   size_t differ = 0;
   for (size_t i = 0; i < t.messages.size(); ++i) {
     const Cm5DataDelivery& a = model.deliveries[i];
     const Cm5DataDelivery& b = rtl.deliveries[i];
-    if (a.sent != b.sent || a.arrived != b.arrived || a.words != b.words) {
+    if (a.sent != b.sent || a.arrived != b.arrived || a.words != b.words || a.at_leaf != b.at_leaf || a.crc != b.crc) {
       if (++differ <= 5)
         ADD_FAILURE() << "message " << i << " (" << t.messages[i].src << " -> " << t.messages[i].dst
                       << "): model sent " << a.sent << " arrived " << a.arrived << ", rtl sent " << b.sent
@@ -101,7 +114,10 @@ inline void expect_rtl_equals_model(const Cm5DataConfig& cfg, const Cm5DataTraff
   for (size_t c = 0; c < model.chips.size(); ++c) {
     EXPECT_EQ(model.chips[c].in, rtl.chips[c].in) << "chip " << c;
     EXPECT_EQ(model.chips[c].out, rtl.chips[c].out) << "chip " << c;
+    EXPECT_EQ(model.chips[c].crc_primary, rtl.chips[c].crc_primary) << "chip " << c;
+    EXPECT_EQ(model.chips[c].crc_secondary, rtl.chips[c].crc_secondary) << "chip " << c;
   }
+  return model;
 }
 
 inline const std::vector<std::string> kPatterns = {"random", "permutation", "hot-spot", "all-to-one",

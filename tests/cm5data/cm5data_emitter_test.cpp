@@ -72,6 +72,25 @@ TEST(Cm5DataConfig, BadConfigsGiveClearErrors) {
   EXPECT_NE(config_error(R"({"seed": -1})").find("seed = -1 out of range 0..65535"), std::string::npos);
   EXPECT_NE(config_error(R"({"widht": 4})").find("unknown field 'widht'"), std::string::npos);
   EXPECT_EQ(config_error(R"({"height": 3, "parents": [4, 2], "link_bits": 8})"), "(accepted)");
+  // Map-out and fault injection.
+  const std::string mo = config_error(R"({"height": 2, "mapped_out": [{"level": 1, "node": 4, "chip": 0, "parent": 0}]})");
+  EXPECT_NE(mo.find("net.json: cm5data: mapped_out[0].node = 4 out of range 0..3"), std::string::npos) << mo;
+  EXPECT_NE(config_error(R"({"height": 2, "mapped_out": [{"level": 1, "node": 0, "chip": 0}]})").find("mapped_out[0]: parent is missing"),
+            std::string::npos);
+  EXPECT_NE(config_error(R"({"height": 2, "mapped_out": [{"level": 2, "node": 0, "chip": 0, "parent": 0}]})")
+                .find("mapped_out[0].level = 2 out of range 1..1"),
+            std::string::npos);
+  EXPECT_NE(config_error(R"({"height": 2, "mapped_out": [{"level": 1, "node": 0, "chip": 0, "parent": 0},
+                                                         {"level": 1, "node": 0, "chip": 0, "parent": 1}]})")
+                .find("mapped_out leaves no way up at level 1 from chip 0 of node 0 (all its parents are out)"),
+            std::string::npos);
+  const std::string ff = config_error(R"({"height": 2, "fault": {"chip": 9, "port": 0, "flit": 8, "mask": 1}})");
+  EXPECT_NE(ff.find("net.json: cm5data: fault.chip = 9 out of range 0..5"), std::string::npos) << ff;
+  EXPECT_NE(config_error(R"({"height": 2, "fault": {"chip": 0, "port": 0, "flit": 2}})").find("fault.flit = 2 out of range 8..55"),
+            std::string::npos);
+  EXPECT_NE(config_error(R"({"height": 2, "fault": {"chip": 0, "flit": 9, "mask": 0}})").find("fault.mask = 0 out of range 1..15"),
+            std::string::npos);
+  EXPECT_NE(config_error(R"({"fault": {"chip": 0, "bit": 1}})").find("unknown field 'bit'"), std::string::npos);
 }
 
 TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
@@ -82,6 +101,15 @@ TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
   EXPECT_EQ(b.cm5.parents_at(1), 4);
   EXPECT_EQ(b.cm5.parents_at(2), 2);
   EXPECT_EQ(b.cm5.parents_at(3), 0);
+  const Cm5DataConfig c = parse_cm5data_config(
+      R"({"network": "cm5data", "name": "x", "cm5data": {"height": 2, "mapped_out": [{"level": 1, "node": 2, "chip": 0,
+          "parent": 1}], "fault": {"chip": 3, "port": 4, "flit": 20, "mask": 6}}})", "c");
+  EXPECT_EQ(config_to_json(parse_cm5data_config(config_to_json(c), "d")), config_to_json(c));
+  EXPECT_EQ(c.cm5.mapped_out.size(), 1u);
+  EXPECT_TRUE(c.cm5.fault.on);
+  EXPECT_EQ(c.cm5.fault.mask, 6u);
+  // Without them the canonical JSON (and so the Verilog) is what it was.
+  EXPECT_EQ(config_to_json(a).find("mapped_out"), std::string::npos);
 }
 
 TEST(Cm5DataParams, DerivedFiguresOfTheCm5Profile) {
@@ -156,6 +184,34 @@ TEST_P(Cm5EmitterMatrix, LintsCleanWithVerilatorWall) {
   const std::string log = run_tool(cmd, dir / "lint.log", &rc);
   EXPECT_EQ(rc, 0) << log;
   EXPECT_EQ(log.find("%Warning"), std::string::npos) << log;
+  fs::remove_all(dir);
+}
+
+TEST(Cm5Emitter, MapOutTableAndFaultStrapsLintClean) {
+  Cm5DataConfig c = cfg(3, "cm5", 8, 2);
+  // Two nodes' entries at level 1, index 0 (a table of 2), one at level 2.
+  c.cm5.mapped_out = {{1, 3, 0, 1}, {1, 9, 0, 1}, {2, 1, 1, 0}};
+  c.cm5.fault.on = true;
+  c.cm5.fault.chip = cm5_chip_id(c.cm5, 2, 1, 0);
+  c.cm5.fault.port = 4;
+  c.cm5.fault.flit = 7;
+  c.cm5.fault.mask = 0x21;
+  validate(c.cm5, "test");
+  EXPECT_EQ(cm5_mapout_entries(c.cm5), 2);
+  const fs::path dir = temp_dir("lint-faults");
+  const auto d = emit_cm5data(c);
+  write_design(d, dir.string());
+  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", "cm5data_network"};
+  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
+  int rc = 0;
+  const std::string log = run_tool(cmd, dir / "lint.log", &rc);
+  EXPECT_EQ(rc, 0) << log;
+  EXPECT_EQ(log.find("%Warning"), std::string::npos) << log;
+  const std::string net = file_of(d, "cm5data_network.v");
+  size_t on = 0;
+  for (size_t at = net.find(".fault_en"); at != std::string::npos; at = net.find(".fault_en", at + 1))
+    on += net.substr(at, net.find('\n', at) - at).find("(1'b1)") != std::string::npos;
+  EXPECT_EQ(on, 1u);  // one chip has the bad link
   fs::remove_all(dir);
 }
 

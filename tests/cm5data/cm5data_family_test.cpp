@@ -1,6 +1,6 @@
 // The cm5data family through the registry: its example configs load, emit and summarize; the
 // canonical JSON reads back; `cmnet sim` writes one JSON line per message and a summary on both
-// engines; build, run and sweep refuse with a clear sentence (no board top yet); a traffic file
+// engines; the board top is the stream board's, sweep refuses with a clear sentence; a traffic file
 // is read with errors naming the file, line and field.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -44,18 +44,31 @@ TEST(Cm5Family, ExamplesLoadEmitAndRoundTrip) {
   EXPECT_THROW(f->emit(paper), ConfigError);  // 16,384 leaves: the model only
 }
 
-TEST(Cm5Family, NoBoardTopYet) {
+TEST(Cm5Family, BoardTopOnTheStreamShellSweepNotYet) {
   const Family* f = nullptr;
   const NetworkConfig cfg = load_network(example("cm5data_16.json"), &f);
+  EXPECT_EQ(f->build_modes(), std::vector<std::string>{"host"});
+  Board b;
+  b.clock_mhz = 12;
+  const GeneratedDesign d = f->board_top(cfg, b, BuildArgs{});
+  EXPECT_EQ(d.top, "cm5data_host_board");
+  BuildArgs other;
+  other.mode = "network";
+  EXPECT_THROW(f->board_top(cfg, b, other), InputError);
+  RunArgs r;
+  r.generator = "x";
   try {
-    f->run(cfg, RunArgs{});
-    ADD_FAILURE() << "run accepted";
+    f->run(cfg, r);
+    ADD_FAILURE() << "run accepted --generator";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("the cm5data family has no board top yet: cmnet run needs one"),
-              std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("--generator and --mode are CM-1's"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(f->sweep(cfg, SweepArgs{}), InputError);
-  EXPECT_THROW(f->board_top(cfg, Board{}, BuildArgs{}), InputError);
+  try {
+    f->sweep(cfg, SweepArgs{});
+    ADD_FAILURE() << "sweep accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cmnet sweep is not done for cm5data"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Cm5Family, SimWritesJsonLinesOnBothEngines) {

@@ -24,7 +24,9 @@
 #include "gen/cli/clos/clos_family.h"
 #include "gen/clos/clos_emitter.h"
 #include "gen/clos/clos_router.h"
+#include "gen/core/errors.h"
 #include "gen/core/process.h"
+#include "sim/clos/clos_eval.h"
 #include "sim/clos/clos_setup_model.h"
 #include "sim/clos/clos_tree.h"
 
@@ -107,44 +109,201 @@ json bench_router(bool quick) {
           {"benes_routed_and_traced", benes_ok}, {"benes_us_per_permutation", 1e6 * benes_secs / perms}};
 }
 
+// The paper's traffic (its evaluation): long messages (> 100 bytes, 40% of all, exponential,
+// mean 3,000 bytes) take circuits; a circuit carries 0.8 MB/s x 0.83 (the bus contention
+// factor) = 0.664 MB/s, so it is held 3,000 / 0.664 = 4,518 us on average.
+constexpr double kLongBytes = 3000, kCircuitMBs = 0.8 * 0.83, kHoldUs = kLongBytes / kCircuitMBs;
+
+struct SetupRow {
+  const char* variant;
+  ClosSetupStats s;
+};
+
+json setup_row_json(const ClosSetupStats& s) {
+  const Rate blocking{s.blocked, s.selections}, truly{s.truly_blocked, s.selections},
+      race_fresh{s.requests_raced_fresh, s.ready}, raced{s.requests_raced, s.ready}, per_co{s.cancels, s.cos},
+      outst{s.crs_sent_while_outstanding, s.crs_sent};
+  return {{"mean_circuits", s.mean_circuits}, {"max_circuits", s.max_circuits}, {"connections", s.ready},
+          {"race_paper", race_fresh.to_json()}, {"raced_connections", raced.to_json()}, {"cancel_per_co", per_co.to_json()},
+          {"cancels_after_wait", s.cancels_after_wait}, {"cancels_retry", s.cancels_retry},
+          {"cancels_paper_race", s.cancels - s.cancels_after_wait - s.cancels_retry},
+          {"cr_sent_while_outstanding", outst.to_json()}, {"blocking", blocking.to_json()}, {"truly_blocked", truly.to_json()},
+          {"resends", s.resends}, {"wait_resends", s.wait_resends}, {"waited", s.waited},
+          {"mean_latency_us", mean(s.latency_us)}, {"p99_latency_us", pct(s.latency_us, 0.99)}};
+}
+
+void print_setup_row(const char* load, const char* variant, const ClosSetupStats& s) {
+  const Rate blocking{s.blocked, s.selections}, race_fresh{s.requests_raced_fresh, s.ready}, raced{s.requests_raced, s.ready};
+  const uint64_t paper = s.cancels - s.cancels_after_wait - s.cancels_retry;
+  std::printf("   %-14s %-26s %8.1f %8llu %26s %26s %6llu %6llu %6llu %6.2f %26s\n", load, variant, s.mean_circuits,
+              static_cast<unsigned long long>(s.ready), race_fresh.str().c_str(), raced.str().c_str(),
+              static_cast<unsigned long long>(s.cancels_after_wait), static_cast<unsigned long long>(s.cancels_retry),
+              static_cast<unsigned long long>(paper),
+              s.crs_sent ? static_cast<double>(s.crs_sent_while_outstanding) / static_cast<double>(s.crs_sent) : 0.0,
+              blocking.str().c_str());
+}
+
 json bench_setup(bool quick) {
   const ClosParams p = paper_net();
-  std::printf("== parallel set-up model, %s, 32 hnodes (5-cube), 30 active leaves per switch (960), "
-              "hop 50 us, handling 30 us, hold 4 ms, %d tree hops\n", clos_name(p).c_str(), ClosTree(ClosTreeShape{}).depth());
-  std::printf("   %-10s %9s %9s %26s %26s %26s %26s %10s %8s\n", "think", "circuits", "requests", "blocking (h_d: none free)",
-              "truly blocked (oracle)", "race (CANCEL per CO)", "race, CRs that never waited", "raced req", "RESENDs");
+  std::printf("== race and blocking: the parallel set-up model, %s, 32 hnodes (5-cube), 30 active leaves per switch "
+              "(960), hop 50 us, handling 30 us, %d tree hops\n", clos_name(p).c_str(), ClosTree(ClosTreeShape{}).depth());
+  std::printf("   race (paper) = connections whose first CO, from a CR that went straight to its selection, was "
+              "CANCELed:\n   the paper's race (\"a connection request previously sent from h_o which has not been "
+              "acknowledged\");\n   CANCELs are split by cause: 'wait' = the CR waited in the destination's WaitingQueue "
+              "(its InputVector\n   is as old as the wait), 'retry' = a re-selection after a CANCEL, 'race' = the paper's; "
+              "'outst' = CRs sent\n   while another CR of the same input switch was unacknowledged (the race's "
+              "precondition)\n");
+  std::printf("   %-14s %-26s %8s %8s %26s %26s %6s %6s %6s %6s %26s\n", "load", "protocol", "circuits", "conns",
+              "race (paper) per conn", "any CANCEL per conn", "wait", "retry", "race", "outst", "blocking (h_d: none free)");
   json rows = json::array();
-  for (double think : {16000.0, 4000.0, 1000.0, 0.0}) {
+  const uint64_t requests = quick ? 20000 : 100000;
+  Rate pooled;  // blocking over every row: no selection blocked anywhere
+  auto base = [&] {
     ClosSetupOptions o;
-    o.requests = quick ? 20000 : 200000;
-    o.think_us = think;
-    o.hold_us = 4000;
+    o.requests = requests;
     o.active_per_switch = 30;
     o.seed = 7;
     o.full_trace_every = 5000;
     o.tree_hops = ClosTree(ClosTreeShape{}).depth();
+    return o;
+  };
+  // What the earlier bench measured: closed loop (a leaf asks again a think time after its
+  // circuit is gone), hold 4 ms, the protocol as read.
+  for (double think : {16000.0, 4000.0, 0.0}) {
+    ClosSetupOptions o = base();
+    o.think_us = think;
+    o.hold_us = 4000;
     const ClosSetupStats s = run_clos_setup(p, o);
-    if (!s.error.empty() || s.deadlock) {
-      std::printf("   model failed: %s%s\n", s.error.c_str(), s.deadlock ? " (deadlock)" : "");
-      return json{{"error", s.error}, {"deadlock", s.deadlock}};
-    }
-    const Rate blocking{s.blocked, s.selections}, truly{s.truly_blocked, s.selections}, race{s.cancels, s.cos},
-        raced{s.requests_raced, s.ready}, race_fresh{s.cancels - s.cancels_after_wait, s.cos - s.cos_after_wait};
-    std::printf("   %7.0f us %9.1f %9llu %26s %26s %26s %26s %10.2e %8llu\n", think, s.mean_circuits,
-                static_cast<unsigned long long>(s.ready), blocking.str().c_str(), truly.str().c_str(), race.str().c_str(),
-                race_fresh.str().c_str(), raced.p(), static_cast<unsigned long long>(s.resends));
-    rows.push_back({{"think_us", think}, {"hold_us", o.hold_us}, {"mean_circuits", s.mean_circuits},
-                    {"max_circuits", s.max_circuits}, {"requests", s.ready}, {"blocking", blocking.to_json()},
-                    {"truly_blocked", truly.to_json()}, {"race_per_co", race.to_json()},
-                    {"raced_requests", raced.to_json()}, {"race_per_co_never_waited", race_fresh.to_json()},
-                    {"resends", s.resends},
-                    {"mean_latency_us", mean(s.latency_us)}, {"p99_latency_us", pct(s.latency_us, 0.99)}});
+    if (!s.error.empty() || s.deadlock) throw InputError("clos bench: set-up model failed: " + s.error);
+    pooled.x += s.blocked;
+    pooled.n += s.selections;
+    char load[32];
+    std::snprintf(load, sizeof load, "think %.0f ms", think / 1000);
+    print_setup_row(load, "as read (closed loop)", s);
+    json j = setup_row_json(s);
+    j["arrivals"] = "closed";
+    j["think_us"] = think;
+    j["protocol"] = "as read";
+    rows.push_back(j);
   }
-  std::printf("   paper: blocking < 1e-4 (N(32, 32, 32), random connections); race < 1e-3; 240 to 480 circuits at once\n"
-              "   (480: every one of the 960 leaves in a circuit)\n");
-  std::printf("   (rates: events / trials, 95%% Wilson interval; 'circuits' = mean established at once; a CR that\n"
-              "   waited in a WaitingQueue for its destination carries an InputVector as old as the wait)\n\n");
+  // The paper's conditions: Poisson messages per data processor, uniform destinations, circuits
+  // for the long ones (mean hold kHoldUs); offered circuit load in MB/s.
+  struct Variant {
+    const char* name;
+    bool resend;
+    ClosSelectStart start;
+  };
+  const Variant variants[] = {{"as read", false, ClosSelectStart::kDest},
+                              {"+ RESEND after a wait", true, ClosSelectStart::kDest},
+                              {"+ Latin-square start", true, ClosSelectStart::kPair}};
+  for (double mbs : {24.0, 48.0, 96.0}) {
+    for (const Variant& v : variants) {
+      ClosSetupOptions o = base();
+      o.open_loop = true;
+      o.interarrival_us = 960 * kLongBytes / mbs;  // bytes / (MB/s) = us
+      o.hold_us = kHoldUs;
+      o.resend_after_wait = v.resend;
+      o.select = v.start;
+      const ClosSetupStats s = run_clos_setup(p, o);
+      if (!s.error.empty() || s.deadlock) throw InputError("clos bench: set-up model failed: " + s.error);
+      pooled.x += s.blocked;
+      pooled.n += s.selections;
+      char load[32];
+      std::snprintf(load, sizeof load, "%.0f MB/s", mbs);
+      print_setup_row(load, v.name, s);
+      json j = setup_row_json(s);
+      j["arrivals"] = "open";
+      j["offered_mb_per_s"] = mbs;
+      j["interarrival_us"] = o.interarrival_us;
+      j["hold_us"] = o.hold_us;
+      j["protocol"] = v.name;
+      rows.push_back(j);
+    }
+  }
+  std::printf("   blocking, every row pooled: %s of %llu selections\n", pooled.str().c_str(),
+              static_cast<unsigned long long>(pooled.n));
+  std::printf("   paper: blocking < 1e-4 (N(32, 32, 32), random connections); race < 1e-3 (\"with the assumed "
+              "communication pattern\")\n");
+  std::printf("   (rates: events / trials, 95%% Wilson interval. Open loop: each of the 960 leaves sends messages "
+              "needing a\n   circuit as a Poisson process, one circuit at a time, hold %.0f us = 3,000 bytes at 0.8 "
+              "MB/s x 0.83;\n   'MB/s' = offered circuit traffic. '+ RESEND after a wait': h_d RESENDs a CR that "
+              "waited for the leaf;\n   '+ Latin-square start': h_d's search starts at (input switch + output switch) "
+              "mod m, not at h_d)\n\n", kHoldUs);
+  rows.push_back({{"blocking_pooled", pooled.to_json()}});
   return rows;
+}
+
+// The paper's evaluation (its Figures 11 and 12 and the static circuit count) on the models.
+json bench_eval(bool quick) {
+  std::printf("== the paper's evaluation re-run: 960 data processors (32 trees of 30, Figure 10), 256 communication\n"
+              "   processors, N(32, 32, 32), links 0.8 MB/s x 0.83, CPU routing uniform 0..60 us, Poisson messages,\n"
+              "   60%% log-normal < 100 bytes (mean 50), 40%% 100 + exponential (mean 3,000), uniform destinations;\n"
+              "   long messages take circuits (the set-up model), short ones the trees and the hypercube\n");
+  // Static: pairs of processors linked at once (paper: 240 to 480 pairs, 384 to 768 MB/s at 1.6 MB/s a pair).
+  const ClosParams p = paper_net();
+  std::vector<int> pairing(static_cast<size_t>(p.ports()), -1);
+  std::vector<int> procs;
+  for (int sw = 0; sw < p.r; ++sw)
+    for (int k = 0; k < 30; ++k) procs.push_back(sw * p.n + k);
+  std::mt19937_64 rng(3);
+  std::shuffle(procs.begin(), procs.end(), rng);
+  for (size_t i = 0; i + 1 < procs.size(); i += 2) {
+    pairing[static_cast<size_t>(procs[i])] = procs[i + 1];
+    pairing[static_cast<size_t>(procs[i + 1])] = procs[i];
+  }
+  const auto routed = route_permutation(p, pairing);
+  const ClosTrace tr = trace(p, settings_of(p, routed));
+  const bool all = tr.error.empty() && tr.reached == pairing;
+  const std::vector<int> dyn = clos_dynamic_pairs(quick ? 5 : 50, 11);
+  const int dmin = *std::min_element(dyn.begin(), dyn.end()), dmax = *std::max_element(dyn.begin(), dyn.end());
+  const double dmean = std::accumulate(dyn.begin(), dyn.end(), 0.0) / static_cast<double>(dyn.size());
+  std::printf("   pairs talking at once: off-line router %d of 480 (%s); set up one by one in random order, first fit\n"
+              "   from h_d's switch, no rearranging: %d to %d (mean %.1f) over %zu orders = %.0f to %.0f MB/s\n"
+              "   paper: 240 to 480 pairs (384 to 768 MB/s)\n",
+              all ? 480 : 0, all ? "every pairing routes: m = n" : "FAILED", dmin, dmax, dmean, dyn.size(), dmin * 1.6,
+              dmax * 1.6);
+  json stat = {{"router_pairs", all ? 480 : 0}, {"dynamic_pairs_min", dmin}, {"dynamic_pairs_max", dmax},
+               {"dynamic_pairs_mean", dmean}, {"paper_pairs", {240, 480}}};
+  std::printf("   %9s | %-54s | %-38s\n", "", "CONNECT", "10-cube, store-and-forward (17% CPU load)");
+  std::printf("   %9s | %8s %9s %9s %9s %6s %9s | %9s %9s %6s %10s\n", "load MB/s", "long MB/s", "circuits", "long us",
+              "short us", "corr", "MSE us2", "long us", "short us", "corr", "MSE us2");
+  json rows = json::array();
+  const std::vector<double> loads = quick ? std::vector<double>{20, 100, 120} : std::vector<double>{20, 60, 100, 120, 140, 170, 200};
+  ClosEvalResult c120, h120;
+  for (double load : loads) {
+    ClosEvalOptions o;
+    o.load_mb_s = load;
+    o.sim_us = quick ? 150000 : 400000;
+    o.warmup_us = o.sim_us / 8;
+    o.seed = 5;
+    const ClosEvalResult c = run_connect_eval(o);
+    const ClosEvalResult h = run_hypercube_eval(o);
+    if (load == 120) c120 = c, h120 = h;
+    std::printf("   %9.0f | %9.1f %9.1f %9.0f %9.0f %6.3f %9.0f | %9.0f %9.0f %6.3f %10.0f\n", load, c.long_mb_s, c.mean_circuits,
+                c.long_delivery_us, c.short_delivery_us, c.short_size_delay_corr, c.short_mse_us2, h.long_delivery_us,
+                h.short_delivery_us, h.short_size_delay_corr, h.short_mse_us2);
+    rows.push_back({{"load_mb_s", load},
+                    {"connect", {{"long_mb_s", c.long_mb_s}, {"mean_circuits", c.mean_circuits}, {"long_delivery_us", c.long_delivery_us},
+                                 {"short_delivery_us", c.short_delivery_us}, {"short_corr", c.short_size_delay_corr},
+                                 {"short_mse_us2", c.short_mse_us2}, {"long_msgs", c.long_msgs}, {"short_msgs", c.short_msgs}}},
+                    {"hypercube", {{"long_delivery_us", h.long_delivery_us}, {"short_delivery_us", h.short_delivery_us},
+                                   {"short_corr", h.short_size_delay_corr}, {"short_mse_us2", h.short_mse_us2}}}});
+  }
+  auto less = [](double a, double b) { return b > 0 ? 100.0 * (1 - a / b) : 0.0; };
+  std::printf("   paper: long delivery climbs past 170 MB/s, practical limit 200 MB/s; short 900 to 970 us from a few to\n"
+              "   200 MB/s, corr 0.97, MSE 28,816 us2 (hypercube 1,789,561); at 120 MB/s CONNECT 40%% less than the\n"
+              "   hypercube for long messages, 21%% less for short\n");
+  std::printf("   here at 120 MB/s: CONNECT %.0f%% less for long messages, %.0f%% less for short; MSE ratio %.0f\n",
+              less(c120.long_delivery_us, h120.long_delivery_us), less(c120.short_delivery_us, h120.short_delivery_us),
+              c120.short_mse_us2 > 0 ? h120.short_mse_us2 / c120.short_mse_us2 : 0.0);
+  std::printf("   ('long MB/s' = carried by circuits over the run, drain included: below the offered long share, 97.6%%\n"
+              "   of the bytes, the circuits saturate; 'circuits' = mean established; delivery = generated -> last\n"
+              "   byte; the hypercube stores and forwards whole messages, as the paper says)\n\n");
+  return {{"static", stat}, {"loads", rows},
+          {"at_120", {{"long_less_pct", less(c120.long_delivery_us, h120.long_delivery_us)},
+                      {"short_less_pct", less(c120.short_delivery_us, h120.short_delivery_us)}}},
+          {"paper", {{"knee_mb_s", 170}, {"limit_mb_s", 200}, {"short_us", {900, 970}}, {"short_corr", 0.97},
+                     {"mse_connect", 28816}, {"mse_hypercube", 1789561}, {"long_less_pct", 40}, {"short_less_pct", 21}}}};
 }
 
 json bench_latency(bool quick) {
@@ -207,11 +366,15 @@ json bench_fpga() {
   std::printf("   one hnode's switch status (vectors, RelayTable): %5d LUTs %5d FFs\n", hn.first, hn.second);
   std::printf("   one hnode's leaf status (4 leaves, 16-deep WaitingQueues, 12-bit request numbers): %d LUTs %d FFs\n",
               lf.first, lf.second);
-  std::printf("   not built: the hnodes' message engine and the tree packet network in RTL; Fmax (no place and route here)\n\n");
+  const auto ctrl = ice40_cells(emit_clos_ctrl(c));
+  std::printf("   the 4 hnodes' message engines on their 2-cube (each with its switch and leaf status): %d LUTs %d FFs\n",
+              ctrl.first, ctrl.second);
+  std::printf("   not measured: Fmax (no place and route here)\n\n");
   return {{"network", clos_name(c.clos)}, {"width", c.clos.width},
           {"switch", {{"luts", sw.first}, {"flip_flops", sw.second}}},
           {"hnode_switch_status", {{"luts", hn.first}, {"flip_flops", hn.second}}},
-          {"hnode_leaf_status", {{"luts", lf.first}, {"flip_flops", lf.second}}}};
+          {"hnode_leaf_status", {{"luts", lf.first}, {"flip_flops", lf.second}}},
+          {"hnode_engines", {{"luts", ctrl.first}, {"flip_flops", ctrl.second}}}};
 }
 
 }  // namespace
@@ -234,6 +397,7 @@ int clos_bench(const BenchArgs& a) {
   out["setup"] = bench_setup(a.quick);
   out["paper"] = {{"blocking_probability_below", 1e-4}, {"race_rate_below", 1e-3}};
   out["latency"] = bench_latency(a.quick);
+  out["evaluation"] = bench_eval(a.quick);
   out["fpga"] = bench_fpga();
   std::ofstream js(path);
   js << out.dump(2) << "\n";

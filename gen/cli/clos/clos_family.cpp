@@ -4,6 +4,7 @@
 
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
+#include "host/clos/clos_run.h"
 #include "sim/clos/clos_patterns.h"
 
 namespace cmnet {
@@ -14,7 +15,7 @@ std::string ClosFamily::title() const {
 
 std::vector<std::string> ClosFamily::patterns() const { return clos_pattern_names(); }
 
-std::vector<std::string> ClosFamily::build_modes() const { return {"network"}; }
+std::vector<std::string> ClosFamily::build_modes() const { return {"stream"}; }
 
 std::vector<std::string> ClosFamily::figures() const {
   return {"off-line router: random permutations of N(32, 32, 32) routed and traced",
@@ -42,18 +43,33 @@ std::string ClosFamily::summary(const NetworkConfig& cfg) const {
 }
 
 GeneratedDesign ClosFamily::board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args) const {
-  (void)cfg;
-  (void)board;
-  (void)args;
-  throw InputError("the clos family has no board top yet: cmnet build needs one");
+  if (!args.mode.empty() && args.mode != "stream")
+    throw InputError("--mode " + args.mode + ": the clos family has one board top (allowed: stream)");
+  // The shared stream board (hw/common/STREAM_BOARD.md) around clos_stream.
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
+  h.reset_button = board.reset.has_value() && board.reset->active_low;
+  return emit_stream_board(clos_stream_spec(clos_config(cfg)), h);
 }
 
 int ClosFamily::sim(const NetworkConfig& cfg, const SimArgs& args) const { return clos_sim(clos_config(cfg), args); }
 
 int ClosFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
-  (void)cfg;
-  (void)args;
-  throw InputError("the clos family has no board top yet: cmnet run needs one");
+  if (args.pattern != "permutation")
+    throw InputError("--pattern " + args.pattern + ": the clos board runs a permutation of circuits (allowed: permutation)");
+  if (!args.traffic.empty() || !args.mode.empty() || !args.generator.empty() || !args.rtl.empty())
+    throw InputError("cmnet run: --traffic, --mode, --generator and --rtl are not used by the clos family");
+  StreamRunArgs a;
+  a.board = args.board;
+  a.out_dir = args.out_dir;
+  a.timeout_s = args.timeout_s;
+  if (args.sim_link == "fifo") a.sim.phy = HostLinkPhy::Fifo;
+  else if (args.sim_link != "uart") throw InputError("--sim-link " + args.sim_link + ": unknown (allowed: uart, fifo)");
+  a.trace = TraceWindow{args.trace, args.trace_from, args.trace_to};
+  ClosRunOptions o;
+  o.seed = args.seed;
+  o.words = args.per_proc;
+  return run_clos_stream(clos_config(cfg), o, a).verdict.ok() ? 0 : 1;
 }
 
 int ClosFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {

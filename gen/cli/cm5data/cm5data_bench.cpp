@@ -194,6 +194,62 @@ int cm5data_bench(const BenchArgs& a) {
   }
   out["buffer_depth"] = depth;
 
+  // What stops the saturation short of the bound: per level and direction, what the output
+  // ports did at saturation (load 1.25 of the bound, uniform random, 64 leaves, CM-5 profile)
+  // with 2-word buffers and with whole-message (7-word) buffers.
+  std::printf("== what stops it: the output ports at saturation (uniform random, 64 leaves, CM-5 profile, load 1.25 "
+              "of the bound), fraction of cycles\n");
+  json stops = json::array();
+  for (int bw : {2, 7}) {
+    const Cm5DataConfig cfg = bench_config(3, "cm5", bw);
+    const Cm5DataParams& p = cfg.cm5;
+    const Cm5DataArmBound b = pattern_bound(p, "random");
+    const Cm5DataTraffic t = make_cm5_open_loop("random", p, 7, 1.25 * b.rate_per_leaf / p.message_flits(kWords), cycles, kWords);
+    Cm5DataModelOptions o;
+    o.max_cycles = cycles;
+    o.stop_when_done = false;
+    o.link_stats = true;
+    const Cm5DataRunResult r = run_cm5data_model(p, t, o);
+    double acc = 0;
+    for (const auto& d : r.deliveries)
+      if (d.delivered && d.arrived >= warmup) acc += p.message_flits(kWords);
+    acc /= static_cast<double>(cycles - warmup) * p.leaves();
+    std::printf("   buffers of %d words: accepted %.4f = %.3f of the bound\n", bw, acc, acc / b.rate_per_leaf);
+    std::printf("   %-14s %8s %14s %14s %9s %6s\n", "ports", "moving", "allocated,", "allocated,", "granting", "free");
+    std::printf("   %-14s %8s %14s %14s %9s %6s\n", "", "", "no credit", "no flit", "", "");
+    for (int l = 1; l <= p.height; ++l)
+      for (int up = 0; up < 2; ++up) {
+        if (up && l == p.height) continue;
+        Cm5DataPortStats s{};
+        for (uint32_t n = 0; n < p.nodes_at(l); ++n)
+          for (int j = 0; j < p.chips_per_node(l); ++j) {
+            const auto& st = r.port_stats[cm5_chip_id(p, l, n, j)];
+            for (int k = up ? 4 : 0; k < (up ? 4 + p.parents_at(l) : 4); ++k) {
+              const auto& x = st[static_cast<size_t>(k)];
+              s.moving += x.moving;
+              s.no_credit += x.no_credit;
+              s.no_flit += x.no_flit;
+              s.granting += x.granting;
+              s.free += x.free;
+            }
+          }
+        const double tot = static_cast<double>(s.moving + s.no_credit + s.no_flit + s.granting + s.free);
+        const std::string name = "level " + std::to_string(l) + (up ? " up" : " down");
+        std::printf("   %-14s %8.3f %14.3f %14.3f %9.3f %6.3f\n", name.c_str(), s.moving / tot, s.no_credit / tot,
+                    s.no_flit / tot, s.granting / tot, s.free / tot);
+        stops.push_back({{"buffer_words", bw}, {"ports", name}, {"moving", s.moving / tot}, {"no_credit", s.no_credit / tot},
+                         {"no_flit", s.no_flit / tot}, {"granting", s.granting / tot}, {"free", s.free / tot}});
+      }
+  }
+  std::printf("   With 2-word buffers the bound's arm (level 2 up) is allocated but blocked (no credit) a large part of\n"
+              "   the time: a message blocked at a top chip on its single path down holds the link behind it (wormhole).\n"
+              "   With whole-message buffers that goes to 0, and what is left is head-of-line blocking at the top\n"
+              "   chips' FIFO inputs: their down ports idle while the message that could use one waits behind a\n"
+              "   blocked head; a 4x4 input-queued switch with FIFO inputs saturates at 0.655 under uniform traffic\n"
+              "   (Karol, Hluchyj, Morgan 1987). Going beyond needs per-output queues at the inputs (virtual\n"
+              "   channels or output queues) or crossbar speedup.\n\n");
+  out["what_stops_saturation"] = stops;
+
   // The RTL at 64 leaves: the same points, and the same deliveries as the model's.
   std::printf("== RTL (Verilator, the emitted cm5data_network), 64 leaves, the same points as the model\n");
   const Cm5DataConfig rcfg = bench_config(3, "cm5");

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "gen/cm5data/cm5data_emitter.h"
+#include "gen/cm5data/cm5data_stream.h"
+#include "host/cm5data/cm5data_runner.h"
 #include "gen/core/errors.h"
 #include "sim/cm5data/cm5data_model.h"
 #include "sim/cm5data/cm5data_rtl.h"
@@ -19,8 +21,8 @@ std::string Cm5DataFamily::title() const {
 
 std::vector<std::string> Cm5DataFamily::patterns() const { return cm5_pattern_names(); }
 
-// The mode a board top will have; board_top refuses it until there is one.
-std::vector<std::string> Cm5DataFamily::build_modes() const { return {"network"}; }
+// The stream board (gen/cm5data/cm5data_stream.h on the shared shell): the host drives it.
+std::vector<std::string> Cm5DataFamily::build_modes() const { return {"host"}; }
 
 std::vector<std::string> Cm5DataFamily::figures() const {
   return {"accepted throughput vs offered load (uniform random, random permutation, nearest neighbour) on the "
@@ -54,18 +56,36 @@ std::string Cm5DataFamily::summary(const NetworkConfig& cfg) const {
   return buf;
 }
 
-GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig&, const Board&, const BuildArgs&) const {
-  throw InputError("the cm5data family has no board top yet: cmnet build needs one (cmnet gen writes the network's "
-                   "Verilog; the router chip alone synthesizes with yosys synth_ice40)");
+GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
+  const std::string mode = a.mode.empty() ? "host" : a.mode;
+  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host)");
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
+  h.reset_button = b.reset.has_value() && b.reset->active_low;
+  return emit_stream_board(cm5data_stream_spec(cm5data_config(env)), h);
 }
 
-int Cm5DataFamily::run(const NetworkConfig&, const RunArgs&) const {
-  throw InputError("the cm5data family has no board top yet: cmnet run needs one (use cmnet sim --engine rtl|model)");
+int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
+  const Cm5DataConfig cfg = cm5data_config(env);
+  const Cm5DataParams& p = cfg.cm5;
+  if (!a.rtl.empty() || !a.generator.empty() || !a.mode.empty())
+    throw InputError("run: --rtl, --generator and --mode are CM-1's; the cm5data board takes --pattern or --traffic");
+  const Cm5DataTraffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
+                                             : read_cm5_traffic_file(a.traffic, p);
+  StreamRunArgs s;
+  s.board = a.board;
+  s.out_dir = a.out_dir;
+  s.timeout_s = a.timeout_s;
+  if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
+  else if (a.sim_link != "uart") throw InputError("run: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
+  s.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
+  const StreamRunOutcome o = run_cm5data_board(cfg, t, a.traffic.empty() ? a.pattern : a.traffic, s);
+  return o.verdict.ok() ? 0 : 3;
 }
 
 int Cm5DataFamily::sweep(const NetworkConfig&, const SweepArgs&) const {
-  throw InputError("the cm5data family has no board top yet: cmnet sweep needs one (cmnet bench --family cm5data "
-                   "sweeps offered load on the model and the RTL)");
+  throw InputError("cmnet sweep is not done for cm5data yet (cmnet run takes one traffic on the board; cmnet bench "
+                   "--family cm5data sweeps offered load on the model and the RTL)");
 }
 
 Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p) {
@@ -159,16 +179,19 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
       j["latency"] = d.arrived - d.sent;
       j["at_leaf"] = d.at_leaf;
       j["crc_ok"] = d.crc_ok;
+      if (!d.crc_ok) j["crc"] = d.crc == Cm5Crc::secondary ? "secondary" : "primary";
     } else {
       j["arrived"] = nullptr;
       j["delivered"] = false;
     }
     out << j.dump() << '\n';
   }
-  uint64_t in = 0, outc = 0;
+  uint64_t in = 0, outc = 0, primary = 0, secondary = 0;
   for (const auto& c : r.chips) {
     for (auto v : c.in) in += v;
     for (auto v : c.out) outc += v;
+    primary += c.crc_primary;
+    secondary += c.crc_secondary;
   }
   nlohmann::ordered_json s;
   s["summary"] = {{"engine", a.engine},
@@ -178,6 +201,8 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
                   {"delivered", delivered},
                   {"completed", r.completed},
                   {"cycles", r.cycles},
+                  {"chip_crc_primary", primary},
+                  {"chip_crc_secondary", secondary},
                   {"mean_latency", delivered ? static_cast<double>(lat_sum) / static_cast<double>(delivered) : 0.0},
                   {"crc_errors", crc_bad},
                   {"counter_messages_in", in},

@@ -1,0 +1,45 @@
+// The CM-5 data network on the shared stream board (hw/common/STREAM_BOARD.md): the module
+// cm5data_stream (the stream port around cm5data_network: per leaf a network interface that
+// turns a unit into a message and a delivered message into a unit) and the board's
+// self-description (StreamBoardSpec: counters, regions, parameters).
+//
+// Each leaf has two sides, left and right: two independent networks (cm5data_network and
+// cm5data_network_r, the same tree with its own LFSR seeds), as the paper's processors do.
+// Units (as built):
+//  - host -> leaf x, a message: word 0 = {6'b0, side[25], mark[24], tag[23:20], 1'b0,
+//    len[18:16], dst[15:0]}, then len data words (1..max_words). The leaf's interface holds the
+//    whole message per side (it is accepted only whole; tx_ready is low while that side's
+//    previous message is still going out),
+//    writes the routing instructions (U from its own number and dst, the digits of dst) and the
+//    CRC, and sends a flit per cycle while it holds credits and `run` is 1;
+//  - host -> leaf x, control: one word {1'b1, 15'b0, mask[15:0]}: the leaf's tag mask register;
+//  - leaf -> host: the message as it arrived, whole: the head word (length, mark, U as it
+//    arrived, tag, digits; bit 31 set when it came on the right side), the data words, the CRC
+//    word (the host clears bit 31 and checks it: cm5_crc_status). Each side's receive FIFO holds
+//    16 words; it returns a credit to the network while every flit the network may still send
+//    has room. A message whose tag's bit is set in the mask raises the leaf's interrupt (counted)
+//    when it is whole in the FIFO.
+// Counters (one region "network"): per leaf units accepted whole (In) and delivered whole (Out),
+// both sides, and interrupts (Other); units inside (Held: accepted, not yet delivered); busy
+// while Held is not 0.
+#pragma once
+
+#include "gen/cm5data/cm5data_config.h"
+#include "gen/core/design.h"
+#include "gen/core/stream_board.h"
+
+namespace cmnet {
+
+// The unit's head word for a message to `dst` (what the host codec writes).
+uint32_t cm5_stream_unit_head(uint32_t dst, int len, int tag, bool mark = false, int side = 0);
+// A control unit's word: set the leaf's tag mask.
+uint32_t cm5_stream_mask_unit(uint16_t mask);
+// Receive FIFO words per leaf.
+constexpr int kCm5StreamRxWords = 16;
+
+// The network's design (emit_cm5data) with cm5data_stream.v added; top cm5data_stream.
+GeneratedDesign emit_cm5data_stream(const Cm5DataConfig& cfg);
+// The board description for emit_stream_board.
+StreamBoardSpec cm5data_stream_spec(const Cm5DataConfig& cfg);
+
+}  // namespace cmnet

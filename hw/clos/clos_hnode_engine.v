@@ -1,0 +1,487 @@
+// The message engine of one CONNECT hnode (Li and Rishe 1991, "The circuit control algorithm",
+// steps 1-10, "Deadlock and its elimination", "Race conditions", "When a connection is
+// blocked"): it takes one message at a time from its input queue (messages from the control
+// hypercube first, then its leaves' CSR and ODCR), runs the paper's step for it on the switch
+// status (clos_hnode: InputVectors, OutputVectors, RelayTables, the ORed free-switch search)
+// and the leaf status (clos_leaf_status: busy bit, WaitingQueue), and sends the messages the
+// step produces, one per cycle, into the hypercube (or READY to its leaf).
+//
+// A message (LSB first): iv[M] | blocked | ms[KW] | dest[NW] | orig[NW] | type[4] | to[D].
+// Leaves are global numbers (switch * NP + port); switch s belongs to hnode s mod 2^D, middle
+// switch k to hnode k mod 2^D. A request is named by its originating leaf (a leaf has one request
+// of its own at a time). Per request the engine keeps, where the paper's steps need it: at h_o
+// the destination and middle switch of each of its leaves' requests; at h_d the InputVector the
+// CR brought, the middle switches CANCELed for it and its CANCEL count.
+// Steps (as the set-up model sim/clos/clos_setup_model.cpp does them):
+//   CSR    (h_o) an up-going request (orig < dest) takes orig or waits; then CR with InputVector
+//   CR     (h_d) take dest or wait; SELECT: CO to h_m, or (none free) RESEND "blocked" to h_o
+//                and release dest
+//   CO     (h_m) RelayTable free: ACK to h_o, else CANCEL to h_d
+//   CANCEL (h_d) OutputVector bit cleared, switch marked tried; more than CANCEL_LIMIT: RESEND,
+//                else SELECT again
+//   RESEND (h_o) CR again with the current InputVector; "blocked": the CSR again to itself and
+//                orig released if the request holds it (up-going)
+//   ACK    (h_o) InputVector bit set; take orig or wait (non-up-going); READY
+//   ODCR   (h_o) InputVector bit cleared, IDCR to h_m, orig released
+//   IDCR   (h_m) RelayTable freed, DDCR to h_d
+//   DDCR   (h_d) OutputVector bit cleared, dest released
+// A release hands the leaf to the first request of its WaitingQueue, which then continues
+// (CR from h_o, SELECT at h_d, or READY).
+// The hardware signals to the switches (the configuration port of clos_network, addressed as
+// ClosParams::cfg_* says): h_d sets the output switch's port to ms when it selects and clears it
+// on CANCEL and DDCR; h_m sets the middle switch on an accepted CO and clears it on IDCR; h_o
+// sets the input switch when it sends READY and clears it on ODCR. A step's write waits for
+// cfg_take before the engine goes on (one write per step).
+`default_nettype none
+module clos_hnode_engine #(
+  parameter integer ID = 0,
+  parameter integer D = 1,          // hypercube dimensions
+  parameter integer M = 3,          // middle switches
+  parameter integer R = 4,          // input/output switches
+  parameter integer NP = 2,         // ports per switch (n)
+  parameter integer KW = 2, RW = 2, NW = 3,  // bits of a middle switch, a switch, a leaf number
+  parameter integer RL = 2, KL = 2, SW = 1, LW = 1,  // local switch pairs / middle switches and their bits
+  parameter integer LLW = 2,        // bits of a local leaf number
+  parameter integer QW = 3,         // WaitingQueue depth 2^QW per leaf
+  parameter integer FW = 4,         // input queue depth 2^FW
+  parameter integer CANCEL_LIMIT = 3,
+  parameter integer START = 0,      // the first middle switch of the search (h_d's own)
+  parameter integer CAW = 4,        // configuration address bits
+  parameter integer CSW = 2,        // configuration select bits
+  parameter integer MW = M + 5 + KW + 2 * NW + D
+) (
+  input  wire clk,
+  input  wire rst,
+  input  wire net_valid,            // a message delivered by the hypercube (first)
+  input  wire [MW-1:0] net_msg,
+  output wire net_take,
+  input  wire leaf_valid,           // CSR or ODCR from a leaf of this hnode
+  input  wire [MW-1:0] leaf_msg,
+  output wire leaf_take,
+  output wire out_valid,            // into the hypercube
+  output wire [MW-1:0] out_msg,
+  input  wire out_ready,
+  output wire ready_valid,          // READY to leaf ready_orig
+  output wire [NW-1:0] ready_orig,
+  output wire handled_valid,        // the message the engine starts handling (trace)
+  output wire [MW-1:0] handled_msg,
+  output reg  overflow,             // a WaitingQueue was full (a request lost): must never happen
+  output reg  cfg_valid,            // a write to the switches' configuration port
+  output reg  [CAW-1:0] cfg_addr,
+  output reg  [CSW:0] cfg_data,     // {valid, select}
+  input  wire cfg_take,
+  output wire busy                  // a message queued or being handled
+);
+  localparam [3:0] T_CSR = 4'd0, T_CR = 4'd1, T_CO = 4'd2, T_ACK = 4'd3, T_READY = 4'd4, T_ODCR = 4'd5,
+                   T_IDCR = 4'd6, T_DDCR = 4'd7, T_CANCEL = 4'd8, T_RESEND = 4'd9;
+  localparam integer H = 1 << D;
+  localparam integer N = NP * R;
+  localparam integer L = NP * RL;
+  localparam integer CW = 4;
+  localparam [CW-1:0] LIMIT = CANCEL_LIMIT[CW-1:0];
+  localparam [D-1:0] SELF = ID[D-1:0];
+  localparam [KW-1:0] START_MS = START[KW-1:0];
+
+  // ---- input queue: the hypercube's deliveries first, the leaves' messages when it has none
+  localparam integer Q = 1 << FW;
+  reg [MW-1:0] fifo [0:Q-1];
+  reg [FW-1:0] f_head, f_tail;
+  reg [FW:0] f_count;
+  wire f_full = f_count[FW];
+  wire f_empty = f_count == {(FW+1){1'b0}};
+  assign net_take = net_valid && !f_full;
+  assign leaf_take = leaf_valid && !net_valid && !f_full;
+  wire f_push = net_take || leaf_take;
+  wire [MW-1:0] f_in = net_valid ? net_msg : leaf_msg;
+
+  // ---- fields and the paper's numbering (32-bit arithmetic, the low bits kept)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function [RW-1:0] sw_of(input [NW-1:0] x);
+    integer t;
+    begin
+      t = {{(32-NW){1'b0}}, x} / NP;
+      sw_of = t[RW-1:0];
+    end
+  endfunction
+  function [D-1:0] hnode_of_leaf(input [NW-1:0] x);
+    reg [RW-1:0] s;
+    begin
+      s = sw_of(x);
+      hnode_of_leaf = s[D-1:0];
+    end
+  endfunction
+  function [SW-1:0] local_sw(input [NW-1:0] x);
+    reg [RW-1:0] s;
+    begin
+      s = sw_of(x) >> D;
+      local_sw = s[SW-1:0];
+    end
+  endfunction
+  function [LLW-1:0] local_leaf(input [NW-1:0] x);
+    integer t;
+    begin
+      t = ({{(32-RW){1'b0}}, sw_of(x)} >> D) * NP + {{(32-NW){1'b0}}, x} % NP;
+      local_leaf = t[LLW-1:0];
+    end
+  endfunction
+  function [D-1:0] hnode_of_ms(input [KW-1:0] k);
+    integer t;
+    begin
+      t = {{(32-KW){1'b0}}, k} % H;
+      hnode_of_ms = t[D-1:0];
+    end
+  endfunction
+  function [CAW-1:0] in_addr(input [NW-1:0] o, input [KW-1:0] k);  // input switch of o, output k
+    integer t;
+    begin
+      t = {{(32-RW){1'b0}}, sw_of(o)} * M + {{(32-KW){1'b0}}, k};
+      in_addr = t[CAW-1:0];
+    end
+  endfunction
+  function [CAW-1:0] mid_addr(input [KW-1:0] k, input [RW-1:0] o);  // middle switch k, output o
+    integer t;
+    begin
+      t = R * M + {{(32-KW){1'b0}}, k} * R + {{(32-RW){1'b0}}, o};
+      mid_addr = t[CAW-1:0];
+    end
+  endfunction
+  function [CAW-1:0] out_addr(input [NW-1:0] d);  // the output switch port of leaf d
+    integer t;
+    begin
+      t = 2 * R * M + {{(32-NW){1'b0}}, d};
+      out_addr = t[CAW-1:0];
+    end
+  endfunction
+  function [CSW:0] sel(input [31:0] x);
+    sel = {1'b1, x[CSW-1:0]};
+  endfunction
+  function [CSW-1:0] port_of(input [NW-1:0] x);
+    integer t;
+    begin
+      t = {{(32-NW){1'b0}}, x} % NP;
+      port_of = t[CSW-1:0];
+    end
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  function [MW-1:0] pack(input [D-1:0] to, input [3:0] ty, input [NW-1:0] o, input [NW-1:0] d, input [KW-1:0] k,
+                         input bl, input [M-1:0] v);
+    pack = {to, ty, o, d, k, bl, v};
+  endfunction
+  // ---- per-request state
+  reg [NW-1:0] own_dest [0:L-1];    // h_o: the destination of each local leaf's request
+  reg [KW-1:0] own_ms [0:L-1];      // h_o: its middle switch (ACK)
+  reg [M-1:0] cr_iv [0:N-1];        // h_d: the InputVector of the request's CR
+  reg [M-1:0] tried [0:N-1];        // h_d: middle switches CANCELed for it
+  reg [CW-1:0] cancels [0:N-1];     // h_d: its CANCEL count
+
+  // ---- the message being handled
+  reg [3:0] c_type;
+  reg [NW-1:0] c_orig, c_dest;
+  reg [KW-1:0] c_ms;
+  reg c_blocked;
+  reg [M-1:0] c_iv;
+  reg [NW-1:0] rel_leaf;            // the leaf being released (S_RELEASE)
+
+  localparam [3:0] S_IDLE = 4'd0, S_DISPATCH = 4'd1, S_TAKE_O = 4'd2, S_SEND_CR = 4'd3, S_TAKE_D = 4'd4,
+                   S_SELECT = 4'd5, S_CO = 4'd6, S_CANCEL = 4'd7, S_ACK = 4'd8, S_TAKE_ACK = 4'd9,
+                   S_ODCR = 4'd10, S_IDCR = 4'd11, S_DDCR = 4'd12, S_RELEASE = 4'd13, S_EMIT = 4'd14,
+                   S_RESEND_B = 4'd15;
+  reg [3:0] state, e_next;
+  reg [MW-1:0] e_msg;
+  reg e_ready_msg;                  // the message to send is a READY to a leaf
+  reg e_release;                    // after the emission: release rel_leaf (else go to e_next)
+
+  // The engine waits while its configuration write is not taken.
+  wire go = !cfg_valid;
+
+  // ---- the switch status and the leaf status
+  reg hs_valid;
+  reg [2:0] hs_code;
+  reg [SW-1:0] hs_sw;
+  reg [LW-1:0] hs_k;
+  reg [KW-1:0] hs_ms;
+  reg [RW-1:0] hs_in, hs_out;
+  reg [M-1:0] hs_iv, hs_tried;
+  wire hs_found, hs_accept;
+  wire [KW-1:0] hs_res_ms;
+  wire [M-1:0] hs_res_iv;
+  clos_hnode #(.M(M), .R(R), .RL(RL), .KL(KL), .KW(KW), .RW(RW), .SW(SW), .LW(LW)) status (
+    .clk(clk), .rst(rst), .op_valid(hs_valid && go), .op_code(hs_code), .op_sw(hs_sw), .op_k(hs_k), .op_ms(hs_ms),
+    .op_in_sw(hs_in), .op_out_sw(hs_out), .op_start(START_MS), .op_iv(hs_iv), .op_tried(hs_tried),
+    .res_found(hs_found), .res_ms(hs_res_ms), .res_accept(hs_accept), .res_iv(hs_res_iv));
+
+  reg ls_valid, ls_release;
+  reg [LLW-1:0] ls_leaf;
+  reg [NW-1:0] ls_req;
+  reg [1:0] ls_kind;
+  wire ls_wait, ls_resume, ls_full;
+  wire [NW-1:0] ls_res_req;
+  wire [1:0] ls_res_kind;
+  clos_leaf_status #(.L(L), .LW(LLW), .IDW(NW), .QW(QW)) leaves (
+    .clk(clk), .rst(rst), .op_valid(ls_valid && go), .op_release(ls_release), .op_leaf(ls_leaf), .op_req(ls_req),
+    .op_kind(ls_kind), .res_wait(ls_wait), .res_resume(ls_resume), .res_req(ls_res_req), .res_kind(ls_res_kind),
+    .res_full(ls_full));
+
+  wire [RW-1:0] sw_o = sw_of(c_orig), sw_d = sw_of(c_dest);
+  wire [D-1:0] h_o = hnode_of_leaf(c_orig), h_d = hnode_of_leaf(c_dest);
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [KW-1:0] k_local_full = c_ms >> D;  // the local middle switch: its low LW bits
+  wire [MW-1:0] head = fifo[f_head];        // its destination bits are this hnode
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [LLW-1:0] lo = local_leaf(c_orig), ld = local_leaf(c_dest), lr = local_leaf(rel_leaf);
+  wire [CW-1:0] cancels_next = cancels[c_orig] + 1'b1;
+
+  // The operations of the current state (combinational: the decision is read in the same cycle).
+  always @* begin
+    hs_valid = 1'b0;
+    hs_code = 3'd0;
+    hs_sw = {SW{1'b0}};
+    hs_k = k_local_full[LW-1:0];
+    hs_ms = c_ms;
+    hs_in = sw_o;
+    hs_out = sw_d;
+    hs_iv = cr_iv[c_orig];
+    hs_tried = tried[c_orig];
+    ls_valid = 1'b0;
+    ls_release = 1'b0;
+    ls_leaf = lo;
+    ls_req = c_orig;
+    ls_kind = 2'd0;
+    case (state)
+      S_TAKE_O: begin ls_valid = 1'b1; ls_leaf = lo; ls_kind = 2'd0; end
+      S_SEND_CR: begin hs_valid = 1'b1; hs_code = 3'd6; hs_sw = local_sw(c_orig); end
+      S_TAKE_D: begin ls_valid = 1'b1; ls_leaf = ld; ls_kind = 2'd1; end
+      S_SELECT: begin hs_valid = 1'b1; hs_code = 3'd0; hs_sw = local_sw(c_dest); end
+      S_CO: begin hs_valid = 1'b1; hs_code = 3'd1; end
+      S_CANCEL: begin hs_valid = 1'b1; hs_code = 3'd5; hs_sw = local_sw(c_dest); end
+      S_ACK: begin hs_valid = 1'b1; hs_code = 3'd2; hs_sw = local_sw(c_orig); end
+      S_TAKE_ACK: begin ls_valid = 1'b1; ls_leaf = lo; ls_kind = 2'd2; end
+      S_ODCR: begin hs_valid = 1'b1; hs_code = 3'd3; hs_sw = local_sw(c_orig); hs_ms = own_ms[lo]; end
+      S_IDCR: begin hs_valid = 1'b1; hs_code = 3'd4; end
+      S_DDCR: begin hs_valid = 1'b1; hs_code = 3'd5; hs_sw = local_sw(c_dest); end
+      S_RELEASE: begin ls_valid = 1'b1; ls_release = 1'b1; ls_leaf = lr; end
+      default: ;
+    endcase
+  end
+
+  assign out_valid = go && state == S_EMIT && !e_ready_msg;
+  assign out_msg = e_msg;
+  assign ready_valid = go && state == S_EMIT && e_ready_msg;
+  assign ready_orig = e_msg[M + 1 + KW + NW +: NW];
+  assign handled_valid = go && state == S_IDLE && !f_empty;
+  assign busy = !f_empty || state != S_IDLE || cfg_valid;
+  assign handled_msg = fifo[f_head];
+  wire emitted = go && state == S_EMIT && (e_ready_msg || out_ready);
+
+  integer j;
+  always @(posedge clk) begin
+    if (rst) begin
+      f_head <= {FW{1'b0}};
+      f_tail <= {FW{1'b0}};
+      f_count <= {(FW+1){1'b0}};
+      state <= S_IDLE;
+      overflow <= 1'b0;
+      cfg_valid <= 1'b0;
+      cfg_addr <= {CAW{1'b0}};
+      cfg_data <= {(CSW+1){1'b0}};
+      e_msg <= {MW{1'b0}};
+      e_next <= S_IDLE;
+      e_ready_msg <= 1'b0;
+      e_release <= 1'b0;
+      c_type <= 4'd0;
+      c_orig <= {NW{1'b0}};
+      c_dest <= {NW{1'b0}};
+      c_ms <= {KW{1'b0}};
+      c_blocked <= 1'b0;
+      c_iv <= {M{1'b0}};
+      rel_leaf <= {NW{1'b0}};
+      for (j = 0; j < N; j = j + 1) begin
+        cr_iv[j] <= {M{1'b0}};
+        tried[j] <= {M{1'b0}};
+        cancels[j] <= {CW{1'b0}};
+      end
+      for (j = 0; j < L; j = j + 1) begin
+        own_dest[j] <= {NW{1'b0}};
+        own_ms[j] <= {KW{1'b0}};
+      end
+    end else begin
+      if (f_push) begin
+        fifo[f_tail] <= f_in;
+        f_tail <= f_tail + 1'b1;
+      end
+      f_count <= f_count + {{FW{1'b0}}, f_push} - {{FW{1'b0}}, handled_valid};
+      if (ls_valid && go && !ls_release && ls_wait && ls_full) overflow <= 1'b1;
+      if (cfg_take) cfg_valid <= 1'b0;
+      if (go) case (state)
+        S_IDLE: if (!f_empty) begin
+          f_head <= f_head + 1'b1;
+          {c_type, c_orig, c_dest, c_ms, c_blocked, c_iv} <= head[MW-D-1:0];
+          state <= S_DISPATCH;
+        end
+        S_DISPATCH: begin
+          case (c_type)
+            T_CSR: begin
+              own_dest[lo] <= c_dest;
+              state <= c_orig < c_dest ? S_TAKE_O : S_SEND_CR;
+            end
+            T_CR: begin
+              cr_iv[c_orig] <= c_iv;
+              tried[c_orig] <= {M{1'b0}};
+              cancels[c_orig] <= {CW{1'b0}};
+              state <= S_TAKE_D;
+            end
+            T_CO: state <= S_CO;
+            T_CANCEL: state <= S_CANCEL;
+            T_RESEND: state <= c_blocked ? S_RESEND_B : S_SEND_CR;
+            T_ACK: state <= S_ACK;
+            T_ODCR: state <= S_ODCR;
+            T_IDCR: state <= S_IDCR;
+            T_DDCR: state <= S_DDCR;
+            default: state <= S_IDLE;  // READY is a leaf's message: never sent to an hnode
+          endcase
+        end
+        S_TAKE_O: state <= ls_wait ? S_IDLE : S_SEND_CR;
+        S_SEND_CR: begin
+          e_msg <= pack(h_d, T_CR, c_orig, c_dest, {KW{1'b0}}, 1'b0, hs_res_iv);
+          e_ready_msg <= 1'b0;
+          e_release <= 1'b0;
+          e_next <= S_IDLE;
+          state <= S_EMIT;
+        end
+        S_TAKE_D: state <= ls_wait ? S_IDLE : S_SELECT;
+        S_SELECT: begin
+          e_ready_msg <= 1'b0;
+          e_next <= S_IDLE;
+          if (hs_found) begin
+            e_msg <= pack(hnode_of_ms(hs_res_ms), T_CO, c_orig, c_dest, hs_res_ms, 1'b0, {M{1'b0}});
+            e_release <= 1'b0;
+            cfg_valid <= 1'b1;  // the output switch: dest's port from middle switch ms
+            cfg_addr <= out_addr(c_dest);
+            cfg_data <= sel({{(32-KW){1'b0}}, hs_res_ms});
+          end else begin
+            // Blocked: RESEND "blocked" to h_o, then the destination leaf is released.
+            e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b1, {M{1'b0}});
+            e_release <= 1'b1;
+            rel_leaf <= c_dest;
+          end
+          state <= S_EMIT;
+        end
+        S_CO: begin
+          if (hs_accept) begin  // the middle switch: output to dest's switch from orig's
+            cfg_valid <= 1'b1;
+            cfg_addr <= mid_addr(c_ms, sw_d);
+            cfg_data <= sel({{(32-RW){1'b0}}, sw_o});
+          end
+          e_msg <= hs_accept ? pack(h_o, T_ACK, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}})
+                             : pack(h_d, T_CANCEL, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
+          e_ready_msg <= 1'b0;
+          e_release <= 1'b0;
+          e_next <= S_IDLE;
+          state <= S_EMIT;
+        end
+        S_CANCEL: begin
+          cfg_valid <= 1'b1;
+          cfg_addr <= out_addr(c_dest);
+          cfg_data <= {(CSW+1){1'b0}};
+          tried[c_orig][c_ms] <= 1'b1;
+          cancels[c_orig] <= cancels_next;
+          if (cancels_next > LIMIT) begin
+            e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b0, {M{1'b0}});
+            e_ready_msg <= 1'b0;
+            e_release <= 1'b0;
+            e_next <= S_IDLE;
+            state <= S_EMIT;
+          end else begin
+            state <= S_SELECT;
+          end
+        end
+        S_RESEND_B: begin
+          // The timed re-try: the CSR again, to this hnode; an up-going request frees orig.
+          e_msg <= pack(SELF, T_CSR, c_orig, c_dest, {KW{1'b0}}, 1'b0, {M{1'b0}});
+          e_ready_msg <= 1'b0;
+          e_release <= c_orig < c_dest;
+          rel_leaf <= c_orig;
+          e_next <= S_IDLE;
+          state <= S_EMIT;
+        end
+        S_ACK: begin
+          own_ms[lo] <= c_ms;
+          state <= S_TAKE_ACK;
+        end
+        S_TAKE_ACK: begin
+          if (ls_wait) begin
+            state <= S_IDLE;
+          end else begin
+            e_msg <= pack(SELF, T_READY, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
+            cfg_valid <= 1'b1;  // the input switch: output ms from orig's port
+            cfg_addr <= in_addr(c_orig, c_ms);
+            cfg_data <= sel({{(32-CSW){1'b0}}, port_of(c_orig)});
+            e_ready_msg <= 1'b1;
+            e_release <= 1'b0;
+            e_next <= S_IDLE;
+            state <= S_EMIT;
+          end
+        end
+        S_ODCR: begin
+          cfg_valid <= 1'b1;
+          cfg_addr <= in_addr(c_orig, own_ms[lo]);
+          cfg_data <= {(CSW+1){1'b0}};
+          e_msg <= pack(hnode_of_ms(own_ms[lo]), T_IDCR, c_orig, own_dest[lo], own_ms[lo], 1'b0, {M{1'b0}});
+          e_ready_msg <= 1'b0;
+          e_release <= 1'b1;
+          rel_leaf <= c_orig;
+          e_next <= S_IDLE;
+          state <= S_EMIT;
+        end
+        S_IDCR: begin
+          cfg_valid <= 1'b1;
+          cfg_addr <= mid_addr(c_ms, sw_d);
+          cfg_data <= {(CSW+1){1'b0}};
+          e_msg <= pack(h_d, T_DDCR, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
+          e_ready_msg <= 1'b0;
+          e_release <= 1'b0;
+          e_next <= S_IDLE;
+          state <= S_EMIT;
+        end
+        S_DDCR: begin
+          cfg_valid <= 1'b1;
+          cfg_addr <= out_addr(c_dest);
+          cfg_data <= {(CSW+1){1'b0}};
+          rel_leaf <= c_dest;
+          state <= S_RELEASE;
+        end
+        S_EMIT: if (emitted) state <= e_release ? S_RELEASE : e_next;
+        S_RELEASE: begin
+          // The leaf goes to the first waiting request, which continues where it waited.
+          if (!ls_resume) begin
+            state <= S_IDLE;
+          end else begin
+            c_orig <= ls_res_req;
+            case (ls_res_kind)
+              2'd0: begin  // its CR, from h_o
+                c_dest <= own_dest[local_leaf(ls_res_req)];
+                state <= S_SEND_CR;
+              end
+              2'd1: begin  // its selection at h_d: the released leaf is its destination
+                c_dest <= rel_leaf;
+                state <= S_SELECT;
+              end
+              default: begin  // READY: the released leaf is its originator
+                e_msg <= pack(SELF, T_READY, ls_res_req, own_dest[lr], own_ms[lr], 1'b0, {M{1'b0}});
+                cfg_valid <= 1'b1;
+                cfg_addr <= in_addr(ls_res_req, own_ms[lr]);
+                cfg_data <= sel({{(32-CSW){1'b0}}, port_of(ls_res_req)});
+                e_ready_msg <= 1'b1;
+                e_release <= 1'b0;
+                e_next <= S_IDLE;
+                state <= S_EMIT;
+              end
+            endcase
+          end
+        end
+        default: state <= S_IDLE;
+      endcase
+    end
+  end
+endmodule
+`default_nettype wire

@@ -1,0 +1,155 @@
+// Verilator harness for the hnodes' message engines on their hypercube (clos_ctrl_top). Plays
+// the leaves: each leaf runs its list of requests one after another (think, CSR, wait for
+// READY, hold, ODCR, and the next one once its DDCR has been handled at h_d) and logs every
+// message an hnode handles or sends and every READY. Built and run by sim/clos/clos_ctrl_rtl.cpp.
+//
+// Input: "params H MW TYPE_LSB DEST_LSB ORIG_LSB TO_LSB NW MAX_CYCLES", then
+//   "req ORIG HNODE DEST THINK HOLD" (cycles), each leaf's requests in order.
+// Output: "H CYCLE HNODE HEX" (handled), "S CYCLE HNODE HEX" (sent), "R CYCLE HNODE ORIG" (READY),
+// "W CYCLE HNODE ADDR DATA" (a write to the switches' configuration port),
+// then "end CYCLES REQUESTS_DONE OVERFLOW".
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vclos_ctrl_top.h"
+#include "sim/core/verilator_ports.h"
+#include "verilated.h"
+
+namespace {
+struct Req {
+  int dest, think, hold;
+};
+enum class Phase { kThink, kWaitReady, kHold, kWaitDone, kOver };
+struct Leaf {
+  int hnode = 0;
+  std::deque<Req> reqs;
+  Phase phase = Phase::kOver;
+  uint64_t until = 0;
+};
+constexpr int kCSR = 0, kODCR = 5, kDDCR = 7;
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) return 2;
+  std::ifstream in(argv[1]);
+  FILE* out = std::fopen(argv[2], "w");
+  if (!in || !out) return 2;
+  using namespace cmnet::vport;
+  std::string kind;
+  int H = 0, MW = 0, type_lsb = 0, dest_lsb = 0, orig_lsb = 0, to_lsb = 0, NW = 0;
+  uint64_t max_cycles = 0;
+  in >> kind >> H >> MW >> type_lsb >> dest_lsb >> orig_lsb >> to_lsb >> NW >> max_cycles;
+  if (kind != "params" || H <= 0 || MW <= 0 || MW > 64) return 2;
+  std::map<int, Leaf> leaves;
+  int orig = 0, hn = 0;
+  Req r{};
+  uint64_t total = 0;
+  while (in >> kind >> orig >> hn >> r.dest >> r.think >> r.hold) {
+    if (kind != "req") return 2;
+    leaves[orig].hnode = hn;
+    leaves[orig].reqs.push_back(r);
+    ++total;
+  }
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto top = std::make_unique<Vclos_ctrl_top>(ctx.get());
+  auto tick = [&] {
+    top->clk = 0;
+    top->eval();
+    top->clk = 1;
+    top->eval();
+  };
+  top->rst = 1;
+  top->leaf_valid = 0;
+  tick();
+  tick();
+  top->rst = 0;
+  auto field = [&](uint64_t m, int lsb, int w) { return static_cast<int>((m >> lsb) & ((uint64_t{1} << w) - 1)); };
+  auto msg = [&](int ty, int o, int d, int to) {
+    return (static_cast<uint64_t>(ty) << type_lsb) | (static_cast<uint64_t>(d) << dest_lsb) |
+           (static_cast<uint64_t>(o) << orig_lsb) | (static_cast<uint64_t>(to) << to_lsb);
+  };
+  std::vector<std::deque<uint64_t>> inject(static_cast<size_t>(H));
+  for (auto& [leaf, l] : leaves)
+    if (!l.reqs.empty()) {
+      l.phase = Phase::kThink;
+      l.until = static_cast<uint64_t>(l.reqs.front().think);
+    }
+  uint64_t cycle = 0, done = 0, quiet = 0;
+  for (; cycle < max_cycles; ++cycle) {
+    for (auto& [leaf, l] : leaves) {
+      if (l.phase == Phase::kThink && cycle >= l.until) {
+        inject[static_cast<size_t>(l.hnode)].push_back(msg(kCSR, leaf, l.reqs.front().dest, l.hnode));
+        l.phase = Phase::kWaitReady;
+      } else if (l.phase == Phase::kHold && cycle >= l.until) {
+        inject[static_cast<size_t>(l.hnode)].push_back(msg(kODCR, leaf, l.reqs.front().dest, l.hnode));
+        l.phase = Phase::kWaitDone;
+      }
+    }
+    for (int h = 0; h < H; ++h) {
+      const bool v = !inject[static_cast<size_t>(h)].empty();
+      set_bit(top->leaf_valid, h, v);
+      set_field(top->leaf_msg, h * MW, MW, v ? inject[static_cast<size_t>(h)].front() : 0);
+    }
+    top->clk = 0;
+    top->eval();
+    bool active = false;
+    for (int h = 0; h < H; ++h) {
+      if (get_bit(top->leaf_take, h)) inject[static_cast<size_t>(h)].pop_front();
+      if (get_bit(top->handled_valid, h)) {
+        active = true;
+        const uint64_t m = get_field(top->handled_msg, h * MW, MW);
+        std::fprintf(out, "H %llu %d %llx\n", static_cast<unsigned long long>(cycle), h, static_cast<unsigned long long>(m));
+        if (field(m, type_lsb, 4) == kDDCR) {
+          // The request is over at h_d: its leaf may ask for the next circuit.
+          Leaf& l = leaves[field(m, orig_lsb, NW)];
+          if (l.phase == Phase::kWaitDone) {
+            l.reqs.pop_front();
+            ++done;
+            if (l.reqs.empty()) {
+              l.phase = Phase::kOver;
+            } else {
+              l.phase = Phase::kThink;
+              l.until = cycle + 1 + static_cast<uint64_t>(l.reqs.front().think);
+            }
+          }
+        }
+      }
+      if (get_bit(top->sent_valid, h)) {
+        active = true;
+        std::fprintf(out, "S %llu %d %llx\n", static_cast<unsigned long long>(cycle), h,
+                     static_cast<unsigned long long>(get_field(top->sent_msg, h * MW, MW)));
+      }
+      if (get_bit(top->ready_valid, h)) {
+        active = true;
+        const int o = static_cast<int>(get_field(top->ready_orig, h * NW, NW));
+        std::fprintf(out, "R %llu %d %d\n", static_cast<unsigned long long>(cycle), h, o);
+        Leaf& l = leaves[o];
+        if (l.phase == Phase::kWaitReady) {
+          l.phase = Phase::kHold;
+          l.until = cycle + 1 + static_cast<uint64_t>(l.reqs.front().hold);
+        }
+      }
+    }
+    if (top->cfg_we) {
+      active = true;
+      int from = 0;
+      while (from < H && !get_bit(top->cfg_from, from)) ++from;
+      std::fprintf(out, "W %llu %d %llu %llu\n", static_cast<unsigned long long>(cycle), from,
+                   static_cast<unsigned long long>(top->cfg_addr), static_cast<unsigned long long>(top->cfg_data));
+    }
+    top->clk = 1;
+    top->eval();
+    quiet = active ? 0 : quiet + 1;
+    if (done == total && quiet > 64) break;
+  }
+  std::fprintf(out, "end %llu %llu %d\n", static_cast<unsigned long long>(cycle), static_cast<unsigned long long>(done),
+               any(top->overflow) ? 1 : 0);
+  top->final();
+  std::fclose(out);
+  return 0;
+}

@@ -1,0 +1,209 @@
+// Verilator harness of the emitted hypercube network of packet-scheme chips (hcube_network).
+// Built per design by sim/core/rtl_build.cpp and run as a child process by sim/hcube/hcube_rtl.cpp.
+// The harness is every node's host: it offers the head of each node's message queue (once
+// generated) with its first packet, gives each port taking a message the packet it asks for,
+// and reassembles what the nodes eject by source and first-hop dimension (the source field's top
+// 4 bits), from the bytes alone.
+//
+// Input (one record per line):
+//   params NODES N P MAX_CYCLES
+//   msg SRC DST GEN NPK                  (each node's messages in order; the tag is the record number)
+//   pkt W HEX                            (NPK of them after each msg: wire bytes and the bytes, hex)
+// Output:
+//   rx DST SRC FDIM TYPE LEN FIRST LAST HEX  (a reassembled message: first-hop dim, data bytes in hex)
+//   done CYCLES COMPLETED
+//   speed CYCLES SECONDS
+//   cnt NODE v0 v1 ...                   (the node's counters, port * 4 + kind)
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "Vhcube_network.h"
+#include "sim/core/verilator_ports.h"
+#include "verilated.h"
+
+using namespace cmnet::vport;
+
+namespace {
+
+[[noreturn]] void die(const char* what) {
+  std::fprintf(stderr, "hcube harness: %s\n", what);
+  std::exit(2);
+}
+
+struct Pkt {
+  int w = 0;
+  std::vector<uint8_t> bytes;
+};
+
+struct Msg {
+  uint32_t src = 0, dst = 0;
+  uint64_t gen = 0;
+  std::vector<Pkt> pkts;
+};
+
+struct Open {
+  uint32_t len = 0, type = 0;
+  uint64_t first = 0;
+  std::vector<uint8_t> data;
+};
+
+int hexval(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) die("usage: harness INPUT OUTPUT");
+  FILE* in = std::fopen(argv[1], "r");
+  if (!in) die("cannot open input");
+  int NN = 0, N = 0, P = 0;
+  uint64_t max_cycles = 0;
+  std::vector<Msg> msgs;
+  char kind[16];
+  static char hex[4096];
+  while (std::fscanf(in, "%15s", kind) == 1) {
+    if (!std::strcmp(kind, "params")) {
+      if (std::fscanf(in, "%d %d %d %" SCNu64, &NN, &N, &P, &max_cycles) != 4) die("bad params");
+    } else if (!std::strcmp(kind, "msg")) {
+      Msg m;
+      int npk = 0;
+      if (std::fscanf(in, "%u %u %" SCNu64 " %d", &m.src, &m.dst, &m.gen, &npk) != 4) die("bad msg");
+      for (int k = 0; k < npk; ++k) {
+        Pkt p;
+        if (std::fscanf(in, "%15s %d %4095s", kind, &p.w, hex) != 3 || std::strcmp(kind, "pkt")) die("bad pkt");
+        for (size_t i = 0; hex[i] && hex[i + 1]; i += 2)
+          p.bytes.push_back(static_cast<uint8_t>(hexval(hex[i]) * 16 + hexval(hex[i + 1])));
+        p.bytes.resize(static_cast<size_t>(P), 0);
+        m.pkts.push_back(p);
+      }
+      msgs.push_back(m);
+    } else {
+      die("unknown record");
+    }
+  }
+  std::fclose(in);
+  if (NN <= 0 || N <= 0 || P <= 0) die("missing params");
+  FILE* out = std::fopen(argv[2], "w");
+  if (!out) die("cannot open output");
+  const int TW = 16, KW = 16, WL = [&] { int b = 0; while ((1 << b) < P + 1) ++b; return b; }();
+  std::vector<std::vector<size_t>> queue(static_cast<size_t>(NN));
+  std::vector<size_t> head(static_cast<size_t>(NN), 0);
+  for (size_t i = 0; i < msgs.size(); ++i) queue.at(msgs[i].src).push_back(i);
+  // Per (node, incoming dimension): the packet arriving; per (node, source, first dim): the message.
+  std::vector<std::vector<uint8_t>> arriving(static_cast<size_t>(NN * N));
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Open> open;
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto top = std::make_unique<Vhcube_network>(ctx.get());
+  auto tick = [&] {
+    top->clk = 0;
+    top->eval();
+    top->clk = 1;
+    top->eval();
+  };
+  top->rst = 1;
+  top->clear = 0;
+  top->cnt_node = 0;
+  top->cnt_sel = 0;
+  tick();
+  tick();
+  top->rst = 0;
+
+  size_t done_msgs = 0;
+  uint64_t cycles = 0;
+  bool completed = msgs.empty();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto put_pkt = [&](auto& port, int lsb, const Pkt& p) {
+    for (int i = 0; i < P; ++i) set_field(port, lsb + 8 * i, 8, p.bytes[static_cast<size_t>(i)]);
+  };
+  for (uint64_t t = 0; t < max_cycles && !completed; ++t) {
+    top->clk = 0;
+    // The sources: the heads (once generated) and the packets the ports ask for (registered).
+    for (int x = 0; x < NN; ++x) {
+      const auto& q = queue[static_cast<size_t>(x)];
+      const size_t h = head[static_cast<size_t>(x)];
+      const bool v = h < q.size() && msgs[q[h]].gen <= t;
+      set_bit(top->src_valid, x, v);
+      if (v) {
+        const Msg& m = msgs[q[h]];
+        set_field(top->src_dst, x * N, N, m.dst);
+        set_field(top->src_tag, x * TW, TW, q[h]);
+        set_field(top->src_npk, x * KW, KW, m.pkts.size());
+        put_pkt(top->src_pkt, x * P * 8, m.pkts[0]);
+        set_field(top->src_w, x * WL, WL, static_cast<uint64_t>(m.pkts[0].w));
+      }
+      for (int d = 0; d < N; ++d) {
+        const int f = x * N + d;
+        if (!get_bit(top->fd_active, f)) continue;
+        const size_t tag = get_field(top->fd_tag, f * TW, TW);
+        const size_t k = get_field(top->fd_k, f * KW, KW);
+        if (tag >= msgs.size() || k >= msgs[tag].pkts.size()) die("a port asked for a packet that does not exist");
+        put_pkt(top->fd_pkt, f * P * 8, msgs[tag].pkts[k]);
+        set_field(top->fd_w, f * WL, WL, static_cast<uint64_t>(msgs[tag].pkts[k].w));
+      }
+    }
+    top->eval();
+    for (int x = 0; x < NN; ++x)
+      if (get_bit(top->src_take, x)) ++head[static_cast<size_t>(x)];
+    // Ejection: bytes by incoming dimension; at a packet's end, its place in a message.
+    for (int f = 0; f < NN * N; ++f) {
+      auto& a = arriving[static_cast<size_t>(f)];
+      if (get_bit(top->ej_bvalid, f)) a.push_back(static_cast<uint8_t>(get_field(top->ej_byte, f * 8, 8)));
+      if (!get_bit(top->ej_end, f)) continue;
+      const uint32_t x = static_cast<uint32_t>(f / N);
+      if (a.size() < 4) die("a packet shorter than its header");
+      const uint32_t field = a[2] | (static_cast<uint32_t>(a[3]) << 8);
+      const auto key = std::make_tuple(x, field & 0xFFFu, field >> 12);
+      auto it = open.find(key);
+      size_t from = 4;
+      if (it == open.end()) {  // no message open from there: this is a first packet
+        if (a.size() < 10) die("a first packet shorter than its header");
+        Open o;
+        o.len = a[4] | (a[5] << 8) | (a[6] << 16) | (static_cast<uint32_t>(a[7]) << 24);
+        o.type = a[8] | (a[9] << 8);
+        o.first = t;
+        it = open.emplace(key, o).first;
+        from = 10;
+      }
+      it->second.data.insert(it->second.data.end(), a.begin() + static_cast<std::ptrdiff_t>(from), a.end());
+      if (it->second.data.size() >= it->second.len) {
+        const Open& o = it->second;
+        std::fprintf(out, "rx %u %u %u %u %u %" PRIu64 " %" PRIu64 " ", x, field & 0xFFFu, field >> 12, o.type, o.len,
+                     o.first, t);
+        for (uint8_t b : o.data) std::fprintf(out, "%02x", b);
+        std::fprintf(out, "\n");
+        open.erase(it);
+        if (++done_msgs == msgs.size()) completed = true;
+      }
+      a.clear();
+    }
+    top->clk = 1;
+    top->eval();
+    cycles = t + 1;
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (int x = 0; x < NN; ++x) set_bit(top->src_valid, x, false);
+  for (int k = 0; k < 3; ++k) tick();  // the counters show an event a cycle late
+  std::fprintf(out, "done %" PRIu64 " %d\n", cycles, completed ? 1 : 0);
+  std::fprintf(out, "speed %" PRIu64 " %.6f\n", cycles, secs);
+  for (int x = 0; x < NN; ++x) {
+    std::fprintf(out, "cnt %d", x);
+    for (int s = 0; s < 4 * N; ++s) {
+      top->cnt_node = static_cast<uint32_t>(x);
+      top->cnt_sel = static_cast<uint32_t>(s);
+      top->eval();
+      std::fprintf(out, " %u", static_cast<unsigned>(top->cnt_value));
+    }
+    std::fprintf(out, "\n");
+  }
+  std::fclose(out);
+  top->final();
+  return 0;
+}

@@ -1,0 +1,100 @@
+#include "sim/hcube/hcube_rtl.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "gen/hcube/hcube_emitter.h"
+#include "sim/core/rtl_build.h"
+
+namespace cmnet {
+namespace fs = std::filesystem;
+
+std::vector<uint8_t> hcube_packet_bytes(const HcubeParams& p, const HcubeMessage& m, uint64_t k) {
+  std::vector<uint8_t> b = {static_cast<uint8_t>(m.dst), static_cast<uint8_t>(m.dst >> 8), static_cast<uint8_t>(m.src),
+                            static_cast<uint8_t>((m.src >> 8) & 0x0F)};
+  uint64_t off = 0;
+  if (k == 0) {
+    for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(m.len >> (8 * i)));
+    b.push_back(static_cast<uint8_t>(m.seq));
+    b.push_back(static_cast<uint8_t>(m.seq >> 8));
+  } else {
+    off = static_cast<uint64_t>(p.first_data_bytes()) + (k - 1) * static_cast<uint64_t>(p.data_bytes());
+  }
+  for (int i = 0; i < p.packet_data(m.len, k); ++i) b.push_back(hcube_data_byte(p.seed, m.src, m.seq, off + i));
+  return b;
+}
+
+HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, const HcubeRtlOptions& opt) {
+  const HcubeParams& p = cfg.hc;
+  check_hcube_traffic(t, p, "rtl traffic");
+  const GeneratedDesign design = emit_hcube(cfg);
+  const std::string exe = build_verilated_model(design, "hcube_network",
+                                                std::string(CMNET_SOURCE_DIR) + "/sim/hcube/hcube_network_main.cpp");
+  char tmpl[] = "/tmp/cmnet-hcube-rtl-XXXXXX";
+  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
+  const fs::path work(tmpl);
+  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  {
+    std::ofstream in(in_path);
+    in << "params " << p.nodes() << ' ' << p.dims << ' ' << p.packet_bytes << ' ' << opt.max_cycles << '\n';
+    for (const HcubeMessage& m : t.messages) {
+      const uint64_t np = p.packets_of(m.len);
+      in << "msg " << m.src << ' ' << m.dst << ' ' << m.gen << ' ' << np << '\n';
+      for (uint64_t k = 0; k < np; ++k) {
+        in << "pkt " << p.packet_wire(m.len, k) << ' ';
+        static const char* hx = "0123456789abcdef";
+        for (uint8_t b : hcube_packet_bytes(p, m, k)) in << hx[b >> 4] << hx[b & 15];
+        in << '\n';
+      }
+    }
+  }
+  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
+  if (rc != 0) {
+    std::ifstream lg(work / "log.txt");
+    std::stringstream ss;
+    ss << lg.rdbuf();
+    fs::remove_all(work);
+    throw std::runtime_error("hcube RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
+  }
+  HcubeRunResult r;
+  r.ports.resize(static_cast<size_t>(p.links()));
+  HcubeReassemblyCheck check(p, t, r, opt.keep_received);
+  std::ifstream out(out_path);
+  std::string kind;
+  while (out >> kind) {
+    if (kind == "rx") {
+      HcubeReceived x;
+      std::string hex;
+      out >> x.dst >> x.src >> x.first_dim >> x.type >> x.len >> x.first >> x.last >> hex;
+      for (size_t i = 0; i + 1 < hex.size(); i += 2) x.data.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+      r.ticks = std::max(r.ticks, x.last);
+      check.add(std::move(x));
+    } else if (kind == "done") {
+      uint64_t cycles = 0;
+      int completed = 0;
+      out >> cycles >> completed;
+    } else if (kind == "speed") {
+      uint64_t cyc = 0;
+      out >> cyc >> r.seconds;
+    } else if (kind == "cnt") {
+      size_t x = 0;
+      out >> x;
+      for (int d = 0; d < p.dims; ++d) {
+        HcubePortCounters& c = r.ports.at(x * static_cast<size_t>(p.dims) + static_cast<size_t>(d));
+        out >> c.packets >> c.messages >> c.bytes >> c.blocked_ticks;
+      }
+    } else {
+      fs::remove_all(work);
+      throw std::runtime_error("hcube RTL harness output: unknown record '" + kind + "'");
+    }
+  }
+  fs::remove_all(work);
+  r.completed = r.delivered == t.messages.size() && r.bad_reassembly == 0;
+  return r;
+}
+
+}  // namespace cmnet

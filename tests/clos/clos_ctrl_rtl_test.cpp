@@ -1,0 +1,103 @@
+// The hnodes' message engines in RTL (hw/clos/clos_hnode_engine.v on the control hypercube,
+// hw/clos/clos_cube_router.v) against the set-up model, message by message: leaves run random
+// set-up and tear-down sequences on the RTL; every message an hnode handles goes, in the RTL's
+// order, to the model (ClosProtocolModel), whose step must send exactly what the engine sent.
+// Races (CANCEL, RESEND), blocked selections and WaitingQueues all occur; lint, yosys.
+#include "sim/clos/clos_ctrl_rtl.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gen/clos/clos_emitter.h"
+#include "gen/core/errors.h"
+#include "gen/core/process.h"
+
+namespace cmnet {
+namespace {
+namespace fs = std::filesystem;
+
+ClosConfig cfg(int m, int n, int r, int dims, int limit) {
+  ClosConfig c;
+  c.clos.m = m;
+  c.clos.n = n;
+  c.clos.r = r;
+  c.clos.hnode_dims = dims;
+  c.clos.cancel_limit = limit;
+  return c;
+}
+
+uint64_t handled(const ClosCtrlRtlRun& r, ClosMsgType t) { return r.handled_by_type[static_cast<int>(t)]; }
+
+TEST(ClosCtrlRtl, EnginesAgreeWithTheModelMessageByMessage) {
+  struct Case {
+    ClosConfig c;
+    int per_leaf, think, hold;
+  };
+  // A rearrangeable network with two hnodes (races: CRs of one input switch overtake each other's
+  // ACKs), and a blocking one with four hnodes (blocked selections, RESEND "blocked").
+  for (const Case& k : {Case{cfg(4, 4, 4, 1, 1), 40, 4, 40}, Case{cfg(2, 3, 4, 2, 1), 40, 4, 40}}) {
+    const auto reqs = random_leaf_requests(k.c.clos, k.per_leaf, k.think, k.hold, 5);
+    const ClosCtrlRtlRun r = run_clos_ctrl_rtl(k.c, reqs);
+    const std::string what = clos_name(k.c.clos);
+    EXPECT_EQ(r.requests_done, reqs.size()) << what;
+    EXPECT_EQ(r.mismatches, 0u) << what << ": " << (r.first_mismatches.empty() ? "" : r.first_mismatches[0]);
+    EXPECT_EQ(r.model_error, "") << what;
+    EXPECT_TRUE(r.model_idle) << what;
+    EXPECT_FALSE(r.overflow) << what;
+    EXPECT_EQ(r.readies, reqs.size()) << what;
+    EXPECT_EQ(handled(r, ClosMsgType::kODCR), reqs.size()) << what;
+    EXPECT_EQ(handled(r, ClosMsgType::kDDCR), reqs.size()) << what;
+    std::printf("%s: %llu requests, %llu cycles, handled CR %llu CO %llu CANCEL %llu RESEND %llu\n", what.c_str(),
+                static_cast<unsigned long long>(r.requests_done), static_cast<unsigned long long>(r.cycles),
+                static_cast<unsigned long long>(handled(r, ClosMsgType::kCR)),
+                static_cast<unsigned long long>(handled(r, ClosMsgType::kCO)),
+                static_cast<unsigned long long>(handled(r, ClosMsgType::kCANCEL)),
+                static_cast<unsigned long long>(handled(r, ClosMsgType::kRESEND)));
+  }
+}
+
+TEST(ClosCtrlRtl, ADifferentModelIsCaught) {
+  // The same run, the model allowed three CANCELs where the engines allow one: the first RESEND
+  // after a single CANCEL differs.
+  const ClosConfig c = cfg(2, 3, 4, 2, 1);
+  const auto reqs = random_leaf_requests(c.clos, 40, 4, 40, 5);
+  const ClosCtrlRtlRun r = run_clos_ctrl_rtl(c, reqs, 2000000, 600, 3);
+  EXPECT_GT(r.mismatches, 0u);
+  ASSERT_FALSE(r.first_mismatches.empty());
+  EXPECT_NE(r.first_mismatches[0].find("CANCEL"), std::string::npos) << r.first_mismatches[0];
+}
+
+TEST(ClosCtrlRtl, LintsCleanAndSynthesizes) {
+  const GeneratedDesign d = emit_clos_ctrl(cfg(4, 4, 4, 1, 3));
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-ctrl-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  write_design(d, dir.string());
+  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
+  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
+  const std::string log = (dir / "lint.log").string();
+  EXPECT_EQ(run_child(cmd, 300, log), 0);
+  std::stringstream ss;
+  ss << std::ifstream(log).rdbuf();
+  EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
+  std::string script = "read_verilog";
+  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
+  script += "; synth_ice40 -top " + d.top;
+  EXPECT_EQ(run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 600, ""), 0);
+  fs::remove_all(dir);
+}
+
+TEST(ClosCtrlRtl, OneHnodeIsRefused) {
+  try {
+    emit_clos_ctrl(cfg(4, 4, 4, 0, 3));
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("hnode_dims = 0"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace cmnet

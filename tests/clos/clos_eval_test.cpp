@@ -1,0 +1,40 @@
+// The paper's evaluation on the models (sim/clos/clos_eval.h), at a light load where the figures
+// are settled: short messages through the trees arrive in about the paper's 900 us, steadily
+// (their delivery follows their size), long ones in a set-up plus the transfer; the plain
+// hypercube's short messages wait behind long ones; random pairings link most processors.
+#include "sim/clos/clos_eval.h"
+
+#include <gtest/gtest.h>
+
+namespace cmnet {
+namespace {
+
+TEST(ClosEval, LightLoadFigures) {
+  ClosEvalOptions o;
+  o.load_mb_s = 20;
+  o.sim_us = 100000;
+  o.warmup_us = 10000;
+  const ClosEvalResult c = run_connect_eval(o);
+  EXPECT_GT(c.short_msgs, 500u);
+  EXPECT_GT(c.long_msgs, 300u);
+  // 8.5 hops on average of (50 bytes / 0.664 MB/s + 30 us): about 900 us.
+  EXPECT_GT(c.short_delivery_us, 600);
+  EXPECT_LT(c.short_delivery_us, 1100);
+  EXPECT_GT(c.short_size_delay_corr, 0.6);
+  // A circuit holds 3,000 / 0.664 = 4,518 us on average; the set-up adds about a millisecond.
+  EXPECT_GT(c.long_delivery_us, 4518);
+  EXPECT_LT(c.long_delivery_us, 9000);
+  const ClosEvalResult h = run_hypercube_eval(o);
+  EXPECT_GT(h.short_mse_us2, 10 * c.short_mse_us2);
+  EXPECT_LT(h.short_size_delay_corr, c.short_size_delay_corr);
+}
+
+TEST(ClosEval, RandomPairingsLinkMostProcessors) {
+  for (int pairs : clos_dynamic_pairs(3, 2)) {
+    EXPECT_GE(pairs, 240);
+    EXPECT_LE(pairs, 480);
+  }
+}
+
+}  // namespace
+}  // namespace cmnet

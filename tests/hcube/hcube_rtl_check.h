@@ -1,0 +1,47 @@
+// The RTL-against-model check shared by the hcube RTL tests (3-cubes in hcube_rtl_test, 4-cubes
+// in hcube_rtl4_test): every message's first-packet and last-byte ticks, its first-hop dimension
+// and bytes, and every port's counters must be the model's.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sim/hcube/hcube_model.h"
+#include "sim/hcube/hcube_rtl.h"
+
+namespace cmnet {
+
+inline void hcube_expect_rtl_equals_model(const HcubeConfig& cfg, const HcubeTraffic& t, const std::string& what) {
+  const HcubeRunResult m = run_hcube_model(cfg.hc, t);
+  const HcubeRunResult r = run_hcube_rtl(cfg, t);
+  ASSERT_TRUE(m.completed) << what;
+  EXPECT_TRUE(r.completed) << what;
+  EXPECT_EQ(r.bad_reassembly, 0u) << what;
+  int shown = 0;
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    const auto& a = m.deliveries[i];
+    const auto& b = r.deliveries[i];
+    const bool same = b.delivered && b.data_ok && a.first == b.first && a.last == b.last && a.first_dim == b.first_dim;
+    if (!same && shown++ < 5)
+      ADD_FAILURE() << what << ": message " << i << " (" << t.messages[i].src << " -> " << t.messages[i].dst << ", "
+                    << t.messages[i].len << " bytes, gen " << t.messages[i].gen << "): model first/last " << a.first
+                    << "/" << a.last << ", rtl " << b.first << "/" << b.last << (b.data_ok ? "" : " (data wrong)");
+  }
+  for (size_t i = 0; i < m.ports.size(); ++i) {
+    EXPECT_EQ(m.ports[i].packets, r.ports[i].packets) << what << " port " << i;
+    EXPECT_EQ(m.ports[i].messages, r.ports[i].messages) << what << " port " << i;
+    EXPECT_EQ(m.ports[i].bytes, r.ports[i].bytes) << what << " port " << i;
+    EXPECT_EQ(m.ports[i].blocked_ticks, r.ports[i].blocked_ticks) << what << " port " << i;
+  }
+}
+
+inline HcubeConfig hcube_rtl_cfg(int dims, const std::string& routing, int buffers) {
+  HcubeConfig c;
+  c.hc.dims = dims;
+  c.hc.routing = routing;
+  c.hc.buffers = buffers;
+  return c;
+}
+
+}  // namespace cmnet
