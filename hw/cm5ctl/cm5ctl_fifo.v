@@ -22,13 +22,11 @@ module cm5ctl_fifo #(
 );
   localparam integer PW = DEPTH > 1 ? $clog2(DEPTH) : 1;
   localparam integer LAST = DEPTH - 1;
-  reg [WIDTH-1:0] mem [0:DEPTH-1];
   reg [PW-1:0] rd, wr;
   wire do_pop = pop && count != {CW{1'b0}};
   wire full = count == DEPTH[CW-1:0];
   wire do_push = push && (!full || do_pop);
   assign overflow = push && full && !do_pop && !clr;
-  assign head = mem[rd];
   function [PW-1:0] next_ptr;
     input [PW-1:0] p;
     begin
@@ -47,6 +45,18 @@ module cm5ctl_fifo #(
       else if (do_pop && !do_push) count <= count - 1'b1;
     end
   end
-  always @(posedge clk) if (!rst && !clr && do_push) mem[wr] <= din;
+  // Shallow buffers (most of the tree's) in flip-flops: a 4-kbit block RAM each would run an
+  // iCE40 out of blocks long before out of logic; deeper ones in block RAM.
+  generate
+    if (DEPTH <= 8) begin : g_ff
+      (* ram_style = "logic" *) reg [WIDTH-1:0] mem [0:DEPTH-1];
+      assign head = mem[rd];
+      always @(posedge clk) if (!rst && !clr && do_push) mem[wr] <= din;
+    end else begin : g_ram
+      reg [WIDTH-1:0] mem [0:DEPTH-1];
+      assign head = mem[rd];
+      always @(posedge clk) if (!rst && !clr && do_push) mem[wr] <= din;
+    end
+  endgenerate
 endmodule
 `default_nettype wire

@@ -88,20 +88,25 @@ TEST(Cm5ctlFamily, SimInputErrors) {
   EXPECT_THROW(fam().sim(config(4), a), InputError);
 }
 
-TEST(Cm5ctlFamily, BuildRunAndSweepSayThereIsNoBoardTopYet) {
-  auto expect_no_board = [](auto f, const std::string& cmd) {
-    try {
-      f();
-      ADD_FAILURE() << cmd << " did not throw";
-    } catch (const InputError& e) {
-      const std::string m = e.what();
-      EXPECT_NE(m.find("cmnet " + cmd + ": the cm5ctl family has no board top yet"), std::string::npos) << m;
-      EXPECT_NE(m.find("cmnet sim"), std::string::npos) << m;
-    }
-  };
-  expect_no_board([] { fam().run(config(4), RunArgs{}); }, "run");
-  expect_no_board([] { fam().sweep(config(4), SweepArgs{}); }, "sweep");
-  expect_no_board([] { fam().board_top(config(4), Board{}, BuildArgs{}); }, "build");
+// The board is the shared stream board (cm5ctl_board_test runs it): build makes its host top,
+// run refuses what it has no meaning for, sweep is not built and says so.
+TEST(Cm5ctlFamily, BuildMakesTheStreamBoardRunRefusesOptionsSweepIsNotBuilt) {
+  EXPECT_EQ(fam().build_modes(), std::vector<std::string>{"host"});
+  const Board hx8k = load_board("ice40hx8k_breakout");
+  const GeneratedDesign d = fam().board_top(config(4), hx8k, BuildArgs{});
+  EXPECT_EQ(d.top, "cm5ctl_host_board");
+  BuildArgs b;
+  b.mode = "chip";
+  EXPECT_THROW(fam().board_top(config(4), hx8k, b), InputError);
+  RunArgs r;
+  r.traffic = "x.traffic";
+  EXPECT_THROW(fam().run(config(4), r), InputError);
+  try {
+    fam().sweep(config(4), SweepArgs{});
+    ADD_FAILURE() << "sweep did not throw";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cmnet sweep: not built for the cm5ctl family"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Cm5ctlFamily, QuickBenchMeasuresLatencyAndThroughput) {

@@ -7,7 +7,8 @@
 //   - pipelined throughput: forward scans pushed back to back by every leaf, operations
 //     completed per packet time in steady state (goal 1.0);
 //   - one node's and one three-node chip's (cm5ctl_chip) iCE40 cells, flip-flops, logic cells
-//     and Fmax on the HX8K (yosys synth_ice40, nextpnr-ice40), the CM-5's links.
+//     and Fmax on the HX8K (yosys synth_ice40, nextpnr-ice40; --quick: the node's synthesis only), the
+//     CM-5's links.
 #include <unistd.h>
 
 #include <cstdio>
@@ -54,7 +55,7 @@ json latency_json(const Cm5Latency& l) {
 // nextpnr-ice40 on the HX8K (ct256) with its ports on any pins (no pin file: the links are
 // the module's ports) for the logic cells and Fmax. A chip's three nodes: its top node at
 // level 2, the two lower ones at level 1.
-json ice40_figures(const Cm5ctlParams& p, const std::string& top) {
+json ice40_figures(const Cm5ctlParams& p, const std::string& top, bool place) {
   const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-cm5-" + top + "-" + std::to_string(::getpid()));
   Cm5ctlConfig c;
   c.p = p;
@@ -81,7 +82,7 @@ json ice40_figures(const Cm5ctlParams& p, const std::string& top) {
               {"flip_flops", count_cells(cells, "SB_DFF")},
               {"SB_RAM40_4K", count_cells(cells, "SB_RAM40_4K")}};
   const std::string nextpnr = find_tool("nextpnr-ice40");
-  if (!nextpnr.empty()) {
+  if (place && !nextpnr.empty()) {
     const std::string log = (dir / "nextpnr.log").string();
     const int rc = run_child({nextpnr, "--hx8k", "--package", "ct256", "--json", net, "--freq", "100", "--seed", "1"},
                              1800, log);
@@ -162,11 +163,13 @@ int run_bench(const std::string& json_path, bool quick) {
   out["throughput"] = thr;
 
   std::printf("\n== one node and one three-node chip on the iCE40 HX8K (yosys synth_ice40, nextpnr-ice40 --hx8k,\n"
-              "   ports on any pins; a node of a 1,024-leaf tree's level 1, a chip of its levels 2 and 1)\n");
+              "   ports on any pins; a node of a 1,024-leaf tree's level 1, a chip of its levels 2 and 1;\n"
+              "   --quick: the node's synthesis only, no place and route)\n");
   std::printf("  %-12s %8s %8s %8s %6s %8s %10s\n", "module", "SB_LUT4", "SB_CARRY", "FFs", "RAM", "LCs", "Fmax MHz");
-  for (const std::string top : {"cm5ctl_node", "cm5ctl_chip"}) {
+  for (const std::string top : quick ? std::vector<std::string>{"cm5ctl_node"}
+                                      : std::vector<std::string>{"cm5ctl_node", "cm5ctl_chip"}) {
     try {
-      const json r = ice40_figures(cm5_config(1024).p, top);
+      const json r = ice40_figures(cm5_config(1024).p, top, !quick);
       std::printf("  %-12s %8d %8d %8d %6d %8s %10s\n", top.c_str(), r["SB_LUT4"].get<int>(), r["SB_CARRY"].get<int>(),
                   r["flip_flops"].get<int>(), r["SB_RAM40_4K"].get<int>(),
                   r.contains("logic_cells") ? std::to_string(r["logic_cells"].get<long>()).c_str() : "-",

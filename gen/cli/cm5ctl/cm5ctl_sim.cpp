@@ -105,7 +105,7 @@ int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a) {
   out << s.dump() << '\n';
   std::printf("%s: %s on %d leaves: %zu results of %llu, last at cycle %llu; software results %s -> %s\n",
               a.engine.c_str(), a.pattern.c_str(), p.leaves, results.size(),
-              static_cast<unsigned long long>(expected_result_count(w)), static_cast<unsigned long long>(last),
+              static_cast<unsigned long long>(expected_result_count(w, cm5_topology(p))), static_cast<unsigned long long>(last),
               diff.empty() ? "agree" : ("DIFFER: " + diff).c_str(), a.out.c_str());
   return completed && diff.empty() && !fault ? 0 : 3;
 }
