@@ -166,7 +166,7 @@ int run_bench(const std::string& json_path, bool quick) {
               "   ports on any pins; a node of a 1,024-leaf tree's level 1, a chip of its levels 2 and 1;\n"
               "   --quick: the node's synthesis only, no place and route)\n");
   std::printf("  %-12s %8s %8s %8s %6s %8s %10s\n", "module", "SB_LUT4", "SB_CARRY", "FFs", "RAM", "LCs", "Fmax MHz");
-  for (const std::string top : quick ? std::vector<std::string>{"cm5ctl_node"}
+  for (const std::string& top : quick ? std::vector<std::string>{"cm5ctl_node"}
                                       : std::vector<std::string>{"cm5ctl_node", "cm5ctl_chip"}) {
     try {
       const json r = ice40_figures(cm5_config(1024).p, top, !quick);
