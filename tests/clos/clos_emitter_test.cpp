@@ -12,10 +12,14 @@
 
 #include "gen/core/errors.h"
 #include "gen/core/process.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
 namespace fs = std::filesystem;
+using testing_checks::file_of;
+using testing_checks::temp_dir;
+using testing_checks::slurp_log;
 
 ClosConfig cfg(int m, int n, int r, int w) {
   ClosConfig c;
@@ -25,27 +29,6 @@ ClosConfig cfg(int m, int n, int r, int w) {
   c.clos.width = w;
   c.clos.hnode_dims = 0;
   return c;
-}
-
-std::string file_of(const GeneratedDesign& d, const std::string& name) {
-  for (const auto& [n, text] : d.files)
-    if (n == name) return text;
-  ADD_FAILURE() << "no file " << name;
-  return {};
-}
-
-fs::path temp_dir(const std::string& tag) {
-  const fs::path p = fs::temp_directory_path() / ("cmnet-clos-" + tag + "-" + std::to_string(::getpid()));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
-std::string slurp_log(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 TEST(ClosEmitter, SameInputsGiveTheSameBytes) {

@@ -14,10 +14,13 @@
 
 #include "gen/core/errors.h"
 #include "sim/core/rtl_build.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
 namespace fs = std::filesystem;
+using testing_checks::file_of;
+using testing_checks::temp_dir;
 
 Cm1Config cfg(int c, int P, int d, int v, int b) {
   Cm1Config n;
@@ -27,21 +30,6 @@ Cm1Config cfg(int c, int P, int d, int v, int b) {
   n.cm1.vp_bits = v;
   n.cm1.rows = b;
   return n;
-}
-
-std::string file_of(const GeneratedDesign& d, const std::string& name) {
-  for (const auto& [n, text] : d.files)
-    if (n == name) return text;
-  ADD_FAILURE() << "no file " << name;
-  return {};
-}
-
-fs::path temp_dir(const std::string& tag) {
-  const fs::path p = fs::temp_directory_path() /
-                     ("cmnet-emit-" + tag + "-" + std::to_string(::getpid()));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
 }
 
 TEST(Cm1Emitter, SameInputsGiveTheSameBytes) {

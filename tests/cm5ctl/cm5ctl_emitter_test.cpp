@@ -14,10 +14,13 @@
 
 #include "gen/core/errors.h"
 #include "sim/core/rtl_build.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
 namespace fs = std::filesystem;
+using testing_checks::file_of;
+using testing_checks::temp_dir;
 
 Cm5ctlConfig cfg(int leaves, int w = 32, int up = 6, int down = 5, int crc = 0) {
   Cm5ctlConfig c;
@@ -27,20 +30,6 @@ Cm5ctlConfig cfg(int leaves, int w = 32, int up = 6, int down = 5, int crc = 0) 
   c.p.up_width = up;
   c.p.down_width = down;
   return c;
-}
-
-std::string file_of(const GeneratedDesign& d, const std::string& name) {
-  for (const auto& [n, text] : d.files)
-    if (n == name) return text;
-  ADD_FAILURE() << "no file " << name;
-  return {};
-}
-
-fs::path temp_dir(const std::string& tag) {
-  const fs::path p = fs::temp_directory_path() / ("cmnet-cm5emit-" + tag + "-" + std::to_string(::getpid()));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
 }
 
 std::string read(const std::string& path) {

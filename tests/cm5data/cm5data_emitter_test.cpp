@@ -13,10 +13,14 @@
 
 #include "gen/core/errors.h"
 #include "gen/core/process.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
 namespace fs = std::filesystem;
+using testing_checks::file_of;
+using testing_checks::temp_dir;
+using testing_checks::run_tool;
 
 std::string config_error(const std::string& body) {
   try {
@@ -34,28 +38,6 @@ Cm5DataConfig cfg(int h, const std::string& profile, int W, int buffer_words = 2
   c.cm5.link_bits = W;
   c.cm5.buffer_words = buffer_words;
   return c;
-}
-
-std::string file_of(const GeneratedDesign& d, const std::string& name) {
-  for (const auto& [n, text] : d.files)
-    if (n == name) return text;
-  ADD_FAILURE() << "no file " << name;
-  return {};
-}
-
-fs::path temp_dir(const std::string& tag) {
-  const fs::path p = fs::temp_directory_path() / ("cmnet-cm5-" + tag + "-" + std::to_string(::getpid()));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
-std::string run_tool(const std::vector<std::string>& cmd, const fs::path& log, int* rc) {
-  *rc = run_child(cmd, 900, log.string());
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 TEST(Cm5DataConfig, BadConfigsGiveClearErrors) {

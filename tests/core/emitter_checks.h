@@ -41,6 +41,12 @@ inline std::string slurp_log(const fs::path& p) {
   return ss.str();
 }
 
+// Runs a tool (argv) with its output in `log`; *rc is its exit code; returns the log.
+inline std::string run_tool(const std::vector<std::string>& cmd, const fs::path& log, int* rc) {
+  *rc = run_child(cmd, 900, log.string());
+  return slurp_log(log);
+}
+
 // verilator --lint-only -Wall of the design (written to `dir`) with `top`; "" when clean, else
 // the log.
 inline std::string lint_problems(const GeneratedDesign& d, const std::string& top, const fs::path& dir,

@@ -13,10 +13,14 @@
 
 #include "gen/core/errors.h"
 #include "gen/core/process.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
 namespace fs = std::filesystem;
+using testing_checks::file_of;
+using testing_checks::temp_dir;
+using testing_checks::run_tool;
 
 HcubeConfig cfg(int dims, const std::string& routing, int buffers) {
   HcubeConfig c;
@@ -24,28 +28,6 @@ HcubeConfig cfg(int dims, const std::string& routing, int buffers) {
   c.hc.routing = routing;
   c.hc.buffers = buffers;
   return c;
-}
-
-std::string file_of(const GeneratedDesign& d, const std::string& name) {
-  for (const auto& [n, text] : d.files)
-    if (n == name) return text;
-  ADD_FAILURE() << "no file " << name;
-  return {};
-}
-
-fs::path temp_dir(const std::string& tag) {
-  const fs::path p = fs::temp_directory_path() / ("cmnet-hcube-" + tag + "-" + std::to_string(::getpid()));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
-std::string run_tool(const std::vector<std::string>& cmd, const fs::path& log, int* rc) {
-  *rc = run_child(cmd, 900, log.string());
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 TEST(HcubeEmitter, SameInputsGiveTheSameBytesAndAHeader) {
