@@ -94,7 +94,10 @@ StreamRunOutcome run_stream_workload(StreamConnection& conn, const StreamWorkloa
   for (const CounterReading& c : o.result.counters) cj[c.counter.name] = c.value;
   r.json["counters"] = cj;
   if (w.compare) w.compare(o.result, r);
-  r.after.push_back("host time " + std::to_string(o.result.host_seconds) + " s");
+  std::string after = fmt::format("host time {:.3f} s", o.result.host_seconds);
+  if (const auto* client = dynamic_cast<const BoardClient*>(conn.port.get()))
+    after += fmt::format("; link: {} requests, {} retries", client->stats().requests, client->stats().retries);
+  r.after.push_back(after);
   o.verdict = write_run_report(r, out_dir, out);
   return o;
 }
