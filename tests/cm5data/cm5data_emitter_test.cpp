@@ -212,19 +212,9 @@ TEST(Cm5Emitter, OneRouterChipSynthesizesForIce40) {
   p.link_bits = 4;
   p.buffer_words = 2;
   const auto d = emit_cm5data_router(p, 4);
-  write_design(d, dir.string());
-  std::string script = "read_verilog";
-  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-  script += "; synth_ice40 -top cm5data_router_p4; stat";
-  int rc = 0;
-  const std::string log = run_tool({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()},
-                                   dir / "yosys.out", &rc);
-  std::ifstream in(dir / "yosys.log");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(rc, 0) << log << ss.str();
-  EXPECT_NE(ss.str().find("SB_LUT4"), std::string::npos) << ss.str();
-  EXPECT_NE(ss.str().find("SB_DFF"), std::string::npos) << ss.str();
+  bool ok = false;
+  const std::string log = testing_checks::synth_ice40(d, "cm5data_router_p4", dir, &ok);
+  EXPECT_TRUE(ok) << "yosys failed or mapped no SB_LUT4 / SB_DFF:\n" << log;
   fs::remove_all(dir);
 }
 

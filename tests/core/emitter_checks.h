@@ -62,13 +62,16 @@ inline std::string lint_problems(const GeneratedDesign& d, const std::string& to
   return "";
 }
 
-// yosys synth_ice40 of the design with `top`; returns yosys's log (stat included). *ok says
-// whether yosys succeeded and mapped LUTs and flip-flops.
-inline std::string synth_ice40(const GeneratedDesign& d, const std::string& top, const fs::path& dir, bool* ok) {
+// yosys synth_ice40 of the design with `top`, after `before_synth` (e.g. "chparam -set W 8 m")
+// if given; returns yosys's log (stat included). *ok says whether yosys succeeded and mapped LUTs
+// and flip-flops.
+inline std::string synth_ice40(const GeneratedDesign& d, const std::string& top, const fs::path& dir, bool* ok,
+                               const std::string& before_synth = "") {
   write_design(d, dir.string());
   std::string script = "read_verilog";
   // (appends, not "x" + string: GCC 12's -Wrestrict false positive)
   for (const auto& f : d.verilog_files()) script.append(" ").append((dir / f).string());
+  if (!before_synth.empty()) script.append("; ").append(before_synth);
   script.append("; synth_ice40 -top ").append(top).append("; stat");
   const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 1800,
                            (dir / "yosys.out").string());

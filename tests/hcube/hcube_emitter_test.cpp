@@ -97,24 +97,15 @@ TEST(HcubeEmitter, OneNodeChipSynthesizesForIce40) {
   p.routing = "quasi";
   p.buffers = 2;
   const auto d = emit_hcube_node(p);
-  write_design(d, dir.string());
-  std::string script = "read_verilog";
-  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-  script += "; chparam";
+  std::string chparam = "chparam";
   for (const auto& [k, v] : hcube_node_params(p, 2)) {
     const auto q = v.find("'d");
-    script += " -set " + k + " " + (q == std::string::npos ? v : v.substr(q + 2));
+    chparam.append(" -set ").append(k).append(" ").append(q == std::string::npos ? v : v.substr(q + 2));
   }
-  script += " hcube_pkt_node; synth_ice40 -top hcube_pkt_node; stat";
-  int rc = 0;
-  const std::string log = run_tool({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()},
-                                   dir / "yosys.out", &rc);
-  std::ifstream in(dir / "yosys.log");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(rc, 0) << log << ss.str();
-  EXPECT_NE(ss.str().find("SB_LUT4"), std::string::npos) << ss.str();
-  EXPECT_NE(ss.str().find("SB_DFF"), std::string::npos) << ss.str();
+  chparam.append(" hcube_pkt_node");
+  bool ok = false;
+  const std::string log = testing_checks::synth_ice40(d, "hcube_pkt_node", dir, &ok, chparam);
+  EXPECT_TRUE(ok) << "yosys failed or mapped no SB_LUT4 / SB_DFF:\n" << log;
   fs::remove_all(dir);
 }
 
