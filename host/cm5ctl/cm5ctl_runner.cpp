@@ -1,7 +1,10 @@
 #include "host/cm5ctl/cm5ctl_runner.h"
 
+#include <map>
+
 #include "gen/cm5ctl/cm5ctl_stream.h"
 #include "gen/core/errors.h"
+#include "sim/core/sim_board.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
 
@@ -77,6 +80,88 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
 StreamRunOutcome cm5ctl_run(const Cm5ctlConfig& cfg, const Cm5RunArgs& a, std::FILE* out) {
   const Cm5Workload w = make_cm5ctl_workload(a.pattern, cfg.p.leaves, cfg.p.word_bits, a.seed, a.count);
   return run_stream_workload(cm5ctl_stream_spec(cfg), cm5ctl_stream_workload(cfg, w), a.stream, out);
+}
+
+uint64_t cm5ctl_staging_allowance(size_t units) { return 3 * static_cast<uint64_t>(units) + 8; }
+
+bool cm5ctl_sweep(const Cm5ctlConfig& cfg, const Cm5SweepArgs& a, std::vector<Cm5SweepPoint>* points, std::FILE* out) {
+  const Cm5ctlParams& p = cfg.p;
+  const Cm5Topology t = cm5_topology(p);
+  if (a.in_flight.empty()) throw InputError("cmnet sweep: no offered loads");
+  for (int k : a.in_flight)
+    if (k < 1 || k > 4096) throw InputError("cmnet sweep: " + std::to_string(k) + " operations per leaf in flight (allowed 1..4096)");
+  // A pattern the board cannot run is refused before a board is started.
+  (void)cm5ctl_stream_workload(cfg, make_cm5ctl_workload(a.pattern, p.leaves, p.word_bits, a.seed, 1));
+  StreamConnection conn(cm5ctl_stream_spec(cfg), a.stream);
+  // Per point: the workload, its software results and the model's run, kept for the measure.
+  struct Point {
+    Cm5Workload w;
+    Cm5Expected want;
+    Cm5RunResult model;
+    StreamWorkload sw;
+  };
+  std::map<int, Point> pts;
+  std::vector<Cm5SweepPoint> got;
+  StreamSweep s;
+  s.title = cfg.name + ": " + a.pattern + ", all operations loaded before the run";
+  s.x_label = "operations per leaf in flight";
+  s.y_label = "operations completed per packet time";
+  // Only what the transmit FIFO holds is loaded before the run: beyond that the host's pace
+  // would enter the board's cycles (an operation waiting for another leaf's part).
+  const uint64_t fits = conn.board->fifo_words() / (2 * static_cast<uint64_t>(p.leaves));
+  for (int k : a.in_flight)
+    if (static_cast<uint64_t>(k) <= fits) s.offered.push_back(k);
+    else std::fprintf(out, "   (%d operations per leaf in flight: more than the board's transmit FIFO holds, %llu; left out)\n",
+                      k, static_cast<unsigned long long>(fits));
+  if (s.offered.empty()) throw InputError("cmnet sweep: no offered load fits the board's transmit FIFO (at most " + std::to_string(fits) + " operations per leaf)");
+  s.workload = [&](double x) {
+    const int k = static_cast<int>(x);
+    Point pt;
+    pt.w = make_cm5ctl_workload(a.pattern, p.leaves, p.word_bits, a.seed, k);
+    pt.want = expected_results(pt.w, p.word_bits, t);
+    pt.model = run_cm5ctl_model(p, pt.w);
+    pt.sw = cm5ctl_stream_workload(cfg, pt.w);
+    pt.sw.load_before_run = true;
+    StreamWorkload w = pt.sw;
+    pts[k] = std::move(pt);
+    return w;
+  };
+  s.measure = [&](double x, const StreamRunResult& r) {
+    const int k = static_cast<int>(x);
+    const Point& pt = pts.at(k);
+    RunReport rep;
+    pt.sw.compare(r, rep);  // the run's own comparison: results and counters
+    Cm5SweepPoint q;
+    q.in_flight = k;
+    q.board_cycles = r.cycles;
+    q.model_cycles = pt.model.last_result_cycle + 1;
+    const double ops = static_cast<double>(pt.w.multi_ops() + pt.w.broadcasts());
+    q.accepted = r.cycles ? ops * p.packet_time() / static_cast<double>(r.cycles) : 0;
+    q.model_accepted = ops * p.packet_time() / static_cast<double>(q.model_cycles);
+    q.results_ok = pt.model.completed && rep.mismatches == 0;
+    q.counters_ok = true;
+    for (const ReportRow& row : rep.rows)
+      if (row.compared && row.board != row.model) {
+        if (row.name.rfind("leaf", 0) == 0) q.counters_ok = false;
+        else q.results_ok = false;
+      }
+    q.timing_ok = r.cycles >= q.model_cycles && r.cycles <= q.model_cycles + cm5ctl_staging_allowance(pt.sw.units.size());
+    got.push_back(q);
+    StreamSweepMeasure m;
+    m.accepted = q.accepted;
+    m.model_accepted = q.model_accepted;
+    m.agrees = q.results_ok && q.counters_ok && q.timing_ok;
+    if (!m.agrees)
+      std::fprintf(out, "   K = %d: results %s, counters %s, board %llu cycles against the model's %llu (+ %llu allowed)\n", k,
+                   q.results_ok ? "ok" : "WRONG", q.counters_ok ? "ok" : "WRONG",
+                   static_cast<unsigned long long>(q.board_cycles), static_cast<unsigned long long>(q.model_cycles),
+                   static_cast<unsigned long long>(cm5ctl_staging_allowance(pt.sw.units.size())));
+    return m;
+  };
+  const bool ok = run_stream_sweep(conn, s, a.stream.out_dir, a.stream.timeout_s, out);
+  if (conn.sim) conn.sim->stop();
+  if (points) *points = got;
+  return ok;
 }
 
 }  // namespace cmnet

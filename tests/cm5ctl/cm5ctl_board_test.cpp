@@ -61,6 +61,39 @@ TEST(Cm5ctlBoard, AReductionAndAScanAndAMixOnTheSimulatedBoard) {
   }
 }
 
+// `cmnet sweep` on the simulated board at 2 leaves: every point's results and counters as the
+// model's, its cycles within the staging register's allowance of the model's, and the files.
+TEST(Cm5ctlBoard, SweepOnTheSimulatedBoardAgreesWithTheModel) {
+  Cm5ctlConfig c;
+  c.name = "cm5ctl-sweep-2";
+  c.p.leaves = 2;
+  validate(c.p, "test");
+  Cm5SweepArgs a;
+  a.in_flight = {1, 4, 12};
+  a.stream.out_dir = temp_dir("cm5sweep").string();
+  a.stream.timeout_s = 120;
+  a.stream.sim.phy = HostLinkPhy::Fifo;
+  std::vector<Cm5SweepPoint> pts;
+  std::FILE* null = std::fopen("/dev/null", "w");
+  const bool ok = cm5ctl_sweep(c, a, &pts, null);
+  std::fclose(null);
+  EXPECT_TRUE(ok);
+  ASSERT_EQ(pts.size(), 3u);
+  for (const Cm5SweepPoint& q : pts) {
+    EXPECT_TRUE(q.results_ok && q.counters_ok && q.timing_ok)
+        << "K = " << q.in_flight << ": board " << q.board_cycles << " cycles, model " << q.model_cycles;
+    EXPECT_GT(q.accepted, 0.0);
+  }
+  // More operations in flight complete more per packet time (the pipeline fills), on both.
+  EXPECT_GT(pts[2].model_accepted, pts[0].model_accepted);
+  EXPECT_GT(pts[2].accepted, pts[0].accepted);
+  const std::string csv = slurp_log(fs::path(a.stream.out_dir) / "sweep.csv");
+  EXPECT_NE(csv.find("\n12,"), std::string::npos) << csv;
+  EXPECT_TRUE(fs::exists(fs::path(a.stream.out_dir) / "sweep.svg"));
+  EXPECT_TRUE(fs::exists(fs::path(a.stream.out_dir) / "sweep.json"));
+  fs::remove_all(a.stream.out_dir);
+}
+
 TEST(Cm5ctlBoard, WhatTheUnitFormatCannotSayIsRefused) {
   const Cm5ctlConfig c = board_cfg();
   EXPECT_THROW(cm5ctl_stream_workload(c, make_cm5ctl_workload("flush", 8, 32, 1, 4)), InputError);

@@ -85,10 +85,23 @@ int Cm5ctlFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
   return cm5ctl_run(cm5ctl_config(cfg), a).verdict.ok() ? 0 : 3;
 }
 
+// Offered load: operations per leaf in flight (1, 2, 4, ... up to --max-per-proc), all loaded
+// before the board runs; accepted: operations completed per packet time (host/cm5ctl/cm5ctl_runner.h).
 int Cm5ctlFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
-  (void)cfg;
-  (void)args;
-  cm5ctl_no_board("sweep");
+  if (!args.mode.empty()) throw InputError("--mode " + args.mode + ": not used by the cm5ctl family");
+  if (args.max_per_proc < 1) throw InputError("--max-per-proc " + std::to_string(args.max_per_proc) + ": at least 1");
+  Cm5SweepArgs a;
+  a.pattern = args.pattern == "permutation" ? "reduce-scan" : args.pattern;
+  a.seed = args.seed;
+  a.in_flight.clear();
+  for (int k = 1; k <= args.max_per_proc; k *= 2) a.in_flight.push_back(k);
+  a.stream.board = args.board;
+  a.stream.out_dir = args.out_dir;
+  a.stream.timeout_s = args.timeout_s;
+  if (args.sim_link != "uart" && args.sim_link != "fifo")
+    throw InputError("--sim-link " + args.sim_link + ": allowed uart, fifo");
+  a.stream.sim.phy = args.sim_link == "fifo" ? HostLinkPhy::Fifo : HostLinkPhy::Uart;
+  return cm5ctl_sweep(cm5ctl_config(cfg), a) ? 0 : 3;
 }
 
 int Cm5ctlFamily::bench(const BenchArgs& args) const { return cm5ctl_bench(args); }
