@@ -5,6 +5,17 @@
 // kind[3:2], abstain[1], broadcast[0]} (a broadcast with comb 7 is a flush), word 1 the data
 // (W bits). A result is a unit of two words (leaf -> host): word 0 {abstained[8], err[7],
 // ovf[6], comb[5:3], kind[2:1], broadcast[0]}, word 1 the data.
+// Control units (host -> leaf, two words; word 0 bits 31:28 the kind, 16:0 its argument, word 1
+// its data), taken in order with the operations through the one staging register:
+//   1 globals: arg bits 1:0 the leaf's asynchronous OR inputs, bit 2 its hard-error input;
+//   2 counter: word 1 the leaf's data network counter, the input router-done sums (signed W bits);
+//   3 restart: waits until the leaf is halted (a flush reached it), then resumes it;
+//   4 link fault: once no result is owed (so that it hits idle packets), inverts wire 0 of link
+//     arg[15:0] (heap index of its lower end) for one cycle, up when arg[16] is 1, down otherwise;
+//   5 status: waits arg[15:0] cycles (the host's settling time), then sends the leaf's status as a
+//     unit: word 0 0x50000000, word 1 {owed results[15:8], broadcast dropped[7], design
+//     fault[6], CRC link error[5] (these three sticky, anywhere in the tree), aligned[4],
+//     halted[3], hard-error OR[2], asynchronous ORs[1:0]}; it counts as a result owed to the leaf.
 // Each leaf in use has a result FIFO of kResultDepth; the module injects an operation only when
 // every leaf that will get its result (the leaf itself; for a broadcast, its whole partition)
 // owes fewer results than that, so a result never finds its FIFO full (the tree cannot wait).
@@ -41,6 +52,15 @@ struct Decoded {
   uint32_t data = 0;
 };
 Decoded decode_result(uint32_t word0, uint32_t word1);
+enum Control : uint8_t { kGlobals = 1, kCounter = 2, kRestart = 3, kFlip = 4, kStatus = 5 };
+std::vector<uint32_t> encode_control(Control kind, uint32_t arg, uint32_t data = 0);
+bool is_status(uint32_t word0);
+struct Status {
+  uint8_t globals = 0;  // bit 0, 1 the asynchronous ORs, bit 2 the hard-error OR
+  bool halted = false, aligned = false, link_error = false, fault = false, bcast_drop = false;
+  uint32_t owed = 0;
+};
+Status decode_status(uint32_t word1);
 }  // namespace cm5unit
 
 }  // namespace cmnet

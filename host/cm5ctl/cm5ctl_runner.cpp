@@ -1,6 +1,8 @@
 #include "host/cm5ctl/cm5ctl_runner.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "gen/cm5ctl/cm5ctl_stream.h"
 #include "gen/core/errors.h"
@@ -10,34 +12,109 @@
 
 namespace cmnet {
 
-StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w) {
+StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w, bool status,
+                                      const std::vector<std::pair<uint64_t, uint32_t>>& status_at) {
   const Cm5ctlParams& p = cfg.p;
   const Cm5Topology t = cm5_topology(p);
   check_workload(w, t);
-  if (!w.flips.empty() || !w.globals.empty() || !w.restarts.empty())
-    throw InputError("workload '" + w.name + "': link faults, global inputs and restarts are not in the board's unit format");
+  bool flush = false;
+  for (const auto& ops : w.leaf)
+    for (const Cm5Op& o : ops) flush = flush || (o.broadcast && o.comb == cm5::kFlushComb);
+  if (flush && w.restarts.empty())
+    throw InputError("workload '" + w.name + "': a flush halts the interfaces until a restart, and it has none");
+  if (!w.flips.empty() && p.crc_bits == 0)
+    throw InputError("workload '" + w.name + "': link faults on the board need crc_bits 8 (without a CRC a flipped "
+                     "bit changes a value the host cannot predict)");
+  for (const Cm5Flip& f : w.flips)
+    if (f.link < 2 || f.link >= static_cast<uint32_t>(2 * p.leaves))
+      throw InputError("workload '" + w.name + "': link fault on link " + std::to_string(f.link) + " (allowed 2.." +
+                       std::to_string(2 * p.leaves - 1) + ")");
   StreamWorkload sw;
   sw.name = w.name;
+  // The board takes its units in order: operation k of every leaf before k + 1 of any (a round
+  // starts at the latest release of its operations), the workload's global inputs, counter
+  // changes and link faults at their cycles between them; the restarts right after the flush
+  // (each waits on the board until its leaf is halted); a status of every leaf in use last.
+  struct Ev {
+    uint64_t at;
+    int order;  // events before a round at the same cycle
+    StreamUnit u;
+  };
+  std::vector<Ev> ev;
+  for (const Cm5GlobalIn& g : w.globals)
+    ev.push_back({g.cycle, 0, StreamUnit{g.leaf, cm5unit::encode_control(cm5unit::kGlobals, g.value & 7u)}});
+  for (size_t i = 0; i < w.counters.size(); ++i)
+    for (const auto& [c, v] : w.counters[i])
+      ev.push_back({c, 0, StreamUnit{static_cast<uint32_t>(i),
+                                     cm5unit::encode_control(cm5unit::kCounter, 0,
+                                                             static_cast<uint32_t>(static_cast<uint64_t>(v) & cm5::mask(p.word_bits)))}});
+  for (const Cm5Flip& f : w.flips)
+    ev.push_back({f.cycle, 0, StreamUnit{0, cm5unit::encode_control(cm5unit::kFlip, f.link | (f.up ? 1u << 16 : 0u))}});
+  // Long enough for a change of the global bits to reach every leaf (cm5ctl_params.h), twice.
+  const uint32_t settle = static_cast<uint32_t>(
+      std::min<int64_t>(0xFFFF, 2 * ((p.height() + 1) * (p.up_frame() + p.down_frame()) + 2) + 4 * p.packet_time()));
+  std::vector<uint64_t> status_count(static_cast<size_t>(p.leaves), 0);
+  for (const auto& [c, leaf] : status_at) {
+    if (leaf >= static_cast<uint32_t>(p.leaves) || t.part[leaf] < 0)
+      throw InputError("workload '" + w.name + "': a status of leaf " + std::to_string(leaf) + ", not in use");
+    ev.push_back({c, 0, StreamUnit{leaf, cm5unit::encode_control(cm5unit::kStatus, settle)}});
+    ++status_count[leaf];
+  }
+  std::stable_sort(ev.begin(), ev.end(), [](const Ev& x, const Ev& y) { return x.at < y.at; });
   size_t longest = 0;
   for (const auto& ops : w.leaf) longest = std::max(longest, ops.size());
-  for (size_t k = 0; k < longest; ++k)
+  size_t e = 0;
+  uint64_t round_at = 0;
+  for (size_t k = 0; k < longest; ++k) {
+    for (size_t i = 0; i < w.leaf.size(); ++i)
+      if (k < w.leaf[i].size()) round_at = std::max(round_at, w.leaf[i][k].release);
+    for (; e < ev.size() && ev[e].at <= round_at; ++e) sw.units.push_back(ev[e].u);
     for (size_t i = 0; i < w.leaf.size(); ++i) {
       if (k >= w.leaf[i].size()) continue;
       const Cm5Op& o = w.leaf[i][k];
-      if (o.broadcast && o.comb == cm5::kFlushComb)
-        throw InputError("workload '" + w.name + "': a flush halts the interfaces and the board's unit format has no restart");
       sw.units.push_back(StreamUnit{static_cast<uint32_t>(i),
                                     cm5unit::encode_op(o.broadcast, o.abstain, o.kind, o.comb, o.segmented, o.seg,
                                                        static_cast<uint32_t>(o.data & cm5::mask(p.word_bits)))});
+      if (o.broadcast && o.comb == cm5::kFlushComb)
+        for (const auto& r : w.restarts)
+          sw.units.push_back(StreamUnit{r.second, cm5unit::encode_control(cm5unit::kRestart, 0)});
+    }
+  }
+  for (; e < ev.size(); ++e) sw.units.push_back(ev[e].u);
+  for (int j = 0; j < p.leaves && status; ++j)
+    if (t.part[static_cast<size_t>(j)] >= 0) {
+      sw.units.push_back(StreamUnit{static_cast<uint32_t>(j), cm5unit::encode_control(cm5unit::kStatus, settle)});
+      ++status_count[static_cast<size_t>(j)];
     }
   sw.expect_units = static_cast<size_t>(expected_result_count(w, t));
-  const Cm5Expected want = expected_results(w, p.word_bits, t);
-  const Cm5RunResult model = run_cm5ctl_model(p, w);
-  sw.compare = [want, model, t, n = p.leaves, name = w.name](const StreamRunResult& board, RunReport& r) {
+  for (uint64_t c : status_count) sw.expect_units += static_cast<size_t>(c);
+  Cm5ModelOptions mo;
+  uint64_t last_event = 0;
+  for (const Ev& x : ev) last_event = std::max(last_event, x.at);
+  mo.min_cycles = last_event + settle;
+  const Cm5RunResult model = run_cm5ctl_model(p, w, mo);
+  // Router-done's result is the sum of the counters, which the software computation does not
+  // know (it says 0, a balanced data network): with counters, the results are the model's.
+  bool counters = false;
+  for (const auto& c : w.counters) counters = counters || !c.empty();
+  const Cm5Expected want = counters ? split_results(model.results, p.leaves) : expected_results(w, p.word_bits, t);
+  const std::string want_what = counters ? "results as the model's (router-done sums its counters)"
+                                         : "results as computed in software";
+  // The model's last global outputs per leaf: what the final status should show.
+  std::vector<uint8_t> fin(static_cast<size_t>(p.leaves), 0);
+  for (const Cm5GlobalOut& g : model.globals) fin[g.leaf] = g.value;
+  sw.compare = [want, want_what, model, t, fin, status_count, n = p.leaves, name = w.name](const StreamRunResult& board, RunReport& r) {
     std::vector<Cm5Result> got;
+    std::vector<std::optional<cm5unit::Status>> last_status(static_cast<size_t>(n));
+    nlohmann::ordered_json statuses = nlohmann::ordered_json::array();
     for (const StreamUnit& u : board.delivered) {
       if (u.words.size() != 2) {
         ++r.mismatches;
+        continue;
+      }
+      if (cm5unit::is_status(u.words[0])) {
+        if (u.leaf < static_cast<uint32_t>(n)) last_status[u.leaf] = cm5unit::decode_status(u.words[1]);
+        statuses.push_back({{"leaf", u.leaf}, {"status", u.words[1]}});
         continue;
       }
       const cm5unit::Decoded d = cm5unit::decode_result(u.words[0], u.words[1]);
@@ -52,11 +129,28 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
       x.abstained = d.abstained;
       got.push_back(x);
     }
+    const bool model_lerr = model.faults.link_errors > 0, model_fault = model.faults.any_design_fault(),
+               model_drop = model.faults.bcast_drops > 0;
+    for (int j = 0; j < n; ++j) {
+      if (!status_count[static_cast<size_t>(j)]) continue;
+      const auto& st = last_status[static_cast<size_t>(j)];
+      char b[96], m[96];
+      if (st)
+        std::snprintf(b, sizeof b, "globals %u halted %d link_error %d fault %d drop %d owed %u", st->globals, st->halted,
+                      st->link_error, st->fault, st->bcast_drop, st->owed);
+      else
+        std::snprintf(b, sizeof b, "none");
+      std::snprintf(m, sizeof m, "globals %u halted 0 link_error %d fault %d drop %d owed 0", fin[static_cast<size_t>(j)],
+                    model_lerr, model_fault, model_drop);
+      r.rows.push_back({"leaf" + std::to_string(j) + " status", b, m, true});
+    }
     const std::string diff = compare_to_expected(want, split_results(got, n));
-    r.rows.push_back({"results delivered", std::to_string(got.size()), std::to_string(model.results.size()), true});
-    r.rows.push_back({"results as computed in software", diff.empty() ? "all equal" : diff, "all equal", true});
+    r.rows.push_back({"results delivered (besides the status)", std::to_string(got.size()),
+                      std::to_string(model.results.size()), true});
+    r.rows.push_back({want_what, diff.empty() ? "all equal" : diff, "all equal", true});
     std::vector<uint64_t> per(static_cast<size_t>(n), 0);
     for (const auto& x : model.results) ++per[x.leaf];
+    for (size_t j = 0; j < per.size(); ++j) per[j] += status_count[j];
     for (const CounterReading& c : board.counters) {
       const std::string& nm = c.counter.name;
       const size_t dot = nm.find('.');
@@ -69,9 +163,12 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
         r.rows.push_back({nm, std::to_string(c.value), "0", true});
     }
     r.about.push_back("workload " + name + ": results compared leaf by leaf, in order, with the software results; "
-                      "counters with the reference model's result counts (the board's timing is the host's)");
+                      "counters with the reference model's result counts (plus one status per leaf); each leaf's "
+                      "final status (global ORs, halted, sticky CRC link error, design fault, broadcast drop, "
+                      "results owed) with the model's final state (the board's timing is the host's)");
     r.agreement_scope = "every result and every leaf's counters";
     r.json["model_cycles"] = model.cycles;
+    r.json["status_units"] = statuses;
     r.json["model_results"] = model.results.size();
   };
   return sw;
@@ -120,7 +217,7 @@ bool cm5ctl_sweep(const Cm5ctlConfig& cfg, const Cm5SweepArgs& a, std::vector<Cm
     pt.w = make_cm5ctl_workload(a.pattern, p.leaves, p.word_bits, a.seed, k);
     pt.want = expected_results(pt.w, p.word_bits, t);
     pt.model = run_cm5ctl_model(p, pt.w);
-    pt.sw = cm5ctl_stream_workload(cfg, pt.w);
+    pt.sw = cm5ctl_stream_workload(cfg, pt.w, false);
     pt.sw.load_before_run = true;
     StreamWorkload w = pt.sw;
     pts[k] = std::move(pt);

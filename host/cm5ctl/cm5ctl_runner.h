@@ -7,6 +7,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gen/cm5ctl/cm5ctl_config.h"
 #include "host/stream_runner.h"
@@ -14,9 +16,14 @@
 
 namespace cmnet {
 
-// The units and the comparison. InputError for what the board cannot do (a flush: the unit
-// format has no restart; link faults, global inputs).
-StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w);
+// The units and the comparison: the operations, the workload's global inputs, data network
+// counters (router-done's input), link faults and restarts as control units in their order
+// (gen/cm5ctl/cm5ctl_stream.h), and with `status` a status of every leaf in use last, compared
+// with the model's final state; `status_at` (cycle, leaf): more statuses among the units at
+// those cycles (the last of a leaf is the one compared). InputError for what the board cannot do
+// (a flush without a restart; a link fault without the CRC, or on a link that does not exist).
+StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w, bool status = true,
+                                      const std::vector<std::pair<uint64_t, uint32_t>>& status_at = {});
 
 struct Cm5RunArgs {
   std::string pattern = "reduce-scan";
