@@ -15,8 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
-#include <sstream>
 
 #include "bitstreams/flow.h"
 #include "gen/cli/cm5ctl/cm5ctl_family.h"
@@ -50,11 +48,11 @@ json latency_json(const Cm5Latency& l) {
           {"reduce", l.reduce}, {"scan", l.scan},         {"barrier", l.barrier}};
 }
 
-// One node's (or one three-node chip's) iCE40 figures: yosys synth_ice40 cell counts of the
-// module alone (its parameters those of a node at `level` of a 1,024-leaf tree: chparam), then
-// nextpnr-ice40 on the HX8K (ct256) with its ports on any pins (no pin file: the links are
-// the module's ports) for the logic cells and Fmax. A chip's three nodes: its top node at
-// level 2, the two lower ones at level 1.
+// One node's (or one three-node chip's) iCE40 figures through the shared place_module_ice40
+// (bitstreams/flow.h): yosys synth_ice40 of the module alone (its parameters those of a node at
+// `level` of a 1,024-leaf tree: chparam), then nextpnr-ice40 on the HX8K (ct256); a module with
+// more port bits than pins sits in the shared shift-chain wrapper. A chip's three nodes: its top
+// node at level 2, the two lower ones at level 1.
 json ice40_figures(const Cm5ctlParams& p, const std::string& top, bool place) {
   const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-cm5-" + top + "-" + std::to_string(::getpid()));
   Cm5ctlConfig c;
@@ -72,27 +70,26 @@ json ice40_figures(const Cm5ctlParams& p, const std::string& top, bool place) {
   else
     chparam += " -set AD " + S(ad) + " -set ACW " + S(cw(ad));
   chparam += " " + top;
-  const std::string net = (dir / "net.json").string();
-  const auto cells = synth_cells(d, top, "synth_ice40 -json " + net, dir.string(), chparam, {"cm5ctl_tree.v"});
+  ModulePlaceOptions o;
+  o.dir = dir.string();
+  o.before_synth = chparam;
+  o.skip_files = {"cm5ctl_tree.v"};
+  o.place = place;
+  const ModulePlacement m = place_module_ice40(d, top, o);
   json out = {{"module", top},
               {"aside_depth", top == "cm5ctl_chip" ? json::array({ad2, ad}) : json(ad)},
               {"queue_depth", qd},
-              {"SB_LUT4", count_cells(cells, "SB_LUT4")},
-              {"SB_CARRY", count_cells(cells, "SB_CARRY")},
-              {"flip_flops", count_cells(cells, "SB_DFF")},
-              {"SB_RAM40_4K", count_cells(cells, "SB_RAM40_4K")}};
-  const std::string nextpnr = find_tool("nextpnr-ice40");
-  if (place && !nextpnr.empty()) {
-    const std::string log = (dir / "nextpnr.log").string();
-    const int rc = run_child({nextpnr, "--hx8k", "--package", "ct256", "--json", net, "--freq", "100", "--seed", "1"},
-                             1800, log);
-    std::ifstream in(log);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const auto util = parse_nextpnr_utilisation(ss.str());
-    out["nextpnr_ok"] = rc == 0;
-    out["logic_cells"] = util.count("ICESTORM_LC") ? util.at("ICESTORM_LC").used : -1;
-    out["fmax_mhz"] = parse_nextpnr_fmax(ss.str());
+              {"SB_LUT4", m.luts},
+              {"SB_CARRY", m.carries},
+              {"flip_flops", m.ffs},
+              {"SB_RAM40_4K", m.ram_blocks}};
+  if (m.placed) {
+    out["nextpnr_ok"] = true;
+    out["wrapped"] = m.wrapped;
+    out["wrapper_ffs"] = m.wrapper_ffs;
+    out["logic_cells"] = m.logic_cells;
+    out["fmax_mhz"] = m.fmax_mhz;
+    out["timing_met_100mhz"] = m.timing_met;
   }
   fs::remove_all(dir);
   return out;
@@ -162,8 +159,8 @@ int run_bench(const std::string& json_path, bool quick) {
   }
   out["throughput"] = thr;
 
-  std::printf("\n== one node and one three-node chip on the iCE40 HX8K (yosys synth_ice40, nextpnr-ice40 --hx8k,\n"
-              "   ports on any pins; a node of a 1,024-leaf tree's level 1, a chip of its levels 2 and 1;\n"
+  std::printf("\n== one node and one three-node chip on the iCE40 HX8K (place_module_ice40: yosys synth_ice40,\n"
+              "   nextpnr-ice40 --hx8k, in the shift-chain wrapper when its ports outnumber the pins; a node of a 1,024-leaf tree's level 1, a chip of its levels 2 and 1;\n"
               "   --quick: the node's synthesis only, no place and route)\n");
   std::printf("  %-12s %8s %8s %8s %6s %8s %10s\n", "module", "SB_LUT4", "SB_CARRY", "FFs", "RAM", "LCs", "Fmax MHz");
   for (const std::string& top : quick ? std::vector<std::string>{"cm5ctl_node"}
