@@ -1,6 +1,7 @@
 #include "host/cm5ctl/cm5ctl_runner.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 
@@ -11,6 +12,26 @@
 #include "sim/cm5ctl/cm5ctl_workloads.h"
 
 namespace cmnet {
+namespace {
+
+// The results of one function of the interface (gen/cm5ctl/cm5ctl_stream.h): the board keeps
+// their order within a function, not across functions.
+Cm5Expected only_function(const Cm5Expected& e, cm5unit::Function f) {
+  Cm5Expected o;
+  auto keep = [f](const std::vector<std::vector<Cm5Result>>& in, std::vector<std::vector<Cm5Result>>& out) {
+    out.resize(in.size());
+    for (size_t j = 0; j < in.size(); ++j)
+      for (const Cm5Result& x : in[j])
+        if (cm5unit::function_of(x.broadcast, x.kind, x.comb) == f) out[j].push_back(x);
+  };
+  keep(e.multi, o.multi);
+  keep(e.bcast, o.bcast);
+  return o;
+}
+
+const char* const kFunctionNames[4] = {"broadcast", "combine", "interrupt", "sync"};
+
+}  // namespace
 
 StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w, bool status,
                                       const std::vector<std::pair<uint64_t, uint32_t>>& status_at) {
@@ -113,8 +134,8 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
         continue;
       }
       if (cm5unit::is_status(u.words[0])) {
-        if (u.leaf < static_cast<uint32_t>(n)) last_status[u.leaf] = cm5unit::decode_status(u.words[1]);
-        statuses.push_back({{"leaf", u.leaf}, {"status", u.words[1]}});
+        if (u.leaf < static_cast<uint32_t>(n)) last_status[u.leaf] = cm5unit::decode_status(u.words[0], u.words[1]);
+        statuses.push_back({{"leaf", u.leaf}, {"word0", u.words[0]}, {"word1", u.words[1]}});
         continue;
       }
       const cm5unit::Decoded d = cm5unit::decode_result(u.words[0], u.words[1]);
@@ -131,20 +152,39 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
     }
     const bool model_lerr = model.faults.link_errors > 0, model_fault = model.faults.any_design_fault(),
                model_drop = model.faults.bcast_drops > 0;
+    // Per leaf and function, the model's results: how many, and the error bit of the last.
+    std::vector<std::array<uint64_t, 4>> per_f(static_cast<size_t>(n), {0, 0, 0, 0});
+    std::vector<uint8_t> last_err(static_cast<size_t>(n), 0);
+    for (const Cm5Result& x : model.results) {
+      const int f = cm5unit::function_of(x.broadcast, x.kind, x.comb);
+      ++per_f[x.leaf][static_cast<size_t>(f)];
+      last_err[x.leaf] = static_cast<uint8_t>((last_err[x.leaf] & ~(1u << f)) | (x.err ? 1u << f : 0u));
+    }
     for (int j = 0; j < n; ++j) {
       if (!status_count[static_cast<size_t>(j)]) continue;
       const auto& st = last_status[static_cast<size_t>(j)];
-      char b[96], m[96];
+      char b[160], m[160];
       if (st)
-        std::snprintf(b, sizeof b, "globals %u halted %d link_error %d fault %d drop %d owed %u", st->globals, st->halted,
-                      st->link_error, st->fault, st->bcast_drop, st->owed);
+        std::snprintf(b, sizeof b,
+                      "globals %u halted %d link_error %d fault %d drop %d owed %u waiting %u/%u/%u/%u last_err %x "
+                      "overflow %x router_done %d",
+                      st->globals, st->halted, st->link_error, st->fault, st->bcast_drop, st->owed, st->waiting[0],
+                      st->waiting[1], st->waiting[2], st->waiting[3], st->last_err, st->overflow, st->router_done);
       else
         std::snprintf(b, sizeof b, "none");
-      std::snprintf(m, sizeof m, "globals %u halted 0 link_error %d fault %d drop %d owed 0", fin[static_cast<size_t>(j)],
-                    model_lerr, model_fault, model_drop);
+      std::snprintf(m, sizeof m,
+                    "globals %u halted 0 link_error %d fault %d drop %d owed 0 waiting 0/0/0/0 last_err %x overflow 0 "
+                    "router_done 0",
+                    fin[static_cast<size_t>(j)], model_lerr, model_fault, model_drop, last_err[static_cast<size_t>(j)]);
       r.rows.push_back({"leaf" + std::to_string(j) + " status", b, m, true});
     }
-    const std::string diff = compare_to_expected(want, split_results(got, n));
+    std::string diff;
+    const Cm5Expected got_split = split_results(got, n);
+    for (int f = 0; f < 4 && diff.empty(); ++f) {
+      diff = compare_to_expected(only_function(want, static_cast<cm5unit::Function>(f)),
+                                 only_function(got_split, static_cast<cm5unit::Function>(f)));
+      if (!diff.empty()) diff = std::string(kFunctionNames[f]) + ": " + diff;
+    }
     r.rows.push_back({"results delivered (besides the status)", std::to_string(got.size()),
                       std::to_string(model.results.size()), true});
     r.rows.push_back({want_what, diff.empty() ? "all equal" : diff, "all equal", true});
@@ -161,11 +201,17 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
         r.rows.push_back({nm, std::to_string(c.value), std::to_string(per.at(leaf)), true});
       else if (what == "pending")
         r.rows.push_back({nm, std::to_string(c.value), "0", true});
+      else
+        for (int f = 0; f < 4; ++f)
+          if (what == kFunctionNames[f])
+            r.rows.push_back({nm, std::to_string(c.value), std::to_string(per_f.at(leaf)[static_cast<size_t>(f)]), true});
     }
-    r.about.push_back("workload " + name + ": results compared leaf by leaf, in order, with the software results; "
-                      "counters with the reference model's result counts (plus one status per leaf); each leaf's "
-                      "final status (global ORs, halted, sticky CRC link error, design fault, broadcast drop, "
-                      "results owed) with the model's final state (the board's timing is the host's)");
+    r.about.push_back("workload " + name + ": results compared leaf by leaf and function by function, in order, "
+                      "with the software results; counters (per function too) with the reference model's result "
+                      "counts (plus one status per leaf); each leaf's final status registers (global ORs, halted, "
+                      "sticky CRC link error, design fault, broadcast drop, results owed, words waiting, last error "
+                      "and overflow per function, router-done) with the model's final state (the board's timing is "
+                      "the host's)");
     r.agreement_scope = "every result and every leaf's counters";
     r.json["model_cycles"] = model.cycles;
     r.json["status_units"] = statuses;

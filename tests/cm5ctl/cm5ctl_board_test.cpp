@@ -36,8 +36,8 @@ TEST(Cm5ctlBoard, StreamModuleAndBoardTopLintClean) {
   fs::remove_all(dir);
   const StreamBoardSpec s = cm5ctl_stream_spec(c);
   EXPECT_EQ(s.info.regions, (std::vector<std::string>{"partition2", "partition3", "not-in-use"}));
-  EXPECT_EQ(s.info.counters.size(), 32u);
-  EXPECT_EQ(s.info.counters[4 * 5].region, 2u);  // leaf 5 (heap 13) is mapped out
+  EXPECT_EQ(s.info.counters.size(), 64u);
+  EXPECT_EQ(s.info.counters[8 * 5].region, 2u);  // leaf 5 (heap 13) is mapped out
 }
 
 TEST(Cm5ctlBoard, AReductionAndAScanAndAMixOnTheSimulatedBoard) {
@@ -127,7 +127,7 @@ class Cm5ctlBoardControl : public testing::Test {
     std::vector<cm5unit::Status> v;
     for (const StreamUnit& u : o.result.delivered)
       if (u.leaf == leaf && u.words.size() == 2 && cm5unit::is_status(u.words[0]))
-        v.push_back(cm5unit::decode_status(u.words[1]));
+        v.push_back(cm5unit::decode_status(u.words[0], u.words[1]));
     return v;
   }
 };
@@ -174,7 +174,9 @@ TEST_F(Cm5ctlBoardControl, RouterDoneFromTheCounterInputsDetectsDuplicatedAndLos
   const auto st = statuses(o, 0);
   ASSERT_EQ(st.size(), 2u);
   EXPECT_GE(st[0].owed, 1u) << "router-done still under way before the message arrives";
+  EXPECT_TRUE(st[0].router_done);
   EXPECT_EQ(st[1].owed, 0u);
+  EXPECT_FALSE(st[1].router_done);
 }
 
 TEST_F(Cm5ctlBoardControl, FlushAndRestartGiveTheSameResults) {
