@@ -80,7 +80,8 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
   check_workload(w, topo);
   const GeneratedDesign design = emit_cm5ctl(cfg);
   const std::string exe = build_verilated_model(design, "cm5ctl_tree",
-                                                std::string(CMNET_SOURCE_DIR) + "/sim/cm5ctl/cm5ctl_tree_main.cpp");
+                                                std::string(CMNET_SOURCE_DIR) + "/sim/cm5ctl/cm5ctl_tree_main.cpp", {}, {},
+                                                opt.trace.on() ? trace_flags() : std::vector<std::string>{});
   char tmpl[] = "/tmp/cmnet-cm5rtl-XXXXXX";
   if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
   const fs::path work(tmpl);
@@ -106,7 +107,7 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
     for (const Cm5GlobalIn& g : w.globals) in << "glob " << g.leaf << ' ' << g.cycle << ' ' << int(g.value & 7) << '\n';
     for (const Cm5Flip& f : w.flips) in << "flip " << (f.up ? 'u' : 'd') << ' ' << f.link << ' ' << f.cycle << '\n';
   }
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
+  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), opt.trace.env());
   if (rc != 0) {
     std::ifstream lg(work / "log.txt");
     std::stringstream ss;

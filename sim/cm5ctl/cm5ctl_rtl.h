@@ -11,6 +11,7 @@
 
 #include "gen/cm5ctl/cm5ctl_config.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
+#include "sim/core/rtl_build.h"
 
 namespace cmnet {
 
@@ -19,6 +20,7 @@ struct Cm5RtlOptions {
   uint64_t drain_cycles = 0;  // 0 = 4 packet times (as the model)
   uint64_t min_cycles = 0;    // as the model's
   double timeout_s = 1200;
+  TraceWindow trace;  // an FST waveform of the run (cycles from the first after reset)
 };
 
 struct Cm5RtlRun {

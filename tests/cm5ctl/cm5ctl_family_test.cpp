@@ -75,6 +75,26 @@ TEST(Cm5ctlFamily, SimOnBothEnginesWritesTheSameResults) {
   fs::remove_all(dir);
 }
 
+// The RTL harness on the shared driver writes an FST waveform of the run when asked.
+TEST(Cm5ctlFamily, SimOnTheRtlWritesAWaveform) {
+  const fs::path dir = temp_dir();
+  SimArgs a;
+  a.pattern = "paper";
+  a.engine = "rtl";
+  a.out = (dir / "rtl.jsonl").string();
+  a.trace = (dir / "run.fst").string();
+  a.trace_to = 200;
+  EXPECT_EQ(fam().sim(config(4), a), 0);
+  EXPECT_TRUE(fs::exists(a.trace));
+  EXPECT_GT(fs::file_size(a.trace), 100u);
+  a.engine = "model";
+  EXPECT_THROW(fam().sim(config(4), a), InputError);  // only the RTL has waveforms
+  a.engine = "rtl";
+  a.trace = (dir / "run.vcd").string();
+  EXPECT_THROW(fam().sim(config(4), a), InputError);
+  fs::remove_all(dir);
+}
+
 TEST(Cm5ctlFamily, SimInputErrors) {
   SimArgs a;
   a.out = "/dev/null";
