@@ -82,13 +82,25 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
     ++status_count[leaf];
   }
   std::stable_sort(ev.begin(), ev.end(), [](const Ev& x, const Ev& y) { return x.at < y.at; });
+  Cm5ModelOptions mo;
+  uint64_t last_event = 0;
+  for (const Ev& x : ev) last_event = std::max(last_event, x.at);
+  mo.min_cycles = last_event + settle;
+  const Cm5RunResult model = run_cm5ctl_model(p, w, mo);
   size_t longest = 0;
   for (const auto& ops : w.leaf) longest = std::max(longest, ops.size());
   size_t e = 0;
   uint64_t round_at = 0;
   for (size_t k = 0; k < longest; ++k) {
+    // A round goes in after the events the model saw before it took the round's pushes: a leaf
+    // whose interface is full (a router-done under way holds the operations behind it) holds the
+    // board's one staging register, so the events it waits for must be in front of it.
     for (size_t i = 0; i < w.leaf.size(); ++i)
-      if (k < w.leaf[i].size()) round_at = std::max(round_at, w.leaf[i][k].release);
+      if (k < w.leaf[i].size()) {
+        round_at = std::max(round_at, w.leaf[i][k].release);
+        if (i < model.injected.size() && k < model.injected[i].size())
+          round_at = std::max(round_at, model.injected[i][k]);
+      }
     for (; e < ev.size() && ev[e].at <= round_at; ++e) sw.units.push_back(ev[e].u);
     for (size_t i = 0; i < w.leaf.size(); ++i) {
       if (k >= w.leaf[i].size()) continue;
@@ -109,11 +121,6 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
     }
   sw.expect_units = static_cast<size_t>(expected_result_count(w, t));
   for (uint64_t c : status_count) sw.expect_units += static_cast<size_t>(c);
-  Cm5ModelOptions mo;
-  uint64_t last_event = 0;
-  for (const Ev& x : ev) last_event = std::max(last_event, x.at);
-  mo.min_cycles = last_event + settle;
-  const Cm5RunResult model = run_cm5ctl_model(p, w, mo);
   // Router-done's result is the sum of the counters, which the software computation does not
   // know (it says 0, a balanced data network): with counters, the results are the model's.
   bool counters = false;
@@ -220,8 +227,28 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
   return sw;
 }
 
+Cm5Workload cm5ctl_control_workload(const Cm5ctlParams& p, uint64_t seed, int count) {
+  const int n = p.leaves;
+  Cm5Workload w = router_done_workload(n, seed, 3 * n, "none").w;
+  w.name = "control";
+  const Cm5Workload more = make_cm5ctl_workload("reduce-scan", n, p.word_bits, seed, count);
+  for (int j = 0; j < n; ++j)
+    for (const Cm5Op& o : more.leaf[static_cast<size_t>(j)]) w.leaf[static_cast<size_t>(j)].push_back(o);
+  w.globals = {{5, 0, 1}, {15, static_cast<uint32_t>(n - 1), 2}, {25, static_cast<uint32_t>(n / 2), 4}, {400, 0, 0}};
+  if (p.crc_bits || p.cm5_frame()) {
+    // A CRC error on the first leaf in use's up link, once everything is done (idle packets).
+    const Cm5Topology t = cm5_topology(p);
+    int first = 0;
+    while (first < n && t.part[static_cast<size_t>(first)] < 0) ++first;
+    const Cm5RunResult m = run_cm5ctl_model(p, w);
+    if (first < n) w.flips.push_back({m.last_result_cycle + 40, static_cast<uint32_t>(n + first), true});
+  }
+  return w;
+}
+
 StreamRunOutcome cm5ctl_run(const Cm5ctlConfig& cfg, const Cm5RunArgs& a, std::FILE* out) {
-  const Cm5Workload w = make_cm5ctl_workload(a.pattern, cfg.p.leaves, cfg.p.word_bits, a.seed, a.count);
+  const Cm5Workload w = a.pattern == "control" ? cm5ctl_control_workload(cfg.p, a.seed, a.count)
+                                               : make_cm5ctl_workload(a.pattern, cfg.p.leaves, cfg.p.word_bits, a.seed, a.count);
   return run_stream_workload(cm5ctl_stream_spec(cfg), cm5ctl_stream_workload(cfg, w), a.stream, out);
 }
 

@@ -25,8 +25,13 @@ namespace cmnet {
 StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w, bool status = true,
                                       const std::vector<std::pair<uint64_t, uint32_t>>& status_at = {});
 
+// The board's pattern "control": router-done over a stand-in data network (the counter inputs),
+// then `count` reductions and scans, the global ORs and the hard-error input changed at the
+// start, and with a CRC a link fault once the work is done (its hard-error OR in every status).
+Cm5Workload cm5ctl_control_workload(const Cm5ctlParams& p, uint64_t seed, int count);
+
 struct Cm5RunArgs {
-  std::string pattern = "reduce-scan";
+  std::string pattern = "reduce-scan";  // a cm5ctl pattern (cm5ctl_workloads.h) or "control"
   uint64_t seed = 1;
   int count = 4;  // operations per leaf
   StreamRunArgs stream;

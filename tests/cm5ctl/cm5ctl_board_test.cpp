@@ -179,6 +179,28 @@ TEST_F(Cm5ctlBoardControl, RouterDoneFromTheCounterInputsDetectsDuplicatedAndLos
   EXPECT_FALSE(st[1].router_done);
 }
 
+// `cmnet run --pattern control`: router-done from the counters, reductions and scans, the global
+// inputs and a CRC fault in one run, compared with the model.
+TEST_F(Cm5ctlBoardControl, TheControlPatternOfCmnetRun) {
+  Cm5RunArgs a;
+  a.pattern = "control";
+  a.count = 4;
+  a.stream.out_dir = temp_dir("cm5ctl-control").string();
+  a.stream.timeout_s = 60;
+  a.stream.sim.phy = HostLinkPhy::Fifo;
+  std::FILE* null = std::fopen("/dev/null", "w");
+  const StreamRunOutcome o = cm5ctl_run(cfg(), a, null);
+  std::fclose(null);
+  EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
+  for (uint32_t j = 0; j < 4; ++j) {
+    const auto st = statuses(o, j);
+    ASSERT_EQ(st.size(), 1u);
+    EXPECT_TRUE(st[0].link_error);
+    EXPECT_EQ(st[0].globals, 6) << j;  // async OR 1 and the hard-error OR (input and the CRC error)
+  }
+  fs::remove_all(a.stream.out_dir);
+}
+
 TEST_F(Cm5ctlBoardControl, FlushAndRestartGiveTheSameResults) {
   const StreamRunOutcome o = run(cm5ctl_stream_workload(cfg(), make_cm5ctl_workload("flush", 4, 32, 5, 6)), "flush");
   EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
