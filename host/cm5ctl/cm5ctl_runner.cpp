@@ -229,15 +229,44 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
 
 Cm5Workload cm5ctl_control_workload(const Cm5ctlParams& p, uint64_t seed, int count) {
   const int n = p.leaves;
-  Cm5Workload w = router_done_workload(n, seed, 3 * n, "none").w;
+  const Cm5Topology t = cm5_topology(p);
+  Cm5Workload w;
   w.name = "control";
-  const Cm5Workload more = make_cm5ctl_workload("reduce-scan", n, p.word_bits, seed, count);
+  w.leaf.resize(static_cast<size_t>(n));
+  w.counters.resize(static_cast<size_t>(n));
+  // A stand-in data network inside each partition (router-done sums a partition's counters): the
+  // leaves in use send a message each to the next one in use of their partition (a ring), the
+  // sender's counter +1 when it sends, the receiver's -1 when the message arrives; every leaf
+  // pushes router-done once it has sent.
+  std::vector<std::vector<int>> members(t.roots.size());
   for (int j = 0; j < n; ++j)
+    if (t.part[static_cast<size_t>(j)] >= 0) members[static_cast<size_t>(t.part[static_cast<size_t>(j)])].push_back(j);
+  for (const auto& m : members)
+    for (size_t x = 0; x < m.size(); ++x) {
+      const size_t src = static_cast<size_t>(m[x]), dst = static_cast<size_t>(m[(x + 1) % m.size()]);
+      const uint64_t sent = 20 + 7 * src, arrives = 150 + 11 * src;
+      if (src == dst) continue;  // a partition of one leaf sends nothing
+      w.counters[src].emplace_back(sent, +1);
+      w.counters[dst].emplace_back(arrives, -1);
+    }
+  for (auto& c : w.counters) {  // the deltas as values from each cycle on
+    std::sort(c.begin(), c.end());
+    int64_t v = 0;
+    for (auto& e : c) e.second = v += e.second;
+  }
+  const Cm5Workload more = make_cm5ctl_workload("reduce-scan", n, p.word_bits, seed, count);
+  for (int j = 0; j < n; ++j) {
+    Cm5Op rd;
+    rd.kind = cm5::kReduce;
+    rd.comb = cm5::kRouterDone;
+    rd.release = 21 + 7 * static_cast<uint64_t>(j);
+    w.leaf[static_cast<size_t>(j)].push_back(rd);
     for (const Cm5Op& o : more.leaf[static_cast<size_t>(j)]) w.leaf[static_cast<size_t>(j)].push_back(o);
-  w.globals = {{5, 0, 1}, {15, static_cast<uint32_t>(n - 1), 2}, {25, static_cast<uint32_t>(n / 2), 4}, {400, 0, 0}};
+  }
+  const uint32_t last = static_cast<uint32_t>(n - 1), mid = static_cast<uint32_t>(n / 2);
+  w.globals = {{5, 0, 1}, {15, last, 2}, {25, mid, 4}, {400, 0, 0}};
   if (p.crc_bits || p.cm5_frame()) {
     // A CRC error on the first leaf in use's up link, once everything is done (idle packets).
-    const Cm5Topology t = cm5_topology(p);
     int first = 0;
     while (first < n && t.part[static_cast<size_t>(first)] < 0) ++first;
     const Cm5RunResult m = run_cm5ctl_model(p, w);
