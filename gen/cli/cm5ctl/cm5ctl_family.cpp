@@ -23,7 +23,9 @@ std::vector<std::string> Cm5ctlFamily::build_modes() const { return {"host"}; }
 std::vector<std::string> Cm5ctlFamily::figures() const {
   return {"latency of a broadcast, a reduction, a scan and a barrier vs leaves (RTL 2..64, model to 16,384), "
           "beside 2 x height x hop time + packet time",
-          "pipelined throughput: operations completed per packet time in steady state (goal 1.0)"};
+          "pipelined throughput: operations completed per packet time in steady state (goal 1.0)",
+          "the same two for the CM-5's 65-bit packet (packet cm5)",
+          "one node and one three-node chip on the iCE40 HX8K (place_module_ice40): cells, logic cells, Fmax"};
 }
 
 void Cm5ctlFamily::check(const NetworkConfig& cfg) const { (void)cm5ctl_config(cfg); }
@@ -44,12 +46,6 @@ std::string Cm5ctlFamily::summary(const NetworkConfig& cfg) const {
                 p.down_frame(), p.height(), p.packet_time(), p.packet_time(),
                 static_cast<long long>(p.latency_bound()));
   return buf;
-}
-
-void cm5ctl_no_board(const std::string& command) {
-  throw InputError("cmnet " + command +
-                   ": not built for the cm5ctl family (the stream board runs `cmnet run`; measure the network with "
-                   "`cmnet bench --family cm5ctl`)");
 }
 
 GeneratedDesign Cm5ctlFamily::board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args) const {
