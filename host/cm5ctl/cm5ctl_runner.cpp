@@ -289,8 +289,19 @@ bool cm5ctl_sweep(const Cm5ctlConfig& cfg, const Cm5SweepArgs& a, std::vector<Cm
   if (a.in_flight.empty()) throw InputError("cmnet sweep: no offered loads");
   for (int k : a.in_flight)
     if (k < 1 || k > 4096) throw InputError("cmnet sweep: " + std::to_string(k) + " operations per leaf in flight (allowed 1..4096)");
-  // A pattern the board cannot run is refused before a board is started.
-  (void)cm5ctl_stream_workload(cfg, make_cm5ctl_workload(a.pattern, p.leaves, p.word_bits, a.seed, 1));
+  // A pattern the board cannot run, or one with timed events (a flush and its restart, router-done's
+  // counters: the board's timing is the host's, so its cycles would not compare), is refused
+  // before a board is started.
+  {
+    const Cm5Workload w1 = make_cm5ctl_workload(a.pattern, p.leaves, p.word_bits, a.seed, 1);
+    bool timed = !w1.restarts.empty() || !w1.globals.empty() || !w1.flips.empty();
+    for (const auto& c : w1.counters) timed = timed || !c.empty();
+    if (timed)
+      throw InputError("cmnet sweep --pattern " + a.pattern +
+                       ": its workload has timed events (a flush, router-done's counters), which the sweep's cycle "
+                       "comparison cannot follow; use cmnet run for it");
+    (void)cm5ctl_stream_workload(cfg, w1);
+  }
   StreamConnection conn(cm5ctl_stream_spec(cfg), a.stream);
   // Per point: the workload, its software results and the model's run, kept for the measure.
   struct Point {

@@ -47,7 +47,8 @@ StreamRunOutcome cm5ctl_run(const Cm5ctlConfig& cfg, const Cm5RunArgs& a, std::F
 // the model's plus what the board's one-unit staging register adds (3 cycles per unit): the
 // board injects one unit at a time, the model's interfaces hold every operation at once.
 // Loads beyond what the board's transmit FIFO holds (2 words per operation) are left out: the
-// host's pace would enter the board's cycles.
+// host's pace would enter the board's cycles. Patterns with timed events (flush, router-done) are
+// refused.
 struct Cm5SweepArgs {
   std::string pattern = "reduce-scan";
   uint64_t seed = 1;

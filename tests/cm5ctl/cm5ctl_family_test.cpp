@@ -131,7 +131,7 @@ TEST(Cm5ctlFamily, BuildMakesTheStreamBoardRunAndSweepRefuseOptions) {
   s.pattern = "no-such-pattern";
   s.max_per_proc = 1;
   EXPECT_THROW(fam().sweep(config(4), s), InputError);
-  s.pattern = "flush";  // the unit format has no restart
+  s.pattern = "flush";  // timed events: cmnet run's business
   EXPECT_THROW(fam().sweep(config(4), s), InputError);
 }
 
