@@ -120,7 +120,8 @@ std::string clos_manifest_json(const ClosConfig& cfg) {
   j["name"] = cfg.name;
   j["top"] = "clos_network";
   j["parameters"] = {{"m", p.m}, {"n", p.n}, {"r", p.r}, {"width", p.width}, {"hnode_dims", p.hnode_dims},
-                     {"cancel_limit", p.cancel_limit}};
+                     {"cancel_limit", p.cancel_limit}, {"select", p.select_pair ? "pair" : "dest"},
+                     {"resend_after_wait", p.resend_after_wait}};
   j["derived"] = {{"network", clos_name(p)},
                   {"case", to_string(p.kind())},
                   {"ports_N", p.ports()},
@@ -264,6 +265,9 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
   auto params = header_params(p);
   params.emplace_back("hnodes", S(H));
   params.emplace_back("message bits", S(MW));
+  params.emplace_back("CANCEL limit", S(p.cancel_limit));
+  params.emplace_back("selection starts at", p.select_pair ? "(input switch + output switch) mod m" : "h_d's own middle switch");
+  params.emplace_back("RESEND after a wait", p.resend_after_wait ? "yes" : "no");
   v.header("The message engines of the " + S(H) + " CONNECT hnodes of " + clos_name(p) +
                " on their control hypercube (hw/clos/clos_hnode_engine.v, hw/clos/clos_cube_router.v).",
            params);
@@ -327,7 +331,8 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
                {{"ID", S(h)}, {"D", S(D)}, {"M", S(p.m)}, {"R", S(p.r)}, {"NP", S(p.n)}, {"KW", S(l.KW)},
                 {"RW", S(l.RW)}, {"NW", S(l.NW)}, {"RL", S(RL)}, {"KL", S(KL)}, {"SW", S(SW)}, {"LW", S(LW)},
                 {"LLW", S(LLW)}, {"QW", S(l.queue_bits)}, {"FW", S(l.fifo_bits)}, {"CANCEL_LIMIT", S(p.cancel_limit)},
-                {"START", S(h % p.m)}, {"CAW", S(CAW)}, {"CSW", S(CDW - 1)}},
+                {"START", S(h % p.m)}, {"SELECT_PAIR", p.select_pair ? "1" : "0"},
+                {"RESEND_AFTER_WAIT", p.resend_after_wait ? "1" : "0"}, {"CAW", S(CAW)}, {"CSW", S(CDW - 1)}},
                {{"clk", "clk"}, {"rst", "rst"}, {"net_valid", "loc_valid[" + S(h) + "]"}, {"net_msg", "loc_msg[" + M0 + "]"},
                 {"net_take", "loc_take[" + S(h) + "]"}, {"leaf_valid", "leaf_valid[" + S(h) + "]"},
                 {"leaf_msg", "leaf_msg[" + M0 + "]"}, {"leaf_take", "leaf_take[" + S(h) + "]"},
@@ -508,7 +513,8 @@ StreamBoardSpec clos_stream_spec(const ClosConfig& cfg) {
   s.info.name = cfg.name;
   s.info.leaves = static_cast<uint32_t>(NL);
   s.info.params = {{"m", S(p.m)}, {"n", S(p.n)}, {"r", S(p.r)}, {"hnode_dims", S(p.hnode_dims)},
-                   {"cancel_limit", S(p.cancel_limit)}, {"max_words", S(clos_stream_max_words())}};
+                   {"cancel_limit", S(p.cancel_limit)}, {"select", p.select_pair ? "pair" : "dest"},
+                   {"resend_after_wait", p.resend_after_wait ? "1" : "0"}, {"max_words", S(clos_stream_max_words())}};
   s.info.regions = {"network"};
   for (int i = 0; i < NL; ++i) {
     s.info.counters.push_back({"leaf" + S(i) + ".sent", CounterKind::In, 0});

@@ -22,7 +22,7 @@ namespace {
 // one is handled, as the board's leaves do), each circuit torn down once READY. Returns the
 // circuits it set up; throws if it fails or does not end idle.
 uint64_t model_readies(const ClosConfig& cfg, const std::vector<std::deque<int>>& dests) {
-  ClosProtocolModel model(cfg.clos, ClosSetupOptions{});
+  ClosProtocolModel model(cfg.clos, clos_protocol_options(cfg.clos));
   std::vector<std::deque<int>> left = dests;
   std::deque<ClosMsg> q;
   auto next_csr = [&](int leaf) {

@@ -781,6 +781,13 @@ class SetupSim {
 
 }  // namespace
 
+ClosSetupOptions clos_protocol_options(const ClosParams& p) {
+  ClosSetupOptions o;
+  o.select = p.select_pair ? ClosSelectStart::kPair : ClosSelectStart::kDest;
+  o.resend_after_wait = p.resend_after_wait;
+  return o;
+}
+
 struct ClosProtocolModel::Impl {
   Impl(const ClosParams& p, const ClosSetupOptions& o) : p(p), o(o), sim(this->p, this->o) {}
   ClosParams p;

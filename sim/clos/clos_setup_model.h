@@ -87,6 +87,10 @@ struct ClosSetupOptions {
   bool resend_after_wait = false;  // RESEND a CR whose InputVector aged in a WaitingQueue (see above)
 };
 
+// The options under which the model does what the RTL emitted from `p` does: the selection's
+// start (ClosParams::select_pair) and RESEND after a wait (ClosParams::resend_after_wait).
+ClosSetupOptions clos_protocol_options(const ClosParams& p);
+
 // The circuits connected (h_o has set the input switch, and has not yet handled the ODCR: from
 // just before READY to just after the release) and the switch settings at a moment.
 struct ClosSnapshot {
