@@ -369,6 +369,59 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
   return d;
 }
 
+GeneratedDesign emit_clos_switched(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  const GeneratedDesign ctrl = emit_clos_ctrl(cfg), sw = emit_clos(cfg);
+  const ClosCtrlLayout l = clos_ctrl_layout(cfg);
+  const int H = p.hnodes(), MW = l.MW, NW = p.ports() * p.width, CAW = p.cfg_addr_bits(), CDW = p.cfg_sel_bits() + 1;
+  VerilogWriter v;
+  auto params = header_params(p);
+  params.emplace_back("hnodes", S(H));
+  params.emplace_back("message bits", S(MW));
+  v.header("The Clos network " + clos_name(p) + " with its controllers: clos_network configured by the hnodes' "
+               "message engines (clos_ctrl_top) through its configuration port.",
+           params);
+  v.open("module clos_switched (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire [" + S(H - 1) + ":0] leaf_valid,        // CSR / ODCR of a leaf of hnode h");
+  v.line("input  wire [" + S(H * MW - 1) + ":0] leaf_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] leaf_take,");
+  v.line("output wire [" + S(H - 1) + ":0] ready_valid,       // READY to leaf ready_orig[h]");
+  v.line("output wire [" + S(H * l.NW - 1) + ":0] ready_orig,");
+  v.line("input  wire [" + S(NW - 1) + ":0] in_data,           // the input c-links");
+  v.line("output wire [" + S(NW - 1) + ":0] out_data,          // the output c-links");
+  v.line("output wire [" + S(H - 1) + ":0] overflow,");
+  v.line("output wire busy");
+  v.end_ports();
+  v.line("wire cfg_we;");
+  v.line("wire [" + S(CAW - 1) + ":0] cfg_addr;");
+  v.line("wire [" + S(CDW - 1) + ":0] cfg_data;");
+  v.line("/* verilator lint_off UNUSEDSIGNAL */");
+  v.line("wire [" + S(H - 1) + ":0] handled_valid, sent_valid, cfg_from;  // trace: not used here");
+  v.line("wire [" + S(H * MW - 1) + ":0] handled_msg, sent_msg;");
+  v.line("/* verilator lint_on UNUSEDSIGNAL */");
+  v.instance("clos_ctrl_top", "ctrl", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"leaf_valid", "leaf_valid"}, {"leaf_msg", "leaf_msg"},
+              {"leaf_take", "leaf_take"}, {"ready_valid", "ready_valid"}, {"ready_orig", "ready_orig"},
+              {"handled_valid", "handled_valid"}, {"handled_msg", "handled_msg"}, {"sent_valid", "sent_valid"},
+              {"sent_msg", "sent_msg"}, {"overflow", "overflow"}, {"busy", "busy"}, {"cfg_we", "cfg_we"},
+              {"cfg_from", "cfg_from"}, {"cfg_addr", "cfg_addr"}, {"cfg_data", "cfg_data"}});
+  v.instance("clos_network", "sw", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"cfg_we", "cfg_we"}, {"cfg_addr", "cfg_addr"}, {"cfg_data", "cfg_data"},
+              {"in_data", "in_data"}, {"out_data", "out_data"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  GeneratedDesign d;
+  d.top = "clos_switched";
+  for (const GeneratedDesign* part : {&sw, &ctrl})
+    for (const auto& [name, text] : part->files)
+      if (name.size() > 2 && name.substr(name.size() - 2) == ".v") d.files.emplace_back(name, text);
+  d.files.emplace_back("clos_switched.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
 ClosTreeLayout clos_tree_layout(int hnode_dims, const std::vector<int>& degrees) {
   if (hnode_dims < 1 || hnode_dims > 6)
     throw ConfigError("tree network: hnode_dims = " + S(hnode_dims) + " out of range 1..6 (the RTL's hypercube)");

@@ -15,6 +15,7 @@
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
 #include "gen/core/process.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
@@ -124,6 +125,11 @@ TEST(ClosCtrlRtl, LintsCleanAndSynthesizes) {
   opt.clos.resend_after_wait = true;
   for (const ClosConfig& c : {cfg(4, 4, 4, 1, 3), opt}) {
     const GeneratedDesign d = emit_clos_ctrl(c);
+    // and the switch with these controllers (what `cmnet bench` places on the iCE40)
+    const GeneratedDesign s = emit_clos_switched(c);
+    const fs::path sdir = testing_checks::temp_dir("clos-switched");
+    EXPECT_EQ(testing_checks::lint_problems(s, s.top, sdir), "");
+    fs::remove_all(sdir);
     const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-ctrl-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     write_design(d, dir.string());
