@@ -85,6 +85,14 @@ struct ClosSetupOptions {
   double interarrival_us = 20000;
   ClosSelectStart select = ClosSelectStart::kDest;
   bool resend_after_wait = false;  // RESEND a CR whose InputVector aged in a WaitingQueue (see above)
+  // A busy bit per c-link of a leaf (its sending side, the input c-link, and its receiving side,
+  // the output c-link) instead of one per leaf: a leaf may send over one circuit while it
+  // receives over another. Not the paper's ("the status can be idle or busy"); for measuring.
+  bool duplex_leaves = false;
+  // One shared hypercube (the paper's design before its enhancement): besides the circuits'
+  // messages each hnode's CPU routes other traffic, Poisson jobs of uniform 0 .. 2 x handle_us
+  // every background_gap_us on average (0: none, the paper's separate control hypercube).
+  double background_gap_us = 0;
 };
 
 // The options under which the model does what the RTL emitted from `p` does: the selection's
@@ -165,6 +173,10 @@ struct ClosSetupStats {
   std::vector<ClosHnodeOp> hnode_ops;  // when ClosSetupOptions::log_hnode_ops
   std::vector<ClosLeafOp> leaf_ops;    // when ClosSetupOptions::log_hnode_ops
   size_t max_waiting = 0;              // longest WaitingQueue seen
+  double leaf_busy_us = 0;             // busy bits held (summed over leaves, or sides with duplex_leaves)
+  double hnode_busy_us = 0;            // hnodes' handling time, summed over hnodes
+  double hnode_busy_max_us = 0;        // the busiest hnode's
+  uint64_t background_jobs = 0;
 };
 
 // Runs the parallel set-up of `opt.requests` random circuits on N(m, n, r) with 2^hnode_dims

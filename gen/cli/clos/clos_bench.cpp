@@ -307,6 +307,55 @@ json bench_eval(bool quick) {
                      {"mse_connect", 28816}, {"mse_hypercube", 1789561}, {"long_less_pct", 40}, {"short_less_pct", 21}}}};
 }
 
+// Why the long messages saturate near 100 MB/s (paper: knee 170, limit 200 MB/s): the same
+// evaluation with one thing changed at a time, and where the time goes in each.
+json bench_knee(bool quick) {
+  std::printf("== the throughput knee, measured: the evaluation above with one assumption changed at a time\n");
+  std::printf("   %-34s %6s | %9s %8s %9s %9s | %6s %6s | %6s %6s | %7s\n", "variant", "load", "long MB/s", "circuits",
+              "long us", "set-up us", "leaf", "data", "hnode", "max", "s-links");
+  struct Variant {
+    const char* name;
+    bool two_cubes, duplex;
+    double mb_s, scale;
+  };
+  const Variant vs[] = {{"as built (two hypercubes)", true, false, 0.8 * 0.83, 1},
+                        {"one hypercube (no split)", false, false, 0.8 * 0.83, 1},
+                        {"near-instant set-up (x 0.01)", true, false, 0.8 * 0.83, 0.01},
+                        {"circuits at 0.8 MB/s", true, false, 0.8, 1},
+                        {"a busy bit per c-link (duplex)", true, true, 0.8 * 0.83, 1}};
+  json rows = json::array();
+  auto row = [&](const Variant& v, double load) {
+    ClosEvalOptions o;
+    o.load_mb_s = load;
+    o.sim_us = quick ? 150000 : 400000;
+    o.warmup_us = o.sim_us / 8;
+    o.seed = 5;
+    o.two_hypercubes = v.two_cubes;
+    o.duplex_leaves = v.duplex;
+    o.circuit_mb_s = v.mb_s;
+    o.control_scale = v.scale;
+    const ClosEvalResult c = run_connect_eval(o);
+    std::printf("   %-34s %6.0f | %9.1f %8.1f %9.0f %9.0f | %6.2f %6.2f | %6.2f %6.2f | %7.3f\n", v.name, load, c.long_mb_s,
+                c.mean_circuits, c.long_delivery_us, c.setup_latency_us, c.leaf_busy, c.leaf_data, c.hnode_util,
+                c.hnode_util_max, c.s_link_util);
+    rows.push_back({{"variant", v.name}, {"load_mb_s", load}, {"long_mb_s", c.long_mb_s}, {"mean_circuits", c.mean_circuits},
+                    {"long_delivery_us", c.long_delivery_us}, {"setup_latency_us", c.setup_latency_us},
+                    {"leaf_busy", c.leaf_busy}, {"leaf_data", c.leaf_data}, {"hnode_util", c.hnode_util},
+                    {"hnode_util_max", c.hnode_util_max}, {"s_link_util", c.s_link_util}});
+  };
+  for (double load : quick ? std::vector<double>{200} : std::vector<double>{100, 200})
+    for (const Variant& v : vs) row(v, load);
+  std::printf("   the duplex leaves' curve:\n");
+  for (double load : quick ? std::vector<double>{120, 280} : std::vector<double>{60, 120, 140, 170, 240, 280})
+    row(vs[4], load);
+  std::printf("   ('leaf' = share of the leaves' time (sides' with duplex) their busy bit is held, 'data' = of it carrying\n"
+              "   data; 'hnode' = control hnodes' CPU, mean and busiest; 's-links' = share in circuits; set-up = CSR ->\n"
+              "   READY, waits for a busy leaf included. One hypercube: the hnodes also route the short messages,\n"
+              "   jobs of 0..60 us at the rate their routes cross each hnode. Duplex: a leaf may send over one circuit\n"
+              "   while it receives over another, as the paper's 1.6 MB/s per talking pair implies)\n\n");
+  return {{"rows", rows}, {"paper", {{"knee_mb_s", 170}, {"limit_mb_s", 200}}}};
+}
+
 json bench_latency(bool quick) {
   std::printf("== set-up latency against N (N(32, 32, r), one hnode per switch pair, 32 active leaves per switch, light load: think 40 ms, hold 4 ms)\n");
   std::printf("   %6s %6s %8s %14s %16s %14s %14s\n", "N", "hnodes", "network", "hops (direct)", "latency (direct)",
@@ -427,6 +476,7 @@ int clos_bench(const BenchArgs& a) {
   out["paper"] = {{"blocking_probability_below", 1e-4}, {"race_rate_below", 1e-3}};
   out["latency"] = bench_latency(a.quick);
   out["evaluation"] = bench_eval(a.quick);
+  out["knee"] = bench_knee(a.quick);
   out["fpga"] = bench_fpga();
   std::ofstream js(path);
   js << out.dump(2) << "\n";
