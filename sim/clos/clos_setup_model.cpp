@@ -495,10 +495,20 @@ class SetupSim {
     int start = h_d(r) % p_.m;
     if (o_.select == ClosSelectStart::kPair) start = static_cast<int>((in_sw + out_sw) % static_cast<size_t>(p_.m));
     else if (o_.select == ClosSelectStart::kRandom) start = std::uniform_int_distribution<int>(0, p_.m - 1)(rng_);
-    for (int i = 0; i < p_.m && ms == kNone; ++i) {
+    else if (o_.select == ClosSelectStart::kNearest) start = static_cast<int>((in_sw + out_sw) % static_cast<size_t>(p_.m));
+    int best = 0;
+    for (int i = 0; i < p_.m; ++i) {
       const int k = (start + i) % p_.m;
       const size_t kk = static_cast<size_t>(k);
-      if (!r.iv[kk] && !ov[kk] && !r.tried[kk]) ms = k;
+      if (r.iv[kk] || ov[kk] || r.tried[kk]) continue;
+      if (o_.select != ClosSelectStart::kNearest) {
+        ms = k;
+        break;
+      }
+      // d(h_d, h_m) + d(h_m, h_o): the CO's hops and the ACK's.
+      const int hm = hnode_of_middle(k);
+      const int d = std::popcount(static_cast<unsigned>(h_d(r) ^ hm)) + std::popcount(static_cast<unsigned>(hm ^ h_o(r)));
+      if (ms == kNone || d < best) ms = k, best = d;
     }
     if (ClosHnodeOp* op = log_op(h_d(r), ClosHnodeOpCode::kSelect)) {
       op->sw = static_cast<int>(out_sw) / p_.hnodes();

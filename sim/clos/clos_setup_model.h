@@ -63,8 +63,12 @@ const char* to_string(ClosMsgType t);
 // first middle switch (the paper's reference order, "ascending order of the id numbers of the
 // nodes starting from h_d"), at (input switch + output switch) mod m (a Latin square: requests
 // from one input switch to different output switches, and to one output switch from different
-// input switches, start at different middle switches), or at random.
-enum class ClosSelectStart { kDest, kPair, kRandom };
+// input switches, start at different middle switches), or at random. kNearest (model only): the
+// paper's goal, "minimize the distance from h_d to h_o through h_m" (its ref. 26 is not given):
+// of the free middle switches, one whose hnode h_m makes the hypercube path h_d -> h_m -> h_o
+// shortest (Hamming distances; on a shortest h_d -> h_o path when one is free), ties broken
+// by the Latin-square order, so the choices still spread.
+enum class ClosSelectStart { kDest, kPair, kRandom, kNearest };
 
 struct ClosSetupOptions {
   uint64_t requests = 1000;    // circuit requests issued in all; then the run drains

@@ -219,5 +219,23 @@ TEST(ClosSetupModel, BackgroundJobsAtTheHnodes) {
   EXPECT_GE(busy.hnode_busy_max_us * p.hnodes(), busy.hnode_busy_us);
 }
 
+// The distance-minimising selection (h_m on a short h_d -> h_m -> h_o path): clean, and fewer
+// hypercube hops per connection than the reference order from h_d's own switch.
+TEST(ClosSetupModel, NearestMiddleSwitchShortensTheControlPaths) {
+  const ClosParams p = net(16, 4, 16, 4);  // 16 hnodes, one middle switch each
+  ClosSetupOptions o;
+  o.requests = 8000;
+  o.think_us = 3000;
+  o.hold_us = 1000;
+  o.seed = 12;
+  const ClosSetupStats ref = run_clos_setup(p, o);
+  expect_clean(ref, o, "from h_d");
+  o.select = ClosSelectStart::kNearest;
+  const ClosSetupStats near = run_clos_setup(p, o);
+  expect_clean(near, o, "nearest");
+  EXPECT_LT(static_cast<double>(near.cube_hops) / static_cast<double>(near.ready),
+            0.95 * static_cast<double>(ref.cube_hops) / static_cast<double>(ref.ready));
+}
+
 }  // namespace
 }  // namespace cmnet

@@ -130,7 +130,8 @@ json setup_row_json(const ClosSetupStats& s) {
           {"cancels_paper_race", s.cancels - s.cancels_after_wait - s.cancels_retry},
           {"cr_sent_while_outstanding", outst.to_json()}, {"blocking", blocking.to_json()}, {"truly_blocked", truly.to_json()},
           {"resends", s.resends}, {"wait_resends", s.wait_resends}, {"waited", s.waited},
-          {"mean_latency_us", mean(s.latency_us)}, {"p99_latency_us", pct(s.latency_us, 0.99)}};
+          {"mean_latency_us", mean(s.latency_us)}, {"p99_latency_us", pct(s.latency_us, 0.99)},
+          {"cube_hops_per_connection", s.ready ? static_cast<double>(s.cube_hops) / static_cast<double>(s.ready) : 0.0}};
 }
 
 void print_setup_row(const char* load, const char* variant, const ClosSetupStats& s) {
@@ -141,7 +142,7 @@ void print_setup_row(const char* load, const char* variant, const ClosSetupStats
               static_cast<unsigned long long>(s.cancels_after_wait), static_cast<unsigned long long>(s.cancels_retry),
               static_cast<unsigned long long>(paper),
               s.crs_sent ? static_cast<double>(s.crs_sent_while_outstanding) / static_cast<double>(s.crs_sent) : 0.0,
-              blocking.str().c_str());
+              blocking.str().c_str(), s.ready ? static_cast<double>(s.cube_hops) / static_cast<double>(s.ready) : 0.0);
 }
 
 json bench_setup(bool quick) {
@@ -154,8 +155,9 @@ json bench_setup(bool quick) {
               "(its InputVector\n   is as old as the wait), 'retry' = a re-selection after a CANCEL, 'race' = the paper's; "
               "'outst' = CRs sent\n   while another CR of the same input switch was unacknowledged (the race's "
               "precondition)\n");
-  std::printf("   %-14s %-26s %8s %8s %26s %26s %6s %6s %6s %6s %26s\n", "load", "protocol", "circuits", "conns",
-              "race (paper) per conn", "any CANCEL per conn", "wait", "retry", "race", "outst", "blocking (h_d: none free)");
+  std::printf("   %-14s %-26s %8s %8s %26s %26s %6s %6s %6s %6s %26s %9s\n", "load", "protocol", "circuits", "conns",
+              "race (paper) per conn", "any CANCEL per conn", "wait", "retry", "race", "outst", "blocking (h_d: none free)",
+              "cube hops");
   json rows = json::array();
   const uint64_t requests = quick ? 20000 : 100000;
   Rate pooled;  // blocking over every row: no selection blocked anywhere
@@ -196,7 +198,8 @@ json bench_setup(bool quick) {
   };
   const Variant variants[] = {{"as read", false, ClosSelectStart::kDest},
                               {"+ RESEND after a wait", true, ClosSelectStart::kDest},
-                              {"+ Latin-square start", true, ClosSelectStart::kPair}};
+                              {"+ Latin-square start", true, ClosSelectStart::kPair},
+                              {"+ nearest h_m", true, ClosSelectStart::kNearest}};
   for (double mbs : {24.0, 48.0, 96.0}) {
     for (const Variant& v : variants) {
       ClosSetupOptions o = base();
@@ -229,7 +232,7 @@ json bench_setup(bool quick) {
               "needing a\n   circuit as a Poisson process, one circuit at a time, hold %.0f us = 3,000 bytes at 0.8 "
               "MB/s x 0.83;\n   'MB/s' = offered circuit traffic. '+ RESEND after a wait': h_d RESENDs a CR that "
               "waited for the leaf;\n   '+ Latin-square start': h_d's search starts at (input switch + output switch) "
-              "mod m, not at h_d)\n\n", kHoldUs);
+              "mod m, not at h_d;\n   '+ nearest h_m': of the free middle switches one whose hnode makes h_d -> h_m -> h_o shortest, ties in\n   the Latin-square order; 'cube hops' = hypercube hops of all control messages per connection)\n\n", kHoldUs);
   rows.push_back({{"blocking_pooled", pooled.to_json()}});
   return rows;
 }
@@ -419,29 +422,37 @@ json bench_fpga() {
   const auto ctrl = ice40_cells(emit_clos_ctrl(c));
   std::printf("   the 4 hnodes' message engines on their 2-cube (each with its switch and leaf status): %d LUTs %d FFs\n",
               ctrl.first, ctrl.second);
-  // The switch with its controllers, placed and routed alone on the HX8K (bitstreams/flow.h: its
-  // ports come from a shift chain and fold into registers, so nothing is optimised away).
+  // The switch with its controllers, placed and routed alone on the HX8K (bitstreams/flow.h: a
+  // module with more port bits than pins is wrapped: its ports come from a shift chain and fold
+  // into registers, so nothing is optimised away). Two hnodes (a 1-cube): with four the engines
+  // and an 8-bit switch take more logic cells than the HX8K has (8,482 of 7,680 measured).
   json placed = json::array();
-  ClosConfig opt = c;
-  opt.clos.select_pair = true;
-  opt.clos.resend_after_wait = true;
-  for (const ClosConfig* k : {&c, &opt}) {
-    const std::string what = k->clos.select_pair ? "with the pair start and RESEND after a wait" : "reference engines";
+  struct Place {
+    int width;
+    bool options;
+  };
+  for (const Place& pl : {Place{1, false}, Place{1, true}, Place{8, false}}) {
+    ClosConfig k = c;
+    k.clos.width = pl.width;
+    k.clos.hnode_dims = 1;
+    k.clos.select_pair = k.clos.resend_after_wait = pl.options;
+    const std::string what = std::to_string(pl.width) + "-bit circuits" + (pl.width == 1 ? " (serial, the paper's)" : "") +
+                             ", 2 hnodes, " + (pl.options ? "pair start + RESEND after a wait" : "reference engines");
     namespace fs = std::filesystem;
     ModulePlaceOptions po;
     po.dir = (fs::temp_directory_path() / ("cmnet-clos-place-" + std::to_string(::getpid()))).string();
     fs::remove_all(po.dir);
     try {
-      const ModulePlacement m = place_module_ice40(emit_clos_switched(*k), "clos_switched", po);
-      std::printf("   the switch with its controllers (clos_switched, %s) on the HX8K: %ld LUTs %ld FFs, %ld of %ld "
-                  "logic cells%s, Fmax %.1f MHz (nextpnr-ice40, seed %d)\n",
+      const ModulePlacement m = place_module_ice40(emit_clos_switched(k), "clos_switched", po);
+      std::printf("   the switch with its controllers (clos_switched), %s, on the HX8K: %ld LUTs %ld FFs,\n"
+                  "      %ld of %ld logic cells%s, Fmax %.1f MHz (nextpnr-ice40, seed %d)\n",
                   what.c_str(), m.luts, m.ffs, m.logic_cells, m.logic_cells_available,
                   m.wrapped ? " (wrapped: ports on a shift chain)" : "", m.fmax_mhz, po.seed);
-      placed.push_back({{"what", what}, {"luts", m.luts}, {"flip_flops", m.ffs}, {"logic_cells", m.logic_cells},
-                        {"logic_cells_available", m.logic_cells_available}, {"wrapped", m.wrapped},
-                        {"fmax_mhz", m.fmax_mhz}});
+      placed.push_back({{"what", what}, {"width", pl.width}, {"hnodes", 2}, {"options", pl.options}, {"luts", m.luts},
+                        {"flip_flops", m.ffs}, {"logic_cells", m.logic_cells},
+                        {"logic_cells_available", m.logic_cells_available}, {"wrapped", m.wrapped}, {"fmax_mhz", m.fmax_mhz}});
     } catch (const FlowError& e) {
-      std::printf("   the switch with its controllers (%s): place and route failed: %s\n", what.c_str(), e.what());
+      std::printf("   the switch with its controllers, %s: place and route failed: %s\n", what.c_str(), e.what());
       placed.push_back({{"what", what}, {"error", e.what()}});
     }
     fs::remove_all(po.dir);
