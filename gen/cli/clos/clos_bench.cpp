@@ -137,7 +137,7 @@ json setup_row_json(const ClosSetupStats& s) {
 void print_setup_row(const char* load, const char* variant, const ClosSetupStats& s) {
   const Rate blocking{s.blocked, s.selections}, race_fresh{s.requests_raced_fresh, s.ready}, raced{s.requests_raced, s.ready};
   const uint64_t paper = s.cancels - s.cancels_after_wait - s.cancels_retry;
-  std::printf("   %-14s %-26s %8.1f %8llu %26s %26s %6llu %6llu %6llu %6.2f %26s\n", load, variant, s.mean_circuits,
+  std::printf("   %-14s %-26s %8.1f %8llu %26s %26s %6llu %6llu %6llu %6.2f %26s %9.2f\n", load, variant, s.mean_circuits,
               static_cast<unsigned long long>(s.ready), race_fresh.str().c_str(), raced.str().c_str(),
               static_cast<unsigned long long>(s.cancels_after_wait), static_cast<unsigned long long>(s.cancels_retry),
               static_cast<unsigned long long>(paper),
@@ -441,6 +441,7 @@ json bench_fpga() {
     namespace fs = std::filesystem;
     ModulePlaceOptions po;
     po.dir = (fs::temp_directory_path() / ("cmnet-clos-place-" + std::to_string(::getpid()))).string();
+    po.freq_mhz = 12;  // the boards' clock: the flow fails a placement that misses --freq; Fmax is nextpnr's
     fs::remove_all(po.dir);
     try {
       const ModulePlacement m = place_module_ice40(emit_clos_switched(k), "clos_switched", po);
