@@ -5,6 +5,9 @@
 // counters (accepted, delivered, interrupts under the tag masks) agree with the traffic.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+
 #include "host/cm5data/cm5data_runner.h"
 #include "tests/cm5data/cm5data_check.h"
 #include "tests/core/emitter_checks.h"
@@ -96,6 +99,46 @@ TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
   EXPECT_EQ(int0, tag0_to0);
   EXPECT_GT(int0, 0u);
   EXPECT_TRUE(fs::exists(fs::path(a.out_dir) / "run.json"));
+  fs::remove_all(a.out_dir);
+}
+
+// cmnet sweep on the simulated board: a point per offered load (1, 2, 4 messages per leaf), each
+// agreeing with the model message by message and in the leaf counters, the accepted throughput
+// of board and model in sweep.csv / sweep.json / sweep.svg.
+TEST(Cm5Board, SweepOnTheSimulatedBoardAgreesWithTheModelAtEveryPoint) {
+  const Cm5DataConfig cfg = sim_board_config();
+  EXPECT_EQ(cm5data_sweep_points(4), (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(cm5data_sweep_points(5), (std::vector<int>{1, 2, 4, 5}));
+  StreamRunArgs a;
+  a.out_dir = temp_dir("cm5-board-sweep").string();
+  a.timeout_s = 120;
+  a.sim.phy = HostLinkPhy::Fifo;
+  std::FILE* null = std::fopen("/dev/null", "w");
+  const bool ok = run_cm5data_sweep(cfg, "random", 7, 4, a, null);
+  std::fclose(null);
+  EXPECT_TRUE(ok);
+  std::ifstream in(fs::path(a.out_dir) / "sweep.json");
+  ASSERT_TRUE(in.good());
+  const nlohmann::json j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["points"].size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    const auto& pt = j["points"][i];
+    EXPECT_TRUE(pt["agrees"].get<bool>()) << i;
+    EXPECT_TRUE(pt["conserved"].get<bool>()) << i;
+    EXPECT_EQ(pt["units"].get<size_t>(), (size_t{1} << i) * cfg.cm5.leaves()) << i;
+    // Accepted throughput is a fraction of a leaf link's flit per cycle, on the board and in the model.
+    for (const char* k : {"accepted", "model_accepted"}) {
+      EXPECT_GT(pt[k].get<double>(), 0) << i << k;
+      EXPECT_LE(pt[k].get<double>(), 1.0) << i << k;
+    }
+    // The board's figure is the traffic's flits over its cycles.
+    double flits = 0;
+    for (const auto& m : cm5data_sweep_traffic(cfg.cm5, "random", 7, 1 << i).messages)
+      flits += (m.len + 2) * 32.0 / cfg.cm5.link_bits;
+    EXPECT_NEAR(pt["accepted"].get<double>() * pt["cycles"].get<double>() * cfg.cm5.leaves(), flits, 1e-6 * flits) << i;
+  }
+  EXPECT_TRUE(fs::exists(fs::path(a.out_dir) / "sweep.svg"));
+  EXPECT_TRUE(fs::exists(fs::path(a.out_dir) / "sweep.csv"));
   fs::remove_all(a.out_dir);
 }
 
