@@ -23,13 +23,95 @@ std::vector<StreamUnit> cm5data_units(const Cm5DataParams& p, const Cm5DataTraff
   return u;
 }
 
+namespace {
+
+// The chips' counters on the board (every chip of both networks, cm5_stream_chip_counters):
+//  - at both ends of every link the same count (a leaf link's chip end against the leaf's own
+//    accepted and delivered counters, both sides together);
+//  - per node of the tree and port (child k; the parents of all its chips together) the model's
+//    count: which node a message crosses is fixed by its source and destination, while which chip
+//    of a node it takes depends on the cycle it arrives (the LFSR and the parents free then), and
+//    the board's cycles depend on how fast the host link feeds it;
+//  - every chip's CRC primary and secondary errors as the model's.
+void check_chip_counters(const Cm5DataParams& p, const StreamRunResult& got,
+                         const std::vector<Cm5DataChipCounters> (&model)[2], std::vector<ReportRow>& rows) {
+  std::map<std::string, uint32_t> v;
+  for (const CounterReading& r : got.counters) v[r.counter.name] = r.value;
+  const std::vector<Cm5StreamChipCounter> list = cm5_stream_chip_counters(p);
+  if (!v.count(list.front().name)) return;  // a board without them (an older build)
+  auto cnt = [&](int side, uint32_t chip, const std::string& port) {
+    return v.at(cm5_stream_chip_region(side, chip) + "." + port);
+  };
+  size_t ends = 0, ends_ok = 0;
+  auto end_pair = [&](uint32_t a, uint32_t b) {
+    ++ends;
+    ends_ok += a == b;
+  };
+  for (uint32_t x = 0; x < p.leaves(); ++x) {
+    const uint32_t ch = cm5_chip_id(p, 1, x / 4, 0);
+    const std::string k = std::to_string(x % 4);
+    end_pair(cnt(0, ch, "in_c" + k) + cnt(1, ch, "in_c" + k), v.at("leaf" + std::to_string(x) + ".accepted"));
+    end_pair(cnt(0, ch, "out_c" + k) + cnt(1, ch, "out_c" + k), v.at("leaf" + std::to_string(x) + ".delivered"));
+  }
+  size_t nodes = 0, nodes_ok = 0;
+  for (int side = 0; side < 2; ++side)
+    for (int l = 1; l <= p.height; ++l) {
+      const int pl = p.parents_at(l);
+      for (uint32_t n = 0; n < p.nodes_at(l); ++n) {
+        // Per node: child port k in and out, the parents in and out (board, model).
+        uint64_t b[10] = {}, m[10] = {};
+        for (int j = 0; j < p.chips_per_node(l); ++j) {
+          const uint32_t a = cm5_chip_id(p, l, n, j);
+          const Cm5DataChipCounters& mc = model[side].empty() ? Cm5DataChipCounters{} : model[side][a];
+          auto mget = [&](const std::vector<uint64_t>& x, size_t i) { return i < x.size() ? x[i] : uint64_t{0}; };
+          for (int k = 0; k < 4; ++k) {
+            b[k] += cnt(side, a, "in_c" + std::to_string(k));
+            b[4 + k] += cnt(side, a, "out_c" + std::to_string(k));
+            m[k] += mget(mc.in, static_cast<size_t>(k));
+            m[4 + k] += mget(mc.out, static_cast<size_t>(k));
+          }
+          for (int q = 0; q < pl; ++q) {
+            const std::string qs = std::to_string(q);
+            b[8] += cnt(side, a, "in_p" + qs);
+            b[9] += cnt(side, a, "out_p" + qs);
+            m[8] += mget(mc.in, static_cast<size_t>(4 + q));
+            m[9] += mget(mc.out, static_cast<size_t>(4 + q));
+            // The link to the parent: this end's out is the parent end's in, and back.
+            const uint32_t up = cm5_chip_id(p, l + 1, n / 4, j * pl + q);
+            const std::string ck = std::to_string(n % 4);
+            end_pair(cnt(side, a, "out_p" + qs), cnt(side, up, "in_c" + ck));
+            end_pair(cnt(side, up, "out_c" + ck), cnt(side, a, "in_p" + qs));
+          }
+        }
+        for (int i = 0; i < 10; ++i) {
+          ++nodes;
+          nodes_ok += b[i] == m[i];
+        }
+      }
+    }
+  size_t crc = 0, crc_ok = 0;
+  for (int side = 0; side < 2; ++side)
+    for (uint32_t a = 0; a < p.total_chips(); ++a) {
+      const Cm5DataChipCounters mc = model[side].empty() ? Cm5DataChipCounters{} : model[side][a];
+      crc += 2;
+      crc_ok += (cnt(side, a, "crc_primary") == mc.crc_primary) + (cnt(side, a, "crc_secondary") == mc.crc_secondary);
+    }
+  rows.push_back({"chip counters: both ends of every link agree", std::to_string(ends_ok), std::to_string(ends), true});
+  rows.push_back({"chip counters per node and port as the model's", std::to_string(nodes_ok), std::to_string(nodes), true});
+  rows.push_back({"chip CRC error counters as the model's", std::to_string(crc_ok), std::to_string(crc), true});
+}
+
+}  // namespace
+
 Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::vector<uint16_t>& masks,
                                   const StreamRunResult& got) {
   Cm5BoardCheck c;
   // The models' deliveries: (side, leaf, words) per message, each side on its own network (the
   // right one's seed is seed + 1); the board's come in the board's order: multisets.
   std::map<std::tuple<int, uint32_t, std::vector<uint32_t>>, int> want;
+  std::vector<Cm5DataChipCounters> model_chips[2];
   for (int side = 0; side < 2; ++side) {
+    model_chips[side].assign(p.total_chips(), Cm5DataChipCounters{});
     Cm5DataTraffic ts;
     for (const auto& msg : t.messages)
       if (msg.side == side) ts.messages.push_back(msg);
@@ -37,6 +119,7 @@ Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& 
     Cm5DataParams ps = p;
     if (side == 1) ps.seed = (p.seed + 1) & 0xFFFFu;
     const Cm5DataRunResult mr = run_cm5data_model(ps, ts);
+    model_chips[side] = mr.chips;
     c.model_cycles = std::max(c.model_cycles, mr.cycles);
     for (const Cm5DataDelivery& d : mr.deliveries) {
       ++want[{side, d.at_leaf, d.words}];
@@ -77,7 +160,7 @@ Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& 
       held = r.value;
       continue;
     }
-    if (nm.rfind("leaf", 0) != 0) continue;
+    if (nm.rfind("leaf", 0) != 0) continue;  // the chips' are checked below
     const auto dot = nm.find('.');
     const uint32_t leaf = static_cast<uint32_t>(std::stoul(nm.substr(4, dot - 4)));
     const std::string what = nm.substr(dot + 1);
@@ -87,6 +170,7 @@ Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& 
   c.rows.push_back({"leaf counters as the traffic and the tag masks say", std::to_string(3 * p.leaves() - wrong),
                     std::to_string(3 * p.leaves()), true});
   c.rows.push_back({"messages held at the end", std::to_string(held), "0", true});
+  check_chip_counters(p, got, model_chips, c.rows);
   c.agrees = true;
   for (const ReportRow& r : c.rows)
     if (r.compared && r.board != r.model) c.agrees = false;

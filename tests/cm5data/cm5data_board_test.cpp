@@ -100,6 +100,46 @@ TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
   EXPECT_GT(int0, 0u);
   EXPECT_TRUE(fs::exists(fs::path(a.out_dir) / "run.json"));
   fs::remove_all(a.out_dir);
+  // Every chip's counters of both networks on the bus, a region per chip: both ends of every
+  // link agree, per node and port as the model's, the CRC counters as the model's (none).
+  const uint32_t NC = cfg.cm5.total_chips();
+  EXPECT_EQ(o.result.counters.size(), 3 * cfg.cm5.leaves() + 1 + 2 * NC * 10);  // 4 leaves: one chip, 4 ports
+  uint64_t chip_in = 0;
+  for (const auto& c : o.result.counters)
+    if (c.counter.name.rfind("left.c", 0) == 0 || c.counter.name.rfind("right.c", 0) == 0) {
+      EXPECT_EQ(c.counter.region, c.counter.name.rfind("left", 0) == 0 ? 1u : 1u + NC) << c.counter.name;
+      if (c.counter.kind == CounterKind::In) chip_in += c.value;
+    }
+  EXPECT_EQ(chip_in, t.messages.size());  // each message enters its one chip once
+  const Cm5BoardCheck chk = cm5data_check_board(cfg.cm5, t, masks, o.result);
+  EXPECT_TRUE(chk.agrees);
+  int chip_rows = 0;
+  for (const ReportRow& r : chk.rows)
+    if (r.name.rfind("chip", 0) == 0) {
+      ++chip_rows;
+      EXPECT_EQ(r.board, r.model) << r.name;
+      EXPECT_NE(r.model, "0") << r.name;
+    }
+  EXPECT_EQ(chip_rows, 3);
+}
+
+// The chips' counters on a 16-leaf board's bus: named per network, chip and port, a region per chip.
+TEST(Cm5Board, ChipCountersNamedPerChipAndPort) {
+  const Cm5DataConfig cfg = board_config();
+  const StreamBoardSpec s = cm5data_stream_spec(cfg);
+  const Cm5DataParams& p = cfg.cm5;
+  ASSERT_EQ(s.info.regions.size(), 1 + 2 * p.total_chips());
+  EXPECT_EQ(s.info.regions[1], "left.c0");
+  EXPECT_EQ(s.info.regions[1 + p.total_chips()], "right.c0");
+  size_t chips = 0;
+  for (const auto& c : s.info.counters) chips += c.region > 0;
+  // Level 1: 4 chips of 4 children and 2 parents (12 link ends, 2 CRC); level 2: 2 of 4 (8, 2).
+  EXPECT_EQ(chips, 2u * (4 * 14 + 2 * 10));
+  const auto& first = s.info.counters[3 * p.leaves() + 1];
+  EXPECT_EQ(first.name, "left.c0.in_c0");
+  EXPECT_EQ(first.kind, CounterKind::In);
+  EXPECT_EQ(s.info.counters.back().name, "right.c" + std::to_string(p.total_chips() - 1) + ".crc_secondary");
+  EXPECT_EQ(s.info.counters.back().kind, CounterKind::Other);
 }
 
 // cmnet sweep on the simulated board: a point per offered load (1, 2, 4 messages per leaf), each
