@@ -20,7 +20,8 @@
 //    has room. A message whose tag's bit is set in the mask raises the leaf's interrupt (counted)
 //    when it is whole in the FIFO.
 // Counters: region "network": per leaf units accepted whole (In) and delivered whole (Out), both
-// sides, and interrupts (Other); units inside (Held: accepted, not yet delivered). Then every
+// sides, interrupts (Other) and message units refused (Other: a message to a leaf mapped out of
+// the address space, or any message at a mapped-out leaf: its words are taken and dropped); units inside (Held: accepted, not yet delivered). Then every
 // chip's of both networks, a region per chip ("left.c3", "right.c0"): its message counters per
 // port ("left.c3.in_c0" In, "left.c3.out_p1" Out; children c0..c3, parents p0..) and its CRC
 // primary and secondary errors (Other). The chips' counters are read by a scan into shadow

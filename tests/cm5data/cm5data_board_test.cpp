@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "host/cm5data/cm5data_runner.h"
@@ -103,7 +104,7 @@ TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
   // Every chip's counters of both networks on the bus, a region per chip: both ends of every
   // link agree, per node and port as the model's, the CRC counters as the model's (none).
   const uint32_t NC = cfg.cm5.total_chips();
-  EXPECT_EQ(o.result.counters.size(), 3 * cfg.cm5.leaves() + 1 + 2 * NC * 10);  // 4 leaves: one chip, 4 ports
+  EXPECT_EQ(o.result.counters.size(), 4 * cfg.cm5.leaves() + 1 + 2 * NC * 10);  // 4 leaves: one chip, 4 ports
   uint64_t chip_in = 0;
   for (const auto& c : o.result.counters)
     if (c.counter.name.rfind("left.c", 0) == 0 || c.counter.name.rfind("right.c", 0) == 0) {
@@ -123,6 +124,43 @@ TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
   EXPECT_EQ(chip_rows, 3);
 }
 
+// A leaf mapped out of the address space on the board: the stream module's interface refuses a
+// message unit to it, and any message unit at it, taking and dropping its words and counting it
+// (leafX.refused); everything else as the model; the leaf's link carries nothing.
+TEST(Cm5Board, MappedOutLeafRefusedAtTheSendersInterface) {
+  Cm5DataConfig cfg = sim_board_config();
+  cfg.name = "cm5data-board-4-mapped-out";
+  cfg.cm5.mapped_out_leaves = {2};
+  validate(cfg.cm5, "test");
+  Cm5DataTraffic t = make_cm5_pattern("random", cfg.cm5, 5, 8);
+  for (size_t i = 0; i < t.messages.size(); ++i) t.messages[i].side = static_cast<int>(i % 2);
+  size_t refused = 0, from2 = 0;
+  for (const auto& m : t.messages) {
+    refused += m.src == 2 || m.dst == 2;
+    from2 += m.src == 2;
+  }
+  ASSERT_GT(refused, from2);  // some to leaf 2 as well
+  StreamRunArgs a;
+  a.out_dir = temp_dir("cm5-board-mapout").string();
+  a.timeout_s = 120;
+  a.sim.phy = HostLinkPhy::Fifo;
+  std::FILE* null = std::fopen("/dev/null", "w");
+  const StreamRunOutcome o = run_cm5data_board(cfg, t, "random, leaf 2 mapped out", a, null);
+  std::fclose(null);
+  EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
+  EXPECT_TRUE(o.verdict.agree);
+  EXPECT_EQ(o.result.delivered.size(), t.messages.size() - refused);
+  std::map<std::string, uint32_t> c;
+  for (const auto& r : o.result.counters) c[r.counter.name] = r.value;
+  uint32_t board_refused = 0;
+  for (uint32_t x = 0; x < 4; ++x) board_refused += c.at("leaf" + std::to_string(x) + ".refused");
+  EXPECT_EQ(board_refused, refused);
+  EXPECT_EQ(c.at("leaf2.refused"), from2 + 0u) << "every message unit at leaf 2 is refused there";
+  EXPECT_EQ(c.at("leaf2.accepted") + c.at("leaf2.delivered"), 0u);
+  for (const char* k : {"left.c0.in_c2", "left.c0.out_c2", "right.c0.in_c2", "right.c0.out_c2"}) EXPECT_EQ(c.at(k), 0u) << k;
+  fs::remove_all(a.out_dir);
+}
+
 // The chips' counters on a 16-leaf board's bus: named per network, chip and port, a region per chip.
 TEST(Cm5Board, ChipCountersNamedPerChipAndPort) {
   const Cm5DataConfig cfg = board_config();
@@ -135,7 +173,7 @@ TEST(Cm5Board, ChipCountersNamedPerChipAndPort) {
   for (const auto& c : s.info.counters) chips += c.region > 0;
   // Level 1: 4 chips of 4 children and 2 parents (12 link ends, 2 CRC); level 2: 2 of 4 (8, 2).
   EXPECT_EQ(chips, 2u * (4 * 14 + 2 * 10));
-  const auto& first = s.info.counters[3 * p.leaves() + 1];
+  const auto& first = s.info.counters[4 * p.leaves() + 1];
   EXPECT_EQ(first.name, "left.c0.in_c0");
   EXPECT_EQ(first.kind, CounterKind::In);
   EXPECT_EQ(s.info.counters.back().name, "right.c" + std::to_string(p.total_chips() - 1) + ".crc_secondary");
