@@ -190,6 +190,7 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
     } else {
       j["arrived"] = nullptr;
       j["delivered"] = false;
+      if (d.refused) j["refused"] = "mapped out";  // from or to a leaf out of the address space
     }
     out << j.dump() << '\n';
   }
@@ -206,6 +207,7 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
                   {"chips", p.total_chips()},
                   {"messages", t.messages.size()},
                   {"delivered", delivered},
+                  {"refused_mapped_out", r.refused},
                   {"completed", r.completed},
                   {"cycles", r.cycles},
                   {"chip_crc_primary", primary},
@@ -216,8 +218,9 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
                   {"counter_messages_out", outc},
                   {"seconds", r.seconds}};
   out << s.dump() << '\n';
-  std::printf("%s: %zu messages, %llu delivered, %llu cycles%s -> %s\n", a.engine.c_str(), t.messages.size(),
-              static_cast<unsigned long long>(delivered), static_cast<unsigned long long>(r.cycles),
+  std::printf("%s: %zu messages, %llu delivered, %llu refused (mapped out), %llu cycles%s -> %s\n", a.engine.c_str(),
+              t.messages.size(), static_cast<unsigned long long>(delivered), static_cast<unsigned long long>(r.refused),
+              static_cast<unsigned long long>(r.cycles),
               r.completed ? "" : " (NOT completed)", a.out.c_str());
   return r.completed && crc_bad == 0 ? 0 : 3;
 }
