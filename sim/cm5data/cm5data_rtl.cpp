@@ -25,8 +25,9 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
   const Cm5DataParams& p = cfg.cm5;
   check_cm5_traffic(t, p, "rtl traffic");
   const GeneratedDesign design = emit_cm5data(cfg);
-  const std::string exe = build_verilated_model(design, "cm5data_network",
-                                                std::string(CMNET_SOURCE_DIR) + "/sim/cm5data/cm5data_network_main.cpp");
+  const std::string exe =
+      build_verilated_model(design, "cm5data_network", std::string(CMNET_SOURCE_DIR) + "/sim/cm5data/cm5data_network_main.cpp",
+                            {}, {}, opt.trace.on() ? trace_flags() : std::vector<std::string>{});
   char tmpl[] = "/tmp/cmnet-cm5rtl-XXXXXX";
   if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
   const fs::path work(tmpl);
@@ -46,7 +47,7 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
       in << std::dec << '\n';
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
+  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), opt.trace.env());
   if (rc != 0) {
     std::ifstream lg(work / "log.txt");
     std::stringstream ss;

@@ -129,14 +129,17 @@ json cm5data_chip_on_ice40(const std::string& dir) {
     const std::string top = "cm5data_router_p" + std::to_string(parents);
     ModulePlaceOptions o;
     o.dir = dir + "/" + top;
-    o.freq_mhz = 40;  // the CM-5's clock
+    // The boards' 12 MHz: place_module_ice40 counts a missed target as a failure, and Fmax is
+    // what it reports either way (the CM-5's chip ran at 40 MHz).
+    o.freq_mhz = 12;
     json row = {{"parents", parents}, {"top", top}};
     try {
       const ModulePlacement m = place_module_ice40(emit_cm5data_router(p, parents), top, o);
       row.update({{"luts", m.luts}, {"ffs", m.ffs}, {"carries", m.carries}, {"ram_blocks", m.ram_blocks},
                   {"wrapped", m.wrapped}, {"placed", m.placed}, {"logic_cells", m.logic_cells},
                   {"logic_cells_available", m.logic_cells_available}, {"fmax_mhz", m.fmax_mhz},
-                  {"timing_met_40mhz", m.timing_met}});
+                  {"timing_met_12mhz", m.timing_met},
+                  {"meets_cm5_40mhz", m.fmax_mhz >= 40}});
       std::printf("   %-8d %7ld %7ld %7ld %5ld %7ld / %6ld %10.1f%s\n", parents, m.luts, m.ffs, m.carries, m.ram_blocks,
                   m.logic_cells, m.logic_cells_available, m.fmax_mhz, m.wrapped ? "  (ports through a shift chain)" : "");
     } catch (const std::exception& e) {
