@@ -28,7 +28,10 @@ TEST(Cm5Board, StreamModuleAndBoardTopLintClean) {
   const Cm5DataConfig cfg = board_config();
   const fs::path dir = temp_dir("cm5-stream-lint");
   EXPECT_EQ(lint_problems(emit_cm5data_stream(cfg), "cm5data_stream", dir), "");
-  for (const auto& other : {cm5data_test_config(1, "cm5", 32, 1, 1, "s1"), cm5data_test_config(2, "full", 4, 3, 1, "s2")})
+  Cm5DataConfig mapped = cm5data_test_config(2, "cm5", 8, 2, 2, "s3");
+  mapped.cm5.mapped_out_leaves = {3, 12};
+  for (const auto& other :
+       {cm5data_test_config(1, "cm5", 32, 1, 1, "s1"), cm5data_test_config(2, "full", 4, 3, 1, "s2"), mapped})
     EXPECT_EQ(lint_problems(emit_cm5data_stream(other), "cm5data_stream", dir / other.name), "") << other.name;
   const GeneratedDesign b = emit_stream_board(cm5data_stream_spec(cfg), HostBoardOptions{});
   EXPECT_EQ(b.top, "cm5data_host_board");
