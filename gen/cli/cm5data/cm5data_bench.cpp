@@ -129,8 +129,7 @@ json cm5data_chip_on_ice40(const std::string& dir) {
     const std::string top = "cm5data_router_p" + std::to_string(parents);
     ModulePlaceOptions o;
     o.dir = dir + "/" + top;
-    // The boards' 12 MHz: place_module_ice40 counts a missed target as a failure, and Fmax is
-    // what it reports either way (the CM-5's chip ran at 40 MHz).
+    // Placed for the boards' 12 MHz; Fmax is measured either way (the CM-5's chip ran at 40 MHz).
     o.freq_mhz = 12;
     json row = {{"parents", parents}, {"top", top}};
     try {
