@@ -441,7 +441,7 @@ json bench_fpga() {
     namespace fs = std::filesystem;
     ModulePlaceOptions po;
     po.dir = (fs::temp_directory_path() / ("cmnet-clos-place-" + std::to_string(::getpid()))).string();
-    po.freq_mhz = 12;  // the boards' clock: the flow fails a placement that misses --freq; Fmax is nextpnr's
+    po.freq_mhz = 12;  // the boards' clock (met or not, Fmax is nextpnr's)
     fs::remove_all(po.dir);
     try {
       const ModulePlacement m = place_module_ice40(emit_clos_switched(k), "clos_switched", po);
