@@ -127,7 +127,6 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   if (a.engine == "model") {
     r = run_hcube_model(p, t);
   } else if (a.engine == "rtl") {
-    if (!p.packet()) throw InputError("--engine rtl: the wormhole router has no RTL yet (use --engine model)");
     HcubeRtlOptions o;
     o.max_cycles = 50000000;
     r = run_hcube_rtl(cfg, t, o);
