@@ -103,6 +103,52 @@ std::map<std::string, PartCells> synth_ice40_parts(const GeneratedDesign& design
 std::map<std::string, PartCells> parse_ice40_parts(const std::string& stat_text, const std::string& top,
                                                    const std::vector<std::string>& prefixes);
 
+// One module placed alone on an iCE40, for a block's LUTs, flip-flops and Fmax (a router chip, a
+// node, a switch) where no board top exists. Synthesis of the module alone gives the cell counts;
+// place and route gives the logic cells and Fmax. A module with more port bits than the package has
+// pins (or always, with wrap = Always) is placed inside a wrapper `cmnet_place_wrap`: every input
+// bit comes from a shift chain fed by one pin, every output bit is XOR-folded into a shift chain
+// read by one pin. Nothing can be optimised away, paths into and out of the module start and end at
+// flip-flops, and the wrapper adds one flip-flop per port bit and one LUT per output bit (the
+// wrapper's cells are reported apart, in wrapper_ffs).
+struct ModulePlaceOptions {
+  std::string dir;                        // work directory (created, kept: logs, netlist)
+  std::string before_synth;               // yosys commands after reading, e.g. "chparam -set W 8 node"
+  std::vector<std::string> skip_files;    // Verilog files of the design not to read
+  std::string device = "hx8k", package = "ct256";
+  int max_pins = 180;                     // port bits placed on pins directly, at most (Auto)
+  enum class Wrap { Auto, Always, Never } wrap = Wrap::Auto;
+  std::string clock = "clk";              // the module's clock input (a pin in the wrapper too)
+  double freq_mhz = 100;                  // nextpnr --freq
+  int seed = 1;
+  bool place = true;                      // false: the synthesis counts only
+  double timeout_s = 1800;                // per tool
+};
+struct ModulePlacement {
+  std::string top;
+  long luts = 0, carries = 0, ffs = 0, ram_blocks = 0;  // the module alone (yosys synth_ice40)
+  std::map<std::string, long> cells;
+  int in_bits = 0, out_bits = 0;          // port bits, the clock excluded
+  bool wrapped = false;
+  long wrapper_ffs = 0;                   // flip-flops the wrapper added (in logic_cells, not in ffs)
+  bool placed = false;
+  long logic_cells = -1, logic_cells_available = -1;  // nextpnr ICESTORM_LC
+  double fmax_mhz = 0;                    // nextpnr's for `clock`
+  bool timing_met = false;                // at freq_mhz
+  std::string nextpnr_log;                // path
+};
+// FlowError naming the step and the log when a tool fails, a port is inout, or the clock is missing.
+ModulePlacement place_module_ice40(const GeneratedDesign& design, const std::string& top, const ModulePlaceOptions& opt);
+// The wrapper's Verilog for `top` with these ports (name, direction "input"/"output", width),
+// exposed for tests. Ports other than the clock are connected to the chains in the given order.
+struct PortBits {
+  std::string name, direction;
+  int width = 1;
+};
+std::string place_wrapper_verilog(const std::string& top, const std::vector<PortBits>& ports, const std::string& clock);
+// The ports of `top` from yosys's write_json text (after hierarchy and chparam), in port order.
+std::vector<PortBits> parse_yosys_ports(const std::string& json_text, const std::string& top);
+
 // The sum of the counts of the cell types starting with `prefix` ("SB_DFF" counts every flip-flop kind).
 long count_cells(const std::map<std::string, long>& cells, const std::string& prefix);
 

@@ -1,9 +1,11 @@
 // The flow's per-part size breakdown (bitstreams/flow.h, parse_ice40_parts): yosys `stat` text
-// per module, parts totalled through the hierarchy and the instance counts.
+// per module, parts totalled through the hierarchy and the instance counts. And one module placed
+// alone (place_module_ice40): its wrapper, its port list, and real runs of yosys and nextpnr.
 #include <gtest/gtest.h>
 
 #include "bitstreams/flow.h"
 #include "gen/core/errors.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
@@ -54,6 +56,103 @@ TEST(FlowParts, AMissingTopIsAClearError) {
   } catch (const FlowError& e) {
     EXPECT_NE(std::string(e.what()).find("no module other_top"), std::string::npos) << e.what();
   }
+}
+
+
+// A module whose every output depends on its inputs through registers: an accumulator per lane.
+GeneratedDesign lanes_design(int lanes) {
+  const std::string n = std::to_string(lanes);
+  GeneratedDesign d;
+  d.top = "lanes";
+  d.files.push_back({"lanes.v", "module lanes #(parameter W = 8) (\n"
+                                "  input wire clk,\n  input wire rst,\n"
+                                "  input wire [" + n + " * W - 1:0] a,\n"
+                                "  output reg [" + n + " * W - 1:0] sum,\n  output wire any\n);\n"
+                                "  integer i;\n"
+                                "  always @(posedge clk)\n"
+                                "    if (rst) sum <= 0;\n"
+                                "    else for (i = 0; i < " + n + "; i = i + 1) sum[i*W +: W] <= sum[i*W +: W] + a[i*W +: W];\n"
+                                "  assign any = |sum;\nendmodule\n"});
+  d.files.push_back({"filelist.f", "lanes.v\n"});
+  return d;
+}
+
+TEST(PlaceModule, PortsParsedFromYosysJson) {
+  const char* j = R"({"creator": "Yosys", "modules": {"m": {"ports": {
+      "clk": {"direction": "input", "bits": [2]},
+      "d": {"direction": "input", "bits": [3, 4, 5]},
+      "q": {"direction": "output", "bits": [6, 7]}}}}})";
+  const auto ports = parse_yosys_ports(j, "m");
+  ASSERT_EQ(ports.size(), 3u);
+  EXPECT_EQ(ports[1].name, "d");
+  EXPECT_EQ(ports[1].width, 3);
+  EXPECT_EQ(ports[2].direction, "output");
+  EXPECT_THROW((void)parse_yosys_ports(j, "other"), FlowError);
+  EXPECT_THROW((void)parse_yosys_ports("{not json", "m"), FlowError);
+}
+
+TEST(PlaceModule, WrapperLintsCleanAndRefusesWhatItCannotWrap) {
+  const auto d0 = lanes_design(2);
+  const std::vector<PortBits> ports = {{"clk", "input", 1}, {"rst", "input", 1}, {"a", "input", 16},
+                                       {"sum", "output", 16}, {"any", "output", 1}};
+  GeneratedDesign d = d0;
+  d.top = "cmnet_place_wrap";
+  d.files.insert(d.files.begin(), {"cmnet_place_wrap.v", place_wrapper_verilog("lanes", ports, "clk")});
+  d.files.back().second = "cmnet_place_wrap.v\nlanes.v\n";
+  const auto dir = testing_checks::temp_dir("place-wrap");
+  const std::string wrap = testing_checks::file_of(d, "cmnet_place_wrap.v");
+  EXPECT_NE(wrap.find("reg [16:0] in_chain;"), std::string::npos) << wrap;   // rst + a
+  EXPECT_NE(wrap.find(".a(in_chain[16:1])"), std::string::npos) << wrap;
+  EXPECT_NE(wrap.find(".any(outs[16:16])"), std::string::npos) << wrap;
+  EXPECT_EQ(testing_checks::lint_problems(d, "cmnet_place_wrap", dir), "");
+  try {
+    (void)place_wrapper_verilog("lanes", {{"clk", "input", 1}, {"io", "inout", 4}, {"q", "output", 1}}, "clk");
+    ADD_FAILURE() << "inout accepted";
+  } catch (const FlowError& e) {
+    EXPECT_NE(std::string(e.what()).find("port io is inout"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)place_wrapper_verilog("lanes", ports, "clock"), FlowError);
+  EXPECT_THROW((void)place_wrapper_verilog("lanes", {{"clk", "input", 1}, {"a", "input", 1}}, "clk"), FlowError);
+  std::filesystem::remove_all(dir);
+}
+
+// Real yosys and nextpnr: a small module on pins directly, and one with more port bits than the
+// limit placed in its wrapper (the parameter set by chparam counts: 24 lanes x 8 bits).
+TEST(PlaceModule, PlacesAModuleDirectlyAndWrapped) {
+  const auto dir = testing_checks::temp_dir("place-module");
+  ModulePlaceOptions o;
+  o.dir = (dir / "direct").string();
+  const ModulePlacement a = place_module_ice40(lanes_design(2), "lanes", o);
+  EXPECT_FALSE(a.wrapped);
+  EXPECT_EQ(a.in_bits, 17);
+  EXPECT_EQ(a.out_bits, 17);
+  EXPECT_TRUE(a.placed);
+  EXPECT_GE(a.ffs, 16);
+  EXPECT_GT(a.luts, 0);
+  EXPECT_GE(a.logic_cells, a.ffs);
+  EXPECT_EQ(a.logic_cells_available, 7680);
+  EXPECT_GT(a.fmax_mhz, 0);
+
+  o.dir = (dir / "wrapped").string();
+  o.before_synth = "chparam -set W 8 lanes";
+  o.max_pins = 100;
+  const ModulePlacement b = place_module_ice40(lanes_design(12), "lanes", o);
+  EXPECT_TRUE(b.wrapped);
+  EXPECT_EQ(b.in_bits, 1 + 96);
+  EXPECT_EQ(b.out_bits, 96 + 1);
+  EXPECT_EQ(b.wrapper_ffs, 194);
+  EXPECT_GE(b.ffs, 96);
+  EXPECT_TRUE(b.placed);
+  EXPECT_GE(b.logic_cells, b.ffs + b.wrapper_ffs);  // the wrapper's chains were not optimised away
+  EXPECT_GT(b.fmax_mhz, 0);
+
+  // Synthesis only.
+  o.dir = (dir / "synth").string();
+  o.place = false;
+  const ModulePlacement c = place_module_ice40(lanes_design(2), "lanes", o);
+  EXPECT_FALSE(c.placed);
+  EXPECT_EQ(c.luts, a.luts);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
