@@ -219,13 +219,16 @@ Placed place_node(const HcubeParams& p) {
   // The HX8K: 7,680 logic cells (a LUT4 and a flip-flop each, the wrapper adds a flip-flop per
   // port bit); a chip whose LUT4s alone exceed them cannot be placed.
   if (r.m.luts > 7680 || r.m.ffs > 7680) {
-    r.error = "does not fit the HX8K";
+    r.error = "does not fit the HX8K (synthesis counts only)";
   } else {
     o.place = true;
     try {
       r.m = place_module_ice40(d, d.top, o);
     } catch (const std::exception& e) {
-      r.error = std::string("place and route failed: ") + e.what();
+      // nextpnr's "does not fit" when the module and its wrapper's flip-flops exceed the part.
+      const std::string what = e.what();
+      r.error = what.find("does not fit") != std::string::npos ? "does not fit the HX8K with the wrapper's flip-flops"
+                                                               : "place and route failed: " + what;
     }
   }
   fs::remove_all(o.dir);
@@ -249,8 +252,8 @@ bool hardware_section(json& out) {
     const char* routing;
     int buffers;
   };
-  for (const Cfg& c : std::vector<Cfg>{{"packet", 3, "fixed", 2}, {"packet", 3, "quasi", 4}, {"packet", 6, "quasi", 2},
-                                       {"wormhole", 3, "fixed", 0}, {"wormhole", 6, "fixed", 0}}) {
+  for (const Cfg& c : std::vector<Cfg>{{"wormhole", 3, "fixed", 0}, {"wormhole", 6, "fixed", 0}, {"packet", 2, "fixed", 2},
+                                       {"packet", 3, "fixed", 2}, {"packet", 3, "quasi", 4}, {"packet", 6, "quasi", 2}}) {
     HcubeParams p;
     p.dims = c.n;
     p.scheme = c.scheme;
@@ -272,7 +275,8 @@ bool hardware_section(json& out) {
                      {"packet_bytes", p.packet_bytes}, {"lut4", m.luts}, {"ff", m.ffs}, {"ram", m.ram_blocks},
                      {"placed", placed}, {"logic_cells", placed ? m.logic_cells : -1},
                      {"wrapper_ffs", m.wrapper_ffs}, {"fmax_mhz", placed ? m.fmax_mhz : 0.0}, {"note", pl.error}});
-    all_ok = all_ok && (placed || pl.error == "does not fit the HX8K");
+    // A chip too large for the part is a finding, not a failure of the bench.
+  all_ok = all_ok && (placed || pl.error.find("does not fit") != std::string::npos);
   }
   out["synthesis_ice40"] = synth;
 
