@@ -471,7 +471,7 @@ ModulePlacement place_module_ice40(const GeneratedDesign& design, const std::str
   r.nextpnr_log = dir + "/nextpnr.log";
   const int rc = tool_step("nextpnr-ice40: place and route " + top,
                            {nextpnr, "--" + opt.device, "--package", opt.package, "--json", net, "--freq",
-                            fmt(opt.freq_mhz), "--seed", std::to_string(opt.seed)},
+                            fmt(opt.freq_mhz), "--seed", std::to_string(opt.seed), "--timing-allow-fail"},
                            opt.timeout_s, r.nextpnr_log);
   const std::string log = read_text(r.nextpnr_log);
   const auto util = parse_nextpnr_utilisation(log);

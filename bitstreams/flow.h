@@ -119,7 +119,7 @@ struct ModulePlaceOptions {
   int max_pins = 180;                     // port bits placed on pins directly, at most (Auto)
   enum class Wrap { Auto, Always, Never } wrap = Wrap::Auto;
   std::string clock = "clk";              // the module's clock input (a pin in the wrapper too)
-  double freq_mhz = 100;                  // nextpnr --freq
+  double freq_mhz = 100;                  // nextpnr --freq (a miss is reported in timing_met, not thrown)
   int seed = 1;
   bool place = true;                      // false: the synthesis counts only
   double timeout_s = 1800;                // per tool

@@ -26,7 +26,8 @@ struct HostBoardOptions {
 // ConfigError unless the options make a board top (a pin-level PHY, >= 4 clocks per UART bit).
 void check_host_board_options(const HostBoardOptions& opt);
 
-// The hw/ primitives of the host link for this PHY and the frame engine, in compile order.
+// The hw/ primitives of the host link for this PHY, the frame engine and the identifier ROM, in
+// compile order.
 std::vector<std::string> host_link_files(const HostBoardOptions& opt);
 
 // Opens module `name` with a host core's ports (clk, rst, the byte streams, stall_expired,

@@ -288,13 +288,8 @@ module cm1_host_regs #(
   wire [31:0] params_c = C;
   // LiteX's identifier_mem: character i of IDENT (its first character is in its top byte).
   wire in_ident = (a >= A_IDENT) && (a < A_CNT);
-  reg [7:0] ident_c;
-  integer ik;
-  always @* begin
-    ident_c = 8'd0;
-    for (ik = 0; ik < IDENT_LEN; ik = ik + 1)
-      if (a[9:2] == ik[7:0]) ident_c = IDENT[8 * (IDENT_LEN - 1 - ik) +: 8];
-  end
+  wire [7:0] ident_c;
+  cmnet_ident_rom #(.IDENT_LEN(IDENT_LEN), .IDENT(IDENT)) ident_rom (.index(a[9:2]), .char(ident_c));
 
   reg [31:0] rdata_c;
   reg        err_c;

@@ -55,13 +55,8 @@ module cmnet_regfile_demo #(
   wire is_count = (bus_addr == 32'h0000_000C);
   wire is_hang = (bus_addr == 32'h0000_0010);
   wire is_ident = (bus_addr[31:10] == 22'd1);   // 0x400 .. 0x7FF
-  reg [7:0] ident_c;
-  integer ik;
-  always @* begin
-    ident_c = 8'd0;
-    for (ik = 0; ik < IDENT_LEN; ik = ik + 1)
-      if (bus_addr[9:2] == ik[7:0]) ident_c = IDENT[8 * (IDENT_LEN - 1 - ik) +: 8];
-  end
+  wire [7:0] ident_c;
+  cmnet_ident_rom #(.IDENT_LEN(IDENT_LEN), .IDENT(IDENT)) ident_rom (.index(bus_addr[9:2]), .char(ident_c));
   // Answer now: the first cycle of an access plus its wait states are over.
   wire answer = bus_valid && !bus_ready && (wait_cnt == WAIT_STATES[7:0]) && !is_hang;
   // Read data from the RAM comes straight from its registered read port (iCE40 BRAM).

@@ -120,13 +120,8 @@ module cmnet_stream_regs #(
   wire [31:0] word_index = (a - (in_cnt ? A_CNT : A_INFO)) >> 2;
   assign info_addr = word_index[INFO_AW-1:0];
   // LiteX's identifier_mem: character i of IDENT (its first character is in its top byte).
-  reg [7:0] ident_c;
-  integer ik;
-  always @* begin
-    ident_c = 8'd0;
-    for (ik = 0; ik < IDENT_LEN; ik = ik + 1)
-      if (a[9:2] == ik[7:0]) ident_c = IDENT[8 * (IDENT_LEN - 1 - ik) +: 8];
-  end
+  wire [7:0] ident_c;
+  cmnet_ident_rom #(.IDENT_LEN(IDENT_LEN), .IDENT(IDENT)) ident_rom (.index(a[9:2]), .char(ident_c));
   wire [31:0] cnt_value = counters[word_index[8:0] * 32 +: 32];
 
   reg [31:0] rdata_c;
