@@ -14,7 +14,8 @@ Cm5DataConfig cm5data_config(const NetworkConfig& env) {
   cfg.name = env.name;
   const json& o = env.section;
   const std::string w = env.where + ": cm5data";
-  config_fields::reject_unknown(o, {"height", "parents", "link_bits", "max_words", "buffer_words", "seed", "mapped_out", "fault"}, w);
+  config_fields::reject_unknown(o, {"height", "parents", "link_bits", "max_words", "buffer_words", "seed", "mapped_out",
+                                       "mapped_out_leaves", "fault"}, w);
   Cm5DataParams& p = cfg.cm5;
   p.height = get_int(o, "height", p.height, w);
   p.link_bits = get_int(o, "link_bits", p.link_bits, w);
@@ -62,6 +63,17 @@ Cm5DataConfig cm5data_config(const NetworkConfig& env) {
       p.mapped_out.push_back(k);
     }
   }
+  if (o.contains("mapped_out_leaves")) {
+    const json& v = o["mapped_out_leaves"];
+    if (!v.is_array()) throw ConfigError(w + ": mapped_out_leaves must be a list of leaf numbers, got " + v.dump());
+    for (size_t i = 0; i < v.size(); ++i) {
+      const std::string wi = w + ": mapped_out_leaves[" + std::to_string(i) + "]";
+      if (!v[i].is_number_integer()) throw ConfigError(wi + " must be a leaf number, got " + v[i].dump());
+      const auto x = v[i].get<int64_t>();
+      if (x < 0 || x > 0xFFFFFF) throw ConfigError(wi + " = " + std::to_string(x) + " is not a leaf number");
+      p.mapped_out_leaves.push_back(static_cast<uint32_t>(x));
+    }
+  }
   if (o.contains("fault")) {
     const json& v = o["fault"];
     const std::string wf = w + ": fault";
@@ -103,6 +115,7 @@ std::string config_to_json(const Cm5DataConfig& cfg) {
       m.push_back({{"level", k.level}, {"node", k.node}, {"chip", k.chip}, {"parent", k.parent}});
     j["cm5data"]["mapped_out"] = m;
   }
+  if (!p.mapped_out_leaves.empty()) j["cm5data"]["mapped_out_leaves"] = p.mapped_out_leaves;
   if (p.fault.on)
     j["cm5data"]["fault"] = {{"chip", p.fault.chip}, {"port", p.fault.port}, {"flit", p.fault.flit}, {"mask", p.fault.mask}};
   return j.dump(2) + "\n";

@@ -153,6 +153,10 @@ void check_range(const std::string& where, const std::string& field, int64_t val
 }
 }  // namespace
 
+bool Cm5DataParams::leaf_mapped_out(uint32_t x) const {
+  return std::find(mapped_out_leaves.begin(), mapped_out_leaves.end(), x) != mapped_out_leaves.end();
+}
+
 void validate(const Cm5DataParams& p, const std::string& where) {
   check_range(where, "height", p.height, 1, Cm5DataParams::kMaxHeight);
   if (p.link_bits != 4 && p.link_bits != 8 && p.link_bits != 16 && p.link_bits != 32)
@@ -210,6 +214,16 @@ void validate(const Cm5DataParams& p, const std::string& where) {
                         (mine == all ? std::string(" (all its parents are out)")
                                      : " to node " + std::to_string(other) + " (their mapped-out parents cover all)"));
   }
+  for (size_t i = 0; i < p.mapped_out_leaves.size(); ++i) {
+    const std::string f = "mapped_out_leaves[" + std::to_string(i) + "]";
+    check_range(where, f, p.mapped_out_leaves[i], 0, p.leaves() - 1);
+    for (size_t j = 0; j < i; ++j)
+      if (p.mapped_out_leaves[j] == p.mapped_out_leaves[i])
+        throw ConfigError(where + ": " + f + " repeats mapped_out_leaves[" + std::to_string(j) + "]");
+  }
+  if (p.mapped_out_leaves.size() + 1 >= p.leaves())
+    throw ConfigError(where + ": mapped_out_leaves maps out " + std::to_string(p.mapped_out_leaves.size()) + " of " +
+                      std::to_string(p.leaves()) + " leaves (at least 2 must stay)");
   if (p.fault.on) {
     const uint32_t NC = p.total_chips();
     check_range(where, "fault.chip", p.fault.chip, 0, NC - 1);

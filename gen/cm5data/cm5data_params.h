@@ -59,6 +59,9 @@ struct Cm5DataParams {
   int buffer_words = 2;         // input buffer of every port, in 32-bit words
   uint32_t seed = 1;            // LFSR seed of the whole network (each chip's is derived)
   std::vector<Cm5DataLink> mapped_out;  // links no message may use
+  // Processing nodes mapped out of the address space (and their leaf links with them): every
+  // network interface refuses a message to one, and one sends nothing (a counted error).
+  std::vector<uint32_t> mapped_out_leaves;
   Cm5DataFault fault;                   // a bad link (off by default)
 
   static constexpr int kMaxHeight = 7;  // 16,384 leaves, the largest CM-5 built
@@ -85,6 +88,7 @@ struct Cm5DataParams {
   int message_words(int len) const { return len + 2; }
   int message_flits(int len) const { return message_words(len) * flits_per_word(); }
   int message_bits(int len) const { return 32 * message_words(len); }
+  bool leaf_mapped_out(uint32_t x) const;
   // The parents list the profile gives (or the explicit list).
   std::vector<int> parents_list() const;
 };

@@ -21,7 +21,12 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   const int RC = kCm5StreamRxWords, RCW = clog2(static_cast<uint64_t>(RC));
   const int OW = clog2(static_cast<uint64_t>(RC * FPW) + 1);  // receive occupancy in flits
   const int LW = std::max(1, clog2(N));
-  const int NCNT = 3 * static_cast<int>(N) + 1;
+  const int NC = static_cast<int>(p.total_chips());
+  const int SELN = 1 << wmax.sel;  // counter selects scanned per chip (the largest chip's)
+  const std::vector<Cm5StreamChipCounter> chip_cnt = cm5_stream_chip_counters(p);
+  const int NCNT = 4 * static_cast<int>(N) + 1 + static_cast<int>(chip_cnt.size());
+  std::string mapped(N, '0');  // bit x: leaf x is mapped out of the address space
+  for (uint32_t x : p.mapped_out_leaves) mapped[N - 1 - x] = '1';
   VerilogWriter v;
   v.header("CM-5 data network on the stream board: cm5data_network and one network interface per leaf "
            "(units in and out as gen/cm5data/cm5data_stream.h describes).",
@@ -43,7 +48,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("output wire [31:0] rx_data,");
   v.line("output wire        rx_last,");
   v.line("output wire        busy,");
-  v.line("output wire [" + S(NCNT * 32 - 1) + ":0] counters  // leaf x: accepted, delivered, interrupts at 96x; held last");
+  v.line("output wire [" + S(NCNT * 32 - 1) + ":0] counters  // leaf x: accepted, delivered, interrupts, refused at 128x; held; the chips'");
   v.end_ports();
   v.line("localparam integer N = " + S(N) + ";");
   v.line("localparam integer W = " + S(W) + ";");
@@ -60,6 +65,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("localparam [RW-1:0] POS_M = " + S(w.remain) + "'d" + S(FPW - 1) + ";  // flit within its word");
   v.line("localparam [OW-1:0] FPW_O = " + S(OW) + "'d" + S(FPW) + ";");
   v.line("localparam [31:0] HMASK = 32'hFFFFFF07;");
+  v.line("localparam [N-1:0] MAPPED = " + S(N) + "'b" + mapped + ";  // leaves mapped out of the address space");
   v.line();
   v.line("function [31:0] crc32w;");
   v.line("  input [31:0] c;");
@@ -88,7 +94,8 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("wire [2*N-1:0] leaf_tx_valid, leaf_tx_credit, leaf_rx_valid, leaf_rx_credit;");
   v.line("wire [2*N*W-1:0] leaf_tx_data, leaf_rx_data;");
   v.line("wire [31:0] cnt_l, cnt_r;");
-  v.line("wire unused_cnt = ^{cnt_l, cnt_r};  // the chips' counters are read by cmnet sim, not on the board (yet)");
+  v.line("reg [" + S(w.chip - 1) + ":0] scan_chip;  // the chips' counters, read one (chip, select) a cycle");
+  v.line("reg [" + S(wmax.sel - 1) + ":0] scan_sel;");
   for (int side = 0; side < 2; ++side) {
     const std::string lo = S(side) + "*N", lw = S(side) + "*N*W";
     v.instance(side == 0 ? "cm5data_network" : "cm5data_network_r", side == 0 ? "net_left" : "net_right", {},
@@ -96,12 +103,13 @@ std::string emit_stream_module(const Cm5DataParams& p) {
                 {"leaf_tx_valid", "leaf_tx_valid[" + lo + " +: N]"}, {"leaf_tx_data", "leaf_tx_data[" + lw + " +: N*W]"},
                 {"leaf_tx_credit", "leaf_tx_credit[" + lo + " +: N]"}, {"leaf_rx_valid", "leaf_rx_valid[" + lo + " +: N]"},
                 {"leaf_rx_data", "leaf_rx_data[" + lw + " +: N*W]"}, {"leaf_rx_credit", "leaf_rx_credit[" + lo + " +: N]"},
-                {"cnt_chip", S(w.chip) + "'d0"}, {"cnt_sel", S(wmax.sel) + "'d0"}, {"cnt_value", side == 0 ? "cnt_l" : "cnt_r"}});
+                {"cnt_chip", "scan_chip"}, {"cnt_sel", "scan_sel"}, {"cnt_value", side == 0 ? "cnt_l" : "cnt_r"}});
   }
   v.line();
   v.comment("The host's bus: a unit for leaf tx_leaf. Its head word says control (bit 31: set the");
   v.comment("tag mask to bits [15:0]) or a message for side bit 25; a message's words are taken while");
-  v.comment("that side's message buffer is not full.");
+  v.comment("that side's message buffer is not full. A message to a leaf mapped out of the address space,");
+  v.comment("or any message at a mapped-out leaf, is refused: its words are taken and dropped, counted.");
   v.line("wire [N-1:0] ready;");
   v.line("wire tx_in_range = tx_leaf < " + S(N) + ";");
   v.line("wire [" + S(LW - 1) + ":0] tx_sel = tx_leaf[" + S(LW - 1) + ":0];");
@@ -113,6 +121,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("wire [2*N*4-1:0] front_len;  // its message's words (at the head word)");
   v.line("wire [2*N-1:0] accepted, delivered;");
   v.line("wire [2*N-1:0] intr;        // source q: a message whose tag's mask bit is set is complete");
+  v.line("wire [N-1:0] refused;       // leaf g: a message unit refused (mapped-out leaf)");
   v.line("reg out_busy, out_first;");
   v.line("reg [" + S(LW) + ":0] out_src;");
   v.line("reg [3:0] out_left;");
@@ -123,22 +132,27 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("localparam [" + S(2 * H - 1) + ":0] ME = g;");
   v.line("reg inunit;          // the words after a unit's head");
   v.line("reg uctl, uside;     // the unit in progress: control, side");
+  v.line("reg udrop;           // ... refused (a mapped-out leaf)");
   v.line("reg [15:0] mask;     // the tag mask register");
   v.line("wire ctl_now = inunit ? uctl : tx_data[31];");
   v.line("wire side_now = inunit ? uside : tx_data[25];");
+  v.line("wire drop_now = inunit ? udrop : !tx_data[31] && (MAPPED[g] || MAPPED[tx_data[" + S(2 * H - 1) + ":0]]);");
   v.line("wire [1:0] sfull;");
-  v.line("assign ready[g] = ctl_now || !sfull[side_now];");
+  v.line("assign ready[g] = ctl_now || drop_now || !sfull[side_now];");
   v.line("wire take_any = tx_valid && tx_in_range && tx_sel == g && ready[g];");
+  v.line("assign refused[g] = take_any && !inunit && drop_now;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    inunit <= 1'b0;");
   v.line("    uctl <= 1'b0;");
   v.line("    uside <= 1'b0;");
+  v.line("    udrop <= 1'b0;");
   v.line("    mask <= 16'd0;");
   v.line("  end else if (take_any) begin");
   v.line("    if (!inunit) begin");
   v.line("      uctl <= tx_data[31];");
   v.line("      uside <= tx_data[25];");
+  v.line("      udrop <= drop_now;");
   v.line("      if (tx_data[31]) mask <= tx_data[15:0];");
   v.line("    end");
   v.line("    inunit <= !tx_last;");
@@ -153,7 +167,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("reg [31:0] tcrc;");
   v.line("reg [RW-1:0] tflit, ttotal;");
   v.line("reg [CW-1:0] tcred;");
-  v.line("wire take = take_any && !ctl_now && side_now == s;");
+  v.line("wire take = take_any && !ctl_now && !drop_now && side_now == s;");
   v.line("wire [" + S(2 * H - 1) + ":0] dst = tx_data[" + S(2 * H - 1) + ":0];");
   v.line("wire [31:0] nethead = {" + (H < 10 ? S(20 - 2 * H) + "'d0, " : "") + "dst, tx_data[23:20], climb(ME, dst), tx_data[24], tx_data[18:16]};");
   v.line("wire first_word = tw == {IW{1'b0}};");
@@ -328,33 +342,97 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("  if (rst || clear) held <= 32'd0;");
   v.line("  else held <= held + {16'd0, n_acc} - {16'd0, n_del};");
   v.line("end");
-  v.line("assign busy = held != 32'd0;");
+  v.line("assign busy = held != 32'd0 || !fresh;");
   v.line("generate");
   v.open("for (g = 0; g < N; g = g + 1) begin : g_cnt");
-  v.line("reg [31:0] acc_n, del_n, int_n;");
+  v.line("reg [31:0] acc_n, del_n, int_n, ref_n;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst || clear) begin");
   v.line("    acc_n <= 32'd0;");
   v.line("    del_n <= 32'd0;");
   v.line("    int_n <= 32'd0;");
+  v.line("    ref_n <= 32'd0;");
   v.line("  end else begin");
   v.line("    acc_n <= acc_n + {31'd0, accepted[g]} + {31'd0, accepted[N + g]};");
   v.line("    del_n <= del_n + {31'd0, delivered[g]} + {31'd0, delivered[N + g]};");
   v.line("    int_n <= int_n + {31'd0, intr[g]} + {31'd0, intr[N + g]};");
+  v.line("    ref_n <= ref_n + {31'd0, refused[g]};");
   v.line("  end");
   v.line("end");
-  v.line("assign counters[96*g +: 32] = acc_n;");
-  v.line("assign counters[96*g + 32 +: 32] = del_n;");
-  v.line("assign counters[96*g + 64 +: 32] = int_n;");
+  v.line("assign counters[128*g +: 32] = acc_n;");
+  v.line("assign counters[128*g + 32 +: 32] = del_n;");
+  v.line("assign counters[128*g + 64 +: 32] = int_n;");
+  v.line("assign counters[128*g + 96 +: 32] = ref_n;");
   v.close("end");
   v.line("endgenerate");
-  v.line("assign counters[96*N +: 32] = held;");
+  v.line("assign counters[128*N +: 32] = held;");
+  v.line();
+  v.comment("The chips' counters on the bus: a scan reads every (chip, select) of both networks in turn");
+  v.comment("into a shadow register per counter (the chips' own counters are behind a read mux). busy stays 1 until a");
+  v.comment("whole pass has begun and ended after the last cycle with messages inside, so when the host");
+  v.comment("reads an idle board the shadows equal the chips' counters. clear zeroes both.");
+  v.line("wire [" + S(w.chip + wmax.sel - 1) + ":0] sh_at = {scan_chip, scan_sel};");
+  v.line("wire scan_end = scan_chip == " + S(w.chip) + "'d" + S(NC - 1) + " && scan_sel == {" + S(wmax.sel) + "{1'b1}};");
+  v.line("wire act = held != 32'd0 || n_acc != 16'd0;");
+  v.line("reg seen;    // messages inside since the current pass began");
+  v.line("reg fresh;   // the last whole pass saw no messages inside: the shadows are current");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    scan_chip <= 0;");
+  v.line("    scan_sel <= 0;");
+  v.line("    seen <= 1'b0;");
+  v.line("    fresh <= 1'b1;");
+  v.line("  end else begin");
+  v.line("    scan_sel <= scan_sel + 1'b1;");
+  v.line("    if (scan_sel == {" + S(wmax.sel) + "{1'b1}}) scan_chip <= scan_end ? 0 : scan_chip + 1'b1;");
+  v.line("    if (scan_end) begin");
+  v.line("      fresh <= !seen && !act;");
+  v.line("      seen <= act;");
+  v.line("    end else begin");
+  v.line("      seen <= seen || act;");
+  v.line("      if (act) fresh <= 1'b0;");
+  v.line("    end");
+  v.line("  end");
+  v.line("end");
+  for (size_t i = 0; i < chip_cnt.size(); ++i) {
+    const Cm5StreamChipCounter& c = chip_cnt[i];
+    const std::string r = "sh" + S(static_cast<int64_t>(i));
+    v.line("reg [31:0] " + r + ";  // " + c.name);
+    v.line("always @(posedge clk)");
+    v.line("  if (rst || clear) " + r + " <= 32'd0;");
+    v.line("  else if (sh_at == " + S(w.chip + wmax.sel) + "'d" + S(static_cast<int64_t>(c.chip) * SELN + c.sel) + ") " + r +
+           " <= " + (c.side ? "cnt_r" : "cnt_l") + ";");
+    v.line("assign counters[" + S((4 * static_cast<int64_t>(N) + 1 + static_cast<int64_t>(i)) * 32) + " +: 32] = " + r + ";");
+  }
   v.close("endmodule");
   v.line("`default_nettype wire");
   return v.text();
 }
 
 }  // namespace
+
+std::vector<Cm5StreamChipCounter> cm5_stream_chip_counters(const Cm5DataParams& p) {
+  std::vector<Cm5StreamChipCounter> v;
+  for (int side = 0; side < 2; ++side)
+    for (uint32_t c = 0; c < p.total_chips(); ++c) {
+      const Cm5DataChipPos pos = cm5_chip_pos(p, c);
+      const std::vector<std::string> names = cm5_counter_names(p.parents_at(pos.level));
+      for (size_t k = 0; k < names.size(); ++k) {
+        Cm5StreamChipCounter x;
+        x.side = side;
+        x.chip = c;
+        x.sel = static_cast<int>(k);
+        x.region = cm5_stream_chip_region(side, c);
+        x.name = x.region + "." + names[k];
+        x.kind = names[k].rfind("in_", 0) == 0 ? CounterKind::In : names[k].rfind("out_", 0) == 0 ? CounterKind::Out
+                                                                                                  : CounterKind::Other;
+        v.push_back(std::move(x));
+      }
+    }
+  return v;
+}
+
+std::string cm5_stream_chip_region(int side, uint32_t chip) { return (side ? "right.c" : "left.c") + S(chip); }
 
 uint32_t cm5_stream_unit_head(uint32_t dst, int len, int tag, bool mark, int side) {
   return (dst & 0xFFFFu) | (static_cast<uint32_t>(len & 7) << 16) | (static_cast<uint32_t>(tag & 15) << 20) |
@@ -397,8 +475,14 @@ StreamBoardSpec cm5data_stream_spec(const Cm5DataConfig& cfg) {
     s.info.counters.push_back({"leaf" + S(x) + ".accepted", CounterKind::In, 0});
     s.info.counters.push_back({"leaf" + S(x) + ".delivered", CounterKind::Out, 0});
     s.info.counters.push_back({"leaf" + S(x) + ".interrupts", CounterKind::Other, 0});
+    s.info.counters.push_back({"leaf" + S(x) + ".refused", CounterKind::Other, 0});
   }
   s.info.counters.push_back({"network.held", CounterKind::Held, 0});
+  // The chips': a region per chip (Kirchhoff per chip: a chip holds nothing when the board is idle).
+  for (int side = 0; side < 2; ++side)
+    for (uint32_t c = 0; c < p.total_chips(); ++c) s.info.regions.push_back(cm5_stream_chip_region(side, c));
+  for (const Cm5StreamChipCounter& c : cm5_stream_chip_counters(p))
+    s.info.counters.push_back({c.name, c.kind, 1 + static_cast<uint32_t>(c.side) * p.total_chips() + c.chip});
   s.title = "CM-5 data network";
   s.canonical_json = config_to_json(cfg);
   s.network = emit_cm5data_stream(cfg);

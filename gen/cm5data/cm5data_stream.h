@@ -19,9 +19,14 @@
 //    16 words; it returns a credit to the network while every flit the network may still send
 //    has room. A message whose tag's bit is set in the mask raises the leaf's interrupt (counted)
 //    when it is whole in the FIFO.
-// Counters (one region "network"): per leaf units accepted whole (In) and delivered whole (Out),
-// both sides, and interrupts (Other); units inside (Held: accepted, not yet delivered); busy
-// while Held is not 0.
+// Counters: region "network": per leaf units accepted whole (In) and delivered whole (Out), both
+// sides, interrupts (Other) and message units refused (Other: a message to a leaf mapped out of
+// the address space, or any message at a mapped-out leaf: its words are taken and dropped); units inside (Held: accepted, not yet delivered). Then every
+// chip's of both networks, a region per chip ("left.c3", "right.c0"): its message counters per
+// port ("left.c3.in_c0" In, "left.c3.out_p1" Out; children c0..c3, parents p0..) and its CRC
+// primary and secondary errors (Other). The chips' counters are read by a scan into shadow
+// registers; busy while Held is not 0 and until a whole scan pass after the last message inside
+// (so an idle board's counters are the chips').
 #pragma once
 
 #include "gen/cm5data/cm5data_config.h"
@@ -29,6 +34,17 @@
 #include "gen/core/stream_board.h"
 
 namespace cmnet {
+
+// The chips' counters on the stream board's bus, in bus order (after the leaf counters and held).
+struct Cm5StreamChipCounter {
+  int side = 0;        // 0 left, 1 right network
+  uint32_t chip = 0;
+  int sel = 0;         // the chip's counter select (cm5_counter_names order)
+  std::string name, region;
+  CounterKind kind = CounterKind::Other;
+};
+std::vector<Cm5StreamChipCounter> cm5_stream_chip_counters(const Cm5DataParams& p);
+std::string cm5_stream_chip_region(int side, uint32_t chip);
 
 // The unit's head word for a message to `dst` (what the host codec writes).
 uint32_t cm5_stream_unit_head(uint32_t dst, int len, int tag, bool mark = false, int side = 0);

@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "gen/core/errors.h"
 #include "sim/cm5data/cm5data_model.h"
 
 namespace cmnet {
@@ -22,71 +23,188 @@ std::vector<StreamUnit> cm5data_units(const Cm5DataParams& p, const Cm5DataTraff
   return u;
 }
 
+namespace {
+
+// The chips' counters on the board (every chip of both networks, cm5_stream_chip_counters):
+//  - at both ends of every link the same count (a leaf link's chip end against the leaf's own
+//    accepted and delivered counters, both sides together);
+//  - per node of the tree and port (child k; the parents of all its chips together) the model's
+//    count: which node a message crosses is fixed by its source and destination, while which chip
+//    of a node it takes depends on the cycle it arrives (the LFSR and the parents free then), and
+//    the board's cycles depend on how fast the host link feeds it;
+//  - every chip's CRC primary and secondary errors as the model's.
+void check_chip_counters(const Cm5DataParams& p, const StreamRunResult& got,
+                         const std::vector<Cm5DataChipCounters> (&model)[2], std::vector<ReportRow>& rows) {
+  std::map<std::string, uint32_t> v;
+  for (const CounterReading& r : got.counters) v[r.counter.name] = r.value;
+  const std::vector<Cm5StreamChipCounter> list = cm5_stream_chip_counters(p);
+  if (!v.count(list.front().name)) return;  // a board without them (an older build)
+  auto cnt = [&](int side, uint32_t chip, const std::string& port) {
+    return v.at(cm5_stream_chip_region(side, chip) + "." + port);
+  };
+  size_t ends = 0, ends_ok = 0;
+  auto end_pair = [&](uint32_t a, uint32_t b) {
+    ++ends;
+    ends_ok += a == b;
+  };
+  for (uint32_t x = 0; x < p.leaves(); ++x) {
+    const uint32_t ch = cm5_chip_id(p, 1, x / 4, 0);
+    const std::string k = std::to_string(x % 4);
+    end_pair(cnt(0, ch, "in_c" + k) + cnt(1, ch, "in_c" + k), v.at("leaf" + std::to_string(x) + ".accepted"));
+    end_pair(cnt(0, ch, "out_c" + k) + cnt(1, ch, "out_c" + k), v.at("leaf" + std::to_string(x) + ".delivered"));
+  }
+  size_t nodes = 0, nodes_ok = 0;
+  for (int side = 0; side < 2; ++side)
+    for (int l = 1; l <= p.height; ++l) {
+      const int pl = p.parents_at(l);
+      for (uint32_t n = 0; n < p.nodes_at(l); ++n) {
+        // Per node: child port k in and out, the parents in and out (board, model).
+        uint64_t b[10] = {}, m[10] = {};
+        for (int j = 0; j < p.chips_per_node(l); ++j) {
+          const uint32_t a = cm5_chip_id(p, l, n, j);
+          const Cm5DataChipCounters& mc = model[side].empty() ? Cm5DataChipCounters{} : model[side][a];
+          auto mget = [&](const std::vector<uint64_t>& x, size_t i) { return i < x.size() ? x[i] : uint64_t{0}; };
+          for (int k = 0; k < 4; ++k) {
+            b[k] += cnt(side, a, "in_c" + std::to_string(k));
+            b[4 + k] += cnt(side, a, "out_c" + std::to_string(k));
+            m[k] += mget(mc.in, static_cast<size_t>(k));
+            m[4 + k] += mget(mc.out, static_cast<size_t>(k));
+          }
+          for (int q = 0; q < pl; ++q) {
+            const std::string qs = std::to_string(q);
+            b[8] += cnt(side, a, "in_p" + qs);
+            b[9] += cnt(side, a, "out_p" + qs);
+            m[8] += mget(mc.in, static_cast<size_t>(4 + q));
+            m[9] += mget(mc.out, static_cast<size_t>(4 + q));
+            // The link to the parent: this end's out is the parent end's in, and back.
+            const uint32_t up = cm5_chip_id(p, l + 1, n / 4, j * pl + q);
+            const std::string ck = std::to_string(n % 4);
+            end_pair(cnt(side, a, "out_p" + qs), cnt(side, up, "in_c" + ck));
+            end_pair(cnt(side, up, "out_c" + ck), cnt(side, a, "in_p" + qs));
+          }
+        }
+        for (int i = 0; i < 10; ++i) {
+          ++nodes;
+          nodes_ok += b[i] == m[i];
+        }
+      }
+    }
+  size_t crc = 0, crc_ok = 0;
+  for (int side = 0; side < 2; ++side)
+    for (uint32_t a = 0; a < p.total_chips(); ++a) {
+      const Cm5DataChipCounters mc = model[side].empty() ? Cm5DataChipCounters{} : model[side][a];
+      crc += 2;
+      crc_ok += (cnt(side, a, "crc_primary") == mc.crc_primary) + (cnt(side, a, "crc_secondary") == mc.crc_secondary);
+    }
+  rows.push_back({"chip counters: both ends of every link agree", std::to_string(ends_ok), std::to_string(ends), true});
+  rows.push_back({"chip counters per node and port as the model's", std::to_string(nodes_ok), std::to_string(nodes), true});
+  rows.push_back({"chip CRC error counters as the model's", std::to_string(crc_ok), std::to_string(crc), true});
+}
+
+}  // namespace
+
+Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::vector<uint16_t>& masks,
+                                  const StreamRunResult& got) {
+  Cm5BoardCheck c;
+  // The models' deliveries: (side, leaf, words) per message, each side on its own network (the
+  // right one's seed is seed + 1); the board's come in the board's order: multisets.
+  std::map<std::tuple<int, uint32_t, std::vector<uint32_t>>, int> want;
+  std::vector<Cm5DataChipCounters> model_chips[2];
+  for (int side = 0; side < 2; ++side) {
+    model_chips[side].assign(p.total_chips(), Cm5DataChipCounters{});
+    Cm5DataTraffic ts;
+    for (const auto& msg : t.messages)
+      if (msg.side == side) ts.messages.push_back(msg);
+    if (ts.messages.empty()) continue;
+    Cm5DataParams ps = p;
+    if (side == 1) ps.seed = (p.seed + 1) & 0xFFFFu;
+    const Cm5DataRunResult mr = run_cm5data_model(ps, ts);
+    model_chips[side] = mr.chips;
+    c.model_cycles = std::max(c.model_cycles, mr.cycles);
+    for (const Cm5DataDelivery& d : mr.deliveries) {
+      if (!d.delivered) continue;  // refused at the sender (a mapped-out leaf)
+      ++want[{side, d.at_leaf, d.words}];
+      c.model_flits += d.words.size() * 32 / static_cast<uint64_t>(p.link_bits);
+    }
+  }
+  size_t matched = 0, intact = 0, at_dst = 0;
+  for (StreamUnit u : got.delivered) {
+    c.board_flits += u.words.size() * 32 / static_cast<uint64_t>(p.link_bits);
+    const int side = !u.words.empty() && (u.words[0] >> 31) ? 1 : 0;
+    if (!u.words.empty()) u.words[0] &= 0x7FFFFFFFu;
+    auto it = want.find({side, u.leaf, u.words});
+    if (it != want.end() && it->second > 0) {
+      --it->second;
+      ++matched;
+    }
+    if (u.words.size() >= 3 && cm5_crc_status(u.words, p.link_bits) == Cm5Crc::ok) ++intact;
+    // The head word's digits name the destination.
+    if (!u.words.empty() && ((u.words[0] >> 12) & ((1u << (2 * p.height)) - 1u)) == u.leaf) ++at_dst;
+  }
+  size_t n_refused = 0;
+  for (const auto& msg : t.messages) n_refused += cm5_refused(p, msg);
+  const std::string n = std::to_string(t.messages.size() - n_refused);
+  c.rows.push_back({"messages delivered", std::to_string(got.delivered.size()), n, true});
+  c.rows.push_back({"messages as the model delivers them (leaf, words)", std::to_string(matched), n, true});
+  c.rows.push_back({"delivered at their destination", std::to_string(at_dst), n, true});
+  c.rows.push_back({"CRC intact", std::to_string(intact), n, true});
+  // Counters against the traffic: per leaf accepted (sent) and delivered (received).
+  std::vector<uint64_t> sent(p.leaves(), 0), recv(p.leaves(), 0), intr(p.leaves(), 0), refused(p.leaves(), 0);
+  for (const auto& msg : t.messages) {
+    if (cm5_refused(p, msg)) {  // refused at the sender's interface: never accepted
+      ++refused[msg.src];
+      continue;
+    }
+    ++sent[msg.src];
+    ++recv[msg.dst];
+    if (msg.dst < masks.size() && ((masks[msg.dst] >> msg.tag) & 1u)) ++intr[msg.dst];
+  }
+  size_t wrong = 0;
+  uint32_t held = 0;
+  uint64_t board_refused = 0;
+  for (const CounterReading& r : got.counters) {
+    const std::string& nm = r.counter.name;
+    if (nm == "network.held") {
+      held = r.value;
+      continue;
+    }
+    if (nm.rfind("leaf", 0) != 0) continue;  // the chips' are checked below
+    const auto dot = nm.find('.');
+    const uint32_t leaf = static_cast<uint32_t>(std::stoul(nm.substr(4, dot - 4)));
+    const std::string what = nm.substr(dot + 1);
+    if (what == "refused") board_refused += r.value;
+    const uint64_t expect = what == "accepted"    ? sent.at(leaf)
+                            : what == "delivered" ? recv.at(leaf)
+                            : what == "refused"   ? refused.at(leaf)
+                                                  : intr.at(leaf);
+    if (r.value != static_cast<uint32_t>(expect)) ++wrong;
+  }
+  c.rows.push_back({"leaf counters as the traffic, the tag masks and the map-out say",
+                    std::to_string(4 * p.leaves() - wrong), std::to_string(4 * p.leaves()), true});
+  c.rows.push_back({"messages held at the end", std::to_string(held), "0", true});
+  c.rows.push_back({"messages refused at the sender (mapped-out leaves)", std::to_string(board_refused),
+                    std::to_string(n_refused), true});
+  check_chip_counters(p, got, model_chips, c.rows);
+  c.agrees = true;
+  for (const ReportRow& r : c.rows)
+    if (r.compared && r.board != r.model) c.agrees = false;
+  return c;
+}
+
 StreamWorkload cm5data_workload(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name,
                                 const std::vector<uint16_t>& masks) {
   const Cm5DataParams p = cfg.cm5;
   StreamWorkload w;
   w.name = name;
   w.units = cm5data_units(p, t, masks);
-  w.expect_units = t.messages.size();
+  w.expect_units = 0;
+  for (const auto& msg : t.messages) w.expect_units += !cm5_refused(p, msg);
   w.compare = [p, t, masks](const StreamRunResult& got, RunReport& r) {
-    // The models' deliveries: (side, leaf, words) per message, each side on its own network (the
-    // right one's seed is seed + 1); the board's come in the board's order: multisets.
-    std::map<std::tuple<int, uint32_t, std::vector<uint32_t>>, int> want;
-    for (int side = 0; side < 2; ++side) {
-      Cm5DataTraffic ts;
-      for (const auto& msg : t.messages)
-        if (msg.side == side) ts.messages.push_back(msg);
-      if (ts.messages.empty()) continue;
-      Cm5DataParams ps = p;
-      if (side == 1) ps.seed = (p.seed + 1) & 0xFFFFu;
-      for (const Cm5DataDelivery& d : run_cm5data_model(ps, ts).deliveries) ++want[{side, d.at_leaf, d.words}];
-    }
-    size_t matched = 0, intact = 0, at_dst = 0;
-    for (StreamUnit u : got.delivered) {
-      const int side = !u.words.empty() && (u.words[0] >> 31) ? 1 : 0;
-      if (!u.words.empty()) u.words[0] &= 0x7FFFFFFFu;
-      auto it = want.find({side, u.leaf, u.words});
-      if (it != want.end() && it->second > 0) {
-        --it->second;
-        ++matched;
-      }
-      if (u.words.size() >= 3 && cm5_crc_status(u.words, p.link_bits) == Cm5Crc::ok) ++intact;
-      // The head word's digits name the destination.
-      if (!u.words.empty() && ((u.words[0] >> 12) & ((1u << (2 * p.height)) - 1u)) == u.leaf) ++at_dst;
-    }
-    const std::string n = std::to_string(t.messages.size());
-    r.rows.push_back({"messages delivered", std::to_string(got.delivered.size()), n, true});
-    r.rows.push_back({"messages as the model delivers them (leaf, words)", std::to_string(matched), n, true});
-    r.rows.push_back({"delivered at their destination", std::to_string(at_dst), n, true});
-    r.rows.push_back({"CRC intact", std::to_string(intact), n, true});
-    // Counters against the traffic: per leaf accepted (sent) and delivered (received).
-    std::vector<uint64_t> sent(p.leaves(), 0), recv(p.leaves(), 0), intr(p.leaves(), 0);
-    for (const auto& msg : t.messages) {
-      ++sent[msg.src];
-      ++recv[msg.dst];
-      if (msg.dst < masks.size() && ((masks[msg.dst] >> msg.tag) & 1u)) ++intr[msg.dst];
-    }
-    size_t wrong = 0;
-    uint32_t held = 0;
-    for (const CounterReading& c : got.counters) {
-      const std::string& nm = c.counter.name;
-      if (nm == "network.held") {
-        held = c.value;
-        continue;
-      }
-      const auto dot = nm.find('.');
-      const uint32_t leaf = static_cast<uint32_t>(std::stoul(nm.substr(4, dot - 4)));
-      const std::string what = nm.substr(dot + 1);
-      const uint64_t expect = what == "accepted" ? sent.at(leaf) : what == "delivered" ? recv.at(leaf) : intr.at(leaf);
-      if (c.value != static_cast<uint32_t>(expect)) ++wrong;
-    }
-    r.rows.push_back({"leaf counters as the traffic and the tag masks say", std::to_string(3 * p.leaves() - wrong),
-                      std::to_string(3 * p.leaves()), true});
-    r.rows.push_back({"messages held at the end", std::to_string(held), "0", true});
+    const Cm5BoardCheck c = cm5data_check_board(p, t, masks, got);
+    r.rows.insert(r.rows.end(), c.rows.begin(), c.rows.end());
     r.about.push_back("CM-5 data network: " + std::to_string(p.leaves()) + " leaves, " + std::to_string(p.total_chips()) +
                       " router chips, links of " + std::to_string(p.link_bits) + " bits");
-    r.agreement_scope = "every delivered message (leaf and words) and every leaf counter";
+    r.agreement_scope = "every delivered message (leaf and words), every leaf counter, every chip's counters per node and port and CRC errors";
   };
   return w;
 }
@@ -94,6 +212,45 @@ StreamWorkload cm5data_workload(const Cm5DataConfig& cfg, const Cm5DataTraffic& 
 StreamRunOutcome run_cm5data_board(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name,
                                    const StreamRunArgs& a, std::FILE* out, const std::vector<uint16_t>& masks) {
   return run_stream_workload(cm5data_stream_spec(cfg), cm5data_workload(cfg, t, name, masks), a, out);
+}
+
+std::vector<int> cm5data_sweep_points(int max_per_leaf) {
+  if (max_per_leaf < 1) throw InputError("sweep: --max-per-proc " + std::to_string(max_per_leaf) + " must be at least 1");
+  std::vector<int> v;
+  for (int x = 1; x < max_per_leaf; x *= 2) v.push_back(x);
+  v.push_back(max_per_leaf);
+  return v;
+}
+
+Cm5DataTraffic cm5data_sweep_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
+  // A fresh seed per point, so the points are not prefixes of one another.
+  return make_cm5_pattern(pattern, p, seed + static_cast<uint64_t>(per_leaf), per_leaf);
+}
+
+bool run_cm5data_sweep(const Cm5DataConfig& cfg, const std::string& pattern, uint64_t seed, int max_per_leaf,
+                       const StreamRunArgs& a, std::FILE* out) {
+  const Cm5DataParams p = cfg.cm5;
+  const std::vector<int> points = cm5data_sweep_points(max_per_leaf);
+  (void)make_cm5_pattern(pattern, p, seed, 1);  // an unknown pattern is refused before the board starts
+  StreamConnection conn(cm5data_stream_spec(cfg), a);
+  StreamSweep sw;
+  sw.title = cfg.name + ": " + pattern + " traffic, left network";
+  sw.x_label = "offered load (messages per leaf, all ready at the start)";
+  sw.y_label = "accepted throughput (flits per cycle per leaf)";
+  for (int x : points) sw.offered.push_back(x);
+  sw.workload = [&](double x) {
+    return cm5data_workload(cfg, cm5data_sweep_traffic(p, pattern, seed, static_cast<int>(x)), pattern);
+  };
+  sw.measure = [&](double x, const StreamRunResult& r) {
+    const Cm5BoardCheck c = cm5data_check_board(p, cm5data_sweep_traffic(p, pattern, seed, static_cast<int>(x)), {}, r);
+    StreamSweepMeasure m;
+    m.accepted = r.cycles ? static_cast<double>(c.board_flits) / (static_cast<double>(r.cycles) * p.leaves()) : 0;
+    m.model_accepted =
+        c.model_cycles ? static_cast<double>(c.model_flits) / (static_cast<double>(c.model_cycles) * p.leaves()) : 0;
+    m.agrees = c.agrees;
+    return m;
+  };
+  return run_stream_sweep(conn, sw, a.out_dir, a.timeout_s, out);
 }
 
 }  // namespace cmnet

@@ -17,6 +17,31 @@ namespace cmnet {
 std::vector<StreamUnit> cm5data_units(const Cm5DataParams& p, const Cm5DataTraffic& t,
                                       const std::vector<uint16_t>& masks = {});
 
+// `cmnet sweep` on the stream board (host/stream_runner.h's run_stream_sweep): offered load is
+// messages per leaf (1, 2, 4, ... max_per_leaf of the pattern, all ready at the start, on the
+// left network), accepted throughput the flits delivered per cycle per leaf: on the board over
+// the board's active cycles, in the model over the cycles until its last delivery. A point agrees
+// when every message comes back as the model delivers it and the leaf counters are right. The
+// board's units come over the host link into a single transmit FIFO, so the board's injection is
+// paced by that feed; the model's leaves start at once: its figure is the network's own.
+std::vector<int> cm5data_sweep_points(int max_per_leaf);
+Cm5DataTraffic cm5data_sweep_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf);
+bool run_cm5data_sweep(const Cm5DataConfig& cfg, const std::string& pattern, uint64_t seed, int max_per_leaf,
+                       const StreamRunArgs& a, std::FILE* out = stdout);
+
+// The board's run of traffic `t` against the models of its two networks: the rows of the report
+// (every message delivered once, on its side, at its destination, with the words the model of
+// that side's network delivers; per leaf the accepted, delivered and interrupt counters against
+// the traffic and the masks; nothing held), whether they all agree, and the flits delivered on
+// the board and in the models with the models' cycles (for accepted throughput).
+struct Cm5BoardCheck {
+  std::vector<ReportRow> rows;
+  bool agrees = false;
+  uint64_t board_flits = 0, model_flits = 0, model_cycles = 0;
+};
+Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::vector<uint16_t>& masks,
+                                  const StreamRunResult& got);
+
 // The workload: units, the expected count, and the comparison with the model (every message
 // delivered once, on its side, at its destination, with the words the model of that side's
 // network delivers; per leaf the accepted, delivered and interrupt counters against the traffic

@@ -452,10 +452,16 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
   Cm5DataNetwork net(p, opt);
   std::vector<Leaf> leaves(N);
   for (auto& lf : leaves) lf.credits = D;
-  for (size_t i = 0; i < t.messages.size(); ++i) leaves[t.messages[i].src].queue.push_back(i);
-
   Cm5DataRunResult r;
   r.deliveries.resize(t.messages.size());
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    if (cm5_refused(p, t.messages[i])) {
+      r.deliveries[i].refused = true;
+      ++r.refused;
+    } else {
+      leaves[t.messages[i].src].queue.push_back(i);
+    }
+  }
   const auto t0 = std::chrono::steady_clock::now();
   for (uint64_t cyc = 0; cyc < opt.max_cycles; ++cyc) {
     // Leaves: what each sends this cycle, its credits, what it receives.
@@ -512,12 +518,12 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
     }
     net.step();
     r.cycles = cyc + 1;
-    if (opt.stop_when_done && r.delivered == t.messages.size()) {
+    if (opt.stop_when_done && r.delivered + r.refused == t.messages.size()) {
       r.completed = true;
       break;
     }
   }
-  r.completed = r.delivered == t.messages.size();
+  r.completed = r.delivered + r.refused == t.messages.size();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.flit_hops += net.flit_hops();
   r.kirchhoff_violations = net.kirchhoff_violations();

@@ -52,6 +52,7 @@ struct Cm5DataDelivery {
   bool crc_ok = false;
   Cm5Crc crc = Cm5Crc::primary;  // what the leaf's check found
   int copies = 0;         // deliveries of this message (1 when all is well)
+  bool refused = false;   // refused at the sender's interface (a mapped-out leaf): never sent
 };
 
 struct Cm5DataChipCounters {
@@ -87,6 +88,7 @@ struct Cm5DataRunResult {
   uint64_t flit_hops = 0;      // flits moved over links (leaf links included)
   uint64_t delivered = 0;
   uint64_t leaf_injected = 0;  // messages whose head left a leaf
+  uint64_t refused = 0;        // messages refused at the sender (mapped-out leaves)
   uint64_t kirchhoff_violations = 0;  // chip-cycles where in - out != held (check_every_cycle)
   uint64_t max_held = 0;
   double seconds = 0;          // wall time of the simulation loop

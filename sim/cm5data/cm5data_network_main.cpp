@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "Vcm5data_network.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
 #include "verilated.h"
 
@@ -100,14 +101,9 @@ int main(int argc, char** argv) {
   for (auto& l : leaves) l.credits = D;
   for (size_t i = 0; i < msgs.size(); ++i) leaves.at(srcs[i]).queue.push_back(i);
 
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vcm5data_network>(ctx.get());
-  auto tick = [&] {
-    top->clk = 0;
-    top->eval();
-    top->clk = 1;
-    top->eval();
-  };
+  // The shared driver: clock, evaluation, time, and an FST trace when CMNET_TRACE names one.
+  cmnet::harness::Driver<Vcm5data_network> top;
+  auto tick = [&] { top.tick(); };
   top->rst = 1;
   top->clear = 0;
   top->cnt_chip = 0;
@@ -120,10 +116,10 @@ int main(int argc, char** argv) {
   uint64_t cycles = 0;
   bool completed = false;
   const auto t0 = std::chrono::steady_clock::now();
+  top.set_time_origin();  // trace windows count from the first cycle of the run
   for (uint64_t t = 0; t < max_cycles; ++t) {
-    top->clk = 0;
     for (const auto& [c, at] : afd) set_bit(top->afd_mode, c, t >= at);
-    top->eval();  // the registered outputs of cycle t
+    top.clock(false);  // the registered outputs of cycle t
     for (int x = 0; x < N; ++x) {
       Leaf& lf = leaves[static_cast<size_t>(x)];
       // Send.
@@ -163,9 +159,8 @@ int main(int argc, char** argv) {
         }
       }
     }
-    top->eval();
-    top->clk = 1;
-    top->eval();
+    top.eval();
+    top.clock(true);
     cycles = t + 1;
     if (delivered == msgs.size()) {
       completed = true;
@@ -188,12 +183,11 @@ int main(int argc, char** argv) {
     for (int s = 0; s < 2 * chip_ports[c] + 2; ++s) {
       top->cnt_chip = static_cast<uint32_t>(c);
       top->cnt_sel = static_cast<uint32_t>(s);
-      top->eval();
+      top.eval();
       std::fprintf(out, " %u", static_cast<unsigned>(top->cnt_value));
     }
     std::fprintf(out, "\n");
   }
   std::fclose(out);
-  top->final();
-  return 0;
+  return 0;  // the driver finalizes the model (and closes the trace)
 }

@@ -33,6 +33,10 @@ bool Cm5DataNi::send(int side, uint32_t dst, int tag, const std::vector<uint32_t
   m.tag = tag;
   m.data = data;
   check_cm5_traffic(Cm5DataTraffic{{m}}, p_, "ni send");
+  if (cm5_refused(p_, m)) {
+    ++s.cnt.address_errors;
+    return false;
+  }
   const std::vector<uint32_t> w = cm5_message_words(p_, m);
   if (static_cast<int>(s.send_fifo.size() + w.size()) > send_cap_) {
     ++s.cnt.refused;
@@ -148,13 +152,28 @@ Cm5DataRoundTripResult run_cm5data_roundtrip(const Cm5DataParams& p, const Cm5Da
   std::vector<Proc> procs(N);
   uint64_t s = o.seed;
   std::vector<std::vector<uint32_t>> dest(N);
+  // Processors in the address space (mapped-out leaves neither ask nor are asked).
+  std::vector<uint32_t> live;
   for (uint32_t x = 0; x < N; ++x)
-    for (int k = 0; k < o.requests; ++k) {
-      uint32_t d = static_cast<uint32_t>(mix(s) % (N - 1));
-      dest[x].push_back(d >= x ? d + 1 : d);  // never itself
+    if (!p.leaf_mapped_out(x)) live.push_back(x);
+  for (uint32_t x = 0; x < N; ++x) {
+    if (p.leaf_mapped_out(x)) {
+      procs[x].next_req = o.requests;
+      continue;
     }
+    for (int k = 0; k < o.requests; ++k) {
+      uint32_t d = x;
+      if (live.size() == N) {
+        d = static_cast<uint32_t>(mix(s) % (N - 1));
+        d = d >= x ? d + 1 : d;  // never itself
+      } else {
+        while (d == x) d = live[static_cast<size_t>(mix(s) % live.size())];
+      }
+      dest[x].push_back(d);
+    }
+  }
   Cm5DataRoundTripResult r;
-  const uint64_t want = static_cast<uint64_t>(N) * static_cast<uint64_t>(o.requests);
+  const uint64_t want = static_cast<uint64_t>(live.size()) * static_cast<uint64_t>(o.requests);
   uint64_t last_move = 0, last_hops = 0;
   for (uint64_t cyc = 0; cyc < o.max_cycles; ++cyc) {
     for (uint32_t x = 0; x < N; ++x) {

@@ -14,7 +14,8 @@
 //  - the 16-bit tag mask register: a message whose tag's bit is set raises the interrupt
 //    (sticky until the processor clears it) when it is complete in the receive FIFO;
 //  - counters: messages sent (head left), received (complete), refused (send FIFO full),
-//    interrupts, CRC errors seen.
+//    interrupts, CRC errors seen, address errors (a message to a leaf mapped out of the address
+//    space, or any message from a mapped-out leaf: refused for good, never sent).
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,7 @@ struct Cm5DataNiConfig {
 };
 
 struct Cm5DataNiCounters {
-  uint64_t sent = 0, received = 0, refused = 0, interrupts = 0, crc_errors = 0;
+  uint64_t sent = 0, received = 0, refused = 0, interrupts = 0, crc_errors = 0, address_errors = 0;
 };
 
 struct Cm5DataNiMessage {
@@ -46,7 +47,10 @@ class Cm5DataNi {
  public:
   Cm5DataNi(const Cm5DataParams& p, uint32_t leaf, const Cm5DataNiConfig& cfg);
   // Processor side.
-  bool send(int side, uint32_t dst, int tag, const std::vector<uint32_t>& data);  // false: try again later
+  // false: the send FIFO is full (try again later), or `dst` is not reachable (an address error).
+  bool send(int side, uint32_t dst, int tag, const std::vector<uint32_t>& data);
+  // dst is in the address space and this leaf is not mapped out.
+  bool reachable(uint32_t dst) const { return !p_.leaf_mapped_out(dst) && !p_.leaf_mapped_out(leaf_); }
   bool can_receive(int side) const;
   Cm5DataNiMessage receive(int side);
   uint16_t tag_mask = 0;

@@ -25,8 +25,9 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
   const Cm5DataParams& p = cfg.cm5;
   check_cm5_traffic(t, p, "rtl traffic");
   const GeneratedDesign design = emit_cm5data(cfg);
-  const std::string exe = build_verilated_model(design, "cm5data_network",
-                                                std::string(CMNET_SOURCE_DIR) + "/sim/cm5data/cm5data_network_main.cpp");
+  const std::string exe =
+      build_verilated_model(design, "cm5data_network", std::string(CMNET_SOURCE_DIR) + "/sim/cm5data/cm5data_network_main.cpp",
+                            {}, {}, opt.trace.on() ? trace_flags() : std::vector<std::string>{});
   char tmpl[] = "/tmp/cmnet-cm5rtl-XXXXXX";
   if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
   const fs::path work(tmpl);
@@ -37,14 +38,16 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
     for (uint32_t c = 0; c < p.total_chips(); ++c) in << "chip " << 4 + p.parents_at(cm5_chip_pos(p, c).level) << '\n';
     for (size_t c = 0; c < opt.afd_at.size(); ++c)
       if (opt.afd_at[c] != kCm5Never) in << "afd " << c << ' ' << opt.afd_at[c] << '\n';
+    // Messages from or to a mapped-out leaf are refused at the sender's interface, as in the model.
     for (const Cm5DataMessage& m : t.messages) {
+      if (cm5_refused(p, m)) continue;
       const auto w = cm5_message_words(p, m);
       in << "msg " << m.src << ' ' << m.inject_at << ' ' << w.size() << std::hex;
       for (uint32_t x : w) in << ' ' << x;
       in << std::dec << '\n';
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
+  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), opt.trace.env());
   if (rc != 0) {
     std::ifstream lg(work / "log.txt");
     std::stringstream ss;
@@ -68,6 +71,16 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
   Cm5DataRunResult r;
   r.deliveries.resize(t.messages.size());
   r.chips.resize(p.total_chips());
+  std::vector<size_t> sent_index;  // the harness's message number -> the traffic's
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    if (cm5_refused(p, t.messages[i])) {
+      r.deliveries[i].refused = true;
+      ++r.refused;
+      matched[i] = 1;
+    } else {
+      sent_index.push_back(i);
+    }
+  }
   std::ifstream out(out_path);
   std::string kind;
   while (out >> kind) {
@@ -75,7 +88,7 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
       size_t m = 0;
       uint64_t cyc = 0;
       out >> m >> cyc;
-      r.deliveries.at(m).sent = cyc;
+      r.deliveries.at(sent_index.at(m)).sent = cyc;
       ++r.leaf_injected;
     } else if (kind == "rx") {
       uint32_t leaf = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gen/cm5data/cm5data_config.h"
+#include "sim/core/rtl_build.h"
 #include "sim/cm5data/cm5data_model.h"
 
 namespace cmnet {
@@ -12,6 +13,7 @@ struct Cm5DataRtlOptions {
   uint64_t max_cycles = 1000000;
   double timeout_s = 1200;
   std::vector<uint64_t> afd_at;  // as Cm5DataModelOptions::afd_at
+  TraceWindow trace;             // an FST waveform of the run (cycles from the first of the run)
 };
 
 // Received messages are matched to the traffic by their words (the head word with U and the

@@ -122,6 +122,10 @@ Cm5DataTraffic make_cm5_open_loop(const std::string& name, const Cm5DataParams& 
   return t;
 }
 
+bool cm5_refused(const Cm5DataParams& p, const Cm5DataMessage& m) {
+  return p.leaf_mapped_out(m.src) || p.leaf_mapped_out(m.dst);
+}
+
 void check_cm5_traffic(const Cm5DataTraffic& t, const Cm5DataParams& p, const std::string& where) {
   for (size_t i = 0; i < t.messages.size(); ++i) {
     const Cm5DataMessage& m = t.messages[i];

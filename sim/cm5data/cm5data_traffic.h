@@ -53,6 +53,10 @@ Cm5DataTraffic make_cm5_pattern(const std::string& name, const Cm5DataParams& p,
 Cm5DataTraffic make_cm5_open_loop(const std::string& name, const Cm5DataParams& p, uint64_t seed, double rate,
                               uint64_t cycles, int len);
 
+// A message the sender's network interface refuses: from or to a leaf mapped out of the address
+// space (Cm5DataParams::mapped_out_leaves). It never enters the network; the NI counts it.
+bool cm5_refused(const Cm5DataParams& p, const Cm5DataMessage& m);
+
 // Throws InputError when a message does not fit `p`.
 void check_cm5_traffic(const Cm5DataTraffic& t, const Cm5DataParams& p, const std::string& where);
 

@@ -93,7 +93,8 @@ inline Cm5DataRunResult expect_rtl_equals_model(const Cm5DataConfig& cfg, const 
     expect_counters_conserve(p, t, rtl);
   } else {
     EXPECT_TRUE(rtl.completed);
-    EXPECT_EQ(rtl.delivered, t.messages.size());
+    EXPECT_EQ(rtl.delivered + rtl.refused, t.messages.size());
+    EXPECT_EQ(rtl.refused, model.refused);
   }
   EXPECT_EQ(rtl.kirchhoff_violations, 0u) << "messages the traffic does not have";
   EXPECT_EQ(model.deliveries.size(), rtl.deliveries.size());
@@ -102,7 +103,8 @@ inline Cm5DataRunResult expect_rtl_equals_model(const Cm5DataConfig& cfg, const 
   for (size_t i = 0; i < t.messages.size(); ++i) {
     const Cm5DataDelivery& a = model.deliveries[i];
     const Cm5DataDelivery& b = rtl.deliveries[i];
-    if (a.sent != b.sent || a.arrived != b.arrived || a.words != b.words || a.at_leaf != b.at_leaf || a.crc != b.crc) {
+    if (a.sent != b.sent || a.arrived != b.arrived || a.words != b.words || a.at_leaf != b.at_leaf || a.crc != b.crc ||
+        a.refused != b.refused) {
       if (++differ <= 5)
         ADD_FAILURE() << "message " << i << " (" << t.messages[i].src << " -> " << t.messages[i].dst
                       << "): model sent " << a.sent << " arrived " << a.arrived << ", rtl sent " << b.sent

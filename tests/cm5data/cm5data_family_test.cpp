@@ -1,6 +1,6 @@
 // The cm5data family through the registry: its example configs load, emit and summarize; the
 // canonical JSON reads back; `cmnet sim` writes one JSON line per message and a summary on both
-// engines; the board top is the stream board's, sweep refuses with a clear sentence; a traffic file
+// engines; the board top is the stream board's, bad sweep arguments are refused with a clear sentence; a traffic file
 // is read with errors naming the file, line and field.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -44,7 +44,7 @@ TEST(Cm5Family, ExamplesLoadEmitAndRoundTrip) {
   EXPECT_THROW(f->emit(paper), ConfigError);  // 16,384 leaves: the model only
 }
 
-TEST(Cm5Family, BoardTopOnTheStreamShellSweepNotYet) {
+TEST(Cm5Family, BoardTopOnTheStreamShellAndRefusals) {
   const Family* f = nullptr;
   const NetworkConfig cfg = load_network(example("cm5data_16.json"), &f);
   EXPECT_EQ(f->build_modes(), std::vector<std::string>{"host"});
@@ -63,11 +63,26 @@ TEST(Cm5Family, BoardTopOnTheStreamShellSweepNotYet) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("--generator and --mode are CM-1's"), std::string::npos) << e.what();
   }
-  try {
-    f->sweep(cfg, SweepArgs{});
-    ADD_FAILURE() << "sweep accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("cmnet sweep is not done for cm5data"), std::string::npos) << e.what();
+  // Sweep arguments are refused before a board starts.
+  SweepArgs sm;
+  sm.mode = "or";
+  SweepArgs sp;
+  sp.pattern = "tornado";
+  SweepArgs sz;
+  sz.max_per_proc = 0;
+  SweepArgs sl;
+  sl.sim_link = "pigeon";
+  const std::pair<SweepArgs, const char*> bad[] = {{sm, "--mode is CM-1's"},
+                                                   {sp, "--pattern tornado: unknown pattern"},
+                                                   {sz, "--max-per-proc 0 must be at least 1"},
+                                                   {sl, "--sim-link pigeon"}};
+  for (const auto& [args, want] : bad) {
+    try {
+      f->sweep(cfg, args);
+      ADD_FAILURE() << "sweep accepted " << want;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "gen/cm5data/cm5data_config.h"
 #include "gen/core/errors.h"
 #include "tests/cm5data/cm5data_check.h"
 
@@ -202,6 +203,84 @@ TEST(Cm5MapOut, ConfigsThatCutAPathAreRefused) {
   EXPECT_THROW(validate(p, "m"), ConfigError);  // the top level has none
   p.mapped_out = {{1, 3, 0, 0}, {1, 3, 0, 0}};
   EXPECT_THROW(validate(p, "m"), ConfigError);
+}
+
+// Nodes mapped out of the address space: a message from or to one is refused at the sender's
+// interface (never enters the network, counted), every other message arrives once, intact; the
+// mapped-out leaves' links carry nothing either way.
+TEST(Cm5MapOut, MappedOutLeavesAreRefusedAtTheSenderAndTheirLinksCarryNothing) {
+  for (const char* profile : {"cm5", "full"}) {
+    Cm5DataParams p = params(2, profile);
+    p.mapped_out_leaves = {5, 10};
+    for (const char* pattern : {"random", "permutation", "bit-complement", "hot-spot"}) {
+      SCOPED_TRACE(std::string(profile) + " " + pattern);
+      const Cm5DataTraffic t = make_cm5_pattern(pattern, p, 11, 4);
+      Cm5DataModelOptions o;
+      o.check_every_cycle = true;
+      const Cm5DataRunResult r = run_cm5data_model(p, t, o);
+      ASSERT_TRUE(r.completed);
+      EXPECT_EQ(r.kirchhoff_violations, 0u);
+      size_t refused = 0;
+      for (size_t i = 0; i < t.messages.size(); ++i) {
+        const Cm5DataMessage& m = t.messages[i];
+        const bool out = m.src == 5 || m.src == 10 || m.dst == 5 || m.dst == 10;
+        const Cm5DataDelivery& d = r.deliveries[i];
+        EXPECT_EQ(d.refused, out) << i;
+        refused += out;
+        if (out) {
+          EXPECT_FALSE(d.delivered) << i;
+          continue;
+        }
+        EXPECT_TRUE(d.delivered) << i;
+        EXPECT_EQ(d.copies, 1) << i;
+        EXPECT_EQ(d.at_leaf, m.dst) << i;
+        EXPECT_TRUE(d.crc_ok) << i;
+      }
+      EXPECT_GT(refused, 0u);
+      EXPECT_EQ(r.refused, refused);
+      EXPECT_EQ(r.delivered + r.refused, t.messages.size());
+      for (uint32_t x : {5u, 10u}) {
+        const Cm5DataChipCounters& c = r.chips[cm5_chip_id(p, 1, x / 4, 0)];
+        EXPECT_EQ(c.in.at(x % 4), 0u) << "leaf " << x;
+        EXPECT_EQ(c.out.at(x % 4), 0u) << "leaf " << x;
+      }
+    }
+  }
+}
+
+TEST(Cm5MapOut, BadMappedOutLeavesAreRefused) {
+  Cm5DataParams p = params(1, "cm5");
+  p.mapped_out_leaves = {4};
+  try {
+    validate(p, "m");
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("mapped_out_leaves[0] = 4 out of range 0..3"), std::string::npos) << e.what();
+  }
+  p.mapped_out_leaves = {1, 1};
+  EXPECT_THROW(validate(p, "m"), ConfigError);
+  p.mapped_out_leaves = {0, 1, 2};
+  try {
+    validate(p, "m");
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("maps out 3 of 4 leaves (at least 2 must stay)"), std::string::npos) << e.what();
+  }
+  p.mapped_out_leaves = {0, 3};
+  EXPECT_NO_THROW(validate(p, "m"));
+  // From JSON: the field, its canonical form, and a non-number.
+  const Cm5DataConfig c = parse_cm5data_config(
+      R"({"network":"cm5data","name":"m","cm5data":{"height":1,"mapped_out_leaves":[3,1]}})", "m.json");
+  EXPECT_EQ(c.cm5.mapped_out_leaves, (std::vector<uint32_t>{3, 1}));
+  EXPECT_NE(config_to_json(c).find("\"mapped_out_leaves\""), std::string::npos);
+  EXPECT_EQ(parse_cm5data_config(config_to_json(c), "again").cm5.mapped_out_leaves, c.cm5.mapped_out_leaves);
+  try {
+    parse_cm5data_config(R"({"network":"cm5data","name":"m","cm5data":{"height":1,"mapped_out_leaves":["x"]}})", "m.json");
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("m.json: cm5data: mapped_out_leaves[0] must be a leaf number"), std::string::npos)
+        << e.what();
+  }
 }
 
 // --- all-fall-down --------------------------------------------------------------------------

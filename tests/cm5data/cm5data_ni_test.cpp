@@ -55,6 +55,48 @@ TEST(Cm5Ni, SendReceiveTagMaskAndCounters) {
   EXPECT_TRUE(nis[9].idle());
 }
 
+// A leaf mapped out of the address space: the sender's interface refuses a message to it, and
+// it sends nothing itself; each refusal is an address error, not a full FIFO; a request/reply
+// load among the others completes on two networks.
+TEST(Cm5Ni, MappedOutLeavesAreRefusedAtTheSendersInterface) {
+  Cm5DataParams p = params(2, "cm5");
+  p.mapped_out_leaves = {9};
+  Cm5DataNetwork left(p);
+  std::vector<Cm5DataNi> nis;
+  for (uint32_t x = 0; x < p.leaves(); ++x) nis.emplace_back(p, x, Cm5DataNiConfig{});
+  EXPECT_FALSE(nis[2].reachable(9));
+  EXPECT_TRUE(nis[2].reachable(8));
+  EXPECT_FALSE(nis[9].reachable(8));
+  EXPECT_FALSE(nis[2].send(0, 9, 0, {1}));
+  EXPECT_FALSE(nis[9].send(0, 8, 0, {2}));
+  EXPECT_TRUE(nis[2].send(0, 8, 0, {3}));
+  EXPECT_EQ(nis[2].counters(0).address_errors, 1u);
+  EXPECT_EQ(nis[2].counters(0).refused, 0u);
+  EXPECT_EQ(nis[9].counters(0).address_errors, 1u);
+  for (int c = 0; c < 300; ++c) {
+    for (auto& ni : nis) ni.cycle(0, left);
+    left.step();
+  }
+  EXPECT_EQ(nis[2].counters(0).sent, 1u);
+  EXPECT_EQ(nis[8].counters(0).received, 1u);
+  EXPECT_EQ(nis[9].counters(0).received, 0u);
+  EXPECT_EQ(nis[9].counters(0).sent, 0u);
+  const auto chips = left.counters();
+  EXPECT_EQ(chips[cm5_chip_id(p, 1, 2, 0)].in.at(1), 0u);  // leaf 9's link
+  EXPECT_EQ(chips[cm5_chip_id(p, 1, 2, 0)].out.at(1), 0u);
+  Cm5DataParams p64 = params(3, "cm5");
+  p64.mapped_out_leaves = {0, 17, 63};
+  Cm5DataRoundTripOptions o;
+  o.requests = 6;
+  const Cm5DataRoundTripResult r = run_cm5data_roundtrip(p64, o);
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.replies_received, 61u * 6u);
+  for (uint32_t x : {0u, 17u, 63u}) {
+    EXPECT_EQ(r.left[x].sent + r.left[x].received + r.right[x].sent + r.right[x].received, 0u) << x;
+    EXPECT_EQ(r.left[x].address_errors, 0u) << x;  // the processors know the address space
+  }
+}
+
 TEST(Cm5Ni, AFullReceiveFifoHoldsTheNetworkBackWithoutLoss) {
   // Leaf 0 takes nothing for a while: the network holds what does not fit, then all arrives.
   const Cm5DataParams p = params(2, "full");

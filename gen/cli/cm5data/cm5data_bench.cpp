@@ -16,7 +16,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "bitstreams/flow.h"
 #include "gen/cli/cm5data/cm5data_family.h"
+#include "gen/cm5data/cm5data_emitter.h"
 #include "sim/cm5data/cm5data_model.h"
 #include "sim/cm5data/cm5data_perf.h"
 #include "sim/cm5data/cm5data_rtl.h"
@@ -109,6 +111,58 @@ const char* paper_name(const std::string& pattern) {
 
 }  // namespace
 
+// One router chip alone on the iCE40 HX8K (bitstreams/flow.h place_module_ice40: yosys synth_ice40,
+// nextpnr-ice40; its ports come from a shift chain, so nothing is optimised away): the CM-5's chip
+// (W = 4, 2-word input buffers, 5-word messages) with 2 and with 4 parents.
+json cm5data_chip_on_ice40(const std::string& dir) {
+  std::printf("\n== one router chip on the iCE40 HX8K (W = 4, input buffers of 2 words, messages of 1..5 words)\n");
+  std::printf("   %-8s %7s %7s %7s %5s %16s %10s\n", "parents", "LUT4", "FF", "carry", "RAM", "logic cells", "Fmax MHz");
+  json rows = json::array();
+  for (int parents : {2, 4}) {
+    Cm5DataParams p;
+    p.height = 3;
+    p.profile.clear();
+    p.parents = {parents, parents};
+    p.link_bits = 4;
+    p.buffer_words = 2;
+    p.max_words = 5;
+    const std::string top = "cm5data_router_p" + std::to_string(parents);
+    ModulePlaceOptions o;
+    o.dir = dir + "/" + top;
+    // Placed for the boards' 12 MHz; Fmax is measured either way (the CM-5's chip ran at 40 MHz).
+    o.freq_mhz = 12;
+    json row = {{"parents", parents}, {"top", top}};
+    try {
+      const ModulePlacement m = place_module_ice40(emit_cm5data_router(p, parents), top, o);
+      row.update({{"luts", m.luts}, {"ffs", m.ffs}, {"carries", m.carries}, {"ram_blocks", m.ram_blocks},
+                  {"wrapped", m.wrapped}, {"placed", m.placed}, {"logic_cells", m.logic_cells},
+                  {"logic_cells_available", m.logic_cells_available}, {"fmax_mhz", m.fmax_mhz},
+                  {"timing_met_12mhz", m.timing_met},
+                  {"meets_cm5_40mhz", m.fmax_mhz >= 40}});
+      std::printf("   %-8d %7ld %7ld %7ld %5ld %7ld / %6ld %10.1f%s\n", parents, m.luts, m.ffs, m.carries, m.ram_blocks,
+                  m.logic_cells, m.logic_cells_available, m.fmax_mhz, m.wrapped ? "  (ports through a shift chain)" : "");
+    } catch (const std::exception& e) {
+      // Most likely it does not fit: the synthesis counts still say how far off.
+      ModulePlaceOptions s = o;
+      s.place = false;
+      s.dir = o.dir + "-synth";
+      row["place_error"] = e.what();
+      try {
+        const ModulePlacement m = place_module_ice40(emit_cm5data_router(p, parents), top, s);
+        row.update({{"luts", m.luts}, {"ffs", m.ffs}, {"carries", m.carries}, {"ram_blocks", m.ram_blocks}});
+        std::printf("   %-8d %7ld %7ld %7ld %5ld %16s %10s  (not placed: %s)\n", parents, m.luts, m.ffs, m.carries,
+                    m.ram_blocks, "-", "-", e.what());
+      } catch (const std::exception& e2) {
+        row["synth_error"] = e2.what();
+        std::printf("   %-8d failed: %s\n", parents, e2.what());
+      }
+    }
+    std::fflush(stdout);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 int cm5data_bench(const BenchArgs& a) {
   namespace fs = std::filesystem;
   const bool quick = a.quick;
@@ -118,6 +172,7 @@ int cm5data_bench(const BenchArgs& a) {
   out["link"] = {{"bits", 4}, {"clock_hz", kClockHz}, {"mbytes_per_s", 4 * kClockHz / 8 / 1e6}};
   out["message_words"] = kWords;
   const std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
+  out["router_chip_ice40_hx8k"] = cm5data_chip_on_ice40("out/bench-cm5data-ice40");
   std::vector<int> heights = quick ? std::vector<int>{3, 4, 5} : std::vector<int>{3, 4, 5, 6, 7};
   const std::vector<double> loads = quick ? std::vector<double>{0.5, 0.9, 1.25}
                                           : std::vector<double>{0.25, 0.5, 0.75, 0.9, 1.0, 1.1, 1.25};

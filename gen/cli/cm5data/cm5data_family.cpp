@@ -83,9 +83,16 @@ int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   return o.verdict.ok() ? 0 : 3;
 }
 
-int Cm5DataFamily::sweep(const NetworkConfig&, const SweepArgs&) const {
-  throw InputError("cmnet sweep is not done for cm5data yet (cmnet run takes one traffic on the board; cmnet bench "
-                   "--family cm5data sweeps offered load on the model and the RTL)");
+int Cm5DataFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
+  const Cm5DataConfig cfg = cm5data_config(env);
+  if (!a.mode.empty()) throw InputError("sweep: --mode is CM-1's; the cm5data board takes --pattern and --max-per-proc");
+  StreamRunArgs s;
+  s.board = a.board;
+  s.out_dir = a.out_dir;
+  s.timeout_s = a.timeout_s;
+  if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
+  else if (a.sim_link != "uart") throw InputError("sweep: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
+  return run_cm5data_sweep(cfg, a.pattern, a.seed, a.max_per_proc, s) ? 0 : 3;
 }
 
 Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p) {
@@ -183,6 +190,7 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
     } else {
       j["arrived"] = nullptr;
       j["delivered"] = false;
+      if (d.refused) j["refused"] = "mapped out";  // from or to a leaf out of the address space
     }
     out << j.dump() << '\n';
   }
@@ -199,6 +207,7 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
                   {"chips", p.total_chips()},
                   {"messages", t.messages.size()},
                   {"delivered", delivered},
+                  {"refused_mapped_out", r.refused},
                   {"completed", r.completed},
                   {"cycles", r.cycles},
                   {"chip_crc_primary", primary},
@@ -209,8 +218,9 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
                   {"counter_messages_out", outc},
                   {"seconds", r.seconds}};
   out << s.dump() << '\n';
-  std::printf("%s: %zu messages, %llu delivered, %llu cycles%s -> %s\n", a.engine.c_str(), t.messages.size(),
-              static_cast<unsigned long long>(delivered), static_cast<unsigned long long>(r.cycles),
+  std::printf("%s: %zu messages, %llu delivered, %llu refused (mapped out), %llu cycles%s -> %s\n", a.engine.c_str(),
+              t.messages.size(), static_cast<unsigned long long>(delivered), static_cast<unsigned long long>(r.refused),
+              static_cast<unsigned long long>(r.cycles),
               r.completed ? "" : " (NOT completed)", a.out.c_str());
   return r.completed && crc_bad == 0 ? 0 : 3;
 }
