@@ -206,8 +206,7 @@ Placed place_node(const HcubeParams& p) {
     o.before_synth += " -set " + k + " " + (q == std::string::npos ? v : v.substr(q + 2));
   }
   o.before_synth += " " + d.top;
-  // The target is the HX8K boards' 12 MHz oscillator: place_module_ice40 fails a run whose target
-  // is missed, and nextpnr reports the Fmax it reached either way.
+  // The target is the HX8K boards' 12 MHz oscillator; nextpnr reports the Fmax it reached.
   o.freq_mhz = 12;
   Placed r;
   o.place = false;
