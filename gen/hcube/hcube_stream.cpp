@@ -1,0 +1,492 @@
+#include "gen/hcube/hcube_stream.h"
+
+#include <algorithm>
+
+#include "gen/core/errors.h"
+#include "gen/core/verilog_writer.h"
+#include "gen/hcube/hcube_emitter.h"
+
+namespace cmnet {
+namespace {
+
+std::string S(int64_t x) { return std::to_string(x); }
+
+const char* kKinds[4] = {"packets", "messages", "bytes", "blocked"};
+
+std::string emit_stream_module(const HcubeParams& p) {
+  const HcubeWidths w = hcube_widths(p);
+  const bool pk = p.packet();
+  const int N = p.dims, NN = p.nodes(), P = p.packet_bytes, PW = (P + 3) / 4;
+  const int SLB = kHcubeStreamSlotBits, AW = kHcubeStreamStoreWordBits, RBW = kHcubeStreamRxByteBits,
+            DSW = kHcubeStreamRxSegBits;
+  const int KW = pk ? w.kw : w.worm_kw, TW = w.tw, WL = w.wl;
+  const int NODEW = std::max(1, w.nodew), CSW = w.csw;
+  const int FW = clog2(static_cast<uint64_t>(NN * N)) + 1;  // a (node, dim) FIFO index
+  const int LW = std::max(1, N);
+  const int NCNT = 5 * NN + 1 + 4 * N * NN;
+  const int SEG = pk ? 65535 : kHcubeStreamWormSegment;
+  VerilogWriter v;
+  v.header("hcube_stream: the hypercube network (" + std::string(pk ? "packet scheme" : "wormhole") +
+               ") on the stream board, units as gen/hcube/hcube_stream.h describes",
+           {{"dims n", S(N)},
+            {"scheme", pk ? "packet" : "wormhole"},
+            {"packet_bytes P", S(P)},
+            {"messages per node", S(1 << SLB)},
+            {"store words per node", S(1 << AW)},
+            {"receive FIFO bytes per incoming dimension", S(1 << RBW)},
+            {"receive FIFO segments", S(1 << DSW)}});
+  v.open("module hcube_stream (");
+  v.line("input  wire        clk,");
+  v.line("input  wire        rst,");
+  v.line("input  wire        run,");
+  v.line("input  wire        clear,");
+  v.line("input  wire        tx_valid,");
+  v.line("output wire        tx_ready,");
+  v.line("input  wire [15:0] tx_leaf,");
+  v.line("input  wire [31:0] tx_data,");
+  v.line("input  wire        tx_last,");
+  v.line("output wire        rx_valid,");
+  v.line("input  wire        rx_ready,");
+  v.line("output wire [15:0] rx_leaf,");
+  v.line("output wire [31:0] rx_data,");
+  v.line("output wire        rx_last,");
+  v.line("output wire        busy,");
+  v.line("output wire [" + S(NCNT * 32 - 1) + ":0] counters");
+  v.end_ports();
+  v.line("localparam integer NN = " + S(NN) + ";");
+  v.line("localparam integer N = " + S(N) + ";");
+  v.line("localparam integer NF = NN * N;  // receive FIFOs, node * N + dim");
+  v.line("localparam integer SL = " + S(1 << SLB) + ";");
+  v.line("localparam integer SW = " + S(1 << AW) + ";");
+  v.line("localparam integer AW = " + S(AW) + ";");
+  v.line("localparam integer RBW = " + S(RBW) + ";");
+  v.line("localparam integer DSW = " + S(DSW) + ";");
+  v.line("localparam integer TW = " + S(TW) + ";");
+  v.line("localparam integer KW = " + S(KW) + ";");
+  v.line("localparam integer FW = " + S(FW) + ";");
+  v.line("localparam [15:0] SEG = 16'd" + S(SEG) + ";  // bytes per segment at most");
+  if (pk) {
+    v.line("localparam integer P = " + S(P) + ";");
+    v.line("localparam integer PW = " + S(PW) + ";  // words of a packet's bytes");
+    v.line("localparam integer WL = " + S(WL) + ";");
+    v.line("localparam [AW-1:0] PR = " + S(AW) + "'d" + S(PW + 1) + ";  // words per packet record");
+  }
+  v.line();
+  v.comment("The host's bus: a global unit parser (units arrive whole, one after another).");
+  v.line("reg [2:0] upos;      // word of the unit: 0..3 its head, 4 its data");
+  v.line("reg started;         // the start unit has come");
+  v.line("reg [31:0] tick;     // model ticks: cycles since the start while run is 1");
+  v.line("wire take = tx_valid;");
+  v.line("assign tx_ready = 1'b1;  // words the store cannot hold are dropped and counted");
+  v.line("wire tx_in = tx_leaf < " + S(NN) + ";");
+  v.line("wire [" + S(LW - 1) + ":0] tx_sel = tx_leaf[" + S(LW - 1) + ":0];");
+  if (16 > LW) v.line("wire unused_tx_leaf = ^tx_leaf[15:" + S(LW) + "];");
+  v.line("wire go = take && upos == 3'd0 && tx_last;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst || clear) begin");
+  v.line("    upos <= 3'd0;");
+  v.line("    started <= 1'b0;");
+  v.line("    tick <= 32'd0;");
+  v.line("  end else begin");
+  v.line("    if (take) upos <= tx_last ? 3'd0 : (upos == 3'd4 ? 3'd4 : upos + 3'd1);");
+  v.line("    if (go) started <= 1'b1;");
+  v.line("    if (started && run) tick <= tick + 32'd1;");
+  v.line("  end");
+  v.line("end");
+  v.line("wire live = started && run;");
+  v.line();
+  v.comment("The network.");
+  v.line("wire [NN-1:0] src_valid, src_take;");
+  v.line("wire [NN*N-1:0] src_dst;");
+  v.line("wire [NN*TW-1:0] src_tag;");
+  v.line("wire [NF-1:0] fd_active;");
+  v.line("wire [NF*TW-1:0] fd_tag;");
+  v.line("wire [NF-1:0] ej_bvalid, ej_fin;");
+  v.line("wire [NF*8-1:0] ej_byte;");
+  v.line("wire [" + S(NODEW - 1) + ":0] cnt_node;");
+  v.line("wire [" + S(CSW - 1) + ":0] cnt_sel;");
+  v.line("wire [31:0] cnt_value;");
+  std::vector<std::pair<std::string, std::string>> ports = {
+      {"clk", "clk"},           {"rst", "rst"},         {"clear", "clear"},     {"src_valid", "src_valid"},
+      {"src_dst", "src_dst"},   {"src_tag", "src_tag"}};
+  if (pk) {
+    v.line("wire [NN*KW-1:0] src_npk;");
+    v.line("wire [NN*P*8-1:0] src_pkt;");
+    v.line("wire [NN*WL-1:0] src_w;");
+    v.line("wire [NF*KW-1:0] fd_k;");
+    v.line("wire [NF*P*8-1:0] fd_pkt;");
+    v.line("wire [NF*WL-1:0] fd_w;");
+    ports.insert(ports.end(), {{"src_npk", "src_npk"}, {"src_pkt", "src_pkt"}, {"src_w", "src_w"},
+                               {"fd_pkt", "fd_pkt"}, {"fd_w", "fd_w"}});
+  } else {
+    v.line("wire [NF*KW-1:0] fd_idx;");
+    v.line("wire [NF*8-1:0] fd_byte;");
+    v.line("wire [NF-1:0] fd_last, ej_hdr;");
+    v.line("wire unused_hdr = ^ej_hdr;  // the host knows a worm's destination: it is this node");
+    ports.insert(ports.end(), {{"fd_byte", "fd_byte"}, {"fd_last", "fd_last"}});
+  }
+  ports.insert(ports.end(), {{"cnt_node", "cnt_node"}, {"cnt_sel", "cnt_sel"}, {"src_take", "src_take"},
+                             {"fd_active", "fd_active"}, {"fd_tag", "fd_tag"}});
+  if (pk)
+    ports.insert(ports.end(), {{"fd_k", "fd_k"}, {"ej_bvalid", "ej_bvalid"}, {"ej_end", "ej_fin"}, {"ej_byte", "ej_byte"}});
+  else
+    ports.insert(ports.end(), {{"fd_idx", "fd_idx"}, {"ej_hdr", "ej_hdr"}, {"ej_bvalid", "ej_bvalid"},
+                               {"ej_byte", "ej_byte"}, {"ej_last", "ej_fin"}});
+  ports.push_back({"cnt_value", "cnt_value"});
+  v.instance("hcube_network", "net", {}, ports);
+  v.line();
+  v.line("wire [NN*32-1:0] n_loaded;   // bytes loaded this cycle, per node (word 3 of a message)");
+  v.line("wire [NN-1:0] n_msg, n_ref;  // a message loaded, a word refused");
+  v.line("wire [NF-1:0] f_has;         // FIFO f holds a whole segment");
+  v.line("wire [NF*49-1:0] f_desc;     // its descriptor {last, bytes, tick}");
+  v.line("wire [NF*32-1:0] f_front;    // its next four bytes");
+  v.line("wire [NF-1:0] f_ovf;         // a byte found FIFO f full");
+  v.line("wire [NF-1:0] f_pop;         // the output takes FIFO f's descriptor");
+  v.line("wire [NF-1:0] f_adv;         // the output takes a data word of FIFO f");
+  v.line("wire [2:0] adv_n;            // ... with this many of its bytes");
+  v.line();
+  v.line(pk ? "genvar g, d, j;" : "genvar g, d;");
+  v.line("generate");
+  v.open("for (g = 0; g < NN; g = g + 1) begin : g_node");
+  v.comment("The message store: slots (head fields) and the data words.");
+  v.line("reg [31:0] smem [0:SW-1];");
+  v.line("reg [AW:0] swp;          // words written");
+  v.line("reg [31:0] sgen [0:SL-1];");
+  v.line("reg [15:0] stag [0:SL-1];");
+  v.line("reg [N-1:0] sdst [0:SL-1];");
+  v.line("reg [KW-1:0] scnt [0:SL-1];");
+  v.line("reg [AW-1:0] sbase [0:SL-1];");
+  v.line("reg [" + S(SLB) + ":0] nmsg, hd;  // messages loaded; the queue head");
+  v.line("reg udrop;               // the unit in progress found no free slot");
+  v.line("wire mine = take && tx_in && tx_sel == g && !(upos == 3'd0 && tx_last);");
+  v.line("wire nofree = nmsg[" + S(SLB) + "];");
+  v.line("wire drop_now = upos == 3'd0 ? nofree : udrop;");
+  v.line("wire [" + S(SLB - 1) + ":0] ns = nmsg[" + S(SLB - 1) + ":0];");
+  v.line("wire wdata = mine && !drop_now && upos == 3'd4 && !swp[AW];");
+  v.line("assign n_ref[g] = mine && (drop_now || (upos == 3'd4 && swp[AW]));");
+  v.line("assign n_msg[g] = mine && !drop_now && tx_last;");
+  v.line("assign n_loaded[g*32 +: 32] = (mine && !drop_now && upos == 3'd3) ? tx_data : 32'd0;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst || clear) begin");
+  v.line("    swp <= {(AW+1){1'b0}};");
+  v.line("    nmsg <= 0;");
+  v.line("    hd <= 0;");
+  v.line("    udrop <= 1'b0;");
+  v.line("  end else begin");
+  v.line("    if (mine && upos == 3'd0) udrop <= nofree;");
+  v.line("    if (mine && !drop_now) begin");
+  v.line("      case (upos)");
+  v.line("        3'd0: sgen[ns] <= tx_data;");
+  v.line("        3'd1: begin");
+  v.line("          stag[ns] <= tx_data[31:16];");
+  v.line("          sdst[ns] <= tx_data[N-1:0];");
+  v.line("        end");
+  v.line("        3'd2: begin");
+  v.line("          scnt[ns] <= tx_data[KW-1:0];");
+  v.line("          sbase[ns] <= swp[AW-1:0];");
+  v.line("        end");
+  v.line("        default: ;");
+  v.line("      endcase");
+  v.line("      if (tx_last) nmsg <= nmsg + 1'b1;");
+  v.line("    end");
+  v.line("    if (wdata) begin");
+  v.line("      smem[swp[AW-1:0]] <= tx_data;");
+  v.line("      swp <= swp + 1'b1;");
+  v.line("    end");
+  v.line("    if (src_take[g]) hd <= hd + 1'b1;");
+  v.line("  end");
+  v.line("end");
+  v.comment("The source: the queue head from its generation tick (wormhole: the tick after).");
+  v.line("wire [" + S(SLB - 1) + ":0] h = hd[" + S(SLB - 1) + ":0];");
+  v.line(std::string("assign src_valid[g] = live && hd < nmsg && sgen[h] ") + (pk ? "<=" : "<") + " tick;");
+  v.line("assign src_dst[g*N +: N] = sdst[h];");
+  v.line("assign src_tag[g*TW +: TW] = stag[h];");
+  if (pk) {
+    v.line("assign src_npk[g*KW +: KW] = scnt[h];");
+    v.line("wire [AW-1:0] hb = sbase[h];");
+    v.line("wire [31:0] hw0 = smem[hb];");
+    v.line("assign src_w[g*WL +: WL] = hw0[WL-1:0];");
+    v.line("wire unused_hw0 = ^hw0[31:WL];");
+    v.line("wire [PW*32-1:0] hpk;");
+    v.open("for (j = 0; j < PW; j = j + 1) begin : g_hw");
+    v.line("localparam [AW-1:0] JJ = j + 1;");
+    v.line("assign hpk[j*32 +: 32] = smem[hb + JJ];");
+    v.close("end");
+    v.line("assign src_pkt[g*P*8 +: P*8] = hpk[P*8-1:0];");
+    if (PW * 32 > P * 8) v.line("wire unused_hpk = ^hpk[PW*32-1:P*8];");
+  }
+  v.comment("The feeders: packet k (packet scheme) or byte i (wormhole) of the message tagged t,");
+  v.comment("whose slot is t's low bits.");
+  v.open("for (d = 0; d < N; d = d + 1) begin : g_fd");
+  v.line("localparam integer F = g * N + d;");
+  v.line("wire [TW-1:0] ft = fd_tag[F*TW +: TW];");
+  v.line("wire [" + S(SLB - 1) + ":0] fs = ft[" + S(SLB - 1) + ":0];");
+  v.line("wire unused_ft = ^ft[TW-1:" + S(SLB) + "] ^ fd_active[F];");
+  if (pk) {
+    v.line("wire [KW-1:0] fk = fd_k[F*KW +: KW];");
+    v.line("wire [AW-1:0] fb = sbase[fs] + fk[AW-1:0] * PR;");
+    if (KW > AW) v.line("wire unused_fk = ^fk[KW-1:AW];");
+    v.line("wire [31:0] fw0 = smem[fb];");
+    v.line("assign fd_w[F*WL +: WL] = fw0[WL-1:0];");
+    v.line("wire unused_fw0 = ^fw0[31:WL];");
+    v.line("wire [PW*32-1:0] fpk;");
+    v.open("for (j = 0; j < PW; j = j + 1) begin : g_fw");
+    v.line("localparam [AW-1:0] JJ = j + 1;");
+    v.line("assign fpk[j*32 +: 32] = smem[fb + JJ];");
+    v.close("end");
+    v.line("assign fd_pkt[F*P*8 +: P*8] = fpk[P*8-1:0];");
+    if (PW * 32 > P * 8) v.line("wire unused_fpk = ^fpk[PW*32-1:P*8];");
+  } else {
+    v.line("wire [KW-1:0] fi = fd_idx[F*KW +: KW];");
+    v.line("wire [AW-1:0] fa = sbase[fs] + fi[AW+1:2];");
+    if (KW > AW + 2) v.line("wire unused_fi = ^fi[KW-1:AW+2];");
+    v.line("wire [31:0] fwd = smem[fa] >> {fi[1:0], 3'd0};");
+    v.line("assign fd_byte[F*8 +: 8] = fwd[7:0];");
+    v.line("wire unused_fwd = ^fwd[31:8];");
+    v.line("assign fd_last[F] = fi + 1'b1 == scnt[fs];");
+  }
+  v.close("end");
+  v.comment("The receive FIFOs, one per incoming dimension: bytes and segment descriptors.");
+  v.open("for (d = 0; d < N; d = d + 1) begin : g_rx");
+  v.line("localparam integer F = g * N + d;");
+  v.line("reg [7:0] rmem [0:(1<<RBW)-1];");
+  v.line("reg [48:0] dq [0:(1<<DSW)-1];");
+  v.line("reg [RBW:0] rwp, rrp;");
+  v.line("reg [DSW:0] dwp, drp;");
+  v.line("reg [15:0] segn;   // bytes of the open segment");
+  v.line("wire bv = ej_bvalid[F];");
+  v.line("wire [RBW:0] rocc = rwp - rrp;");
+  v.line("wire [DSW:0] docc = dwp - drp;");
+  v.line("wire room = !rocc[RBW] && !docc[DSW];");
+  v.line("wire put = bv && room;");
+  v.line("wire close = put && (ej_fin[F] || segn + 16'd1 == SEG);");
+  v.line("assign f_ovf[F] = bv && !room;");
+  v.line("assign f_has[F] = dwp != drp;");
+  v.line("assign f_desc[F*49 +: 49] = dq[drp[DSW-1:0]];");
+  v.line("wire [RBW-1:0] ra = rrp[RBW-1:0];");
+  v.line("localparam [RBW-1:0] R1 = 1, R2 = 2, R3 = 3;");
+  v.line("assign f_front[F*32 +: 32] = {rmem[ra + R3], rmem[ra + R2], rmem[ra + R1], rmem[ra]};");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst || clear) begin");
+  v.line("    rwp <= {(RBW+1){1'b0}};");
+  v.line("    rrp <= {(RBW+1){1'b0}};");
+  v.line("    dwp <= {(DSW+1){1'b0}};");
+  v.line("    drp <= {(DSW+1){1'b0}};");
+  v.line("    segn <= 16'd0;");
+  v.line("  end else begin");
+  v.line("    if (put) begin");
+  v.line("      rmem[rwp[RBW-1:0]] <= ej_byte[F*8 +: 8];");
+  v.line("      rwp <= rwp + 1'b1;");
+  v.line("      segn <= close ? 16'd0 : segn + 16'd1;");
+  v.line("    end");
+  v.line("    if (close) begin");
+  v.line("      dq[dwp[DSW-1:0]] <= {ej_fin[F], segn + 16'd1, tick};");
+  v.line("      dwp <= dwp + 1'b1;");
+  v.line("    end");
+  v.line("    if (f_pop[F]) drp <= drp + 1'b1;");
+  v.line("    if (f_adv[F]) rrp <= rrp + {{(RBW-2){1'b0}}, adv_n};");
+  v.line("  end");
+  v.line("end");
+  v.close("end");
+  v.close("end");
+  v.line("endgenerate");
+  v.line();
+  v.comment("Output: one whole segment at a time, the lowest FIFO first: its head, its tick, its bytes.");
+  v.line("reg out_busy;");
+  v.line("reg [1:0] out_ph;    // 0 head, 1 tick, 2 data");
+  v.line("reg [FW-1:0] out_src;");
+  v.line("reg [48:0] out_desc;");
+  v.line("reg [15:0] out_rem;  // bytes still to go");
+  v.line("reg pick_any;");
+  v.line("reg [FW-1:0] pick;");
+  v.line("integer k;");
+  v.line("always @(*) begin");
+  v.line("  pick_any = 1'b0;");
+  v.line("  pick = {FW{1'b0}};");
+  v.line("  for (k = NF - 1; k >= 0; k = k - 1)");
+  v.line("    if (f_has[k]) begin");
+  v.line("      pick_any = 1'b1;");
+  v.line("      pick = k[FW-1:0];");
+  v.line("    end");
+  v.line("end");
+  v.line("wire give = out_busy && rx_ready;");
+  v.line("wire data_word = give && out_ph == 2'd2;");
+  v.line("wire done_unit = data_word && out_rem <= 16'd4;");
+  v.line("wire [NF-1:0] one = {{(NF-1){1'b0}}, 1'b1};");
+  v.line("assign f_pop = (!out_busy && pick_any) ? (one << pick) : {NF{1'b0}};");
+  v.line("assign f_adv = data_word ? (one << out_src) : {NF{1'b0}};");
+  v.line("assign adv_n = out_rem <= 16'd4 ? out_rem[2:0] : 3'd4;");
+  v.line("localparam [FW-1:0] NW = " + S(FW) + "'d" + S(N) + ";");
+  v.line("wire [FW-1:0] o_node = out_src / NW;");
+  v.line("wire [FW-1:0] o_dim = out_src % NW;");
+  v.line("assign rx_valid = out_busy;");
+  v.line("assign rx_leaf = {{(16-FW){1'b0}}, o_node};");
+  v.line("assign rx_data = out_ph == 2'd0 ? {out_desc[48], 7'd0, {(8-FW){1'b0}}, o_dim, out_desc[47:32]}");
+  v.line("               : out_ph == 2'd1 ? out_desc[31:0] : f_front[out_src*32 +: 32];");
+  v.line("assign rx_last = out_ph == 2'd2 && out_rem <= 16'd4;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    out_busy <= 1'b0;");
+  v.line("    out_ph <= 2'd0;");
+  v.line("    out_src <= {FW{1'b0}};");
+  v.line("    out_desc <= 49'd0;");
+  v.line("    out_rem <= 16'd0;");
+  v.line("  end else if (!out_busy) begin");
+  v.line("    if (pick_any) begin");
+  v.line("      out_busy <= 1'b1;");
+  v.line("      out_ph <= 2'd0;");
+  v.line("      out_src <= pick;");
+  v.line("      out_desc <= f_desc[pick*49 +: 49];");
+  v.line("      out_rem <= f_desc[pick*49 + 32 +: 16];");
+  v.line("    end");
+  v.line("  end else if (give) begin");
+  v.line("    if (out_ph != 2'd2) out_ph <= out_ph + 2'd1;");
+  v.line("    else if (done_unit) out_busy <= 1'b0;");
+  v.line("    else out_rem <= out_rem - 16'd4;");
+  v.line("  end");
+  v.line("end");
+  v.line();
+  v.comment("Counters: per node bytes loaded (In) and delivered (Out), messages loaded, words refused,");
+  v.comment("bytes overflowed; bytes held; the ports' (scanned into shadows).");
+  v.line("reg [31:0] held;");
+  v.line("reg [31:0] load_sum;");
+  v.line("integer c;");
+  v.line("always @(*) begin");
+  v.line("  load_sum = 32'd0;");
+  v.line("  for (c = 0; c < NN; c = c + 1) load_sum = load_sum + n_loaded[c*32 +: 32];");
+  v.line("end");
+  v.line("wire [31:0] out_n = done_unit ? {16'd0, out_desc[47:32]} : 32'd0;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst || clear) held <= 32'd0;");
+  v.line("  else held <= held + load_sum - out_n;");
+  v.line("end");
+  v.line("generate");
+  v.open("for (g = 0; g < NN; g = g + 1) begin : g_cnt");
+  v.line("reg [31:0] ld, dl, ms, rf, ov;");
+  v.line("reg [31:0] ovn;  // bytes that found a FIFO of this node full this cycle");
+  v.line("integer e;");
+  v.line("always @(*) begin");
+  v.line("  ovn = 32'd0;");
+  v.line("  for (e = 0; e < N; e = e + 1) ovn = ovn + {31'd0, f_ovf[g*N + e]};");
+  v.line("end");
+  v.line("wire [FW-1:0] gn = g;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst || clear) begin");
+  v.line("    ld <= 32'd0;");
+  v.line("    dl <= 32'd0;");
+  v.line("    ms <= 32'd0;");
+  v.line("    rf <= 32'd0;");
+  v.line("    ov <= 32'd0;");
+  v.line("  end else begin");
+  v.line("    ld <= ld + n_loaded[g*32 +: 32];");
+  v.line("    if (o_node == gn) dl <= dl + out_n;");
+  v.line("    ms <= ms + {31'd0, n_msg[g]};");
+  v.line("    rf <= rf + {31'd0, n_ref[g]};");
+  v.line("    ov <= ov + ovn;");
+  v.line("  end");
+  v.line("end");
+  v.line("assign counters[160*g +: 32] = ld;");
+  v.line("assign counters[160*g + 32 +: 32] = dl;");
+  v.line("assign counters[160*g + 64 +: 32] = ms;");
+  v.line("assign counters[160*g + 96 +: 32] = rf;");
+  v.line("assign counters[160*g + 128 +: 32] = ov;");
+  v.close("end");
+  v.line("endgenerate");
+  v.line("assign counters[160*NN +: 32] = held;");
+  v.line();
+  v.comment("The ports' counters: a scan reads every (node, select) in turn into a shadow register;");
+  v.comment("busy stays 1 until a whole pass has begun and ended after the last cycle with bytes inside.");
+  v.line("reg [" + S(NODEW - 1) + ":0] sc_node;");
+  v.line("reg [" + S(CSW - 1) + ":0] sc_sel;");
+  v.line("assign cnt_node = sc_node;");
+  v.line("assign cnt_sel = sc_sel;");
+  v.line("wire sel_end = sc_sel == " + S(CSW) + "'d" + S(4 * N - 1) + ";");
+  v.line("wire scan_end = sel_end && sc_node == " + S(NODEW) + "'d" + S(NN - 1) + ";");
+  v.line("wire act = held != 32'd0 || load_sum != 32'd0 || out_busy;");
+  v.line("reg seen, fresh;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    sc_node <= 0;");
+  v.line("    sc_sel <= 0;");
+  v.line("    seen <= 1'b0;");
+  v.line("    fresh <= 1'b1;");
+  v.line("  end else begin");
+  v.line("    sc_sel <= sel_end ? 0 : sc_sel + 1'b1;");
+  v.line("    if (sel_end) sc_node <= scan_end ? 0 : sc_node + 1'b1;");
+  v.line("    if (scan_end) begin");
+  v.line("      fresh <= !seen && !act;");
+  v.line("      seen <= act;");
+  v.line("    end else begin");
+  v.line("      seen <= seen || act;");
+  v.line("      if (act) fresh <= 1'b0;");
+  v.line("    end");
+  v.line("  end");
+  v.line("end");
+  v.line("assign busy = act || !fresh;");
+  for (int x = 0; x < NN; ++x)
+    for (int s = 0; s < 4 * N; ++s) {
+      const std::string r = "sh_" + S(x) + "_" + S(s);
+      v.line("reg [31:0] " + r + ";  // " + hcube_stream_port_counter(x, s / 4, s % 4));
+      v.line("always @(posedge clk)");
+      v.line("  if (rst || clear) " + r + " <= 32'd0;");
+      v.line("  else if (sc_node == " + S(NODEW) + "'d" + S(x) + " && sc_sel == " + S(CSW) + "'d" + S(s) + ") " + r +
+             " <= cnt_value;");
+      v.line("assign counters[" + S((5 * NN + 1 + x * 4 * N + s) * 32) + " +: 32] = " + r + ";");
+    }
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  return v.text();
+}
+
+}  // namespace
+
+std::string hcube_stream_port_counter(int node, int dim, int kind) {
+  return "n" + S(node) + ".d" + S(dim) + "." + kKinds[kind];
+}
+
+GeneratedDesign emit_hcube_stream(const HcubeConfig& cfg) {
+  GeneratedDesign d = emit_hcube(cfg);
+  auto it = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
+  d.files.insert(it, {"hcube_stream.v", emit_stream_module(cfg.hc)});
+  d.top = "hcube_stream";
+  for (auto& f : d.files)
+    if (f.first == "filelist.f") f.second = filelist(d);
+  return d;
+}
+
+StreamBoardSpec hcube_stream_spec(const HcubeConfig& cfg) {
+  const HcubeParams& p = cfg.hc;
+  StreamBoardSpec s;
+  s.info.family = "hcube";
+  s.info.name = cfg.name;
+  s.info.leaves = static_cast<uint32_t>(p.nodes());
+  s.info.params = {{"dims", S(p.dims)},
+                   {"scheme", p.packet() ? "packet" : "wormhole"},
+                   {"routing", p.quasi() ? "quasi" : "fixed"},
+                   {"packet_bytes", S(p.packet_bytes)},
+                   {"buffers", S(p.buffers)},
+                   {"ticks_per_byte", S(p.ticks_per_byte)},
+                   {"arb_ticks", S(p.arb_ticks)},
+                   {"seed", S(p.seed)}};
+  s.info.regions = {"network"};
+  for (int x = 0; x < p.nodes(); ++x) {
+    const std::string n = "leaf" + S(x);
+    s.info.counters.push_back({n + ".loaded_bytes", CounterKind::In, 0});
+    s.info.counters.push_back({n + ".delivered_bytes", CounterKind::Out, 0});
+    s.info.counters.push_back({n + ".messages", CounterKind::Other, 0});
+    s.info.counters.push_back({n + ".refused_words", CounterKind::Other, 0});
+    s.info.counters.push_back({n + ".overflow_bytes", CounterKind::Other, 0});
+  }
+  s.info.counters.push_back({"network.held_bytes", CounterKind::Held, 0});
+  for (int x = 0; x < p.nodes(); ++x)
+    for (int k = 0; k < 4 * p.dims; ++k)
+      s.info.counters.push_back({hcube_stream_port_counter(x, k / 4, k % 4), CounterKind::Other, 0});
+  s.title = "hypercube network (seed-004 packet / wormhole)";
+  s.canonical_json = config_to_json(cfg);
+  s.network = emit_hcube_stream(cfg);
+  s.stream_module = "hcube_stream";
+  s.fifo_log2 = 9;
+  return s;
+}
+
+}  // namespace cmnet
