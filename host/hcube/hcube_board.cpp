@@ -80,6 +80,8 @@ void hcube_board_check_fits(const HcubeParams& p, const HcubeTraffic& t) {
     if (store[x] > words)
       throw InputError("hcube board: node " + S(x) + "'s messages need " + S(store[x]) + " store words, it has " +
                        S(words));
+  }
+  for (size_t x = 0; x < NN; ++x) {
     for (size_t d = 0; d < N; ++d) {
       if (rxb[x * N + d] > static_cast<uint64_t>(kHcubeStreamRxBytes))
         throw InputError("hcube board: node " + S(x) + " may receive " + S(rxb[x * N + d]) + " bytes on dimension " +

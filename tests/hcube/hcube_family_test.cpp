@@ -1,7 +1,7 @@
 // The hcube family through the registry: its example configs load and round-trip; the summary
 // names the scheme; `cmnet sim --engine model` writes one JSON line per message and a summary with
 // the per-port counters; a traffic file is read with errors naming the file, line and field;
-// build, run and sweep refuse with a clear sentence (no board top yet).
+// build emits the stream-board top; run and sweep refuse bad options before a board starts.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -104,17 +104,28 @@ TEST(HcubeFamily, BadTrafficFilesGiveClearErrors) {
   EXPECT_EQ(traffic_error("0 7 0 100 # ok\n"), "(accepted)");
 }
 
-TEST(HcubeFamily, NoBoardTopYet) {
+TEST(HcubeFamily, BoardCommandsTakeTheStreamBoard) {
   const Family* f = nullptr;
   const NetworkConfig cfg = load_network(example("hcube_3.json"), &f);
-  try {
-    f->run(cfg, RunArgs{});
-    ADD_FAILURE() << "run accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("the hcube family has no board top yet"), std::string::npos);
-  }
-  EXPECT_THROW(f->sweep(cfg, SweepArgs{}), InputError);
-  EXPECT_THROW(f->board_top(cfg, Board{}, BuildArgs{}), InputError);
+  EXPECT_EQ(f->build_modes(), std::vector<std::string>{"host"});
+  Board b;
+  b.clock_mhz = 12;
+  EXPECT_EQ(f->board_top(cfg, b, BuildArgs{}).top, "hcube_host_board");
+  BuildArgs other;
+  other.mode = "network";
+  EXPECT_THROW(f->board_top(cfg, b, other), InputError);
+  RunArgs r;
+  r.pattern = "no-such-pattern";
+  EXPECT_THROW(f->run(cfg, r), InputError);  // refused before a board starts
+  RunArgs cm1;
+  cm1.mode = "or";
+  EXPECT_THROW(f->run(cfg, cm1), InputError);
+  SweepArgs s;
+  s.mode = "or";
+  EXPECT_THROW(f->sweep(cfg, s), InputError);
+  RunArgs link;
+  link.sim_link = "pigeon";
+  EXPECT_THROW(f->run(cfg, link), InputError);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "gen/cli/hcube/hcube_family.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -7,6 +8,8 @@
 
 #include "gen/core/errors.h"
 #include "gen/hcube/hcube_emitter.h"
+#include "gen/hcube/hcube_stream.h"
+#include "host/hcube/hcube_board.h"
 #include "sim/hcube/hcube_model.h"
 #include "sim/hcube/hcube_rtl.h"
 
@@ -19,7 +22,7 @@ std::string HcubeFamily::title() const {
 
 std::vector<std::string> HcubeFamily::patterns() const { return hcube_pattern_names(); }
 
-std::vector<std::string> HcubeFamily::build_modes() const { return {"network"}; }
+std::vector<std::string> HcubeFamily::build_modes() const { return {"host"}; }
 
 std::vector<std::string> HcubeFamily::figures() const {
   return {"the paper's experiment on the model (n = 6, uniform, exponential lengths 512 and 2,048 bytes, nine "
@@ -54,18 +57,56 @@ std::string HcubeFamily::summary(const NetworkConfig& cfg) const {
   return buf;
 }
 
-GeneratedDesign HcubeFamily::board_top(const NetworkConfig&, const Board&, const BuildArgs&) const {
-  throw InputError("the hcube family has no board top yet: cmnet build needs the shared stream-board shell "
-                   "(hw/common/STREAM_BOARD.md); use cmnet sim --engine model|rtl");
+GeneratedDesign HcubeFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
+  const std::string mode = a.mode.empty() ? "host" : a.mode;
+  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host)");
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
+  h.reset_button = b.reset.has_value() && b.reset->active_low;
+  return emit_stream_board(hcube_stream_spec(hcube_config(env)), h);
 }
 
-int HcubeFamily::run(const NetworkConfig&, const RunArgs&) const {
-  throw InputError("the hcube family has no board top yet: cmnet run needs one (use cmnet sim --engine model|rtl)");
+namespace {
+
+// The shared CLI default pattern ("permutation") is not an hcube pattern: it runs as uniform.
+std::string board_pattern(const std::string& p) { return p == "permutation" ? "uniform" : p; }
+
+StreamRunArgs stream_args(const std::string& board, const std::string& out_dir, double timeout_s,
+                          const std::string& sim_link, const char* cmd) {
+  StreamRunArgs s;
+  s.board = board;
+  s.out_dir = out_dir;
+  s.timeout_s = timeout_s;
+  if (sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
+  else if (sim_link != "uart") throw InputError(std::string(cmd) + ": --sim-link " + sim_link + " (allowed: uart, fifo)");
+  return s;
 }
 
-int HcubeFamily::sweep(const NetworkConfig&, const SweepArgs&) const {
-  throw InputError("the hcube family has no board top yet: cmnet sweep needs one (cmnet bench --family hcube sweeps "
-                   "the paper's loads on the model)");
+}  // namespace
+
+int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
+  const HcubeConfig cfg = hcube_config(env);
+  if (!a.rtl.empty() || !a.generator.empty() || !a.mode.empty())
+    throw InputError("run: --rtl, --generator and --mode are CM-1's; the hcube board takes --pattern or --traffic");
+  const std::string pattern = board_pattern(a.pattern);
+  const HcubeTraffic t =
+      a.traffic.empty() ? hcube_sim_pattern(cfg.hc, pattern, a.seed, a.per_proc) : read_hcube_traffic_file(a.traffic, cfg.hc);
+  StreamRunArgs s = stream_args(a.board, a.out_dir, a.timeout_s, a.sim_link, "run");
+  s.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
+  const StreamRunOutcome o = run_hcube_board(cfg, t, a.traffic.empty() ? pattern : a.traffic, s);
+  return o.verdict.ok() ? 0 : 3;
+}
+
+int HcubeFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
+  const HcubeConfig cfg = hcube_config(env);
+  if (!a.mode.empty()) throw InputError("sweep: --mode is CM-1's; the hcube board takes --pattern and --max-per-proc");
+  if (a.max_per_proc < 1) throw InputError("sweep: --max-per-proc " + std::to_string(a.max_per_proc) + " must be at least 1");
+  // Messages per node: the board's stores hold 16 per node; 4 keep every point inside them.
+  const int per_node = std::min(a.max_per_proc, 4);
+  return run_hcube_sweep(cfg, board_pattern(a.pattern), a.seed, per_node,
+                         stream_args(a.board, a.out_dir, a.timeout_s, a.sim_link, "sweep"))
+             ? 0
+             : 3;
 }
 
 HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams& p) {
