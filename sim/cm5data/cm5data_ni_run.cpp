@@ -138,7 +138,9 @@ std::vector<Cm5NiRead> run_cm5data_ni_model(const Cm5DataParams& p, const std::v
   std::vector<ModelRegs> regs;
   for (uint32_t x = 0; x < N; ++x) regs.emplace_back(p, nis[x]);
   std::vector<Cm5NiAccess> sorted = script;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const Cm5NiAccess& a, const Cm5NiAccess& b) { return a.cycle < b.cycle; });
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Cm5NiAccess& a, const Cm5NiAccess& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.leaf < b.leaf;
+  });
   std::vector<Cm5NiRead> out;
   size_t i = 0;
   for (uint64_t t = 0; t < cycles; ++t) {

@@ -4,7 +4,7 @@
 //    side, the left network) and Cm5DataNetwork, written from the map's text, not from the RTL;
 //  - the RTL: cm5data_ni_net (the emitted network with a cm5data_ni at every leaf) under
 //    Verilator (sim/cm5data/cm5data_ni_main.cpp).
-// Both return every read's value, in the order of the script.
+// Both return every read's value, in cycle order and leaf order within a cycle.
 #pragma once
 
 #include <cstdint>

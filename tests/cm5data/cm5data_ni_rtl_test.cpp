@@ -141,8 +141,10 @@ TEST(Cm5NiRtl, DirectedScriptMatchesTheModel) {
   EXPECT_EQ(values(model, 0, index("CNT_REFUSED")).front(), 1u);
   const auto st0 = values(model, 0, index("STATUS"));
   EXPECT_NE(std::find(st0.begin(), st0.end(), (1u << 31) | (1u << 8) | 7u), st0.end()) << "refused, 7 words held";
-  EXPECT_EQ(values(model, 1, index("CNT_RECEIVED")).front(), 3u);
-  EXPECT_EQ(values(model, 1, index("CNT_INTERRUPTS")).front(), 2u);
+  // 17 words for leaf 1 and a receive FIFO of 16: the third waits in the network until leaf 1 reads.
+  EXPECT_EQ(values(model, 1, index("CNT_RECEIVED")).front(), 2u);
+  EXPECT_EQ(values(model, 1, index("CNT_RECEIVED")).back(), 3u);
+  EXPECT_EQ(values(model, 1, index("CNT_INTERRUPTS")).back(), 2u);
   EXPECT_EQ(values(model, 1, index("CNT_CRC_ERRORS")).front(), 0u);
   const auto intr = values(model, 1, index("INTERRUPT"));
   ASSERT_GE(intr.size(), 3u);
@@ -155,7 +157,7 @@ TEST(Cm5NiRtl, DirectedScriptMatchesTheModel) {
   got.erase(std::remove(got.begin(), got.end(), 0u), got.end());
   EXPECT_EQ(got, (std::vector<uint32_t>{2, 3, 11, 12, 13, 14, 31, 41, 42, 43}));
   const auto heads = values(model, 1, index("RECV_HEAD"));
-  ASSERT_EQ(heads.size(), 3u);
+  ASSERT_GE(heads.size(), 3u);
   EXPECT_EQ(heads[0] & 0xC0000000u, 0xC0000000u) << "valid, CRC ok";
   const auto st2 = values(model, 2, index("STATUS"));
   EXPECT_NE(st2.front() & (1u << 29), 0u) << "staging overflow";
