@@ -15,7 +15,7 @@ ClosConfig clos_config(const NetworkConfig& env) {
   const json& c = env.section;
   const std::string w = env.where + ": clos";
   if (!c.is_object()) throw ConfigError(w + " must be an object, got " + c.dump());
-  config_fields::reject_unknown(c, {"m", "n", "r", "width", "hnode_dims", "cancel_limit"}, w);
+  config_fields::reject_unknown(c, {"m", "n", "r", "width", "hnode_dims", "cancel_limit", "select", "resend_after_wait"}, w);
   for (const char* k : {"m", "n", "r"})
     if (!c.contains(k)) throw ConfigError(w + ": " + k + " is required (N(m, n, r): m middle switches, "
                                                        "n ports per input/output switch, r input/output switches)");
@@ -31,6 +31,16 @@ ClosConfig clos_config(const NetworkConfig& env) {
     while (p.hnode_dims < 5 && (2 << p.hnode_dims) <= p.r) ++p.hnode_dims;
   }
   p.cancel_limit = get_int(c, "cancel_limit", p.cancel_limit, w);
+  const std::string sel = config_fields::get_string(c, "select", "dest", w);
+  if (sel != "dest" && sel != "pair")
+    throw ConfigError(w + ": select = \"" + sel + "\" unknown (allowed: \"dest\": from h_d's own middle switch, "
+                      "\"pair\": from (input switch + output switch) mod m)");
+  p.select_pair = sel == "pair";
+  if (c.contains("resend_after_wait")) {
+    if (!c["resend_after_wait"].is_boolean())
+      throw ConfigError(w + ": resend_after_wait must be true or false, got " + c["resend_after_wait"].dump());
+    p.resend_after_wait = c["resend_after_wait"].get<bool>();
+  }
   validate(p, w);
   return cfg;
 }
@@ -45,7 +55,8 @@ std::string config_to_json(const ClosConfig& cfg) {
   j["network"] = "clos";
   j["name"] = cfg.name;
   j["clos"] = {{"m", p.m}, {"n", p.n}, {"r", p.r}, {"width", p.width}, {"hnode_dims", p.hnode_dims},
-               {"cancel_limit", p.cancel_limit}};
+               {"cancel_limit", p.cancel_limit}, {"select", p.select_pair ? "pair" : "dest"},
+               {"resend_after_wait", p.resend_after_wait}};
   return j.dump(2) + "\n";
 }
 

@@ -120,7 +120,8 @@ std::string clos_manifest_json(const ClosConfig& cfg) {
   j["name"] = cfg.name;
   j["top"] = "clos_network";
   j["parameters"] = {{"m", p.m}, {"n", p.n}, {"r", p.r}, {"width", p.width}, {"hnode_dims", p.hnode_dims},
-                     {"cancel_limit", p.cancel_limit}};
+                     {"cancel_limit", p.cancel_limit}, {"select", p.select_pair ? "pair" : "dest"},
+                     {"resend_after_wait", p.resend_after_wait}};
   j["derived"] = {{"network", clos_name(p)},
                   {"case", to_string(p.kind())},
                   {"ports_N", p.ports()},
@@ -264,6 +265,9 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
   auto params = header_params(p);
   params.emplace_back("hnodes", S(H));
   params.emplace_back("message bits", S(MW));
+  params.emplace_back("CANCEL limit", S(p.cancel_limit));
+  params.emplace_back("selection starts at", p.select_pair ? "(input switch + output switch) mod m" : "h_d's own middle switch");
+  params.emplace_back("RESEND after a wait", p.resend_after_wait ? "yes" : "no");
   v.header("The message engines of the " + S(H) + " CONNECT hnodes of " + clos_name(p) +
                " on their control hypercube (hw/clos/clos_hnode_engine.v, hw/clos/clos_cube_router.v).",
            params);
@@ -327,7 +331,8 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
                {{"ID", S(h)}, {"D", S(D)}, {"M", S(p.m)}, {"R", S(p.r)}, {"NP", S(p.n)}, {"KW", S(l.KW)},
                 {"RW", S(l.RW)}, {"NW", S(l.NW)}, {"RL", S(RL)}, {"KL", S(KL)}, {"SW", S(SW)}, {"LW", S(LW)},
                 {"LLW", S(LLW)}, {"QW", S(l.queue_bits)}, {"FW", S(l.fifo_bits)}, {"CANCEL_LIMIT", S(p.cancel_limit)},
-                {"START", S(h % p.m)}, {"CAW", S(CAW)}, {"CSW", S(CDW - 1)}},
+                {"START", S(h % p.m)}, {"SELECT_PAIR", p.select_pair ? "1" : "0"},
+                {"RESEND_AFTER_WAIT", p.resend_after_wait ? "1" : "0"}, {"CAW", S(CAW)}, {"CSW", S(CDW - 1)}},
                {{"clk", "clk"}, {"rst", "rst"}, {"net_valid", "loc_valid[" + S(h) + "]"}, {"net_msg", "loc_msg[" + M0 + "]"},
                 {"net_take", "loc_take[" + S(h) + "]"}, {"leaf_valid", "leaf_valid[" + S(h) + "]"},
                 {"leaf_msg", "leaf_msg[" + M0 + "]"}, {"leaf_take", "leaf_take[" + S(h) + "]"},
@@ -360,6 +365,59 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
   d.files.emplace_back("clos_hnode_engine.v", read_hw_file("clos_hnode_engine.v"));
   d.files.emplace_back("clos_cube_router.v", read_hw_file("clos_cube_router.v"));
   d.files.emplace_back("clos_ctrl_top.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
+GeneratedDesign emit_clos_switched(const ClosConfig& cfg) {
+  const ClosParams& p = cfg.clos;
+  const GeneratedDesign ctrl = emit_clos_ctrl(cfg), sw = emit_clos(cfg);
+  const ClosCtrlLayout l = clos_ctrl_layout(cfg);
+  const int H = p.hnodes(), MW = l.MW, NW = p.ports() * p.width, CAW = p.cfg_addr_bits(), CDW = p.cfg_sel_bits() + 1;
+  VerilogWriter v;
+  auto params = header_params(p);
+  params.emplace_back("hnodes", S(H));
+  params.emplace_back("message bits", S(MW));
+  v.header("The Clos network " + clos_name(p) + " with its controllers: clos_network configured by the hnodes' "
+               "message engines (clos_ctrl_top) through its configuration port.",
+           params);
+  v.open("module clos_switched (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire [" + S(H - 1) + ":0] leaf_valid,        // CSR / ODCR of a leaf of hnode h");
+  v.line("input  wire [" + S(H * MW - 1) + ":0] leaf_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] leaf_take,");
+  v.line("output wire [" + S(H - 1) + ":0] ready_valid,       // READY to leaf ready_orig[h]");
+  v.line("output wire [" + S(H * l.NW - 1) + ":0] ready_orig,");
+  v.line("input  wire [" + S(NW - 1) + ":0] in_data,           // the input c-links");
+  v.line("output wire [" + S(NW - 1) + ":0] out_data,          // the output c-links");
+  v.line("output wire [" + S(H - 1) + ":0] overflow,");
+  v.line("output wire busy");
+  v.end_ports();
+  v.line("wire cfg_we;");
+  v.line("wire [" + S(CAW - 1) + ":0] cfg_addr;");
+  v.line("wire [" + S(CDW - 1) + ":0] cfg_data;");
+  v.line("/* verilator lint_off UNUSEDSIGNAL */");
+  v.line("wire [" + S(H - 1) + ":0] handled_valid, sent_valid, cfg_from;  // trace: not used here");
+  v.line("wire [" + S(H * MW - 1) + ":0] handled_msg, sent_msg;");
+  v.line("/* verilator lint_on UNUSEDSIGNAL */");
+  v.instance("clos_ctrl_top", "ctrl", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"leaf_valid", "leaf_valid"}, {"leaf_msg", "leaf_msg"},
+              {"leaf_take", "leaf_take"}, {"ready_valid", "ready_valid"}, {"ready_orig", "ready_orig"},
+              {"handled_valid", "handled_valid"}, {"handled_msg", "handled_msg"}, {"sent_valid", "sent_valid"},
+              {"sent_msg", "sent_msg"}, {"overflow", "overflow"}, {"busy", "busy"}, {"cfg_we", "cfg_we"},
+              {"cfg_from", "cfg_from"}, {"cfg_addr", "cfg_addr"}, {"cfg_data", "cfg_data"}});
+  v.instance("clos_network", "sw", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"cfg_we", "cfg_we"}, {"cfg_addr", "cfg_addr"}, {"cfg_data", "cfg_data"},
+              {"in_data", "in_data"}, {"out_data", "out_data"}});
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  GeneratedDesign d;
+  d.top = "clos_switched";
+  for (const GeneratedDesign* part : {&sw, &ctrl})
+    for (const auto& [name, text] : part->files)
+      if (name.size() > 2 && name.substr(name.size() - 2) == ".v") d.files.emplace_back(name, text);
+  d.files.emplace_back("clos_switched.v", v.text());
   d.files.emplace_back("filelist.f", filelist(d));
   return d;
 }
@@ -508,7 +566,8 @@ StreamBoardSpec clos_stream_spec(const ClosConfig& cfg) {
   s.info.name = cfg.name;
   s.info.leaves = static_cast<uint32_t>(NL);
   s.info.params = {{"m", S(p.m)}, {"n", S(p.n)}, {"r", S(p.r)}, {"hnode_dims", S(p.hnode_dims)},
-                   {"cancel_limit", S(p.cancel_limit)}, {"max_words", S(clos_stream_max_words())}};
+                   {"cancel_limit", S(p.cancel_limit)}, {"select", p.select_pair ? "pair" : "dest"},
+                   {"resend_after_wait", p.resend_after_wait ? "1" : "0"}, {"max_words", S(clos_stream_max_words())}};
   s.info.regions = {"network"};
   for (int i = 0; i < NL; ++i) {
     s.info.counters.push_back({"leaf" + S(i) + ".sent", CounterKind::In, 0});

@@ -38,6 +38,12 @@ struct ClosCtrlLayout {
 ClosCtrlLayout clos_ctrl_layout(const ClosConfig& cfg);
 GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg);
 
+// The switch with its controllers: clos_network (emit_clos) configured by clos_ctrl_top
+// (emit_clos_ctrl) through its configuration port, under a top clos_switched: the leaves' CSR /
+// ODCR in and READY out per hnode, the circuits' data in and out, busy and overflow. What the
+// iCE40 figures (`cmnet bench`) place; the trace ports stay inside. hnode_dims >= 1.
+GeneratedDesign emit_clos_switched(const ClosConfig& cfg);
+
 // The tree-shaped packet network (hw/clos/clos_tree_node.v): 2^hnode_dims hnodes on a hypercube,
 // each the root of a tree whose level-l nodes have degrees[l] subtrees (the leaves below the
 // last level), leaves numbered consecutively tree by tree, under a top clos_tree_top with per-leaf

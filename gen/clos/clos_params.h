@@ -23,6 +23,15 @@ struct ClosParams {
   // switch i and middle switch k belong to hnodes i mod 2^M and k mod 2^M.
   int hnode_dims = 1;
   int cancel_limit = 3;  // CANCELs of one connection before h_d sends RESEND (paper: "say three")
+  // Where h_d's search for a free middle switch starts (then upwards, wrapping), in the RTL and
+  // the model alike: false = at h_d's own first middle switch (the paper's reference order,
+  // "ascending ... starting from h_d"), true = at (input switch + output switch) mod m (a Latin
+  // square: config "select": "pair"), which spreads one input switch's CRs over the middle switches.
+  bool select_pair = false;
+  // A CR that waited in the destination's WaitingQueue carries an InputVector as old as its wait:
+  // true = h_d answers it, when it takes the leaf, with the paper's RESEND (h_o sends the CR again
+  // with its current InputVector) instead of selecting with the old vector.
+  bool resend_after_wait = false;
 
   int ports() const { return n * r; }  // N: data processors (c-links each side)
   int hnodes() const { return 1 << hnode_dims; }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <vector>
 
 #include "gen/clos/clos_config.h"
 #include "host/stream_runner.h"
@@ -22,5 +23,20 @@ struct ClosRunOptions {
 StreamWorkload clos_permutation_workload(const ClosConfig& cfg, const ClosRunOptions& o);
 StreamRunOutcome run_clos_stream(const ClosConfig& cfg, const ClosRunOptions& o, const StreamRunArgs& a,
                                  std::FILE* out = stdout);
+
+// `cmnet sweep` on the stream board. Offered load: circuits requested per leaf, k rounds of
+// random permutations (no leaf to itself), each leaf's requests one after another as the leaf
+// takes them (its next once its DDCR is handled). Accepted: circuits established per leaf (the
+// board's READYs / N) beside the set-up model's for the same requests; a point agrees when the
+// READY counts are equal, every circuit's words arrive bit-exact at its destination and no word
+// is dropped. The board's own rate (circuits and data words per 1,000 cycles) is printed after
+// the sweep and written to sweep_rate.csv (the model has no cycles to compare it with).
+struct ClosSweepOptions {
+  uint64_t seed = 1;
+  int words = 2;                    // data words per circuit
+  std::vector<int> circuits = {1, 2, 4};  // offered: circuits requested per leaf
+};
+StreamWorkload clos_rounds_workload(const ClosConfig& cfg, int rounds, int words, uint64_t seed);
+bool run_clos_sweep(const ClosConfig& cfg, const ClosSweepOptions& o, const StreamRunArgs& a, std::FILE* out = stdout);
 
 }  // namespace cmnet

@@ -22,11 +22,15 @@
 //   RESEND (h_o) CR again with the current InputVector; "blocked": the CSR again to itself and
 //                orig released if the request holds it (up-going)
 //   ACK    (h_o) InputVector bit set; take orig or wait (non-up-going); READY
+//          (SELECT_PAIR: the search starts at (input switch + output switch) mod M, a Latin
+//          square, instead of at h_d's own first middle switch START)
 //   ODCR   (h_o) InputVector bit cleared, IDCR to h_m, orig released
 //   IDCR   (h_m) RelayTable freed, DDCR to h_d
 //   DDCR   (h_d) OutputVector bit cleared, dest released
 // A release hands the leaf to the first request of its WaitingQueue, which then continues
-// (CR from h_o, SELECT at h_d, or READY).
+// (CR from h_o, SELECT at h_d, or READY). With RESEND_AFTER_WAIT, a CR that waited at h_d is
+// answered with RESEND (not "blocked") instead of its SELECT: its InputVector is as old as its
+// wait; h_o sends the CR again with its current InputVector, h_d keeps the destination leaf.
 // The hardware signals to the switches (the configuration port of clos_network, addressed as
 // ClosParams::cfg_* says): h_d sets the output switch's port to ms when it selects and clears it
 // on CANCEL and DDCR; h_m sets the middle switch on an accepted CO and clears it on IDCR; h_o
@@ -46,6 +50,8 @@ module clos_hnode_engine #(
   parameter integer FW = 4,         // input queue depth 2^FW
   parameter integer CANCEL_LIMIT = 3,
   parameter integer START = 0,      // the first middle switch of the search (h_d's own)
+  parameter integer SELECT_PAIR = 0, // 1: the search starts at (input switch + output switch) mod M
+  parameter integer RESEND_AFTER_WAIT = 0,  // 1: a CR that waited for its destination gets RESEND
   parameter integer CAW = 4,        // configuration address bits
   parameter integer CSW = 2,        // configuration select bits
   parameter integer MW = M + 5 + KW + 2 * NW + D
@@ -152,6 +158,13 @@ module clos_hnode_engine #(
       out_addr = t[CAW-1:0];
     end
   endfunction
+  function [KW-1:0] pair_start(input [RW-1:0] a, input [RW-1:0] b);  // (a + b) mod M
+    integer t;
+    begin
+      t = ({{(32-RW){1'b0}}, a} + {{(32-RW){1'b0}}, b}) % M;
+      pair_start = t[KW-1:0];
+    end
+  endfunction
   function [CSW:0] sel(input [31:0] x);
     sel = {1'b1, x[CSW-1:0]};
   endfunction
@@ -195,6 +208,7 @@ module clos_hnode_engine #(
   wire go = !cfg_valid;
 
   // ---- the switch status and the leaf status
+  wire [KW-1:0] sel_start;          // where the search for a free middle switch starts
   reg hs_valid;
   reg [2:0] hs_code;
   reg [SW-1:0] hs_sw;
@@ -207,7 +221,7 @@ module clos_hnode_engine #(
   wire [M-1:0] hs_res_iv;
   clos_hnode #(.M(M), .R(R), .RL(RL), .KL(KL), .KW(KW), .RW(RW), .SW(SW), .LW(LW)) status (
     .clk(clk), .rst(rst), .op_valid(hs_valid && go), .op_code(hs_code), .op_sw(hs_sw), .op_k(hs_k), .op_ms(hs_ms),
-    .op_in_sw(hs_in), .op_out_sw(hs_out), .op_start(START_MS), .op_iv(hs_iv), .op_tried(hs_tried),
+    .op_in_sw(hs_in), .op_out_sw(hs_out), .op_start(sel_start), .op_iv(hs_iv), .op_tried(hs_tried),
     .res_found(hs_found), .res_ms(hs_res_ms), .res_accept(hs_accept), .res_iv(hs_res_iv));
 
   reg ls_valid, ls_release;
@@ -228,6 +242,7 @@ module clos_hnode_engine #(
   wire [KW-1:0] k_local_full = c_ms >> D;  // the local middle switch: its low LW bits
   wire [MW-1:0] head = fifo[f_head];        // its destination bits are this hnode
   /* verilator lint_on UNUSEDSIGNAL */
+  assign sel_start = SELECT_PAIR != 0 ? pair_start(sw_o, sw_d) : START_MS;
   wire [LLW-1:0] lo = local_leaf(c_orig), ld = local_leaf(c_dest), lr = local_leaf(rel_leaf);
   wire [CW-1:0] cancels_next = cancels[c_orig] + 1'b1;
 
@@ -464,7 +479,17 @@ module clos_hnode_engine #(
               end
               2'd1: begin  // its selection at h_d: the released leaf is its destination
                 c_dest <= rel_leaf;
-                state <= S_SELECT;
+                if (RESEND_AFTER_WAIT != 0) begin
+                  // Its InputVector aged in the queue: RESEND to h_o for a current one.
+                  e_msg <= pack(hnode_of_leaf(ls_res_req), T_RESEND, ls_res_req, rel_leaf, {KW{1'b0}}, 1'b0,
+                                {M{1'b0}});
+                  e_ready_msg <= 1'b0;
+                  e_release <= 1'b0;
+                  e_next <= S_IDLE;
+                  state <= S_EMIT;
+                end else begin
+                  state <= S_SELECT;
+                end
               end
               default: begin  // READY: the released leaf is its originator
                 e_msg <= pack(SELF, T_READY, ls_res_req, own_dest[lr], own_ms[lr], 1'b0, {M{1'b0}});

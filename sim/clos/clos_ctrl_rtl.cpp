@@ -79,7 +79,7 @@ std::string cfg_str(int addr, int data, const ClosParams& p) {
 }  // namespace
 
 ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLeafRequest>& requests, uint64_t max_cycles,
-                                 double timeout_s, int model_cancel_limit) {
+                                 double timeout_s, const ClosParams* model_params) {
   const ClosParams& p = cfg.clos;
   const Layout L(clos_ctrl_layout(cfg));
   if (L.l.MW > 64) throw std::invalid_argument("clos ctrl RTL harness: messages wider than 64 bits");
@@ -103,9 +103,8 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
     throw std::runtime_error("clos ctrl RTL harness failed (exit " + std::to_string(rc) + ")");
   }
   ClosCtrlRtlRun run;
-  ClosSetupOptions o;
-  ClosParams mp = p;
-  if (model_cancel_limit > 0) mp.cancel_limit = model_cancel_limit;
+  const ClosParams mp = model_params ? *model_params : p;
+  const ClosSetupOptions o = clos_protocol_options(mp);
   ClosProtocolModel model(mp, o);
   // Per hnode: what the model's step for its last handled message sends, and what the RTL sent since.
   std::vector<std::vector<std::string>> want(static_cast<size_t>(p.hnodes())), got(want.size());

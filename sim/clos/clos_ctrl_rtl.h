@@ -32,10 +32,11 @@ struct ClosCtrlRtlRun {
 };
 
 // requests: each leaf's in order (a leaf's next starts after its previous one is over).
-// model_cancel_limit > 0: the model is given this CANCEL limit instead of the RTL's (to show the
-// comparison catches a difference).
+// model_params: the model runs with these parameters (CANCEL limit, selection start, RESEND after
+// a wait) instead of the RTL's, to show the comparison catches a difference.
 ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLeafRequest>& requests,
-                                 uint64_t max_cycles = 2000000, double timeout_s = 600, int model_cancel_limit = 0);
+                                 uint64_t max_cycles = 2000000, double timeout_s = 600,
+                                 const ClosParams* model_params = nullptr);
 
 // Random sequences: `per_leaf` requests for each leaf, uniform destinations, think and hold
 // uniform in [0, 2 * mean].

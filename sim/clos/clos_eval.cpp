@@ -158,7 +158,31 @@ ClosEvalResult run_connect_eval(const ClosEvalOptions& o) {
     ClosSetupOptions so;
     so.open_loop = true;
     so.interarrival_us = 1.0 / (rate * (1 - kShortShare));
-    so.hold_us = kLongMean / kLinkMBs;
+    so.hold_us = kLongMean / o.circuit_mb_s;
+    so.duplex_leaves = o.duplex_leaves;
+    so.hop_us *= o.control_scale;
+    so.handle_us *= o.control_scale;
+    if (!o.two_hypercubes) {
+      // The short messages' routing jobs at the hnodes: each short message is routed by the CPU of
+      // every hnode on its path except its ends (the leaves): its source tree's, the hypercube's
+      // intermediate ones, the destination tree's (all data messages pass an hnode: the trees
+      // hang below it). Counted on sampled routes.
+      const ClosTree tree(ClosTreeShape{});
+      std::mt19937_64 g(o.seed + 7);
+      std::uniform_int_distribution<int> any(0, kDataProcessors - 1);
+      double crossings = 0;
+      constexpr int kSamples = 4000;
+      for (int i = 0; i < kSamples; ++i) {
+        const int a = any(g);
+        int b = any(g);
+        if (b == a) b = (a + 1) % kDataProcessors;
+        for (const ClosTreeNode& n : tree.route(a, b).path) crossings += n.level == 0 ? 1 : 0;
+      }
+      const double per_msg = crossings / kSamples;
+      const double short_per_us = rate * kShortShare * kDataProcessors;
+      const double per_hnode_per_us = short_per_us * per_msg / (1 << p.hnode_dims);
+      so.background_gap_us = per_hnode_per_us > 0 ? 1.0 / per_hnode_per_us : 0;
+    }
     so.active_per_switch = 30;
     so.tree_hops = ClosTree(ClosTreeShape{}).depth();
     so.requests = static_cast<uint64_t>(kDataProcessors * o.sim_us / so.interarrival_us);
@@ -171,8 +195,17 @@ ClosEvalResult run_connect_eval(const ClosEvalOptions& o) {
     for (size_t i = skip; i < s.delivery_us.size(); ++i) sum += s.delivery_us[i];
     r.long_msgs = s.delivery_us.size() - skip;
     r.long_delivery_us = r.long_msgs ? sum / static_cast<double>(r.long_msgs) : 0;
-    r.long_mb_s = s.end_us > 0 ? s.hold_sum_us * kLinkMBs / s.end_us : 0;
+    r.long_mb_s = s.end_us > 0 ? s.hold_sum_us * o.circuit_mb_s / s.end_us : 0;
     r.mean_circuits = s.mean_circuits;
+    double lat = 0;
+    for (double x : s.latency_us) lat += x;
+    r.setup_latency_us = s.latency_us.empty() ? 0 : lat / static_cast<double>(s.latency_us.size());
+    const double leaf_time = s.end_us * kDataProcessors * (o.duplex_leaves ? 2 : 1);
+    r.leaf_busy = leaf_time > 0 ? s.leaf_busy_us / leaf_time : 0;
+    r.leaf_data = leaf_time > 0 ? 2 * s.hold_sum_us / leaf_time : 0;
+    r.hnode_util = s.end_us > 0 ? s.hnode_busy_us / (s.end_us * (1 << p.hnode_dims)) : 0;
+    r.hnode_util_max = s.end_us > 0 ? s.hnode_busy_max_us / s.end_us : 0;
+    r.s_link_util = 2 * s.mean_circuits / p.s_links();
   }
   // Short messages: the trees and the communication hypercube.
   const ClosTree tree(ClosTreeShape{});

@@ -23,6 +23,12 @@ struct ClosEvalOptions {
   double warmup_us = 50000;   // messages generated before are not measured
   uint64_t seed = 1;
   int hypercube_packet_bytes = 0;  // baseline: 0 = whole messages stored and forwarded (the paper's)
+  // Variants for finding what limits the long messages' throughput (the knee):
+  bool two_hypercubes = true;  // false: one hypercube, whose hnodes also route the short messages
+                               // (the paper's design before "Separation of the control hypercube")
+  bool duplex_leaves = false;  // a busy bit per c-link of a leaf (send and receive at once)
+  double circuit_mb_s = 0.8 * 0.83;  // a circuit's data rate (the processor's link, bus contention included)
+  double control_scale = 1;    // the set-up's hop and handling times scaled (small: near-instant set-up)
 };
 
 struct ClosEvalResult {
@@ -34,6 +40,12 @@ struct ClosEvalResult {
   double short_mse_us2 = 0;         // mean square error of the linear regression delivery ~ size
   double mean_circuits = 0;         // CONNECT: circuits established at once (time average)
   uint64_t long_msgs = 0, short_msgs = 0;
+  // Where the time goes (the circuits' part):
+  double setup_latency_us = 0;      // mean CSR -> READY
+  double leaf_busy = 0;             // share of the leaves' time (sides' with duplex) their busy bit is held
+  double leaf_data = 0;             // share of it carrying data (READY -> release, at both ends)
+  double hnode_util = 0, hnode_util_max = 0;  // control hnodes' CPU: mean and the busiest
+  double s_link_util = 0;           // share of the 2 r m s-links in circuits (time average)
 };
 
 ClosEvalResult run_connect_eval(const ClosEvalOptions& o);

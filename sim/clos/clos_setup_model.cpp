@@ -56,7 +56,7 @@ struct Waiting {
   int req;
 };
 
-enum class Ev { kHandle, kArrive, kLeafRequest, kLeafReady, kLeafRelease };
+enum class Ev { kHandle, kArrive, kLeafRequest, kLeafReady, kLeafRelease, kBackground };
 
 struct Event {
   double t;
@@ -76,11 +76,14 @@ class SetupSim {
     ov_.assign(r, std::vector<char>(m, 0));
     relay_in_.assign(m, std::vector<int>(r, kNone));
     relay_out_.assign(m, std::vector<int>(r, kNone));
-    holder_.assign(N, kNone);
+    const size_t sides = o.duplex_leaves ? 2 : 1;  // duplex: a busy bit per c-link (send, receive)
+    holder_.assign(N * sides, kNone);
+    held_since_.assign(N * sides, 0.0);
+    hnode_busy_.assign(static_cast<size_t>(p.hnodes()), 0.0);
     own_active_.assign(N, 0);
     outstanding_.assign(r, 0);
     backlog_.resize(N);
-    waitq_.resize(N);
+    waitq_.resize(N * sides);
     hnode_free_.assign(static_cast<size_t>(p.hnodes()), 0.0);
     link_load_.assign(static_cast<size_t>(p.hnodes() * std::max(1, p.hnode_dims)), 0);
     hw_ = ClosSettings::empty(p);
@@ -94,6 +97,8 @@ class SetupSim {
   ClosSetupStats run() {
     if (leaves_.size() < 2) throw InputError("the set-up model needs at least two active leaves");
     for (int leaf : leaves_) schedule_request(leaf, o_.open_loop ? exp_time(o_.interarrival_us) : 0.0);
+    if (o_.background_gap_us > 0)
+      for (int h = 0; h < p_.hnodes(); ++h) push(exp_time(o_.background_gap_us), Ev::kBackground, h);
     uint64_t events = 0;
     while (!q_.empty()) {
       if (++events > o_.max_events) {
@@ -109,7 +114,20 @@ class SetupSim {
         case Ev::kArrive: {
           double& f = hnode_free_[static_cast<size_t>(e.where)];
           f = std::max(f, now_) + o_.handle_us;
+          hnode_busy_[static_cast<size_t>(e.where)] += o_.handle_us;
           push(f, Ev::kHandle, e.where, e.msg);
+          break;
+        }
+        case Ev::kBackground: {
+          // Another job for this hnode's CPU (one shared hypercube: a short message it routes),
+          // uniform 0 .. 2 x handle_us; the next while requests are still out.
+          double& f = hnode_free_[static_cast<size_t>(e.where)];
+          const double d = std::uniform_real_distribution<double>(0, 2 * o_.handle_us)(rng_);
+          f = std::max(f, now_) + d;
+          hnode_busy_[static_cast<size_t>(e.where)] += d;
+          ++s_.background_jobs;
+          if (s_.issued < o_.requests || s_.torn_down < s_.issued)
+            push(now_ + exp_time(o_.background_gap_us), Ev::kBackground, e.where);
           break;
         }
         case Ev::kHandle:
@@ -134,6 +152,10 @@ class SetupSim {
     if (s_.issued < o_.requests) s_.deadlock = true;
     if (!s_.deadlock) check_idle();
     for (uint64_t l : link_load_) s_.max_link_load = std::max(s_.max_link_load, l);
+    for (double b : hnode_busy_) {
+      s_.hnode_busy_us += b;
+      s_.hnode_busy_max_us = std::max(s_.hnode_busy_max_us, b);
+    }
     return std::move(s_);
   }
 
@@ -151,7 +173,9 @@ class SetupSim {
   // hnode state (indexed by switch; switch i's controller is hnode_of_switch(i))
   std::vector<std::vector<char>> iv_, ov_;           // [input switch][m], [output switch][m]
   std::vector<std::vector<int>> relay_in_, relay_out_;  // [middle][input switch], [middle][output switch]: request
-  std::vector<int> holder_;                           // leaf busy bit: the request holding it
+  std::vector<int> holder_;                           // leaf busy bit (duplex: per side): the request holding it
+  std::vector<double> held_since_;                    // when the holder took it
+  std::vector<double> hnode_busy_;                    // handling time per hnode (circuits' messages and background)
   std::vector<int> outstanding_;                      // per input switch: CRs sent, not yet ACKed or RESENT
   std::vector<char> own_active_;                      // the leaf has a request of its own out
   std::vector<std::deque<double>> backlog_;           // open loop: its later messages (generation times)
@@ -173,6 +197,12 @@ class SetupSim {
   int hnode_of_middle(int k) const { return k % p_.hnodes(); }
   int h_o(const Req& r) const { return hnode_of_switch(sw(r.orig)); }
   int h_d(const Req& r) const { return hnode_of_switch(sw(r.dest)); }
+  // The busy bit a request takes at its originating and at its destination leaf: the leaf's one
+  // bit, or (duplex_leaves) its sending side 2l and its receiving side 2l + 1. Either way the
+  // lower-numbered leaf's comes first in one total order, so the deadlock rule still holds.
+  int ro(const Req& r) const { return o_.duplex_leaves ? 2 * r.orig : r.orig; }
+  int rd(const Req& r) const { return o_.duplex_leaves ? 2 * r.dest + 1 : r.dest; }
+  int leaf_of(int res) const { return o_.duplex_leaves ? res / 2 : res; }
 
   void fail(const std::string& e) {
     if (s_.error.empty()) s_.error = "t = " + std::to_string(now_) + " us: " + e;
@@ -398,7 +428,8 @@ class SetupSim {
     return h != kNone && h != req;
   }
   void acquire(int leaf, int req) {
-    if (busy_for_other(leaf, req)) fail("leaf " + std::to_string(leaf) + " taken twice");
+    if (busy_for_other(leaf, req)) fail("leaf " + std::to_string(leaf_of(leaf)) + " taken twice");
+    if (holder_[static_cast<size_t>(leaf)] == kNone) held_since_[static_cast<size_t>(leaf)] = now_;
     holder_[static_cast<size_t>(leaf)] = req;
   }
 
@@ -422,14 +453,14 @@ class SetupSim {
   void origin_start(int req) {
     Req& r = reqs_[static_cast<size_t>(req)];
     if (r.up) {
-      log_take(r.orig, req, 0, busy_for_other(r.orig, req));
-      if (busy_for_other(r.orig, req)) {
+      log_take(r.orig, req, 0, busy_for_other(ro(r), req));
+      if (busy_for_other(ro(r), req)) {
         r.waited = true;
-        waitq_[static_cast<size_t>(r.orig)].push_back({Waiting::kCrAtOrig, req});
-        s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(r.orig)].size());
+        waitq_[static_cast<size_t>(ro(r))].push_back({Waiting::kCrAtOrig, req});
+        s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(ro(r))].size());
         return;
       }
-      acquire(r.orig, req);
+      acquire(ro(r), req);
     }
     send_cr(req);
   }
@@ -441,15 +472,15 @@ class SetupSim {
     std::fill(r.tried.begin(), r.tried.end(), 0);
     r.cancels = 0;
     r.cr_waited = false;
-    log_take(r.dest, req, 1, busy_for_other(r.dest, req));
-    if (busy_for_other(r.dest, req)) {
+    log_take(r.dest, req, 1, busy_for_other(rd(r), req));
+    if (busy_for_other(rd(r), req)) {
       r.waited = true;
       r.cr_waited = true;
-      waitq_[static_cast<size_t>(r.dest)].push_back({Waiting::kCrAtDest, req});
-      s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(r.dest)].size());
+      waitq_[static_cast<size_t>(rd(r))].push_back({Waiting::kCrAtDest, req});
+      s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(rd(r))].size());
       return;
     }
-    acquire(r.dest, req);
+    acquire(rd(r), req);
     select(req);
   }
 
@@ -464,10 +495,20 @@ class SetupSim {
     int start = h_d(r) % p_.m;
     if (o_.select == ClosSelectStart::kPair) start = static_cast<int>((in_sw + out_sw) % static_cast<size_t>(p_.m));
     else if (o_.select == ClosSelectStart::kRandom) start = std::uniform_int_distribution<int>(0, p_.m - 1)(rng_);
-    for (int i = 0; i < p_.m && ms == kNone; ++i) {
+    else if (o_.select == ClosSelectStart::kNearest) start = static_cast<int>((in_sw + out_sw) % static_cast<size_t>(p_.m));
+    int best = 0;
+    for (int i = 0; i < p_.m; ++i) {
       const int k = (start + i) % p_.m;
       const size_t kk = static_cast<size_t>(k);
-      if (!r.iv[kk] && !ov[kk] && !r.tried[kk]) ms = k;
+      if (r.iv[kk] || ov[kk] || r.tried[kk]) continue;
+      if (o_.select != ClosSelectStart::kNearest) {
+        ms = k;
+        break;
+      }
+      // d(h_d, h_m) + d(h_m, h_o): the CO's hops and the ACK's.
+      const int hm = hnode_of_middle(k);
+      const int d = std::popcount(static_cast<unsigned>(h_d(r) ^ hm)) + std::popcount(static_cast<unsigned>(hm ^ h_o(r)));
+      if (ms == kNone || d < best) ms = k, best = d;
     }
     if (ClosHnodeOp* op = log_op(h_d(r), ClosHnodeOpCode::kSelect)) {
       op->sw = static_cast<int>(out_sw) / p_.hnodes();
@@ -486,7 +527,7 @@ class SetupSim {
       for (int k = 0; k < p_.m && !any_free; ++k)
         any_free = relay_in_[static_cast<size_t>(k)][in_sw] == kNone && !ov[static_cast<size_t>(k)];
       if (!any_free) ++s_.truly_blocked;
-      release_leaf(r.dest);
+      release_leaf(rd(r));
       const int mi = new_msg(ClosMsgType::kRESEND, req);
       msgs_[static_cast<size_t>(mi)].blocked = true;
       send(h_d(r), h_o(r), mi);
@@ -568,7 +609,7 @@ class SetupSim {
       send_cr(req);  // start over with the current InputVector; h_d still holds the destination
       return;
     }
-    if (holder_[static_cast<size_t>(r.orig)] == req) release_leaf(r.orig);
+    if (holder_[static_cast<size_t>(ro(r))] == req) release_leaf(ro(r));
     // The timed re-try: a fresh CSR at h_o later.
     const int mi = new_msg(ClosMsgType::kCSR, req);
     --s_.messages[static_cast<int>(ClosMsgType::kCSR)];  // not a leaf's message: counted as RESEND
@@ -586,14 +627,14 @@ class SetupSim {
     r.ms = ms;
     iv_[static_cast<size_t>(sw(r.orig))][static_cast<size_t>(ms)] = 1;
     log_switch_op(h_o(r), ClosHnodeOpCode::kAck, sw(r.orig), ms);
-    log_take(r.orig, req, 2, busy_for_other(r.orig, req));
-    if (!r.up && busy_for_other(r.orig, req)) {
+    log_take(r.orig, req, 2, busy_for_other(ro(r), req));
+    if (!r.up && busy_for_other(ro(r), req)) {
       r.waited = true;
-      waitq_[static_cast<size_t>(r.orig)].push_back({Waiting::kAckAtOrig, req});
-      s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(r.orig)].size());
+      waitq_[static_cast<size_t>(ro(r))].push_back({Waiting::kAckAtOrig, req});
+      s_.max_waiting = std::max(s_.max_waiting, waitq_[static_cast<size_t>(ro(r))].size());
       return;
     }
-    acquire(r.orig, req);
+    acquire(ro(r), req);
     connect(req);
   }
 
@@ -631,7 +672,7 @@ class SetupSim {
     if (hw_.in_sel[u][k] != port(r.orig) || hw_.mid_sel[k][v] != static_cast<int>(u) ||
         hw_.out_sel[v][static_cast<size_t>(port(r.dest))] != r.ms)
       fail("circuit " + std::to_string(r.orig) + " -> " + std::to_string(r.dest) + " is not in the switch settings");
-    if (holder_[static_cast<size_t>(r.orig)] != req || holder_[static_cast<size_t>(r.dest)] != req)
+    if (holder_[static_cast<size_t>(ro(r))] != req || holder_[static_cast<size_t>(rd(r))] != req)
       fail("circuit established without both leaves");
     established_[static_cast<size_t>(r.orig)] = r.dest;
     account_circuits();
@@ -685,7 +726,7 @@ class SetupSim {
     const int mi = new_msg(ClosMsgType::kIDCR, req);
     msgs_[static_cast<size_t>(mi)].ms = r.ms;
     send(h_o(r), hnode_of_middle(r.ms), mi);
-    release_leaf(r.orig);
+    release_leaf(ro(r));
   }
 
   // (9) h_m: free the RelayTable entry, DDCR to h_d.
@@ -716,20 +757,22 @@ class SetupSim {
     log_switch_op(h_d(r), ClosHnodeOpCode::kClearOv, static_cast<int>(v), ms);
     hw_.out_sel[v][static_cast<size_t>(port(r.dest))] = kNone;
     cfg(p_.out_cfg_base() + r.dest, -1);
-    release_leaf(r.dest);
+    release_leaf(rd(r));
     r.live = false;
     ++s_.torn_down;
     if (!o_.open_loop && !out_) schedule_request(r.orig, exp_time(o_.think_us));
   }
 
   // The busy bit goes to the first request in the leaf's WaitingQueue, or the leaf is idle.
+  // `leaf`: the busy bit (ro / rd).
   void release_leaf(int leaf) {
+    if (holder_[static_cast<size_t>(leaf)] != kNone) s_.leaf_busy_us += now_ - held_since_[static_cast<size_t>(leaf)];
     holder_[static_cast<size_t>(leaf)] = kNone;
     auto& q = waitq_[static_cast<size_t>(leaf)];
     if (o_.log_hnode_ops) {
       ClosLeafOp op;
-      op.hnode = hnode_of_switch(sw(leaf));
-      op.leaf = (sw(leaf) / p_.hnodes()) * p_.n + port(leaf);
+      op.hnode = hnode_of_switch(sw(leaf_of(leaf)));
+      op.leaf = (sw(leaf_of(leaf)) / p_.hnodes()) * p_.n + port(leaf_of(leaf));
       op.release = true;
       op.resume = !q.empty();
       if (!q.empty()) {
@@ -780,6 +823,13 @@ class SetupSim {
 };
 
 }  // namespace
+
+ClosSetupOptions clos_protocol_options(const ClosParams& p) {
+  ClosSetupOptions o;
+  o.select = p.select_pair ? ClosSelectStart::kPair : ClosSelectStart::kDest;
+  o.resend_after_wait = p.resend_after_wait;
+  return o;
+}
 
 struct ClosProtocolModel::Impl {
   Impl(const ClosParams& p, const ClosSetupOptions& o) : p(p), o(o), sim(this->p, this->o) {}

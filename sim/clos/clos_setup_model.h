@@ -63,8 +63,12 @@ const char* to_string(ClosMsgType t);
 // first middle switch (the paper's reference order, "ascending order of the id numbers of the
 // nodes starting from h_d"), at (input switch + output switch) mod m (a Latin square: requests
 // from one input switch to different output switches, and to one output switch from different
-// input switches, start at different middle switches), or at random.
-enum class ClosSelectStart { kDest, kPair, kRandom };
+// input switches, start at different middle switches), or at random. kNearest (model only): the
+// paper's goal, "minimize the distance from h_d to h_o through h_m" (its ref. 26 is not given):
+// of the free middle switches, one whose hnode h_m makes the hypercube path h_d -> h_m -> h_o
+// shortest (Hamming distances; on a shortest h_d -> h_o path when one is free), ties broken
+// by the Latin-square order, so the choices still spread.
+enum class ClosSelectStart { kDest, kPair, kRandom, kNearest };
 
 struct ClosSetupOptions {
   uint64_t requests = 1000;    // circuit requests issued in all; then the run drains
@@ -85,7 +89,19 @@ struct ClosSetupOptions {
   double interarrival_us = 20000;
   ClosSelectStart select = ClosSelectStart::kDest;
   bool resend_after_wait = false;  // RESEND a CR whose InputVector aged in a WaitingQueue (see above)
+  // A busy bit per c-link of a leaf (its sending side, the input c-link, and its receiving side,
+  // the output c-link) instead of one per leaf: a leaf may send over one circuit while it
+  // receives over another. Not the paper's ("the status can be idle or busy"); for measuring.
+  bool duplex_leaves = false;
+  // One shared hypercube (the paper's design before its enhancement): besides the circuits'
+  // messages each hnode's CPU routes other traffic, Poisson jobs of uniform 0 .. 2 x handle_us
+  // every background_gap_us on average (0: none, the paper's separate control hypercube).
+  double background_gap_us = 0;
 };
+
+// The options under which the model does what the RTL emitted from `p` does: the selection's
+// start (ClosParams::select_pair) and RESEND after a wait (ClosParams::resend_after_wait).
+ClosSetupOptions clos_protocol_options(const ClosParams& p);
 
 // The circuits connected (h_o has set the input switch, and has not yet handled the ODCR: from
 // just before READY to just after the release) and the switch settings at a moment.
@@ -161,6 +177,10 @@ struct ClosSetupStats {
   std::vector<ClosHnodeOp> hnode_ops;  // when ClosSetupOptions::log_hnode_ops
   std::vector<ClosLeafOp> leaf_ops;    // when ClosSetupOptions::log_hnode_ops
   size_t max_waiting = 0;              // longest WaitingQueue seen
+  double leaf_busy_us = 0;             // busy bits held (summed over leaves, or sides with duplex_leaves)
+  double hnode_busy_us = 0;            // hnodes' handling time, summed over hnodes
+  double hnode_busy_max_us = 0;        // the busiest hnode's
+  uint64_t background_jobs = 0;
 };
 
 // Runs the parallel set-up of `opt.requests` random circuits on N(m, n, r) with 2^hnode_dims

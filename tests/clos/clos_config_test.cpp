@@ -77,6 +77,25 @@ TEST(ClosConfig, BadValuesNameFileFieldValueAndRange) {
   EXPECT_NE(error_of(R"({"network": "clos", "clos": {"m": 2, "n": 2, "r": 4, "cancel_limit": 0}})")
                 .find("cancel_limit = 0 out of range 1..64"),
             std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "clos", "clos": {"m": 2, "n": 2, "r": 4, "select": "nearest"}})")
+                .find("select = \"nearest\" unknown (allowed: \"dest\""),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "clos", "clos": {"m": 2, "n": 2, "r": 4, "resend_after_wait": 1}})")
+                .find("resend_after_wait must be true or false, got 1"),
+            std::string::npos);
+}
+
+TEST(ClosConfig, TheSelectionStartAndResendAfterWaitOptions) {
+  const ClosConfig c = parse_clos_config(
+      R"({"network": "clos", "clos": {"m": 4, "n": 4, "r": 4, "select": "pair", "resend_after_wait": true}})", "x.json");
+  EXPECT_TRUE(c.clos.select_pair);
+  EXPECT_TRUE(c.clos.resend_after_wait);
+  const ClosConfig back = parse_clos_config(config_to_json(c), "again.json");
+  EXPECT_TRUE(back.clos.select_pair);
+  EXPECT_TRUE(back.clos.resend_after_wait);
+  const ClosConfig d = parse_clos_config(R"({"network": "clos", "clos": {"m": 4, "n": 4, "r": 4}})", "x.json");
+  EXPECT_FALSE(d.clos.select_pair);
+  EXPECT_FALSE(d.clos.resend_after_wait);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
 #include "gen/core/process.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
@@ -65,29 +66,88 @@ TEST(ClosCtrlRtl, ADifferentModelIsCaught) {
   // after a single CANCEL differs.
   const ClosConfig c = cfg(2, 3, 4, 2, 1);
   const auto reqs = random_leaf_requests(c.clos, 40, 4, 40, 5);
-  const ClosCtrlRtlRun r = run_clos_ctrl_rtl(c, reqs, 2000000, 600, 3);
+  ClosParams three = c.clos;
+  three.cancel_limit = 3;
+  const ClosCtrlRtlRun r = run_clos_ctrl_rtl(c, reqs, 2000000, 600, &three);
   EXPECT_GT(r.mismatches, 0u);
   ASSERT_FALSE(r.first_mismatches.empty());
   EXPECT_NE(r.first_mismatches[0].find("CANCEL"), std::string::npos) << r.first_mismatches[0];
 }
 
+// The Latin-square start ((input switch + output switch) mod m) and RESEND after a wait in the
+// engines: the RTL still equals the model message by message (the model with the same options),
+// and each option changes what the engines do: a model without it disagrees.
+TEST(ClosCtrlRtl, LatinSquareStartAndResendAfterWaitAgreeWithTheModel) {
+  for (const ClosConfig& base : {cfg(4, 4, 4, 1, 1), cfg(2, 3, 4, 2, 1)}) {
+    ClosConfig c = base;
+    c.clos.select_pair = true;
+    c.clos.resend_after_wait = true;
+    const auto reqs = random_leaf_requests(c.clos, 40, 4, 40, 5);
+    const std::string what = clos_name(c.clos) + " (pair start, RESEND after a wait)";
+    const ClosCtrlRtlRun r = run_clos_ctrl_rtl(c, reqs);
+    EXPECT_EQ(r.requests_done, reqs.size()) << what;
+    EXPECT_EQ(r.mismatches, 0u) << what << ": " << (r.first_mismatches.empty() ? "" : r.first_mismatches[0]);
+    EXPECT_EQ(r.model_error, "") << what;
+    EXPECT_TRUE(r.model_idle) << what;
+    EXPECT_FALSE(r.overflow) << what;
+    EXPECT_EQ(r.readies, reqs.size()) << what;
+    // Every CR that waited for its destination came back as a RESEND and a second CR: more
+    // RESENDs and CRs than the reference engines handle for the same requests.
+    const ClosCtrlRtlRun ref = run_clos_ctrl_rtl(base, reqs);
+    EXPECT_EQ(ref.mismatches, 0u) << what;
+    EXPECT_GT(handled(r, ClosMsgType::kRESEND), handled(ref, ClosMsgType::kRESEND)) << what;
+    std::printf("%s: handled CR %llu CO %llu CANCEL %llu RESEND %llu (reference engines: CR %llu CANCEL %llu RESEND %llu)\n",
+                what.c_str(), static_cast<unsigned long long>(handled(r, ClosMsgType::kCR)),
+                static_cast<unsigned long long>(handled(r, ClosMsgType::kCO)),
+                static_cast<unsigned long long>(handled(r, ClosMsgType::kCANCEL)),
+                static_cast<unsigned long long>(handled(r, ClosMsgType::kRESEND)),
+                static_cast<unsigned long long>(handled(ref, ClosMsgType::kCR)),
+                static_cast<unsigned long long>(handled(ref, ClosMsgType::kCANCEL)),
+                static_cast<unsigned long long>(handled(ref, ClosMsgType::kRESEND)));
+    // The model without one of the options disagrees with these engines.
+    ClosParams no_pair = c.clos, no_resend = c.clos;
+    no_pair.select_pair = false;
+    no_resend.resend_after_wait = false;
+    const ClosCtrlRtlRun a = run_clos_ctrl_rtl(c, reqs, 2000000, 600, &no_pair);
+    EXPECT_GT(a.mismatches, 0u) << what << ": a model searching from h_d's own switch";
+    const ClosCtrlRtlRun b = run_clos_ctrl_rtl(c, reqs, 2000000, 600, &no_resend);
+    EXPECT_GT(b.mismatches, 0u) << what << ": a model without RESEND after a wait";
+    ASSERT_FALSE(b.first_mismatches.empty());
+    EXPECT_NE(b.first_mismatches[0].find("RESEND"), std::string::npos) << b.first_mismatches[0];
+  }
+}
+
 TEST(ClosCtrlRtl, LintsCleanAndSynthesizes) {
-  const GeneratedDesign d = emit_clos_ctrl(cfg(4, 4, 4, 1, 3));
-  const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-ctrl-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  write_design(d, dir.string());
-  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
-  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
-  const std::string log = (dir / "lint.log").string();
-  EXPECT_EQ(run_child(cmd, 300, log), 0);
-  std::stringstream ss;
-  ss << std::ifstream(log).rdbuf();
-  EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
-  std::string script = "read_verilog";
-  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-  script += "; synth_ice40 -top " + d.top;
-  EXPECT_EQ(run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 600, ""), 0);
-  fs::remove_all(dir);
+  // The reference engines and the engines with both options (pair start, RESEND after a wait):
+  // both lint clean; the latter (the larger) synthesizes.
+  ClosConfig opt = cfg(4, 4, 4, 1, 3);
+  opt.clos.select_pair = true;
+  opt.clos.resend_after_wait = true;
+  for (const ClosConfig& c : {cfg(4, 4, 4, 1, 3), opt}) {
+    const GeneratedDesign d = emit_clos_ctrl(c);
+    // and the switch with these controllers (what `cmnet bench` places on the iCE40)
+    const GeneratedDesign s = emit_clos_switched(c);
+    const fs::path sdir = testing_checks::temp_dir("clos-switched");
+    EXPECT_EQ(testing_checks::lint_problems(s, s.top, sdir), "");
+    fs::remove_all(sdir);
+    const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-ctrl-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    write_design(d, dir.string());
+    std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
+    for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
+    const std::string log = (dir / "lint.log").string();
+    EXPECT_EQ(run_child(cmd, 300, log), 0);
+    std::stringstream ss;
+    ss << std::ifstream(log).rdbuf();
+    EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
+    if (c.clos.select_pair) {
+      std::string script = "read_verilog";
+      for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
+      script += "; synth_ice40 -top " + d.top;
+      EXPECT_EQ(run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 600, ""), 0);
+    }
+    fs::remove_all(dir);
+  }
 }
 
 TEST(ClosCtrlRtl, OneHnodeIsRefused) {

@@ -36,5 +36,24 @@ TEST(ClosEval, RandomPairingsLinkMostProcessors) {
   }
 }
 
+// The variants that find the knee: one hypercube loads the control hnodes more; duplex leaves
+// (a busy bit per c-link) carry more of a heavy load than one busy bit per leaf.
+TEST(ClosEval, KneeVariants) {
+  ClosEvalOptions o;
+  o.load_mb_s = 200;
+  o.sim_us = 60000;
+  o.warmup_us = 7500;
+  const ClosEvalResult base = run_connect_eval(o);
+  EXPECT_GT(base.hnode_util, 0);
+  EXPECT_GT(base.leaf_busy, base.leaf_data);
+  EXPECT_GT(base.s_link_util, 0);
+  ClosEvalOptions one = o;
+  one.two_hypercubes = false;
+  EXPECT_GT(run_connect_eval(one).hnode_util, base.hnode_util);
+  ClosEvalOptions duplex = o;
+  duplex.duplex_leaves = true;
+  EXPECT_GT(run_connect_eval(duplex).mean_circuits, base.mean_circuits);
+}
+
 }  // namespace
 }  // namespace cmnet

@@ -113,7 +113,14 @@ TEST(ClosFamily, WhatIsNotBuiltRefusesClearly) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("--pattern transpose"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(f.sweep(cfg, SweepArgs{}), InputError);
+  SweepArgs sa;
+  sa.pattern = "transpose";
+  try {
+    f.sweep(cfg, sa);
+    ADD_FAILURE() << "sweep accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--pattern transpose"), std::string::npos) << e.what();
+  }
   BuildArgs ba;
   ba.mode = "chip";
   EXPECT_THROW(f.board_top(cfg, Board{}, ba), InputError);

@@ -177,5 +177,65 @@ TEST(ClosSetupModel, OpenLoopResendAfterWaitAndTheRaceClasses) {
   }
 }
 
+// Duplex leaves (a busy bit per c-link, for measuring the knee): a leaf sends over one circuit
+// while it receives over another, so more circuits than half the leaves are up at once; the
+// protocol stays clean and deadlock-free (the lower-numbered leaf's side first).
+TEST(ClosSetupModel, DuplexLeavesCarryMoreThanHalfTheLeavesInCircuits) {
+  const ClosParams p = net(7, 4, 4, 2);  // strictly non-blocking: only the leaves limit
+  ClosSetupOptions o;
+  o.requests = 20000;
+  o.think_us = 0;
+  o.hold_us = 2000;
+  o.seed = 9;
+  const ClosSetupStats one = run_clos_setup(p, o);
+  expect_clean(one, o, "one busy bit");
+  EXPECT_LE(one.max_circuits, static_cast<uint64_t>(p.ports() / 2));
+  o.duplex_leaves = true;
+  const ClosSetupStats two = run_clos_setup(p, o);
+  expect_clean(two, o, "duplex");
+  EXPECT_GT(two.max_circuits, static_cast<uint64_t>(p.ports() / 2));
+  EXPECT_GT(two.mean_circuits, one.mean_circuits);
+  EXPECT_GT(one.leaf_busy_us, 0);
+  EXPECT_GT(two.leaf_busy_us, 0);
+}
+
+// One shared hypercube: the hnodes' CPUs also take background jobs; they are busier, the
+// protocol still completes.
+TEST(ClosSetupModel, BackgroundJobsAtTheHnodes) {
+  const ClosParams p = net(4, 4, 8, 3);
+  ClosSetupOptions o;
+  o.requests = 5000;
+  o.think_us = 500;
+  o.hold_us = 1000;
+  o.seed = 4;
+  const ClosSetupStats quiet = run_clos_setup(p, o);
+  expect_clean(quiet, o, "no background");
+  EXPECT_EQ(quiet.background_jobs, 0u);
+  o.background_gap_us = 100;
+  const ClosSetupStats busy = run_clos_setup(p, o);
+  expect_clean(busy, o, "background every 100 us");
+  EXPECT_GT(busy.background_jobs, 0u);
+  EXPECT_GT(busy.hnode_busy_us, quiet.hnode_busy_us);
+  EXPECT_GE(busy.hnode_busy_max_us * p.hnodes(), busy.hnode_busy_us);
+}
+
+// The distance-minimising selection (h_m on a short h_d -> h_m -> h_o path): clean, and fewer
+// hypercube hops per connection than the reference order from h_d's own switch.
+TEST(ClosSetupModel, NearestMiddleSwitchShortensTheControlPaths) {
+  const ClosParams p = net(16, 4, 16, 4);  // 16 hnodes, one middle switch each
+  ClosSetupOptions o;
+  o.requests = 8000;
+  o.think_us = 3000;
+  o.hold_us = 1000;
+  o.seed = 12;
+  const ClosSetupStats ref = run_clos_setup(p, o);
+  expect_clean(ref, o, "from h_d");
+  o.select = ClosSelectStart::kNearest;
+  const ClosSetupStats near = run_clos_setup(p, o);
+  expect_clean(near, o, "nearest");
+  EXPECT_LT(static_cast<double>(near.cube_hops) / static_cast<double>(near.ready),
+            0.95 * static_cast<double>(ref.cube_hops) / static_cast<double>(ref.ready));
+}
+
 }  // namespace
 }  // namespace cmnet

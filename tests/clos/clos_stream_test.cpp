@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
@@ -49,10 +50,39 @@ TEST(ClosStream, APermutationOfCircuitsOnTheSimulatedBoard) {
   for (const StreamUnit& u : r.result.delivered) EXPECT_EQ(u.words.size(), 7u);
 }
 
+// `cmnet sweep`'s path: one simulated board, 1, 2 and 3 rounds of permutations of circuits;
+// every point's READYs equal the set-up model's for the same requests, every circuit delivered
+// bit-exact, nothing dropped, the counters conserved; the table, CSV, JSON and plot written.
+TEST(ClosStream, ASweepOfCircuitsPerLeafAgreesWithTheModel) {
+  const ClosConfig c = cfg(2, 2, 4, 2);
+  StreamRunArgs a;
+  a.out_dir = temp_dir("clos-stream-sweep").string();
+  a.timeout_s = 120;
+  ClosSweepOptions o;
+  o.seed = 7;
+  o.words = 3;
+  o.circuits = {1, 2, 3};
+  std::FILE* null = std::fopen("/dev/null", "w");
+  const bool ok = run_clos_sweep(c, o, a, null);
+  std::fclose(null);
+  EXPECT_TRUE(ok);
+  const std::string csv = slurp_log(std::filesystem::path(a.out_dir) / "sweep.csv");
+  // offered, accepted (circuits per leaf), the model's, units delivered (8 leaves), ...
+  EXPECT_NE(csv.find("\n1,1,1,8,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n2,2,2,16,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n3,3,3,24,"), std::string::npos) << csv;
+  const std::string rate = slurp_log(std::filesystem::path(a.out_dir) / "sweep_rate.csv");
+  EXPECT_NE(rate.find("\n3,"), std::string::npos) << rate;
+  const std::string svg = slurp_log(std::filesystem::path(a.out_dir) / "sweep.svg");
+  EXPECT_NE(svg.find("circuits requested per leaf"), std::string::npos);
+  std::filesystem::remove_all(a.out_dir);
+}
+
 TEST(ClosStream, BadRunsAreRefused) {
   ClosRunOptions o;
   o.words = clos_stream_max_words() + 1;
   EXPECT_THROW(clos_permutation_workload(cfg(2, 2, 4, 2), o), InputError);
+  EXPECT_THROW(clos_rounds_workload(cfg(2, 2, 4, 2), 0, 2, 1), InputError);
   EXPECT_THROW(clos_stream_spec(cfg(2, 2, 4, 0)), ConfigError);
 }
 

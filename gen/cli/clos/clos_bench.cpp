@@ -5,7 +5,8 @@
 //     race rate (paper: < 1e-3), on the set-up model with the paper's 960 active leaves (30 per
 //     switch), 32 hnodes, transputer-class timing, at three loads, with 95% Wilson intervals;
 //   - set-up latency (hops, microseconds) against N;
-//   - the N(4, 4, 4) switch (8-bit circuits) through yosys synth_ice40: LUTs and flip-flops.
+//   - the N(4, 4, 4) switch (8-bit circuits) through yosys synth_ice40: LUTs and flip-flops; the
+//     switch with its controllers (clos_switched) placed on the HX8K by nextpnr: logic cells, Fmax.
 #include <unistd.h>
 
 #include <algorithm>
@@ -129,18 +130,19 @@ json setup_row_json(const ClosSetupStats& s) {
           {"cancels_paper_race", s.cancels - s.cancels_after_wait - s.cancels_retry},
           {"cr_sent_while_outstanding", outst.to_json()}, {"blocking", blocking.to_json()}, {"truly_blocked", truly.to_json()},
           {"resends", s.resends}, {"wait_resends", s.wait_resends}, {"waited", s.waited},
-          {"mean_latency_us", mean(s.latency_us)}, {"p99_latency_us", pct(s.latency_us, 0.99)}};
+          {"mean_latency_us", mean(s.latency_us)}, {"p99_latency_us", pct(s.latency_us, 0.99)},
+          {"cube_hops_per_connection", s.ready ? static_cast<double>(s.cube_hops) / static_cast<double>(s.ready) : 0.0}};
 }
 
 void print_setup_row(const char* load, const char* variant, const ClosSetupStats& s) {
   const Rate blocking{s.blocked, s.selections}, race_fresh{s.requests_raced_fresh, s.ready}, raced{s.requests_raced, s.ready};
   const uint64_t paper = s.cancels - s.cancels_after_wait - s.cancels_retry;
-  std::printf("   %-14s %-26s %8.1f %8llu %26s %26s %6llu %6llu %6llu %6.2f %26s\n", load, variant, s.mean_circuits,
+  std::printf("   %-14s %-26s %8.1f %8llu %26s %26s %6llu %6llu %6llu %6.2f %26s %9.2f\n", load, variant, s.mean_circuits,
               static_cast<unsigned long long>(s.ready), race_fresh.str().c_str(), raced.str().c_str(),
               static_cast<unsigned long long>(s.cancels_after_wait), static_cast<unsigned long long>(s.cancels_retry),
               static_cast<unsigned long long>(paper),
               s.crs_sent ? static_cast<double>(s.crs_sent_while_outstanding) / static_cast<double>(s.crs_sent) : 0.0,
-              blocking.str().c_str());
+              blocking.str().c_str(), s.ready ? static_cast<double>(s.cube_hops) / static_cast<double>(s.ready) : 0.0);
 }
 
 json bench_setup(bool quick) {
@@ -153,8 +155,9 @@ json bench_setup(bool quick) {
               "(its InputVector\n   is as old as the wait), 'retry' = a re-selection after a CANCEL, 'race' = the paper's; "
               "'outst' = CRs sent\n   while another CR of the same input switch was unacknowledged (the race's "
               "precondition)\n");
-  std::printf("   %-14s %-26s %8s %8s %26s %26s %6s %6s %6s %6s %26s\n", "load", "protocol", "circuits", "conns",
-              "race (paper) per conn", "any CANCEL per conn", "wait", "retry", "race", "outst", "blocking (h_d: none free)");
+  std::printf("   %-14s %-26s %8s %8s %26s %26s %6s %6s %6s %6s %26s %9s\n", "load", "protocol", "circuits", "conns",
+              "race (paper) per conn", "any CANCEL per conn", "wait", "retry", "race", "outst", "blocking (h_d: none free)",
+              "cube hops");
   json rows = json::array();
   const uint64_t requests = quick ? 20000 : 100000;
   Rate pooled;  // blocking over every row: no selection blocked anywhere
@@ -195,7 +198,8 @@ json bench_setup(bool quick) {
   };
   const Variant variants[] = {{"as read", false, ClosSelectStart::kDest},
                               {"+ RESEND after a wait", true, ClosSelectStart::kDest},
-                              {"+ Latin-square start", true, ClosSelectStart::kPair}};
+                              {"+ Latin-square start", true, ClosSelectStart::kPair},
+                              {"+ nearest h_m", true, ClosSelectStart::kNearest}};
   for (double mbs : {24.0, 48.0, 96.0}) {
     for (const Variant& v : variants) {
       ClosSetupOptions o = base();
@@ -228,7 +232,7 @@ json bench_setup(bool quick) {
               "needing a\n   circuit as a Poisson process, one circuit at a time, hold %.0f us = 3,000 bytes at 0.8 "
               "MB/s x 0.83;\n   'MB/s' = offered circuit traffic. '+ RESEND after a wait': h_d RESENDs a CR that "
               "waited for the leaf;\n   '+ Latin-square start': h_d's search starts at (input switch + output switch) "
-              "mod m, not at h_d)\n\n", kHoldUs);
+              "mod m, not at h_d;\n   '+ nearest h_m': of the free middle switches one whose hnode makes h_d -> h_m -> h_o shortest, ties in\n   the Latin-square order; 'cube hops' = hypercube hops of all control messages per connection)\n\n", kHoldUs);
   rows.push_back({{"blocking_pooled", pooled.to_json()}});
   return rows;
 }
@@ -306,6 +310,55 @@ json bench_eval(bool quick) {
                      {"mse_connect", 28816}, {"mse_hypercube", 1789561}, {"long_less_pct", 40}, {"short_less_pct", 21}}}};
 }
 
+// Why the long messages saturate near 100 MB/s (paper: knee 170, limit 200 MB/s): the same
+// evaluation with one thing changed at a time, and where the time goes in each.
+json bench_knee(bool quick) {
+  std::printf("== the throughput knee, measured: the evaluation above with one assumption changed at a time\n");
+  std::printf("   %-34s %6s | %9s %8s %9s %9s | %6s %6s | %6s %6s | %7s\n", "variant", "load", "long MB/s", "circuits",
+              "long us", "set-up us", "leaf", "data", "hnode", "max", "s-links");
+  struct Variant {
+    const char* name;
+    bool two_cubes, duplex;
+    double mb_s, scale;
+  };
+  const Variant vs[] = {{"as built (two hypercubes)", true, false, 0.8 * 0.83, 1},
+                        {"one hypercube (no split)", false, false, 0.8 * 0.83, 1},
+                        {"near-instant set-up (x 0.01)", true, false, 0.8 * 0.83, 0.01},
+                        {"circuits at 0.8 MB/s", true, false, 0.8, 1},
+                        {"a busy bit per c-link (duplex)", true, true, 0.8 * 0.83, 1}};
+  json rows = json::array();
+  auto row = [&](const Variant& v, double load) {
+    ClosEvalOptions o;
+    o.load_mb_s = load;
+    o.sim_us = quick ? 150000 : 400000;
+    o.warmup_us = o.sim_us / 8;
+    o.seed = 5;
+    o.two_hypercubes = v.two_cubes;
+    o.duplex_leaves = v.duplex;
+    o.circuit_mb_s = v.mb_s;
+    o.control_scale = v.scale;
+    const ClosEvalResult c = run_connect_eval(o);
+    std::printf("   %-34s %6.0f | %9.1f %8.1f %9.0f %9.0f | %6.2f %6.2f | %6.2f %6.2f | %7.3f\n", v.name, load, c.long_mb_s,
+                c.mean_circuits, c.long_delivery_us, c.setup_latency_us, c.leaf_busy, c.leaf_data, c.hnode_util,
+                c.hnode_util_max, c.s_link_util);
+    rows.push_back({{"variant", v.name}, {"load_mb_s", load}, {"long_mb_s", c.long_mb_s}, {"mean_circuits", c.mean_circuits},
+                    {"long_delivery_us", c.long_delivery_us}, {"setup_latency_us", c.setup_latency_us},
+                    {"leaf_busy", c.leaf_busy}, {"leaf_data", c.leaf_data}, {"hnode_util", c.hnode_util},
+                    {"hnode_util_max", c.hnode_util_max}, {"s_link_util", c.s_link_util}});
+  };
+  for (double load : quick ? std::vector<double>{200} : std::vector<double>{100, 200})
+    for (const Variant& v : vs) row(v, load);
+  std::printf("   the duplex leaves' curve:\n");
+  for (double load : quick ? std::vector<double>{120, 280} : std::vector<double>{60, 120, 140, 170, 240, 280})
+    row(vs[4], load);
+  std::printf("   ('leaf' = share of the leaves' time (sides' with duplex) their busy bit is held, 'data' = of it carrying\n"
+              "   data; 'hnode' = control hnodes' CPU, mean and busiest; 's-links' = share in circuits; set-up = CSR ->\n"
+              "   READY, waits for a busy leaf included. One hypercube: the hnodes also route the short messages,\n"
+              "   jobs of 0..60 us at the rate their routes cross each hnode. Duplex: a leaf may send over one circuit\n"
+              "   while it receives over another, as the paper's 1.6 MB/s per talking pair implies)\n\n");
+  return {{"rows", rows}, {"paper", {{"knee_mb_s", 170}, {"limit_mb_s", 200}}}};
+}
+
 json bench_latency(bool quick) {
   std::printf("== set-up latency against N (N(32, 32, r), one hnode per switch pair, 32 active leaves per switch, light load: think 40 ms, hold 4 ms)\n");
   std::printf("   %6s %6s %8s %14s %16s %14s %14s\n", "N", "hnodes", "network", "hops (direct)", "latency (direct)",
@@ -369,12 +422,49 @@ json bench_fpga() {
   const auto ctrl = ice40_cells(emit_clos_ctrl(c));
   std::printf("   the 4 hnodes' message engines on their 2-cube (each with its switch and leaf status): %d LUTs %d FFs\n",
               ctrl.first, ctrl.second);
-  std::printf("   not measured: Fmax (no place and route here)\n\n");
+  // The switch with its controllers, placed and routed alone on the HX8K (bitstreams/flow.h: a
+  // module with more port bits than pins is wrapped: its ports come from a shift chain and fold
+  // into registers, so nothing is optimised away). Two hnodes (a 1-cube): with four the engines
+  // and an 8-bit switch take more logic cells than the HX8K has (8,482 of 7,680 measured).
+  json placed = json::array();
+  struct Place {
+    int width;
+    bool options;
+  };
+  for (const Place& pl : {Place{1, false}, Place{1, true}, Place{8, false}}) {
+    ClosConfig k = c;
+    k.clos.width = pl.width;
+    k.clos.hnode_dims = 1;
+    k.clos.select_pair = k.clos.resend_after_wait = pl.options;
+    const std::string what = std::to_string(pl.width) + "-bit circuits" + (pl.width == 1 ? " (serial, the paper's)" : "") +
+                             ", 2 hnodes, " + (pl.options ? "pair start + RESEND after a wait" : "reference engines");
+    namespace fs = std::filesystem;
+    ModulePlaceOptions po;
+    po.dir = (fs::temp_directory_path() / ("cmnet-clos-place-" + std::to_string(::getpid()))).string();
+    po.freq_mhz = 12;  // the boards' clock (met or not, Fmax is nextpnr's)
+    fs::remove_all(po.dir);
+    try {
+      const ModulePlacement m = place_module_ice40(emit_clos_switched(k), "clos_switched", po);
+      std::printf("   the switch with its controllers (clos_switched), %s, on the HX8K: %ld LUTs %ld FFs,\n"
+                  "      %ld of %ld logic cells%s, Fmax %.1f MHz (nextpnr-ice40, seed %d)\n",
+                  what.c_str(), m.luts, m.ffs, m.logic_cells, m.logic_cells_available,
+                  m.wrapped ? " (wrapped: ports on a shift chain)" : "", m.fmax_mhz, po.seed);
+      placed.push_back({{"what", what}, {"width", pl.width}, {"hnodes", 2}, {"options", pl.options}, {"luts", m.luts},
+                        {"flip_flops", m.ffs}, {"logic_cells", m.logic_cells},
+                        {"logic_cells_available", m.logic_cells_available}, {"wrapped", m.wrapped}, {"fmax_mhz", m.fmax_mhz}});
+    } catch (const FlowError& e) {
+      std::printf("   the switch with its controllers, %s: place and route failed: %s\n", what.c_str(), e.what());
+      placed.push_back({{"what", what}, {"error", e.what()}});
+    }
+    fs::remove_all(po.dir);
+  }
+  std::printf("\n");
   return {{"network", clos_name(c.clos)}, {"width", c.clos.width},
           {"switch", {{"luts", sw.first}, {"flip_flops", sw.second}}},
           {"hnode_switch_status", {{"luts", hn.first}, {"flip_flops", hn.second}}},
           {"hnode_leaf_status", {{"luts", lf.first}, {"flip_flops", lf.second}}},
-          {"hnode_engines", {{"luts", ctrl.first}, {"flip_flops", ctrl.second}}}};
+          {"hnode_engines", {{"luts", ctrl.first}, {"flip_flops", ctrl.second}}},
+          {"switch_with_controllers_hx8k", placed}};
 }
 
 }  // namespace
@@ -398,6 +488,7 @@ int clos_bench(const BenchArgs& a) {
   out["paper"] = {{"blocking_probability_below", 1e-4}, {"race_rate_below", 1e-3}};
   out["latency"] = bench_latency(a.quick);
   out["evaluation"] = bench_eval(a.quick);
+  out["knee"] = bench_knee(a.quick);
   out["fpga"] = bench_fpga();
   std::ofstream js(path);
   js << out.dump(2) << "\n";

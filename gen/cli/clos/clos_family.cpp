@@ -73,9 +73,23 @@ int ClosFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
 }
 
 int ClosFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
-  (void)cfg;
-  (void)args;
-  throw InputError("the clos family has no board top yet: cmnet sweep needs one");
+  if (args.pattern != "permutation")
+    throw InputError("--pattern " + args.pattern + ": the clos sweep runs rounds of permutations of circuits (allowed: permutation)");
+  if (!args.mode.empty()) throw InputError("cmnet sweep: --mode is not used by the clos family");
+  if (args.max_per_proc < 1)
+    throw InputError("--max-per-proc " + std::to_string(args.max_per_proc) + ": at least 1 circuit per leaf");
+  StreamRunArgs a;
+  a.board = args.board;
+  a.out_dir = args.out_dir;
+  a.timeout_s = args.timeout_s;
+  if (args.sim_link == "fifo") a.sim.phy = HostLinkPhy::Fifo;
+  else if (args.sim_link != "uart") throw InputError("--sim-link " + args.sim_link + ": unknown (allowed: uart, fifo)");
+  ClosSweepOptions o;
+  o.seed = args.seed;
+  o.circuits.clear();  // offered: 1, 2, 4, ... circuits per leaf up to --max-per-proc
+  for (int c = 1; c <= args.max_per_proc; c *= 2) o.circuits.push_back(c);
+  if (o.circuits.back() != args.max_per_proc) o.circuits.push_back(args.max_per_proc);
+  return run_clos_sweep(clos_config(cfg), o, a) ? 0 : 1;
 }
 
 int ClosFamily::bench(const BenchArgs& args) const { return clos_bench(args); }
