@@ -5,6 +5,7 @@
 // messages; lint (verilator -Wall), yosys synth_ice40 of the block, the register map's table.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -210,6 +211,7 @@ TEST(Cm5NiRtl, RandomScriptMatchesTheModel) {
     const auto model = run_cm5data_ni_model(c.cm5, s.acc, end_of(s));
     const auto rtl = run_cm5data_ni_rtl(c, s.acc, end_of(s));
     expect_same(rtl, model);
+    std::printf("W = %d: %zu reads compared over %zu accesses\n", W, rtl.size(), s.acc.size());
     uint64_t sent = 0, recv = 0, refused = 0;
     for (uint32_t x = 0; x < 4; ++x) {
       sent += values(model, x, index("CNT_SENT")).back();
