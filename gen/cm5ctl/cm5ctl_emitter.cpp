@@ -13,6 +13,7 @@ std::vector<std::pair<std::string, std::string>> header_params(const Cm5ctlParam
   return {{"leaves N", S(p.leaves)},
           {"height", S(p.height())},
           {"word_bits W", S(p.word_bits)},
+          {"packet", p.packet},
           {"packet_bits (with crc_bits)", S(p.packet_bits()) + " (" + S(p.crc_bits) + ")"},
           {"up_width / down_width", S(p.up_width) + " / " + S(p.down_width)},
           {"up frame Tu / down frame Td (cycles)", S(p.up_frame()) + " / " + S(p.down_frame())},
@@ -91,6 +92,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
   v.line("localparam integer W = " + S(W) + ";");
   v.line("localparam integer PB = " + S(p.payload_bits()) + ";  // plus C CRC bits on the links");
   v.line("localparam integer C = " + S(p.crc_bits) + ";");
+  v.line("localparam integer F = " + S(p.cm5_frame() ? 1 : 0) + ";  // 1: the CM-5's 65-bit frame (major and minor streams)");
   v.line("localparam integer WU = " + S(p.up_width) + ";");
   v.line("localparam integer WD = " + S(p.down_width) + ";");
   v.line("localparam integer TU = " + S(p.up_frame()) + ";");
@@ -126,7 +128,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
       {"ALIGN", S(p.alignment)}, {"L", S(p.frame_lcm())}, {"LPW", S(clog2(static_cast<uint64_t>(p.frame_lcm()) + 1))}};
   auto node_params = [&](int i, bool root) {
     std::vector<std::pair<std::string, std::string>> ps = {
-        {"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
+        {"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"F", "F"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
         {"QD", "QD"}, {"QCW", "QCW"}, {"STOP_AT", "STOP_AT"}};
     if (root) {
       ps.push_back({"BW", S(p.broadcast_window)});
@@ -156,7 +158,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
       }
       v.comment("Chip " + I + " (nodes " + I + ", " + L + ", " + R + "; levels " + S(level(i)) + ", " + S(level(i) - 1) + ").");
       v.instance("cm5ctl_chip", "chip_" + I,
-                 {{"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
+                 {{"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"F", "F"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
                   {"QD", "QD"}, {"QCW", "QCW"}, {"STOP_AT", "STOP_AT"}, {"AD_T", S(ad_t)},
                   {"ACW_T", S(clog2(static_cast<uint64_t>(ad_t) + 1))}, {"AD_C", S(ad_c)},
                   {"ACW_C", S(clog2(static_cast<uint64_t>(ad_c) + 1))}, {"BW", S(p.broadcast_window)},
@@ -216,7 +218,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
     v.comment("Leaf " + J + " (network interface)" + (topo.used(N + j) ? "." : ": not in use (mapped out or outside every partition)."));
     v.line("wire fault_l" + J + ", lerr_l" + J + ";");
     v.instance("cm5ctl_leaf", "leaf_" + J,
-               {{"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
+               {{"W", "W"}, {"PB", "PB"}, {"C", "C"}, {"F", "F"}, {"WU", "WU"}, {"WD", "WD"}, {"TU", "TU"}, {"TD", "TD"},
                 {"LF", S(p.leaf_fifo_depth)}, {"LCW", S(clog2(static_cast<uint64_t>(p.leaf_fifo_depth) + 1))},
                 {"AD", S(ad0)}, {"ACW", S(clog2(static_cast<uint64_t>(ad0) + 1))}, {"BW", S(p.broadcast_window)},
                 {"BCW", S(clog2(static_cast<uint64_t>(p.broadcast_window) + 1))}, align_params[0], align_params[1],
@@ -292,6 +294,7 @@ std::string cm5ctl_manifest_json(const Cm5ctlConfig& cfg) {
                   {"nodes", p.nodes()},
                   {"packet_bits", p.packet_bits()},
                   {"crc_bits", p.crc_bits},
+                  {"packet", p.packet},
                   {"up_frame_cycles", p.up_frame()},
                   {"down_frame_cycles", p.down_frame()},
                   {"packet_time_cycles", p.packet_time()},

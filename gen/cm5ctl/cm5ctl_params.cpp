@@ -71,6 +71,20 @@ void validate(const Cm5ctlParams& p, const std::string& where) {
     throw ConfigError(where + ": leaves = " + std::to_string(p.leaves) +
                       " is not a power of two (the control network is a complete binary tree: 2, 4, 8, ..., 16384)");
   check_range(where, "word_bits", p.word_bits, 2, 32);
+  if (p.packet != "plain" && p.packet != "cm5")
+    throw ConfigError(where + ": packet = \"" + p.packet +
+                      "\" (allowed: \"plain\", the payload and the CRC on all the wires; \"cm5\", the CM-5's 65-bit packet "
+                      "in a major and a minor stream)");
+  if (p.cm5_frame()) {
+    if (p.word_bits != 32 || p.crc_bits != 8)
+      throw ConfigError(where + ": packet = \"cm5\" needs word_bits = 32 and crc_bits = 8 (the CM-5's 65 bits hold a "
+                        "32-bit word and a CRC-8), not word_bits = " + std::to_string(p.word_bits) +
+                        ", crc_bits = " + std::to_string(p.crc_bits));
+    if (p.up_width < 5 || p.down_width < 5)
+      throw ConfigError(where + ": packet = \"cm5\" needs links of at least 5 wires (4 for the major stream, 1 for the "
+                        "minor), not up_width = " + std::to_string(p.up_width) + ", down_width = " +
+                        std::to_string(p.down_width));
+  }
   check_range(where, "up_width", p.up_width, 1, p.packet_bits(),
               " (packet_bits = 12 + word_bits + crc_bits; wider links than a packet carry nothing more)");
   check_range(where, "down_width", p.down_width, 1, p.packet_bits(),

@@ -68,14 +68,21 @@ struct Cm5ctlParams {
   // 1: the frames are aligned at initialization by the 5-bit alignment packet, sent down from
   // each partition's root (hw/cm5ctl/cm5ctl_align.v); 0: by the common reset.
   int alignment = 0;
+  // The packet on the links: "plain" (the payload bits, then the CRC, sent a chunk of all the
+  // wires per cycle: the frame as short as the link allows) or "cm5" (the CM-5's 65 bits in a
+  // major stream on wires 0..3 and a minor stream on wire 4, 13 cycles per packet in both
+  // directions, the CRC last: layout in cm5ctl_packet.h; needs word_bits 32, crc_bits 8 and
+  // links of at least 5 wires).
+  std::string packet = "plain";
+  bool cm5_frame() const { return packet == "cm5"; }
 
   static constexpr int kHeaderBits = 15;
   int height() const;                                 // log2(N): node levels above the leaves
   int nodes() const { return leaves - 1; }            // combining nodes
   int payload_bits() const { return kHeaderBits + word_bits; }  // what nodes process
-  int packet_bits() const { return payload_bits() + crc_bits; }  // what links carry
-  int up_frame() const { return (packet_bits() + up_width - 1) / up_width; }        // Tu
-  int down_frame() const { return (packet_bits() + down_width - 1) / down_width; }  // Td
+  int packet_bits() const { return cm5_frame() ? 65 : payload_bits() + crc_bits; }  // what links carry
+  int up_frame() const { return cm5_frame() ? 13 : (packet_bits() + up_width - 1) / up_width; }        // Tu
+  int down_frame() const { return cm5_frame() ? 13 : (packet_bits() + down_width - 1) / down_width; }  // Td
   int packet_time() const { return up_frame() > down_frame() ? up_frame() : down_frame(); }
   // Packets a child can still land in a node's queue after the node decides to stop it: up to
   // two down frames pass before the child sees the stop bit, plus the frame in flight.

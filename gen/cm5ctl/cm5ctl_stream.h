@@ -5,14 +5,34 @@
 // kind[3:2], abstain[1], broadcast[0]} (a broadcast with comb 7 is a flush), word 1 the data
 // (W bits). A result is a unit of two words (leaf -> host): word 0 {abstained[8], err[7],
 // ovf[6], comb[5:3], kind[2:1], broadcast[0]}, word 1 the data.
-// Each leaf in use has a result FIFO of kResultDepth; the module injects an operation only when
-// every leaf that will get its result (the leaf itself; for a broadcast, its whole partition)
-// owes fewer results than that, so a result never finds its FIFO full (the tree cannot wait).
+// Control units (host -> leaf, two words; word 0 bits 31:28 the kind, 16:0 its argument, word 1
+// its data), taken in order with the operations through the one staging register:
+//   1 globals: arg bits 1:0 the leaf's asynchronous OR inputs, bit 2 its hard-error input;
+//   2 counter: word 1 the leaf's data network counter, the input router-done sums (signed W bits);
+//   3 restart: waits until the leaf is halted (a flush reached it), then resumes it;
+//   4 link fault: once no result is owed (so that it hits idle packets), inverts wire 0 of link
+//     arg[15:0] (heap index of its lower end) for one cycle, up when arg[16] is 1, down otherwise;
+//   5 status: waits arg[15:0] cycles (the host's settling time), then sends the leaf's status
+//     registers as a unit: word 0 {5[31:28], words waiting in each function's FIFO (5 bits each,
+//     function f at 5f)}, word 1 {router-done under way[24], overflow per function[23:20], last
+//     error per function[19:16], owed results[15:8], broadcast dropped[7], design fault[6], CRC
+//     link error[5] (these three sticky, anywhere in the tree), aligned[4], halted[3],
+//     hard-error OR[2], asynchronous ORs[1:0]}; it counts as a result owed to the leaf.
+// The network interface's receive side (paper, section 2: memory-mapped FIFOs per function):
+// every leaf in use has a result FIFO per function, kCm5ResultDepth deep each: 0 broadcast
+// (user, supervisor, utility broadcasts, the flush), 1 combine (reductions and scans), 2
+// interrupt (broadcasts of kind interrupt), 3 synchronization (sync OR, router-done); the four
+// share one memory per leaf. The module injects an operation only when every leaf that will get
+// its result (the leaf itself; for a broadcast, its whole partition) owes fewer results of that
+// function than that, so a result never finds its FIFO full (the tree cannot wait). The units
+// going out visit (leaf, function) in turn, so results of different functions of one leaf may
+// come out in another order than they arrived; within a function, in order.
 // Counters, per leaf i: leaf<i>.due (In: results this leaf is owed, one per operation it
-// pushes, one per broadcast in its partition), leaf<i>.results (Out: delivered to the host),
-// leaf<i>.pending (Held: owed, not delivered), leaf<i>.pushed (Other: units taken); a region per
-// partition (and "not-in-use" for leaves outside every partition or mapped out: their units are
-// taken and dropped).
+// pushes, one per broadcast in its partition, one per status), leaf<i>.results (Out: delivered
+// to the host), leaf<i>.pending (Held: owed, not delivered), leaf<i>.pushed (Other: units
+// taken), leaf<i>.broadcast, .combine, .interrupt, .sync (Other: results delivered from each
+// function's FIFO); a region per partition (and "not-in-use" for leaves outside every partition
+// or mapped out: their units are taken and dropped).
 #pragma once
 
 #include <cstdint>
@@ -41,6 +61,27 @@ struct Decoded {
   uint32_t data = 0;
 };
 Decoded decode_result(uint32_t word0, uint32_t word1);
+enum Control : uint8_t { kGlobals = 1, kCounter = 2, kRestart = 3, kFlip = 4, kStatus = 5 };
+std::vector<uint32_t> encode_control(Control kind, uint32_t arg, uint32_t data = 0);
+bool is_status(uint32_t word0);
+// The functions of the interface's receive FIFOs.
+enum Function : uint8_t { kFnBroadcast = 0, kFnCombine = 1, kFnInterrupt = 2, kFnSync = 3 };
+// A result's function: a broadcast of kind interrupt: interrupt; another broadcast (a flush too):
+// broadcast; a sync OR or a router-done: sync; any other combining operation: combine.
+inline Function function_of(bool broadcast, uint8_t kind, uint8_t comb) {
+  if (broadcast) return kind == 2 ? kFnInterrupt : kFnBroadcast;
+  return kind == 3 || comb == 7 ? kFnSync : kFnCombine;
+}
+struct Status {
+  uint8_t globals = 0;  // bit 0, 1 the asynchronous ORs, bit 2 the hard-error OR
+  bool halted = false, aligned = false, link_error = false, fault = false, bcast_drop = false;
+  uint32_t owed = 0;
+  uint32_t waiting[4] = {0, 0, 0, 0};  // words waiting in each function's FIFO
+  uint8_t last_err = 0;                // bit f: the last result of function f had the error bit
+  uint8_t overflow = 0;                // bit f: function f's FIFO overflowed (never, by design)
+  bool router_done = false;            // a router-done under way
+};
+Status decode_status(uint32_t word0, uint32_t word1);
 }  // namespace cm5unit
 
 }  // namespace cmnet

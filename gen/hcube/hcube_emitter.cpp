@@ -26,6 +26,10 @@ std::string order_param(const HcubeParams& p, int node, int db) {
 }
 
 std::vector<std::pair<std::string, std::string>> node_params(const HcubeParams& p, const HcubeWidths& w, int node) {
+  if (!p.packet())
+    return {{"N", S(p.dims)},   {"NODE", S(node)}, {"A", S(p.arb_ticks)}, {"T", S(p.ticks_per_byte)},
+            {"DB", S(w.db)},    {"TW", S(w.tw)},   {"KW", S(w.worm_kw)},  {"CSW", S(w.csw)},
+            {"CW", S(w.cw)}};
   return {{"N", S(p.dims)},
           {"NODE", S(node)},
           {"B", S(p.buffers)},
@@ -46,6 +50,12 @@ std::vector<std::pair<std::string, std::string>> node_params(const HcubeParams& 
 }
 
 std::vector<std::pair<std::string, std::string>> header_params(const HcubeParams& p) {
+  if (!p.packet())
+    return {{"dims n", S(p.dims)},
+            {"nodes", S(p.nodes())},
+            {"scheme", p.scheme + " (e-cube, one message per channel, one-byte flit buffers)"},
+            {"ticks_per_byte", S(p.ticks_per_byte)},
+            {"arb_ticks", S(p.arb_ticks)}};
   return {{"dims n", S(p.dims)},
           {"nodes", S(p.nodes())},
           {"scheme", p.scheme},
@@ -57,20 +67,57 @@ std::vector<std::pair<std::string, std::string>> header_params(const HcubeParams
           {"deadlock rule", "at most buffers - 1 contrary packets per port"}};
 }
 
+// What differs between the two networks: the node module, its parameters, its channel signals
+// (forward: a node's outgoing d to its neighbour's incoming d; back: the neighbour's answer) and
+// the host's ports (per node, sliced from the network's vectors).
+struct NetShape {
+  std::string module, title;
+  std::vector<std::pair<std::string, int>> o_sig, back_sig;         // per node widths
+  std::vector<std::pair<std::string, int>> host_in, host_out;       // per node widths
+};
+
+NetShape packet_shape(const HcubeParams& p, const HcubeWidths& w) {
+  const int n = p.dims, B = p.buffers, P = p.packet_bytes;
+  NetShape s;
+  s.module = "hcube_pkt_node";
+  s.title = "packet-scheme chips";
+  s.o_sig = {{"o_hdr", n}, {"o_bvalid", n}, {"o_end", n}, {"o_byte", n * 8}, {"o_k", n * w.wl},
+             {"o_w", n * w.wl}, {"o_first", n}, {"o_dst", n * n}, {"o_free", n}, {"o_qlen", n * w.qb},
+             {"o_qnd", n * B * w.db}};
+  s.back_sig = {{"grant", n}, {"gidx", n * w.sb}};
+  s.host_in = {{"src_valid", 1}, {"src_dst", n},      {"src_tag", w.tw},     {"src_npk", w.kw},
+               {"src_pkt", P * 8}, {"src_w", w.wl}, {"fd_pkt", n * P * 8}, {"fd_w", n * w.wl}};
+  s.host_out = {{"src_take", 1}, {"fd_active", n}, {"fd_tag", n * w.tw}, {"fd_k", n * w.kw},
+                {"ej_bvalid", n}, {"ej_end", n},    {"ej_byte", n * 8}};
+  return s;
+}
+
+NetShape worm_shape(const HcubeParams& p, const HcubeWidths& w) {
+  const int n = p.dims;
+  NetShape s;
+  s.module = "hcube_worm_node";
+  s.title = "wormhole routers";
+  s.o_sig = {{"o_hdr", n}, {"o_dst", n * n}, {"o_tag", n * w.tw}, {"o_dend", n}, {"o_byte", n * 8}, {"o_dlast", n}};
+  s.back_sig = {{"acc", n}};
+  s.host_in = {{"src_valid", 1}, {"src_dst", n}, {"src_tag", w.tw}, {"fd_byte", n * 8}, {"fd_last", n}};
+  s.host_out = {{"src_take", 1}, {"fd_active", n}, {"fd_tag", n * w.tw}, {"fd_idx", n * w.worm_kw},
+                {"ej_hdr", n},   {"ej_bvalid", n}, {"ej_byte", n * 8},  {"ej_last", n}};
+  return s;
+}
+
 std::string emit_network(const HcubeParams& p) {
   const HcubeWidths w = hcube_widths(p);
-  const int n = p.dims, NN = p.nodes(), B = p.buffers, P = p.packet_bytes;
+  const int n = p.dims, NN = p.nodes();
+  const NetShape sh = p.packet() ? packet_shape(p, w) : worm_shape(p, w);
   VerilogWriter v;
-  v.header("hcube_network: a binary " + S(n) + "-cube of packet-scheme chips (seed-004 paper)", header_params(p));
+  v.header("hcube_network: a binary " + S(n) + "-cube of " + sh.title + " (seed-004 paper)", header_params(p));
   v.open("module hcube_network (");
-  const std::vector<std::pair<std::string, int>> in_ports = {
-      {"src_valid", NN},          {"src_dst", NN * n},          {"src_tag", NN * w.tw},
-      {"src_npk", NN * w.kw},     {"src_pkt", NN * P * 8},      {"src_w", NN * w.wl},
-      {"fd_pkt", NN * n * P * 8}, {"fd_w", NN * n * w.wl},      {"cnt_node", std::max(1, w.nodew)},
-      {"cnt_sel", w.csw}};
-  const std::vector<std::pair<std::string, int>> out_ports = {
-      {"src_take", NN},  {"fd_active", NN * n}, {"fd_tag", NN * n * w.tw}, {"fd_k", NN * n * w.kw},
-      {"ej_bvalid", NN * n}, {"ej_end", NN * n}, {"ej_byte", NN * n * 8}, {"cnt_value", 32}};
+  std::vector<std::pair<std::string, int>> in_ports, out_ports;
+  for (const auto& [name, width] : sh.host_in) in_ports.push_back({name, NN * width});
+  in_ports.push_back({"cnt_node", std::max(1, w.nodew)});
+  in_ports.push_back({"cnt_sel", w.csw});
+  for (const auto& [name, width] : sh.host_out) out_ports.push_back({name, NN * width});
+  out_ports.push_back({"cnt_value", 32});
   v.line("input  wire clk,");
   v.line("input  wire rst,");
   v.line("input  wire clear,");
@@ -80,35 +127,35 @@ std::string emit_network(const HcubeParams& p) {
            out_ports[i].first + (i + 1 < out_ports.size() ? "," : ""));
   v.end_ports();
   // Channel signals of every node, as its ports name them.
-  const std::vector<std::pair<std::string, int>> o_sig = {
-      {"o_hdr", n}, {"o_bvalid", n}, {"o_end", n}, {"o_byte", n * 8}, {"o_k", n * w.wl},
-      {"o_w", n * w.wl}, {"o_first", n}, {"o_dst", n * n}, {"o_free", n}, {"o_qlen", n * w.qb},
-      {"o_qnd", n * B * w.db}};
-  const std::vector<std::pair<std::string, int>> back_sig = {{"grant", n}, {"gidx", n * w.sb}};
   for (int x = 0; x < NN; ++x) {
     const std::string px = "n" + S(x) + "_";
-    for (const auto& [s, width] : o_sig) {
+    for (const auto& [s, width] : sh.o_sig) {
       v.line("wire " + range(width) + px + s + ";");
       v.line("wire " + range(width) + px + "i" + s.substr(1) + ";");
     }
-    for (const auto& [s, width] : back_sig) {
+    // The wormhole's flow control is combinational along a worm (a node's acceptance depends on
+    // the next node's, in increasing dimensions, so bit by bit it has no loop); Verilator sees the
+    // node vectors, which do form one, and would only warn that it iterates them to settle.
+    if (!p.packet()) v.line("// verilator lint_off UNOPTFLAT");
+    for (const auto& [s, width] : sh.back_sig) {
       v.line("wire " + range(width) + px + "o_" + s + ";");
       v.line("wire " + range(width) + px + "i_" + s + ";");
     }
+    if (!p.packet()) v.line("// verilator lint_on UNOPTFLAT");
     v.line("wire [31:0] " + px + "cnt;");
   }
   v.line();
-  // Channel (x, d) to y = x ^ 2^d: x's outgoing d is y's incoming d; y's grant goes back to x.
+  // Channel (x, d) to y = x ^ 2^d: x's outgoing d is y's incoming d; y's answer goes back to x.
   const HypercubeTopology topo(n);
   for (const HypercubeLink& l : topo.links()) {
     v.comment("channel " + l.name() + ": node " + S(l.from) + " -> node " + S(l.to));
     const std::string px = "n" + S(l.from) + "_", py = "n" + S(l.to) + "_";
-    for (const auto& [s, width] : o_sig) {
+    for (const auto& [s, width] : sh.o_sig) {
       const int per = width / n;
       const std::string sl = per == 1 ? "[" + S(l.dim) + "]" : "[" + S(l.dim * per) + " +: " + S(per) + "]";
       v.line("assign " + py + "i" + s.substr(1) + sl + " = " + px + s + sl + ";");
     }
-    for (const auto& [s, width] : back_sig) {
+    for (const auto& [s, width] : sh.back_sig) {
       const int per = width / n;
       const std::string sl = per == 1 ? "[" + S(l.dim) + "]" : "[" + S(l.dim * per) + " +: " + S(per) + "]";
       v.line("assign " + px + "o_" + s + sl + " = " + py + "i_" + s + sl + ";");
@@ -121,31 +168,24 @@ std::string emit_network(const HcubeParams& p) {
       return name + "[" + S(x * per) + " +: " + S(per) + "]";
     };
     std::vector<std::pair<std::string, std::string>> ports = {{"clk", "clk"}, {"rst", "rst"}};
-    for (const auto& [s, width] : o_sig) ports.push_back({s, px + s});
-    ports.push_back({"o_grant", px + "o_grant"});
-    ports.push_back({"o_gidx", px + "o_gidx"});
-    for (const auto& [s, width] : o_sig) ports.push_back({"i" + s.substr(1), px + "i" + s.substr(1)});
-    ports.push_back({"i_grant", px + "i_grant"});
-    ports.push_back({"i_gidx", px + "i_gidx"});
-    ports.push_back({"ej_bvalid", slice("ej_bvalid", n)});
-    ports.push_back({"ej_end", slice("ej_end", n)});
-    ports.push_back({"ej_byte", slice("ej_byte", n * 8)});
-    ports.push_back({"src_valid", slice("src_valid", 1)});
-    ports.push_back({"src_dst", slice("src_dst", n)});
-    ports.push_back({"src_tag", slice("src_tag", w.tw)});
-    ports.push_back({"src_npk", slice("src_npk", w.kw)});
-    ports.push_back({"src_pkt", slice("src_pkt", P * 8)});
-    ports.push_back({"src_w", slice("src_w", w.wl)});
-    ports.push_back({"src_take", slice("src_take", 1)});
-    ports.push_back({"fd_active", slice("fd_active", n)});
-    ports.push_back({"fd_tag", slice("fd_tag", n * w.tw)});
-    ports.push_back({"fd_k", slice("fd_k", n * w.kw)});
-    ports.push_back({"fd_pkt", slice("fd_pkt", n * P * 8)});
-    ports.push_back({"fd_w", slice("fd_w", n * w.wl)});
+    for (const auto& [s, width] : sh.o_sig) ports.push_back({s, px + s});
+    for (const auto& [s, width] : sh.back_sig) ports.push_back({"o_" + s, px + "o_" + s});
+    for (const auto& [s, width] : sh.o_sig) ports.push_back({"i" + s.substr(1), px + "i" + s.substr(1)});
+    for (const auto& [s, width] : sh.back_sig) ports.push_back({"i_" + s, px + "i_" + s});
+    // Host ports in the node's order: ejection, the source's inputs and take, the feeders.
+    auto host = [&](const std::vector<std::pair<std::string, int>>& list, const std::string& prefix) {
+      for (const auto& [s, width] : list)
+        if (s.rfind(prefix, 0) == 0) ports.push_back({s, slice(s, width)});
+    };
+    host(sh.host_out, "ej_");
+    host(sh.host_in, "src_");
+    host(sh.host_out, "src_");
+    host(sh.host_out, "fd_");
+    host(sh.host_in, "fd_");
     ports.push_back({"clear", "clear"});
     ports.push_back({"cnt_sel", "cnt_sel"});
     ports.push_back({"cnt_value", px + "cnt"});
-    v.instance("hcube_pkt_node", "u_node" + S(x), node_params(p, w, x), ports);
+    v.instance(sh.module, "u_node" + S(x), node_params(p, w, x), ports);
   }
   v.line();
   v.comment("the host reads one node's counters at a time");
@@ -175,18 +215,23 @@ HcubeWidths hcube_widths(const HcubeParams& p) {
   w.wl = std::max(1, clog2(static_cast<uint64_t>(p.packet_bytes) + 1));
   w.csw = std::max(1, clog2(4ull * static_cast<uint64_t>(p.dims)));
   w.nodew = clog2(static_cast<uint64_t>(p.nodes()));
+  // A worm's byte index: 10 header bytes + the longest message the 4-byte length field allows
+  // the traffic allows (2^24 bytes) fits 25 bits.
+  w.worm_kw = 25;
   w.cw = std::max(16, clog2(static_cast<uint64_t>(p.arb_ticks + p.ticks_per_byte * p.packet_bytes) + 2) + 1);
   return w;
 }
+
+std::string hcube_node_module(const HcubeParams& p) { return p.packet() ? "hcube_pkt_node" : "hcube_worm_node"; }
 
 GeneratedDesign emit_hcube_node(const HcubeParams& p) {
   validate(p, "config");
   const HcubeWidths w = hcube_widths(p);
   GeneratedDesign d;
-  d.top = "hcube_pkt_node";
+  d.top = hcube_node_module(p);
   d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
   d.files.emplace_back("hcube_link_tx.v", read_hw_file("hcube_link_tx.v"));
-  d.files.emplace_back("hcube_pkt_node.v", read_hw_file("hcube_pkt_node.v"));
+  d.files.emplace_back(d.top + ".v", read_hw_file(d.top + ".v"));
   (void)w;
   d.files.emplace_back("filelist.f", filelist(d));
   return d;
@@ -213,19 +258,16 @@ std::string hcube_manifest_json(const HcubeConfig& cfg) {
 GeneratedDesign emit_hcube(const HcubeConfig& cfg) {
   const HcubeParams& p = cfg.hc;
   validate(p, "config");
-  if (!p.packet())
-    throw ConfigError("config: hcube: scheme = \"wormhole\": the wormhole router has no RTL yet (the reference model "
-                      "runs it: cmnet sim --engine model)");
   if (p.dims < 2 || p.dims > kHcubeMaxEmitDims)
     throw ConfigError("config: hcube: dims = " + S(p.dims) + ": the whole-network Verilog is emitted for dims 2.." +
                       S(kHcubeMaxEmitDims) + "; other cubes run on the reference model");
-  if (p.buffers < 2)
+  if (p.packet() && p.buffers < 2)
     throw ConfigError("config: hcube: buffers = " + S(p.buffers) + ": the RTL has at least 2 buffers per port");
   GeneratedDesign d;
   d.top = "hcube_network";
   d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
   d.files.emplace_back("hcube_link_tx.v", read_hw_file("hcube_link_tx.v"));
-  d.files.emplace_back("hcube_pkt_node.v", read_hw_file("hcube_pkt_node.v"));
+  d.files.emplace_back(hcube_node_module(p) + ".v", read_hw_file(hcube_node_module(p) + ".v"));
   d.files.emplace_back("hcube_network.v", emit_network(p));
   d.files.emplace_back("filelist.f", filelist(d));
   d.files.emplace_back("manifest.json", hcube_manifest_json(cfg));

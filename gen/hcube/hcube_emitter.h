@@ -1,5 +1,5 @@
-// Emits the Verilog of a hypercube network of packet-scheme chips: the node chip
-// (hw/hcube/hcube_pkt_node.v on the shared channel sender hw/hcube/hcube_link_tx.v and the
+// Emits the Verilog of a hypercube network of packet-scheme chips or wormhole routers: the node
+// (hw/hcube/hcube_pkt_node.v or hcube_worm_node.v on the shared channel sender hw/hcube/hcube_link_tx.v and the
 // counter bank hw/common/cmnet_counter_bank.v) and the whole n-cube (hcube_network: every node an
 // explicit, named instance, every channel's signals explicit assignments, the sources, feeders,
 // ejection ports and a counter read mux as ports), a filelist and a JSON manifest.
@@ -25,17 +25,19 @@ struct HcubeWidths {
   int csw = 0;  // a node's counter select (4 per port)
   int cw = 16;  // a channel's cycle counter
   int nodew = 0;  // a node number (cnt_node)
+  int worm_kw = 25;  // wormhole: a byte index within a worm
 };
 HcubeWidths hcube_widths(const HcubeParams& p);
 
 // The largest cube whose whole-network Verilog is emitted.
 constexpr int kHcubeMaxEmitDims = 6;
 
-// The node chip alone (for synthesis): the files of module hcube_pkt_node, whose parameters for
-// node `node` are hcube_node_params (yosys: chparam).
+// The node alone (for synthesis): the files of module hcube_node_module(p) (hcube_pkt_node or
+// hcube_worm_node), whose parameters for node `node` are hcube_node_params (yosys: chparam).
+std::string hcube_node_module(const HcubeParams& p);
 GeneratedDesign emit_hcube_node(const HcubeParams& p);
 std::vector<std::pair<std::string, std::string>> hcube_node_params(const HcubeParams& p, int node);
-// The whole network. ConfigError for the wormhole scheme (no RTL yet) and dims above the limit.
+// The whole network of either scheme. ConfigError for dims above the limit.
 GeneratedDesign emit_hcube(const HcubeConfig& cfg);
 std::string hcube_manifest_json(const HcubeConfig& cfg);
 

@@ -1,40 +1,148 @@
 #include "host/cm5ctl/cm5ctl_runner.h"
 
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
+
 #include "gen/cm5ctl/cm5ctl_stream.h"
 #include "gen/core/errors.h"
+#include "sim/core/sim_board.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
 
 namespace cmnet {
+namespace {
 
-StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w) {
+// The results of one function of the interface (gen/cm5ctl/cm5ctl_stream.h): the board keeps
+// their order within a function, not across functions.
+Cm5Expected only_function(const Cm5Expected& e, cm5unit::Function f) {
+  Cm5Expected o;
+  auto keep = [f](const std::vector<std::vector<Cm5Result>>& in, std::vector<std::vector<Cm5Result>>& out) {
+    out.resize(in.size());
+    for (size_t j = 0; j < in.size(); ++j)
+      for (const Cm5Result& x : in[j])
+        if (cm5unit::function_of(x.broadcast, x.kind, x.comb) == f) out[j].push_back(x);
+  };
+  keep(e.multi, o.multi);
+  keep(e.bcast, o.bcast);
+  return o;
+}
+
+const char* const kFunctionNames[4] = {"broadcast", "combine", "interrupt", "sync"};
+
+}  // namespace
+
+StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w, bool status,
+                                      const std::vector<std::pair<uint64_t, uint32_t>>& status_at) {
   const Cm5ctlParams& p = cfg.p;
   const Cm5Topology t = cm5_topology(p);
   check_workload(w, t);
-  if (!w.flips.empty() || !w.globals.empty() || !w.restarts.empty())
-    throw InputError("workload '" + w.name + "': link faults, global inputs and restarts are not in the board's unit format");
+  bool flush = false;
+  for (const auto& ops : w.leaf)
+    for (const Cm5Op& o : ops) flush = flush || (o.broadcast && o.comb == cm5::kFlushComb);
+  if (flush && w.restarts.empty())
+    throw InputError("workload '" + w.name + "': a flush halts the interfaces until a restart, and it has none");
+  if (!w.flips.empty() && p.crc_bits == 0)
+    throw InputError("workload '" + w.name + "': link faults on the board need crc_bits 8 (without a CRC a flipped "
+                     "bit changes a value the host cannot predict)");
+  for (const Cm5Flip& f : w.flips)
+    if (f.link < 2 || f.link >= static_cast<uint32_t>(2 * p.leaves))
+      throw InputError("workload '" + w.name + "': link fault on link " + std::to_string(f.link) + " (allowed 2.." +
+                       std::to_string(2 * p.leaves - 1) + ")");
   StreamWorkload sw;
   sw.name = w.name;
+  // The board takes its units in order: operation k of every leaf before k + 1 of any (a round
+  // starts at the latest release of its operations), the workload's global inputs, counter
+  // changes and link faults at their cycles between them; the restarts right after the flush
+  // (each waits on the board until its leaf is halted); a status of every leaf in use last.
+  struct Ev {
+    uint64_t at;
+    int order;  // events before a round at the same cycle
+    StreamUnit u;
+  };
+  std::vector<Ev> ev;
+  for (const Cm5GlobalIn& g : w.globals)
+    ev.push_back({g.cycle, 0, StreamUnit{g.leaf, cm5unit::encode_control(cm5unit::kGlobals, g.value & 7u)}});
+  for (size_t i = 0; i < w.counters.size(); ++i)
+    for (const auto& [c, v] : w.counters[i])
+      ev.push_back({c, 0, StreamUnit{static_cast<uint32_t>(i),
+                                     cm5unit::encode_control(cm5unit::kCounter, 0,
+                                                             static_cast<uint32_t>(static_cast<uint64_t>(v) & cm5::mask(p.word_bits)))}});
+  for (const Cm5Flip& f : w.flips)
+    ev.push_back({f.cycle, 0, StreamUnit{0, cm5unit::encode_control(cm5unit::kFlip, f.link | (f.up ? 1u << 16 : 0u))}});
+  // Long enough for a change of the global bits to reach every leaf (cm5ctl_params.h), twice.
+  const uint32_t settle = static_cast<uint32_t>(
+      std::min<int64_t>(0xFFFF, 2 * ((p.height() + 1) * (p.up_frame() + p.down_frame()) + 2) + 4 * p.packet_time()));
+  std::vector<uint64_t> status_count(static_cast<size_t>(p.leaves), 0);
+  for (const auto& [c, leaf] : status_at) {
+    if (leaf >= static_cast<uint32_t>(p.leaves) || t.part[leaf] < 0)
+      throw InputError("workload '" + w.name + "': a status of leaf " + std::to_string(leaf) + ", not in use");
+    ev.push_back({c, 0, StreamUnit{leaf, cm5unit::encode_control(cm5unit::kStatus, settle)}});
+    ++status_count[leaf];
+  }
+  std::stable_sort(ev.begin(), ev.end(), [](const Ev& x, const Ev& y) { return x.at < y.at; });
+  Cm5ModelOptions mo;
+  uint64_t last_event = 0;
+  for (const Ev& x : ev) last_event = std::max(last_event, x.at);
+  mo.min_cycles = last_event + settle;
+  const Cm5RunResult model = run_cm5ctl_model(p, w, mo);
   size_t longest = 0;
   for (const auto& ops : w.leaf) longest = std::max(longest, ops.size());
-  for (size_t k = 0; k < longest; ++k)
+  size_t e = 0;
+  uint64_t round_at = 0;
+  for (size_t k = 0; k < longest; ++k) {
+    // A round goes in after the events the model saw before it took the round's pushes: a leaf
+    // whose interface is full (a router-done under way holds the operations behind it) holds the
+    // board's one staging register, so the events it waits for must be in front of it.
+    for (size_t i = 0; i < w.leaf.size(); ++i)
+      if (k < w.leaf[i].size()) {
+        round_at = std::max(round_at, w.leaf[i][k].release);
+        if (i < model.injected.size() && k < model.injected[i].size())
+          round_at = std::max(round_at, model.injected[i][k]);
+      }
+    for (; e < ev.size() && ev[e].at <= round_at; ++e) sw.units.push_back(ev[e].u);
     for (size_t i = 0; i < w.leaf.size(); ++i) {
       if (k >= w.leaf[i].size()) continue;
       const Cm5Op& o = w.leaf[i][k];
-      if (o.broadcast && o.comb == cm5::kFlushComb)
-        throw InputError("workload '" + w.name + "': a flush halts the interfaces and the board's unit format has no restart");
       sw.units.push_back(StreamUnit{static_cast<uint32_t>(i),
                                     cm5unit::encode_op(o.broadcast, o.abstain, o.kind, o.comb, o.segmented, o.seg,
                                                        static_cast<uint32_t>(o.data & cm5::mask(p.word_bits)))});
+      if (o.broadcast && o.comb == cm5::kFlushComb)
+        for (const auto& r : w.restarts)
+          sw.units.push_back(StreamUnit{r.second, cm5unit::encode_control(cm5unit::kRestart, 0)});
+    }
+  }
+  for (; e < ev.size(); ++e) sw.units.push_back(ev[e].u);
+  for (int j = 0; j < p.leaves && status; ++j)
+    if (t.part[static_cast<size_t>(j)] >= 0) {
+      sw.units.push_back(StreamUnit{static_cast<uint32_t>(j), cm5unit::encode_control(cm5unit::kStatus, settle)});
+      ++status_count[static_cast<size_t>(j)];
     }
   sw.expect_units = static_cast<size_t>(expected_result_count(w, t));
-  const Cm5Expected want = expected_results(w, p.word_bits, t);
-  const Cm5RunResult model = run_cm5ctl_model(p, w);
-  sw.compare = [want, model, t, n = p.leaves, name = w.name](const StreamRunResult& board, RunReport& r) {
+  for (uint64_t c : status_count) sw.expect_units += static_cast<size_t>(c);
+  // Router-done's result is the sum of the counters, which the software computation does not
+  // know (it says 0, a balanced data network): with counters, the results are the model's.
+  bool counters = false;
+  for (const auto& c : w.counters) counters = counters || !c.empty();
+  const Cm5Expected want = counters ? split_results(model.results, p.leaves) : expected_results(w, p.word_bits, t);
+  const std::string want_what = counters ? "results as the model's (router-done sums its counters)"
+                                         : "results as computed in software";
+  // The model's last global outputs per leaf: what the final status should show.
+  std::vector<uint8_t> fin(static_cast<size_t>(p.leaves), 0);
+  for (const Cm5GlobalOut& g : model.globals) fin[g.leaf] = g.value;
+  sw.compare = [want, want_what, model, t, fin, status_count, n = p.leaves, name = w.name](const StreamRunResult& board, RunReport& r) {
     std::vector<Cm5Result> got;
+    std::vector<std::optional<cm5unit::Status>> last_status(static_cast<size_t>(n));
+    nlohmann::ordered_json statuses = nlohmann::ordered_json::array();
     for (const StreamUnit& u : board.delivered) {
       if (u.words.size() != 2) {
         ++r.mismatches;
+        continue;
+      }
+      if (cm5unit::is_status(u.words[0])) {
+        if (u.leaf < static_cast<uint32_t>(n)) last_status[u.leaf] = cm5unit::decode_status(u.words[0], u.words[1]);
+        statuses.push_back({{"leaf", u.leaf}, {"word0", u.words[0]}, {"word1", u.words[1]}});
         continue;
       }
       const cm5unit::Decoded d = cm5unit::decode_result(u.words[0], u.words[1]);
@@ -49,11 +157,47 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
       x.abstained = d.abstained;
       got.push_back(x);
     }
-    const std::string diff = compare_to_expected(want, split_results(got, n));
-    r.rows.push_back({"results delivered", std::to_string(got.size()), std::to_string(model.results.size()), true});
-    r.rows.push_back({"results as computed in software", diff.empty() ? "all equal" : diff, "all equal", true});
+    const bool model_lerr = model.faults.link_errors > 0, model_fault = model.faults.any_design_fault(),
+               model_drop = model.faults.bcast_drops > 0;
+    // Per leaf and function, the model's results: how many, and the error bit of the last.
+    std::vector<std::array<uint64_t, 4>> per_f(static_cast<size_t>(n), {0, 0, 0, 0});
+    std::vector<uint8_t> last_err(static_cast<size_t>(n), 0);
+    for (const Cm5Result& x : model.results) {
+      const int f = cm5unit::function_of(x.broadcast, x.kind, x.comb);
+      ++per_f[x.leaf][static_cast<size_t>(f)];
+      last_err[x.leaf] = static_cast<uint8_t>((last_err[x.leaf] & ~(1u << f)) | (x.err ? 1u << f : 0u));
+    }
+    for (int j = 0; j < n; ++j) {
+      if (!status_count[static_cast<size_t>(j)]) continue;
+      const auto& st = last_status[static_cast<size_t>(j)];
+      char b[160], m[160];
+      if (st)
+        std::snprintf(b, sizeof b,
+                      "globals %u halted %d link_error %d fault %d drop %d owed %u waiting %u/%u/%u/%u last_err %x "
+                      "overflow %x router_done %d",
+                      st->globals, st->halted, st->link_error, st->fault, st->bcast_drop, st->owed, st->waiting[0],
+                      st->waiting[1], st->waiting[2], st->waiting[3], st->last_err, st->overflow, st->router_done);
+      else
+        std::snprintf(b, sizeof b, "none");
+      std::snprintf(m, sizeof m,
+                    "globals %u halted 0 link_error %d fault %d drop %d owed 0 waiting 0/0/0/0 last_err %x overflow 0 "
+                    "router_done 0",
+                    fin[static_cast<size_t>(j)], model_lerr, model_fault, model_drop, last_err[static_cast<size_t>(j)]);
+      r.rows.push_back({"leaf" + std::to_string(j) + " status", b, m, true});
+    }
+    std::string diff;
+    const Cm5Expected got_split = split_results(got, n);
+    for (int f = 0; f < 4 && diff.empty(); ++f) {
+      diff = compare_to_expected(only_function(want, static_cast<cm5unit::Function>(f)),
+                                 only_function(got_split, static_cast<cm5unit::Function>(f)));
+      if (!diff.empty()) diff = std::string(kFunctionNames[f]) + ": " + diff;
+    }
+    r.rows.push_back({"results delivered (besides the status)", std::to_string(got.size()),
+                      std::to_string(model.results.size()), true});
+    r.rows.push_back({want_what, diff.empty() ? "all equal" : diff, "all equal", true});
     std::vector<uint64_t> per(static_cast<size_t>(n), 0);
     for (const auto& x : model.results) ++per[x.leaf];
+    for (size_t j = 0; j < per.size(); ++j) per[j] += status_count[j];
     for (const CounterReading& c : board.counters) {
       const std::string& nm = c.counter.name;
       const size_t dot = nm.find('.');
@@ -64,19 +208,170 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
         r.rows.push_back({nm, std::to_string(c.value), std::to_string(per.at(leaf)), true});
       else if (what == "pending")
         r.rows.push_back({nm, std::to_string(c.value), "0", true});
+      else
+        for (int f = 0; f < 4; ++f)
+          if (what == kFunctionNames[f])
+            r.rows.push_back({nm, std::to_string(c.value), std::to_string(per_f.at(leaf)[static_cast<size_t>(f)]), true});
     }
-    r.about.push_back("workload " + name + ": results compared leaf by leaf, in order, with the software results; "
-                      "counters with the reference model's result counts (the board's timing is the host's)");
+    r.about.push_back("workload " + name + ": results compared leaf by leaf and function by function, in order, "
+                      "with the software results; counters (per function too) with the reference model's result "
+                      "counts (plus one status per leaf); each leaf's final status registers (global ORs, halted, "
+                      "sticky CRC link error, design fault, broadcast drop, results owed, words waiting, last error "
+                      "and overflow per function, router-done) with the model's final state (the board's timing is "
+                      "the host's)");
     r.agreement_scope = "every result and every leaf's counters";
     r.json["model_cycles"] = model.cycles;
+    r.json["status_units"] = statuses;
     r.json["model_results"] = model.results.size();
   };
   return sw;
 }
 
+Cm5Workload cm5ctl_control_workload(const Cm5ctlParams& p, uint64_t seed, int count) {
+  const int n = p.leaves;
+  const Cm5Topology t = cm5_topology(p);
+  Cm5Workload w;
+  w.name = "control";
+  w.leaf.resize(static_cast<size_t>(n));
+  w.counters.resize(static_cast<size_t>(n));
+  // A stand-in data network inside each partition (router-done sums a partition's counters): the
+  // leaves in use send a message each to the next one in use of their partition (a ring), the
+  // sender's counter +1 when it sends, the receiver's -1 when the message arrives; every leaf
+  // pushes router-done once it has sent.
+  std::vector<std::vector<int>> members(t.roots.size());
+  for (int j = 0; j < n; ++j)
+    if (t.part[static_cast<size_t>(j)] >= 0) members[static_cast<size_t>(t.part[static_cast<size_t>(j)])].push_back(j);
+  for (const auto& m : members)
+    for (size_t x = 0; x < m.size(); ++x) {
+      const size_t src = static_cast<size_t>(m[x]), dst = static_cast<size_t>(m[(x + 1) % m.size()]);
+      const uint64_t sent = 20 + 7 * src, arrives = 150 + 11 * src;
+      if (src == dst) continue;  // a partition of one leaf sends nothing
+      w.counters[src].emplace_back(sent, +1);
+      w.counters[dst].emplace_back(arrives, -1);
+    }
+  for (auto& c : w.counters) {  // the deltas as values from each cycle on
+    std::sort(c.begin(), c.end());
+    int64_t v = 0;
+    for (auto& e : c) e.second = v += e.second;
+  }
+  const Cm5Workload more = make_cm5ctl_workload("reduce-scan", n, p.word_bits, seed, count);
+  for (int j = 0; j < n; ++j) {
+    Cm5Op rd;
+    rd.kind = cm5::kReduce;
+    rd.comb = cm5::kRouterDone;
+    rd.release = 21 + 7 * static_cast<uint64_t>(j);
+    w.leaf[static_cast<size_t>(j)].push_back(rd);
+    for (const Cm5Op& o : more.leaf[static_cast<size_t>(j)]) w.leaf[static_cast<size_t>(j)].push_back(o);
+  }
+  const uint32_t last = static_cast<uint32_t>(n - 1), mid = static_cast<uint32_t>(n / 2);
+  w.globals = {{5, 0, 1}, {15, last, 2}, {25, mid, 4}, {400, 0, 0}};
+  if (p.crc_bits || p.cm5_frame()) {
+    // A CRC error on the first leaf in use's up link, once everything is done (idle packets).
+    int first = 0;
+    while (first < n && t.part[static_cast<size_t>(first)] < 0) ++first;
+    const Cm5RunResult m = run_cm5ctl_model(p, w);
+    if (first < n) w.flips.push_back({m.last_result_cycle + 40, static_cast<uint32_t>(n + first), true});
+  }
+  return w;
+}
+
 StreamRunOutcome cm5ctl_run(const Cm5ctlConfig& cfg, const Cm5RunArgs& a, std::FILE* out) {
-  const Cm5Workload w = make_cm5ctl_workload(a.pattern, cfg.p.leaves, cfg.p.word_bits, a.seed, a.count);
+  const Cm5Workload w = a.pattern == "control" ? cm5ctl_control_workload(cfg.p, a.seed, a.count)
+                                               : make_cm5ctl_workload(a.pattern, cfg.p.leaves, cfg.p.word_bits, a.seed, a.count);
   return run_stream_workload(cm5ctl_stream_spec(cfg), cm5ctl_stream_workload(cfg, w), a.stream, out);
+}
+
+uint64_t cm5ctl_staging_allowance(size_t units) { return 3 * static_cast<uint64_t>(units) + 8; }
+
+bool cm5ctl_sweep(const Cm5ctlConfig& cfg, const Cm5SweepArgs& a, std::vector<Cm5SweepPoint>* points, std::FILE* out) {
+  const Cm5ctlParams& p = cfg.p;
+  const Cm5Topology t = cm5_topology(p);
+  if (a.in_flight.empty()) throw InputError("cmnet sweep: no offered loads");
+  for (int k : a.in_flight)
+    if (k < 1 || k > 4096) throw InputError("cmnet sweep: " + std::to_string(k) + " operations per leaf in flight (allowed 1..4096)");
+  // A pattern the board cannot run, or one with timed events (a flush and its restart, router-done's
+  // counters: the board's timing is the host's, so its cycles would not compare), is refused
+  // before a board is started.
+  {
+    const Cm5Workload w1 = make_cm5ctl_workload(a.pattern, p.leaves, p.word_bits, a.seed, 1);
+    bool timed = !w1.restarts.empty() || !w1.globals.empty() || !w1.flips.empty();
+    for (const auto& c : w1.counters) timed = timed || !c.empty();
+    if (timed)
+      throw InputError("cmnet sweep --pattern " + a.pattern +
+                       ": its workload has timed events (a flush, router-done's counters), which the sweep's cycle "
+                       "comparison cannot follow; use cmnet run for it");
+    (void)cm5ctl_stream_workload(cfg, w1);
+  }
+  StreamConnection conn(cm5ctl_stream_spec(cfg), a.stream);
+  // Per point: the workload, its software results and the model's run, kept for the measure.
+  struct Point {
+    Cm5Workload w;
+    Cm5Expected want;
+    Cm5RunResult model;
+    StreamWorkload sw;
+  };
+  std::map<int, Point> pts;
+  std::vector<Cm5SweepPoint> got;
+  StreamSweep s;
+  s.title = cfg.name + ": " + a.pattern + ", all operations loaded before the run";
+  s.x_label = "operations per leaf in flight";
+  s.y_label = "operations completed per packet time";
+  // Only what the transmit FIFO holds is loaded before the run: beyond that the host's pace
+  // would enter the board's cycles (an operation waiting for another leaf's part).
+  const uint64_t fits = conn.board->fifo_words() / (2 * static_cast<uint64_t>(p.leaves));
+  for (int k : a.in_flight)
+    if (static_cast<uint64_t>(k) <= fits) s.offered.push_back(k);
+    else std::fprintf(out, "   (%d operations per leaf in flight: more than the board's transmit FIFO holds, %llu; left out)\n",
+                      k, static_cast<unsigned long long>(fits));
+  if (s.offered.empty()) throw InputError("cmnet sweep: no offered load fits the board's transmit FIFO (at most " + std::to_string(fits) + " operations per leaf)");
+  s.workload = [&](double x) {
+    const int k = static_cast<int>(x);
+    Point pt;
+    pt.w = make_cm5ctl_workload(a.pattern, p.leaves, p.word_bits, a.seed, k);
+    pt.want = expected_results(pt.w, p.word_bits, t);
+    pt.model = run_cm5ctl_model(p, pt.w);
+    pt.sw = cm5ctl_stream_workload(cfg, pt.w, false);
+    pt.sw.load_before_run = true;
+    StreamWorkload w = pt.sw;
+    pts[k] = std::move(pt);
+    return w;
+  };
+  s.measure = [&](double x, const StreamRunResult& r) {
+    const int k = static_cast<int>(x);
+    const Point& pt = pts.at(k);
+    RunReport rep;
+    pt.sw.compare(r, rep);  // the run's own comparison: results and counters
+    Cm5SweepPoint q;
+    q.in_flight = k;
+    q.board_cycles = r.cycles;
+    q.model_cycles = pt.model.last_result_cycle + 1;
+    const double ops = static_cast<double>(pt.w.multi_ops() + pt.w.broadcasts());
+    q.accepted = r.cycles ? ops * p.packet_time() / static_cast<double>(r.cycles) : 0;
+    q.model_accepted = ops * p.packet_time() / static_cast<double>(q.model_cycles);
+    q.results_ok = pt.model.completed && rep.mismatches == 0;
+    q.counters_ok = true;
+    for (const ReportRow& row : rep.rows)
+      if (row.compared && row.board != row.model) {
+        if (row.name.rfind("leaf", 0) == 0) q.counters_ok = false;
+        else q.results_ok = false;
+      }
+    q.timing_ok = r.cycles >= q.model_cycles && r.cycles <= q.model_cycles + cm5ctl_staging_allowance(pt.sw.units.size());
+    got.push_back(q);
+    StreamSweepMeasure m;
+    m.accepted = q.accepted;
+    m.model_accepted = q.model_accepted;
+    m.agrees = q.results_ok && q.counters_ok && q.timing_ok;
+    if (!m.agrees)
+      std::fprintf(out, "   K = %d: results %s, counters %s, board %llu cycles against the model's %llu (+ %llu allowed)\n", k,
+                   q.results_ok ? "ok" : "WRONG", q.counters_ok ? "ok" : "WRONG",
+                   static_cast<unsigned long long>(q.board_cycles), static_cast<unsigned long long>(q.model_cycles),
+                   static_cast<unsigned long long>(cm5ctl_staging_allowance(pt.sw.units.size())));
+    return m;
+  };
+  const bool ok = run_stream_sweep(conn, s, a.stream.out_dir, a.stream.timeout_s, out);
+  if (conn.sim) conn.sim->stop();
+  if (points) *points = got;
+  return ok;
 }
 
 }  // namespace cmnet

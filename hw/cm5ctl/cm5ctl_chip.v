@@ -10,6 +10,7 @@ module cm5ctl_chip #(
   parameter integer W = 32,
   parameter integer PB = W + 15,
   parameter integer C = 0,
+  parameter integer F = 0,
   parameter integer WU = 6,
   parameter integer WD = 5,
   parameter integer TU = 8,
@@ -54,14 +55,14 @@ module cm5ctl_chip #(
   generate
     // The top node.
     if (ROLE_T == 2) begin : g_t_root
-      cm5ctl_root #(.W(W), .PB(PB), .C(C), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
+      cm5ctl_root #(.W(W), .PB(PB), .C(C), .F(F), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
                     .STOP_AT(STOP_AT), .BW(BW), .BCW(BCW), .RQ(RQ), .RCW(RCW),
                     .OUT_L(ROLE_L == 0 ? 1 : 0), .OUT_R(ROLE_R == 0 ? 1 : 0), .ALIGN(ALIGN), .L(L), .LPW(LPW)) t (
         .clk(clk), .rst(rst), .up_l(up_l), .up_r(up_r), .down_l(down_l), .down_r(down_r), .fault(f[0]),
         .bcast_drop(bd[0]), .link_error(le[0]));
       assign up_out = {WU{1'b0}};
     end else if (ROLE_T == 1) begin : g_t_node
-      cm5ctl_node #(.W(W), .PB(PB), .C(C), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
+      cm5ctl_node #(.W(W), .PB(PB), .C(C), .F(F), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
                     .STOP_AT(STOP_AT), .AD(AD_T), .ACW(ACW_T),
                     .OUT_L(ROLE_L == 0 ? 1 : 0), .OUT_R(ROLE_R == 0 ? 1 : 0), .ALIGN(ALIGN), .L(L), .LPW(LPW)) t (
         .clk(clk), .rst(rst), .up_l(up_l), .up_r(up_r), .up_out(up_out), .down_in(down_in), .down_l(down_l),
@@ -81,7 +82,7 @@ module cm5ctl_chip #(
       localparam integer ROLE = s == 0 ? ROLE_L : ROLE_R;
       wire [WD-1:0] from_top = s == 0 ? down_l : down_r;
       if (ROLE == 2) begin : g_root
-        cm5ctl_root #(.W(W), .PB(PB), .C(C), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
+        cm5ctl_root #(.W(W), .PB(PB), .C(C), .F(F), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
                       .STOP_AT(STOP_AT), .BW(BW), .BCW(BCW), .RQ(RQ), .RCW(RCW),
                       .OUT_L(USE[2*s] ? 0 : 1), .OUT_R(USE[2*s+1] ? 0 : 1), .ALIGN(ALIGN), .L(L), .LPW(LPW)) n (
           .clk(clk), .rst(rst), .up_l(up_c[(2*s)*WU +: WU]), .up_r(up_c[(2*s+1)*WU +: WU]),
@@ -90,7 +91,7 @@ module cm5ctl_chip #(
         assign to_top[s*WU +: WU] = {WU{1'b0}};
         wire unused_top = &{1'b0, from_top};
       end else if (ROLE == 1) begin : g_node
-        cm5ctl_node #(.W(W), .PB(PB), .C(C), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
+        cm5ctl_node #(.W(W), .PB(PB), .C(C), .F(F), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
                       .STOP_AT(STOP_AT), .AD(AD_C), .ACW(ACW_C),
                       .OUT_L(USE[2*s] ? 0 : 1), .OUT_R(USE[2*s+1] ? 0 : 1), .ALIGN(ALIGN), .L(L), .LPW(LPW)) n (
           .clk(clk), .rst(rst), .up_l(up_c[(2*s)*WU +: WU]), .up_r(up_c[(2*s+1)*WU +: WU]), .up_out(to_top[s*WU +: WU]),

@@ -28,6 +28,7 @@ module cm5ctl_leaf #(
   parameter integer W = 32,
   parameter integer PB = W + 15,
   parameter integer C = 0,        // CRC bits per packet: 0 or 8
+  parameter integer F = 0,        // 1: the CM-5's 65-bit frame on the links (cm5ctl_link_tx.v)
   parameter integer WU = 6,
   parameter integer WD = 5,
   parameter integer TU = 8,
@@ -111,7 +112,7 @@ module cm5ctl_leaf #(
   // What comes down.
   wire [PB-1:0] pp;
   wire rx_crc;
-  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) rx (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .crc_err(rx_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .crc_err(rx_crc));
   wire p_ss = pp[2:1] == 2'd1;
   wire p_ms = pp[2];
   wire flushing = dt && p_ss && pp[7:5] == 3'd7;
@@ -165,7 +166,7 @@ module cm5ctl_leaf #(
                           bhead[0] ? 2'd1 : bhead[2:1], 2'd1};
   wire [2:0] gup = init_done ? {hard_error_in || fault || link_error, async_in} : 3'b000;
   wire [PB-1:1] upk = send_ss ? ss_pkt : (send_ms ? ms[PB-2:0] : {(PB-1){1'b0}});
-  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) tx (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) tx (
     .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}), .wires(up_out));
 
   // A result: the entry at rdp is the operation it belongs to.

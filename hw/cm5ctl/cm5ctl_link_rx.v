@@ -1,11 +1,12 @@
 // The receiving end of a CM-5 control network link (see cm5ctl_link_tx.v): `pkt` is the whole
 // packet in the last cycle of its frame: the chunks before, registered, and the last chunk
-// straight from the wires. With a CRC (C = 8) a packet whose CRC is wrong comes out as an idle
-// packet (all zero) and raises `crc_err` in that cycle.
+// straight from the wires. With a CRC (C = 8, or the CM-5's frame, F = 1) a packet whose CRC is
+// wrong comes out as an idle packet (all zero) and raises `crc_err` in that cycle.
 `default_nettype none
 module cm5ctl_link_rx #(
   parameter integer PB = 44,
   parameter integer C = 0,
+  parameter integer F = 0,
   parameter integer WIDTH = 6,
   parameter integer T = 8
 ) (
@@ -17,15 +18,15 @@ module cm5ctl_link_rx #(
   output wire crc_err
 );
   localparam integer NB = PB + C;
-  wire [NB-1:0] got;
+  wire [T*WIDTH-1:0] full;  // the frame in wire order
+  genvar t;
   generate
     if (T == 1) begin : g_one
-      assign got = wires[NB-1:0];
-      wire unused = &{1'b0, clk, rst, last, wires};
+      assign full = wires;
+      wire unused = &{1'b0, clk, rst, last};
     end else begin : g_shift
       reg [(T-1)*WIDTH-1:0] sh;
-      wire [T*WIDTH-1:0] full = {wires, sh};
-      assign got = full[NB-1:0];
+      assign full = {wires, sh};
       if (T == 2) begin : g_two
         always @(posedge clk) if (rst) sh <= {WIDTH{1'b0}}; else if (!last) sh <= wires;
       end else begin : g_many
@@ -33,19 +34,43 @@ module cm5ctl_link_rx #(
           if (rst) sh <= {((T-1)*WIDTH){1'b0}};
           else if (!last) sh <= {wires, sh[(T-1)*WIDTH-1:WIDTH]};
       end
+    end
+    if (F == 1) begin : g_cm5
+      // The major stream on wires 0..3, the minor on wire 4 (cm5ctl_packet.h, cm5::from_frame).
+      wire [51:0] major;
+      wire [12:0] minor;
+      for (t = 0; t < T; t = t + 1) begin : g_chunk
+        assign major[4*t +: 4] = full[t*WIDTH +: 4];
+        assign minor[t] = full[t*WIDTH + 4];
+        if (WIDTH > 5) begin : g_pad
+          wire unused = &{1'b0, full[t*WIDTH+5 +: WIDTH-5]};
+        end
+      end
+      wire [7:0] crc;
+      cm5ctl_crc8 #(.N(57)) u_crc (.bits({minor, major[43:0]}), .crc(crc));
+      wire bad = crc != major[51:44];
+      // Back to the payload: data 46:15, global bits 14:12, err 11, ovf 10, seg 9, segd 8,
+      // comb 7:5, kind 4:3, type 2:1, fc 0.
+      wire [PB-1:0] got = {major[39:8], major[42:40], minor[3], minor[2], minor[1], major[7], major[6:4], major[3:2],
+                           major[1:0], minor[0]};
+      assign pkt = bad ? {PB{1'b0}} : got;
+      assign crc_err = last && bad;
+    end else begin : g_plain
+      wire [NB-1:0] got = full[NB-1:0];
       if (T * WIDTH > NB) begin : g_pad
         wire unused = &{1'b0, full[T*WIDTH-1:NB]};
       end
-    end
-    if (C == 0) begin : g_plain
-      assign pkt = got;
-      assign crc_err = 1'b0;
-    end else begin : g_crc
-      wire [7:0] crc;
-      cm5ctl_crc8 #(.N(PB)) u_crc (.bits(got[PB-1:0]), .crc(crc));
-      wire bad = crc != got[PB +: 8];
-      assign pkt = bad ? {PB{1'b0}} : got[PB-1:0];
-      assign crc_err = last && bad;
+      if (C == 0) begin : g_nocrc
+        assign pkt = got;
+        assign crc_err = 1'b0;
+        wire unused_last = &{1'b0, last};
+      end else begin : g_crc
+        wire [7:0] crc;
+        cm5ctl_crc8 #(.N(PB)) u_crc (.bits(got[PB-1:0]), .crc(crc));
+        wire bad = crc != got[PB +: 8];
+        assign pkt = bad ? {PB{1'b0}} : got[PB-1:0];
+        assign crc_err = last && bad;
+      end
     end
   endgenerate
 endmodule

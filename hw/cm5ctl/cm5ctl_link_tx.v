@@ -1,13 +1,17 @@
 // The two ends of a CM-5 control network link: a packet of PB bits, then (C = 8) its CRC-8,
 // sent serially as T chunks of WIDTH wires, least significant chunk first, one packet per
-// frame of T cycles. Frames are aligned across the tree (every end counts the same frame from
-// reset), so `last` (the frame's last cycle) is the same cycle at both ends of a link.
+// frame of T cycles (F = 0); or (F = 1) the CM-5's 65-bit packet in two parallel streams, the
+// major stream on wires 0..3 and the minor stream on wire 4, T = 13 (the layout:
+// gen/cm5ctl/cm5ctl_packet.h, cm5::to_frame). Frames are aligned across the tree (every end
+// counts the same frame from reset), so `last` (the frame's last cycle) is the same cycle at
+// both ends of a link.
 // This is the sending end: `load` in the last cycle of a frame takes the packet sent in the
 // next frame (cm5ctl_link_rx.v is the receiving end).
 `default_nettype none
 module cm5ctl_link_tx #(
   parameter integer PB = 44,
   parameter integer C = 0,
+  parameter integer F = 0,
   parameter integer WIDTH = 6,
   parameter integer T = 8
 ) (
@@ -18,18 +22,40 @@ module cm5ctl_link_tx #(
   output wire [WIDTH-1:0] wires
 );
   localparam integer NB = PB + C;
-  wire [NB-1:0] framed;
+  wire [T*WIDTH-1:0] full;  // the frame in wire order: chunk t at bits t*WIDTH +: WIDTH
+  genvar t;
   generate
-    if (C == 0) begin : g_plain
-      assign framed = pkt;
-    end else begin : g_crc
+    if (F == 1) begin : g_cm5
+      // The payload (cm5ctl_params.h: fc 0, type 2:1, kind 4:3, comb 7:5, segd 8, seg 9, ovf 10,
+      // err 11, global bits 14:12, data 46:15) into the major and minor streams.
+      wire [43:0] major_info = {1'b0, pkt[14:12], pkt[46:15], pkt[8], pkt[7:5], pkt[4:3], pkt[2:1]};
+      wire [12:0] minor = {9'd0, pkt[11], pkt[10], pkt[9], pkt[0]};
       wire [7:0] crc;
-      cm5ctl_crc8 #(.N(PB)) u_crc (.bits(pkt), .crc(crc));
-      assign framed = {crc, pkt};
+      cm5ctl_crc8 #(.N(57)) u_crc (.bits({minor, major_info}), .crc(crc));
+      wire [51:0] major = {crc, major_info};
+      for (t = 0; t < T; t = t + 1) begin : g_chunk
+        if (WIDTH > 5) begin : g_pad
+          assign full[t*WIDTH+5 +: WIDTH-5] = {(WIDTH-5){1'b0}};
+        end
+        assign full[t*WIDTH +: 5] = {minor[t], major[4*t +: 4]};
+      end
+    end else begin : g_plain
+      wire [NB-1:0] framed;
+      if (C == 0) begin : g_nocrc
+        assign framed = pkt;
+      end else begin : g_crc
+        wire [7:0] crc;
+        cm5ctl_crc8 #(.N(PB)) u_crc (.bits(pkt), .crc(crc));
+        assign framed = {crc, pkt};
+      end
+      if (T * WIDTH > NB) begin : g_pad
+        assign full = {{(T*WIDTH-NB){1'b0}}, framed};
+      end else begin : g_exact
+        assign full = framed;
+      end
     end
   endgenerate
   reg [T*WIDTH-1:0] sh;
-  wire [T*WIDTH-1:0] full = {{(T*WIDTH-NB){1'b0}}, framed};
   assign wires = sh[WIDTH-1:0];
   generate
     if (T == 1) begin : g_one

@@ -20,6 +20,7 @@ module cm5ctl_node #(
   parameter integer W = 32,
   parameter integer PB = W + 15,
   parameter integer C = 0,        // CRC bits per packet: 0 or 8
+  parameter integer F = 0,        // 1: the CM-5's 65-bit frame on the links (cm5ctl_link_tx.v)
   parameter integer WU = 6,
   parameter integer WD = 5,
   parameter integer TU = 8,
@@ -59,9 +60,9 @@ module cm5ctl_node #(
   assign down_r = txw_r | (OUT_R != 0 ? {WD{1'b0}} : patw);
   wire [PB-1:0] pl, pr, pp;
   wire rx_l_crc, rx_r_crc, rx_p_crc;
-  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
-  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .crc_err(rx_r_crc));
-  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) rx_p (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .crc_err(rx_p_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .crc_err(rx_r_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx_p (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .crc_err(rx_p_crc));
 
   reg stop;  // the parent's flow-control bit, from its last packet
   reg ep;    // flush epoch
@@ -85,7 +86,7 @@ module cm5ctl_node #(
   wire [2:0] gp = rx_p_crc ? gp_r : pp[14:12];
   wire [2:0] gup = gl | gr | {fault || link_error, 2'b00};
   wire [PB-1:0] upk = ss ? sspkt : (fire ? cpkt : {PB{1'b0}});
-  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) tx_up (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) tx_up (
     .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}), .wires(up_out));
 
   wire pmulti = pp[2];
@@ -108,9 +109,9 @@ module cm5ctl_node #(
   wire [11:1] hr = pmulti ? sr[11:1] : (pp[2:1] == 2'd1 ? pp[11:1] : 11'd0);
   wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, gp, hl, qcl >= STOP_AT[QCW-1:0]};
   wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, gp, hr, qcr >= STOP_AT[QCW-1:0]};
-  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_l (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_l (
     .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .wires(txw_l));
-  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_r (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_r (
     .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .wires(txw_r));
 
   wire unused = &{1'b0, aligned, sl[0], sr[0], sl[14:12], sr[14:12], upk[14:12], upk[0]};

@@ -15,6 +15,7 @@ module cm5ctl_root #(
   parameter integer W = 32,
   parameter integer PB = W + 15,
   parameter integer C = 0,        // CRC bits per packet: 0 or 8
+  parameter integer F = 0,        // 1: the CM-5's 65-bit frame on the links (cm5ctl_link_tx.v)
   parameter integer WU = 6,
   parameter integer WD = 5,
   parameter integer TU = 8,
@@ -54,8 +55,8 @@ module cm5ctl_root #(
   assign down_r = txw_r | (OUT_R != 0 ? {WD{1'b0}} : patw);
   wire [PB-1:0] pl, pr;
   wire rx_l_crc, rx_r_crc;
-  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
-  cm5ctl_link_rx #(.PB(PB), .C(C), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .crc_err(rx_r_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .crc_err(rx_r_crc));
 
   wire [RCW-1:0] rcount;
   wire [BCW-1:0] bcount;
@@ -108,9 +109,9 @@ module cm5ctl_root #(
   wire [11:1] hr = bpop ? bhead[11:1] : (rpop ? sr[11:1] : 11'd0);
   wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, gdn, hl, qcl >= STOP_AT[QCW-1:0]};
   wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, gdn, hr, qcr >= STOP_AT[QCW-1:0]};
-  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_l (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_l (
     .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .wires(txw_l));
-  cm5ctl_link_tx #(.PB(PB), .C(C), .WIDTH(WD), .T(TD)) tx_r (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_r (
     .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .wires(txw_r));
 
   always @(posedge clk) begin

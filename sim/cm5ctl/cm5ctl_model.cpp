@@ -158,8 +158,10 @@ class Model {
         const Cm5Flip& f = w_.flips[flip_next_++];
         if (f.cycle < t || f.link < 2 || f.link >= static_cast<uint32_t>(2 * n_)) continue;
         const int T = f.up ? Tu : Td, width = f.up ? p_.up_width : p_.down_width;
-        const int pos = static_cast<int>(t % static_cast<uint64_t>(T)) * width;
-        if (pos < p_.packet_bits()) (f.up ? up_mask_ : down_mask_)[f.link] ^= 1ull << pos;
+        // With the CM-5's frame, wire 0 carries the major stream's bit 4 x phase.
+        const int per = p_.cm5_frame() ? cm5::kMajorWires : width;
+        const int pos = static_cast<int>(t % static_cast<uint64_t>(T)) * per;
+        if (pos < (p_.cm5_frame() ? 52 : p_.packet_bits())) (f.up ? up_mask_ : down_mask_)[f.link] ^= 1ull << pos;
       }
       if (up || down) {
         // 2. What the up tick reads that the down tick of the same cycle changes: registers.
@@ -239,6 +241,17 @@ class Model {
   // (crc_bits 8) and the bits the faults flipped; a wrong CRC makes it an idle packet and a
   // link error (`*ok` false), counted unless the sender is mapped out (`count` false).
   Packet receive(const Packet& sent, uint64_t* mask, int k, bool count, bool* ok) {
+    if (p_.cm5_frame()) {  // the CM-5's 65 bits (cm5ctl_packet.h); the mask is on the major stream
+      cm5::Frame f = cm5::to_frame(sent);
+      f.major ^= *mask;
+      *mask = 0;
+      const Packet x = cm5::from_frame(f, ok);
+      if (!*ok && count) {
+        ++r_.faults.link_errors;
+        lerr_[static_cast<size_t>(k)] = true;
+      }
+      return x;
+    }
     const int pb = p_.payload_bits();
     uint64_t word = sent.pack();
     if (p_.crc_bits) word |= static_cast<uint64_t>(cm5::crc8(word, pb)) << pb;

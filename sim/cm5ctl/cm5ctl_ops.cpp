@@ -83,15 +83,6 @@ int64_t to_signed(uint64_t x, int w) {
   return (x >> (w - 1)) & 1 ? static_cast<int64_t>(x) - static_cast<int64_t>(1ull << w) : static_cast<int64_t>(x);
 }
 
-uint8_t crc8(uint64_t bits, int n) {
-  uint8_t crc = 0;
-  for (int i = 0; i < n; ++i) {
-    const bool fb = ((crc >> 7) & 1) ^ ((bits >> i) & 1);
-    crc = static_cast<uint8_t>(crc << 1);
-    if (fb) crc ^= 0x07;
-  }
-  return crc;
-}
 
 uint64_t identity(uint8_t comb, int w) { return comb == kMax ? 1ull << (w - 1) : 0; }
 

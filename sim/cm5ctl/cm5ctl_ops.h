@@ -124,9 +124,7 @@ uint64_t identity(uint8_t comb, int w);
 // the carry out of the W-bit sum.
 uint64_t apply(uint8_t comb, uint64_t a, uint64_t b, int w, bool* ovf, bool cin = false, bool* cout = nullptr);
 int64_t to_signed(uint64_t x, int w);
-// CRC-8 (x^8 + x^2 + x + 1, initial 0) of the n low bits of `bits`, bit 0 first (as
-// hw/cm5ctl/cm5ctl_crc8.v).
-uint8_t crc8(uint64_t bits, int n);
+// crc8: gen/cm5ctl/cm5ctl_packet.h.
 }  // namespace cm5
 
 // The results every leaf should receive, from the definitions above: expected[leaf] is the

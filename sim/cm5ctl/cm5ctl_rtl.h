@@ -11,6 +11,7 @@
 
 #include "gen/cm5ctl/cm5ctl_config.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
+#include "sim/core/rtl_build.h"
 
 namespace cmnet {
 
@@ -19,6 +20,7 @@ struct Cm5RtlOptions {
   uint64_t drain_cycles = 0;  // 0 = 4 packet times (as the model)
   uint64_t min_cycles = 0;    // as the model's
   double timeout_s = 1200;
+  TraceWindow trace;  // an FST waveform of the run (cycles from the first after reset)
 };
 
 struct Cm5RtlRun {
@@ -36,6 +38,23 @@ struct Cm5RtlRun {
 };
 
 Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm5RtlOptions& opt = {});
+
+// One link alone (cm5ctl_link_tx into cm5ctl_link_rx) of `p`'s packet, up (up_width, Tu) or
+// down: each case's payload (cm5::Packet::pack) sent in one frame, wire 0..WIDTH-1 inverted by
+// `flip_wires` in cycle `flip_cycle` of the frame (-1: none). Returns, per case, the wire word
+// of every cycle of the frame, what the receiver took and its CRC error: the frame's bits as
+// the RTL puts them on the wires, for comparison with the shared description.
+struct Cm5LinkCase {
+  uint64_t payload = 0;
+  int flip_cycle = -1;
+  uint32_t flip_wires = 0;
+};
+struct Cm5LinkFrame {
+  std::vector<uint32_t> wires;  // per cycle of the frame
+  uint64_t got = 0;
+  bool crc_err = false;
+};
+std::vector<Cm5LinkFrame> run_cm5ctl_link(const Cm5ctlParams& p, bool up, const std::vector<Cm5LinkCase>& cases);
 
 // "" when the two runs agree result by result (cycles included) and push by push, else the
 // first difference.

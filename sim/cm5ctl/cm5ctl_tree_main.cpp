@@ -12,6 +12,8 @@
 // ABSTAINED" per result (cycle order, then leaf), "g LEAF CYCLE VALUE" whenever a leaf's
 // {hard_error_out, async_out} changes, "a LEAF CYCLE" when its `aligned` is first high, "done CYCLES COMPLETED FAULT BCAST_DROP
 // LINK_ERROR SECONDS".
+// With CMNET_TRACE=FILE.fst (a model built with trace_flags()) an FST waveform, cycles counted
+// from the first after reset (sim/core/harness_driver.h).
 // Cycle 0 is the first after reset. A leaf offers its next operation from its release cycle on,
 // one push per cycle at most; it is accepted when inj_ready is high (the model's rule). The run
 // stops DRAIN cycles after the EXPECT-th result (not before MIN_CYCLES), or at MAX_CYCLES.
@@ -24,8 +26,8 @@
 #include <vector>
 
 #include "Vcm5ctl_tree.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
-#include "verilated.h"
 
 namespace {
 
@@ -105,18 +107,14 @@ int main(int argc, char** argv) {
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
 
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vcm5ctl_tree>(ctx.get());
+  cmnet::harness::Driver<Vcm5ctl_tree> drv;
+  Vcm5ctl_tree* top = &drv.top();
   using namespace cmnet::vport;
-  top->clk = 0;
   top->rst = 1;
-  for (int i = 0; i < 2; ++i) {
-    top->clk = 0;
-    top->eval();
-    top->clk = 1;
-    top->eval();
-  }
+  drv.tick();
+  drv.tick();
   top->rst = 0;
+  drv.set_time_origin();
   std::vector<size_t> next(static_cast<size_t>(N), 0);
   std::vector<long long> last_push(static_cast<size_t>(N), -1);
   std::vector<int> offering(static_cast<size_t>(N), 0);
@@ -129,7 +127,7 @@ int main(int argc, char** argv) {
   uint64_t t = 0;
   for (; t < max_cycles; ++t) {
     if (done && t >= done_at + drain && t >= min_cycles) break;
-    top->clk = 0;
+    drv.clock(false);
     for (int i = 0; i < N; ++i) set_bit(top->restart, i, false);
     for (const auto& [c, leaf] : restarts)
       if (c == t) set_bit(top->restart, leaf, true);
@@ -170,7 +168,7 @@ int main(int argc, char** argv) {
       }
       set_bit(top->inj_valid, i, offering[s]);
     }
-    top->eval();
+    drv.eval();
     for (int i = 0; i < N; ++i)
       if (!was_aligned[static_cast<size_t>(i)] && get_bit(top->aligned, i)) {
         was_aligned[static_cast<size_t>(i)] = true;
@@ -211,13 +209,11 @@ int main(int argc, char** argv) {
     fault = fault || top->fault;
     drop = drop || top->bcast_drop;
     link_error = link_error || top->link_error;
-    top->clk = 1;
-    top->eval();
+    drv.clock(true);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fprintf(out, "done %llu %d %d %d %d %.6f\n", static_cast<unsigned long long>(t), got == expect ? 1 : 0,
                fault ? 1 : 0, drop ? 1 : 0, link_error ? 1 : 0, secs);
   std::fclose(out);
-  top->final();
   return 0;
 }

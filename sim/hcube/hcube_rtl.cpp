@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,17 +29,45 @@ std::vector<uint8_t> hcube_packet_bytes(const HcubeParams& p, const HcubeMessage
   return b;
 }
 
+std::vector<uint8_t> hcube_worm_bytes(const HcubeParams& p, const HcubeMessage& m) {
+  std::vector<uint8_t> b = hcube_packet_bytes(p, m, 0);
+  b.resize(HcubeParams::kMessageHeaderBytes);
+  const std::vector<uint8_t> data = hcube_payload(p.seed, m);
+  b.insert(b.end(), data.begin(), data.end());
+  return b;
+}
+
 HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, const HcubeRtlOptions& opt) {
   const HcubeParams& p = cfg.hc;
   check_hcube_traffic(t, p, "rtl traffic");
   const GeneratedDesign design = emit_hcube(cfg);
-  const std::string exe = build_verilated_model(design, "hcube_network",
-                                                std::string(CMNET_SOURCE_DIR) + "/sim/hcube/hcube_network_main.cpp");
+  const std::string exe = build_verilated_model(
+      design, "hcube_network",
+      std::string(CMNET_SOURCE_DIR) + (p.packet() ? "/sim/hcube/hcube_network_main.cpp" : "/sim/hcube/hcube_worm_main.cpp"));
   char tmpl[] = "/tmp/cmnet-hcube-rtl-XXXXXX";
   if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
   const fs::path work(tmpl);
   const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
-  {
+  static const char* hx = "0123456789abcdef";
+  if (!p.packet()) {
+    // Tags: the messages' age ranks (generation tick, then traffic order: the model's priority).
+    std::vector<size_t> order(t.messages.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return t.messages[a].gen < t.messages[b].gen; });
+    if (order.size() > (1u << hcube_widths(p).tw))
+      throw std::runtime_error("hcube RTL: more messages than the routers' 16-bit tags number");
+    std::vector<size_t> tag(order.size());
+    for (size_t r = 0; r < order.size(); ++r) tag[order[r]] = r;
+    std::ofstream in(in_path);
+    in << "params " << p.nodes() << ' ' << p.dims << ' ' << opt.max_cycles << '\n';
+    for (size_t i = 0; i < t.messages.size(); ++i) {
+      const HcubeMessage& m = t.messages[i];
+      in << "msg " << m.src << ' ' << m.dst << ' ' << m.gen << ' ' << tag[i] << ' ';
+      for (uint8_t b : hcube_worm_bytes(p, m)) in << hx[b >> 4] << hx[b & 15];
+      in << '\n';
+    }
+  } else {
     std::ofstream in(in_path);
     in << "params " << p.nodes() << ' ' << p.dims << ' ' << p.packet_bytes << ' ' << opt.max_cycles << '\n';
     for (const HcubeMessage& m : t.messages) {
@@ -46,7 +75,6 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
       in << "msg " << m.src << ' ' << m.dst << ' ' << m.gen << ' ' << np << '\n';
       for (uint64_t k = 0; k < np; ++k) {
         in << "pkt " << p.packet_wire(m.len, k) << ' ';
-        static const char* hx = "0123456789abcdef";
         for (uint8_t b : hcube_packet_bytes(p, m, k)) in << hx[b >> 4] << hx[b & 15];
         in << '\n';
       }

@@ -1,4 +1,5 @@
-// Runs traffic on the emitted hypercube network RTL (Verilator, sim/hcube/hcube_network_main.cpp)
+// Runs traffic on the emitted hypercube network RTL (Verilator: sim/hcube/hcube_network_main.cpp
+// for the packet scheme, sim/hcube/hcube_worm_main.cpp for the wormhole routers)
 // and returns what the model returns: per message the ticks its first packet and its last byte
 // arrived (reassembled from the ejected bytes), every port's counters.
 #pragma once
@@ -20,5 +21,7 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
 // first packet then length (LE, 4 bytes) and type (LE, 2 bytes), then data. The source field's
 // top 4 bits (the first-hop dimension) are left 0: the chip writes them.
 std::vector<uint8_t> hcube_packet_bytes(const HcubeParams& p, const HcubeMessage& m, uint64_t k);
+// The bytes of message m as a worm: the first packet's 10 header bytes, then all its data.
+std::vector<uint8_t> hcube_worm_bytes(const HcubeParams& p, const HcubeMessage& m);
 
 }  // namespace cmnet

@@ -106,5 +106,25 @@ TEST(Cm5ctlConfig, BadValuesNameTheFieldAndTheRange) {
   EXPECT_EQ(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8}})"), "(accepted)");
 }
 
+// The CM-5's 65-bit packet: 13-cycle frames both ways; what it cannot hold is refused by name.
+TEST(Cm5ctlConfig, TheCm5Packet) {
+  const Cm5ctlConfig c = parse_cm5ctl_config(
+      R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8, "crc_bits": 8, "packet": "cm5"}})", "t.json");
+  EXPECT_TRUE(c.p.cm5_frame());
+  EXPECT_EQ(c.p.packet_bits(), 65);
+  EXPECT_EQ(c.p.up_frame(), 13);
+  EXPECT_EQ(c.p.down_frame(), 13);
+  EXPECT_EQ(parse_cm5ctl_config(config_to_json(c), "again").p.packet, "cm5");
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"packet": "cm2"}})").find("packet = \"cm2\" (allowed"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"packet": "cm5"}})")
+                .find("packet = \"cm5\" needs word_bits = 32 and crc_bits = 8"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"packet": "cm5", "crc_bits": 8, "down_width": 4}})")
+                .find("needs links of at least 5 wires"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"packet": 5}})"), "(accepted)");
+}
+
 }  // namespace
 }  // namespace cmnet

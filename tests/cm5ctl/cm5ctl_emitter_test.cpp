@@ -118,6 +118,7 @@ struct Case {
   std::vector<int> parts = {}, outs = {};
   int align = 0;
   bool synth = true;  // lint always; synthesize where it adds a module or a shape (time)
+  bool cm5_packet = false;  // the CM-5's 65-bit packet (major and minor streams)
 };
 
 Cm5ctlConfig cfg_of(const Case& k) {
@@ -126,6 +127,7 @@ Cm5ctlConfig cfg_of(const Case& k) {
   c.p.partitions = k.parts;
   c.p.mapped_out = k.outs;
   c.p.alignment = k.align;
+  if (k.cm5_packet) c.p.packet = "cm5";
   return c;
 }
 
@@ -173,7 +175,8 @@ const std::vector<Case> kCases = {
     Case{8, 32, 6, 5, 0, 3, {2, 3}, {9}}, Case{16, 16, 6, 5, 8, 3, {}, {5, 17}, 0, false},
     Case{32, 8, 6, 5, 0, 1, {2, 6, 7}, {33, 13}, 0, false},
     Case{4, 8, 3, 3, 0, 3, {}, {5}}, Case{8, 32, 6, 5, 8, 3, {}, {13}, 1, false},
-    Case{4, 32, 47, 47, 0, 1, {}, {}, 1}};
+    Case{4, 32, 47, 47, 0, 1, {}, {}, 1},
+    Case{8, 32, 6, 5, 8, 1, {}, {}, 0, true, true}, Case{8, 32, 7, 5, 8, 3, {}, {}, 1, false, true}};
 
 std::vector<Case> synth_cases() {
   std::vector<Case> v;
@@ -190,6 +193,7 @@ std::string case_name(const ::testing::TestParamInfo<Case>& i) {
   for (int x : k.parts) n.append("_p").append(std::to_string(x));
   for (int x : k.outs) n.append("_o").append(std::to_string(x));
   if (k.align) n.append("_align");
+  if (k.cm5_packet) n.append("_cm5packet");
   return n;
 }
 

@@ -1,6 +1,6 @@
 // The cm5ctl family behind the shared commands: `cmnet sim` on both engines (the same result
 // lines, the software results agreeing), its input errors, the clear refusal of build, run and
-// sweep while the family has no board top, and `cmnet bench --quick` (RTL latency equal to the
+// options run and sweep have no meaning for, and `cmnet bench --quick` (RTL latency equal to the
 // model's, throughput one operation per packet time).
 #include "gen/cli/cm5ctl/cm5ctl_family.h"
 
@@ -75,6 +75,26 @@ TEST(Cm5ctlFamily, SimOnBothEnginesWritesTheSameResults) {
   fs::remove_all(dir);
 }
 
+// The RTL harness on the shared driver writes an FST waveform of the run when asked.
+TEST(Cm5ctlFamily, SimOnTheRtlWritesAWaveform) {
+  const fs::path dir = temp_dir();
+  SimArgs a;
+  a.pattern = "paper";
+  a.engine = "rtl";
+  a.out = (dir / "rtl.jsonl").string();
+  a.trace = (dir / "run.fst").string();
+  a.trace_to = 200;
+  EXPECT_EQ(fam().sim(config(4), a), 0);
+  EXPECT_TRUE(fs::exists(a.trace));
+  EXPECT_GT(fs::file_size(a.trace), 100u);
+  a.engine = "model";
+  EXPECT_THROW(fam().sim(config(4), a), InputError);  // only the RTL has waveforms
+  a.engine = "rtl";
+  a.trace = (dir / "run.vcd").string();
+  EXPECT_THROW(fam().sim(config(4), a), InputError);
+  fs::remove_all(dir);
+}
+
 TEST(Cm5ctlFamily, SimInputErrors) {
   SimArgs a;
   a.out = "/dev/null";
@@ -89,8 +109,8 @@ TEST(Cm5ctlFamily, SimInputErrors) {
 }
 
 // The board is the shared stream board (cm5ctl_board_test runs it): build makes its host top,
-// run refuses what it has no meaning for, sweep is not built and says so.
-TEST(Cm5ctlFamily, BuildMakesTheStreamBoardRunRefusesOptionsSweepIsNotBuilt) {
+// run and sweep refuse what they have no meaning for (cm5ctl_board_test runs the sweep).
+TEST(Cm5ctlFamily, BuildMakesTheStreamBoardRunAndSweepRefuseOptions) {
   EXPECT_EQ(fam().build_modes(), std::vector<std::string>{"host"});
   const Board hx8k = load_board("ice40hx8k_breakout");
   const GeneratedDesign d = fam().board_top(config(4), hx8k, BuildArgs{});
@@ -101,12 +121,18 @@ TEST(Cm5ctlFamily, BuildMakesTheStreamBoardRunRefusesOptionsSweepIsNotBuilt) {
   RunArgs r;
   r.traffic = "x.traffic";
   EXPECT_THROW(fam().run(config(4), r), InputError);
-  try {
-    fam().sweep(config(4), SweepArgs{});
-    ADD_FAILURE() << "sweep did not throw";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("cmnet sweep: not built for the cm5ctl family"), std::string::npos) << e.what();
-  }
+  SweepArgs s;
+  s.mode = "or";
+  EXPECT_THROW(fam().sweep(config(4), s), InputError);
+  s.mode.clear();
+  s.sim_link = "pcie";
+  EXPECT_THROW(fam().sweep(config(4), s), InputError);
+  s.sim_link = "fifo";
+  s.pattern = "no-such-pattern";
+  s.max_per_proc = 1;
+  EXPECT_THROW(fam().sweep(config(4), s), InputError);
+  s.pattern = "flush";  // timed events: cmnet run's business
+  EXPECT_THROW(fam().sweep(config(4), s), InputError);
 }
 
 TEST(Cm5ctlFamily, QuickBenchMeasuresLatencyAndThroughput) {

@@ -398,5 +398,43 @@ TEST(Cm5ctlModel, AsynchronousOrsAndTheHardErrorOr) {
   for (int i = 0; i < 8; ++i) EXPECT_EQ(fin[static_cast<size_t>(i)], 4) << i;
 }
 
+// The CM-5 frame's layout as the README's table gives it, checked field by field (not through
+// to_frame's own code): the major stream's description, data, global bits and CRC, the minor
+// stream's control bits; from_frame inverts it and every single-bit error fails the CRC.
+TEST(Cm5ctlModel, TheCm5FrameLayout) {
+  cm5::Packet x;
+  x.type = cm5::kMulti;
+  x.kind = cm5::kScanFwd;
+  x.comb = cm5::kUadd;
+  x.segd = true;
+  x.seg = true;
+  x.ovf = false;
+  x.err = true;
+  x.fc = true;
+  x.g = 5;
+  x.data = 0xDEADBEEF;
+  const cm5::Frame f = cm5::to_frame(x);
+  EXPECT_EQ(f.major & 3, 2u);
+  EXPECT_EQ((f.major >> 2) & 3, 1u);
+  EXPECT_EQ((f.major >> 4) & 7, 4u);
+  EXPECT_EQ((f.major >> 7) & 1, 1u);
+  EXPECT_EQ((f.major >> 8) & 0xFFFFFFFFull, 0xDEADBEEFull);
+  EXPECT_EQ((f.major >> 40) & 15, 5u);
+  EXPECT_EQ(f.major >> 52, 0u);
+  EXPECT_EQ(f.minor, 0b1011u);  // fc, seg, err; overflow clear; 12:4 reserved
+  const uint64_t info = (f.major & ((1ull << 44) - 1)) | static_cast<uint64_t>(f.minor) << 44;
+  EXPECT_EQ((f.major >> 44) & 0xFF, cm5::crc8(info, 57));
+  bool ok = false;
+  EXPECT_EQ(cm5::from_frame(f, &ok).pack(), x.pack());
+  EXPECT_TRUE(ok);
+  for (int b = 0; b < 65; ++b) {
+    cm5::Frame g = f;
+    if (b < 52) g.major ^= 1ull << b;
+    else g.minor ^= 1u << (b - 52);
+    (void)cm5::from_frame(g, &ok);
+    EXPECT_FALSE(ok) << "bit " << b;
+  }
+}
+
 }  // namespace
 }  // namespace cmnet

@@ -293,3 +293,97 @@ TEST(Cm5ctlRtl, HardErrorOrFromALinkError) {
 
 }  // namespace
 }  // namespace cmnet
+
+namespace cmnet {
+namespace {
+
+Cm5ctlConfig cm5_packet_cfg(int leaves) {
+  Cm5ctlConfig c;
+  c.p.leaves = leaves;
+  c.p.crc_bits = 8;
+  c.p.packet = "cm5";
+  validate(c.p, "test");
+  return c;
+}
+
+// The CM-5's 65-bit packet on one link, up (6 wires) and down (5): the RTL's wires cycle by
+// cycle are the shared description's major stream on wires 0..3 and minor stream on wire 4
+// (gen/cm5ctl/cm5ctl_packet.h), nothing on wire 5, and the receiver takes the packet back; any
+// single wire inverted in any cycle is caught by the CRC.
+TEST(Cm5ctlRtl, TheCm5PacketOnTheWiresBitForBit) {
+  const Cm5ctlParams p = cm5_packet_cfg(4).p;
+  ASSERT_EQ(p.up_frame(), 13);
+  ASSERT_EQ(p.down_frame(), 13);
+  ASSERT_EQ(p.packet_bits(), 65);
+  uint64_t s = 12345;
+  auto rnd = [&] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return s >> 17;
+  };
+  std::vector<cm5::Packet> pkts;
+  for (int i = 0; i < 40; ++i) {
+    cm5::Packet x;
+    x.type = rnd() & 3;
+    x.kind = rnd() & 3;
+    x.comb = rnd() & 7;
+    x.segd = rnd() & 1;
+    x.seg = rnd() & 1;
+    x.ovf = rnd() & 1;
+    x.err = rnd() & 1;
+    x.fc = rnd() & 1;
+    x.g = rnd() & 7;
+    x.data = rnd() & 0xFFFFFFFFull;
+    pkts.push_back(x);
+  }
+  for (bool up : {true, false}) {
+    const int width = up ? p.up_width : p.down_width;
+    std::vector<Cm5LinkCase> cases;
+    for (const cm5::Packet& x : pkts) cases.push_back({x.pack(), -1, 0});
+    for (int t = 0; t < 13; ++t)
+      for (int wire = 0; wire < 5; ++wire) cases.push_back({pkts[static_cast<size_t>(t)].pack(), t, 1u << wire});
+    const std::vector<Cm5LinkFrame> got = run_cm5ctl_link(p, up, cases);
+    ASSERT_EQ(got.size(), cases.size());
+    for (size_t i = 0; i < pkts.size(); ++i) {
+      const cm5::Frame want = cm5::to_frame(pkts[i]);
+      cm5::Frame seen;
+      bool spare_wires_zero = true;
+      for (int t = 0; t < 13; ++t) {
+        seen.major |= static_cast<uint64_t>(got[i].wires[static_cast<size_t>(t)] & 0xF) << (4 * t);
+        seen.minor |= ((got[i].wires[static_cast<size_t>(t)] >> 4) & 1u) << t;
+        spare_wires_zero = spare_wires_zero && (got[i].wires[static_cast<size_t>(t)] >> 5) == 0;
+      }
+      EXPECT_EQ(seen.major, want.major) << (up ? "up" : "down") << " case " << i;
+      EXPECT_EQ(seen.minor, want.minor) << (up ? "up" : "down") << " case " << i;
+      EXPECT_TRUE(spare_wires_zero) << width;
+      EXPECT_EQ(got[i].got, pkts[i].pack()) << i;
+      EXPECT_FALSE(got[i].crc_err) << i;
+    }
+    for (size_t i = pkts.size(); i < cases.size(); ++i) {
+      EXPECT_TRUE(got[i].crc_err) << "cycle " << cases[i].flip_cycle << " wires " << cases[i].flip_wires;
+      EXPECT_EQ(got[i].got, 0u) << "a bad packet is taken as idle";
+    }
+  }
+}
+
+// The whole tree with the CM-5's packet: RTL == model cycle by cycle (13-cycle frames both
+// ways), the software results, and link faults in several cycles of the frame detected alike.
+TEST(Cm5ctlRtl, TheCm5PacketInTheTree) {
+  const Cm5ctlConfig c = cm5_packet_cfg(8);
+  Cm5MixOptions o;
+  o.ops = 24;
+  o.broadcasts = 3;
+  o.abstain = 0.2;
+  const Cm5RtlRun ok = agree(c, random_cm5ctl_mix(8, 32, 31, o));
+  EXPECT_FALSE(ok.link_error);
+  (void)agree(c, make_cm5ctl_workload("paper", 8, 32, 1, 1));
+  for (uint64_t phase : {0u, 5u, 10u, 12u}) {
+    Cm5Workload w = make_cm5ctl_workload("reduce-add", 8, 32, 4, 3);
+    w.flips.push_back({13 + phase, 11, true});
+    w.flips.push_back({6 * 13 + phase, 5, false});
+    const Cm5RtlRun r = agree(c, w, false);
+    EXPECT_TRUE(r.link_error) << phase;
+  }
+}
+
+}  // namespace
+}  // namespace cmnet

@@ -1,6 +1,6 @@
 // The hcube Verilog emitter: determinism and the generated header, the configs it refuses, a
-// matrix of networks that must pass `verilator --lint-only -Wall`, and yosys synth_ice40 of one
-// node chip.
+// matrix of networks that must pass `verilator --lint-only -Wall` (packet n = 2..4, wormhole
+// n = 2..6), and yosys synth_ice40 of one packet chip and one wormhole router.
 #include "gen/hcube/hcube_emitter.h"
 
 #include <gtest/gtest.h>
@@ -47,10 +47,29 @@ TEST(HcubeEmitter, SameInputsGiveTheSameBytesAndAHeader) {
   EXPECT_NE(file_of(emit_hcube(cfg(3, "fixed", 4)), "hcube_network.v"), net);
 }
 
+HcubeConfig worm(int dims) {
+  HcubeConfig c = cfg(dims, "fixed", 1);  // buffers are the packet scheme's; a wormhole router has none
+  c.hc.scheme = "wormhole";
+  return c;
+}
+
+TEST(HcubeEmitter, TheWormholeNetworkIsItsRoutersAndAHeader) {
+  const auto a = emit_hcube(worm(3));
+  const auto b = emit_hcube(worm(3));
+  ASSERT_EQ(a.files.size(), b.files.size());
+  for (size_t i = 0; i < a.files.size(); ++i) EXPECT_EQ(a.files[i], b.files[i]);
+  const std::string net = file_of(a, "hcube_network.v");
+  EXPECT_NE(net.find("wormhole routers"), std::string::npos);
+  EXPECT_NE(net.find("//   scheme = wormhole"), std::string::npos);
+  EXPECT_EQ(net.find("hcube_pkt_node"), std::string::npos);
+  EXPECT_NE(net.find("hcube_worm_node #("), std::string::npos);
+  // Node 6's outgoing channel 0 (to node 7) and the flow control coming back from node 7.
+  EXPECT_NE(net.find("assign n7_i_dend[0] = n6_o_dend[0];"), std::string::npos);
+  EXPECT_NE(net.find("assign n6_o_acc[0] = n7_i_acc[0];"), std::string::npos);
+  EXPECT_EQ(emit_hcube_node(worm(3).hc).top, "hcube_worm_node");
+}
+
 TEST(HcubeEmitter, RefusesWhatItDoesNotBuild) {
-  HcubeConfig w = cfg(3, "fixed", 4);
-  w.hc.scheme = "wormhole";
-  EXPECT_THROW(emit_hcube(w), ConfigError);
   try {
     emit_hcube(cfg(7, "fixed", 4));
     ADD_FAILURE() << "emitted a 7-cube";
@@ -71,7 +90,7 @@ class HcubeEmitterMatrix : public ::testing::TestWithParam<LintCase> {};
 TEST_P(HcubeEmitterMatrix, LintsCleanWithVerilatorWall) {
   const LintCase k = GetParam();
   const fs::path dir = temp_dir("lint");
-  const auto d = emit_hcube(cfg(k.dims, k.routing, k.buffers));
+  const auto d = emit_hcube(std::string(k.routing) == "wormhole" ? worm(k.dims) : cfg(k.dims, k.routing, k.buffers));
   write_design(d, dir.string());
   std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", "hcube_network"};
   for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
@@ -84,29 +103,39 @@ TEST_P(HcubeEmitterMatrix, LintsCleanWithVerilatorWall) {
 
 INSTANTIATE_TEST_SUITE_P(Networks, HcubeEmitterMatrix,
                          ::testing::Values(LintCase{2, "quasi", 2}, LintCase{3, "fixed", 16}, LintCase{3, "fixed", 5},
-                                           LintCase{4, "quasi", 4}),
+                                           LintCase{4, "quasi", 4}, LintCase{2, "wormhole", 0},
+                                           LintCase{3, "wormhole", 0}, LintCase{4, "wormhole", 0},
+                                           LintCase{5, "wormhole", 0}, LintCase{6, "wormhole", 0}),
                          [](const ::testing::TestParamInfo<LintCase>& i) {
                            return "n" + std::to_string(i.param.dims) + "_" + i.param.routing + "_b" +
                                   std::to_string(i.param.buffers);
                          });
 
-TEST(HcubeEmitter, OneNodeChipSynthesizesForIce40) {
+void expect_node_synthesizes(const HcubeParams& p) {
   const fs::path dir = temp_dir("yosys");
-  HcubeParams p;
-  p.dims = 2;  // small: synthesis time is test time
-  p.routing = "quasi";
-  p.buffers = 2;
   const auto d = emit_hcube_node(p);
   std::string chparam = "chparam";
   for (const auto& [k, v] : hcube_node_params(p, 2)) {
     const auto q = v.find("'d");
     chparam.append(" -set ").append(k).append(" ").append(q == std::string::npos ? v : v.substr(q + 2));
   }
-  chparam.append(" hcube_pkt_node");
+  chparam.append(" ").append(d.top);
   bool ok = false;
-  const std::string log = testing_checks::synth_ice40(d, "hcube_pkt_node", dir, &ok, chparam);
-  EXPECT_TRUE(ok) << "yosys failed or mapped no SB_LUT4 / SB_DFF:\n" << log;
+  const std::string log = testing_checks::synth_ice40(d, d.top, dir, &ok, chparam);
+  EXPECT_TRUE(ok) << d.top << ": yosys failed or mapped no SB_LUT4 / SB_DFF:\n" << log;
   fs::remove_all(dir);
+}
+
+TEST(HcubeEmitter, OneNodeChipSynthesizesForIce40) {
+  HcubeParams p;
+  p.dims = 2;  // small: synthesis time is test time
+  p.routing = "quasi";
+  p.buffers = 2;
+  expect_node_synthesizes(p);
+}
+
+TEST(HcubeEmitter, OneWormholeRouterSynthesizesForIce40) {
+  expect_node_synthesizes(worm(3).hc);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The RTL-against-model check shared by the hcube RTL tests (3-cubes in hcube_rtl_test, 4-cubes
-// in hcube_rtl4_test): every message's first-packet and last-byte ticks, its first-hop dimension
+// in hcube_rtl4_test; packet chips and wormhole routers): every message's first-packet and last-byte ticks, its first-hop dimension
 // and bytes, and every port's counters must be the model's.
 #pragma once
 
@@ -41,6 +41,16 @@ inline HcubeConfig hcube_rtl_cfg(int dims, const std::string& routing, int buffe
   c.hc.dims = dims;
   c.hc.routing = routing;
   c.hc.buffers = buffers;
+  return c;
+}
+
+inline HcubeConfig hcube_worm_cfg(int dims, int ticks_per_byte = 2, int arb_ticks = 4) {
+  HcubeConfig c;
+  c.hc.dims = dims;
+  c.hc.scheme = "wormhole";
+  c.hc.routing = "fixed";
+  c.hc.ticks_per_byte = ticks_per_byte;
+  c.hc.arb_ticks = arb_ticks;
   return c;
 }
 

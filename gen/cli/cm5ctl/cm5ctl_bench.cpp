@@ -15,8 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
-#include <sstream>
 
 #include "bitstreams/flow.h"
 #include "gen/cli/cm5ctl/cm5ctl_family.h"
@@ -50,11 +48,11 @@ json latency_json(const Cm5Latency& l) {
           {"reduce", l.reduce}, {"scan", l.scan},         {"barrier", l.barrier}};
 }
 
-// One node's (or one three-node chip's) iCE40 figures: yosys synth_ice40 cell counts of the
-// module alone (its parameters those of a node at `level` of a 1,024-leaf tree: chparam), then
-// nextpnr-ice40 on the HX8K (ct256) with its ports on any pins (no pin file: the links are
-// the module's ports) for the logic cells and Fmax. A chip's three nodes: its top node at
-// level 2, the two lower ones at level 1.
+// One node's (or one three-node chip's) iCE40 figures through the shared place_module_ice40
+// (bitstreams/flow.h): yosys synth_ice40 of the module alone (its parameters those of a node at
+// `level` of a 1,024-leaf tree: chparam), then nextpnr-ice40 on the HX8K (ct256); a module with
+// more port bits than pins sits in the shared shift-chain wrapper. A chip's three nodes: its top
+// node at level 2, the two lower ones at level 1.
 json ice40_figures(const Cm5ctlParams& p, const std::string& top, bool place) {
   const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-cm5-" + top + "-" + std::to_string(::getpid()));
   Cm5ctlConfig c;
@@ -72,27 +70,29 @@ json ice40_figures(const Cm5ctlParams& p, const std::string& top, bool place) {
   else
     chparam += " -set AD " + S(ad) + " -set ACW " + S(cw(ad));
   chparam += " " + top;
-  const std::string net = (dir / "net.json").string();
-  const auto cells = synth_cells(d, top, "synth_ice40 -json " + net, dir.string(), chparam, {"cm5ctl_tree.v"});
+  ModulePlaceOptions o;
+  o.dir = dir.string();
+  o.before_synth = chparam;
+  o.skip_files = {"cm5ctl_tree.v"};
+  o.place = place;
+  // A target both modules meet (the chip's Fmax is near 40 MHz): the figure is nextpnr's Fmax,
+  // not the target, and timing_met says the target was met.
+  o.freq_mhz = 25;
+  const ModulePlacement m = place_module_ice40(d, top, o);
   json out = {{"module", top},
               {"aside_depth", top == "cm5ctl_chip" ? json::array({ad2, ad}) : json(ad)},
               {"queue_depth", qd},
-              {"SB_LUT4", count_cells(cells, "SB_LUT4")},
-              {"SB_CARRY", count_cells(cells, "SB_CARRY")},
-              {"flip_flops", count_cells(cells, "SB_DFF")},
-              {"SB_RAM40_4K", count_cells(cells, "SB_RAM40_4K")}};
-  const std::string nextpnr = find_tool("nextpnr-ice40");
-  if (place && !nextpnr.empty()) {
-    const std::string log = (dir / "nextpnr.log").string();
-    const int rc = run_child({nextpnr, "--hx8k", "--package", "ct256", "--json", net, "--freq", "100", "--seed", "1"},
-                             1800, log);
-    std::ifstream in(log);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const auto util = parse_nextpnr_utilisation(ss.str());
-    out["nextpnr_ok"] = rc == 0;
-    out["logic_cells"] = util.count("ICESTORM_LC") ? util.at("ICESTORM_LC").used : -1;
-    out["fmax_mhz"] = parse_nextpnr_fmax(ss.str());
+              {"SB_LUT4", m.luts},
+              {"SB_CARRY", m.carries},
+              {"flip_flops", m.ffs},
+              {"SB_RAM40_4K", m.ram_blocks}};
+  if (m.placed) {
+    out["nextpnr_ok"] = true;
+    out["wrapped"] = m.wrapped;
+    out["wrapper_ffs"] = m.wrapper_ffs;
+    out["logic_cells"] = m.logic_cells;
+    out["fmax_mhz"] = m.fmax_mhz;
+    out["timing_met_25mhz"] = m.timing_met;
   }
   fs::remove_all(dir);
   return out;
@@ -162,8 +162,59 @@ int run_bench(const std::string& json_path, bool quick) {
   }
   out["throughput"] = thr;
 
-  std::printf("\n== one node and one three-node chip on the iCE40 HX8K (yosys synth_ice40, nextpnr-ice40 --hx8k,\n"
-              "   ports on any pins; a node of a 1,024-leaf tree's level 1, a chip of its levels 2 and 1;\n"
+  // The CM-5's 65-bit packet (packet "cm5": 13-cycle frames both ways, the CRC in every packet).
+  {
+    auto cm5p = [](int n) {
+      Cm5ctlConfig c = cm5_config(n);
+      c.p.crc_bits = 8;
+      c.p.packet = "cm5";
+      return c;
+    };
+    const Cm5ctlParams q = cm5p(2).p;
+    std::printf("\n== the CM-5's 65-bit packet (packet cm5): a major stream on 4 wires, a minor stream on 1, %d cycles\n"
+                "   per packet both ways; bound = 2 x height x %d + %d\n",
+                q.packet_time(), q.packet_time(), q.packet_time());
+    std::printf("  %-7s %-6s %6s | %-22s | %-22s | %-22s\n", "leaves", "height", "bound", "broadcast rtl/model",
+                "reduce rtl/model", "scan rtl/model");
+    json lat65 = json::array(), thr65 = json::array();
+    for (int n : quick ? std::vector<int>{2, 1024} : std::vector<int>{2, 8, 64, 1024, 16384}) {
+      const Cm5ctlConfig c = cm5p(n);
+      const Cm5Latency m = measure_latency(c.p, cm5_model_engine(c.p));
+      json row = {{"model", latency_json(m)}};
+      const bool have_rtl = n <= (quick ? 2 : 8);
+      Cm5Latency r;
+      if (have_rtl) {
+        r = measure_latency(c.p, rtl_engine(c));
+        row["rtl"] = latency_json(r);
+        row["rtl_equals_model"] = r.broadcast == m.broadcast && r.reduce == m.reduce && r.scan == m.scan;
+      }
+      auto cell = [&](int64_t rv, int64_t mv) {
+        char b[40];
+        if (have_rtl) std::snprintf(b, sizeof b, "%6lld / %-6lld", static_cast<long long>(rv), static_cast<long long>(mv));
+        else std::snprintf(b, sizeof b, "     - / %-6lld", static_cast<long long>(mv));
+        return std::string(b);
+      };
+      std::printf("  %-7d %-6d %6lld | %-22s | %-22s | %-22s\n", n, m.height, static_cast<long long>(m.bound),
+                  cell(r.broadcast, m.broadcast).c_str(), cell(r.reduce, m.reduce).c_str(), cell(r.scan, m.scan).c_str());
+      lat65.push_back(row);
+    }
+    std::printf("  %-8s %-7s %6s %14s %24s\n", "engine", "leaves", "ops", "cycles / op", "ops per packet time");
+    auto report65 = [&](const char* engine, const Cm5Throughput& t) {
+      std::printf("  %-8s %-7d %6d %14.2f %24.3f\n", engine, t.leaves, t.ops, t.cycles_per_op, t.ops_per_packet_time);
+      thr65.push_back({{"engine", engine}, {"leaves", t.leaves}, {"ops", t.ops}, {"cycles_per_op", t.cycles_per_op},
+                       {"ops_per_packet_time", t.ops_per_packet_time}});
+    };
+    for (int n : quick ? std::vector<int>{8} : std::vector<int>{8, 1024}) {
+      const Cm5ctlParams p = cm5p(n).p;
+      report65("model", measure_throughput(p, cm5_model_engine(p), 200));
+    }
+    report65("rtl", measure_throughput(cm5p(8).p, rtl_engine(cm5p(8)), quick ? 50 : 200));
+    out["cm5_packet"] = {{"packet_bits", q.packet_bits()}, {"packet_time", q.packet_time()}, {"latency", lat65},
+                         {"throughput", thr65}};
+  }
+
+  std::printf("\n== one node and one three-node chip on the iCE40 HX8K (place_module_ice40: yosys synth_ice40,\n"
+              "   nextpnr-ice40 --hx8k, in the shift-chain wrapper when its ports outnumber the pins; a node of a 1,024-leaf tree's level 1, a chip of its levels 2 and 1;\n"
               "   --quick: the node's synthesis only, no place and route)\n");
   std::printf("  %-12s %8s %8s %8s %6s %8s %10s\n", "module", "SB_LUT4", "SB_CARRY", "FFs", "RAM", "LCs", "Fmax MHz");
   for (const std::string& top : quick ? std::vector<std::string>{"cm5ctl_node"}

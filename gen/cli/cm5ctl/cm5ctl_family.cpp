@@ -23,7 +23,9 @@ std::vector<std::string> Cm5ctlFamily::build_modes() const { return {"host"}; }
 std::vector<std::string> Cm5ctlFamily::figures() const {
   return {"latency of a broadcast, a reduction, a scan and a barrier vs leaves (RTL 2..64, model to 16,384), "
           "beside 2 x height x hop time + packet time",
-          "pipelined throughput: operations completed per packet time in steady state (goal 1.0)"};
+          "pipelined throughput: operations completed per packet time in steady state (goal 1.0)",
+          "the same two for the CM-5's 65-bit packet (packet cm5)",
+          "one node and one three-node chip on the iCE40 HX8K (place_module_ice40): cells, logic cells, Fmax"};
 }
 
 void Cm5ctlFamily::check(const NetworkConfig& cfg) const { (void)cm5ctl_config(cfg); }
@@ -44,12 +46,6 @@ std::string Cm5ctlFamily::summary(const NetworkConfig& cfg) const {
                 p.down_frame(), p.height(), p.packet_time(), p.packet_time(),
                 static_cast<long long>(p.latency_bound()));
   return buf;
-}
-
-void cm5ctl_no_board(const std::string& command) {
-  throw InputError("cmnet " + command +
-                   ": not built for the cm5ctl family (the stream board runs `cmnet run`; measure the network with "
-                   "`cmnet bench --family cm5ctl`)");
 }
 
 GeneratedDesign Cm5ctlFamily::board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args) const {
@@ -85,10 +81,23 @@ int Cm5ctlFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
   return cm5ctl_run(cm5ctl_config(cfg), a).verdict.ok() ? 0 : 3;
 }
 
+// Offered load: operations per leaf in flight (1, 2, 4, ... up to --max-per-proc), all loaded
+// before the board runs; accepted: operations completed per packet time (host/cm5ctl/cm5ctl_runner.h).
 int Cm5ctlFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
-  (void)cfg;
-  (void)args;
-  cm5ctl_no_board("sweep");
+  if (!args.mode.empty()) throw InputError("--mode " + args.mode + ": not used by the cm5ctl family");
+  if (args.max_per_proc < 1) throw InputError("--max-per-proc " + std::to_string(args.max_per_proc) + ": at least 1");
+  Cm5SweepArgs a;
+  a.pattern = args.pattern == "permutation" ? "reduce-scan" : args.pattern;
+  a.seed = args.seed;
+  a.in_flight.clear();
+  for (int k = 1; k <= args.max_per_proc; k *= 2) a.in_flight.push_back(k);
+  a.stream.board = args.board;
+  a.stream.out_dir = args.out_dir;
+  a.stream.timeout_s = args.timeout_s;
+  if (args.sim_link != "uart" && args.sim_link != "fifo")
+    throw InputError("--sim-link " + args.sim_link + ": allowed uart, fifo");
+  a.stream.sim.phy = args.sim_link == "fifo" ? HostLinkPhy::Fifo : HostLinkPhy::Uart;
+  return cm5ctl_sweep(cm5ctl_config(cfg), a) ? 0 : 3;
 }
 
 int Cm5ctlFamily::bench(const BenchArgs& args) const { return cm5ctl_bench(args); }

@@ -2,7 +2,7 @@
 // combining tree doing broadcasts, reductions, scans and barriers. Cm5ctlFamily implements the
 // family interface by calling the cm5ctl generator, reference model and RTL harness; the
 // functions below are its commands. The board is the shared stream board (build --mode host,
-// run); sweep is not built.
+// run, sweep).
 #pragma once
 
 #include <string>
@@ -34,7 +34,5 @@ class Cm5ctlFamily final : public Family {
 // The commands (gen/cli/cm5ctl/).
 int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a);  // cm5ctl_sim.cpp
 int cm5ctl_bench(const BenchArgs& a);                       // cm5ctl_bench.cpp
-// The InputError of the commands the family does not have (sweep).
-[[noreturn]] void cm5ctl_no_board(const std::string& command);
 
 }  // namespace cmnet

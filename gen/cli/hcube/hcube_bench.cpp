@@ -9,22 +9,25 @@
 //   - latency ratio = mean first (scheme) / mean first (wormhole); bandwidth ratio = (last - first)
 //     of the wormhole / (last - first) of the scheme (the paper: "last less first" is bandwidth);
 //   - further (not --quick): n = 8 and 10, other patterns, packet size x buffer count at the
-//     paper's storage per port (320 bytes).
+//     paper's storage per port (320 bytes); and first the hardware: each router (packet chip,
+//     wormhole router) placed on the iCE40 HX8K (LUT4s, flip-flops, logic cells, Fmax), the
+//     emitted 5-cubes against the models message by message.
 #include <algorithm>
 #include <cstdio>
 #include <tuple>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 #include <unistd.h>
 
 #include "gen/cli/hcube/hcube_family.h"
 #include "gen/core/process.h"
+#include "bitstreams/flow.h"
 #include "gen/hcube/hcube_emitter.h"
 #include "host/svg_plot.h"
 #include "sim/hcube/hcube_model.h"
+#include "sim/hcube/hcube_rtl.h"
 
 namespace cmnet {
 namespace {
@@ -182,48 +185,151 @@ std::string ratio_plot(const std::string& title, const std::vector<Point>& pts) 
   return plot::line_chart(c);
 }
 
-// yosys synth_ice40 of one node chip: LUT4s, flip-flops and block RAMs from `stat` (-1 when yosys
-// failed). Fmax needs place and route, and the chip's ports (a packet per feeder) are far more
-// than a package has pins: that waits for a board top.
-struct Synth {
-  long luts = -1, ffs = 0, brams = 0;
+// One router (a packet-scheme node chip or a wormhole router) placed alone on the iCE40 HX8K
+// (bitstreams/flow.h: yosys synth_ice40 with the node's parameters, nextpnr; its ports, far more
+// than the package's pins, come from the shift-chain wrapper). A chip too large for the part is
+// reported with its synthesis counts only.
+struct Placed {
+  ModulePlacement m;
+  std::string error;  // why it was not placed ("" = placed)
 };
 
-Synth synth_node(const HcubeParams& p) {
+Placed place_node(const HcubeParams& p) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("cmnet-hcube-synth-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
   const GeneratedDesign d = emit_hcube_node(p);
-  write_design(d, dir.string());
-  std::string script = "read_verilog";
-  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-  script += "; chparam";
+  ModulePlaceOptions o;
+  o.dir = (fs::temp_directory_path() / ("cmnet-hcube-place-" + std::to_string(::getpid()))).string();
+  fs::remove_all(o.dir);
+  o.before_synth = "chparam";
   for (const auto& [k, v] : hcube_node_params(p, 1)) {
     const auto q = v.find("'d");
-    script += " -set " + k + " " + (q == std::string::npos ? v : v.substr(q + 2));
+    o.before_synth += " -set " + k + " " + (q == std::string::npos ? v : v.substr(q + 2));
   }
-  script += " hcube_pkt_node; synth_ice40 -top hcube_pkt_node; stat";
-  Synth s;
-  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 3600,
-                           (dir / "yosys.out").string());
-  if (rc == 0) {
-    std::ifstream in(dir / "yosys.log");
-    std::string line;
-    const std::regex cell(R"(^\s+(SB_\w+)\s+(\d+)\s*$)");
-    std::smatch m;
-    s.luts = 0;
-    while (std::getline(in, line))
-      if (std::regex_match(line, m, cell)) {
-        const std::string name = m[1];
-        const long v = std::stol(m[2]);
-        if (name == "SB_LUT4") s.luts = v;
-        else if (name.rfind("SB_DFF", 0) == 0) s.ffs += v;
-        else if (name.rfind("SB_RAM", 0) == 0) s.brams += v;
+  o.before_synth += " " + d.top;
+  // The target is the HX8K boards' 12 MHz oscillator; nextpnr reports the Fmax it reached.
+  o.freq_mhz = 12;
+  Placed r;
+  o.place = false;
+  try {
+    r.m = place_module_ice40(d, d.top, o);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    fs::remove_all(o.dir);
+    return r;
+  }
+  // The HX8K: 7,680 logic cells (a LUT4 and a flip-flop each, the wrapper adds a flip-flop per
+  // port bit); a chip whose LUT4s alone exceed them cannot be placed.
+  if (r.m.luts > 7680 || r.m.ffs > 7680) {
+    r.error = "does not fit the HX8K (synthesis counts only)";
+  } else {
+    o.place = true;
+    try {
+      r.m = place_module_ice40(d, d.top, o);
+    } catch (const std::exception& e) {
+      // nextpnr's "does not fit" when the module and its wrapper's flip-flops exceed the part.
+      const std::string what = e.what();
+      r.error = what.find("does not fit") != std::string::npos ? "does not fit the HX8K with the wrapper's flip-flops"
+                                                               : "place and route failed: " + what;
+    }
+  }
+  fs::remove_all(o.dir);
+  return r;
+}
+
+// The hardware (not --quick): every router placed on the iCE40, and the emitted networks against
+// the models at n = 5 (32 nodes; the tests stop at 4), packet and wormhole.
+bool hardware_section(json& out) {
+  bool all_ok = true;
+  // Each router on the iCE40 HX8K (7,680 logic cells, 32 block RAMs): LUT4s and flip-flops of the
+  // module alone, then nextpnr's logic cells (the wrapper's flip-flops included) and Fmax.
+  std::printf("\n-- the routers on the iCE40 HX8K (yosys synth_ice40 of the module alone; nextpnr-ice40 --hx8k in the "
+              "shift-chain wrapper; 7,680 logic cells)\n");
+  std::printf("   %-9s %4s %7s %8s | %6s %6s %5s | %7s %9s %s\n", "router", "dims", "routing", "buffers", "LUT4", "FF", "RAM",
+              "cells", "Fmax MHz", "");
+  json synth = json::array();
+  struct Cfg {
+    const char* scheme;
+    int n;
+    const char* routing;
+    int buffers;
+  };
+  for (const Cfg& c : std::vector<Cfg>{{"wormhole", 3, "fixed", 0}, {"wormhole", 6, "fixed", 0}, {"packet", 2, "fixed", 2},
+                                       {"packet", 3, "fixed", 2}, {"packet", 3, "quasi", 4}, {"packet", 6, "quasi", 2}}) {
+    HcubeParams p;
+    p.dims = c.n;
+    p.scheme = c.scheme;
+    p.routing = c.routing;
+    if (c.buffers > 0) p.buffers = c.buffers;
+    const Placed pl = place_node(p);
+    const ModulePlacement& m = pl.m;
+    const bool placed = pl.error.empty() && m.placed;
+    char cells[32] = "-", fmax[32] = "-";
+    if (placed) {
+      std::snprintf(cells, sizeof cells, "%ld", m.logic_cells);
+      std::snprintf(fmax, sizeof fmax, "%.1f", m.fmax_mhz);
+    }
+    std::printf("   %-9s %4d %7s %8s | %6ld %6ld %5ld | %7s %9s %s\n", c.scheme, c.n, c.routing,
+                c.buffers > 0 ? std::to_string(c.buffers).c_str() : "-", m.luts, m.ffs, m.ram_blocks, cells, fmax,
+                pl.error.substr(0, 60).c_str());
+    std::fflush(stdout);
+    synth.push_back({{"scheme", c.scheme}, {"dims", c.n}, {"routing", c.routing}, {"buffers", c.buffers},
+                     {"packet_bytes", p.packet_bytes}, {"lut4", m.luts}, {"ff", m.ffs}, {"ram", m.ram_blocks},
+                     {"placed", placed}, {"logic_cells", placed ? m.logic_cells : -1},
+                     {"wrapper_ffs", m.wrapper_ffs}, {"fmax_mhz", placed ? m.fmax_mhz : 0.0}, {"note", pl.error}});
+    // A chip too large for the part is a finding, not a failure of the bench.
+  all_ok = all_ok && (placed || pl.error.find("does not fit") != std::string::npos);
+  }
+  out["synthesis_ice40"] = synth;
+
+  std::printf("\n-- the emitted 5-cubes (Verilator) against the reference models, message by message\n");
+  std::printf("   %-22s %-9s %6s | %9s %9s %9s %s\n", "network", "load", "msgs", "same", "counters", "data_ok",
+              "rtl cycles/s");
+  json rtl5 = json::array();
+  for (const auto& [scheme, routing, buffers] :
+       std::vector<std::tuple<const char*, const char*, int>>{{"wormhole", "fixed", 0}, {"packet", "quasi", 3}}) {
+    for (double gap : {600.0, 60.0}) {
+      HcubeConfig cfg;
+      cfg.hc.dims = 5;
+      cfg.hc.scheme = scheme;
+      cfg.hc.routing = routing;
+      if (buffers > 0) cfg.hc.buffers = buffers;
+      const HcubeTraffic t = make_hcube_workload(5, "uniform", 64, gap, 6, 17);
+      const HcubeRunResult m = run_hcube_model(cfg.hc, t);
+      HcubeRtlOptions o;
+      o.max_cycles = 5000000;
+      HcubeRunResult r;
+      std::string err;
+      try {
+        r = run_hcube_rtl(cfg, t, o);
+      } catch (const std::exception& e) {
+        err = e.what();
       }
+      size_t same = 0, ok = 0, ports_same = 0;
+      if (err.empty()) {
+        for (size_t i = 0; i < t.messages.size(); ++i) {
+          const HcubeDelivery& x = m.deliveries[i];
+          const HcubeDelivery& y = r.deliveries[i];
+          same += y.delivered && x.first == y.first && x.last == y.last && x.first_dim == y.first_dim;
+          ok += y.data_ok;
+        }
+        for (size_t i = 0; i < m.ports.size(); ++i)
+          ports_same += m.ports[i].packets == r.ports[i].packets && m.ports[i].messages == r.ports[i].messages &&
+                        m.ports[i].bytes == r.ports[i].bytes && m.ports[i].blocked_ticks == r.ports[i].blocked_ticks;
+      }
+      const std::string name = std::string(scheme) + (buffers > 0 ? std::string(" ") + routing + " b" + std::to_string(buffers) : "");
+      const double cps = r.seconds > 0 ? static_cast<double>(r.ticks) / r.seconds : 0;
+      std::printf("   %-22s gap %-5.0f %6zu | %9zu %5zu/%-3zu %9zu %.0f %s\n", name.c_str(), gap, t.messages.size(), same,
+                  ports_same, m.ports.size(), ok, cps, err.substr(0, 80).c_str());
+      std::fflush(stdout);
+      const bool good = err.empty() && same == t.messages.size() && ok == t.messages.size() && ports_same == m.ports.size();
+      all_ok = all_ok && good;
+      rtl5.push_back({{"network", name}, {"mean_gap_ticks", gap}, {"messages", t.messages.size()},
+                      {"same_ticks", same}, {"data_ok", ok}, {"ports_same", ports_same}, {"ports", m.ports.size()},
+                      {"rtl_cycles_per_s", cps}, {"agrees", good}, {"error", err}});
+    }
   }
-  fs::remove_all(dir);
-  return s;
+  out["rtl_against_model_n5"] = rtl5;
+  return all_ok;
 }
 
 }  // namespace
@@ -251,6 +357,7 @@ int hcube_bench(const BenchArgs& a) {
   json experiments = json::array();
   bool all_ok = true;
   std::vector<std::pair<double, std::vector<Point>>> runs;
+  if (!quick) all_ok = hardware_section(out) && all_ok;
   for (double len : {512.0, 2048.0}) {
     Setup su;
     su.mean_len = len;
@@ -406,25 +513,6 @@ int hcube_bench(const BenchArgs& a) {
     std::ofstream(stem + "-packet-size.svg") << plot::line_chart(tc);
     out["packet_size_tradeoff"] = trade;
 
-    // The packet chip's size on the iCE40 (yosys synth_ice40; the HX8K has 7,680 LUT4s and
-    // flip-flops and 32 block RAMs).
-    std::printf("\n-- the packet-scheme node chip, yosys synth_ice40 (iCE40 HX8K: 7,680 LUT4 / 7,680 FF / 32 RAM)\n");
-    std::printf("   %5s %7s %6s %8s | %7s %7s %5s %s\n", "dims", "routing", "packet", "buffers", "LUT4", "FF", "RAM", "fits");
-    json synth = json::array();
-    for (auto [n, rt, b] : std::vector<std::tuple<int, const char*, int>>{{3, "fixed", 2}, {3, "quasi", 4}, {6, "quasi", 2}}) {
-      HcubeParams p;
-      p.dims = n;
-      p.routing = rt;
-      p.buffers = b;
-      const Synth sy = synth_node(p);
-      const bool fits = sy.luts >= 0 && sy.luts <= 7680 && sy.ffs <= 7680 && sy.brams <= 32;
-      std::printf("   %5d %7s %6d %8d | %7ld %7ld %5ld %s\n", n, rt, p.packet_bytes, b, sy.luts, sy.ffs, sy.brams,
-                  sy.luts < 0 ? "(yosys failed)" : fits ? "yes" : "no");
-      std::fflush(stdout);
-      synth.push_back({{"dims", n}, {"routing", rt}, {"packet_bytes", p.packet_bytes}, {"buffers", b},
-                       {"lut4", sy.luts}, {"ff", sy.ffs}, {"ram", sy.brams}, {"fits_hx8k", fits}});
-    }
-    out["synthesis_ice40"] = synth;
   }
   std::ofstream(path) << out.dump(2) << '\n';
   std::printf("\nwrote %s and %s-*.svg\n", path.c_str(), stem.c_str());

@@ -1,0 +1,184 @@
+// Verilator harness of the emitted hypercube network of wormhole routers (hcube_network with
+// hcube_worm_node). Built per design by sim/core/rtl_build.cpp and run as a child process by
+// sim/hcube/hcube_rtl.cpp, on the shared driver (sim/core/harness_driver.h: CMNET_TRACE=F.fst
+// writes a trace). The harness is every node's host: it offers the head of each node's message
+// queue from the tick after its generation (the model's), streams the bytes each output
+// channel's feeder asks for, and reassembles what the nodes eject by incoming dimension (worms
+// do not interleave on a channel), from the bytes alone.
+//
+// Input (one record per line):
+//   params NODES N MAX_CYCLES
+//   msg SRC DST GEN TAG HEX               (each node's messages in order; TAG: the age rank; HEX:
+//                                          the worm's bytes, destination first)
+// Output:
+//   rx DST SRC FDIM TYPE LEN FIRST LAST HEX  (a reassembled message: first-hop dim, data bytes in hex)
+//   done CYCLES COMPLETED
+//   speed CYCLES SECONDS
+//   cnt NODE v0 v1 ...                   (the node's counters, port * 4 + kind)
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "Vhcube_network.h"
+#include "sim/core/harness_driver.h"
+#include "sim/core/verilator_ports.h"
+
+using namespace cmnet::vport;
+
+namespace {
+
+[[noreturn]] void die(const char* what) {
+  std::fprintf(stderr, "hcube wormhole harness: %s\n", what);
+  std::exit(2);
+}
+
+struct Msg {
+  uint32_t src = 0, dst = 0, tag = 0;
+  uint64_t gen = 0;
+  std::vector<uint8_t> bytes;
+};
+
+struct Open {
+  bool on = false;
+  std::vector<uint8_t> bytes;
+  std::vector<uint64_t> ticks;
+};
+
+int hexval(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) die("usage: harness INPUT OUTPUT");
+  FILE* in = std::fopen(argv[1], "r");
+  if (!in) die("cannot open input");
+  int NN = 0, N = 0;
+  uint64_t max_cycles = 0;
+  std::vector<Msg> msgs;
+  char kind[16];
+  std::vector<char> hex(1u << 26);
+  while (std::fscanf(in, "%15s", kind) == 1) {
+    if (!std::strcmp(kind, "params")) {
+      if (std::fscanf(in, "%d %d %" SCNu64, &NN, &N, &max_cycles) != 3) die("bad params");
+    } else if (!std::strcmp(kind, "msg")) {
+      Msg m;
+      if (std::fscanf(in, "%u %u %" SCNu64 " %u", &m.src, &m.dst, &m.gen, &m.tag) != 4) die("bad msg");
+      if (std::fscanf(in, "%67108863s", hex.data()) != 1) die("bad msg bytes");
+      for (size_t i = 0; hex[i] && hex[i + 1]; i += 2)
+        m.bytes.push_back(static_cast<uint8_t>(hexval(hex[i]) * 16 + hexval(hex[i + 1])));
+      if (m.bytes.size() < 11) die("a worm shorter than its header");
+      msgs.push_back(std::move(m));
+    } else {
+      die("unknown record");
+    }
+  }
+  std::fclose(in);
+  if (NN <= 0 || N <= 0) die("missing params");
+  FILE* out = std::fopen(argv[2], "w");
+  if (!out) die("cannot open output");
+  const int TW = 16, KW = 25;
+  std::vector<std::vector<size_t>> queue(static_cast<size_t>(NN));
+  std::vector<size_t> head(static_cast<size_t>(NN), 0);
+  std::vector<size_t> by_tag(msgs.size());
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    queue.at(msgs[i].src).push_back(i);
+    if (msgs[i].tag >= msgs.size()) die("a tag out of range");
+    by_tag[msgs[i].tag] = i;
+  }
+  std::vector<Open> open(static_cast<size_t>(NN * N));
+
+  cmnet::harness::Driver<Vhcube_network> top;
+  top->rst = 1;
+  top->clear = 0;
+  top->cnt_node = 0;
+  top->cnt_sel = 0;
+  top.tick();
+  top.tick();
+  top->rst = 0;
+  top.set_time_origin();
+
+  size_t done_msgs = 0;
+  uint64_t cycles = 0;
+  bool completed = msgs.empty();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t t = 0; t < max_cycles && !completed; ++t) {
+    // The sources: each queue's head from the tick after its generation, the feeders' bytes.
+    for (int x = 0; x < NN; ++x) {
+      const auto& q = queue[static_cast<size_t>(x)];
+      const size_t h = head[static_cast<size_t>(x)];
+      const bool v = h < q.size() && msgs[q[h]].gen + 1 <= t;
+      set_bit(top->src_valid, x, v);
+      if (v) {
+        const Msg& m = msgs[q[h]];
+        set_field(top->src_dst, x * N, N, m.dst);
+        set_field(top->src_tag, x * TW, TW, m.tag);
+      }
+      for (int e = 0; e < N; ++e) {
+        const int f = x * N + e;
+        if (!get_bit(top->fd_active, f)) continue;
+        const size_t tag = get_field(top->fd_tag, f * TW, TW);
+        const size_t k = get_field(top->fd_idx, f * KW, KW);
+        if (tag >= msgs.size() || k >= msgs[by_tag[tag]].bytes.size()) die("a feeder asked for a byte that does not exist");
+        const Msg& m = msgs[by_tag[tag]];
+        set_field(top->fd_byte, f * 8, 8, m.bytes[k]);
+        set_bit(top->fd_last, f, k + 1 == m.bytes.size());
+      }
+    }
+    top.clock(false);
+    for (int x = 0; x < NN; ++x)
+      if (get_bit(top->src_take, x)) ++head[static_cast<size_t>(x)];
+    // Ejection: the header (the destination bytes), then the bytes up to the tail.
+    for (int f = 0; f < NN * N; ++f) {
+      Open& o = open[static_cast<size_t>(f)];
+      const uint32_t x = static_cast<uint32_t>(f / N);
+      if (get_bit(top->ej_hdr, f)) {
+        if (o.on) die("a header arrived on a channel whose worm has not ended");
+        o.on = true;
+        o.bytes = {static_cast<uint8_t>(x), static_cast<uint8_t>(x >> 8)};
+        o.ticks = {t, t};
+      }
+      if (!get_bit(top->ej_bvalid, f)) continue;
+      if (!o.on) die("a byte arrived without its header");
+      o.bytes.push_back(static_cast<uint8_t>(get_field(top->ej_byte, f * 8, 8)));
+      o.ticks.push_back(t);
+      if (!get_bit(top->ej_last, f)) continue;
+      const auto& b = o.bytes;
+      if (b.size() < 11) die("a worm shorter than its header arrived");
+      const uint32_t field = b[2] | (static_cast<uint32_t>(b[3]) << 8);
+      const uint32_t len = b[4] | (b[5] << 8) | (b[6] << 16) | (static_cast<uint32_t>(b[7]) << 24);
+      const uint32_t type = b[8] | (b[9] << 8);
+      // The paper's "first packet (or 16 data bytes)": the tick of data byte 16 (or the last).
+      const size_t fi = std::min<size_t>(9 + std::min<size_t>(16, len), b.size() - 1);
+      std::fprintf(out, "rx %u %u %u %u %u %" PRIu64 " %" PRIu64 " ", x, field & 0xFFFu, field >> 12, type, len,
+                   o.ticks[fi], t);
+      for (size_t i = 10; i < b.size(); ++i) std::fprintf(out, "%02x", b[i]);
+      std::fprintf(out, "\n");
+      o = Open{};
+      if (++done_msgs == msgs.size()) completed = true;
+    }
+    top.clock(true);
+    cycles = t + 1;
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (int x = 0; x < NN; ++x) set_bit(top->src_valid, x, false);
+  for (int k = 0; k < 3; ++k) top.tick();  // the counters show an event a cycle late
+  std::fprintf(out, "done %" PRIu64 " %d\n", cycles, completed ? 1 : 0);
+  std::fprintf(out, "speed %" PRIu64 " %.6f\n", cycles, secs);
+  for (int x = 0; x < NN; ++x) {
+    std::fprintf(out, "cnt %d", x);
+    for (int s = 0; s < 4 * N; ++s) {
+      top->cnt_node = static_cast<uint32_t>(x);
+      top->cnt_sel = static_cast<uint32_t>(s);
+      top.eval();
+      std::fprintf(out, " %u", static_cast<unsigned>(top->cnt_value));
+    }
+    std::fprintf(out, "\n");
+  }
+  std::fclose(out);
+  return 0;
+}
