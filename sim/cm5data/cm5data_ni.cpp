@@ -48,17 +48,13 @@ bool Cm5DataNi::send(int side, uint32_t dst, int tag, const std::vector<uint32_t
 
 bool Cm5DataNi::can_receive(int side) const { return !side_[side].rx_msgs.empty(); }
 
-Cm5DataNiMessage Cm5DataNi::receive(int side) {
-  Side& s = side_[side];
+Cm5DataNiMessage Cm5DataNi::peek(int side) const {
+  const Side& s = side_[side];
   if (s.rx_msgs.empty()) throw std::logic_error("ni: nothing to receive");
   const int n = s.rx_msgs.front();
-  s.rx_msgs.pop_front();
   const int FPW = p_.flits_per_word(), W = p_.link_bits;
   std::vector<uint32_t> words(static_cast<size_t>(n / FPW), 0);
-  for (int k = 0; k < n; ++k) {
-    words[static_cast<size_t>(k / FPW)] |= s.rx.front() << ((k % FPW) * W);
-    s.rx.pop_front();
-  }
+  for (int k = 0; k < n; ++k) words[static_cast<size_t>(k / FPW)] |= s.rx[static_cast<size_t>(k)] << ((k % FPW) * W);
   Cm5DataNiMessage m;
   m.len = static_cast<int>(words[0] & 7u);
   m.tag = static_cast<int>((words[0] >> 8) & 15u);
@@ -66,6 +62,15 @@ Cm5DataNiMessage Cm5DataNi::receive(int side) {
   m.data.assign(words.begin() + 1, words.end() - 1);
   m.crc = cm5_crc_status(words, W);
   m.src = m.data.empty() ? 0 : m.data[0];
+  return m;
+}
+
+Cm5DataNiMessage Cm5DataNi::receive(int side) {
+  Cm5DataNiMessage m = peek(side);
+  Side& s = side_[side];
+  const int n = s.rx_msgs.front();
+  s.rx_msgs.pop_front();
+  s.rx.erase(s.rx.begin(), s.rx.begin() + n);
   return m;
 }
 

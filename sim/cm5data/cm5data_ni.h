@@ -53,6 +53,11 @@ class Cm5DataNi {
   bool reachable(uint32_t dst) const { return !p_.leaf_mapped_out(dst) && !p_.leaf_mapped_out(leaf_); }
   bool can_receive(int side) const;
   Cm5DataNiMessage receive(int side);
+  Cm5DataNiMessage peek(int side) const;  // the front whole message, left in the FIFO
+  // The FIFOs' state (the memory-mapped NI's status registers read these).
+  int send_words(int side) const { return static_cast<int>(side_[side].send_fifo.size()); }
+  int recv_flits(int side) const { return static_cast<int>(side_[side].rx.size()); }
+  int recv_messages(int side) const { return static_cast<int>(side_[side].rx_msgs.size()); }
   uint16_t tag_mask = 0;
   bool interrupt = false;  // sticky; the processor clears it
   const Cm5DataNiCounters& counters(int side) const { return side_[side].cnt; }

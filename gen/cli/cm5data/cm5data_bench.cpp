@@ -19,6 +19,7 @@
 #include "bitstreams/flow.h"
 #include "gen/cli/cm5data/cm5data_family.h"
 #include "gen/cm5data/cm5data_emitter.h"
+#include "gen/cm5data/cm5data_ni_rtl.h"
 #include "sim/cm5data/cm5data_model.h"
 #include "sim/cm5data/cm5data_perf.h"
 #include "sim/cm5data/cm5data_rtl.h"
@@ -163,6 +164,38 @@ json cm5data_chip_on_ice40(const std::string& dir) {
   return rows;
 }
 
+// The memory-mapped network interface (cm5data_ni, one side of a node) alone on the HX8K, for the
+// CM-5's network (W = 4, 5-word messages, 64 leaves: LEAF is a strap).
+json cm5data_ni_on_ice40(const std::string& dir) {
+  std::printf("\n== the network interface (cm5data_ni) on the iCE40 HX8K (W = 4, messages of 1..5 words)\n");
+  Cm5DataParams p;
+  p.height = 3;
+  p.link_bits = 4;
+  p.buffer_words = 2;
+  p.max_words = 5;
+  GeneratedDesign d;
+  d.top = "cm5data_ni";
+  d.files = {{"cm5data_ni.v", emit_cm5data_ni_module(p)}};
+  ModulePlaceOptions o;
+  o.dir = dir + "/cm5data_ni";
+  o.freq_mhz = 12;
+  o.before_synth = "chparam -set LEAF 5 cm5data_ni";
+  json row = {{"top", "cm5data_ni"}};
+  try {
+    const ModulePlacement m = place_module_ice40(d, "cm5data_ni", o);
+    row.update({{"luts", m.luts}, {"ffs", m.ffs}, {"carries", m.carries}, {"ram_blocks", m.ram_blocks},
+                {"wrapped", m.wrapped}, {"logic_cells", m.logic_cells}, {"fmax_mhz", m.fmax_mhz}});
+    std::printf("   LUT4 %ld, FF %ld, carries %ld, RAM %ld, logic cells %ld / %ld, Fmax %.1f MHz%s\n", m.luts, m.ffs,
+                m.carries, m.ram_blocks, m.logic_cells, m.logic_cells_available, m.fmax_mhz,
+                m.wrapped ? " (ports through a shift chain)" : "");
+  } catch (const std::exception& e) {
+    row["place_error"] = e.what();
+    std::printf("   failed: %s\n", e.what());
+  }
+  std::fflush(stdout);
+  return row;
+}
+
 int cm5data_bench(const BenchArgs& a) {
   namespace fs = std::filesystem;
   const bool quick = a.quick;
@@ -173,6 +206,7 @@ int cm5data_bench(const BenchArgs& a) {
   out["message_words"] = kWords;
   const std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
   out["router_chip_ice40_hx8k"] = cm5data_chip_on_ice40("out/bench-cm5data-ice40");
+  out["ni_ice40_hx8k"] = cm5data_ni_on_ice40("out/bench-cm5data-ice40");
   std::vector<int> heights = quick ? std::vector<int>{3, 4, 5} : std::vector<int>{3, 4, 5, 6, 7};
   const std::vector<double> loads = quick ? std::vector<double>{0.5, 0.9, 1.25}
                                           : std::vector<double>{0.25, 0.5, 0.75, 0.9, 1.0, 1.1, 1.25};

@@ -1,0 +1,393 @@
+#include "gen/cm5data/cm5data_ni_rtl.h"
+
+#include <algorithm>
+#include <map>
+
+#include "gen/cm5data/cm5data_emitter.h"
+#include "gen/cm5data/cm5data_ni_regmap.h"
+#include "gen/core/errors.h"
+#include "gen/core/verilog_writer.h"
+
+namespace cmnet {
+
+namespace cm5nimap {
+std::string markdown_table() {
+  std::string s = "| addr | register | access | meaning |\n| --- | --- | --- | --- |\n";
+  for (const Register& r : kRegisters)
+    s += "| " + std::to_string(r.index) + " | `" + std::string(r.name) + "` | " + std::string(r.access) + " | " +
+         std::string(r.doc) + " |\n";
+  return s;
+}
+}  // namespace cm5nimap
+
+namespace {
+
+std::string S(int64_t x) { return std::to_string(x); }
+
+}  // namespace
+
+std::string emit_cm5data_ni_module(const Cm5DataParams& p) {
+  const int W = p.link_bits, FPW = p.flits_per_word(), H = p.height, D = p.buffer_flits();
+  const uint32_t N = p.leaves();
+  const int MAXW = p.max_words;
+  const Cm5DataWidths w = cm5_widths(p, 0);
+  const int SW = kCm5NiSendWords, RC = kCm5NiRecvWords;
+  const int SA = clog2(SW), RA = clog2(RC);
+  const int OW = clog2(static_cast<uint64_t>(RC * FPW) + 1);
+  const int FPWL = clog2(static_cast<uint64_t>(FPW)), WL = clog2(static_cast<uint64_t>(W));
+  const int DB = 2 * H;  // destination bits
+  std::string mapped(N, '0');
+  for (uint32_t x : p.mapped_out_leaves) mapped[N - 1 - x] = '1';
+  VerilogWriter v;
+  v.header("CM-5 data network: the network interface of one side of a processing node, memory-mapped "
+           "(register map: gen/cm5data/cm5data_ni_regmap.h).",
+           {{"height h", S(H)}, {"leaves N", S(N)}, {"link_bits W", S(W)}, {"max_words", S(MAXW)},
+            {"buffer_words", S(p.buffer_words)}, {"send FIFO words", S(SW)}, {"receive FIFO words", S(RC)}});
+  v.open("module cm5data_ni #(parameter integer LEAF = 0) (  // LEAF: the leaf this interface sits at");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("// The processor's bus (one access per cycle; rdata is combinational).");
+  v.line("input  wire [" + S(cm5nimap::kAddrBits - 1) + ":0] addr,");
+  v.line("input  wire [31:0] wdata,");
+  v.line("input  wire we,");
+  v.line("input  wire re,");
+  v.line("output reg  [31:0] rdata,");
+  v.line("output wire irq,  // the interrupt (sticky until INTERRUPT is written)");
+  v.line("// The leaf link of cm5data_network.");
+  v.line("output wire net_tx_valid,");
+  v.line("output wire [" + S(W - 1) + ":0] net_tx_data,");
+  v.line("input  wire net_tx_credit,");
+  v.line("input  wire net_rx_valid,");
+  v.line("input  wire [" + S(W - 1) + ":0] net_rx_data,");
+  v.line("output wire net_rx_credit");
+  v.end_ports();
+  v.line("localparam integer W = " + S(W) + ";");
+  v.line("localparam integer MAXW = " + S(MAXW) + ";  // data words of the longest message");
+  v.line("localparam [3:0] MAXW4 = 4'd" + S(MAXW) + ";");
+  v.line("localparam integer SW = " + S(SW) + ";    // send FIFO words");
+  v.line("localparam integer RW = " + S(w.remain) + ";    // flit index bits of a message");
+  v.line("localparam integer CW = " + S(w.credit) + ";");
+  v.line("localparam integer OW = " + S(OW) + ";");
+  v.line("localparam [CW-1:0] CREDITS = " + S(w.credit) + "'d" + S(D) + ";");
+  v.line("localparam [OW-1:0] RXCAP = " + S(OW) + "'d" + S(RC * FPW) + ";  // receive FIFO flits");
+  v.line("localparam [RW-1:0] FPW_R = " + S(w.remain) + "'d" + S(FPW) + ";");
+  v.line("localparam [RW-1:0] TWO_R = " + S(w.remain) + "'d2;");
+  v.line("localparam [RW-1:0] POS_M = " + S(w.remain) + "'d" + S(FPW - 1) + ";  // flit within its word");
+  v.line("localparam [OW-1:0] FPW_O = " + S(OW) + "'d" + S(FPW) + ";");
+  v.line("localparam [31:0] HMASK = 32'hFFFFFF07;  // the head as the CRC sees it: U and the mark zeroed");
+  v.line("localparam [" + S(N - 1) + ":0] MAPPED = " + S(N) + "'b" + mapped + ";  // leaves mapped out of the address space");
+  v.line("localparam [" + S(DB - 1) + ":0] ME = LEAF[" + S(DB - 1) + ":0];");
+  v.line();
+  v.line("function [31:0] crc32w;");
+  v.line("  input [31:0] c;");
+  v.line("  input [31:0] d;");
+  v.line("  integer b;");
+  v.line("  reg [31:0] x;");
+  v.line("  begin");
+  v.line("    x = c;");
+  v.line("    for (b = 31; b >= 0; b = b - 1) x = {x[30:0], 1'b0} ^ ((d[b] ^ x[31]) ? 32'h04C11DB7 : 32'h00000000);");
+  v.line("    crc32w = x;");
+  v.line("  end");
+  v.line("endfunction");
+  v.comment("Levels a message from leaf s climbs above its first chip to reach leaf d (U).");
+  v.line("function [3:0] climb;");
+  v.line("  input [" + S(DB - 1) + ":0] s;");
+  v.line("  input [" + S(DB - 1) + ":0] d;");
+  v.line("  integer l;");
+  v.line("  begin");
+  v.line("    climb = 4'd0;");
+  v.line("    for (l = 1; l < " + S(H) + "; l = l + 1)");
+  v.line("      if ((s >> (2 * l)) != (d >> (2 * l))) climb = climb + 4'd1;");
+  v.line("  end");
+  v.line("endfunction");
+  v.line();
+  // Register decode from the table.
+  v.comment("Register decode (gen/cm5data/cm5data_ni_regmap.h).");
+  for (const auto& r : cm5nimap::kRegisters)
+    v.line("localparam [" + S(cm5nimap::kAddrBits - 1) + ":0] A_" + std::string(r.name) + " = " + S(cm5nimap::kAddrBits) +
+           "'d" + S(r.index) + ";");
+  v.line("wire wr_send_data = we && addr == A_SEND_DATA;");
+  v.line("wire wr_send = we && addr == A_SEND;");
+  v.line("wire wr_status = we && addr == A_STATUS;");
+  v.line("wire wr_mask = we && addr == A_TAG_MASK;");
+  v.line("wire wr_intr = we && addr == A_INTERRUPT;");
+  v.line("wire rd_data = re && addr == A_RECV_DATA;");
+  v.line();
+  v.comment("Send: the staging buffer, then head, data and CRC into the send FIFO in one cycle.");
+  v.line("reg [31:0] stg [0:SW-1];  // entries max_words.. are never written nor chosen");
+  v.line("reg [3:0] scnt;           // data words written");
+  v.line("reg [" + S(SA) + ":0] scount;      // words in the send FIFO");
+  v.line("reg [" + S(SA - 1) + ":0] swp, srp;");
+  v.line("reg [RW-1:0] tflit;");
+  v.line("reg [CW-1:0] tcred;");
+  v.line("reg f_refused, f_addr, f_ovf, intr;");
+  v.line("reg [15:0] mask;");
+  v.line("reg [31:0] c_sent, c_recv, c_refused, c_intr, c_crc, c_addr;");
+  v.line("wire [" + S(DB - 1) + ":0] dst = wdata[" + S(DB - 1) + ":0];");
+  v.line(DB < 16 ? "wire dst_in = wdata[15:" + S(DB) + "] == " + S(16 - DB) + "'d0 && MAPPED[dst] == 1'b0;"
+                 : "wire dst_in = MAPPED[dst] == 1'b0;");
+  v.line("wire addr_err = MAPPED[ME] || !dst_in;");
+  v.line("wire [31:0] nethead = {" + (DB < 20 ? S(20 - DB) + "'d0, " : "") + "dst, wdata[23:20], climb(ME, dst), 1'b0, scnt[2:0]};");
+  v.line("reg [31:0] scrc;");
+  v.line("integer k;");
+  v.line("always @(*) begin");
+  v.line("  scrc = crc32w(32'hFFFFFFFF, nethead & HMASK);");
+  v.line("  for (k = 0; k < MAXW; k = k + 1)");
+  v.line("    if (k[3:0] < scnt) scrc = crc32w(scrc, stg[k]);");
+  v.line("end");
+  v.line("wire [3:0] slen = scnt + 4'd2;  // the message's words");
+  v.line("wire [" + S(32 * SW - 1) + ":0] sflat;");
+  v.line("wire [31:0] shead = sflat[srp*32 +: 32];");
+  v.line("wire [3:0] flen = {1'b0, shead[2:0]} + 4'd2;  // the front message's words");
+  v.line("wire [RW-1:0] ftotal = ({{(RW-3){1'b0}}, shead[2:0]} + TWO_R) * FPW_R;");
+  v.line("wire has = scount != 0;");
+  v.line("wire send = has && (tcred != {CW{1'b0}} || net_tx_credit);  // a credit arriving now counts");
+  v.line("wire [RW-1:0] twi = tflit >> " + S(FPWL) + ";");
+  v.line("wire [" + S(SA - 1) + ":0] tslot = srp + twi[" + S(SA - 1) + ":0];");
+  if (w.remain > SA) v.line("wire unused_twi = ^twi[RW-1:" + S(SA) + "];");
+  v.line("wire [31:0] tword = sflat[tslot*32 +: 32];");
+  v.line("wire [RW-1:0] tpos = tflit & POS_M;");
+  v.line("wire [31:0] tsh = tword >> {tpos, " + S(WL) + "'d0};");
+  if (W < 32) v.line("wire unused_tsh = ^tsh[31:W];");
+  v.line("wire unused_shead = ^shead[31:3];");
+  v.line("wire tlast = send && tflit + 1'b1 == ftotal;");
+  v.comment("Room counts the words of a message whose last flit leaves in this cycle as free.");
+  v.line("wire [" + S(SA) + ":0] skeep = scount - (tlast ? flen[" + S(SA) + ":0] : 0);");
+  v.line("wire room = {1'b0, skeep} + {" + S(SA - 2) + "'d0, slen} <= " + S(SA + 2) + "'d" + S(SW) + ";");
+  v.line("wire go = wr_send && scnt != 4'd0;");
+  v.line("wire commit = go && !addr_err && room;");
+  v.line("genvar gi;");
+  v.line("generate");
+  v.open("for (gi = 0; gi < SW; gi = gi + 1) begin : g_slot");
+  v.line("localparam [" + S(SA - 1) + ":0] I = gi;");
+  v.line("reg [31:0] word;");
+  v.line("wire [" + S(SA - 1) + ":0] off = I - swp;");
+  v.line("wire [3:0] off4 = {" + (SA < 4 ? S(4 - SA) + "'d0, " : "") + "off};");
+  v.line("wire [" + S(SA - 1) + ":0] di = off - 1'b1;");
+  v.line("always @(posedge clk)");
+  v.line("  if (commit && off4 < slen) word <= off4 == 4'd0 ? nethead : off4 == slen - 4'd1 ? scrc : stg[di];");
+  v.line("assign sflat[gi*32 +: 32] = word;");
+  v.close("end");
+  v.line("endgenerate");
+  v.line("assign net_tx_valid = send;");
+  v.line("assign net_tx_data = tsh[W-1:0];");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    scnt <= 4'd0;");
+  v.line("    scount <= 0;");
+  v.line("    swp <= 0;");
+  v.line("    srp <= 0;");
+  v.line("    tflit <= {RW{1'b0}};");
+  v.line("    tcred <= CREDITS;");
+  v.line("  end else begin");
+  v.line("    tcred <= tcred + {{(CW-1){1'b0}}, net_tx_credit} - {{(CW-1){1'b0}}, send};");
+  v.line("    if (wr_send_data && scnt < MAXW4) begin");
+  v.line("      stg[scnt[" + S(SA - 1) + ":0]] <= wdata;");
+  v.line("      scnt <= scnt + 4'd1;");
+  v.line("    end");
+  v.line("    if (wr_send) scnt <= 4'd0;");
+  v.line("    if (commit) swp <= swp + slen[" + S(SA - 1) + ":0];");
+  v.line("    scount <= scount + (commit ? slen[" + S(SA) + ":0] : 0) - (tlast ? flen[" + S(SA) + ":0] : 0);");
+  v.line("    if (send) tflit <= tlast ? {RW{1'b0}} : tflit + 1'b1;");
+  v.line("    if (tlast) srp <= srp + flen[" + S(SA - 1) + ":0];");
+  v.line("  end");
+  v.line("end");
+  v.line();
+  v.comment("Receive: flits into words into the FIFO; a credit goes back in the cycle while every flit");
+  v.comment("the network may still send has room (held + credits out <= the FIFO); a message leaves");
+  v.comment("when the processor has read its last data word.");
+  v.line("reg [31:0] rmem [0:" + S(RC - 1) + "];");
+  v.line("reg [" + S(RC - 1) + ":0] okmem;  // at a message's head word: its CRC was right");
+  v.line("reg [" + S(RA - 1) + ":0] rwp, rrel, rhpos;");
+  v.line("reg [2:0] ridx;      // data words of the front message read");
+  v.line("reg [OW-1:0] occ;    // flits held, the partial word's included");
+  v.line("reg [CW-1:0] ncred;  // flits the network may still send");
+  v.line("reg [RW-1:0] rflit, rtotal;");
+  v.line("reg [7:0] units;     // whole messages held");
+  v.line("reg [3:0] rtag;");
+  v.line("reg [31:0] rcrc;");
+  if (W < 32) v.line("reg [31-W:0] racc;");
+  v.line("wire rin = net_rx_valid;");
+  v.line(W < 32 ? "wire [31:0] rword = {net_rx_data, racc};" : "wire [31:0] rword = net_rx_data;");
+  v.line("wire rword_end = rin && ((rflit & POS_M) == POS_M);");
+  v.line("wire rhead_end = rword_end && rflit < FPW_R;");
+  v.line("wire [RW-1:0] total_now = (rflit == {RW{1'b0}}) ? ({{(RW-3){1'b0}}, net_rx_data[2:0]} + TWO_R) * FPW_R : rtotal;");
+  v.line("wire rmsg_end = rin && rflit + 1'b1 == total_now;");
+  v.line("wire [OW-1:0] occ_in = occ + {{(OW-1){1'b0}}, rin};");
+  v.line("wire [CW-1:0] ncred_in = ncred - {{(CW-1){1'b0}}, rin};");
+  v.line("wire give = ncred_in != CREDITS && ({{(OW-CW){1'b0}}, ncred_in} + occ_in + 1'b1 <= RXCAP);");
+  v.line("assign net_rx_credit = give;");
+  v.line("wire [31:0] rhead = rmem[rrel];");
+  v.line("wire unused_rhead = ^{rhead[31:12], rhead[7:4]};");
+  v.line("wire rvalid = units != 8'd0;");
+  v.line("wire [" + S(RA - 1) + ":0] rdi = rrel + {{" + S(RA - 3) + "{1'b0}}, ridx} + 1'b1;");
+  v.line("wire rlast = ridx + 3'd1 == rhead[2:0];");
+  v.line("wire release_msg = rd_data && rvalid && rlast;");
+  v.line("wire [" + S(RA - 1) + ":0] rlen = {{" + S(RA - 3) + "{1'b0}}, rhead[2:0]} + " + S(RA) + "'d2;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    rwp <= 0;");
+  v.line("    rrel <= 0;");
+  v.line("    rhpos <= 0;");
+  v.line("    ridx <= 3'd0;");
+  v.line("    okmem <= 0;");
+  v.line("    occ <= {OW{1'b0}};");
+  v.line("    ncred <= CREDITS;");
+  v.line("    rflit <= {RW{1'b0}};");
+  v.line("    rtotal <= {RW{1'b0}};");
+  v.line("    units <= 8'd0;");
+  v.line("    rtag <= 4'd0;");
+  v.line("    rcrc <= 32'd0;");
+  if (W < 32) v.line("    racc <= {(32-W){1'b0}};");
+  v.line("  end else begin");
+  v.line("    occ <= occ_in - (release_msg ? {{(OW-" + S(RA) + "){1'b0}}, rlen} * FPW_O : {OW{1'b0}});");
+  v.line("    ncred <= ncred_in + {{(CW-1){1'b0}}, give};");
+  v.line("    if (rin) begin");
+  if (W < 32) v.line("      racc <= rword[31:W];");
+  v.line("      rtotal <= total_now;");
+  v.line("      rflit <= rmsg_end ? {RW{1'b0}} : rflit + 1'b1;");
+  v.line("    end");
+  v.line("    if (rhead_end) begin");
+  v.line("      rtag <= rword[11:8];");
+  v.line("      rhpos <= rwp;");
+  v.line("      rcrc <= crc32w(32'hFFFFFFFF, rword & HMASK);");
+  v.line("    end else if (rword_end && !rmsg_end) begin");
+  v.line("      rcrc <= crc32w(rcrc, rword);");
+  v.line("    end");
+  v.line("    if (rmsg_end) okmem[rhpos] <= rword == rcrc;");
+  v.line("    if (rword_end) begin");
+  v.line("      rmem[rwp] <= rword;");
+  v.line("      rwp <= rwp + 1'b1;");
+  v.line("    end");
+  v.line("    if (rd_data && rvalid) begin");
+  v.line("      ridx <= rlast ? 3'd0 : ridx + 3'd1;");
+  v.line("      if (rlast) rrel <= rrel + rlen;");
+  v.line("    end");
+  v.line("    units <= units + {7'd0, rmsg_end} - {7'd0, release_msg};");
+  v.line("  end");
+  v.line("end");
+  v.line();
+  v.comment("Flags, the tag mask and the interrupt, the counters.");
+  v.line("wire raise = rmsg_end && mask[rtag];");
+  v.line("assign irq = intr;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    f_refused <= 1'b0;");
+  v.line("    f_addr <= 1'b0;");
+  v.line("    f_ovf <= 1'b0;");
+  v.line("    intr <= 1'b0;");
+  v.line("    mask <= 16'd0;");
+  v.line("    c_sent <= 32'd0;");
+  v.line("    c_recv <= 32'd0;");
+  v.line("    c_refused <= 32'd0;");
+  v.line("    c_intr <= 32'd0;");
+  v.line("    c_crc <= 32'd0;");
+  v.line("    c_addr <= 32'd0;");
+  v.line("  end else begin");
+  v.line("    if (wr_status) begin");
+  v.line("      f_refused <= 1'b0;");
+  v.line("      f_addr <= 1'b0;");
+  v.line("      f_ovf <= 1'b0;");
+  v.line("    end");
+  v.line("    if (wr_send_data && scnt >= MAXW4) f_ovf <= 1'b1;");
+  v.line("    if (go && addr_err) begin");
+  v.line("      f_addr <= 1'b1;");
+  v.line("      c_addr <= c_addr + 32'd1;");
+  v.line("    end");
+  v.line("    if (go && !addr_err && !room) begin");
+  v.line("      f_refused <= 1'b1;");
+  v.line("      c_refused <= c_refused + 32'd1;");
+  v.line("    end");
+  v.line("    if (wr_mask) mask <= wdata[15:0];");
+  v.line("    if (wr_intr) intr <= 1'b0;");
+  v.line("    if (raise) begin");
+  v.line("      intr <= 1'b1;");
+  v.line("      c_intr <= c_intr + 32'd1;");
+  v.line("    end");
+  v.line("    if (send && tflit == {RW{1'b0}}) c_sent <= c_sent + 32'd1;");
+  v.line("    if (rmsg_end) c_recv <= c_recv + 32'd1;");
+  v.line("    if (rmsg_end && rword != rcrc) c_crc <= c_crc + 32'd1;");
+  v.line("  end");
+  v.line("end");
+  v.line();
+  // The read mux: every readable register of the table has its value here.
+  const std::map<std::string, std::string> value = {
+      {"RECV_HEAD", "rvalid ? {1'b1, okmem[rrel], 5'd0, rhead[3], rhead[11:8], 1'b0, rhead[2:0], 13'd0, ridx} : 32'd0"},
+      {"RECV_DATA", "rvalid ? rmem[rdi] : 32'd0"},
+      {"STATUS", "{f_refused, f_addr, f_ovf, intr, 4'd0, units, " + S(7 - SA) + "'d0, " + S(SA + 1) + "'d" + S(SW) +
+                     " - scount, " + S(7 - SA) + "'d0, scount}"},
+      {"RECV_LEVEL", "{8'd0, units, " + S(16 - OW) + "'d0, occ}"},
+      {"TAG_MASK", "{16'd0, mask}"},
+      {"INTERRUPT", "{31'd0, intr}"},
+      {"CNT_SENT", "c_sent"},
+      {"CNT_RECEIVED", "c_recv"},
+      {"CNT_REFUSED", "c_refused"},
+      {"CNT_INTERRUPTS", "c_intr"},
+      {"CNT_CRC_ERRORS", "c_crc"},
+      {"CNT_ADDR_ERRORS", "c_addr"},
+  };
+  v.line("always @(*) begin");
+  v.line("  case (addr)");
+  for (const auto& r : cm5nimap::kRegisters) {
+    if (r.access == "wo") continue;
+    auto it = value.find(std::string(r.name));
+    if (it == value.end()) throw std::logic_error("cm5data NI: register " + std::string(r.name) + " has no value");
+    v.line("    A_" + std::string(r.name) + ": rdata = " + it->second + ";");
+  }
+  v.line("    default: rdata = 32'd0;");
+  v.line("  endcase");
+  v.line("end");
+  v.close("endmodule");
+  return v.text();
+}
+
+GeneratedDesign emit_cm5data_ni(const Cm5DataConfig& cfg) {
+  const Cm5DataParams& p = cfg.cm5;
+  if (p.height > 8) throw ConfigError("config: cm5data: the NI takes at most 16-bit leaf numbers");
+  const uint32_t N = p.leaves();
+  const int W = p.link_bits;
+  const Cm5DataWidths w0 = cm5_widths(p, 0);
+  GeneratedDesign d = emit_cm5data(cfg);
+  VerilogWriter v;
+  v.header("CM-5 data network with a memory-mapped network interface (cm5data_ni) at every leaf.",
+           {{"height h", S(p.height)}, {"leaves N", S(N)}, {"link_bits W", S(W)}});
+  v.open("module cm5data_ni_net (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire [" + S(4 * N - 1) + ":0] addr,    // leaf x's bus at x*4, x*32, x");
+  v.line("input  wire [" + S(32 * N - 1) + ":0] wdata,");
+  v.line("input  wire [" + S(N - 1) + ":0] we,");
+  v.line("input  wire [" + S(N - 1) + ":0] re,");
+  v.line("output wire [" + S(32 * N - 1) + ":0] rdata,");
+  v.line("output wire [" + S(N - 1) + ":0] irq");
+  v.end_ports();
+  v.line("wire [" + S(N - 1) + ":0] tx_valid, tx_credit, rx_valid, rx_credit;");
+  v.line("wire [" + S(N * W - 1) + ":0] tx_data, rx_data;");
+  v.line("wire [31:0] unused_cnt;");
+  v.instance("cm5data_network", "net", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"clear", "1'b0"}, {"afd_mode", "{" + S(p.total_chips()) + "{1'b0}}"},
+              {"leaf_tx_valid", "tx_valid"}, {"leaf_tx_data", "tx_data"}, {"leaf_tx_credit", "tx_credit"},
+              {"leaf_rx_valid", "rx_valid"}, {"leaf_rx_data", "rx_data"}, {"leaf_rx_credit", "rx_credit"},
+              {"cnt_chip", S(w0.chip) + "'d0"}, {"cnt_sel", S(w0.sel) + "'d0"}, {"cnt_value", "unused_cnt"}});
+  v.line("genvar x;");
+  v.line("generate");
+  v.open("for (x = 0; x < " + S(N) + "; x = x + 1) begin : g_ni");
+  v.instance("cm5data_ni", "ni", {{"LEAF", "x"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"addr", "addr[x*4 +: 4]"}, {"wdata", "wdata[x*32 +: 32]"}, {"we", "we[x]"},
+              {"re", "re[x]"}, {"rdata", "rdata[x*32 +: 32]"}, {"irq", "irq[x]"}, {"net_tx_valid", "tx_valid[x]"},
+              {"net_tx_data", "tx_data[x*" + S(W) + " +: " + S(W) + "]"}, {"net_tx_credit", "tx_credit[x]"},
+              {"net_rx_valid", "rx_valid[x]"}, {"net_rx_data", "rx_data[x*" + S(W) + " +: " + S(W) + "]"},
+              {"net_rx_credit", "rx_credit[x]"}});
+  v.close("end");
+  v.line("endgenerate");
+  v.close("endmodule");
+  auto it = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
+  it = d.files.insert(it, {"cm5data_ni.v", emit_cm5data_ni_module(p)});
+  d.files.insert(it + 1, {"cm5data_ni_net.v", v.text()});
+  d.top = "cm5data_ni_net";
+  for (auto& f : d.files)
+    if (f.first == "filelist.f") f.second = filelist(d);
+  return d;
+}
+
+}  // namespace cmnet

@@ -1,0 +1,37 @@
+// The network interface as a memory-mapped RTL block (section 2 of the paper): cm5data_ni, one
+// side of a processing node on one network (a node with left and right networks has two), with
+// the register bus of gen/cm5data/cm5data_ni_regmap.h on the processor side and a leaf link of
+// cm5data_network on the other (the message format of the router's leaf ports: head word with
+// the routing instructions, data words, CRC word, LSB first in flits of W bits, credits).
+//
+// As built (the same choices as the model's NI, sim/cm5data/cm5data_ni.h, one side):
+//  - the data words go into a staging buffer of max_words words; a SEND write builds the head
+//    (U from this leaf's number and dst, the digits of dst, the tag, the length) and the CRC and
+//    puts head, data and CRC into the send FIFO of kCm5NiSendWords words in one cycle, if all of
+//    them fit (else refused); the FIFO frees a message's words when its last flit has left;
+//  - a flit leaves per cycle while the NI holds a credit (the credit arriving in the same cycle
+//    counts); the receive FIFO of kCm5NiRecvWords words returns a credit in the cycle a flit
+//    arrives while every flit the network may still send has room (flits held + credits out
+//    <= the FIFO), the model's rule; a message leaves the FIFO when its last data word is read;
+//  - CRC checked on arrival (ok or not; the chips tell primary from secondary), tag mask and
+//    sticky interrupt, counters (sent, received, refused, interrupts, CRC errors, address errors);
+//  - leaves mapped out of the address space (mapped_out_leaves) are straps: a SEND to one, or
+//    any SEND at one, is an address error.
+#pragma once
+
+#include "gen/cm5data/cm5data_config.h"
+#include "gen/core/design.h"
+
+namespace cmnet {
+
+constexpr int kCm5NiSendWords = 8;   // send FIFO words (the model NI's default)
+constexpr int kCm5NiRecvWords = 16;  // receive FIFO words
+
+// The module cm5data_ni (parameter LEAF: the leaf it sits at).
+std::string emit_cm5data_ni_module(const Cm5DataParams& p);
+// The network's design (emit_cm5data) with cm5data_ni.v and cm5data_ni_net.v (the network's
+// leaves each behind a cm5data_ni, every NI's bus a port: addr[x*4 +: 4], wdata[x*32 +: 32],
+// we[x], re[x], rdata[x*32 +: 32], irq[x]); top cm5data_ni_net.
+GeneratedDesign emit_cm5data_ni(const Cm5DataConfig& cfg);
+
+}  // namespace cmnet
