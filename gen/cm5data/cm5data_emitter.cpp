@@ -105,18 +105,7 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("localparam [W-1:0] MARK = 8;     // the all-fall-down mark, head word bit 3, in flit 0");
   v.line("localparam [31:0] HMASK = 32'hFFFFFF07;  // the head bits the CRC covers (not U, not the mark)");
   v.line();
-  v.comment("CRC-32 (0x04C11DB7, MSB first) of one more word.");
-  v.line("function [31:0] crc32w;");
-  v.line("  input [31:0] c;");
-  v.line("  input [31:0] d;");
-  v.line("  integer b;");
-  v.line("  reg [31:0] x;");
-  v.line("  begin");
-  v.line("    x = c;");
-  v.line("    for (b = 31; b >= 0; b = b - 1) x = {x[30:0], 1'b0} ^ ((d[b] ^ x[31]) ? 32'h04C11DB7 : 32'h00000000);");
-  v.line("    crc32w = x;");
-  v.line("  end");
-  v.line("endfunction");
+  emit_cm5data_functions(v, p.height, false);
   v.line("function [" + S(EW - 1) + ":0] ones;");
   v.line("  input [NI-1:0] x;");
   v.line("  integer b;");
@@ -664,6 +653,35 @@ GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg) {
   d.files.emplace_back("manifest.json", cm5data_manifest_json(cfg));
   d.files.emplace_back("config.json", config_to_json(cfg));
   return d;
+}
+
+void emit_cm5data_functions(VerilogWriter& v, int height, bool with_climb) {
+  auto S = [](int64_t x) { return std::to_string(x); };
+  const int H = height;
+  v.comment("CRC-32 (0x04C11DB7, MSB first) of one more word.");
+  v.line("function [31:0] crc32w;");
+  v.line("  input [31:0] c;");
+  v.line("  input [31:0] d;");
+  v.line("  integer b;");
+  v.line("  reg [31:0] x;");
+  v.line("  begin");
+  v.line("    x = c;");
+  v.line("    for (b = 31; b >= 0; b = b - 1) x = {x[30:0], 1'b0} ^ ((d[b] ^ x[31]) ? 32'h04C11DB7 : 32'h00000000);");
+  v.line("    crc32w = x;");
+  v.line("  end");
+  v.line("endfunction");
+  if (!with_climb) return;
+  v.comment("Levels a message from leaf s climbs above its first chip to reach leaf d (U).");
+  v.line("function [3:0] climb;");
+  v.line("  input [" + S(2 * H - 1) + ":0] s;");
+  v.line("  input [" + S(2 * H - 1) + ":0] d;");
+  v.line("  integer l;");
+  v.line("  begin");
+  v.line("    climb = 4'd0;");
+  v.line("    for (l = 1; l < " + S(H) + "; l = l + 1)");
+  v.line("      if ((s >> (2 * l)) != (d >> (2 * l))) climb = climb + 4'd1;");
+  v.line("  end");
+  v.line("endfunction");
 }
 
 }  // namespace cmnet

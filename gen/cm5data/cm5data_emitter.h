@@ -10,6 +10,7 @@
 
 #include "gen/cm5data/cm5data_config.h"
 #include "gen/core/design.h"
+#include "gen/core/verilog_writer.h"
 
 namespace cmnet {
 
@@ -36,6 +37,11 @@ std::string cm5data_manifest_json(const Cm5DataConfig& cfg);
 // The network top alone under another module name (the stream board's right network: the
 // same routers, its own seeds).
 std::string emit_cm5data_network_module(const Cm5DataParams& p, const std::string& module);
+
+// The Verilog functions the modules that make or check messages share: crc32w(c, d), the CRC-32
+// (0x04C11DB7, MSB first) of one more word; with `with_climb`, climb(s, d), the levels a message
+// from leaf s climbs above its first chip to reach leaf d (leaf numbers of 2 x height bits).
+void emit_cm5data_functions(VerilogWriter& v, int height, bool with_climb);
 
 // The largest height the whole-network Verilog is emitted for (1,024 leaves).
 constexpr int kCm5MaxEmitHeight = 5;
