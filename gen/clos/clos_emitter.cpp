@@ -592,13 +592,7 @@ StreamBoardSpec clos_stream_spec(const ClosConfig& cfg) {
   params.emplace_back("hnodes", S(H));
   v.header("CONNECT's " + clos_name(p) + " on the stream board (hw/clos/clos_stream_core.v).", params);
   v.open("module clos_stream (");
-  for (const char* line : {"input  wire clk,", "input  wire rst,", "input  wire run,", "input  wire clear,",
-                           "input  wire tx_valid,", "output wire tx_ready,", "input  wire [15:0] tx_leaf,",
-                           "input  wire [31:0] tx_data,", "input  wire tx_last,", "output wire rx_valid,",
-                           "input  wire rx_ready,", "output wire [15:0] rx_leaf,", "output wire [31:0] rx_data,",
-                           "output wire rx_last,", "output wire busy,"})
-    v.line(line);
-  v.line("output wire [" + S((2 * NL + 4) * 32 - 1) + ":0] counters");
+  for (const std::string& d : stream_port_declarations(2 * NL + 4)) v.line(d);
   v.end_ports();
   v.instance("clos_stream_core", "core",
              {{"NL", S(NL)}, {"NP", S(p.n)}, {"H", S(H)}, {"D", S(l.D)}, {"NW", S(l.NW)}, {"MW", S(l.MW)},

@@ -33,22 +33,9 @@ std::string emit_stream_module(const Cm5DataParams& p) {
            {{"height h", S(H)}, {"leaves N", S(N)}, {"link_bits W", S(W)}, {"max_words", S(p.max_words)},
             {"buffer_words", S(p.buffer_words)}, {"receive FIFO words per leaf", S(RC)}});
   v.open("module cm5data_stream (");
-  v.line("input  wire        clk,");
-  v.line("input  wire        rst,");
-  v.line("input  wire        run,");
-  v.line("input  wire        clear,");
-  v.line("input  wire        tx_valid,");
-  v.line("output wire        tx_ready,");
-  v.line("input  wire [15:0] tx_leaf,");
-  v.line("input  wire [31:0] tx_data,");
-  v.line("input  wire        tx_last,");
-  v.line("output wire        rx_valid,");
-  v.line("input  wire        rx_ready,");
-  v.line("output wire [15:0] rx_leaf,");
-  v.line("output wire [31:0] rx_data,");
-  v.line("output wire        rx_last,");
-  v.line("output wire        busy,");
-  v.line("output wire [" + S(NCNT * 32 - 1) + ":0] counters  // leaf x: accepted, delivered, interrupts, refused at 128x; held; the chips'");
+  for (const std::string& d :
+       stream_port_declarations(NCNT, "leaf x: accepted, delivered, interrupts, refused at 128x; held; the chips'"))
+    v.line(d);
   v.end_ports();
   v.line("localparam integer N = " + S(N) + ";");
   v.line("localparam integer W = " + S(W) + ";");

@@ -168,6 +168,22 @@ std::string csr_csv(uint32_t counters, uint32_t info_words) {
 
 }  // namespace streammap
 
+std::vector<std::string> stream_port_declarations(int ncounters, const std::string& counters_comment) {
+  std::vector<std::string> d = {"input  wire        clk,",      "input  wire        rst,",
+                                "input  wire        run,",      "input  wire        clear,",
+                                "input  wire        tx_valid,", "output wire        tx_ready,",
+                                "input  wire [15:0] tx_leaf,",  "input  wire [31:0] tx_data,",
+                                "input  wire        tx_last,",  "output wire        rx_valid,",
+                                "input  wire        rx_ready,", "output wire [15:0] rx_leaf,",
+                                "output wire [31:0] rx_data,",  "output wire        rx_last,",
+                                "output wire        busy,"};
+  std::string counters = "output wire [";
+  counters.append(std::to_string(ncounters * 32 - 1)).append(":0] counters");
+  if (!counters_comment.empty()) counters.append("  // ").append(counters_comment);
+  d.push_back(counters);
+  return d;
+}
+
 GeneratedDesign emit_stream_board(const StreamBoardSpec& spec, const HostBoardOptions& opt) {
   check_host_board_options(opt);
   const StreamInfo& info = spec.info;

@@ -51,6 +51,11 @@ struct StreamBoardSpec {
   int fifo_log2 = 7;          // each FIFO of the shell holds 2^fifo_log2 words (4..12)
 };
 
+// The stream port (hw/common/STREAM_BOARD.md) as the declarations every family's stream module
+// opens with, one per line, unindented, in the contract's order; the counters bus last,
+// `ncounters` x 32 bits, with `counters_comment` after it when given.
+std::vector<std::string> stream_port_declarations(int ncounters, const std::string& counters_comment = "");
+
 // The board: the family's Verilog, the host link, cmnet_stream_regs, `<family>_stream_info`
 // (the ROM), `<family>_host_core` and the top `<family>_host_board`; filelist.f, csr.csv and
 // stream_info.txt beside them. ConfigError for a spec the register map cannot hold.

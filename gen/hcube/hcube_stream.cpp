@@ -36,22 +36,7 @@ std::string emit_stream_module(const HcubeParams& p) {
             {"receive FIFO bytes per incoming dimension", S(1 << RBW)},
             {"receive FIFO segments", S(1 << DSW)}});
   v.open("module hcube_stream (");
-  v.line("input  wire        clk,");
-  v.line("input  wire        rst,");
-  v.line("input  wire        run,");
-  v.line("input  wire        clear,");
-  v.line("input  wire        tx_valid,");
-  v.line("output wire        tx_ready,");
-  v.line("input  wire [15:0] tx_leaf,");
-  v.line("input  wire [31:0] tx_data,");
-  v.line("input  wire        tx_last,");
-  v.line("output wire        rx_valid,");
-  v.line("input  wire        rx_ready,");
-  v.line("output wire [15:0] rx_leaf,");
-  v.line("output wire [31:0] rx_data,");
-  v.line("output wire        rx_last,");
-  v.line("output wire        busy,");
-  v.line("output wire [" + S(NCNT * 32 - 1) + ":0] counters");
+  for (const std::string& d : stream_port_declarations(NCNT)) v.line(d);
   v.end_ports();
   v.line("localparam integer NN = " + S(NN) + ";");
   v.line("localparam integer N = " + S(N) + ";");

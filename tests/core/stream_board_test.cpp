@@ -77,6 +77,18 @@ TEST(StreamInfo, MalformedTextNamesTheLine) {
   EXPECT_NE(err("cmnet-stream 1\nwhat is this\n").find("line 2 ('what is this')"), std::string::npos);
 }
 
+// The port every family's stream module opens with (stream_port_declarations) is the contract's:
+// the hand-written loopback network declares the same lines.
+TEST(StreamBoardEmitter, PortDeclarationsAreTheContracts) {
+  const std::string loopback = loopback_spec().network.files.front().second;
+  const std::vector<std::string> d = stream_port_declarations(9, "why");
+  ASSERT_EQ(d.size(), 16u);
+  for (size_t i = 0; i + 1 < d.size(); ++i)
+    EXPECT_NE(loopback.find("    " + d[i] + "\n"), std::string::npos) << d[i];
+  EXPECT_EQ(d.back(), "output wire [287:0] counters  // why");
+  EXPECT_EQ(stream_port_declarations(1).back(), "output wire [31:0] counters");
+}
+
 TEST(StreamBoardEmitter, BadSpecsAreRefusedByName) {
   auto err = [](StreamBoardSpec s) {
     try {
