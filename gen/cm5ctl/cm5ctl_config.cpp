@@ -36,7 +36,7 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   config_fields::reject_unknown(o, {"leaves", "word_bits", "up_width", "down_width", "queue_depth",
                                     "aside_depth", "leaf_fifo_depth", "broadcast_window",
                                     "root_queue_depth", "crc_bits", "partitions", "mapped_out", "chip_nodes", "alignment",
-                                    "packet"}, w);
+                                    "packet", "queue_ram"}, w);
   Cm5ctlParams& p = cfg.p;
   p.leaves = get_int(o, "leaves", p.leaves, w);
   p.word_bits = get_int(o, "word_bits", p.word_bits, w);
@@ -51,6 +51,7 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   p.chip_nodes = get_int(o, "chip_nodes", p.chip_nodes, w);
   p.alignment = get_int(o, "alignment", p.alignment, w);
   p.packet = config_fields::get_string(o, "packet", p.packet, w);
+  p.queue_ram = get_int(o, "queue_ram", p.queue_ram, w);
   p.partitions = int_list(o, "partitions", w);
   p.mapped_out = int_list(o, "mapped_out", w);
   validate(p, w);
@@ -80,7 +81,8 @@ std::string config_to_json(const Cm5ctlConfig& cfg) {
               {"mapped_out", p.mapped_out},
               {"chip_nodes", p.chip_nodes},
               {"alignment", p.alignment},
-              {"packet", p.packet}}}};
+              {"packet", p.packet},
+              {"queue_ram", p.queue_ram}}}};
   return j.dump(2) + "\n";
 }
 

@@ -100,6 +100,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
   v.line("localparam integer QD = " + S(QD) + ";");
   v.line("localparam integer QCW = " + S(clog2(static_cast<uint64_t>(QD) + 1)) + ";");
   v.line("localparam integer STOP_AT = " + S(QD - p.stop_margin()) + ";");
+  v.line("localparam integer QRAM = " + S(p.queue_ram) + ";  // 1: the nodes' child queues in block RAM");
   v.line();
   v.comment("Links, named by the heap index of their lower end (node i's children are 2i and 2i+1;");
   v.comment("leaf j is " + S(N) + " + j): up_K runs from K to its parent, down_K from the parent to K;");
@@ -143,6 +144,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
     ps.push_back({"OUT_L", topo.used(2 * i) ? "0" : "1"});
     ps.push_back({"OUT_R", topo.used(2 * i + 1) ? "0" : "1"});
     for (const auto& a : align_params) ps.push_back(a);
+    ps.push_back({"QRAM", "QRAM"});
     return ps;
   };
   for (int i = 1; i < N; ++i) {
@@ -166,7 +168,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
                   {"RCW", S(clog2(static_cast<uint64_t>(p.root_queue_depth) + 1))},
                   {"ROLE_T", S(topo.role[static_cast<size_t>(i)])}, {"ROLE_L", S(topo.role[static_cast<size_t>(2 * i)])},
                   {"ROLE_R", S(topo.role[static_cast<size_t>(2 * i + 1)])}, {"USE", "4'b" + use},
-                  align_params[0], align_params[1], align_params[2]},
+                  align_params[0], align_params[1], align_params[2], {"QRAM", "QRAM"}},
                  {{"clk", "clk"}, {"rst", "rst"},
                   {"up_c", "{up_" + S(4 * i + 3) + "_rx, up_" + S(4 * i + 2) + "_rx, up_" + S(4 * i + 1) + "_rx, up_" + S(4 * i) + "_rx}"},
                   {"down_c", "{down_" + S(4 * i + 3) + ", down_" + S(4 * i + 2) + ", down_" + S(4 * i + 1) + ", down_" + S(4 * i) + "}"},

@@ -68,6 +68,10 @@ struct Cm5ctlParams {
   // 1: the frames are aligned at initialization by the 5-bit alignment packet, sent down from
   // each partition's root (hw/cm5ctl/cm5ctl_align.v); 0: by the common reset.
   int alignment = 0;
+  // 1: the nodes' child queues in block RAM whatever their depth (a board short of logic cells
+  // with blocks to spare: the 2-leaf stream board on the iCE40 HX8K); 0: queues of depth <= 8 in
+  // flip-flops, deeper ones in block RAM.
+  int queue_ram = 0;
   // The packet on the links: "plain" (the payload bits, then the CRC, sent a chunk of all the
   // wires per cycle: the frame as short as the link allows) or "cm5" (the CM-5's 65 bits in a
   // major stream on wires 0..3 and a minor stream on wire 4, 13 cycles per packet in both

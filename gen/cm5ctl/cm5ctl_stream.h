@@ -12,8 +12,8 @@
 //   3 restart: waits until the leaf is halted (a flush reached it), then resumes it;
 //   4 link fault: once no result is owed (so that it hits idle packets), inverts wire 0 of link
 //     arg[15:0] (heap index of its lower end) for one cycle, up when arg[16] is 1, down otherwise;
-//   5 status: waits arg[15:0] cycles (the host's settling time), then sends the leaf's status
-//     registers as a unit: word 0 {5[31:28], words waiting in each function's FIFO (5 bits each,
+//   5 status: waits arg[15:0] cycles (the host's settling time) and the output register, then
+//     sends the leaf's status registers as a unit, each word built as it is sent: word 0 {5[31:28], words waiting in each function's FIFO (5 bits each,
 //     function f at 5f)}, word 1 {router-done under way[24], overflow per function[23:20], last
 //     error per function[19:16], owed results[15:8], broadcast dropped[7], design fault[6], CRC
 //     link error[5] (these three sticky, anywhere in the tree), aligned[4], halted[3],
@@ -22,9 +22,11 @@
 // every leaf in use has a result FIFO per function, kCm5ResultDepth deep each: 0 broadcast
 // (user, supervisor, utility broadcasts, the flush), 1 combine (reductions and scans), 2
 // interrupt (broadcasts of kind interrupt), 3 synchronization (sync OR, router-done); the four
-// share one memory per leaf. The module injects an operation only when every leaf that will get
-// its result (the leaf itself; for a broadcast, its whole partition) owes fewer results of that
-// function than that, so a result never finds its FIFO full (the tree cannot wait). The units
+// share one memory per leaf (an entry in rows of at most 16 bits where results come far enough
+// apart: one block RAM per leaf, see cm5ctl_stream.cpp). The module injects an operation only
+// when every leaf that will get its result (the leaf itself; for a broadcast, its whole
+// partition) owes fewer results of that function than that, so a result never finds its FIFO
+// full (the tree cannot wait). The units
 // going out visit (leaf, function) in turn, so results of different functions of one leaf may
 // come out in another order than they arrived; within a function, in order.
 // Counters, per leaf i: leaf<i>.due (In: results this leaf is owed, one per operation it

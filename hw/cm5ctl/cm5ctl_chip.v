@@ -32,7 +32,8 @@ module cm5ctl_chip #(
   parameter [3:0] USE = 4'b1111,
   parameter integer ALIGN = 0,
   parameter integer L = 40,
-  parameter integer LPW = 6
+  parameter integer LPW = 6,
+  parameter integer QRAM = 0      // 1: the nodes' child queues in block RAM
 ) (
   input  wire clk,
   input  wire rst,
@@ -57,14 +58,14 @@ module cm5ctl_chip #(
     if (ROLE_T == 2) begin : g_t_root
       cm5ctl_root #(.W(W), .PB(PB), .C(C), .F(F), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
                     .STOP_AT(STOP_AT), .BW(BW), .BCW(BCW), .RQ(RQ), .RCW(RCW),
-                    .OUT_L(ROLE_L == 0 ? 1 : 0), .OUT_R(ROLE_R == 0 ? 1 : 0), .ALIGN(ALIGN), .L(L), .LPW(LPW)) t (
+                    .OUT_L(ROLE_L == 0 ? 1 : 0), .OUT_R(ROLE_R == 0 ? 1 : 0), .ALIGN(ALIGN), .L(L), .LPW(LPW), .QRAM(QRAM)) t (
         .clk(clk), .rst(rst), .up_l(up_l), .up_r(up_r), .down_l(down_l), .down_r(down_r), .fault(f[0]),
         .bcast_drop(bd[0]), .link_error(le[0]));
       assign up_out = {WU{1'b0}};
     end else if (ROLE_T == 1) begin : g_t_node
       cm5ctl_node #(.W(W), .PB(PB), .C(C), .F(F), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
                     .STOP_AT(STOP_AT), .AD(AD_T), .ACW(ACW_T),
-                    .OUT_L(ROLE_L == 0 ? 1 : 0), .OUT_R(ROLE_R == 0 ? 1 : 0), .ALIGN(ALIGN), .L(L), .LPW(LPW)) t (
+                    .OUT_L(ROLE_L == 0 ? 1 : 0), .OUT_R(ROLE_R == 0 ? 1 : 0), .ALIGN(ALIGN), .L(L), .LPW(LPW), .QRAM(QRAM)) t (
         .clk(clk), .rst(rst), .up_l(up_l), .up_r(up_r), .up_out(up_out), .down_in(down_in), .down_l(down_l),
         .down_r(down_r), .fault(f[0]), .link_error(le[0]));
       assign bd[0] = 1'b0;
@@ -84,7 +85,7 @@ module cm5ctl_chip #(
       if (ROLE == 2) begin : g_root
         cm5ctl_root #(.W(W), .PB(PB), .C(C), .F(F), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
                       .STOP_AT(STOP_AT), .BW(BW), .BCW(BCW), .RQ(RQ), .RCW(RCW),
-                      .OUT_L(USE[2*s] ? 0 : 1), .OUT_R(USE[2*s+1] ? 0 : 1), .ALIGN(ALIGN), .L(L), .LPW(LPW)) n (
+                      .OUT_L(USE[2*s] ? 0 : 1), .OUT_R(USE[2*s+1] ? 0 : 1), .ALIGN(ALIGN), .L(L), .LPW(LPW), .QRAM(QRAM)) n (
           .clk(clk), .rst(rst), .up_l(up_c[(2*s)*WU +: WU]), .up_r(up_c[(2*s+1)*WU +: WU]),
           .down_l(down_c[(2*s)*WD +: WD]), .down_r(down_c[(2*s+1)*WD +: WD]), .fault(f[1+s]),
           .bcast_drop(bd[1+s]), .link_error(le[1+s]));
@@ -93,7 +94,7 @@ module cm5ctl_chip #(
       end else if (ROLE == 1) begin : g_node
         cm5ctl_node #(.W(W), .PB(PB), .C(C), .F(F), .WU(WU), .WD(WD), .TU(TU), .TD(TD), .QD(QD), .QCW(QCW),
                       .STOP_AT(STOP_AT), .AD(AD_C), .ACW(ACW_C),
-                      .OUT_L(USE[2*s] ? 0 : 1), .OUT_R(USE[2*s+1] ? 0 : 1), .ALIGN(ALIGN), .L(L), .LPW(LPW)) n (
+                      .OUT_L(USE[2*s] ? 0 : 1), .OUT_R(USE[2*s+1] ? 0 : 1), .ALIGN(ALIGN), .L(L), .LPW(LPW), .QRAM(QRAM)) n (
           .clk(clk), .rst(rst), .up_l(up_c[(2*s)*WU +: WU]), .up_r(up_c[(2*s+1)*WU +: WU]), .up_out(to_top[s*WU +: WU]),
           .down_in(from_top), .down_l(down_c[(2*s)*WD +: WD]), .down_r(down_c[(2*s+1)*WD +: WD]),
           .fault(f[1+s]), .link_error(le[1+s]));

@@ -8,7 +8,8 @@
 module cm5ctl_fifo #(
   parameter integer WIDTH = 8,
   parameter integer DEPTH = 4,
-  parameter integer CW = 3          // count width: holds 0..DEPTH
+  parameter integer CW = 3,         // count width: holds 0..DEPTH
+  parameter integer RAM = 0         // 1: block RAM whatever the depth (a board short of logic cells)
 ) (
   input  wire clk,
   input  wire rst,
@@ -46,9 +47,9 @@ module cm5ctl_fifo #(
     end
   end
   // Shallow buffers (most of the tree's) in flip-flops: a 4-kbit block RAM each would run an
-  // iCE40 out of blocks long before out of logic; deeper ones in block RAM.
+  // iCE40 out of blocks long before out of logic; deeper ones (or any, with RAM) in block RAM.
   generate
-    if (DEPTH <= 8) begin : g_ff
+    if (DEPTH <= 8 && RAM == 0) begin : g_ff
       (* ram_style = "logic" *) reg [WIDTH-1:0] mem [0:DEPTH-1];
       assign head = mem[rd];
       always @(posedge clk) if (!rst && !clr && do_push) mem[wr] <= din;

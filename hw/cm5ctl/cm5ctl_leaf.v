@@ -1,7 +1,8 @@
 // A CM-5 network interface's control-network side (paper, section 2; section 5): the leaf of
 // the tree. The processor pushes operations into an outgoing FIFO per function (broadcast,
 // combine; LF deep each; `inj_ready` tells whether the one it names has room) and receives
-// every result on `res_*`, valid for one cycle.
+// every result on `res_*`, valid for one cycle (`res_valid`; the other `res_*` hold until the
+// next down frame: cm5ctl_stream writes a result from them over several cycles).
 // Each up frame the leaf sends: the next broadcast word as a single-source packet, unless BW
 // of its broadcasts have not come back yet (end-to-end flow control: single-source packets
 // are not buffered in the tree); else the next combining operation as a multiple-source packet

@@ -34,7 +34,8 @@ module cm5ctl_node #(
   parameter integer OUT_R = 0,
   parameter integer ALIGN = 0,    // 1: frames start from the alignment packet (cm5ctl_align.v)
   parameter integer L = 40,       // lcm(TU, TD)
-  parameter integer LPW = 6
+  parameter integer LPW = 6,
+  parameter integer QRAM = 0      // 1: the child queues in block RAM
 ) (
   input  wire clk,
   input  wire rst,
@@ -75,7 +76,7 @@ module cm5ctl_node #(
   wire [AEW-2:0] centry;
   wire [AEW-1:0] ahead;
   wire [QCW-1:0] qcl, qcr;
-  cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R)) up (
+  cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R), .QRAM(QRAM)) up (
     .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .room(room), .ep(ep), .clr(flushing), .rcarry(ccarry),
     .ss(ss), .sspkt(sspkt), .fire(fire), .cpkt(cpkt), .centry(centry), .fcarry(fcarry), .qcl(qcl), .qcr(qcr),
     .overflow(qovf));

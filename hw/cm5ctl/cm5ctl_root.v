@@ -31,7 +31,8 @@ module cm5ctl_root #(
   parameter integer OUT_R = 0,
   parameter integer ALIGN = 0,    // 1: send the alignment packet down in cycles 0..4
   parameter integer L = 40,
-  parameter integer LPW = 6
+  parameter integer LPW = 6,
+  parameter integer QRAM = 0      // 1: the child queues in block RAM
 ) (
   input  wire clk,
   input  wire rst,
@@ -68,7 +69,7 @@ module cm5ctl_root #(
   wire bpop = dt && bcount != {BCW{1'b0}};
   wire [PB-1:0] bhead;
   wire flushing = bpop && bhead[7:5] == 3'd7;
-  cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R)) up (
+  cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R), .QRAM(QRAM)) up (
     .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .room(rcount < RQ[RCW-1:0]), .ep(ep), .clr(flushing),
     .rcarry(ccarry), .ss(ss), .sspkt(sspkt), .fire(fire), .cpkt(cpkt), .centry(centry), .fcarry(fcarry), .qcl(qcl),
     .qcr(qcr), .overflow(qovf));

@@ -23,7 +23,8 @@ module cm5ctl_upmerge #(
   parameter integer QD = 5,
   parameter integer QCW = 3,
   parameter integer OUT_L = 0,
-  parameter integer OUT_R = 0
+  parameter integer OUT_R = 0,
+  parameter integer QRAM = 0      // 1: the child queues in block RAM (cm5ctl_fifo RAM)
 ) (
   input  wire clk,
   input  wire rst,
@@ -73,9 +74,9 @@ module cm5ctl_upmerge #(
   wire push_l = tick && msl && !(fire && !hasl);
   wire push_r = tick && msr && !(fire && !hasr);
   wire ovl, ovr;
-  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW)) q_l (
+  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM)) q_l (
     .clk(clk), .rst(rst), .clr(clr), .push(push_l), .din(pl), .pop(fire && hasl), .head(ql), .count(qcl), .overflow(ovl));
-  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW)) q_r (
+  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM)) q_r (
     .clk(clk), .rst(rst), .clr(clr), .push(push_r), .din(pr), .pop(fire && hasr), .head(qr), .count(qcr), .overflow(ovr));
   assign overflow = ovl || ovr;
 endmodule

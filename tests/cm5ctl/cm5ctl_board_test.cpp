@@ -67,6 +67,7 @@ TEST(Cm5ctlBoard, SweepOnTheSimulatedBoardAgreesWithTheModel) {
   Cm5ctlConfig c;
   c.name = "cm5ctl-sweep-2";
   c.p.leaves = 2;
+  c.p.queue_ram = 1;  // as gen/examples/cm5ctl_2.json, the board that fits the HX8K
   validate(c.p, "test");
   Cm5SweepArgs a;
   a.in_flight = {1, 4, 12};

@@ -119,6 +119,7 @@ struct Case {
   int align = 0;
   bool synth = true;  // lint always; synthesize where it adds a module or a shape (time)
   bool cm5_packet = false;  // the CM-5's 65-bit packet (major and minor streams)
+  int qram = 0;             // queue_ram: the child queues in block RAM
 };
 
 Cm5ctlConfig cfg_of(const Case& k) {
@@ -128,6 +129,7 @@ Cm5ctlConfig cfg_of(const Case& k) {
   c.p.mapped_out = k.outs;
   c.p.alignment = k.align;
   if (k.cm5_packet) c.p.packet = "cm5";
+  c.p.queue_ram = k.qram;
   return c;
 }
 
@@ -176,7 +178,8 @@ const std::vector<Case> kCases = {
     Case{32, 8, 6, 5, 0, 1, {2, 6, 7}, {33, 13}, 0, false},
     Case{4, 8, 3, 3, 0, 3, {}, {5}}, Case{8, 32, 6, 5, 8, 3, {}, {13}, 1, false},
     Case{4, 32, 47, 47, 0, 1, {}, {}, 1},
-    Case{8, 32, 6, 5, 8, 1, {}, {}, 0, true, true}, Case{8, 32, 7, 5, 8, 3, {}, {}, 1, false, true}};
+    Case{8, 32, 6, 5, 8, 1, {}, {}, 0, true, true}, Case{8, 32, 7, 5, 8, 3, {}, {}, 1, false, true},
+    Case{2, 32, 6, 5, 0, 1, {}, {}, 0, true, false, 1}, Case{8, 32, 6, 5, 8, 3, {}, {}, 0, false, false, 1}};
 
 std::vector<Case> synth_cases() {
   std::vector<Case> v;
@@ -194,6 +197,7 @@ std::string case_name(const ::testing::TestParamInfo<Case>& i) {
   for (int x : k.outs) n.append("_o").append(std::to_string(x));
   if (k.align) n.append("_align");
   if (k.cm5_packet) n.append("_cm5packet");
+  if (k.qram) n.append("_qram");
   return n;
 }
 

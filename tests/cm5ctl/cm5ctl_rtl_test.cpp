@@ -202,6 +202,68 @@ TEST(Cm5ctlRtl, FlushAndRestart) {
   agree(cfg(8), with_flush(router_done_workload(8, 2, 32).w, 0, 0, 60, 800));
 }
 
+// Priority of single-source packets (paper, section 5): a reduction waits at the nodes for leaf
+// 7's part, which comes late; a broadcast leaf 0 pushes meanwhile passes the multiple-source
+// packets waiting in the nodes' queues and reaches every leaf long before the reduction
+// completes. RTL == model, both == the software results.
+TEST(Cm5ctlRtl, ABroadcastPassesWaitingMultipleSourcePackets) {
+  const int n = 8;
+  const uint64_t late = 600;
+  Cm5Workload w;
+  w.name = "broadcast-passes";
+  w.leaf.assign(n, {});
+  for (int j = 0; j < n; ++j) {
+    Cm5Op o;
+    o.kind = cm5::kReduce;
+    o.comb = cm5::kAdd;
+    o.data = static_cast<uint64_t>(10 + j);
+    o.release = j == 7 ? late : 0;
+    w.leaf[static_cast<size_t>(j)].push_back(o);
+  }
+  Cm5Op b;
+  b.broadcast = true;
+  b.kind = cm5::kUser;
+  b.comb = 0;
+  b.data = 0xB0B;
+  b.release = 60;  // after leaf 0's part of the reduction is up the tree and waiting
+  w.leaf[0].push_back(b);
+  const Cm5RtlRun r = agree(cfg(n), w);
+  uint64_t bcast_last = 0, reduce_first = ~0ull;
+  int bcasts = 0, reductions = 0;
+  for (const Cm5Result& x : r.results) {
+    if (x.broadcast) {
+      ++bcasts;
+      EXPECT_EQ(x.data, 0xB0Bu) << x.str();
+      bcast_last = std::max(bcast_last, x.cycle);
+    } else {
+      ++reductions;
+      EXPECT_EQ(x.data, static_cast<uint64_t>(8 * 10 + 28)) << x.str();
+      reduce_first = std::min(reduce_first, x.cycle);
+    }
+  }
+  EXPECT_EQ(bcasts, n);
+  EXPECT_EQ(reductions, n);
+  EXPECT_LT(bcast_last, late);  // it did not wait for leaf 7's part
+  EXPECT_GT(reduce_first, late);
+}
+
+// queue_ram 1 (the 2-leaf board's setting): the nodes' child queues in block RAM (a registered
+// read address) behave as the flip-flop ones: RTL == model for a pipelined mix and a flush.
+TEST(Cm5ctlRtl, ChildQueuesInBlockRam) {
+  for (int n : {2, 8}) {
+    Cm5ctlConfig c = cfg(n);
+    c.p.queue_ram = 1;
+    Cm5MixOptions o;
+    o.ops = 40;
+    o.abstain = 0.2;
+    o.broadcasts = 4;
+    o.chains = 0.5;
+    agree(c, random_cm5ctl_mix(n, 32, 90 + static_cast<uint64_t>(n), o));
+    o.release_spread = 250;
+    agree(c, with_flush(random_cm5ctl_mix(n, 32, 95 + static_cast<uint64_t>(n), o), 0, 12, 140, 1000));
+  }
+}
+
 // Partitions operating independently (a flush in one of them, broadcasts in each), mapped-out
 // leaves and subtrees pushing junk nobody hears, the asynchronous ORs and the hard-error OR
 // going on meanwhile: RTL == model and the software results per partition.
