@@ -96,9 +96,9 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("  wire restart_now = ctl && ukind == 4'd3 && (|(me & halted & IN_USE) || !useful);");
   L("  wire stat_ready = ctl && ukind == 4'd5 && waited == arg[15:0];");
   L("  wire stat_now = stat_ready && ob_idle;");
-  L("  // A link fault waits until no result is owed: it hits idle packets, so that its effect is the");
-  L("  // CRC's detection, not an operation lost at a time the host cannot choose.");
-  L("  wire flip_now = ctl && ukind == 4'd4 && !(|owing);");
+  L("  // A link fault applies at once, in order with the operations: results may be owed (the host");
+  L("  // picks the instant: a packet it hits is taken as idle where the CRC catches it).");
+  L("  wire flip_now = ctl && ukind == 4'd4;");
   L("  wire ctl_done = ctl && (ukind == 4'd1 || ukind == 4'd2 || ukind > 4'd5 || flip_now || restart_now || stat_now);");
   L("  wire done = accepted || (full && run && is_op && !useful) || ctl_done;");
   L("  wire [N-1:0] inc = accepted ? gets : stat_now ? me : {N{1'b0}};");

@@ -10,8 +10,10 @@
 //   1 globals: arg bits 1:0 the leaf's asynchronous OR inputs, bit 2 its hard-error input;
 //   2 counter: word 1 the leaf's data network counter, the input router-done sums (signed W bits);
 //   3 restart: waits until the leaf is halted (a flush reached it), then resumes it;
-//   4 link fault: once no result is owed (so that it hits idle packets), inverts wire 0 of link
-//     arg[15:0] (heap index of its lower end) for one cycle, up when arg[16] is 1, down otherwise;
+//   4 link fault: at once, results owed or not, inverts wire 0 of link arg[15:0] (heap index of
+//     its lower end) for one cycle, up when arg[16] is 1, down otherwise (a packet it hits is
+//     taken as idle where the CRC catches it: the host picks the instant, e.g. while the results
+//     owed wait at the nodes for an operation it has not sent yet);
 //   5 status: waits arg[15:0] cycles (the host's settling time) and the output register, then
 //     sends the leaf's status registers as a unit, each word built as it is sent: word 0 {5[31:28], words waiting in each function's FIFO (5 bits each,
 //     function f at 5f)}, word 1 {router-done under way[24], overflow per function[23:20], last

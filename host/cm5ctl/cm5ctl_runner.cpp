@@ -52,10 +52,11 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
                        std::to_string(2 * p.leaves - 1) + ")");
   StreamWorkload sw;
   sw.name = w.name;
-  // The board takes its units in order: operation k of every leaf before k + 1 of any (a round
-  // starts at the latest release of its operations), the workload's global inputs, counter
-  // changes and link faults at their cycles between them; the restarts right after the flush
-  // (each waits on the board until its leaf is halted); a status of every leaf in use last.
+  // The board takes its units in order: operation k of every leaf before k + 1 of any, within a
+  // round in the order the model took them, the workload's global inputs, counter changes and
+  // link faults at their cycles among them (a link fault may come while results are owed); the
+  // restarts right after the flush (each waits on the board until its leaf is halted); a status
+  // of every leaf in use last.
   struct Ev {
     uint64_t at;
     int order;  // events before a round at the same cycle
@@ -92,18 +93,21 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
   size_t e = 0;
   uint64_t round_at = 0;
   for (size_t k = 0; k < longest; ++k) {
-    // A round goes in after the events the model saw before it took the round's pushes: a leaf
-    // whose interface is full (a router-done under way holds the operations behind it) holds the
+    // Each operation goes in after the events the model saw before it took it: a leaf whose
+    // interface is full (a router-done under way holds the operations behind it) holds the
     // board's one staging register, so the events it waits for must be in front of it.
+    std::vector<std::pair<uint64_t, size_t>> order;  // (when the model took it, leaf)
     for (size_t i = 0; i < w.leaf.size(); ++i)
       if (k < w.leaf[i].size()) {
-        round_at = std::max(round_at, w.leaf[i][k].release);
-        if (i < model.injected.size() && k < model.injected[i].size())
-          round_at = std::max(round_at, model.injected[i][k]);
+        uint64_t at = std::max(round_at, w.leaf[i][k].release);
+        if (i < model.injected.size() && k < model.injected[i].size()) at = std::max(at, model.injected[i][k]);
+        order.push_back({at, i});
       }
-    for (; e < ev.size() && ev[e].at <= round_at; ++e) sw.units.push_back(ev[e].u);
-    for (size_t i = 0; i < w.leaf.size(); ++i) {
-      if (k >= w.leaf[i].size()) continue;
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [at, i] : order) {
+      round_at = std::max(round_at, at);
+      for (; e < ev.size() && ev[e].at <= at; ++e) sw.units.push_back(ev[e].u);
       const Cm5Op& o = w.leaf[i][k];
       sw.units.push_back(StreamUnit{static_cast<uint32_t>(i),
                                     cm5unit::encode_op(o.broadcast, o.abstain, o.kind, o.comb, o.segmented, o.seg,

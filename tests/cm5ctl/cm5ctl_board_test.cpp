@@ -221,6 +221,35 @@ TEST_F(Cm5ctlBoardControl, ACrcErrorOnALinkIsDetected) {
   }
 }
 
+// A link fault while results are owed: leaves 0..2 push their parts of a reduction, which wait
+// at the nodes for leaf 3's (it comes at cycle 400); meanwhile the down link of leaf 0 and the
+// up link of leaf 3 are hit (the board takes the faults at once, in order with the operations).
+// Every result as the software computes it, every leaf's final status as the model's: the
+// sticky CRC link error and the hard-error OR everywhere.
+TEST_F(Cm5ctlBoardControl, ALinkFaultWhileResultsAreOwed) {
+  Cm5Workload w = make_cm5ctl_workload("reduce-add", 4, 32, 5, 2);
+  w.leaf[3][0].release = 400;
+  w.flips = {{150, 4, false}, {160, 7, true}};
+  const StreamWorkload sw = cm5ctl_stream_workload(cfg(), w);
+  // The faults go in among the reduction's operations: after leaf 2's part, before leaf 3's.
+  size_t flip_at = 0, leaf3_at = 0;
+  for (size_t u = 0; u < sw.units.size(); ++u) {
+    if (sw.units[u].words[0] >> 28 == cm5unit::kFlip && flip_at == 0) flip_at = u;
+    if (sw.units[u].leaf == 3 && leaf3_at == 0) leaf3_at = u;
+  }
+  EXPECT_EQ(flip_at, 3u);
+  EXPECT_EQ(leaf3_at, 5u);
+  const StreamRunOutcome o = run(sw, "owed");
+  EXPECT_TRUE(o.verdict.ok());
+  for (uint32_t j = 0; j < 4; ++j) {
+    const auto st = statuses(o, j);
+    ASSERT_EQ(st.size(), 1u);
+    EXPECT_TRUE(st[0].link_error);
+    EXPECT_EQ(st[0].globals & 4, 4);
+    EXPECT_EQ(st[0].owed, 0u);
+  }
+}
+
 TEST(Cm5ctlBoard, WhatTheBoardCannotDoIsRefused) {
   const Cm5ctlConfig c = board_cfg();
   Cm5Workload w = make_cm5ctl_workload("flush", 8, 32, 1, 4);
