@@ -20,8 +20,7 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   // 16 bits, written and read a row per cycle: a leaf's four FIFOs then fit one 256 x 16 block
   // RAM instead of ceil(E / 16) blocks. Else in one row of E bits.
   const int E = W + 9;
-  const int R16 = (E + 15) / 16;
-  const int R = R16 > 1 && (R16 + 1) * N <= p.down_frame() ? R16 : 1;
+  const int R = cm5ctl_result_rows(p);
   const int RW = (E + R - 1) / R;
   const int RBW = R > 1 ? clog2(static_cast<uint64_t>(R)) : 0;
   std::string v;
@@ -511,6 +510,11 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
 }
 
 }  // namespace
+
+int cm5ctl_result_rows(const Cm5ctlParams& p) {
+  const int rows16 = (p.word_bits + 9 + 15) / 16;
+  return rows16 > 1 && (rows16 + 1) * p.leaves <= p.down_frame() ? rows16 : 1;
+}
 
 GeneratedDesign emit_cm5ctl_stream(const Cm5ctlConfig& cfg) {
   GeneratedDesign d = emit_cm5ctl(cfg);

@@ -49,6 +49,9 @@
 namespace cmnet {
 
 constexpr int kCm5ResultDepth = 16;
+// Rows per entry of the result memory: 3 (16-bit rows, one block RAM per leaf) where a leaf's
+// results come far enough apart ((rows + 1) x leaves <= the down frame), else 1 (W + 9 bits).
+int cm5ctl_result_rows(const Cm5ctlParams& p);
 
 // The network (emit_cm5ctl) plus cm5ctl_stream.v; top cm5ctl_stream.
 GeneratedDesign emit_cm5ctl_stream(const Cm5ctlConfig& cfg);

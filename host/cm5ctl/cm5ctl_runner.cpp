@@ -285,7 +285,9 @@ StreamRunOutcome cm5ctl_run(const Cm5ctlConfig& cfg, const Cm5RunArgs& a, std::F
   return run_stream_workload(cm5ctl_stream_spec(cfg), cm5ctl_stream_workload(cfg, w), a.stream, out);
 }
 
-uint64_t cm5ctl_staging_allowance(size_t units) { return 3 * static_cast<uint64_t>(units) + 8; }
+uint64_t cm5ctl_staging_allowance(size_t units, const Cm5ctlParams& p) {
+  return 3 * static_cast<uint64_t>(units) + 8 + static_cast<uint64_t>(p.leaves) * static_cast<uint64_t>(cm5ctl_result_rows(p) - 1);
+}
 
 bool cm5ctl_sweep(const Cm5ctlConfig& cfg, const Cm5SweepArgs& a, std::vector<Cm5SweepPoint>* points, std::FILE* out) {
   const Cm5ctlParams& p = cfg.p;
@@ -359,7 +361,7 @@ bool cm5ctl_sweep(const Cm5ctlConfig& cfg, const Cm5SweepArgs& a, std::vector<Cm
         if (row.name.rfind("leaf", 0) == 0) q.counters_ok = false;
         else q.results_ok = false;
       }
-    q.timing_ok = r.cycles >= q.model_cycles && r.cycles <= q.model_cycles + cm5ctl_staging_allowance(pt.sw.units.size());
+    q.timing_ok = r.cycles >= q.model_cycles && r.cycles <= q.model_cycles + cm5ctl_staging_allowance(pt.sw.units.size(), p);
     got.push_back(q);
     StreamSweepMeasure m;
     m.accepted = q.accepted;
@@ -369,7 +371,7 @@ bool cm5ctl_sweep(const Cm5ctlConfig& cfg, const Cm5SweepArgs& a, std::vector<Cm
       std::fprintf(out, "   K = %d: results %s, counters %s, board %llu cycles against the model's %llu (+ %llu allowed)\n", k,
                    q.results_ok ? "ok" : "WRONG", q.counters_ok ? "ok" : "WRONG",
                    static_cast<unsigned long long>(q.board_cycles), static_cast<unsigned long long>(q.model_cycles),
-                   static_cast<unsigned long long>(cm5ctl_staging_allowance(pt.sw.units.size())));
+                   static_cast<unsigned long long>(cm5ctl_staging_allowance(pt.sw.units.size(), p)));
     return m;
   };
   const bool ok = run_stream_sweep(conn, s, a.stream.out_dir, a.stream.timeout_s, out);
