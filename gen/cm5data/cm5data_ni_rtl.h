@@ -27,8 +27,9 @@ namespace cmnet {
 constexpr int kCm5NiSendWords = 8;   // send FIFO words (the model NI's default)
 constexpr int kCm5NiRecvWords = 16;  // receive FIFO words
 
-// The module cm5data_ni (parameter LEAF: the leaf it sits at).
-std::string emit_cm5data_ni_module(const Cm5DataParams& p);
+// The module cm5data_ni (parameter LEAF: the leaf it sits at), its send FIFO of `send_words`
+// words (a power of 2, 8..64; the stream board's holds several messages).
+std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words = kCm5NiSendWords);
 // The network's design (emit_cm5data) with cm5data_ni.v and cm5data_ni_net.v (the network's
 // leaves each behind a cm5data_ni, every NI's bus a port: addr[x*4 +: 4], wdata[x*32 +: 32],
 // we[x], re[x], rdata[x*32 +: 32], irq[x]); top cm5data_ni_net.

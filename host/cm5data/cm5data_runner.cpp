@@ -5,14 +5,22 @@
 #include <tuple>
 
 #include "gen/core/errors.h"
+#include "sim/core/sim_board.h"
 #include "sim/cm5data/cm5data_model.h"
+#include "gen/cm5data/cm5data_ni_regmap.h"
 
 namespace cmnet {
 
 std::vector<StreamUnit> cm5data_units(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::vector<uint16_t>& masks) {
   check_cm5_traffic(t, p, "board traffic");
   std::vector<StreamUnit> u;
-  for (uint32_t x = 0; x < masks.size() && x < p.leaves(); ++x) u.push_back(StreamUnit{x, {cm5_stream_mask_unit(masks[x])}});
+  // Each side's TAG_MASK, and its INTERRUPT cleared, before the leaf's messages (a leaf's units
+  // go in in order).
+  for (uint32_t x = 0; x < masks.size() && x < p.leaves(); ++x)
+    for (int side = 0; side < 2; ++side) {
+      u.push_back(cm5_ni_unit(cm5_ni_write(x, side, "TAG_MASK", masks[x])));
+      u.push_back(cm5_ni_unit(cm5_ni_write(x, side, "INTERRUPT", 0)));
+    }
   for (const Cm5DataMessage& m : t.messages) {
     StreamUnit x;
     x.leaf = m.src;
@@ -106,12 +114,14 @@ void check_chip_counters(const Cm5DataParams& p, const StreamRunResult& got,
 Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::vector<uint16_t>& masks,
                                   const StreamRunResult& got) {
   Cm5BoardCheck c;
+  c.model_ni.assign(2 * static_cast<size_t>(p.leaves()), Cm5NiCounterSet{});
   // The models' deliveries: (side, leaf, words) per message, each side on its own network (the
-  // right one's seed is seed + 1); the board's come in the board's order: multisets.
-  std::map<std::tuple<int, uint32_t, std::vector<uint32_t>>, int> want;
-  std::vector<Cm5DataChipCounters> model_chips[2];
+  // right one's seed is seed + 1), as the board sends them up: the NI's RECV_HEAD (CRC ok, fell,
+  // tag, length) with the side, then the data words; the board's come in the board's order:
+  // multisets. The traffic's (side, destination, data) for "at their destination".
+  std::map<std::tuple<int, uint32_t, std::vector<uint32_t>>, int> want, to_dst;
   for (int side = 0; side < 2; ++side) {
-    model_chips[side].assign(p.total_chips(), Cm5DataChipCounters{});
+    c.model_chips[side].assign(p.total_chips(), Cm5DataChipCounters{});
     Cm5DataTraffic ts;
     for (const auto& msg : t.messages)
       if (msg.side == side) ts.messages.push_back(msg);
@@ -119,27 +129,47 @@ Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& 
     Cm5DataParams ps = p;
     if (side == 1) ps.seed = (p.seed + 1) & 0xFFFFu;
     const Cm5DataRunResult mr = run_cm5data_model(ps, ts);
-    model_chips[side] = mr.chips;
+    c.model_chips[side] = mr.chips;
     c.model_cycles = std::max(c.model_cycles, mr.cycles);
-    for (const Cm5DataDelivery& d : mr.deliveries) {
+    for (size_t i = 0; i < mr.deliveries.size(); ++i) {
+      const Cm5DataDelivery& d = mr.deliveries[i];
+      const Cm5DataMessage& msg = ts.messages[i];
       if (!d.delivered) continue;  // refused at the sender (a mapped-out leaf)
-      ++want[{side, d.at_leaf, d.words}];
+      c.model_last_arrival = std::max(c.model_last_arrival, d.arrived + 1);
+      const uint32_t h = d.words.at(0);
+      std::vector<uint32_t> w{cm5_stream_recv_head(d.crc_ok, (h >> 3) & 1u, static_cast<int>((h >> 8) & 15u),
+                                                   static_cast<int>(h & 7u), side)};
+      w.insert(w.end(), d.words.begin() + 1, d.words.begin() + 1 + (h & 7u));
+      ++want[{side, d.at_leaf, w}];
+      ++to_dst[{side, msg.dst, msg.data}];
       c.model_flits += d.words.size() * 32 / static_cast<uint64_t>(p.link_bits);
+      Cm5NiCounterSet& at = c.model_ni[d.at_leaf * 2 + side];
+      ++at.received;
+      at.crc_errors += !d.crc_ok;
+      if (d.at_leaf < masks.size() && ((masks[d.at_leaf] >> ((h >> 8) & 15u)) & 1u)) {
+        ++at.interrupts;
+        at.interrupt = 1;
+      }
+      ++c.model_ni[msg.src * 2 + side].sent;
     }
   }
   size_t matched = 0, intact = 0, at_dst = 0;
-  for (StreamUnit u : got.delivered) {
-    c.board_flits += u.words.size() * 32 / static_cast<uint64_t>(p.link_bits);
-    const int side = !u.words.empty() && (u.words[0] >> 31) ? 1 : 0;
-    if (!u.words.empty()) u.words[0] &= 0x7FFFFFFFu;
+  for (const StreamUnit& u : got.delivered) {
+    if (u.words.empty()) continue;
+    const int side = (u.words[0] >> 29) & 1u;
+    const int len = static_cast<int>((u.words[0] >> 16) & 7u);
+    c.board_flits += static_cast<uint64_t>(len + 2) * 32 / static_cast<uint64_t>(p.link_bits);
     auto it = want.find({side, u.leaf, u.words});
     if (it != want.end() && it->second > 0) {
       --it->second;
       ++matched;
     }
-    if (u.words.size() >= 3 && cm5_crc_status(u.words, p.link_bits) == Cm5Crc::ok) ++intact;
-    // The head word's digits name the destination.
-    if (!u.words.empty() && ((u.words[0] >> 12) & ((1u << (2 * p.height)) - 1u)) == u.leaf) ++at_dst;
+    if ((u.words[0] >> 30) & 1u) ++intact;
+    auto jt = to_dst.find({side, u.leaf, std::vector<uint32_t>(u.words.begin() + 1, u.words.end())});
+    if (jt != to_dst.end() && jt->second > 0) {
+      --jt->second;
+      ++at_dst;
+    }
   }
   size_t n_refused = 0;
   for (const auto& msg : t.messages) n_refused += cm5_refused(p, msg);
@@ -153,6 +183,7 @@ Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& 
   for (const auto& msg : t.messages) {
     if (cm5_refused(p, msg)) {  // refused at the sender's interface: never accepted
       ++refused[msg.src];
+      ++c.model_ni[msg.src * 2 + msg.side].address_errors;
       continue;
     }
     ++sent[msg.src];
@@ -168,23 +199,27 @@ Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& 
       held = r.value;
       continue;
     }
+    if (nm == "network.last_arrival") {
+      c.board_last_arrival = r.value;
+      continue;
+    }
     if (nm.rfind("leaf", 0) != 0) continue;  // the chips' are checked below
     const auto dot = nm.find('.');
     const uint32_t leaf = static_cast<uint32_t>(std::stoul(nm.substr(4, dot - 4)));
     const std::string what = nm.substr(dot + 1);
-    if (what == "refused") board_refused += r.value;
-    const uint64_t expect = what == "accepted"    ? sent.at(leaf)
-                            : what == "delivered" ? recv.at(leaf)
-                            : what == "refused"   ? refused.at(leaf)
-                                                  : intr.at(leaf);
+    if (what == "address_errors") board_refused += r.value;
+    const uint64_t expect = what == "accepted"         ? sent.at(leaf)
+                            : what == "delivered"      ? recv.at(leaf)
+                            : what == "address_errors" ? refused.at(leaf)
+                                                       : intr.at(leaf);
     if (r.value != static_cast<uint32_t>(expect)) ++wrong;
   }
   c.rows.push_back({"leaf counters as the traffic, the tag masks and the map-out say",
                     std::to_string(4 * p.leaves() - wrong), std::to_string(4 * p.leaves()), true});
   c.rows.push_back({"messages held at the end", std::to_string(held), "0", true});
-  c.rows.push_back({"messages refused at the sender (mapped-out leaves)", std::to_string(board_refused),
+  c.rows.push_back({"messages refused at the sender (mapped-out leaves: NI address errors)", std::to_string(board_refused),
                     std::to_string(n_refused), true});
-  check_chip_counters(p, got, model_chips, c.rows);
+  check_chip_counters(p, got, c.model_chips, c.rows);
   c.agrees = true;
   for (const ReportRow& r : c.rows)
     if (r.compared && r.board != r.model) c.agrees = false;
@@ -192,26 +227,71 @@ Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& 
 }
 
 StreamWorkload cm5data_workload(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name,
-                                const std::vector<uint16_t>& masks) {
+                                const std::vector<uint16_t>& masks, Cm5NiDriver* ni,
+                                const std::vector<Cm5NiCounterSet>& ni_before) {
   const Cm5DataParams p = cfg.cm5;
   StreamWorkload w;
   w.name = name;
   w.units = cm5data_units(p, t, masks);
   w.expect_units = 0;
   for (const auto& msg : t.messages) w.expect_units += !cm5_refused(p, msg);
-  w.compare = [p, t, masks](const StreamRunResult& got, RunReport& r) {
-    const Cm5BoardCheck c = cm5data_check_board(p, t, masks, got);
+  w.compare = [p, t, masks, ni, ni_before](const StreamRunResult& got, RunReport& r) {
+    Cm5BoardCheck c = cm5data_check_board(p, t, masks, got);
+    if (ni) {
+      // The NIs' own counters, read through their registers now that the board is idle: what
+      // this run added, against the model's deliveries (sent, received, interrupts under the
+      // masks, CRC errors, address errors; nothing refused: the bridge waits for room).
+      const std::vector<Cm5NiCounterSet> after = ni->all_counters(p.leaves());
+      cm5data_check_ni_counters(c, after, ni_before);
+    }
     r.rows.insert(r.rows.end(), c.rows.begin(), c.rows.end());
     r.about.push_back("CM-5 data network: " + std::to_string(p.leaves()) + " leaves, " + std::to_string(p.total_chips()) +
-                      " router chips, links of " + std::to_string(p.link_bits) + " bits");
-    r.agreement_scope = "every delivered message (leaf and words), every leaf counter, every chip's counters per node and port and CRC errors";
+                      " router chips per network, links of " + std::to_string(p.link_bits) +
+                      " bits; a cm5data_ni per leaf and side");
+    r.agreement_scope = "every delivered message (leaf, side, NI head and data words), every leaf counter, every NI's "
+                        "counters, every chip's counters per node and port and CRC errors";
   };
   return w;
 }
 
+void cm5data_check_ni_counters(Cm5BoardCheck& c, const std::vector<Cm5NiCounterSet>& after,
+                               const std::vector<Cm5NiCounterSet>& before) {
+  size_t n = 0, ok = 0, flags = 0, flags_ok = 0, refused = 0;
+  for (size_t i = 0; i < after.size() && i < c.model_ni.size(); ++i) {
+    const Cm5NiCounterSet b = i < before.size() ? before[i] : Cm5NiCounterSet{};
+    const Cm5NiCounterSet& a = after[i];
+    const Cm5NiCounterSet& m = c.model_ni[i];
+    const uint32_t d[6] = {a.sent - b.sent, a.received - b.received, a.refused - b.refused,
+                           a.interrupts - b.interrupts, a.crc_errors - b.crc_errors, a.address_errors - b.address_errors};
+    const uint32_t e[6] = {m.sent, m.received, 0, m.interrupts, m.crc_errors, m.address_errors};
+    for (int k = 0; k < 6; ++k) {
+      ++n;
+      ok += d[k] == e[k];
+    }
+    refused += d[2];
+    ++flags;
+    flags_ok += a.interrupt == m.interrupt;
+  }
+  c.ni_counters_checked = n;
+  c.rows.push_back({"NI counters (sent, received, refused, interrupts, CRC, address errors) as the model's",
+                    std::to_string(ok), std::to_string(n), true});
+  c.rows.push_back({"NI INTERRUPT flags as the tag masks say", std::to_string(flags_ok), std::to_string(flags), true});
+  c.rows.push_back({"SENDs refused for want of room (the bridge waits)", std::to_string(refused), "0", true});
+  c.agrees = true;
+  for (const ReportRow& r : c.rows)
+    if (r.compared && r.board != r.model) c.agrees = false;
+}
+
 StreamRunOutcome run_cm5data_board(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name,
                                    const StreamRunArgs& a, std::FILE* out, const std::vector<uint16_t>& masks) {
-  return run_stream_workload(cm5data_stream_spec(cfg), cm5data_workload(cfg, t, name, masks), a, out);
+  const StreamBoardSpec spec = cm5data_stream_spec(cfg);
+  StreamConnection conn(spec, a);
+  Cm5NiDriver ni(*conn.board, a.timeout_s);
+  const std::vector<Cm5NiCounterSet> before = ni.all_counters(cfg.cm5.leaves());
+  StreamRunOutcome o = run_stream_workload(conn, cm5data_workload(cfg, t, name, masks, &ni, before), a.out_dir,
+                                           a.timeout_s, out);
+  if (conn.sim) conn.sim->stop();
+  return o;
 }
 
 std::vector<int> cm5data_sweep_points(int max_per_leaf) {

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "gen/cm5data/cm5data_stream.h"
+#include "host/cm5data/cm5data_ni_driver.h"
+#include "sim/cm5data/cm5data_model.h"
 #include "host/stream_runner.h"
 #include "sim/cm5data/cm5data_traffic.h"
 
@@ -38,7 +40,16 @@ struct Cm5BoardCheck {
   std::vector<ReportRow> rows;
   bool agrees = false;
   uint64_t board_flits = 0, model_flits = 0, model_cycles = 0;
+  // The cycles to the last message whole at its receiver: the board's counter, the models'.
+  uint64_t board_last_arrival = 0, model_last_arrival = 0;
+  std::vector<Cm5DataChipCounters> model_chips[2];
+  // Per (leaf, side), index leaf * 2 + side: the NI counters the models' runs give.
+  std::vector<Cm5NiCounterSet> model_ni;
+  size_t ni_counters_checked = 0;
 };
+// Adds the rows comparing the NIs' counters (read after the run, minus `before`) with c.model_ni.
+void cm5data_check_ni_counters(Cm5BoardCheck& c, const std::vector<Cm5NiCounterSet>& after,
+                               const std::vector<Cm5NiCounterSet>& before);
 Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::vector<uint16_t>& masks,
                                   const StreamRunResult& got);
 
@@ -46,8 +57,11 @@ Cm5BoardCheck cm5data_check_board(const Cm5DataParams& p, const Cm5DataTraffic& 
 // delivered once, on its side, at its destination, with the words the model of that side's
 // network delivers; per leaf the accepted, delivered and interrupt counters against the traffic
 // and the masks; nothing held).
+// With `ni`, the comparison also reads every NI's counters through it and checks what the run
+// added to `ni_before` against the model's.
 StreamWorkload cm5data_workload(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name,
-                                const std::vector<uint16_t>& masks = {});
+                                const std::vector<uint16_t>& masks = {}, Cm5NiDriver* ni = nullptr,
+                                const std::vector<Cm5NiCounterSet>& ni_before = {});
 
 StreamRunOutcome run_cm5data_board(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& name,
                                    const StreamRunArgs& a, std::FILE* out = stdout,

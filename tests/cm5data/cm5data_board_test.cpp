@@ -7,6 +7,8 @@
 
 #include <fstream>
 #include <map>
+#include <set>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "host/cm5data/cm5data_runner.h"
@@ -43,7 +45,20 @@ TEST(Cm5Board, UnitHeadWord) {
   EXPECT_EQ(cm5_stream_unit_head(9, 5, 3), 0x00350009u);
   EXPECT_EQ(cm5_stream_unit_head(0xFFFF, 1, 15, true), 0x01F1FFFFu);
   EXPECT_EQ(cm5_stream_unit_head(2, 1, 0, false, 1), 0x02010002u);
-  EXPECT_EQ(cm5_stream_mask_unit(0x8001), 0x80008001u);
+  // Register accesses: {1, write, bridge, side[25], addr}; a write's data after it.
+  EXPECT_EQ(cm5_stream_access_unit(6, 1, true, 0x8001), (std::vector<uint32_t>{0xC2000006u, 0x8001u}));
+  EXPECT_EQ(cm5_stream_access_unit(3, 0, false), (std::vector<uint32_t>{0x80000003u}));
+  EXPECT_EQ(cm5_stream_access_unit(1, 0, true, 5, true), (std::vector<uint32_t>{0xE0000001u, 5u}));
+  EXPECT_EQ(cm5_ni_unit(cm5_ni_read(2, 1, "CNT_SENT")), (StreamUnit{2, {0x82000008u}}));
+  EXPECT_EQ(cm5_stream_recv_head(true, false, 9, 5, 1), 0xE0950000u);
+  EXPECT_TRUE(cm5_stream_is_reply(0x20000004u));
+  EXPECT_FALSE(cm5_stream_is_reply(0xC0950000u));
+  // The pacer's schedule: message k starts once phase + rate * c reaches (k + 1) * 2^16.
+  EXPECT_EQ(cm5_pace_start(32768, 0, 0), 2u);
+  EXPECT_EQ(cm5_pace_start(32768, 0, 1), 4u);
+  EXPECT_EQ(cm5_pace_start(65535, 65535, 0), 1u);
+  EXPECT_EQ(cm5_pace_start(1000, cm5_pace_phase(1), 0), (65536u - 40503u + 999u) / 1000u);
+  EXPECT_EQ(cm5_stream_send_words(sim_board_config().cm5), 64);
 }
 
 TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
@@ -73,17 +88,21 @@ TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
   // The FIFO PHY: a byte a clock, so a burst of replies takes the simulated board (two 16-leaf
   // networks, slow to simulate) far less wall time than over the UART (the driver waits 1 s).
   a.sim.phy = HostLinkPhy::Fifo;
-  std::FILE* null = std::fopen("/dev/null", "w");
-  const StreamRunOutcome o = run_cm5data_board(cfg, t, "requests left, replies right, all-to-one", a, null, masks);
-  std::fclose(null);
+  const fs::path rep = fs::path(a.out_dir) / "report.txt";
+  fs::create_directories(a.out_dir);
+  std::FILE* rf = std::fopen(rep.c_str(), "w");
+  const StreamRunOutcome o = run_cm5data_board(cfg, t, "requests left, replies right, all-to-one", a, rf, masks);
+  std::fclose(rf);
+  const std::string report = slurp_log(rep);
   EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
   EXPECT_TRUE(o.verdict.agree);
   ASSERT_EQ(o.result.delivered.size(), t.messages.size());
-  // Every unit back at its destination, on its side, with the words the network delivers.
+  // Every message back at its destination, on its side, as the NI's RECV_HEAD (CRC ok, tag,
+  // length, the side) and its data words, read out of the receive FIFO.
   std::multiset<std::pair<uint32_t, std::vector<uint32_t>>> want, got;
   for (const auto& m : t.messages) {
-    auto w = cm5_expected_words(cfg.cm5, m);
-    if (m.side) w[0] |= 0x80000000u;
+    std::vector<uint32_t> w{cm5_stream_recv_head(true, false, m.tag, m.len, m.side)};
+    w.insert(w.end(), m.data.begin(), m.data.end());
     want.insert({m.dst, w});
   }
   for (const auto& u : o.result.delivered) got.insert({u.leaf, u.words});
@@ -107,7 +126,7 @@ TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
   // Every chip's counters of both networks on the bus, a region per chip: both ends of every
   // link agree, per node and port as the model's, the CRC counters as the model's (none).
   const uint32_t NC = cfg.cm5.total_chips();
-  EXPECT_EQ(o.result.counters.size(), 4 * cfg.cm5.leaves() + 1 + 2 * NC * 10);  // 4 leaves: one chip, 4 ports
+  EXPECT_EQ(o.result.counters.size(), 4 * cfg.cm5.leaves() + 2 + 2 * NC * 10);  // 4 leaves: one chip, 4 ports
   uint64_t chip_in = 0;
   for (const auto& c : o.result.counters)
     if (c.counter.name.rfind("left.c", 0) == 0 || c.counter.name.rfind("right.c", 0) == 0) {
@@ -125,6 +144,138 @@ TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
       EXPECT_NE(r.model, "0") << r.name;
     }
   EXPECT_EQ(chip_rows, 3);
+  // The NIs' counters, read through their registers after the run, as the model's: 4 leaves x 2
+  // sides x 6 counters, and the INTERRUPT flags (raised where a mask caught a message): rows of
+  // the report, compared (the verdict above agrees only when they are equal).
+  for (const char* row : {"NI counters (sent, received, refused, interrupts, CRC, address errors) as the model's",
+                          "NI INTERRUPT flags as the tag masks say", "SENDs refused for want of room"})
+    EXPECT_NE(report.find(row), std::string::npos) << row << "\n" << report;
+  const std::string ni_row = report.substr(report.find("NI counters"), 200);
+  EXPECT_NE(ni_row.find(" 48 "), std::string::npos) << ni_row;
+}
+
+// The host driver reaches every NI's registers by name, on both sides of every leaf: DRAIN off,
+// messages written through SEND_DATA and SEND on the left and the right networks, read back out
+// of the receive FIFOs through RECV_LEVEL, RECV_HEAD and RECV_DATA; tag masks and the interrupt
+// (raised, cleared by a write); STATUS; every counter; an address error; a receive FIFO too
+// small for three messages holds the third in the network until the host reads; a full send
+// FIFO refuses a SEND (counted); the model's network delivers the same messages.
+TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
+  const Cm5DataConfig cfg = sim_board_config();
+  const uint32_t N = cfg.cm5.leaves();
+  const uint32_t SW = static_cast<uint32_t>(cm5_stream_send_words(cfg.cm5));
+  StreamRunArgs a;
+  a.timeout_s = 120;
+  a.sim.phy = HostLinkPhy::Fifo;
+  StreamConnection conn(cm5data_stream_spec(cfg), a);
+  Cm5NiDriver ni(*conn.board, 120);
+  std::vector<Cm5NiAccess> setup;
+  for (uint32_t x = 0; x < N; ++x) {
+    EXPECT_EQ(ni.read_bridge(x, "DRAIN"), 3u) << "both sides drained after reset";
+    setup.push_back(cm5_bridge_write(x, "DRAIN", 0));
+    for (int side = 0; side < 2; ++side) {
+      setup.push_back(cm5_ni_write(x, side, "TAG_MASK", side ? 0x00F0u : 0x000Fu));
+      setup.push_back(cm5_ni_write(x, side, "INTERRUPT", 0));
+    }
+  }
+  ni.access(setup);
+  const std::vector<Cm5NiCounterSet> before = ni.all_counters(N);
+  for (uint32_t x = 0; x < N; ++x) {
+    EXPECT_EQ(ni.read_bridge(x, "DRAIN"), 0u);
+    for (int side = 0; side < 2; ++side) {
+      EXPECT_EQ(ni.read(x, side, "TAG_MASK"), side ? 0x00F0u : 0x000Fu);
+      EXPECT_EQ(ni.read(x, side, "STATUS"), SW << 8) << "an idle NI: the send FIFO's words all free";
+      EXPECT_EQ(ni.read(x, side, "RECV_HEAD"), 0u);
+    }
+  }
+  // Leaf x sends to x + 1 on the left (tag x: leaf x + 1's left mask catches tags 0..3) and to
+  // x + 2 on the right (tag 8 + x: not in the right masks 4..7).
+  Cm5DataTraffic t;
+  for (uint32_t x = 0; x < N; ++x)
+    for (int side = 0; side < 2; ++side) {
+      Cm5DataMessage m;
+      m.src = x;
+      m.dst = (x + 1 + static_cast<uint32_t>(side)) % N;
+      m.side = side;
+      m.tag = side ? 8 + static_cast<int>(x) : static_cast<int>(x);
+      m.len = 1 + static_cast<int>(x + 2 * static_cast<uint32_t>(side)) % cfg.cm5.max_words;
+      for (int i = 0; i < m.len; ++i) m.data.push_back((x << 12) | (static_cast<uint32_t>(side) << 8) | static_cast<uint32_t>(i));
+      t.messages.push_back(m);
+      EXPECT_TRUE(ni.send(x, side, m.dst, m.tag, m.data));
+    }
+  // Every message whole in its receiver's FIFO: the board is idle (nothing it can do alone).
+  ni.run_until();
+  EXPECT_TRUE(ni.take_messages().empty()) << "DRAIN is off: nothing comes up by itself";
+  std::multiset<std::tuple<uint32_t, int, int, std::vector<uint32_t>>> want, got;
+  for (int side = 0; side < 2; ++side) {
+    Cm5DataTraffic ts;
+    for (const auto& m : t.messages)
+      if (m.side == side) ts.messages.push_back(m);
+    Cm5DataParams ps = cfg.cm5;
+    if (side) ps.seed = (ps.seed + 1) & 0xFFFFu;
+    for (const Cm5DataDelivery& d : run_cm5data_model(ps, ts).deliveries) {
+      ASSERT_TRUE(d.delivered && d.crc_ok);
+      want.insert({d.at_leaf, side, static_cast<int>((d.words[0] >> 8) & 15u),
+                   std::vector<uint32_t>(d.words.begin() + 1, d.words.end() - 1)});
+    }
+  }
+  for (uint32_t x = 0; x < N; ++x)
+    for (int side = 0; side < 2; ++side) {
+      const uint32_t level = ni.read(x, side, "RECV_LEVEL");
+      EXPECT_EQ(level >> 16, 1u) << "one whole message at leaf " << x << " side " << side;
+      EXPECT_EQ(ni.read(x, side, "INTERRUPT"), side ? 0u : 1u) << x << " " << side;
+      const auto m = ni.receive(x, side);
+      ASSERT_TRUE(m.has_value());
+      EXPECT_TRUE(m->crc_ok);
+      EXPECT_EQ(static_cast<int>(m->data.size()), m->len);
+      got.insert({x, side, m->tag, m->data});
+      EXPECT_FALSE(ni.receive(x, side).has_value()) << "the message left with its last data word";
+      EXPECT_EQ(ni.read(x, side, "RECV_LEVEL"), 0u);
+      ni.write(x, side, "INTERRUPT", 0);
+      EXPECT_EQ(ni.read(x, side, "INTERRUPT"), 0u) << "cleared by a write";
+    }
+  EXPECT_EQ(want, got);
+  const std::vector<Cm5NiCounterSet> after = ni.all_counters(N);
+  for (uint32_t x = 0; x < N; ++x)
+    for (int side = 0; side < 2; ++side) {
+      const Cm5NiCounterSet& b = before[x * 2 + side];
+      const Cm5NiCounterSet& c = after[x * 2 + side];
+      EXPECT_EQ(c.sent - b.sent, 1u);
+      EXPECT_EQ(c.received - b.received, 1u);
+      EXPECT_EQ(c.interrupts - b.interrupts, side ? 0u : 1u);
+      EXPECT_EQ(c.refused - b.refused + c.crc_errors - b.crc_errors + c.address_errors - b.address_errors, 0u);
+    }
+  // An address error: a SEND to leaf 9 of 4.
+  EXPECT_FALSE(ni.send(2, 1, 9, 0, {1}));
+  EXPECT_EQ(ni.read(2, 1, "STATUS") >> 28, 0x4u) << "STATUS.address_error";
+  EXPECT_EQ(ni.read(2, 1, "CNT_ADDR_ERRORS") - before[2 * 2 + 1].address_errors, 1u);
+  // Three 5-word messages (7 words each) to leaf 0's right NI, whose receive FIFO holds 16
+  // words: two arrive whole, the third waits in the network (the board stays busy) until the
+  // host reads one.
+  for (uint32_t x = 1; x <= 3; ++x) EXPECT_TRUE(ni.send(x, 1, 0, 5, {x, 2, 3, 4, 5}));
+  ni.run_until([&] { return (ni.read(0, 1, "RECV_LEVEL") >> 16) == 2; });
+  EXPECT_TRUE(conn.board->busy()) << "the third message is held in the network";
+  EXPECT_EQ(ni.read(0, 1, "RECV_LEVEL") >> 16, 2u);
+  std::multiset<uint32_t> firsts;
+  firsts.insert(ni.receive(0, 1).value().data.at(0));
+  ni.run_until();
+  for (int i = 0; i < 2; ++i) firsts.insert(ni.receive(0, 1).value().data.at(0));
+  EXPECT_EQ(firsts, (std::multiset<uint32_t>{1, 2, 3}));
+  // A full send FIFO refuses: leaf 3's left NI sends 5-word messages to leaf 2, whose left
+  // receive FIFO nobody reads: once the network and the FIFOs fill, SENDs are refused.
+  int refused = 0, accepted = 0;
+  for (int i = 0; i < 24 && refused == 0; ++i) (ni.send(3, 0, 2, 1, {9, 9, 9, 9, static_cast<uint32_t>(i)}) ? accepted : refused)++;
+  EXPECT_EQ(refused, 1);
+  EXPECT_GE(accepted, static_cast<int>(SW / 7));
+  EXPECT_EQ(ni.read(3, 0, "CNT_REFUSED") - before[3 * 2].refused, 1u);
+  int drained = 0;
+  while (drained < accepted) {
+    ni.run_until([&] { return (ni.read(2, 0, "RECV_LEVEL") >> 16) != 0; });
+    while (ni.receive(2, 0)) ++drained;
+  }
+  EXPECT_EQ(drained, accepted);
+  ni.run_until();
+  EXPECT_EQ(ni.read(3, 0, "CNT_SENT") - before[3 * 2].sent, 1u + static_cast<uint32_t>(accepted));
 }
 
 // A leaf mapped out of the address space on the board: the stream module's interface refuses a
@@ -156,9 +307,9 @@ TEST(Cm5Board, MappedOutLeafRefusedAtTheSendersInterface) {
   std::map<std::string, uint32_t> c;
   for (const auto& r : o.result.counters) c[r.counter.name] = r.value;
   uint32_t board_refused = 0;
-  for (uint32_t x = 0; x < 4; ++x) board_refused += c.at("leaf" + std::to_string(x) + ".refused");
+  for (uint32_t x = 0; x < 4; ++x) board_refused += c.at("leaf" + std::to_string(x) + ".address_errors");
   EXPECT_EQ(board_refused, refused);
-  EXPECT_EQ(c.at("leaf2.refused"), from2 + 0u) << "every message unit at leaf 2 is refused there";
+  EXPECT_EQ(c.at("leaf2.address_errors"), from2 + 0u) << "every message unit at leaf 2 is refused there";
   EXPECT_EQ(c.at("leaf2.accepted") + c.at("leaf2.delivered"), 0u);
   for (const char* k : {"left.c0.in_c2", "left.c0.out_c2", "right.c0.in_c2", "right.c0.out_c2"}) EXPECT_EQ(c.at(k), 0u) << k;
   fs::remove_all(a.out_dir);
@@ -176,7 +327,7 @@ TEST(Cm5Board, ChipCountersNamedPerChipAndPort) {
   for (const auto& c : s.info.counters) chips += c.region > 0;
   // Level 1: 4 chips of 4 children and 2 parents (12 link ends, 2 CRC); level 2: 2 of 4 (8, 2).
   EXPECT_EQ(chips, 2u * (4 * 14 + 2 * 10));
-  const auto& first = s.info.counters[4 * p.leaves() + 1];
+  const auto& first = s.info.counters[4 * p.leaves() + 2];
   EXPECT_EQ(first.name, "left.c0.in_c0");
   EXPECT_EQ(first.kind, CounterKind::In);
   EXPECT_EQ(s.info.counters.back().name, "right.c" + std::to_string(p.total_chips() - 1) + ".crc_secondary");
