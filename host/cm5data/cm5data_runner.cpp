@@ -1,6 +1,7 @@
 #include "host/cm5data/cm5data_runner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -294,39 +295,75 @@ StreamRunOutcome run_cm5data_board(const Cm5DataConfig& cfg, const Cm5DataTraffi
   return o;
 }
 
-std::vector<int> cm5data_sweep_points(int max_per_leaf) {
+int cm5data_sweep_per_leaf(const Cm5DataParams& p, int max_per_leaf) {
   if (max_per_leaf < 1) throw InputError("sweep: --max-per-proc " + std::to_string(max_per_leaf) + " must be at least 1");
-  std::vector<int> v;
-  for (int x = 1; x < max_per_leaf; x *= 2) v.push_back(x);
-  v.push_back(max_per_leaf);
-  return v;
+  // Every point's messages wait in the NIs' send FIFOs for the pacer: they must all fit.
+  return std::min(max_per_leaf, cm5_stream_send_words(p) / p.message_words(p.max_words));
 }
 
-Cm5DataTraffic cm5data_sweep_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
-  // A fresh seed per point, so the points are not prefixes of one another.
-  return make_cm5_pattern(pattern, p, seed + static_cast<uint64_t>(per_leaf), per_leaf);
+std::vector<double> cm5data_sweep_rates(const Cm5DataParams& p) {
+  // Fractions of what a leaf link carries at the pattern's mean length (random 1..max_words).
+  const double mean_flits = ((p.max_words + 1) / 2.0 + 2.0) * p.flits_per_word();
+  std::vector<double> r;
+  for (double f : {0.1, 0.2, 0.3, 0.5, 0.7, 1.0}) r.push_back(cm5_pace_rate_value(cm5_pace_rate(f / mean_flits)));
+  return r;
+}
+
+uint32_t cm5_pace_rate(double messages_per_cycle) {
+  const double x = std::round(messages_per_cycle * 65536.0);
+  if (!(x >= 1 && x <= 65535))
+    throw InputError("sweep: offered load " + std::to_string(messages_per_cycle) +
+                     " messages per cycle per leaf is out of the pacer's range (1/65536 .. 65535/65536)");
+  return static_cast<uint32_t>(x);
+}
+
+double cm5_pace_rate_value(uint32_t rate) { return rate / 65536.0; }
+
+Cm5DataTraffic cm5data_sweep_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf,
+                                     uint32_t rate) {
+  // A fresh seed per point (so the points are not one traffic), each leaf's k-th message ready
+  // when the pacer's k-th token comes.
+  Cm5DataTraffic t = make_cm5_pattern(pattern, p, seed + rate, per_leaf);
+  std::vector<uint64_t> k(p.leaves(), 0);
+  for (Cm5DataMessage& m : t.messages) m.inject_at = cm5_pace_start(rate, cm5_pace_phase(m.src), k[m.src]++);
+  return t;
+}
+
+StreamWorkload cm5data_sweep_workload(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, uint32_t rate,
+                                      const std::string& name) {
+  StreamWorkload w = cm5data_workload(cfg, t, name);
+  // PACE enabled at rate 0 holds every NI while the messages go in; the last unit starts the
+  // pacers (it comes after every message has been taken: the units go in in order).
+  w.units.insert(w.units.begin(), cm5_ni_unit(cm5_bridge_write(0, "PACE", 0x80000000u)));
+  w.units.push_back(cm5_ni_unit(cm5_bridge_write(0, "PACE", 0x80000000u | rate)));
+  return w;
 }
 
 bool run_cm5data_sweep(const Cm5DataConfig& cfg, const std::string& pattern, uint64_t seed, int max_per_leaf,
-                       const StreamRunArgs& a, std::FILE* out) {
+                       const StreamRunArgs& a, std::FILE* out, std::vector<double> rates) {
   const Cm5DataParams p = cfg.cm5;
-  const std::vector<int> points = cm5data_sweep_points(max_per_leaf);
+  const int per_leaf = cm5data_sweep_per_leaf(p, max_per_leaf);
+  if (rates.empty()) rates = cm5data_sweep_rates(p);
   (void)make_cm5_pattern(pattern, p, seed, 1);  // an unknown pattern is refused before the board starts
+  for (double r : rates) (void)cm5_pace_rate(r);
   StreamConnection conn(cm5data_stream_spec(cfg), a);
   StreamSweep sw;
-  sw.title = cfg.name + ": " + pattern + " traffic, left network";
-  sw.x_label = "offered load (messages per leaf, all ready at the start)";
-  sw.y_label = "accepted throughput (flits per cycle per leaf)";
-  for (int x : points) sw.offered.push_back(x);
+  sw.title = cfg.name + ": " + pattern + " traffic, left network, " + std::to_string(per_leaf) +
+             " messages per leaf paced by the NIs";
+  sw.x_label = "offered load (messages per cycle per leaf)";
+  sw.y_label = "accepted throughput (messages per cycle per leaf)";
+  for (double r : rates) sw.offered.push_back(cm5_pace_rate_value(cm5_pace_rate(r)));
   sw.workload = [&](double x) {
-    return cm5data_workload(cfg, cm5data_sweep_traffic(p, pattern, seed, static_cast<int>(x)), pattern);
+    const uint32_t rate = cm5_pace_rate(x);
+    return cm5data_sweep_workload(cfg, cm5data_sweep_traffic(p, pattern, seed, per_leaf, rate), rate, pattern);
   };
   sw.measure = [&](double x, const StreamRunResult& r) {
-    const Cm5BoardCheck c = cm5data_check_board(p, cm5data_sweep_traffic(p, pattern, seed, static_cast<int>(x)), {}, r);
+    const Cm5DataTraffic t = cm5data_sweep_traffic(p, pattern, seed, per_leaf, cm5_pace_rate(x));
+    const Cm5BoardCheck c = cm5data_check_board(p, t, {}, r);
+    const double msgs = static_cast<double>(t.messages.size());
     StreamSweepMeasure m;
-    m.accepted = r.cycles ? static_cast<double>(c.board_flits) / (static_cast<double>(r.cycles) * p.leaves()) : 0;
-    m.model_accepted =
-        c.model_cycles ? static_cast<double>(c.model_flits) / (static_cast<double>(c.model_cycles) * p.leaves()) : 0;
+    m.accepted = c.board_last_arrival ? msgs / (static_cast<double>(c.board_last_arrival) * p.leaves()) : 0;
+    m.model_accepted = c.model_last_arrival ? msgs / (static_cast<double>(c.model_last_arrival) * p.leaves()) : 0;
     m.agrees = c.agrees;
     return m;
   };
