@@ -31,6 +31,13 @@ std::string S(int64_t x) { return std::to_string(x); }
 
 }  // namespace
 
+std::string cm5_head_word_verilog(int height, const std::string& me, const std::string& dst, const std::string& tag,
+                                  const std::string& mark, const std::string& len) {
+  const int DB = 2 * height;
+  return "{" + (DB < 20 ? S(20 - DB) + "'d0, " : std::string()) + dst + ", " + tag + ", climb(" + me + ", " + dst + "), " +
+         mark + ", " + len + "}";
+}
+
 std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   const int W = p.link_bits, FPW = p.flits_per_word(), H = p.height, D = p.buffer_flits();
   const uint32_t N = p.leaves();
@@ -128,7 +135,7 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line(DB < 16 ? "wire dst_in = wdata[15:" + S(DB) + "] == " + S(16 - DB) + "'d0 && MAPPED[dst] == 1'b0;"
                  : "wire dst_in = MAPPED[dst] == 1'b0;");
   v.line("wire addr_err = MAPPED[ME] || !dst_in;");
-  v.line("wire [31:0] nethead = {" + (DB < 20 ? S(20 - DB) + "'d0, " : "") + "dst, wdata[23:20], climb(ME, dst), wdata[24], scnt[2:0]};");
+  v.line("wire [31:0] nethead = " + cm5_head_word_verilog(H, "ME", "dst", "wdata[23:20]", "wdata[24]", "scnt[2:0]") + ";");
   v.line("reg [31:0] scrc;");
   v.line("integer k;");
   v.line("always @(*) begin");

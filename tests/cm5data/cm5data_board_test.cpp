@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gen/core/errors.h"
+#include "gen/cm5data/cm5data_ni_rtl.h"
 #include "host/cm5data/cm5data_runner.h"
 #include "tests/cm5data/cm5data_check.h"
 #include "tests/core/emitter_checks.h"
@@ -40,6 +41,21 @@ TEST(Cm5Board, StreamModuleAndBoardTopLintClean) {
   EXPECT_EQ(b.top, "cm5data_host_board");
   EXPECT_EQ(lint_problems(b, "cm5data_host_board", dir / "board"), "");
   fs::remove_all(dir);
+}
+
+// The network head word is built in one place in the RTL: the NI's SEND (cm5_head_word_verilog);
+// the stream module builds none of its own (no climb, no CRC): its messages go through the NIs.
+TEST(Cm5Board, TheHeadWordIsBuiltOnlyByTheNi) {
+  const Cm5DataConfig cfg = board_config();
+  const GeneratedDesign d = emit_cm5data_stream(cfg);
+  const std::string sv = file_of(d, "cm5data_stream.v"), nv = file_of(d, "cm5data_ni.v");
+  EXPECT_EQ(sv.find("climb("), std::string::npos);
+  EXPECT_EQ(sv.find("crc32w("), std::string::npos);
+  EXPECT_NE(sv.find("cm5data_ni #("), std::string::npos);
+  EXPECT_NE(nv.find("wire [31:0] nethead = " +
+                    cm5_head_word_verilog(cfg.cm5.height, "ME", "dst", "wdata[23:20]", "wdata[24]", "scnt[2:0]") + ";"),
+            std::string::npos);
+  EXPECT_EQ(cm5_head_word_verilog(2, "ME", "d", "t", "m", "l"), "{16'd0, d, t, climb(ME, d), m, l}");
 }
 
 TEST(Cm5Board, UnitHeadWord) {
