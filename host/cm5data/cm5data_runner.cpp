@@ -295,6 +295,25 @@ StreamRunOutcome run_cm5data_board(const Cm5DataConfig& cfg, const Cm5DataTraffi
   return o;
 }
 
+Cm5DataTraffic cm5data_with_replies(const Cm5DataTraffic& requests) {
+  Cm5DataTraffic t = requests;
+  for (const Cm5DataMessage& m : requests.messages) {
+    Cm5DataMessage r = m;
+    std::swap(r.src, r.dst);
+    r.side = 1;
+    r.inject_at = 0;
+    if (!r.data.empty()) r.data[0] ^= 0x80000000u;  // the reply's first word: the request's, marked
+    t.messages.push_back(r);
+  }
+  return t;
+}
+
+std::vector<uint16_t> cm5data_run_masks(const Cm5DataParams& p) {
+  std::vector<uint16_t> m(p.leaves(), 0);
+  for (uint32_t x = 1; x < p.leaves(); x += 2) m[x] = 0xFFFF;
+  return m;
+}
+
 int cm5data_sweep_per_leaf(const Cm5DataParams& p, int max_per_leaf) {
   if (max_per_leaf < 1) throw InputError("sweep: --max-per-proc " + std::to_string(max_per_leaf) + " must be at least 1");
   // Every point's messages wait in the NIs' send FIFOs for the pacer: they must all fit.

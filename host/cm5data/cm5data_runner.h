@@ -19,6 +19,12 @@ namespace cmnet {
 std::vector<StreamUnit> cm5data_units(const Cm5DataParams& p, const Cm5DataTraffic& t,
                                       const std::vector<uint16_t>& masks = {});
 
+// `cmnet run --pattern`'s traffic: the pattern's messages as requests on the left network and a
+// reply to each on the right (the paper's round trip: requests on one network, replies on the
+// other), and the tag masks it sets (every tag at the odd leaves, none at the even ones).
+Cm5DataTraffic cm5data_with_replies(const Cm5DataTraffic& requests);
+std::vector<uint16_t> cm5data_run_masks(const Cm5DataParams& p);
+
 // `cmnet sweep` on the stream board (host/stream_runner.h's run_stream_sweep): offered load is a
 // rate, messages per cycle per leaf (`rates`; empty: cm5data_sweep_rates), set by the stream
 // module's pacer (PACE): every leaf's messages of the point (the pattern, per_leaf each, left
