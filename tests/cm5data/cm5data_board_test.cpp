@@ -197,12 +197,22 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
   }
   ni.access(setup);
   const std::vector<Cm5NiCounterSet> before = ni.all_counters(N);
+  // Read back in one exchange (each leaf's accesses in order).
+  std::vector<Cm5NiAccess> back;
   for (uint32_t x = 0; x < N; ++x) {
-    EXPECT_EQ(ni.read_bridge(x, "DRAIN"), 0u);
+    back.push_back(cm5_bridge_read(x, "DRAIN"));
+    for (int side = 0; side < 2; ++side)
+      for (const char* r : {"TAG_MASK", "STATUS", "RECV_HEAD"}) back.push_back(cm5_ni_read(x, side, r));
+  }
+  const std::vector<uint32_t> bv = ni.access(back);
+  ASSERT_EQ(bv.size(), 7 * N);
+  for (uint32_t x = 0; x < N; ++x) {
+    EXPECT_EQ(bv[7 * x], 0u);
     for (int side = 0; side < 2; ++side) {
-      EXPECT_EQ(ni.read(x, side, "TAG_MASK"), side ? 0x00F0u : 0x000Fu);
-      EXPECT_EQ(ni.read(x, side, "STATUS"), SW << 8) << "an idle NI: the send FIFO's words all free";
-      EXPECT_EQ(ni.read(x, side, "RECV_HEAD"), 0u);
+      const size_t i = 7 * x + 1 + 3 * static_cast<size_t>(side);
+      EXPECT_EQ(bv[i], side ? 0x00F0u : 0x000Fu);
+      EXPECT_EQ(bv[i + 1], SW << 8) << "an idle NI: the send FIFO's words all free";
+      EXPECT_EQ(bv[i + 2], 0u);
     }
   }
   // Leaf x sends to x + 1 on the left (tag x: leaf x + 1's left mask catches tags 0..3) and to
@@ -236,21 +246,39 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
                    std::vector<uint32_t>(d.words.begin() + 1, d.words.end() - 1)});
     }
   }
+  // Three exchanges for all eight NIs: RECV_LEVEL, INTERRUPT and RECV_HEAD; the data words
+  // (RECV_DATA, each taken); then RECV_HEAD and RECV_LEVEL (empty), INTERRUPT cleared and read.
+  std::vector<Cm5NiAccess> r1, r2, r3;
+  for (uint32_t x = 0; x < N; ++x)
+    for (int side = 0; side < 2; ++side)
+      for (const char* r : {"RECV_LEVEL", "INTERRUPT", "RECV_HEAD"}) r1.push_back(cm5_ni_read(x, side, r));
+  const std::vector<uint32_t> v1 = ni.access(r1);
   for (uint32_t x = 0; x < N; ++x)
     for (int side = 0; side < 2; ++side) {
-      const uint32_t level = ni.read(x, side, "RECV_LEVEL");
-      EXPECT_EQ(level >> 16, 1u) << "one whole message at leaf " << x << " side " << side;
-      EXPECT_EQ(ni.read(x, side, "INTERRUPT"), side ? 0u : 1u) << x << " " << side;
-      const auto m = ni.receive(x, side);
-      ASSERT_TRUE(m.has_value());
-      EXPECT_TRUE(m->crc_ok);
-      EXPECT_EQ(static_cast<int>(m->data.size()), m->len);
-      got.insert({x, side, m->tag, m->data});
-      EXPECT_FALSE(ni.receive(x, side).has_value()) << "the message left with its last data word";
-      EXPECT_EQ(ni.read(x, side, "RECV_LEVEL"), 0u);
-      ni.write(x, side, "INTERRUPT", 0);
-      EXPECT_EQ(ni.read(x, side, "INTERRUPT"), 0u) << "cleared by a write";
+      const size_t i = 3 * (2 * x + static_cast<size_t>(side));
+      EXPECT_EQ(v1[i] >> 16, 1u) << "one whole message at leaf " << x << " side " << side;
+      EXPECT_EQ(v1[i + 1], side ? 0u : 1u) << "the interrupt at leaf " << x << " side " << side;
+      EXPECT_EQ(v1[i + 2] >> 30, 3u) << "valid, CRC ok";
+      for (uint32_t k = 0; k < ((v1[i + 2] >> 16) & 7u); ++k) r2.push_back(cm5_ni_read(x, side, "RECV_DATA"));
+      r3.push_back(cm5_ni_read(x, side, "RECV_HEAD"));
+      r3.push_back(cm5_ni_read(x, side, "RECV_LEVEL"));
+      r3.push_back(cm5_ni_write(x, side, "INTERRUPT", 0));
+      r3.push_back(cm5_ni_read(x, side, "INTERRUPT"));
     }
+  const std::vector<uint32_t> v2 = ni.access(r2);
+  size_t at = 0;
+  for (uint32_t x = 0; x < N; ++x)
+    for (int side = 0; side < 2; ++side) {
+      const uint32_t head = v1[3 * (2 * x + static_cast<size_t>(side)) + 2];
+      const size_t len = (head >> 16) & 7u;
+      got.insert({x, side, static_cast<int>((head >> 20) & 15u),
+                  std::vector<uint32_t>(v2.begin() + static_cast<long>(at), v2.begin() + static_cast<long>(at + len))});
+      at += len;
+    }
+  const std::vector<uint32_t> v3 = ni.access(r3);
+  ASSERT_EQ(v3.size(), 3 * 2 * N);
+  for (size_t i = 0; i < v3.size(); ++i)
+    EXPECT_EQ(v3[i], 0u) << "the message left with its last data word; the interrupt cleared by a write (" << i << ")";
   EXPECT_EQ(want, got);
   const std::vector<Cm5NiCounterSet> after = ni.all_counters(N);
   for (uint32_t x = 0; x < N; ++x)
@@ -280,11 +308,25 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
   EXPECT_EQ(firsts, (std::multiset<uint32_t>{1, 2, 3}));
   // A full send FIFO refuses: leaf 3's left NI sends 5-word messages to leaf 2, whose left
   // receive FIFO nobody reads: once the network and the FIFOs fill, SENDs are refused.
+  // (One exchange: the board is busy while messages wait in the network, and a busy simulated
+  // board answers only between batches of cycles.)
+  std::vector<Cm5NiAccess> burst;
+  const int tries = 16;
+  for (int i = 0; i < tries; ++i) {
+    burst.push_back(cm5_ni_write(3, 0, "STATUS", 0));
+    for (uint32_t w : {9u, 9u, 9u, 9u, static_cast<uint32_t>(i)}) burst.push_back(cm5_ni_write(3, 0, "SEND_DATA", w));
+    burst.push_back(cm5_ni_write(3, 0, "SEND", (1u << 20) | 2u));
+    burst.push_back(cm5_ni_read(3, 0, "STATUS"));
+  }
   int refused = 0, accepted = 0;
-  for (int i = 0; i < 24 && refused == 0; ++i) (ni.send(3, 0, 2, 1, {9, 9, 9, 9, static_cast<uint32_t>(i)}) ? accepted : refused)++;
-  EXPECT_EQ(refused, 1);
+  for (uint32_t st : ni.access(burst)) {
+    EXPECT_EQ((st >> 29) & 3u, 0u) << "no address error, no overflow";
+    ((st >> 31) ? refused : accepted)++;
+  }
+  EXPECT_GE(refused, 1);
+  EXPECT_EQ(refused + accepted, tries);
   EXPECT_GE(accepted, static_cast<int>(SW / 7));
-  EXPECT_EQ(ni.read(3, 0, "CNT_REFUSED") - before[3 * 2].refused, 1u);
+  EXPECT_EQ(ni.read(3, 0, "CNT_REFUSED") - before[3 * 2].refused, static_cast<uint32_t>(refused));
   int drained = 0;
   while (drained < accepted) {
     ni.run_until([&] { return (ni.read(2, 0, "RECV_LEVEL") >> 16) != 0; });
