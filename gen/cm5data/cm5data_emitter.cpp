@@ -225,13 +225,32 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   // The routing of one head (FIFO: the buffer's head word; slots: each slot's): the output it asks
   // for (want), whether it climbs or falls, and route_ok (a climbing head needs an unobstructed
   // parent that is not mapped out for its destination).
-  auto emit_route = [&](const std::string& hd) {
+  auto emit_regs = [&]() {
+    v.line("reg busy;");
+    v.line("reg going_up;");
+    v.line("reg fall_q;       // falling: the mark is set in flit 0 on the way out");
+    v.line("reg [PW-1:0] dst_q;");
+    v.line("reg [RW-1:0] crc_from;  // the first flit of the CRC word");
+    v.line(W == 32 ? "reg acc;              // (one flit is the word)" : "reg [31-W:0] acc;     // the flits of the word leaving so far (LSB first, the newest on top)");
+    v.line("reg [31:0] crc;       // the CRC of the words that left");
+    v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
+    v.line("reg [RW-1:0] left;    // flits still to send");
+    v.line("reg [RW-1:0] sent;    // flits sent");
+  };
+  // fifo: the FIFO input's one head (the registers and `ready` declared in its order, `asking`
+  // at the end); else a slot's (`route_ok` at the end).
+  auto emit_route = [&](const std::string& hd, const std::string& extra, bool fifo) {
     v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
     v.line("wire [1:0] digit = " + hd + "[digit_at +: 2];");
     v.line("wire unused_tag = ^" + hd + "[11:8];  // the tag: not used for routing");
     v.line("wire falling = " + hd + "[3] || afd_mode;");
     v.line("wire [1:0] fall_port = G2 + afd_rot;");
+    if (!extra.empty()) v.line(extra);
     v.line("wire [3:0] up_count = " + hd + "[7:4];");
+    if (fifo) {
+      emit_regs();
+      v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
+    }
     const std::string fp = w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port";
     const std::string dg = w.port > 2 ? "{{(PW-2){1'b0}}, digit}" : "digit";
     if (P > 0) {
@@ -253,13 +272,13 @@ std::string emit_router(const Cm5DataParams& p, int P) {
       v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_ok, r)};");
       v.line("wire [PW-1:0] route = want_up ? up_port : " + dg + ";");
       v.line("wire [PW-1:0] want = falling ? " + fp + " : route;");
-      v.line("wire route_ok = !want_up || par_ok != 0;");
+      v.line(fifo ? "wire asking = ready && (!want_up || par_ok != 0);" : "wire route_ok = !want_up || par_ok != 0;");
     } else {
       v.comment("A top-level chip has no parents: every message turns down here.");
       v.line("wire unused_lfsr = ^{lfsr, up_count};");
       v.line("wire want_up = 1'b0;");
       v.line("wire [PW-1:0] want = falling ? " + fp + " : " + dg + ";");
-      v.line("wire route_ok = 1'b1;");
+      v.line(fifo ? "wire asking = ready;" : "wire route_ok = 1'b1;");
     }
   };
   if (NS == 0) {
@@ -275,27 +294,14 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("  if (rst) wr_left <= {RW{1'b0}};");
   v.line("  else if (in_valid[g]) wr_left <= (head_in[g] ? wr_total : wr_left) - 1'b1;");
   v.line("end");
-  v.line("reg busy;");
-  v.line("reg [RW-1:0] left;    // flits still to send");
-  v.line("reg [RW-1:0] sent;    // flits sent");
-  v.line("reg going_up;");
-  v.line("reg fall_q;       // falling: the mark is set in flit 0 on the way out");
-  v.line("reg [PW-1:0] dst_q;");
-  v.line("reg [RW-1:0] crc_from;  // the first flit of the CRC word");
-  v.line(W == 32 ? "reg acc;              // (one flit is the word)" : "reg [31-W:0] acc;     // the flits of the word leaving so far (LSB first, the newest on top)");
-  v.line("reg [31:0] crc;       // the CRC of the words that left");
-  v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
-  v.line("wire granted;");
-  v.line("wire [PW-1:0] granted_port;");
   if (NS == 0) {
     v.comment("The head word: the first FPW flits of the buffer.");
     v.line("wire [31:0] head = buf_flat[31:0];");
-    if (D * W > 32) v.line("wire unused_rest = ^buf_flat[D*W-1:32];  // the buffer beyond the head word is read flit by flit at [W-1:0]");
-    emit_route("head");
-    v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
-    v.line("wire asking = ready && route_ok;");
-    v.line("wire [W-1:0] raw = buf_flat[W-1:0];");
+    emit_route("head", D * W > 32 ? "wire unused_rest = ^buf_flat[D*W-1:32];  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "", true);
   } else {
+    emit_regs();
+    v.line("wire granted;");
+    v.line("wire [PW-1:0] granted_port;");
     v.comment("Slots: NS messages, each in its own 2^SIW-flit region of one memory (synchronous read, so");
     v.comment("it can be block RAM). Per slot: in use, flits written, granted, and its head word.");
     v.line("reg [NS-1:0] s_used;");
@@ -343,7 +349,7 @@ std::string emit_router(const Cm5DataParams& p, int P) {
     v.line("genvar sg;");
     v.open("for (sg = 0; sg < NS; sg = sg + 1) begin : g_slot");
     v.line("wire [31:0] sh = s_head[sg*32 +: 32];");
-    emit_route("sh");
+    emit_route("sh", "", false);
     v.line("wire ready = s_used[sg] && !s_started[sg] && s_wr[sg*RW +: RW] >= FPW[RW-1:0];");
     v.comment("A message for a child asks only when that output is free with a credit (a slot there).");
     v.line("assign s_ask[sg] = ready && route_ok && (want_up || (!obusy[want] && credit_ok[want]));");
@@ -406,6 +412,10 @@ std::string emit_router(const Cm5DataParams& p, int P) {
     v.line("end");
   }
   v.line("assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
+  if (NS == 0) {
+    v.line("wire granted;");
+    v.line("wire [PW-1:0] granted_port;");
+  }
   v.line("reg gr;");
   v.line("reg [PW-1:0] gp;");
   v.line("integer o;");
@@ -425,6 +435,7 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   else v.line("assign send[g] = busy && sent < as_wr;  // the receiver's slot was taken at the grant");
   v.line("assign last[g] = left == {{(RW-1){1'b0}}, 1'b1};");
   v.line("assign first[g] = sent == {RW{1'b0}};");
+  if (NS == 0) v.line("wire [W-1:0] raw = buf_flat[W-1:0];");
   v.line("wire [W-1:0] dec = raw - ({{(W-1){1'b0}}, 1'b1} << UOFF);");
   v.line("wire [W-1:0] routed = (going_up && sent == UFL) ? dec : (fall_q && first[g]) ? (raw | MARK) : raw;");
   v.comment("CRC check of what leaves: the words before the CRC word go into the CRC; the CRC word's");
