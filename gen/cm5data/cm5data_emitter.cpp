@@ -598,12 +598,45 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   return v.text();
 }
 
+// A chip's instance connections: the clock, its straps as the network wires them (level, LFSR
+// seed, all-fall-down rotation, map-out table, fault injection), afd_mode, then `ports`.
+std::vector<std::pair<std::string, std::string>> chip_connections(const Cm5DataParams& p, uint32_t c, const std::string& afd,
+                                                                  const std::vector<std::pair<std::string, std::string>>& ports) {
+  const int W = p.link_bits, K = cm5_mapout_entries(p), NB = std::max(2, 2 * (p.height - 1));
+  const Cm5DataChipPos pos = cm5_chip_pos(p, c);
+  const int P = p.parents_at(pos.level);
+  const Cm5DataWidths w = cm5_widths(p, P);
+  std::vector<std::pair<std::string, std::string>> straps = {
+      {"clk", "clk"}, {"rst", "rst"}, {"level", "4'd" + S(pos.level)},
+      {"lfsr_seed", hex16(cm5_chip_seed(p.seed, c))}, {"afd_rot", "2'd" + S(cm5_afd_rot(p.seed, c))},
+      {"afd_mode", afd}};
+  if (P > 0) {
+    // Map-out table: every node entry, a zero mask where unused.
+    const Cm5DataChipMapOut mo = cm5_chip_mapout(p, c);
+    std::string nodes, masks;
+    for (int e = K - 1; e >= 0; --e) {
+      const bool has = e < static_cast<int>(mo.down.size());
+      nodes.append(nodes.empty() ? "" : ", ").append(S(NB) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].first : 0));
+      masks.append(masks.empty() ? "" : ", ").append(S(P) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].second : 0));
+    }
+    straps.push_back({"mo_up", S(P) + "'d" + S(mo.up_mask)});
+    straps.push_back({"mo_node", K > 1 ? "{" + nodes + "}" : nodes});
+    straps.push_back({"mo_mask", K > 1 ? "{" + masks + "}" : masks});
+  }
+  const bool f = p.fault.on && p.fault.chip == c;
+  straps.push_back({"fault_en", f ? "1'b1" : "1'b0"});
+  straps.push_back({"fault_port", S(w.port) + "'d" + S(f ? p.fault.port : 0)});
+  straps.push_back({"fault_flit", S(w.remain) + "'d" + S(f ? p.fault.flit : 0)});
+  straps.push_back({"fault_mask", S(W) + "'h" + hexs(f ? p.fault.mask : 0)});
+  for (const auto& x : ports) straps.push_back(x);
+  return straps;
+}
+
 std::string emit_network(const Cm5DataParams& p, const std::string& module) {
   const int W = p.link_bits, h = p.height;
   const uint32_t N = p.leaves(), NC = p.total_chips();
   Cm5DataWidths w0 = cm5_widths(p, 0);
   for (int l = 1; l <= h; ++l) w0.sel = std::max(w0.sel, cm5_widths(p, p.parents_at(l)).sel);
-  const int K = cm5_mapout_entries(p), NB = std::max(2, 2 * (h - 1));
   VerilogWriter v;
   v.header("CM-5 data network: a 4-ary fat tree of " + S(NC) + " router chips and " + S(N) + " leaf links.",
            header_params(p));
@@ -679,33 +712,10 @@ std::string emit_network(const Cm5DataParams& p, const std::string& module) {
     const Cm5DataWidths w = cm5_widths(p, P);
     const std::string n = "c" + S(c);
     const std::string sel = w.sel == w0.sel ? "cnt_sel" : "cnt_sel[" + S(w.sel - 1) + ":0]";
-    std::vector<std::pair<std::string, std::string>> straps = {
-        {"clk", "clk"}, {"rst", "rst"}, {"level", "4'd" + S(pos.level)},
-        {"lfsr_seed", hex16(cm5_chip_seed(p.seed, c))}, {"afd_rot", "2'd" + S(cm5_afd_rot(p.seed, c))},
-        {"afd_mode", "afd_mode[" + S(c) + "]"}};
-    if (P > 0) {
-      // Map-out table: every node entry, a zero mask where unused.
-      const Cm5DataChipMapOut mo = cm5_chip_mapout(p, c);
-      std::string nodes, masks;
-      for (int e = K - 1; e >= 0; --e) {
-        const bool has = e < static_cast<int>(mo.down.size());
-        nodes.append(nodes.empty() ? "" : ", ").append(S(NB) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].first : 0));
-        masks.append(masks.empty() ? "" : ", ").append(S(P) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].second : 0));
-      }
-      straps.push_back({"mo_up", S(P) + "'d" + S(mo.up_mask)});
-      straps.push_back({"mo_node", K > 1 ? "{" + nodes + "}" : nodes});
-      straps.push_back({"mo_mask", K > 1 ? "{" + masks + "}" : masks});
-    }
-    const bool f = p.fault.on && p.fault.chip == c;
-    straps.push_back({"fault_en", f ? "1'b1" : "1'b0"});
-    straps.push_back({"fault_port", S(w.port) + "'d" + S(f ? p.fault.port : 0)});
-    straps.push_back({"fault_flit", S(w.remain) + "'d" + S(f ? p.fault.flit : 0)});
-    straps.push_back({"fault_mask", S(W) + "'h" + hexs(f ? p.fault.mask : 0)});
-    for (auto& x : std::vector<std::pair<std::string, std::string>>{
-             {"in_valid", n + "_in_valid"}, {"in_data", n + "_in_data"}, {"in_credit", n + "_in_credit"},
-             {"out_valid", n + "_out_valid"}, {"out_data", n + "_out_data"}, {"out_credit", n + "_out_credit"},
-             {"clear", "clear"}, {"cnt_sel", sel}, {"cnt_value", "chip_cnt[" + S(c * 32) + " +: 32]"}})
-      straps.push_back(x);
+    const auto straps = chip_connections(p, c, "afd_mode[" + S(c) + "]",
+                                         {{"in_valid", n + "_in_valid"}, {"in_data", n + "_in_data"}, {"in_credit", n + "_in_credit"},
+                                          {"out_valid", n + "_out_valid"}, {"out_data", n + "_out_data"}, {"out_credit", n + "_out_credit"},
+                                          {"clear", "clear"}, {"cnt_sel", sel}, {"cnt_value", "chip_cnt[" + S(c * 32) + " +: 32]"}});
     v.instance(router_name(P), "chip_l" + S(pos.level) + "_n" + S(pos.node) + "_i" + S(pos.index), {}, straps);
   }
   v.line("assign cnt_value = (cnt_chip < " + S(w0.chip) + "'d" + S(NC) + ") ? chip_cnt[cnt_chip*32 +: 32] : 32'd0;");
@@ -799,6 +809,49 @@ GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg) {
   d.files.emplace_back("filelist.f", filelist(d));
   d.files.emplace_back("manifest.json", cm5data_manifest_json(cfg));
   d.files.emplace_back("config.json", config_to_json(cfg));
+  return d;
+}
+
+GeneratedDesign emit_cm5data_chip(const Cm5DataParams& p, uint32_t chip) {
+  validate(p, "config");
+  if (chip >= p.total_chips()) throw ConfigError("config: cm5data: chip " + S(chip) + " out of range 0.." + S(p.total_chips() - 1));
+  const Cm5DataChipPos pos = cm5_chip_pos(p, chip);
+  const int P = p.parents_at(pos.level), NI = 4 + P, W = p.link_bits;
+  const Cm5DataWidths w = cm5_widths(p, P);
+  GeneratedDesign d;
+  d.top = "cm5data_chip";
+  d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
+  if (p.slots == 0) d.files.emplace_back("cm5data_fifo.v", read_hw_file("cm5data_fifo.v"));
+  d.files.emplace_back(router_name(P) + ".v", emit_router(p, P));
+  VerilogWriter v;
+  auto hp = header_params(p);
+  hp.push_back({"chip", S(chip) + " (level " + S(pos.level) + ", node " + S(pos.node) + ", index " + S(pos.index) + ")"});
+  v.header("CM-5 data network: one router chip with its straps as the network wires them (level, LFSR seed, "
+           "map-out, no fault injection unless configured): the chip as an FPGA build of the network has it.",
+           hp);
+  v.open("module cm5data_chip (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire afd_mode,");
+  v.line("input  wire [" + S(NI - 1) + ":0] in_valid,");
+  v.line("input  wire [" + S(NI * W - 1) + ":0] in_data,");
+  v.line("output wire [" + S(NI - 1) + ":0] in_credit,");
+  v.line("output wire [" + S(NI - 1) + ":0] out_valid,");
+  v.line("output wire [" + S(NI * W - 1) + ":0] out_data,");
+  v.line("input  wire [" + S(NI - 1) + ":0] out_credit,");
+  v.line("input  wire clear,");
+  v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
+  v.line("output wire [31:0] cnt_value");
+  v.end_ports();
+  v.instance(router_name(P), "chip", {},
+             chip_connections(p, chip, "afd_mode",
+                              {{"in_valid", "in_valid"}, {"in_data", "in_data"}, {"in_credit", "in_credit"},
+                               {"out_valid", "out_valid"}, {"out_data", "out_data"}, {"out_credit", "out_credit"},
+                               {"clear", "clear"}, {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}}));
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  d.files.emplace_back("cm5data_chip.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
   return d;
 }
 
