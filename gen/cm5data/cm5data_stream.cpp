@@ -104,7 +104,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("wire out_ni = out_busy && !(out_kind == 2'd0 && rd_bridge[out_leaf]);  // the output uses NI out_q's bus");
   v.line("wire [3:0] out_addr = out_kind == 2'd0 ? rd_addr[out_leaf*4 +: 4] : out_first ? " + A("RECV_HEAD") + " : " +
          A("RECV_DATA") + ";");
-  v.line("wire out_re = give_word && !(out_kind != 2'd0 && out_first) && !(out_kind == 2'd0 && out_first);");
+  v.line("wire out_re = give_word && !out_first;  // a unit's first word reads nothing with an effect");
   v.line("wire [31:0] out_val = ni_rdata[out_q*32 +: 32];");
   v.line("wire [31:0] reply_head = {2'b00, rd_side[out_leaf], rd_bridge[out_leaf], 24'd0, rd_addr[out_leaf*4 +: 4]};");
   v.line("wire [31:0] reply_val = rd_bridge[out_leaf] ? bridge_val[out_leaf*32 +: 32] : out_val;");

@@ -70,9 +70,8 @@ std::vector<uint32_t> Cm5NiDriver::access(const std::vector<Cm5NiAccess>& access
       q.pop_front();
       const uint32_t w0 = u.words[0];
       // The reply's head {0, 0, side[29], bridge[28], addr[3:0]} names the read it answers.
-      const uint32_t seen = w0 & 0xFFFFFFFFu;
-      const uint32_t asked = (a.reg & 15u) | (a.side && !a.bridge ? 1u << 29 : 0u) | (a.bridge ? 1u << 28 : 0u);
-      if (u.words.size() != 2 || seen != asked)
+      const uint32_t asked = (a.reg & 15u) | (a.side ? 1u << 29 : 0u) | (a.bridge ? 1u << 28 : 0u);
+      if (u.words.size() != 2 || w0 != asked)
         throw HostError(HostErrorKind::ProtocolError, "cm5data NI: leaf " + std::to_string(u.leaf) + "'s reply does not answer its read of register " +
                                                      std::to_string(a.reg) + " on side " + std::to_string(a.side));
       values[i] = u.words[1];

@@ -77,6 +77,15 @@ TEST(Cm5Board, UnitHeadWord) {
   EXPECT_EQ(cm5_pace_start(65535, 65535, 0), 1u);
   EXPECT_EQ(cm5_pace_start(1000, cm5_pace_phase(1), 0), (65536u - 40503u + 999u) / 1000u);
   EXPECT_EQ(cm5_stream_send_words(sim_board_config().cm5), 64);
+  // Registers by name: an unknown name is refused, naming it.
+  try {
+    (void)cm5_ni_read(0, 0, "SEND_FIFO");
+    ADD_FAILURE() << "an unknown register accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("no cm5data NI register SEND_FIFO"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)cm5_bridge_write(0, "STATUS", 1), std::invalid_argument);
+  EXPECT_THROW((void)emit_cm5data_ni_module(sim_board_config().cm5, 12), ConfigError);  // not a power of 2
 }
 
 TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
