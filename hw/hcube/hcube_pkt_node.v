@@ -37,6 +37,7 @@ module hcube_pkt_node #(
 ) (
     input  wire              clk,
     input  wire              rst,
+    input  wire              en,    // clock enable: every register holds while it is low
     // outgoing channel d, to NODE ^ 2^d
     output wire [N-1:0]      o_hdr,
     output wire [N-1:0]      o_bvalid,
@@ -153,6 +154,7 @@ module hcube_pkt_node #(
       hcube_link_tx #(.A(A), .T(T), .WL(WL), .CW(CW)) u_tx (
           .clk     (clk),
           .rst     (rst),
+          .en      (en),
           .start   (o_grant[gd]),
           .w       (o_w[gd*WL +: WL]),
           .free    (txfree[gd]),
@@ -331,7 +333,7 @@ module hcube_pkt_node #(
       end
       fa <= {N{1'b0}};
       fcontr <= {N{1'b0}};
-    end else begin
+    end else if (en) begin
       for (p4 = 0; p4 < N; p4 = p4 + 1) begin
         used[p4] <= ue[p4];
         ccnt[p4] <= ce[p4];
@@ -404,6 +406,6 @@ module hcube_pkt_node #(
     end
   end
   cmnet_counter_bank #(.N(4 * N), .CW(32), .IW(8), .SW(CSW)) u_cnt (
-      .clk(clk), .rst(rst), .ce(1'b1), .clear(clear), .inc(inc), .sel(cnt_sel), .value(cnt_value));
+      .clk(clk), .rst(rst), .ce(en || clear), .clear(clear), .inc(inc), .sel(cnt_sel), .value(cnt_value));
 endmodule
 `default_nettype wire

@@ -110,6 +110,7 @@ int main(int argc, char** argv) {
   };
   top->rst = 1;
   top->clear = 0;
+  top->en = 1;  // every cycle is a tick (the stream board holds it low to wait)
   top->cnt_node = 0;
   top->cnt_sel = 0;
   tick();

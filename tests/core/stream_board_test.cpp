@@ -358,7 +358,7 @@ TEST_F(StreamSimBoardTest, ABoardOfAnotherConfigIsRefusedByName) {
   a.board = sim_->uri();
   a.out_dir = temp_dir("stream-other").string();
   try {
-    (void)run_stream_workload(other, StreamWorkload{"x", {}, 0, false, {}}, a);
+    (void)run_stream_workload(other, StreamWorkload{"x", {}, 0, false, {}, {}}, a);
     ADD_FAILURE() << "ran on a board of another config";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("is not this config's"), std::string::npos) << e.what();
