@@ -231,6 +231,7 @@ GeneratedDesign emit_hcube_node(const HcubeParams& p) {
   GeneratedDesign d;
   d.top = hcube_node_module(p);
   d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
+  d.files.emplace_back("hcube_port_counters.v", read_hw_file("hcube_port_counters.v"));
   d.files.emplace_back("hcube_link_tx.v", read_hw_file("hcube_link_tx.v"));
   d.files.emplace_back(d.top + ".v", read_hw_file(d.top + ".v"));
   (void)w;
@@ -267,6 +268,7 @@ GeneratedDesign emit_hcube(const HcubeConfig& cfg) {
   GeneratedDesign d;
   d.top = "hcube_network";
   d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
+  d.files.emplace_back("hcube_port_counters.v", read_hw_file("hcube_port_counters.v"));
   d.files.emplace_back("hcube_link_tx.v", read_hw_file("hcube_link_tx.v"));
   d.files.emplace_back(hcube_node_module(p) + ".v", read_hw_file(hcube_node_module(p) + ".v"));
   d.files.emplace_back("hcube_network.v", emit_network(p));

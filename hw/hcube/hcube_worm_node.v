@@ -304,18 +304,13 @@ module hcube_worm_node #(
   assign fd_active = fa;
 
   // Counters: per port worms, headers, bytes (2 per header, 1 per data byte), blocked cycles.
-  reg [N*4*2-1:0] inc;
+  reg [N*2-1:0] cbytes;
   integer p5;
   always @* begin
-    inc = {N*4*2{1'b0}};
-    for (p5 = 0; p5 < N; p5 = p5 + 1) begin
-      inc[(p5*4 + 0)*2 +: 2] = {1'b0, grant[p5]};
-      inc[(p5*4 + 1)*2 +: 2] = {1'b0, grant[p5]};
-      inc[(p5*4 + 2)*2 +: 2] = grant[p5] ? 2'd2 : {1'b0, go[p5]};
-      inc[(p5*4 + 3)*2 +: 2] = {1'b0, blocked[p5]};
-    end
+    for (p5 = 0; p5 < N; p5 = p5 + 1) cbytes[p5*2 +: 2] = grant[p5] ? 2'd2 : {1'b0, go[p5]};
   end
-  cmnet_counter_bank #(.N(4 * N), .CW(32), .IW(2), .SW(CSW)) u_cnt (
-      .clk(clk), .rst(rst), .ce(en || clear), .clear(clear), .inc(inc), .sel(cnt_sel), .value(cnt_value));
+  hcube_port_counters #(.N(N), .IW(2), .CSW(CSW)) u_cnt (
+      .clk(clk), .rst(rst), .en(en), .clear(clear), .pkt(grant), .msg(grant), .bytes(cbytes), .blk(blocked),
+      .sel(cnt_sel), .value(cnt_value));
 endmodule
 `default_nettype wire
