@@ -59,7 +59,7 @@ HcubeTraffic few_messages() {
   return t;
 }
 
-// More messages than the stores hold (40 per node against 16 slots), at a load that queues them
+// More messages than the stores hold (24 per node against 8 slots), at a load that queues them
 // at their sources: they stream through, the network held back while a node's next message is
 // not yet in or a receive FIFO is full. Lengths are capped so that every message fits a slot.
 HcubeTraffic streaming_workload(const HcubeParams& p) {
@@ -114,7 +114,7 @@ void run_on_board(const HcubeConfig& cfg) {
   ASSERT_EQ(big.messages.size(), 96u);
   const StreamRunResult r = check_run(conn, cfg, big, "96 messages");
   // It streamed: the network waited for the host's next messages (every node sends 24, its
-  // store holds 16) and for room in a receive FIFO, and every message's slot was reported free.
+  // store holds 8) and for room in a receive FIFO, and every message's slot was reported free.
   EXPECT_GT(counter(r, "network.wait_host_cycles"), 0u);
   EXPECT_GT(counter(r, "network.wait_rx_cycles"), 0u);
   size_t credits = 0;
@@ -164,12 +164,12 @@ TEST(HcubeBoard, UnitsOfAMessage) {
   EXPECT_EQ(pull(got, next), -1);
 }
 
-// A node's messages go only into slots the board reported free: with all 16 slots of node 1 in
-// use the 17th waits for a credit, then takes the slot it names.
+// A node's messages go only into slots the board reported free: with all 8 slots of node 1 in
+// use the 9th waits for a credit, then takes the slot it names.
 TEST(HcubeBoard, TheHostWaitsForACreditWhenASlotIsNeeded) {
   const HcubeConfig cfg = board_config("packet", "fixed");
   HcubeTraffic t;
-  for (uint32_t i = 0; i < 17; ++i) t.messages.push_back({1, 0, i, 1, i});
+  for (uint32_t i = 0; i < 9; ++i) t.messages.push_back({1, 0, i, 1, i});
   auto pull = hcube_pull(cfg.hc, t);
   std::vector<StreamUnit> got;
   StreamUnit next;
@@ -178,14 +178,14 @@ TEST(HcubeBoard, TheHostWaitsForACreditWhenASlotIsNeeded) {
     ASSERT_EQ(pull(got, next), 1);
     EXPECT_EQ(next, (StreamUnit{x, {1}}));
   }
-  for (uint32_t i = 0; i < 16; ++i) {
+  for (uint32_t i = 0; i < 8; ++i) {
     ASSERT_EQ(pull(got, next), 1);
-    EXPECT_EQ((next.words[0] >> 16) & 15u, i);
+    EXPECT_EQ((next.words[0] >> 16) & 7u, i);
   }
   EXPECT_EQ(pull(got, next), 0);
-  got.push_back(StreamUnit{1, {0x40000000u | 9u}});
+  got.push_back(StreamUnit{1, {0x40000000u | 5u}});
   ASSERT_EQ(pull(got, next), 1);
-  EXPECT_EQ(next.words[0] >> 16, (16u << 4) | 9u);  // age rank 16, slot 9
+  EXPECT_EQ(next.words[0] >> 16, (8u << 3) | 5u);  // age rank 8, slot 5
   ASSERT_EQ(pull(got, next), 1);
   EXPECT_EQ(next, (StreamUnit{1, {1}}));
 }
@@ -206,7 +206,7 @@ TEST(HcubeBoard, MessagesASlotCannotHoldAreRefused) {
   HcubeTraffic long_one;
   long_one.messages.push_back({1, 0, 0, 3000, 0});
   EXPECT_NE(refusal(long_one).find("message 0 (node 1, 3000 bytes) needs"), std::string::npos) << refusal(long_one);
-  EXPECT_NE(refusal(long_one).find("a slot holds 64"), std::string::npos) << refusal(long_one);
+  EXPECT_NE(refusal(long_one).find("a slot holds 128"), std::string::npos) << refusal(long_one);
   HcubeTraffic bad;
   bad.messages.push_back({0, 0, 0, 1, 0});
   EXPECT_NE(refusal(bad).find("hcube board traffic"), std::string::npos) << refusal(bad);
