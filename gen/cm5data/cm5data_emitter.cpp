@@ -32,7 +32,7 @@ std::vector<std::pair<std::string, std::string>> header_params(const Cm5DataPara
           {"parents per level", parents_text(p)},
           {"link_bits W", S(p.link_bits)},
           {"max_words", S(p.max_words)},
-          {"buffer_words", S(p.buffer_words) + " (" + S(p.buffer_flits()) + " flits per input)"},
+          {"buffer_words", p.slots > 0 ? "slots: " + S(p.slots) + " messages of " + S(p.slot_flits()) + " flits per input (credits count slots)" : S(p.buffer_words) + " (" + S(p.buffer_flits()) + " flits per input)"},
           {"seed", S(p.seed)},
           {"chips", S(p.total_chips())}};
 }
@@ -51,6 +51,8 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   const auto counters = cm5_counter_names(P);
   const int K = cm5_mapout_entries(p), NB = std::max(2, 2 * (p.height - 1)), H = p.height;
   const int SWL = clog2(static_cast<uint64_t>(2 * NI)), EW = clog2(static_cast<uint64_t>(NI) + 1);
+  // Slots mode: NS slots of SS (a power of two, at least a longest message) flits per input.
+  const int NS = p.slots, SIW = clog2(static_cast<uint64_t>(p.slot_flits())), SB = std::max(1, clog2(static_cast<uint64_t>(NS)));
   VerilogWriter v;
   v.header("CM-5 data network router chip: 4 child ports, " + S(P) +
                " parent ports, input buffers, crossbar (no parent-to-parent paths), round-robin "
@@ -90,13 +92,22 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.end_ports();
   v.line("localparam integer W = " + S(W) + ";       // flit bits");
   v.line("localparam integer NI = " + S(NI) + ";      // ports (4 children, then " + S(P) + " parents)");
-  v.line("localparam integer D = " + S(D) + ";      // input buffer flits");
+  if (NS == 0) v.line("localparam integer D = " + S(D) + ";      // input buffer flits");
   v.line("localparam integer FPW = " + S(FPW) + ";    // flits per 32-bit word");
   v.line("localparam integer PW = " + S(w.port) + ";     // port index bits");
   v.line("localparam integer CW = " + S(w.credit) + ";     // credit counter bits");
-  v.line("localparam integer CNTW = " + S(w.count) + ";   // buffer count bits");
+  if (NS == 0) v.line("localparam integer CNTW = " + S(w.count) + ";   // buffer count bits");
   v.line("localparam integer RW = " + S(w.remain) + ";     // flits-of-a-message counter bits");
-  v.line("localparam [CW-1:0] CREDITS = " + S(w.credit) + "'d" + S(D) + ";  // the receiver's buffer flits");
+  if (NS == 0) {
+    v.line("localparam [CW-1:0] CREDITS = " + S(w.credit) + "'d" + S(D) + ";  // the receiver's buffer flits");
+  } else {
+    v.line("localparam [CW-1:0] CREDITS = " + S(w.credit) + "'d" + S(NS) + ";  // the receiver's message slots");
+    v.line("localparam integer NS = " + S(NS) + ";      // message slots per input");
+    v.line("localparam integer SIW = " + S(SIW) + ";     // flit index bits within a slot (" + S(1 << SIW) + " flits; a longest message: " + S(p.slot_flits()) + ")");
+    v.line("localparam integer SB = " + S(SB) + ";      // slot index bits");
+    v.line("localparam integer AW = SB + SIW;  // slot memory address bits");
+    v.line("localparam [SB-1:0] SLAST = " + S(SB) + "'d" + S(NS - 1) + ";");
+  }
   v.comment("The U field (head word bits [7:4]) is in flit UFL at bit UOFF: decremented going up.");
   v.line("localparam [RW-1:0] UFL = " + S(w.remain) + "'d" + S(4 / W) + ";");
   v.line("localparam integer UOFF = " + S(4 % W) + ";");
@@ -197,8 +208,10 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("genvar g;");
   v.line("generate");
   v.open("for (g = 0; g < NI; g = g + 1) begin : g_in");
-  v.line("wire [D*W-1:0] buf_flat;");
-  v.line("wire [CNTW-1:0] buf_count;");
+  if (NS == 0) {
+    v.line("wire [D*W-1:0] buf_flat;");
+    v.line("wire [CNTW-1:0] buf_count;");
+  }
   v.line("localparam [PW-1:0] GP = g;");
   v.line("localparam integer GI = g % 4;");
   v.line("localparam [1:0] G2 = GI[1:0];  // the input among the children or among the parents");
@@ -209,9 +222,70 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("  if (rst) wr_idx <= {RW{1'b0}};");
   v.line("  else if (in_valid[g]) wr_idx <= idx_now + 1'b1;");
   v.line("end");
-  v.instance("cm5data_fifo", "buffer", {{"W", "W"}, {"D", "D"}, {"CNTW", "CNTW"}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "din"},
-              {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}});
+  // The routing of one head (FIFO: the buffer's head word; slots: each slot's): the output it asks
+  // for (want), whether it climbs or falls, and route_ok (a climbing head needs an unobstructed
+  // parent that is not mapped out for its destination).
+  auto emit_regs = [&]() {
+    v.line("reg busy;");
+    v.line("reg going_up;");
+    v.line("reg fall_q;       // falling: the mark is set in flit 0 on the way out");
+    v.line("reg [PW-1:0] dst_q;");
+    v.line("reg [RW-1:0] crc_from;  // the first flit of the CRC word");
+    v.line(W == 32 ? "reg acc;              // (one flit is the word)" : "reg [31-W:0] acc;     // the flits of the word leaving so far (LSB first, the newest on top)");
+    v.line("reg [31:0] crc;       // the CRC of the words that left");
+    v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
+    v.line("reg [RW-1:0] left;    // flits still to send");
+    v.line("reg [RW-1:0] sent;    // flits sent");
+  };
+  // fifo: the FIFO input's one head (the registers and `ready` declared in its order, `asking`
+  // at the end); else a slot's (`route_ok` at the end).
+  auto emit_route = [&](const std::string& hd, const std::string& extra, bool fifo) {
+    v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
+    v.line("wire [1:0] digit = " + hd + "[digit_at +: 2];");
+    v.line("wire unused_tag = ^" + hd + "[11:8];  // the tag: not used for routing");
+    v.line("wire falling = " + hd + "[3] || afd_mode;");
+    v.line("wire [1:0] fall_port = G2 + afd_rot;");
+    if (!extra.empty()) v.line(extra);
+    v.line("wire [3:0] up_count = " + hd + "[7:4];");
+    if (fifo) {
+      emit_regs();
+      v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
+    }
+    const std::string fp = w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port";
+    const std::string dg = w.port > 2 ? "{{(PW-2){1'b0}}, digit}" : "digit";
+    if (P > 0) {
+      v.line("wire want_up = !falling && (g < 4) && up_count != 4'd0;");
+      v.line("wire [3:0] r = lfsr[(g % 4) * 4 +: 4];");
+      v.comment("Map-out: the destination's node at this level against the table.");
+      v.line("wire [" + S(2 * H - 1) + ":0] dst_digits = " + hd + "[12 +: " + S(2 * H) + "];");
+      v.line("wire [" + S(2 * H - 1) + ":0] dst_shift = dst_digits >> {level, 1'b0};");
+      v.line("wire [" + S(NB - 1) + ":0] dst_node = dst_shift[" + S(NB - 1) + ":0];");
+      if (2 * H > NB) v.line("wire unused_dst = ^dst_shift[" + S(2 * H - 1) + ":" + S(NB) + "];");
+      v.line("reg [" + S(P - 1) + ":0] mo_out;");
+      v.line("integer e;");
+      v.line("always @(*) begin");
+      v.line("  mo_out = mo_up;");
+      v.line("  for (e = 0; e < " + S(K) + "; e = e + 1)");
+      v.line("    if (mo_node[e*" + S(NB) + " +: " + S(NB) + "] == dst_node) mo_out = mo_out | mo_mask[e*" + S(P) + " +: " + S(P) + "];");
+      v.line("end");
+      v.line("wire [" + S(P - 1) + ":0] par_ok = par_free & ~mo_out;");
+      v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_ok, r)};");
+      v.line("wire [PW-1:0] route = want_up ? up_port : " + dg + ";");
+      v.line("wire [PW-1:0] want = falling ? " + fp + " : route;");
+      v.line(fifo ? "wire asking = ready && (!want_up || par_ok != 0);" : "wire route_ok = !want_up || par_ok != 0;");
+    } else {
+      v.comment("A top-level chip has no parents: every message turns down here.");
+      v.line("wire unused_lfsr = ^{lfsr, up_count};");
+      v.line("wire want_up = 1'b0;");
+      v.line("wire [PW-1:0] want = falling ? " + fp + " : " + dg + ";");
+      v.line(fifo ? "wire asking = ready;" : "wire route_ok = 1'b1;");
+    }
+  };
+  if (NS == 0) {
+    v.instance("cm5data_fifo", "buffer", {{"W", "W"}, {"D", "D"}, {"CNTW", "CNTW"}},
+               {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "din"},
+                {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}});
+  }
   v.comment("Arriving messages are parsed for the counters: the length is in the first flit.");
   v.line("reg [RW-1:0] wr_left;   // flits of the arriving message still to come (0: next is a head)");
   v.line("wire [RW-1:0] wr_total = ({{(RW-3){1'b0}}, in_data[g*W +: 3]} + TWO) * FPW_R;");
@@ -220,57 +294,128 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("  if (rst) wr_left <= {RW{1'b0}};");
   v.line("  else if (in_valid[g]) wr_left <= (head_in[g] ? wr_total : wr_left) - 1'b1;");
   v.line("end");
-  v.comment("The head word: the first FPW flits of the buffer.");
-  v.line("wire [31:0] head = buf_flat[31:0];");
-  v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
-  v.line("wire [1:0] digit = head[digit_at +: 2];");
-  v.line("wire unused_tag = ^head[11:8];  // the tag: not used for routing");
-  v.line("wire falling = head[3] || afd_mode;");
-  v.line("wire [1:0] fall_port = G2 + afd_rot;");
-  if (D * W > 32) v.line("wire unused_rest = ^buf_flat[D*W-1:32];  // the buffer beyond the head word is read flit by flit at [W-1:0]");
-  v.line("wire [3:0] up_count = head[7:4];");
-  v.line("reg busy;");
-  v.line("reg going_up;");
-  v.line("reg fall_q;       // falling: the mark is set in flit 0 on the way out");
-  v.line("reg [PW-1:0] dst_q;");
-  v.line("reg [RW-1:0] crc_from;  // the first flit of the CRC word");
-  v.line(W == 32 ? "reg acc;              // (one flit is the word)" : "reg [31-W:0] acc;     // the flits of the word leaving so far (LSB first, the newest on top)");
-  v.line("reg [31:0] crc;       // the CRC of the words that left");
-  v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
-  v.line("reg [RW-1:0] left;    // flits still to send");
-  v.line("reg [RW-1:0] sent;    // flits sent");
-  v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
-  if (P > 0) {
-    v.line("wire want_up = !falling && (g < 4) && up_count != 4'd0;");
-    v.line("wire [3:0] r = lfsr[(g % 4) * 4 +: 4];");
-    v.comment("Map-out: the destination's node at this level against the table.");
-    v.line("wire [" + S(2 * H - 1) + ":0] dst_digits = head[12 +: " + S(2 * H) + "];");
-    v.line("wire [" + S(2 * H - 1) + ":0] dst_shift = dst_digits >> {level, 1'b0};");
-    v.line("wire [" + S(NB - 1) + ":0] dst_node = dst_shift[" + S(NB - 1) + ":0];");
-    if (2 * H > NB) v.line("wire unused_dst = ^dst_shift[" + S(2 * H - 1) + ":" + S(NB) + "];");
-    v.line("reg [" + S(P - 1) + ":0] mo_out;");
-    v.line("integer e;");
-    v.line("always @(*) begin");
-    v.line("  mo_out = mo_up;");
-    v.line("  for (e = 0; e < " + S(K) + "; e = e + 1)");
-    v.line("    if (mo_node[e*" + S(NB) + " +: " + S(NB) + "] == dst_node) mo_out = mo_out | mo_mask[e*" + S(P) + " +: " + S(P) + "];");
-    v.line("end");
-    v.line("wire [" + S(P - 1) + ":0] par_ok = par_free & ~mo_out;");
-    v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_ok, r)};");
-    v.line(std::string("wire [PW-1:0] route = want_up ? up_port : ") + (w.port > 2 ? "{{(PW-2){1'b0}}, digit};" : "digit;"));
-    v.line(std::string("wire [PW-1:0] want = falling ? ") + (w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port") + " : route;");
-    v.line("wire asking = ready && (!want_up || par_ok != 0);");
+  if (NS == 0) {
+    v.comment("The head word: the first FPW flits of the buffer.");
+    v.line("wire [31:0] head = buf_flat[31:0];");
+    emit_route("head", D * W > 32 ? "wire unused_rest = ^buf_flat[D*W-1:32];  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "", true);
   } else {
-    v.comment("A top-level chip has no parents: every message turns down here.");
-    v.line("wire unused_lfsr = ^{lfsr, up_count};");
-    v.line("wire want_up = 1'b0;");
-    v.line(std::string("wire [PW-1:0] want = falling ? ") + (w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port") +
-           " : " + (w.port > 2 ? "{{(PW-2){1'b0}}, digit};" : "digit;"));
-    v.line("wire asking = ready;");
+    emit_regs();
+    v.line("wire granted;");
+    v.line("wire [PW-1:0] granted_port;");
+    v.comment("Slots: NS messages, each in its own 2^SIW-flit region of one memory (synchronous read, so");
+    v.comment("it can be block RAM). Per slot: in use, flits written, granted, and its head word.");
+    v.line("reg [NS-1:0] s_used;");
+    v.line("reg [NS-1:0] s_started;");
+    v.line("reg [NS*RW-1:0] s_wr;");
+    v.line("reg [NS*32-1:0] s_head;");
+    v.line("reg [SB-1:0] as_q;     // the slot being sent (while busy)");
+    v.line("reg [SB-1:0] sptr;     // round-robin among the slots");
+    v.line("reg [SB-1:0] ws_q;     // the slot being written");
+    v.line("wire [RW-1:0] as_wr = s_wr[as_q*RW +: RW];");
+    v.line("wire freeing = busy && sent < as_wr && left == {{(RW-1){1'b0}}, 1'b1};  // the active slot's last flit leaves");
+    v.comment("A head takes the first slot free at the end of this cycle (credits guarantee one).");
+    v.line("reg [SB-1:0] free_slot;");
+    v.line("reg free_found;");
+    v.line("integer fs;");
+    v.line("always @(*) begin");
+    v.line("  free_slot = {SB{1'b0}};");
+    v.line("  free_found = 1'b0;");
+    v.line("  for (fs = 0; fs < NS; fs = fs + 1)");
+    v.line("    if (!free_found && (!s_used[fs] || (freeing && as_q == fs[SB-1:0]))) begin");
+    v.line("      free_slot = fs[SB-1:0];");
+    v.line("      free_found = 1'b1;");
+    v.line("    end");
+    v.line("end");
+    v.line("wire [SB-1:0] ws = head_in[g] ? free_slot : ws_q;");
+    v.line("reg [W-1:0] mem [0:(1 << AW) - 1];  // slot k at {k, flit index}");
+    v.line("wire [AW-1:0] wa = {ws, idx_now[SIW-1:0]};");
+    v.line("wire [SB-1:0] as_next = granted && !busy ? sel : as_q;");
+    v.line("wire [RW-1:0] sent_next = granted && !busy ? {RW{1'b0}} : send[g] ? sent + 1'b1 : sent;");
+    v.line("wire [AW-1:0] ra = {as_next, sent_next[SIW-1:0]};");
+    v.line("reg [W-1:0] rd_q, wd_q;");
+    v.line("reg byp_q;  // the flit read was written in the same cycle: take it from the write side");
+    v.line("always @(posedge clk) begin");
+    v.line("  if (in_valid[g]) mem[wa] <= din;");
+    v.line("  rd_q <= mem[ra];");
+    v.line("  byp_q <= in_valid[g] && wa == ra;");
+    v.line("  wd_q <= din;");
+    v.line("end");
+    v.line("wire [W-1:0] raw = byp_q ? wd_q : rd_q;");
+    v.line("wire unused_idx = ^idx_now[RW-1:SIW] ^ ^sent_next[RW-1:SIW];");
+    v.line("wire [NS-1:0] s_ask;");
+    v.line("wire [NS-1:0] s_up;");
+    v.line("wire [NS-1:0] s_fall;");
+    v.line("wire [NS*PW-1:0] s_want;");
+    v.line("genvar sg;");
+    v.open("for (sg = 0; sg < NS; sg = sg + 1) begin : g_slot");
+    v.line("wire [31:0] sh = s_head[sg*32 +: 32];");
+    emit_route("sh", "", false);
+    v.line("wire ready = s_used[sg] && !s_started[sg] && s_wr[sg*RW +: RW] >= FPW[RW-1:0];");
+    v.comment("A message for a child asks only when that output is free with a credit (a slot there).");
+    v.line("assign s_ask[sg] = ready && route_ok && (want_up || (!obusy[want] && credit_ok[want]));");
+    v.line("assign s_up[sg] = want_up;");
+    v.line("assign s_fall[sg] = falling;");
+    v.line("assign s_want[sg*PW +: PW] = want;");
+    v.line("always @(posedge clk) begin");
+    v.line("  if (rst) begin");
+    v.line("    s_used[sg] <= 1'b0;");
+    v.line("    s_started[sg] <= 1'b0;");
+    v.line("    s_wr[sg*RW +: RW] <= {RW{1'b0}};");
+    v.line("    s_head[sg*32 +: 32] <= 32'd0;");
+    v.line("  end else begin");
+    v.line("    if (freeing && as_q == sg) begin");
+    v.line("      s_used[sg] <= 1'b0;");
+    v.line("      s_started[sg] <= 1'b0;");
+    v.line("      s_wr[sg*RW +: RW] <= {RW{1'b0}};");
+    v.line("    end");
+    v.line("    if (granted && !busy && sel == sg) s_started[sg] <= 1'b1;");
+    v.line("    if (in_valid[g] && ws == sg) begin");
+    v.line("      if (head_in[g]) s_used[sg] <= 1'b1;");
+    v.line("      s_wr[sg*RW +: RW] <= (head_in[g] ? {RW{1'b0}} : s_wr[sg*RW +: RW]) + 1'b1;");
+    v.line("      if (idx_now < FPW_R) s_head[sg*32 + idx_now*W +: W] <= din;");
+    v.line("    end");
+    v.line("  end");
+    v.line("end");
+    v.close("end");
+    v.comment("The input asks for the first slot, from the pointer, that can go.");
+    v.line("reg [SB-1:0] sel;");
+    v.line("reg any;");
+    v.line("integer sk, sj;");
+    v.line("always @(*) begin");
+    v.line("  sel = {SB{1'b0}};");
+    v.line("  any = 1'b0;");
+    v.line("  for (sk = 0; sk < NS; sk = sk + 1) begin");
+    v.line("    sj = {{(32-SB){1'b0}}, sptr} + sk;");
+    v.line("    if (sj >= NS) sj = sj - NS;");
+    v.line("    if (!any && s_ask[sj]) begin");
+    v.line("      sel = sj[SB-1:0];");
+    v.line("      any = 1'b1;");
+    v.line("    end");
+    v.line("  end");
+    v.line("end");
+    v.line("wire [31:0] head = s_head[sel*32 +: 32];");
+    v.line("wire unused_head = ^head[31:3];  // the length is what the grant needs");
+    v.line("wire want_up = s_up[sel];");
+    v.line("wire falling = s_fall[sel];");
+    v.line("wire [PW-1:0] want = s_want[sel*PW +: PW];");
+    v.line("wire asking = !busy && any;");
+    v.line("always @(posedge clk) begin");
+    v.line("  if (rst) begin");
+    v.line("    as_q <= {SB{1'b0}};");
+    v.line("    sptr <= {SB{1'b0}};");
+    v.line("    ws_q <= {SB{1'b0}};");
+    v.line("  end else begin");
+    v.line("    as_q <= as_next;");
+    v.line("    if (granted && !busy) sptr <= (sel == SLAST) ? {SB{1'b0}} : sel + 1'b1;");
+    v.line("    if (in_valid[g]) ws_q <= ws;");
+    v.line("  end");
+    v.line("end");
   }
   v.line("assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
-  v.line("wire granted;");
-  v.line("wire [PW-1:0] granted_port;");
+  if (NS == 0) {
+    v.line("wire granted;");
+    v.line("wire [PW-1:0] granted_port;");
+  }
   v.line("reg gr;");
   v.line("reg [PW-1:0] gp;");
   v.line("integer o;");
@@ -286,10 +431,11 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("assign granted = gr;");
   v.line("assign granted_port = gp;");
   v.line("assign dest[g*PW +: PW] = dst_q;");
-  v.line("assign send[g] = busy && buf_count != {CNTW{1'b0}} && credit_ok[dst_q];");
+  if (NS == 0) v.line("assign send[g] = busy && buf_count != {CNTW{1'b0}} && credit_ok[dst_q];");
+  else v.line("assign send[g] = busy && sent < as_wr;  // the receiver's slot was taken at the grant");
   v.line("assign last[g] = left == {{(RW-1){1'b0}}, 1'b1};");
   v.line("assign first[g] = sent == {RW{1'b0}};");
-  v.line("wire [W-1:0] raw = buf_flat[W-1:0];");
+  if (NS == 0) v.line("wire [W-1:0] raw = buf_flat[W-1:0];");
   v.line("wire [W-1:0] dec = raw - ({{(W-1){1'b0}}, 1'b1} << UOFF);");
   v.line("wire [W-1:0] routed = (going_up && sent == UFL) ? dec : (fall_q && first[g]) ? (raw | MARK) : raw;");
   v.comment("CRC check of what leaves: the words before the CRC word go into the CRC; the CRC word's");
@@ -405,7 +551,8 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("  end else begin");
   v.line("    if (gnt[g*NI +: NI] != {NI{1'b0}}) busy_q <= 1'b1;");
   v.line("    else if (s && l) busy_q <= 1'b0;");
-  v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, s} + {{(CW-1){1'b0}}, out_credit[g]};");
+  if (NS == 0) v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, s} + {{(CW-1){1'b0}}, out_credit[g]};");
+  else v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, gnt[g*NI +: NI] != {NI{1'b0}}} + {{(CW-1){1'b0}}, out_credit[g]};  // a slot per message");
   v.line("    ptr_q <= next_ptr;");
   v.line("  end");
   v.line("end");
@@ -425,7 +572,7 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("  end else begin");
   v.line("    out_valid_q <= out_send;");
   v.line("    out_data_q <= out_flit;");
-  v.line("    credit_q <= send;");
+  v.line(NS == 0 ? "    credit_q <= send;" : "    credit_q <= send & last;  // a slot freed");
   v.line("  end");
   v.line("end");
   v.line("assign out_valid = out_valid_q;");
@@ -451,12 +598,45 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   return v.text();
 }
 
+// A chip's instance connections: the clock, its straps as the network wires them (level, LFSR
+// seed, all-fall-down rotation, map-out table, fault injection), afd_mode, then `ports`.
+std::vector<std::pair<std::string, std::string>> chip_connections(const Cm5DataParams& p, uint32_t c, const std::string& afd,
+                                                                  const std::vector<std::pair<std::string, std::string>>& ports) {
+  const int W = p.link_bits, K = cm5_mapout_entries(p), NB = std::max(2, 2 * (p.height - 1));
+  const Cm5DataChipPos pos = cm5_chip_pos(p, c);
+  const int P = p.parents_at(pos.level);
+  const Cm5DataWidths w = cm5_widths(p, P);
+  std::vector<std::pair<std::string, std::string>> straps = {
+      {"clk", "clk"}, {"rst", "rst"}, {"level", "4'd" + S(pos.level)},
+      {"lfsr_seed", hex16(cm5_chip_seed(p.seed, c))}, {"afd_rot", "2'd" + S(cm5_afd_rot(p.seed, c))},
+      {"afd_mode", afd}};
+  if (P > 0) {
+    // Map-out table: every node entry, a zero mask where unused.
+    const Cm5DataChipMapOut mo = cm5_chip_mapout(p, c);
+    std::string nodes, masks;
+    for (int e = K - 1; e >= 0; --e) {
+      const bool has = e < static_cast<int>(mo.down.size());
+      nodes.append(nodes.empty() ? "" : ", ").append(S(NB) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].first : 0));
+      masks.append(masks.empty() ? "" : ", ").append(S(P) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].second : 0));
+    }
+    straps.push_back({"mo_up", S(P) + "'d" + S(mo.up_mask)});
+    straps.push_back({"mo_node", K > 1 ? "{" + nodes + "}" : nodes});
+    straps.push_back({"mo_mask", K > 1 ? "{" + masks + "}" : masks});
+  }
+  const bool f = p.fault.on && p.fault.chip == c;
+  straps.push_back({"fault_en", f ? "1'b1" : "1'b0"});
+  straps.push_back({"fault_port", S(w.port) + "'d" + S(f ? p.fault.port : 0)});
+  straps.push_back({"fault_flit", S(w.remain) + "'d" + S(f ? p.fault.flit : 0)});
+  straps.push_back({"fault_mask", S(W) + "'h" + hexs(f ? p.fault.mask : 0)});
+  for (const auto& x : ports) straps.push_back(x);
+  return straps;
+}
+
 std::string emit_network(const Cm5DataParams& p, const std::string& module) {
   const int W = p.link_bits, h = p.height;
   const uint32_t N = p.leaves(), NC = p.total_chips();
   Cm5DataWidths w0 = cm5_widths(p, 0);
   for (int l = 1; l <= h; ++l) w0.sel = std::max(w0.sel, cm5_widths(p, p.parents_at(l)).sel);
-  const int K = cm5_mapout_entries(p), NB = std::max(2, 2 * (h - 1));
   VerilogWriter v;
   v.header("CM-5 data network: a 4-ary fat tree of " + S(NC) + " router chips and " + S(N) + " leaf links.",
            header_params(p));
@@ -532,33 +712,10 @@ std::string emit_network(const Cm5DataParams& p, const std::string& module) {
     const Cm5DataWidths w = cm5_widths(p, P);
     const std::string n = "c" + S(c);
     const std::string sel = w.sel == w0.sel ? "cnt_sel" : "cnt_sel[" + S(w.sel - 1) + ":0]";
-    std::vector<std::pair<std::string, std::string>> straps = {
-        {"clk", "clk"}, {"rst", "rst"}, {"level", "4'd" + S(pos.level)},
-        {"lfsr_seed", hex16(cm5_chip_seed(p.seed, c))}, {"afd_rot", "2'd" + S(cm5_afd_rot(p.seed, c))},
-        {"afd_mode", "afd_mode[" + S(c) + "]"}};
-    if (P > 0) {
-      // Map-out table: every node entry, a zero mask where unused.
-      const Cm5DataChipMapOut mo = cm5_chip_mapout(p, c);
-      std::string nodes, masks;
-      for (int e = K - 1; e >= 0; --e) {
-        const bool has = e < static_cast<int>(mo.down.size());
-        nodes.append(nodes.empty() ? "" : ", ").append(S(NB) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].first : 0));
-        masks.append(masks.empty() ? "" : ", ").append(S(P) + "'d" + S(has ? mo.down[static_cast<size_t>(e)].second : 0));
-      }
-      straps.push_back({"mo_up", S(P) + "'d" + S(mo.up_mask)});
-      straps.push_back({"mo_node", K > 1 ? "{" + nodes + "}" : nodes});
-      straps.push_back({"mo_mask", K > 1 ? "{" + masks + "}" : masks});
-    }
-    const bool f = p.fault.on && p.fault.chip == c;
-    straps.push_back({"fault_en", f ? "1'b1" : "1'b0"});
-    straps.push_back({"fault_port", S(w.port) + "'d" + S(f ? p.fault.port : 0)});
-    straps.push_back({"fault_flit", S(w.remain) + "'d" + S(f ? p.fault.flit : 0)});
-    straps.push_back({"fault_mask", S(W) + "'h" + hexs(f ? p.fault.mask : 0)});
-    for (auto& x : std::vector<std::pair<std::string, std::string>>{
-             {"in_valid", n + "_in_valid"}, {"in_data", n + "_in_data"}, {"in_credit", n + "_in_credit"},
-             {"out_valid", n + "_out_valid"}, {"out_data", n + "_out_data"}, {"out_credit", n + "_out_credit"},
-             {"clear", "clear"}, {"cnt_sel", sel}, {"cnt_value", "chip_cnt[" + S(c * 32) + " +: 32]"}})
-      straps.push_back(x);
+    const auto straps = chip_connections(p, c, "afd_mode[" + S(c) + "]",
+                                         {{"in_valid", n + "_in_valid"}, {"in_data", n + "_in_data"}, {"in_credit", n + "_in_credit"},
+                                          {"out_valid", n + "_out_valid"}, {"out_data", n + "_out_data"}, {"out_credit", n + "_out_credit"},
+                                          {"clear", "clear"}, {"cnt_sel", sel}, {"cnt_value", "chip_cnt[" + S(c * 32) + " +: 32]"}});
     v.instance(router_name(P), "chip_l" + S(pos.level) + "_n" + S(pos.node) + "_i" + S(pos.index), {}, straps);
   }
   v.line("assign cnt_value = (cnt_chip < " + S(w0.chip) + "'d" + S(NC) + ") ? chip_cnt[cnt_chip*32 +: 32] : 32'd0;");
@@ -573,7 +730,7 @@ Cm5DataWidths cm5_widths(const Cm5DataParams& p, int parents) {
   Cm5DataWidths w;
   const int NI = 4 + parents;
   w.port = std::max(2, clog2(static_cast<uint64_t>(NI)));
-  w.credit = clog2(static_cast<uint64_t>(p.buffer_flits()) + 1);
+  w.credit = clog2(static_cast<uint64_t>(p.link_credits()) + 1);
   w.count = w.credit;
   w.remain = clog2(static_cast<uint64_t>(9 * p.flits_per_word()) + 1);
   w.sel = clog2(static_cast<uint64_t>(2 * NI + 2));
@@ -652,6 +809,49 @@ GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg) {
   d.files.emplace_back("filelist.f", filelist(d));
   d.files.emplace_back("manifest.json", cm5data_manifest_json(cfg));
   d.files.emplace_back("config.json", config_to_json(cfg));
+  return d;
+}
+
+GeneratedDesign emit_cm5data_chip(const Cm5DataParams& p, uint32_t chip) {
+  validate(p, "config");
+  if (chip >= p.total_chips()) throw ConfigError("config: cm5data: chip " + S(chip) + " out of range 0.." + S(p.total_chips() - 1));
+  const Cm5DataChipPos pos = cm5_chip_pos(p, chip);
+  const int P = p.parents_at(pos.level), NI = 4 + P, W = p.link_bits;
+  const Cm5DataWidths w = cm5_widths(p, P);
+  GeneratedDesign d;
+  d.top = "cm5data_chip";
+  d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
+  if (p.slots == 0) d.files.emplace_back("cm5data_fifo.v", read_hw_file("cm5data_fifo.v"));
+  d.files.emplace_back(router_name(P) + ".v", emit_router(p, P));
+  VerilogWriter v;
+  auto hp = header_params(p);
+  hp.push_back({"chip", S(chip) + " (level " + S(pos.level) + ", node " + S(pos.node) + ", index " + S(pos.index) + ")"});
+  v.header("CM-5 data network: one router chip with its straps as the network wires them (level, LFSR seed, "
+           "map-out, no fault injection unless configured): the chip as an FPGA build of the network has it.",
+           hp);
+  v.open("module cm5data_chip (");
+  v.line("input  wire clk,");
+  v.line("input  wire rst,");
+  v.line("input  wire afd_mode,");
+  v.line("input  wire [" + S(NI - 1) + ":0] in_valid,");
+  v.line("input  wire [" + S(NI * W - 1) + ":0] in_data,");
+  v.line("output wire [" + S(NI - 1) + ":0] in_credit,");
+  v.line("output wire [" + S(NI - 1) + ":0] out_valid,");
+  v.line("output wire [" + S(NI * W - 1) + ":0] out_data,");
+  v.line("input  wire [" + S(NI - 1) + ":0] out_credit,");
+  v.line("input  wire clear,");
+  v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
+  v.line("output wire [31:0] cnt_value");
+  v.end_ports();
+  v.instance(router_name(P), "chip", {},
+             chip_connections(p, chip, "afd_mode",
+                              {{"in_valid", "in_valid"}, {"in_data", "in_data"}, {"in_credit", "in_credit"},
+                               {"out_valid", "out_valid"}, {"out_data", "out_data"}, {"out_credit", "out_credit"},
+                               {"clear", "clear"}, {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}}));
+  v.close("endmodule");
+  v.line("`default_nettype wire");
+  d.files.emplace_back("cm5data_chip.v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
   return d;
 }
 

@@ -31,6 +31,9 @@ std::vector<std::string> cm5_counter_names(int parents);
 
 // The router module alone (for synthesis of one chip): module cm5data_router_p<P>.
 GeneratedDesign emit_cm5data_router(const Cm5DataParams& p, int parents);
+// One chip of the network (`chip`: its global index) with its straps tied as the network ties
+// them, top cm5data_chip (the chip as an FPGA build of the network has it: for size and Fmax).
+GeneratedDesign emit_cm5data_chip(const Cm5DataParams& p, uint32_t chip);
 // The whole network (routers, cm5data_network top, filelist, manifest, config).
 GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg);
 std::string cm5data_manifest_json(const Cm5DataConfig& cfg);

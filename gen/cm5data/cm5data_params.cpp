@@ -164,6 +164,7 @@ void validate(const Cm5DataParams& p, const std::string& where) {
                       " is not allowed (allowed: 4, 8, 16, 32)");
   check_range(where, "max_words", p.max_words, 1, 5);
   check_range(where, "buffer_words", p.buffer_words, 1, 16);
+  check_range(where, "slots", p.slots, 0, 8);
   if (!p.profile.empty()) {
     if (p.profile != "cm5" && p.profile != "full")
       throw ConfigError(where + ": parents = \"" + p.profile +

@@ -57,6 +57,14 @@ struct Cm5DataParams {
   int link_bits = 4;            // W: data bits per direction per link (the CM-5: 4)
   int max_words = 5;            // data words per message, 1..5 in the CM-5 network interface
   int buffer_words = 2;         // input buffer of every port, in 32-bit words
+  // Input organisation. 0 (the default): each input is one FIFO of buffer_words words and credits
+  // count its free flits. k >= 1: each input holds k message slots of a whole longest message
+  // (max_words + 2 words; buffer_words is then unused); credits count free slots (a sender takes
+  // one when it allocates an output, the receiver returns it when the message's last flit left
+  // the slot), and any slot whose head word is in may ask for its output: a message bound for a
+  // free output passes one waiting for a busy one (virtual output queueing without virtual
+  // channels: one link, one message at a time on it).
+  int slots = 0;
   uint32_t seed = 1;            // LFSR seed of the whole network (each chip's is derived)
   std::vector<Cm5DataLink> mapped_out;  // links no message may use
   // Processing nodes mapped out of the address space (and their leaf links with them): every
@@ -70,6 +78,10 @@ struct Cm5DataParams {
   uint32_t leaves() const { return 1u << (2 * height); }
   int flits_per_word() const { return 32 / link_bits; }
   int buffer_flits() const { return buffer_words * flits_per_word(); }
+  // A slot's flits (slots mode): the longest message.
+  int slot_flits() const { return message_flits(max_words); }
+  // Credits a sender holds for an empty receiver: flits (FIFO inputs) or slots.
+  int link_credits() const { return slots > 0 ? slots : buffer_flits(); }
   // p_l (0 at the top level l = h).
   int parents_at(int level) const;
   // c_l: chips in one node at level l.

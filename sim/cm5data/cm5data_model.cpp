@@ -47,8 +47,20 @@ struct Buffer {
   }
 };
 
+// A message slot of an input (slots mode): one whole message, written and read in order.
+struct Slot {
+  std::vector<uint32_t> flit;
+  int64_t msg = -1;
+  int total = 0;  // the message's flits (0: free)
+  int wr = 0, rd = 0;
+  bool started = false;  // granted an output (its flits leave in order from rd)
+};
+
 struct Chip {
   int level = 1, parents = 0, ports = 4;
+  // slots mode: per input its slots, the slot being read (when busy), the round-robin pointer
+  std::vector<std::vector<Slot>> sl;
+  std::vector<int> as, sptr, ws;
   uint16_t lfsr = 0;
   std::vector<Peer> peer;
   std::vector<Buffer> buf;
@@ -98,6 +110,7 @@ struct Cm5DataNetwork::Impl {
   int W = 4, FPW = 8, D = 16;
   uint32_t wmask = 0xF, N = 0, NC = 0;
   int u_flit = 1, u_off = 0;
+  int K = 0;  // slots per input (0: FIFO inputs)
   std::vector<Chip> chips;
   std::vector<uint32_t> leaf_chip;  // leaf x's chip
   // What the leaves drive in the current cycle.
@@ -107,7 +120,34 @@ struct Cm5DataNetwork::Impl {
   uint64_t cyc = 0;
   uint64_t flit_hops = 0, kirchhoff_violations = 0, max_held = 0;
   void step();
+  int route(const Chip& ch, int i, uint32_t head, bool& fall) const;
 };
+
+// The output a head at input i asks for (-1: none, a climbing message with no unobstructed
+// parent); fall: it falls (all-fall-down).
+int Cm5DataNetwork::Impl::route(const Chip& ch, int i, uint32_t head, bool& fall) const {
+  const uint32_t U = (head >> 4) & 15u;
+  const int digit = static_cast<int>((head >> (12 + 2 * (ch.level - 1))) & 3u);
+  fall = false;
+  if ((head & 8u) || cyc >= ch.afd_at) {
+    fall = true;
+    return ((i < 4 ? i : i - 4) + ch.rot) % 4;
+  }
+  if (i < 4 && U != 0 && ch.parents > 0) {
+    uint32_t out_mask = ch.mo.up_mask;
+    const uint32_t dnode = (head >> 12) >> (2 * ch.level);
+    for (const auto& e : ch.mo.down)
+      if (e.first == dnode) out_mask |= e.second;
+    int free_ports[4], n = 0;
+    for (int q = 0; q < ch.parents; ++q)
+      if (!ch.obusy[static_cast<size_t>(4 + q)] && ch.credit[static_cast<size_t>(4 + q)] > 0 && !((out_mask >> q) & 1u))
+        free_ports[n++] = q;
+    if (n == 0) return -1;
+    const int rbits = (ch.lfsr >> (4 * (i % 4))) & 15;
+    return 4 + free_ports[rbits % n];
+  }
+  return digit;
+}
 
 Cm5DataNetwork::Cm5DataNetwork(const Cm5DataParams& params, const Cm5DataModelOptions& opt) : m_(std::make_unique<Impl>()) {
   Impl& s = *m_;
@@ -124,6 +164,7 @@ Cm5DataNetwork::Cm5DataNetwork(const Cm5DataParams& params, const Cm5DataModelOp
   s.NC = p.total_chips();
   s.u_flit = 4 / s.W;
   s.u_off = 4 % s.W;
+  s.K = p.slots;
   const uint32_t N = s.N, NC = s.NC;
   std::vector<Chip>& chips = s.chips;
   // The tree.
@@ -139,7 +180,15 @@ Cm5DataNetwork::Cm5DataNetwork(const Cm5DataParams& params, const Cm5DataModelOp
     ch.lfsr = cm5_chip_seed(p.seed, c);
     ch.peer.resize(n);
     ch.buf.resize(n);
-    for (auto& b : ch.buf) b.init(D);
+    for (auto& b : ch.buf) b.init(s.K > 0 ? 1 : D);
+    if (s.K > 0) {
+      ch.sl.assign(n, std::vector<Slot>(static_cast<size_t>(s.K)));
+      for (auto& v : ch.sl)
+        for (auto& sl : v) sl.flit.assign(static_cast<size_t>(p.slot_flits()), 0);
+      ch.as.assign(n, 0);
+      ch.ws.assign(n, 0);
+      ch.sptr.assign(n, 0);
+    }
     ch.busy.assign(n, 0);
     ch.up.assign(n, 0);
     ch.fall.assign(n, 0);
@@ -156,7 +205,7 @@ Cm5DataNetwork::Cm5DataNetwork(const Cm5DataParams& params, const Cm5DataModelOp
     ch.sent.assign(n, 0);
     ch.wr_left.assign(n, 0);
     ch.obusy.assign(n, 0);
-    ch.credit.assign(n, D);
+    ch.credit.assign(n, p.link_credits());
     ch.ptr.assign(n, 0);
     for (int k = 0; k < 2; ++k) {
       ch.out_valid[k].assign(n, 0);
@@ -234,6 +283,7 @@ void Cm5DataNetwork::Impl::step() {
   const int cur = static_cast<int>(cyc & 1), nxt = cur ^ 1;
   int req[8];
   int grant_in[8];
+  int req_slot[8];
   uint8_t fall_in[8];
   for (uint32_t c = 0; c < NC; ++c) {
     Chip& ch = chips[c];
@@ -245,6 +295,8 @@ void Cm5DataNetwork::Impl::step() {
       for (int k = 0; k < NI && idle; ++k) {
         const size_t sk = static_cast<size_t>(k);
         if (ch.busy[sk] || ch.buf[sk].size) idle = false;
+        if (K > 0)
+          for (const Slot& sl : ch.sl[sk]) idle = idle && sl.total == 0;
         const Peer& pe = ch.peer[sk];
         if (pe.leaf) {
           if (leaf_tx_valid[pe.id] || leaf_rx_credit[pe.id]) idle = false;
@@ -270,30 +322,36 @@ void Cm5DataNetwork::Impl::step() {
       req[i] = -1;
       grant_in[i] = -1;
       fall_in[i] = 0;
+      req_slot[i] = -1;
       const Buffer& b = ch.buf[static_cast<size_t>(i)];
-      if (ch.busy[static_cast<size_t>(i)] || b.size < FPW) continue;
+      if (ch.busy[static_cast<size_t>(i)]) continue;
+      if (K > 0) {
+        // Slots: the first slot, from the pointer, whose head word is in and whose output is
+        // free with a credit (for a climbing message: some unobstructed parent).
+        for (int k = 0; k < K && req[i] < 0; ++k) {
+          const int sidx = (ch.sptr[static_cast<size_t>(i)] + k) % K;
+          const Slot& sl = ch.sl[static_cast<size_t>(i)][static_cast<size_t>(sidx)];
+          if (sl.total == 0 || sl.started || sl.wr < FPW) continue;
+          uint32_t head = 0;
+          for (int f = 0; f < FPW; ++f) head |= sl.flit[static_cast<size_t>(f)] << (f * W);
+          bool fl = false;
+          const int o = route(ch, i, head, fl);
+          if (o < 0) continue;
+          if (o < 4 || fl) {
+            if (ch.obusy[static_cast<size_t>(o)] || ch.credit[static_cast<size_t>(o)] == 0) continue;
+          }
+          req[i] = o;
+          fall_in[i] = fl;
+          req_slot[i] = sidx;
+        }
+        continue;
+      }
+      if (b.size < FPW) continue;
       uint32_t head = 0;
       for (int k = 0; k < FPW; ++k) head |= b.flit[b.at(k)] << (k * W);
-      const uint32_t U = (head >> 4) & 15u;
-      const int digit = static_cast<int>((head >> (12 + 2 * (ch.level - 1))) & 3u);
-      if ((head & 8u) || cyc >= ch.afd_at) {
-        req[i] = ((i < 4 ? i : i - 4) + ch.rot) % 4;  // falling
-        fall_in[i] = 1;
-      } else if (i < 4 && U != 0 && ch.parents > 0) {
-        uint32_t out_mask = ch.mo.up_mask;
-        const uint32_t dnode = (head >> 12) >> (2 * ch.level);
-        for (const auto& e : ch.mo.down)
-          if (e.first == dnode) out_mask |= e.second;
-        int free_ports[4], n = 0;
-        for (int q = 0; q < ch.parents; ++q)
-          if (!ch.obusy[static_cast<size_t>(4 + q)] && ch.credit[static_cast<size_t>(4 + q)] > 0 && !((out_mask >> q) & 1u))
-            free_ports[n++] = q;
-        if (n == 0) continue;
-        const int rbits = (ch.lfsr >> (4 * (i % 4))) & 15;
-        req[i] = 4 + free_ports[rbits % n];
-      } else {
-        req[i] = digit;
-      }
+      bool fl = false;
+      req[i] = route(ch, i, head, fl);
+      fall_in[i] = fl;
     }
     // 2. Round-robin grants on the free outputs.
     for (int o = 0; o < NI; ++o) {
@@ -313,10 +371,11 @@ void Cm5DataNetwork::Impl::step() {
     for (int i = 0; i < NI; ++i) {
       const size_t si = static_cast<size_t>(i);
       Buffer& b = ch.buf[si];
-      if (!ch.busy[si] || b.size == 0) continue;
+      if (!ch.busy[si]) continue;
       const size_t o = static_cast<size_t>(ch.dest[si]);
-      if (ch.credit[o] == 0) continue;
-      const uint32_t raw = b.flit[b.at(0)];
+      Slot* sl = K > 0 ? &ch.sl[si][static_cast<size_t>(ch.as[si])] : nullptr;
+      if (sl ? sl->rd == sl->wr : (b.size == 0 || ch.credit[o] == 0)) continue;  // slots: the credit was taken at the grant
+      const uint32_t raw = sl ? sl->flit[static_cast<size_t>(sl->rd)] : b.flit[b.at(0)];
       uint32_t f = raw;
       if (ch.up[si] && ch.sent[si] == u_flit) f = (f - (1u << u_off)) & wmask;
       if (ch.fall[si] && ch.sent[si] == 0) f |= 8u;
@@ -338,18 +397,29 @@ void Cm5DataNetwork::Impl::step() {
       }
       ch.out_valid[nxt][o] = 1;
       ch.out_data[nxt][o] = f;
-      ch.out_msg[nxt][o] = b.msg[b.at(0)];
       if (ch.sent[si] == 0) ++ch.cnt.out[o];
-      b.head[b.at(0)] = 0;
-      b.first = b.first + 1 == b.cap() ? 0 : b.first + 1;
-      --b.size;
-      ch.in_credit[nxt][si] = 1;
-      --ch.credit[o];
+      if (sl) {
+        ch.out_msg[nxt][o] = sl->msg;
+        ++sl->rd;
+      } else {
+        ch.out_msg[nxt][o] = b.msg[b.at(0)];
+        b.head[b.at(0)] = 0;
+        b.first = b.first + 1 == b.cap() ? 0 : b.first + 1;
+        --b.size;
+        ch.in_credit[nxt][si] = 1;
+        --ch.credit[o];
+      }
       ++ch.sent[si];
       ++flit_hops;
       if (--ch.left[si] == 0) {
         ch.busy[si] = 0;
         ch.obusy[o] = 0;
+        if (sl) {  // the slot is free: its credit goes back
+          sl->total = sl->wr = sl->rd = 0;
+          sl->started = false;
+          sl->msg = -1;
+          ch.in_credit[nxt][si] = 1;
+        }
       }
     }
     // 4. The grants take effect.
@@ -358,7 +428,17 @@ void Cm5DataNetwork::Impl::step() {
       if (o < 0) continue;
       const size_t si = static_cast<size_t>(i);
       const Buffer& b = ch.buf[si];
-      const int len = static_cast<int>(b.flit[b.at(0)] & 7u);
+      int len = 0;
+      if (K > 0) {
+        Slot& sl = ch.sl[si][static_cast<size_t>(req_slot[i])];
+        sl.started = true;
+        len = static_cast<int>(sl.flit[0] & 7u);
+        ch.as[si] = req_slot[i];
+        ch.sptr[si] = (req_slot[i] + 1) % K;
+        --ch.credit[static_cast<size_t>(o)];  // a slot of the receiver, for the whole message
+      } else {
+        len = static_cast<int>(b.flit[b.at(0)] & 7u);
+      }
       ch.busy[si] = 1;
       ch.up[si] = o >= 4;
       ch.fall[si] = fall_in[i];
@@ -396,6 +476,23 @@ void Cm5DataNetwork::Impl::step() {
       const int idx = ch.wr_left[sk] == 0 ? 0 : ch.wr_idx[sk];
       if (fault_here && k == p.fault.port && idx == p.fault.flit) f ^= p.fault.mask;
       ch.wr_idx[sk] = idx + 1;
+      if (K > 0) {
+        std::vector<Slot>& v = ch.sl[sk];
+        if (ch.wr_left[sk] == 0) {  // a head: the first free slot takes the message
+          int k = 0;
+          while (k < K && v[static_cast<size_t>(k)].total != 0) ++k;
+          if (k == K) throw std::logic_error("cm5data model: no free slot (flow control broken)");
+          ch.ws[sk] = k;
+          v[static_cast<size_t>(k)].total = (static_cast<int>(f & 7u) + 2) * FPW;
+          v[static_cast<size_t>(k)].msg = m;
+          ++ch.cnt.in[sk];
+          ch.wr_left[sk] = (static_cast<int>(f & 7u) + 2) * FPW;
+        }
+        Slot& sl = v[static_cast<size_t>(ch.ws[sk])];
+        sl.flit[static_cast<size_t>(sl.wr++)] = f;
+        --ch.wr_left[sk];
+        continue;
+      }
       Buffer& b = ch.buf[sk];
       if (b.size == b.cap()) throw std::logic_error("cm5data model: input buffer overflow (flow control broken)");
       const size_t at = b.at(b.size);
@@ -435,6 +532,8 @@ void Cm5DataNetwork::Impl::step() {
         out += ch.cnt.out[static_cast<size_t>(k)];
         const Buffer& b = ch.buf[static_cast<size_t>(k)];
         for (int j = 0; j < b.size; ++j) held += b.head[b.at(j)];
+        if (K > 0)
+          for (const Slot& sl : ch.sl[static_cast<size_t>(k)]) held += sl.total > 0 && sl.rd == 0;
       }
       if (in != out + held) ++kirchhoff_violations;
       max_held = std::max(max_held, held);
@@ -446,12 +545,13 @@ void Cm5DataNetwork::Impl::step() {
 Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataModelOptions& opt) {
   validate(p, "model");
   check_cm5_traffic(t, p, "model traffic");
-  const int W = p.link_bits, FPW = p.flits_per_word(), D = p.buffer_flits();
+  const int W = p.link_bits, FPW = p.flits_per_word();
   const uint32_t wmask = W == 32 ? 0xFFFFFFFFu : ((1u << W) - 1u);
   const uint32_t N = p.leaves();
   Cm5DataNetwork net(p, opt);
   std::vector<Leaf> leaves(N);
-  for (auto& lf : leaves) lf.credits = D;
+  for (auto& lf : leaves) lf.credits = p.link_credits();
+  const bool slots = p.slots > 0;  // credits are slots: one per message, taken at its first flit
   Cm5DataRunResult r;
   r.deliveries.resize(t.messages.size());
   for (size_t i = 0; i < t.messages.size(); ++i) {
@@ -468,10 +568,12 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
     for (uint32_t x = 0; x < N; ++x) {
       Leaf& lf = leaves[x];
       lf.tx_valid = false;
-      if (lf.next < lf.queue.size() && lf.credits > 0) {
+      bool head_now = false;
+      if (lf.next < lf.queue.size() && (lf.credits > 0 || (slots && lf.flit > 0))) {
         const size_t m = lf.queue[lf.next];
         if (t.messages[m].inject_at <= cyc) {
           if (lf.flit == 0) {
+            head_now = true;
             lf.words = cm5_message_words(p, t.messages[m]);
             r.deliveries[m].sent = cyc;
             ++r.leaf_injected;
@@ -487,10 +589,11 @@ Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic&
           }
         }
       }
-      lf.credits += (net.tx_credit(x) ? 1 : 0) - (lf.tx_valid ? 1 : 0);
+      lf.credits += (net.tx_credit(x) ? 1 : 0) - (lf.tx_valid && (!slots || head_now) ? 1 : 0);
       // Receive.
       const bool rx_credit = lf.rx_credit;
-      lf.rx_credit = net.rx_valid(x);
+      // FIFO links: a credit per flit taken; slots: one when a message's last flit is in.
+      lf.rx_credit = net.rx_valid(x) && (!slots || (lf.rx_flits > 0 && lf.rx_flits + 1 == lf.rx_total));
       net.drive(x, lf.tx_valid, lf.tx_data, lf.tx_msg, rx_credit);
       if (net.rx_valid(x)) {
         const uint32_t f = net.rx_data(x);

@@ -9,6 +9,9 @@
 //   chip NI                                  (one per chip, in chip order: its port count)
 //   msg SRC INJECT_AT NWORDS W0 W1 ...       (hex words: head, data, CRC; each leaf's in order)
 //   afd CHIP CYCLE                           (the chip enters all-fall-down mode at CYCLE)
+//   slots K                                  (the chips' inputs hold K message slots: D = K
+//                                             credits, one per message, taken at its first
+//                                             flit; a leaf returns one at a message's last flit)
 // Output:
 //   tx MSG CYCLE                             (the message's first flit on its leaf link)
 //   rx LEAF CYCLE NWORDS W0 W1 ...           (the message's last flit on the leaf link at CYCLE)
@@ -58,7 +61,7 @@ int main(int argc, char** argv) {
   if (argc != 3) die("usage: harness INPUT OUTPUT");
   FILE* in = std::fopen(argv[1], "r");
   if (!in) die("cannot open input");
-  int N = 0, W = 0, D = 0;
+  int N = 0, W = 0, D = 0, slots = 0;
   uint64_t max_cycles = 0;
   std::vector<int> chip_ports;
   std::vector<Msg> msgs;
@@ -68,6 +71,8 @@ int main(int argc, char** argv) {
   while (std::fscanf(in, "%15s", kind) == 1) {
     if (!std::strcmp(kind, "params")) {
       if (std::fscanf(in, "%d %d %d %" SCNu64, &N, &W, &D, &max_cycles) != 4) die("bad params");
+    } else if (!std::strcmp(kind, "slots")) {
+      if (std::fscanf(in, "%d", &slots) != 1) die("bad slots");
     } else if (!std::strcmp(kind, "chip")) {
       int ni = 0;
       if (std::fscanf(in, "%d", &ni) != 1) die("bad chip");
@@ -123,12 +128,13 @@ int main(int argc, char** argv) {
     for (int x = 0; x < N; ++x) {
       Leaf& lf = leaves[static_cast<size_t>(x)];
       // Send.
-      bool sent = false;
+      bool sent = false, head = false;
       uint32_t flit = 0;
-      if (lf.next < lf.queue.size() && lf.credits > 0) {
+      if (lf.next < lf.queue.size() && (lf.credits > 0 || (slots > 0 && lf.flit > 0))) {
         const size_t m = lf.queue[lf.next];
         if (msgs[m].inject_at <= t) {
-          if (lf.flit == 0) std::fprintf(out, "tx %zu %" PRIu64 "\n", m, t);
+          head = lf.flit == 0;
+          if (head) std::fprintf(out, "tx %zu %" PRIu64 "\n", m, t);
           flit = (msgs[m].words[static_cast<size_t>(lf.flit / FPW)] >> ((lf.flit % FPW) * W)) & wmask;
           sent = true;
           if (++lf.flit == static_cast<int>(msgs[m].words.size()) * FPW) {
@@ -139,11 +145,12 @@ int main(int argc, char** argv) {
       }
       set_bit(top->leaf_tx_valid, x, sent);
       set_field(top->leaf_tx_data, x * W, W, flit);
-      lf.credits += (get_bit(top->leaf_tx_credit, x) ? 1 : 0) - (sent ? 1 : 0);
-      // Receive; the credit goes back in the next cycle.
+      lf.credits += (get_bit(top->leaf_tx_credit, x) ? 1 : 0) - (sent && (slots == 0 || head) ? 1 : 0);
+      // Receive; the credit goes back in the next cycle (slots: at a message's last flit).
       set_bit(top->leaf_rx_credit, x, lf.rx_credit);
-      lf.rx_credit = get_bit(top->leaf_rx_valid, x);
-      if (lf.rx_credit) {
+      const bool rx = get_bit(top->leaf_rx_valid, x);
+      lf.rx_credit = rx && (slots == 0 || (lf.rx_flits > 0 && lf.rx_flits + 1 == lf.rx_total));
+      if (rx) {
         const uint32_t f = static_cast<uint32_t>(get_field(top->leaf_rx_data, x * W, W));
         if (lf.rx_flits == 0) {
           lf.rx_total = (static_cast<int>(f & 7u) + 2) * FPW;

@@ -34,7 +34,8 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
   const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
   {
     std::ofstream in(in_path);
-    in << "params " << p.leaves() << ' ' << p.link_bits << ' ' << p.buffer_flits() << ' ' << opt.max_cycles << '\n';
+    in << "params " << p.leaves() << ' ' << p.link_bits << ' ' << p.link_credits() << ' ' << opt.max_cycles << '\n';
+    if (p.slots > 0) in << "slots " << p.slots << '\n';
     for (uint32_t c = 0; c < p.total_chips(); ++c) in << "chip " << 4 + p.parents_at(cm5_chip_pos(p, c).level) << '\n';
     for (size_t c = 0; c < opt.afd_at.size(); ++c)
       if (opt.afd_at[c] != kCm5Never) in << "afd " << c << ' ' << opt.afd_at[c] << '\n';

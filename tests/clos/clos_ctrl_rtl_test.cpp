@@ -6,15 +6,11 @@
 #include "sim/clos/clos_ctrl_rtl.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
-#include "gen/core/process.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {
@@ -130,21 +126,12 @@ TEST(ClosCtrlRtl, LintsCleanAndSynthesizes) {
     const fs::path sdir = testing_checks::temp_dir("clos-switched");
     EXPECT_EQ(testing_checks::lint_problems(s, s.top, sdir), "");
     fs::remove_all(sdir);
-    const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-ctrl-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    write_design(d, dir.string());
-    std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
-    for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
-    const std::string log = (dir / "lint.log").string();
-    EXPECT_EQ(run_child(cmd, 300, log), 0);
-    std::stringstream ss;
-    ss << std::ifstream(log).rdbuf();
-    EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
+    const fs::path dir = testing_checks::temp_dir("clos-ctrl");
+    EXPECT_EQ(testing_checks::lint_problems(d, d.top, dir), "");
     if (c.clos.select_pair) {
-      std::string script = "read_verilog";
-      for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-      script += "; synth_ice40 -top " + d.top;
-      EXPECT_EQ(run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 600, ""), 0);
+      bool ok = false;
+      const std::string log = testing_checks::synth_ice40(d, d.top, dir, &ok);
+      EXPECT_TRUE(ok) << log;
     }
     fs::remove_all(dir);
   }

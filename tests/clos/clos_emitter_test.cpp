@@ -7,11 +7,8 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "gen/core/errors.h"
-#include "gen/core/process.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {
@@ -19,7 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing_checks::file_of;
 using testing_checks::temp_dir;
-using testing_checks::slurp_log;
+using testing_checks::lint_problems;
+using testing_checks::synth_ice40;
 
 ClosConfig cfg(int m, int n, int r, int w) {
   ClosConfig c;
@@ -66,15 +64,7 @@ class ClosEmitterMatrix : public ::testing::TestWithParam<Shape> {};
 TEST_P(ClosEmitterMatrix, LintsCleanWithVerilatorWall) {
   const Shape k = GetParam();
   const fs::path dir = temp_dir("lint");
-  const auto d = emit_clos(cfg(k.m, k.n, k.r, k.w));
-  write_design(d, dir.string());
-  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", "clos_network"};
-  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
-  const std::string log = (dir / "lint.log").string();
-  const int rc = run_child(cmd, 300, log);
-  const std::string text = slurp_log(log);
-  EXPECT_EQ(rc, 0) << text;
-  EXPECT_EQ(text.find("%Warning"), std::string::npos) << text;
+  EXPECT_EQ(lint_problems(emit_clos(cfg(k.m, k.n, k.r, k.w)), "clos_network", dir), "");
   fs::remove_all(dir);
 }
 
@@ -90,17 +80,10 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ClosEmitterMatrix,
 TEST(ClosEmitter, SynthesizesForIce40) {
   for (const Shape& k : {Shape{2, 2, 4, 8}, Shape{4, 4, 4, 4}}) {
     const fs::path dir = temp_dir("yosys");
-    const auto d = emit_clos(cfg(k.m, k.n, k.r, k.w));
-    write_design(d, dir.string());
-    std::string script = "read_verilog";
-    for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-    script += "; synth_ice40 -top clos_network; stat";
-    const std::string log = (dir / "yosys.log").string();
-    const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 600, "");
-    const std::string text = slurp_log(log);
-    EXPECT_EQ(rc, 0) << text;
-    EXPECT_NE(text.find("SB_LUT4"), std::string::npos) << text;
-    EXPECT_NE(text.find("SB_DFF"), std::string::npos) << text;  // the select registers
+    bool ok = false;
+    // (flip-flops: the select registers)
+    const std::string log = synth_ice40(emit_clos(cfg(k.m, k.n, k.r, k.w)), "clos_network", dir, &ok);
+    EXPECT_TRUE(ok) << log;
     fs::remove_all(dir);
   }
 }

@@ -5,14 +5,11 @@
 #include "sim/clos/clos_hnode_rtl.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "gen/clos/clos_emitter.h"
-#include "gen/core/process.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
@@ -88,25 +85,14 @@ TEST(ClosHnodeRtl, AWrongDecisionIsCaught) {
 TEST(ClosHnodeRtl, LintsCleanAndSynthesizes) {
   for (const ClosConfig& c : {cfg(5, 3, 8, 2), cfg(32, 32, 32, 5), cfg(3, 2, 3, 1)})
   for (const GeneratedDesign& d : {emit_clos_hnode(c), emit_clos_leaf_status(c, 12, 4)}) {
-    const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-hnode-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    write_design(d, dir.string());
-    std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
-    for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
-    const std::string log = (dir / "lint.log").string();
-    EXPECT_EQ(run_child(cmd, 300, log), 0);
-    std::stringstream ss;
-    ss << std::ifstream(log).rdbuf();
-    EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
-    if (c.clos.m == 32) {  // the paper's hnode: lint only (its 32 WaitingQueues are flip-flops: slow to synthesize)
-      fs::remove_all(dir);
-      continue;
+    const fs::path dir = testing_checks::temp_dir("clos-hnode");
+    EXPECT_EQ(testing_checks::lint_problems(d, d.top, dir), "") << clos_name(c.clos);
+    // (the paper's hnode, m = 32: lint only; its 32 WaitingQueues are flip-flops, slow to synthesize)
+    if (c.clos.m != 32) {
+      bool ok = false;
+      const std::string log = testing_checks::synth_ice40(d, d.top, dir, &ok);
+      EXPECT_TRUE(ok) << clos_name(c.clos) << "\n" << log;
     }
-    std::string script = "read_verilog";
-    for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-    script += "; synth_ice40 -top " + d.top;
-    const std::string ylog = (dir / "yosys.log").string();
-    EXPECT_EQ(run_child({CMNET_YOSYS, "-q", "-p", script, "-l", ylog}, 600, ""), 0) << clos_name(c.clos);
     fs::remove_all(dir);
   }
 }

@@ -5,15 +5,12 @@
 #include "sim/clos/clos_tree_rtl.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "gen/core/errors.h"
-#include "gen/core/process.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
@@ -48,24 +45,15 @@ TEST(ClosTreeRtl, EveryMessageTakesTheModelsRoute) {
 
 TEST(ClosTreeRtl, LintsCleanAndSynthesizes) {
   for (const ClosTreeLayout& l : {clos_tree_layout(2, {1, 2, 3}), clos_tree_layout(1, {2, 2})}) {
-  const GeneratedDesign d = emit_clos_tree(l);
-  const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-tree-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  write_design(d, dir.string());
-  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
-  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
-  const std::string log = (dir / "lint.log").string();
-  EXPECT_EQ(run_child(cmd, 300, log), 0);
-  std::stringstream ss;
-  ss << std::ifstream(log).rdbuf();
-  EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
-  if (l.leaves <= 8) {  // synthesis of the small one only (test time)
-    std::string script = "read_verilog";
-    for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
-    script += "; synth_ice40 -top " + d.top;
-    EXPECT_EQ(run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 600, ""), 0);
-  }
-  fs::remove_all(dir);
+    const GeneratedDesign d = emit_clos_tree(l);
+    const fs::path dir = testing_checks::temp_dir("clos-tree");
+    EXPECT_EQ(testing_checks::lint_problems(d, d.top, dir), "");
+    if (l.leaves <= 8) {  // synthesis of the small one only (test time)
+      bool ok = false;
+      const std::string log = testing_checks::synth_ice40(d, d.top, dir, &ok);
+      EXPECT_TRUE(ok) << log;
+    }
+    fs::remove_all(dir);
   }
 }
 

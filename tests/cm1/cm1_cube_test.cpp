@@ -55,10 +55,7 @@ TEST(CubeTop, LintCleanDeterministicAndChecked) {
       {cfg(2, 4, 3), sim_options()}, {vp, two}, {cfg(1, 1, 2), wide}, {cfg(2, 2, 3), wide}};
   for (size_t i = 0; i < ks.size(); ++i) {
     const GeneratedDesign d = emit_cm1_cube_board_top(ks[i].first, ks[i].second);
-    const std::string log = lint(d, std::to_string(i));
-    EXPECT_EQ(log.find("%Warning"), std::string::npos) << "case " << i << "\n" << log;
-    EXPECT_EQ(log.find("%Error"), std::string::npos) << "case " << i << "\n" << log;
-    EXPECT_EQ(log.find("exit "), std::string::npos) << "case " << i << "\n" << log;
+    EXPECT_EQ(lint(d, std::to_string(i)), "") << "case " << i;
   }
   // Same inputs, same bytes; the expectations file names every chip.
   CubeSelfTestExpect e;

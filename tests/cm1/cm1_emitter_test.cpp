@@ -101,40 +101,21 @@ class Cm1EmitterMatrix : public ::testing::TestWithParam<LintCase> {};
 TEST_P(Cm1EmitterMatrix, LintsCleanWithVerilatorWall) {
   const LintCase k = GetParam();
   const fs::path dir = temp_dir("lint");
-  const auto d = emit_cm1(cfg(k.c, k.P, k.d, k.v, k.b));
-  write_design(d, dir.string());
   // The whole network for small cubes; the chip (what a c = 12 machine is made of) always.
   const std::string top = k.c <= 6 ? "cm1_network" : "cm1_chip";
-  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", top};
-  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
-  const std::string log = (dir / "lint.log").string();
-  const int rc = run_child(cmd, 1800, log);  // a hang detector only: c = 6 takes minutes on a loaded machine
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(rc, 0) << ss.str();
-  EXPECT_EQ(ss.str().find("%Warning"), std::string::npos) << ss.str();
+  EXPECT_EQ(testing_checks::lint_problems(emit_cm1(cfg(k.c, k.P, k.d, k.v, k.b)), top, dir), "");
   fs::remove_all(dir);
 }
 
 TEST_P(Cm1EmitterMatrix, SynthesizesWithYosys) {
   const LintCase k = GetParam();
   const fs::path dir = temp_dir("yosys");
-  const auto d = emit_cm1(cfg(k.c, k.P, k.d, k.v, k.b));
-  write_design(d, dir.string());
-  std::string script = "read_verilog";
-  for (const auto& f : d.verilog_files()) script += " " + (dir / f).string();
   // The whole network where it is small; otherwise the chip it is built from (a c = 12
   // network is 4096 of them).
   const std::string top = (k.c <= 3 && k.P <= 4) ? "cm1_network" : "cm1_chip";
-  script += "; synth -top " + top + "; stat";
-  const std::string log = (dir / "yosys.log").string();
-  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 1800, "");
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(rc, 0) << ss.str();
-  EXPECT_NE(ss.str().find("Number of cells"), std::string::npos);
+  bool ok = false;
+  const std::string log = testing_checks::synth_generic(emit_cm1(cfg(k.c, k.P, k.d, k.v, k.b)), top, dir, &ok);
+  EXPECT_TRUE(ok) << log;
   fs::remove_all(dir);
 }
 

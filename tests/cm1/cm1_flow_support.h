@@ -1,5 +1,6 @@
 // Helpers shared by the FPGA-flow tests (flow_test.cpp, cm1_cube_test.cpp): files, temporary
-// directories, small configs, expected errors, and Verilator lint of a generated design.
+// directories, small configs, expected errors, and Verilator lint of a generated design (the
+// shared check of tests/core/emitter_checks.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include "gen/cm1/cm1_emitter.h"
 #include "gen/cm1/cm1_config.h"
 #include "sim/core/rtl_build.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet::flow_support {
 
@@ -49,18 +51,12 @@ inline std::string expect_error(const std::function<void()>& f) {
   return {};
 }
 
-// `verilator --lint-only -Wall` of the design: its log, prefixed "exit N" when it failed.
+// `verilator --lint-only -Wall` of the design with its own top: "" when clean, else the log.
 inline std::string lint(const GeneratedDesign& d, const std::string& tag) {
   const fs::path dir = temp_dir("lint-" + tag);
-  write_design(d, dir.string());
-  std::vector<std::string> cmd = {CMNET_VERILATOR, "--lint-only", "-Wall", "--top-module", d.top};
-  for (const auto& f : d.verilog_files()) cmd.push_back((dir / f).string());
-  const std::string log = (dir / "lint.log").string();
-  const int rc = run_child(cmd, 1800, log);  // hang detector only
-  std::string text = slurp(log);
-  if (rc != 0 && text.empty()) text = "verilator exit " + std::to_string(rc);
+  std::string problems = testing_checks::lint_problems(d, d.top, dir);
   fs::remove_all(dir);
-  return rc == 0 ? text : "exit " + std::to_string(rc) + "\n" + text;
+  return problems;
 }
 
 }  // namespace cmnet::flow_support

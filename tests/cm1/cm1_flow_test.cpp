@@ -233,10 +233,7 @@ TEST(FlowTops, LintClean) {
   for (size_t i = 0; i < ks.size(); ++i) {
     const K& k = ks[i];
     const GeneratedDesign d = k.chip ? emit_cm1_chip_board_top(k.c, k.o) : emit_cm1_board_top(k.c, k.o);
-    const std::string log = lint(d, std::to_string(i));
-    EXPECT_EQ(log.find("%Warning"), std::string::npos) << d.top << " case " << i << "\n" << log;
-    EXPECT_EQ(log.find("%Error"), std::string::npos) << d.top << " case " << i << "\n" << log;
-    EXPECT_EQ(log.find("exit "), std::string::npos) << d.top << " case " << i << "\n" << log;
+    EXPECT_EQ(lint(d, std::to_string(i)), "") << d.top << " case " << i;
   }
 }
 

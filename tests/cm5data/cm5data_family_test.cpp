@@ -86,6 +86,35 @@ TEST(Cm5Family, BoardTopOnTheStreamShellAndRefusals) {
   }
 }
 
+TEST(Cm5Family, SlotsNetworkRefusedOnTheBoard) {
+  // Input slots count credits per message; the board's leaf interfaces count them per flit.
+  const NetworkConfig cfg = parse_config(
+      R"({"network":"cm5data","name":"s","cm5data":{"height":2,"slots":2}})", "slots.json");
+  const Family& f = find_family("cm5data", "here");
+  EXPECT_NE(f.summary(cfg).find("(2 message slots)"), std::string::npos) << f.summary(cfg);
+  Board b;
+  b.clock_mhz = 12;
+  const std::string want = "slots.json: cm5data: slots = 2 is not supported by ";
+  try {
+    f.board_top(cfg, b, BuildArgs{});
+    ADD_FAILURE() << "build accepted slots";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(want + "build"), std::string::npos) << e.what();
+  }
+  try {
+    f.run(cfg, RunArgs{});
+    ADD_FAILURE() << "run accepted slots";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(want + "run"), std::string::npos) << e.what();
+  }
+  try {
+    f.sweep(cfg, SweepArgs{});
+    ADD_FAILURE() << "sweep accepted slots";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(want + "sweep"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Cm5Family, SimWritesJsonLinesOnBothEngines) {
   const Family* f = nullptr;
   const NetworkConfig cfg = load_network(example("cm5data_16.json"), &f);

@@ -80,4 +80,18 @@ inline std::string synth_ice40(const GeneratedDesign& d, const std::string& top,
   return log + slurp_log(dir / "yosys.out");
 }
 
+// yosys's generic `synth` of the design with `top` (for designs not meant for one FPGA, e.g. a
+// whole network); returns the log. *ok says whether yosys succeeded and printed its statistics.
+inline std::string synth_generic(const GeneratedDesign& d, const std::string& top, const fs::path& dir, bool* ok) {
+  write_design(d, dir.string());
+  std::string script = "read_verilog";
+  for (const auto& f : d.verilog_files()) script.append(" ").append((dir / f).string());
+  script.append("; synth -top ").append(top).append("; stat");
+  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 1800,
+                           (dir / "yosys.out").string());
+  const std::string log = slurp_log(dir / "yosys.log");
+  *ok = rc == 0 && log.find("Number of cells") != std::string::npos;
+  return log + slurp_log(dir / "yosys.out");
+}
+
 }  // namespace cmnet::testing_checks

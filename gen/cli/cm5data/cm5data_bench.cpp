@@ -43,7 +43,7 @@ struct Point {
   uint64_t cycles = 0;
 };
 
-Cm5DataConfig bench_config(int h, const std::string& profile, int buffer_words = 2) {
+Cm5DataConfig bench_config(int h, const std::string& profile, int buffer_words = 2, int slots = 0) {
   Cm5DataConfig c;
   c.name = "bench";
   c.cm5.height = h;
@@ -51,6 +51,7 @@ Cm5DataConfig bench_config(int h, const std::string& profile, int buffer_words =
   c.cm5.link_bits = 4;
   c.cm5.max_words = kWords;
   c.cm5.buffer_words = buffer_words;
+  c.cm5.slots = slots;
   c.cm5.seed = 1;
   return c;
 }
@@ -116,11 +117,12 @@ const char* paper_name(const std::string& pattern) {
 // nextpnr-ice40; its ports come from a shift chain, so nothing is optimised away): the CM-5's chip
 // (W = 4, 2-word input buffers, 5-word messages) with 2 and with 4 parents.
 json cm5data_chip_on_ice40(const std::string& dir) {
-  std::printf("\n== one router chip on the iCE40 HX8K (W = 4, input buffers of 2 words, messages of 1..5 words)\n");
+  std::printf("\n== one router chip on the iCE40 HX8K (W = 4, messages of 1..5 words; input buffers of 2 words, or sN: N message slots)\n");
   std::printf("   %-8s %7s %7s %7s %5s %16s %10s\n", "parents", "LUT4", "FF", "carry", "RAM", "logic cells", "Fmax MHz");
   json rows = json::array();
-  for (int parents : {2, 4}) {
+  for (const auto& [parents, slots] : std::vector<std::pair<int, int>>{{2, 0}, {4, 0}, {2, 8}, {4, 8}}) {
     Cm5DataParams p;
+    p.slots = slots;  // 8 slots: the slot memory (synchronous read) can be block RAM
     p.height = 3;
     p.profile.clear();
     p.parents = {parents, parents};
@@ -128,11 +130,12 @@ json cm5data_chip_on_ice40(const std::string& dir) {
     p.buffer_words = 2;
     p.max_words = 5;
     const std::string top = "cm5data_router_p" + std::to_string(parents);
+    const std::string label = std::to_string(parents) + (slots ? " s" + std::to_string(slots) : "");
     ModulePlaceOptions o;
-    o.dir = dir + "/" + top;
+    o.dir = dir + "/" + top + (slots ? "-slots" + std::to_string(slots) : "");
     // Placed for the boards' 12 MHz; Fmax is measured either way (the CM-5's chip ran at 40 MHz).
     o.freq_mhz = 12;
-    json row = {{"parents", parents}, {"top", top}};
+    json row = {{"parents", parents}, {"slots", slots}, {"top", top}};
     try {
       const ModulePlacement m = place_module_ice40(emit_cm5data_router(p, parents), top, o);
       row.update({{"luts", m.luts}, {"ffs", m.ffs}, {"carries", m.carries}, {"ram_blocks", m.ram_blocks},
@@ -140,7 +143,7 @@ json cm5data_chip_on_ice40(const std::string& dir) {
                   {"logic_cells_available", m.logic_cells_available}, {"fmax_mhz", m.fmax_mhz},
                   {"timing_met_12mhz", m.timing_met},
                   {"meets_cm5_40mhz", m.fmax_mhz >= 40}});
-      std::printf("   %-8d %7ld %7ld %7ld %5ld %7ld / %6ld %10.1f%s\n", parents, m.luts, m.ffs, m.carries, m.ram_blocks,
+      std::printf("   %-8s %7ld %7ld %7ld %5ld %7ld / %6ld %10.1f%s\n", label.c_str(), m.luts, m.ffs, m.carries, m.ram_blocks,
                   m.logic_cells, m.logic_cells_available, m.fmax_mhz, m.wrapped ? "  (ports through a shift chain)" : "");
     } catch (const std::exception& e) {
       // Most likely it does not fit: the synthesis counts still say how far off.
@@ -151,11 +154,11 @@ json cm5data_chip_on_ice40(const std::string& dir) {
       try {
         const ModulePlacement m = place_module_ice40(emit_cm5data_router(p, parents), top, s);
         row.update({{"luts", m.luts}, {"ffs", m.ffs}, {"carries", m.carries}, {"ram_blocks", m.ram_blocks}});
-        std::printf("   %-8d %7ld %7ld %7ld %5ld %16s %10s  (not placed: %s)\n", parents, m.luts, m.ffs, m.carries,
+        std::printf("   %-8s %7ld %7ld %7ld %5ld %16s %10s  (not placed: %s)\n", label.c_str(), m.luts, m.ffs, m.carries,
                     m.ram_blocks, "-", "-", e.what());
       } catch (const std::exception& e2) {
         row["synth_error"] = e2.what();
-        std::printf("   %-8d failed: %s\n", parents, e2.what());
+        std::printf("   %-8s failed: %s\n", label.c_str(), e2.what());
       }
     }
     std::fflush(stdout);
@@ -283,6 +286,39 @@ int cm5data_bench(const BenchArgs& a) {
   }
   out["buffer_depth"] = depth;
 
+  // The chip's input organisation (no virtual channels): FIFO inputs of 2, 7 (one whole message)
+  // and 14 words, against k message slots per input (Cm5DataParams::slots: a message for a free
+  // output passes one waiting for a busy one). Saturation as a fraction of the bound, beside a
+  // cycle-level NoC simulator's full-bisection 4-ary fat tree with 16 VCs of 8 flits (0.79 at 64).
+  std::printf("== saturation by input organisation (model, CM-5 profile, fraction of the bound; a NoC simulator's 4-ary "
+              "fat tree with 16 VCs of 8 flits: 0.79 at 64 nodes, 0.73 at 1,024)\n");
+  std::printf("   %-26s", "inputs");
+  for (int h : {3, 4})
+    for (const auto& pat : patterns) std::printf(" %5u %-6.6s", 1u << (2 * h), pat.c_str());
+  std::printf("\n");
+  json options = json::array();
+  const std::vector<std::pair<int, int>> orgs = {{2, 0}, {7, 0}, {14, 0}, {2, 2}, {2, 4}, {2, 6}, {2, 8}};
+  for (const auto& [bw, k] : orgs) {
+    const std::string name = k == 0 ? "FIFO " + std::to_string(bw) + " words" : std::to_string(k) + " slots (" + std::to_string(7 * k) + " words)";
+    std::printf("   %-26s", name.c_str());
+    for (int h : {3, 4})
+      for (const auto& pat : patterns) {
+        const Cm5DataConfig cfg = bench_config(h, "cm5", bw, k);
+        const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
+        double sat = 0;
+        for (double ld : std::vector<double>{0.75, 0.9, 1.0, 1.1, 1.25})
+          sat = std::max(sat, run_point(cfg, "model", pat, b.rate_per_leaf, ld, warmup, cycles, 7).accepted);
+        std::printf(" %12.3f", sat / b.rate_per_leaf);
+        std::fflush(stdout);
+        options.push_back({{"inputs", name}, {"buffer_words", bw}, {"slots", k}, {"leaves", cfg.cm5.leaves()},
+                           {"pattern", pat}, {"saturation", sat}, {"bound", b.rate_per_leaf},
+                           {"over_bound", sat / b.rate_per_leaf}, {"beats_0_79", sat / b.rate_per_leaf > 0.79}});
+      }
+    std::printf("\n");
+  }
+  std::printf("\n");
+  out["input_organisation"] = options;
+
   // What stops the saturation short of the bound: per level and direction, what the output
   // ports did at saturation (load 1.25 of the bound, uniform random, 64 leaves, CM-5 profile)
   // with 2-word buffers and with whole-message (7-word) buffers.
@@ -339,33 +375,54 @@ int cm5data_bench(const BenchArgs& a) {
               "   channels or output queues) or crossbar speedup.\n\n");
   out["what_stops_saturation"] = stops;
 
-  // The RTL at 64 leaves: the same points, and the same deliveries as the model's.
-  std::printf("== RTL (Verilator, the emitted cm5data_network), 64 leaves, the same points as the model\n");
-  const Cm5DataConfig rcfg = bench_config(3, "cm5");
+  // The RTL: the same points, and the same deliveries as the model's; at 64 leaves with FIFO
+  // inputs (the default chip) and with 8 slots, and at 256 leaves (not with --quick: the Verilator
+  // build of 128 chips takes long).
   json rtl = json::array();
   bool rtl_agrees = true;
-  double rtl_cycles = 0, rtl_secs = 0;
-  for (const auto& pat : patterns) {
-    const Cm5DataArmBound b = pattern_bound(rcfg.cm5, pat);
-    for (double ld : std::vector<double>{0.5, 0.9, 1.25}) {
-      std::vector<Cm5DataDelivery> dm, dr;
-      const Point m = run_point(rcfg, "model", pat, b.rate_per_leaf, ld, warmup, cycles, 7, &dm);
-      const Point r = run_point(rcfg, "rtl", pat, b.rate_per_leaf, ld, warmup, cycles, 7, &dr);
-      bool same = dm.size() == dr.size();
-      for (size_t i = 0; same && i < dm.size(); ++i)
-        same = dm[i].delivered == dr[i].delivered && (!dm[i].delivered || dm[i].arrived == dr[i].arrived);
-      rtl_agrees = rtl_agrees && same;
-      rtl_cycles += static_cast<double>(r.cycles);
-      rtl_secs += r.seconds;
-      std::printf("   %-18s load %.2f: accepted rtl %.4f model %.4f (/bound %.3f), deliveries identical: %s\n",
-                  paper_name(pat), ld, r.accepted, m.accepted, r.accepted / b.rate_per_leaf, same ? "YES" : "NO");
-      std::fflush(stdout);
-      rtl.push_back({{"pattern", pat}, {"load", ld}, {"accepted_rtl", r.accepted}, {"accepted_model", m.accepted},
-                     {"bound", b.rate_per_leaf}, {"identical", same}});
+  double rtl_speed = 0;
+  auto rtl_section = [&](int h, int slots) {
+    const Cm5DataConfig rcfg = bench_config(h, "cm5", 2, slots);
+    std::printf("== RTL (Verilator, the emitted cm5data_network), %u leaves, %s, the same points as the model\n",
+                rcfg.cm5.leaves(), slots ? (std::to_string(slots) + " slots per input").c_str() : "2-word FIFO inputs");
+    double rtl_cycles = 0, rtl_secs = 0;
+    for (const auto& pat : patterns) {
+      const Cm5DataArmBound b = pattern_bound(rcfg.cm5, pat);
+      for (double ld : std::vector<double>{0.5, 0.9, 1.25}) {
+        std::vector<Cm5DataDelivery> dm, dr;
+        const Point m = run_point(rcfg, "model", pat, b.rate_per_leaf, ld, warmup, cycles, 7, &dm);
+        Point r;
+        try {
+          r = run_point(rcfg, "rtl", pat, b.rate_per_leaf, ld, warmup, cycles, 7, &dr);
+        } catch (const std::exception& e) {
+          std::printf("   RTL failed: %s\n", e.what());
+          rtl_agrees = false;
+          return;
+        }
+        bool same = dm.size() == dr.size();
+        for (size_t i = 0; same && i < dm.size(); ++i)
+          same = dm[i].delivered == dr[i].delivered && (!dm[i].delivered || dm[i].arrived == dr[i].arrived);
+        rtl_agrees = rtl_agrees && same;
+        rtl_cycles += static_cast<double>(r.cycles);
+        rtl_secs += r.seconds;
+        std::printf("   %-18s load %.2f: offered %.4f accepted rtl %.4f model %.4f (/bound %.3f), deliveries identical: %s\n",
+                    paper_name(pat), ld, r.offered, r.accepted, m.accepted, r.accepted / b.rate_per_leaf, same ? "YES" : "NO");
+        std::fflush(stdout);
+        rtl.push_back({{"leaves", rcfg.cm5.leaves()}, {"slots", slots}, {"pattern", pat}, {"load", ld}, {"offered", r.offered},
+                       {"accepted_rtl", r.accepted}, {"accepted_model", m.accepted}, {"bound", b.rate_per_leaf},
+                       {"identical", same}});
+      }
     }
+    const double speed = rtl_secs > 0 ? rtl_cycles / rtl_secs : 0;
+    if (h == 3 && slots == 0) rtl_speed = speed;
+    std::printf("   RTL speed: %.0f cycles/s at %u leaves (%u chips)\n\n", speed, rcfg.cm5.leaves(), rcfg.cm5.total_chips());
+  };
+  rtl_section(3, 0);
+  rtl_section(3, 8);
+  if (!quick) {
+    rtl_section(4, 0);
+    rtl_section(4, 8);
   }
-  const double rtl_speed = rtl_secs > 0 ? rtl_cycles / rtl_secs : 0;
-  std::printf("   RTL speed: %.0f cycles/s at 64 leaves (%u chips)\n\n", rtl_speed, rcfg.cm5.total_chips());
 
   // Latency: one message alone from leaf 0 to the last leaf (over the root), by machine size.
   std::printf("== latency of one 5-word message alone, leaf 0 to leaf N-1 (over the root), at 40 MHz\n");
@@ -403,10 +460,10 @@ int cm5data_bench(const BenchArgs& a) {
               "3 to 7 (with software)");
   std::printf("   %-48s %-22s %s\n", "model speed at 1,024 leaves (flit-hops/s)",
               std::to_string(static_cast<long long>(speed_1024)).c_str(), "goal >= 1e7");
-  std::printf("   %-48s %-22s %s\n", "RTL == model at 64 leaves (every delivery cycle)", rtl_agrees ? "YES" : "NO", "");
+  std::printf("   %-48s %-22s %s\n", "RTL == model (every delivery cycle)", rtl_agrees ? "YES" : "NO", "");
 
   out["curves"] = curves;
-  out["rtl_64"] = rtl;
+  out["rtl"] = rtl;
   out["rtl_agrees"] = rtl_agrees;
   out["rtl_cycles_per_s"] = rtl_speed;
   out["latency_one_message"] = lat;

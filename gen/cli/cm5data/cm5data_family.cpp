@@ -39,6 +39,16 @@ std::string Cm5DataFamily::canonical_json(const NetworkConfig& cfg) const {
   return config_to_json(cm5data_config(cfg));
 }
 
+namespace {
+// The board's leaf interfaces (the stream module, cm5data_ni) count credits per flit: a network
+// whose chips count slots (Cm5DataParams::slots) is for the network's own figures, not the board.
+void refuse_slots_on_board(const NetworkConfig& env, const Cm5DataConfig& cfg, const std::string& cmd) {
+  if (cfg.cm5.slots != 0)
+    throw ConfigError(env.where + ": cm5data: slots = " + std::to_string(cfg.cm5.slots) + " is not supported by " + cmd +
+                      " (the board's network interfaces count credits per flit; use slots = 0 there)");
+}
+}  // namespace
+
 GeneratedDesign Cm5DataFamily::emit(const NetworkConfig& cfg) const { return emit_cm5data(cm5data_config(cfg)); }
 
 std::string Cm5DataFamily::summary(const NetworkConfig& cfg) const {
@@ -49,10 +59,12 @@ std::string Cm5DataFamily::summary(const NetworkConfig& cfg) const {
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "CM-5 data network: %u leaves, %u router chips (by level: %s), bisection %llu links (%.3f per leaf), "
-                "link %d bits per direction, messages %d..%d bits (%d..%d flits), input buffers %d flits",
+                "link %d bits per direction, messages %d..%d bits (%d..%d flits), input buffers %d flits%s",
                 p.leaves(), p.total_chips(), per_level.c_str(), static_cast<unsigned long long>(p.bisection_links()),
                 static_cast<double>(p.bisection_links()) / (p.leaves() / 2.0), p.link_bits, p.message_bits(1),
-                p.message_bits(p.max_words), p.message_flits(1), p.message_flits(p.max_words), p.buffer_flits());
+                p.message_bits(p.max_words), p.message_flits(1), p.message_flits(p.max_words),
+                p.slots ? p.slots * p.slot_flits() : p.buffer_flits(),
+                p.slots ? (" (" + std::to_string(p.slots) + " message slots)").c_str() : "");
   return buf;
 }
 
@@ -62,12 +74,14 @@ GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig& env, const Board& 
   HostBoardOptions h;
   h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
   h.reset_button = b.reset.has_value() && b.reset->active_low;
+  refuse_slots_on_board(env, cm5data_config(env), "build");
   return emit_stream_board(cm5data_stream_spec(cm5data_config(env)), h);
 }
 
 int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   const Cm5DataConfig cfg = cm5data_config(env);
   const Cm5DataParams& p = cfg.cm5;
+  refuse_slots_on_board(env, cfg, "run");
   if (!a.rtl.empty() || !a.generator.empty() || !a.mode.empty())
     throw InputError("run: --rtl, --generator and --mode are CM-1's; the cm5data board takes --pattern or --traffic");
   const Cm5DataTraffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
@@ -85,6 +99,7 @@ int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
 
 int Cm5DataFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
   const Cm5DataConfig cfg = cm5data_config(env);
+  refuse_slots_on_board(env, cfg, "sweep");
   if (!a.mode.empty()) throw InputError("sweep: --mode is CM-1's; the cm5data board takes --pattern and --max-per-proc");
   StreamRunArgs s;
   s.board = a.board;
