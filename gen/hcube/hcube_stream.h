@@ -46,9 +46,10 @@ namespace cmnet {
 
 // Slots: more than a node's ports (a source feeds at most one message per port, so a node waiting
 // for its next message always has a free slot), each large enough for the CLI's exponential
-// lengths (a slot holds 21 packets of 20 bytes, 330 data bytes, or a worm of 512 bytes).
+// lengths of mean 64 bytes (a slot holds 42 packets of 20 bytes, 666 data bytes, or a worm of
+// 1,024 bytes).
 constexpr int kHcubeStreamSlotBits = 3;       // 8 message slots per node
-constexpr int kHcubeStreamSlotWordBits = 7;   // 128 data words per slot
+constexpr int kHcubeStreamSlotWordBits = 8;   // 256 data words per slot
 constexpr int kHcubeStreamWormSegment = 24;   // wormhole: bytes per segment
 
 // The receive FIFOs' sizes (the host need not know them: the network waits for their room).

@@ -206,7 +206,7 @@ TEST(HcubeBoard, MessagesASlotCannotHoldAreRefused) {
   HcubeTraffic long_one;
   long_one.messages.push_back({1, 0, 0, 3000, 0});
   EXPECT_NE(refusal(long_one).find("message 0 (node 1, 3000 bytes) needs"), std::string::npos) << refusal(long_one);
-  EXPECT_NE(refusal(long_one).find("a slot holds 128"), std::string::npos) << refusal(long_one);
+  EXPECT_NE(refusal(long_one).find("a slot holds 256"), std::string::npos) << refusal(long_one);
   HcubeTraffic bad;
   bad.messages.push_back({0, 0, 0, 1, 0});
   EXPECT_NE(refusal(bad).find("hcube board traffic"), std::string::npos) << refusal(bad);
