@@ -11,13 +11,18 @@
 namespace cmnet {
 
 namespace cm5nimap {
-std::string markdown_table() {
+namespace {
+template <size_t K>
+std::string table_of(const std::array<Register, K>& regs) {
   std::string s = "| addr | register | access | meaning |\n| --- | --- | --- | --- |\n";
-  for (const Register& r : kRegisters)
+  for (const Register& r : regs)
     s += "| " + std::to_string(r.index) + " | `" + std::string(r.name) + "` | " + std::string(r.access) + " | " +
          std::string(r.doc) + " |\n";
   return s;
 }
+}  // namespace
+std::string markdown_table() { return table_of(kRegisters); }
+std::string bridge_markdown_table() { return table_of(kBridgeRegisters); }
 }  // namespace cm5nimap
 
 namespace {
@@ -26,16 +31,31 @@ std::string S(int64_t x) { return std::to_string(x); }
 
 }  // namespace
 
-std::string emit_cm5data_ni_module(const Cm5DataParams& p) {
+std::string cm5_head_word_verilog(int height, const std::string& me, const std::string& dst, const std::string& tag,
+                                  const std::string& mark, const std::string& len) {
+  const int DB = 2 * height;
+  return "{" + (DB < 20 ? S(20 - DB) + "'d0, " : std::string()) + dst + ", " + tag + ", climb(" + me + ", " + dst + "), " +
+         mark + ", " + len + "}";
+}
+
+std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   const int W = p.link_bits, FPW = p.flits_per_word(), H = p.height, D = p.buffer_flits();
   const uint32_t N = p.leaves();
   const int MAXW = p.max_words;
   const Cm5DataWidths w = cm5_widths(p, 0);
-  const int SW = kCm5NiSendWords, RC = kCm5NiRecvWords;
+  const int SW = send_words, RC = kCm5NiRecvWords;
+  if (SW < 8 || SW > 64 || (SW & (SW - 1)) != 0 || SW < p.message_words(p.max_words))
+    throw ConfigError("cm5data NI: send FIFO of " + std::to_string(SW) +
+                      " words (a power of 2, 8..64, holding the longest message)");
   const int SA = clog2(SW), RA = clog2(RC);
   const int OW = clog2(static_cast<uint64_t>(RC * FPW) + 1);
   const int FPWL = clog2(static_cast<uint64_t>(FPW)), WL = clog2(static_cast<uint64_t>(W));
   const int DB = 2 * H;  // destination bits
+  // A 4-bit signal as `bits` bits (the send FIFO's indices and counts are clog2(SW) wide).
+  auto fit = [](const std::string& sig, int bits) {
+    return bits < 4 ? sig + "[" + S(bits - 1) + ":0]" : bits == 4 ? sig : "{" + S(bits - 4) + "'d0, " + sig + "}";
+  };
+  const int XW = std::max(SA, 4);
   std::string mapped(N, '0');
   for (uint32_t x : p.mapped_out_leaves) mapped[N - 1 - x] = '1';
   VerilogWriter v;
@@ -53,6 +73,15 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p) {
   v.line("input  wire re,");
   v.line("output reg  [31:0] rdata,");
   v.line("output wire irq,  // the interrupt (sticky until INTERRUPT is written)");
+  v.line("// Beside the bus, for what sits around the NI (the stream board's bridge, pacer and counters):");
+  v.line("input  wire tx_start,       // the next message's head flit may leave (1: as soon as it can)");
+  v.line("output wire [7:0] send_free, // send FIFO words free");
+  v.line("output wire ev_accept,      // pulses: a SEND put a message into the send FIFO,");
+  v.line("output wire ev_sent,        //   a message's head flit left, a message is whole in the receive FIFO,");
+  v.line("output wire ev_recv,");
+  v.line("output wire ev_taken,       //   a message left the receive FIFO (its last data word read),");
+  v.line("output wire ev_intr,        //   it raised the interrupt, a SEND was an address error");
+  v.line("output wire ev_addr,");
   v.line("// The leaf link of cm5data_network.");
   v.line("output wire net_tx_valid,");
   v.line("output wire [" + S(W - 1) + ":0] net_tx_data,");
@@ -106,7 +135,7 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p) {
   v.line(DB < 16 ? "wire dst_in = wdata[15:" + S(DB) + "] == " + S(16 - DB) + "'d0 && MAPPED[dst] == 1'b0;"
                  : "wire dst_in = MAPPED[dst] == 1'b0;");
   v.line("wire addr_err = MAPPED[ME] || !dst_in;");
-  v.line("wire [31:0] nethead = {" + (DB < 20 ? S(20 - DB) + "'d0, " : "") + "dst, wdata[23:20], climb(ME, dst), 1'b0, scnt[2:0]};");
+  v.line("wire [31:0] nethead = " + cm5_head_word_verilog(H, "ME", "dst", "wdata[23:20]", "wdata[24]", "scnt[2:0]") + ";");
   v.line("reg [31:0] scrc;");
   v.line("integer k;");
   v.line("always @(*) begin");
@@ -120,9 +149,10 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p) {
   v.line("wire [3:0] flen = {1'b0, shead[2:0]} + 4'd2;  // the front message's words");
   v.line("wire [RW-1:0] ftotal = ({{(RW-3){1'b0}}, shead[2:0]} + TWO_R) * FPW_R;");
   v.line("wire has = scount != 0;");
-  v.line("wire send = has && (tcred != {CW{1'b0}} || net_tx_credit);  // a credit arriving now counts");
+  v.line("wire send = has && (tcred != {CW{1'b0}} || net_tx_credit) && (tflit != {RW{1'b0}} || tx_start);  // a credit arriving now counts");
   v.line("wire [RW-1:0] twi = tflit >> " + S(FPWL) + ";");
-  v.line("wire [" + S(SA - 1) + ":0] tslot = srp + twi[" + S(SA - 1) + ":0];");
+  v.line("wire [" + S(SA - 1) + ":0] tslot = srp + " +
+         (w.remain >= SA ? "twi[" + S(SA - 1) + ":0]" : "{" + S(SA - w.remain) + "'d0, twi}") + ";");
   if (w.remain > SA) v.line("wire unused_twi = ^twi[RW-1:" + S(SA) + "];");
   v.line("wire [31:0] tword = sflat[tslot*32 +: 32];");
   v.line("wire [RW-1:0] tpos = tflit & POS_M;");
@@ -131,7 +161,7 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p) {
   v.line("wire unused_shead = ^shead[31:3];");
   v.line("wire tlast = send && tflit + 1'b1 == ftotal;");
   v.comment("Room counts the words of a message whose last flit leaves in this cycle as free.");
-  v.line("wire [" + S(SA) + ":0] skeep = scount - (tlast ? flen[" + S(SA) + ":0] : 0);");
+  v.line("wire [" + S(SA) + ":0] skeep = scount - (tlast ? " + fit("flen", SA + 1) + " : 0);");
   v.line("wire room = {1'b0, skeep} + {" + S(SA - 2) + "'d0, slen} <= " + S(SA + 2) + "'d" + S(SW) + ";");
   v.line("wire go = wr_send && scnt != 4'd0;");
   v.line("wire commit = go && !addr_err && room;");
@@ -141,14 +171,19 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p) {
   v.line("localparam [" + S(SA - 1) + ":0] I = gi;");
   v.line("reg [31:0] word;");
   v.line("wire [" + S(SA - 1) + ":0] off = I - swp;");
-  v.line("wire [3:0] off4 = {" + (SA < 4 ? S(4 - SA) + "'d0, " : "") + "off};");
+  v.line("wire [" + S(XW - 1) + ":0] offx = " + (SA < 4 ? "{" + S(4 - SA) + "'d0, off}" : std::string("off")) + ";");
+  v.line("wire [" + S(XW - 1) + ":0] slenx = " + fit("slen", XW) + ";");
   v.line("wire [" + S(SA - 1) + ":0] di = off - 1'b1;");
   v.line("always @(posedge clk)");
-  v.line("  if (commit && off4 < slen) word <= off4 == 4'd0 ? nethead : off4 == slen - 4'd1 ? scrc : stg[di];");
+  v.line("  if (commit && offx < slenx) word <= offx == " + S(XW) + "'d0 ? nethead : offx == slenx - 1'b1 ? scrc : stg[di];");
   v.line("assign sflat[gi*32 +: 32] = word;");
   v.close("end");
   v.line("endgenerate");
   v.line("assign net_tx_valid = send;");
+  v.line("assign send_free = 8'd" + std::to_string(SW) + " - {" + S(7 - SA) + "'d0, scount};");
+  v.line("assign ev_accept = commit;");
+  v.line("assign ev_sent = send && tflit == {RW{1'b0}};");
+  v.line("assign ev_addr = go && addr_err;");
   v.line("assign net_tx_data = tsh[W-1:0];");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
@@ -161,14 +196,14 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p) {
   v.line("  end else begin");
   v.line("    tcred <= tcred + {{(CW-1){1'b0}}, net_tx_credit} - {{(CW-1){1'b0}}, send};");
   v.line("    if (wr_send_data && scnt < MAXW4) begin");
-  v.line("      stg[scnt[" + S(SA - 1) + ":0]] <= wdata;");
+  v.line("      stg[" + fit("scnt", SA) + "] <= wdata;");
   v.line("      scnt <= scnt + 4'd1;");
   v.line("    end");
   v.line("    if (wr_send) scnt <= 4'd0;");
-  v.line("    if (commit) swp <= swp + slen[" + S(SA - 1) + ":0];");
-  v.line("    scount <= scount + (commit ? slen[" + S(SA) + ":0] : 0) - (tlast ? flen[" + S(SA) + ":0] : 0);");
+  v.line("    if (commit) swp <= swp + " + fit("slen", SA) + ";");
+  v.line("    scount <= scount + (commit ? " + fit("slen", SA + 1) + " : 0) - (tlast ? " + fit("flen", SA + 1) + " : 0);");
   v.line("    if (send) tflit <= tlast ? {RW{1'b0}} : tflit + 1'b1;");
-  v.line("    if (tlast) srp <= srp + flen[" + S(SA - 1) + ":0];");
+  v.line("    if (tlast) srp <= srp + " + fit("flen", SA) + ";");
   v.line("  end");
   v.line("end");
   v.line();
@@ -249,6 +284,9 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p) {
   v.comment("Flags, the tag mask and the interrupt, the counters.");
   v.line("wire raise = rmsg_end && mask[rtag];");
   v.line("assign irq = intr;");
+  v.line("assign ev_recv = rmsg_end;");
+  v.line("assign ev_taken = release_msg;");
+  v.line("assign ev_intr = raise;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    f_refused <= 1'b0;");
@@ -343,6 +381,8 @@ GeneratedDesign emit_cm5data_ni(const Cm5DataConfig& cfg) {
   v.line("wire [" + S(N - 1) + ":0] tx_valid, tx_credit, rx_valid, rx_credit;");
   v.line("wire [" + S(N * W - 1) + ":0] tx_data, rx_data;");
   v.line("wire [31:0] unused_cnt;");
+  v.line("wire [" + S(8 * N - 1) + ":0] unused_free;  // the bus says it all here");
+  v.line("wire [" + S(6 * N - 1) + ":0] unused_ev;");
   v.instance("cm5data_network", "net", {},
              {{"clk", "clk"}, {"rst", "rst"}, {"clear", "1'b0"}, {"afd_mode", "{" + S(p.total_chips()) + "{1'b0}}"},
               {"leaf_tx_valid", "tx_valid"}, {"leaf_tx_data", "tx_data"}, {"leaf_tx_credit", "tx_credit"},
@@ -356,12 +396,14 @@ GeneratedDesign emit_cm5data_ni(const Cm5DataConfig& cfg) {
               {"re", "re[x]"}, {"rdata", "rdata[x*32 +: 32]"}, {"irq", "irq[x]"}, {"net_tx_valid", "tx_valid[x]"},
               {"net_tx_data", "tx_data[x*" + S(W) + " +: " + S(W) + "]"}, {"net_tx_credit", "tx_credit[x]"},
               {"net_rx_valid", "rx_valid[x]"}, {"net_rx_data", "rx_data[x*" + S(W) + " +: " + S(W) + "]"},
-              {"net_rx_credit", "rx_credit[x]"}});
+              {"net_rx_credit", "rx_credit[x]"}, {"tx_start", "1'b1"}, {"send_free", "unused_free[x*8 +: 8]"},
+              {"ev_accept", "unused_ev[x*6]"}, {"ev_sent", "unused_ev[x*6+1]"}, {"ev_recv", "unused_ev[x*6+2]"},
+              {"ev_taken", "unused_ev[x*6+3]"}, {"ev_intr", "unused_ev[x*6+4]"}, {"ev_addr", "unused_ev[x*6+5]"}});
   v.close("end");
   v.line("endgenerate");
   v.close("endmodule");
   auto it = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
-  it = d.files.insert(it, {"cm5data_ni.v", emit_cm5data_ni_module(p)});
+  it = d.files.insert(it, {"cm5data_ni.v", emit_cm5data_ni_module(p, kCm5NiSendWords)});
   d.files.insert(it + 1, {"cm5data_ni_net.v", v.text()});
   d.top = "cm5data_ni_net";
   for (auto& f : d.files)

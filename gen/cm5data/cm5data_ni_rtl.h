@@ -27,8 +27,14 @@ namespace cmnet {
 constexpr int kCm5NiSendWords = 8;   // send FIFO words (the model NI's default)
 constexpr int kCm5NiRecvWords = 16;  // receive FIFO words
 
-// The module cm5data_ni (parameter LEAF: the leaf it sits at).
-std::string emit_cm5data_ni_module(const Cm5DataParams& p);
+// The network head word as a Verilog expression: {digits of dst[12 +: 2h], tag[11:8], U[7:4] =
+// climb(me, dst), mark[3], len[2:0]} (climb from emit_cm5data_functions). The one place the RTL
+// builds it: the NI's SEND; the stream board's messages go through its NIs.
+std::string cm5_head_word_verilog(int height, const std::string& me, const std::string& dst, const std::string& tag,
+                                  const std::string& mark, const std::string& len);
+// The module cm5data_ni (parameter LEAF: the leaf it sits at), its send FIFO of `send_words`
+// words (a power of 2, 8..64; the stream board's holds several messages).
+std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words = kCm5NiSendWords);
 // The network's design (emit_cm5data) with cm5data_ni.v and cm5data_ni_net.v (the network's
 // leaves each behind a cm5data_ni, every NI's bus a port: addr[x*4 +: 4], wdata[x*32 +: 32],
 // we[x], re[x], rdata[x*32 +: 32], irq[x]); top cm5data_ni_net.

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "gen/cm5data/cm5data_emitter.h"
+#include "gen/cm5data/cm5data_ni_regmap.h"
+#include "gen/cm5data/cm5data_ni_rtl.h"
 #include "gen/core/errors.h"
 #include "gen/core/verilog_writer.h"
 
@@ -12,51 +14,37 @@ namespace {
 std::string S(int64_t x) { return std::to_string(x); }
 
 std::string emit_stream_module(const Cm5DataParams& p) {
-  const int W = p.link_bits, FPW = p.flits_per_word(), H = p.height, D = p.buffer_flits();
+  const int W = p.link_bits, H = p.height;
   const uint32_t N = p.leaves();
-  const int MW = p.message_words(p.max_words);
   const Cm5DataWidths w = cm5_widths(p, 0);
   Cm5DataWidths wmax = w;
   for (int l = 1; l <= H; ++l) wmax.sel = std::max(wmax.sel, cm5_widths(p, p.parents_at(l)).sel);
-  const int RC = kCm5StreamRxWords, RCW = clog2(static_cast<uint64_t>(RC));
-  const int OW = clog2(static_cast<uint64_t>(RC * FPW) + 1);  // receive occupancy in flits
   const int LW = std::max(1, clog2(N));
+  const int QW = clog2(2 * static_cast<uint64_t>(N));  // NI index bits (side * N + leaf)
+  const int KW = clog2(3 * static_cast<uint64_t>(N));  // output source index bits
   const int NC = static_cast<int>(p.total_chips());
   const int SELN = 1 << wmax.sel;  // counter selects scanned per chip (the largest chip's)
+  const int SW = cm5_stream_send_words(p);
   const std::vector<Cm5StreamChipCounter> chip_cnt = cm5_stream_chip_counters(p);
-  const int NCNT = 4 * static_cast<int>(N) + 1 + static_cast<int>(chip_cnt.size());
-  std::string mapped(N, '0');  // bit x: leaf x is mapped out of the address space
-  for (uint32_t x : p.mapped_out_leaves) mapped[N - 1 - x] = '1';
+  const int NCNT = 4 * static_cast<int>(N) + 2 + static_cast<int>(chip_cnt.size());
+  auto A = [](std::string_view r) { return "4'd" + std::to_string(cm5nimap::reg_index(r)); };
   VerilogWriter v;
-  v.header("CM-5 data network on the stream board: cm5data_network and one network interface per leaf "
-           "(units in and out as gen/cm5data/cm5data_stream.h describes).",
+  v.header("CM-5 data network on the stream board: cm5data_network (left) and cm5data_network_r (right), "
+           "a cm5data_ni per leaf and side, and the bridge that reaches them from the host "
+           "(units as gen/cm5data/cm5data_stream.h describes).",
            {{"height h", S(H)}, {"leaves N", S(N)}, {"link_bits W", S(W)}, {"max_words", S(p.max_words)},
-            {"buffer_words", S(p.buffer_words)}, {"receive FIFO words per leaf", S(RC)}});
+            {"buffer_words", S(p.buffer_words)}, {"NI send FIFO words", S(SW)},
+            {"NI receive FIFO words", S(kCm5NiRecvWords)}});
   v.open("module cm5data_stream (");
-  for (const std::string& d :
-       stream_port_declarations(NCNT, "leaf x: accepted, delivered, interrupts, refused at 128x; held; the chips'"))
+  for (const std::string& d : stream_port_declarations(
+           NCNT, "leaf x: accepted, delivered, interrupts, address errors at 128x; held; last arrival; the chips'"))
     v.line(d);
   v.end_ports();
   v.line("localparam integer N = " + S(N) + ";");
   v.line("localparam integer W = " + S(W) + ";");
-  const int IW = clog2(static_cast<uint64_t>(MW)), FPWL = clog2(static_cast<uint64_t>(FPW)), WL = clog2(static_cast<uint64_t>(W));
-  v.line("localparam integer IW = " + S(IW) + ";     // message word index bits");
-  v.line("localparam integer MW = " + S(MW) + ";     // words of the longest message (head, data, CRC)");
-  v.line("localparam integer RW = " + S(w.remain) + ";");
-  v.line("localparam integer CW = " + S(w.credit) + ";");
-  v.line("localparam [CW-1:0] CREDITS = " + S(w.credit) + "'d" + S(D) + ";");
-  v.line("localparam integer OW = " + S(OW) + ";");
-  v.line("localparam [OW-1:0] RXCAP = " + S(OW) + "'d" + S(RC * FPW) + ";  // receive FIFO flits");
-  v.line("localparam [RW-1:0] FPW_R = " + S(w.remain) + "'d" + S(FPW) + ";");
-  v.line("localparam [RW-1:0] TWO_R = " + S(w.remain) + "'d2;");
-  v.line("localparam [RW-1:0] POS_M = " + S(w.remain) + "'d" + S(FPW - 1) + ";  // flit within its word");
-  v.line("localparam [OW-1:0] FPW_O = " + S(OW) + "'d" + S(FPW) + ";");
-  v.line("localparam [31:0] HMASK = 32'hFFFFFF07;");
-  v.line("localparam [N-1:0] MAPPED = " + S(N) + "'b" + mapped + ";  // leaves mapped out of the address space");
+  v.line("localparam [3:0] MAXW = 4'd" + S(p.max_words) + ";  // data words of the longest message");
   v.line();
-  emit_cm5data_functions(v, H, true);
-  v.line();
-  v.comment("Leaf links of both networks: side s of leaf g at index s*N + g (left 0, right 1).");
+  v.comment("Leaf links of both networks, and the NIs: side s of leaf g at index q = s*N + g.");
   v.line("wire [2*N-1:0] leaf_tx_valid, leaf_tx_credit, leaf_rx_valid, leaf_rx_credit;");
   v.line("wire [2*N*W-1:0] leaf_tx_data, leaf_rx_data;");
   v.line("wire [31:0] cnt_l, cnt_r;");
@@ -71,267 +59,307 @@ std::string emit_stream_module(const Cm5DataParams& p) {
                 {"leaf_rx_data", "leaf_rx_data[" + lw + " +: N*W]"}, {"leaf_rx_credit", "leaf_rx_credit[" + lo + " +: N]"},
                 {"cnt_chip", "scan_chip"}, {"cnt_sel", "scan_sel"}, {"cnt_value", side == 0 ? "cnt_l" : "cnt_r"}});
   }
-  v.line();
-  v.comment("The host's bus: a unit for leaf tx_leaf. Its head word says control (bit 31: set the");
-  v.comment("tag mask to bits [15:0]) or a message for side bit 25; a message's words are taken while");
-  v.comment("that side's message buffer is not full. A message to a leaf mapped out of the address space,");
-  v.comment("or any message at a mapped-out leaf, is refused: its words are taken and dropped, counted.");
-  v.line("wire [N-1:0] ready;");
-  v.line("wire tx_in_range = tx_leaf < " + S(N) + ";");
-  v.line("wire [" + S(LW - 1) + ":0] tx_sel = tx_leaf[" + S(LW - 1) + ":0];");
-  if (16 > LW) v.line("wire unused_tx_leaf = ^tx_leaf[15:" + S(LW) + "];");
-  v.line("assign tx_ready = !tx_in_range || ready[tx_sel];  // out of range: taken and dropped");
-  v.line("wire [2*N-1:0] pop;          // the output takes the front word of source q = s*N + g");
-  v.line("wire [2*N-1:0] has_unit;     // source q holds a whole message");
-  v.line("wire [2*N*32-1:0] front;     // source q's front word");
-  v.line("wire [2*N*4-1:0] front_len;  // its message's words (at the head word)");
-  v.line("wire [2*N-1:0] accepted, delivered;");
-  v.line("wire [2*N-1:0] intr;        // source q: a message whose tag's mask bit is set is complete");
-  v.line("wire [N-1:0] refused;       // leaf g: a message unit refused (mapped-out leaf)");
-  v.line("reg out_busy, out_first;");
-  v.line("reg [" + S(LW) + ":0] out_src;");
-  v.line("reg [3:0] out_left;");
-  v.line();
+  v.line("wire [2*N*4-1:0] ni_addr;");
+  v.line("wire [2*N*32-1:0] ni_wdata, ni_rdata;");
+  v.line("wire [2*N-1:0] ni_we, ni_re, ni_irq, ni_start;");
+  v.line("wire [2*N*8-1:0] ni_free;");
+  v.line("wire [2*N-1:0] ev_accept, ev_sent, ev_recv, ev_taken, ev_intr, ev_addr;");
   v.line("genvar g, s;");
   v.line("generate");
-  v.open("for (g = 0; g < N; g = g + 1) begin : g_leaf");
-  v.line("localparam [" + S(2 * H - 1) + ":0] ME = g;");
-  v.line("reg inunit;          // the words after a unit's head");
-  v.line("reg uctl, uside;     // the unit in progress: control, side");
-  v.line("reg udrop;           // ... refused (a mapped-out leaf)");
-  v.line("reg [15:0] mask;     // the tag mask register");
-  v.line("wire ctl_now = inunit ? uctl : tx_data[31];");
-  v.line("wire side_now = inunit ? uside : tx_data[25];");
-  v.line("wire drop_now = inunit ? udrop : !tx_data[31] && (MAPPED[g] || MAPPED[tx_data[" + S(2 * H - 1) + ":0]]);");
-  v.line("wire [1:0] sfull;");
-  v.line("assign ready[g] = ctl_now || drop_now || !sfull[side_now];");
-  v.line("wire take_any = tx_valid && tx_in_range && tx_sel == g && ready[g];");
-  v.line("assign refused[g] = take_any && !inunit && drop_now;");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
-  v.line("    inunit <= 1'b0;");
-  v.line("    uctl <= 1'b0;");
-  v.line("    uside <= 1'b0;");
-  v.line("    udrop <= 1'b0;");
-  v.line("    mask <= 16'd0;");
-  v.line("  end else if (take_any) begin");
-  v.line("    if (!inunit) begin");
-  v.line("      uctl <= tx_data[31];");
-  v.line("      uside <= tx_data[25];");
-  v.line("      udrop <= drop_now;");
-  v.line("      if (tx_data[31]) mask <= tx_data[15:0];");
-  v.line("    end");
-  v.line("    inunit <= !tx_last;");
-  v.line("  end");
-  v.line("end");
-  v.open("for (s = 0; s < 2; s = s + 1) begin : g_side");
-  v.line("localparam integer Q = s * N + g;");
-  v.comment("Send side: the whole message, then its flits.");
-  v.line("reg [31:0] tmem [0:MW-1];");
-  v.line("reg [IW-1:0] tw;");
-  v.line("reg full;");
-  v.line("reg [31:0] tcrc;");
-  v.line("reg [RW-1:0] tflit, ttotal;");
-  v.line("reg [CW-1:0] tcred;");
-  v.line("wire take = take_any && !ctl_now && !drop_now && side_now == s;");
-  v.line("wire [" + S(2 * H - 1) + ":0] dst = tx_data[" + S(2 * H - 1) + ":0];");
-  v.line("wire [31:0] nethead = {" + (H < 10 ? S(20 - 2 * H) + "'d0, " : "") + "dst, tx_data[23:20], climb(ME, dst), tx_data[24], tx_data[18:16]};");
-  v.line("wire first_word = tw == {IW{1'b0}};");
-  v.line("wire [31:0] word_in = first_word ? nethead : tx_data;");
-  v.line("wire [31:0] crc_in = crc32w(first_word ? 32'hFFFFFFFF : tcrc, first_word ? (nethead & HMASK) : tx_data);");
-  v.line("wire send = full && run && tcred != {CW{1'b0}};");
-  v.line("wire [RW-1:0] twi = tflit >> " + S(FPWL) + ";");
-  if (w.remain > IW) v.line("wire unused_twi = ^twi[RW-1:IW];");
-  v.line("wire [31:0] tword = tmem[twi[IW-1:0]];");
-  v.line("wire [RW-1:0] tpos = tflit & POS_M;");
-  v.line("wire [31:0] tsh = tword >> {tpos, " + S(WL) + "'d0};");
-  if (W < 32) v.line("wire unused_tsh = ^tsh[31:W];");
-  v.line("assign leaf_tx_valid[Q] = send;");
-  v.line("assign leaf_tx_data[Q*W +: W] = tsh[W-1:0];");
-  v.line("assign sfull[s] = full;");
-  v.line("assign accepted[Q] = take && tx_last && !first_word;");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
-  v.line("    tw <= {IW{1'b0}};");
-  v.line("    full <= 1'b0;");
-  v.line("    tcrc <= 32'd0;");
-  v.line("    tflit <= {RW{1'b0}};");
-  v.line("    ttotal <= {RW{1'b0}};");
-  v.line("    tcred <= CREDITS;");
-  v.line("  end else begin");
-  v.line("    tcred <= tcred - {{(CW-1){1'b0}}, send} + {{(CW-1){1'b0}}, leaf_tx_credit[Q]};");
-  v.line("    if (take) begin");
-  v.line("      tmem[tw] <= word_in;");
-  v.line("      tcrc <= crc_in;");
-  v.line("      tw <= tw + 1'b1;");
-  v.line("      if (first_word) ttotal <= ({{(RW-3){1'b0}}, tx_data[18:16]} + TWO_R) * FPW_R;");
-  v.comment("  The last word: the CRC goes after it and the message is ready (a head alone is dropped).");
-  v.line("      if (tx_last) begin");
-  v.line("        if (!first_word) begin");
-  v.line("          tmem[tw + 1'b1] <= crc_in;");
-  v.line("          full <= 1'b1;");
-  v.line("        end else begin");
-  v.line("          tw <= {IW{1'b0}};");
-  v.line("        end");
-  v.line("      end");
-  v.line("    end");
-  v.line("    if (send) begin");
-  v.line("      if (tflit + 1'b1 == ttotal) begin");
-  v.line("        tflit <= {RW{1'b0}};");
-  v.line("        full <= 1'b0;");
-  v.line("        tw <= {IW{1'b0}};");
-  v.line("      end else begin");
-  v.line("        tflit <= tflit + 1'b1;");
-  v.line("      end");
-  v.line("    end");
-  v.line("  end");
-  v.line("end");
-  v.comment("Receive side: flits into words into the FIFO; a credit goes back while every flit the");
-  v.comment("network may still send has room (occupancy + its credits <= the FIFO).");
-  v.line("reg [31:0] rmem [0:" + S(RC - 1) + "];");
-  v.line("reg [" + S(RCW - 1) + ":0] rwp, rrp;");
-  v.line("reg [OW-1:0] occ;      // flits held, the partial word's included");
-  v.line("reg [CW-1:0] ncred;    // flits the network may still send");
-  v.line("reg [RW-1:0] rflit;    // flit index in the arriving message");
-  v.line("reg [RW-1:0] rtotal;");
-  v.line("reg [3:0] units;       // whole messages held");
-  v.line("reg [3:0] rtag;        // the arriving message's tag");
-  if (W < 32) v.line("reg [31-W:0] racc;");
-  v.line("wire rin = leaf_rx_valid[Q];");
-  v.line("wire [W-1:0] rf = leaf_rx_data[Q*W +: W];");
-  v.line(W < 32 ? "wire [31:0] rword = {rf, racc};" : "wire [31:0] rword = rf;");
-  v.line("wire rword_end = rin && ((rflit & POS_M) == POS_M);");
-  v.line("wire rhead_end = rword_end && rflit < FPW_R;");
-  v.line("wire [RW-1:0] total_now = (rflit == {RW{1'b0}}) ? ({{(RW-3){1'b0}}, rf[2:0]} + TWO_R) * FPW_R : rtotal;");
-  v.line("wire rmsg_end = rin && rflit + 1'b1 == total_now;");
-  v.line("assign intr[Q] = rmsg_end && mask[rtag];");
-  v.line("wire [OW-1:0] occ_next = occ + {{(OW-1){1'b0}}, rin} - (pop[Q] ? FPW_O : {OW{1'b0}});");
-  v.line("wire [CW-1:0] ncred_in = ncred - {{(CW-1){1'b0}}, rin};");
-  v.line("wire give = ncred_in != CREDITS && ({{(OW-CW){1'b0}}, ncred_in} + occ_next + 1'b1 <= RXCAP);");
-  v.line("reg give_q;");
-  v.line("assign leaf_rx_credit[Q] = give_q;");
-  v.line("wire [31:0] fr = rmem[rrp];");
-  v.line("assign front[Q*32 +: 32] = fr;");
-  v.line("wire unused_fr = ^fr[31:3];");
-  v.line("assign front_len[Q*4 +: 4] = {1'b0, fr[2:0]} + 4'd2;");
-  v.line("assign has_unit[Q] = units != 4'd0;");
-  v.line("wire unit_out = pop[Q] && out_left == 4'd1;");
-  v.line("assign delivered[Q] = unit_out;");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
-  v.line("    rwp <= 0;");
-  v.line("    rrp <= 0;");
-  v.line("    occ <= {OW{1'b0}};");
-  v.line("    ncred <= CREDITS;");
-  v.line("    rflit <= {RW{1'b0}};");
-  v.line("    rtotal <= {RW{1'b0}};");
-  v.line("    units <= 4'd0;");
-  v.line("    rtag <= 4'd0;");
-  v.line("    give_q <= 1'b0;");
-  if (W < 32) v.line("    racc <= {(32-W){1'b0}};");
-  v.line("  end else begin");
-  v.line("    occ <= occ_next;");
-  v.line("    ncred <= ncred_in + {{(CW-1){1'b0}}, give};");
-  v.line("    give_q <= give;");
-  v.line("    if (rin) begin");
-  if (W < 32) v.line("      racc <= rword[31:W];");
-  v.line("      rtotal <= total_now;");
-  v.line("      rflit <= rmsg_end ? {RW{1'b0}} : rflit + 1'b1;");
-  v.line("    end");
-  v.line("    if (rhead_end) rtag <= rword[11:8];");
-  v.line("    if (rword_end) begin");
-  v.line("      rmem[rwp] <= rword;");
-  v.line("      rwp <= rwp + 1'b1;");
-  v.line("    end");
-  v.line("    if (pop[Q]) rrp <= rrp + 1'b1;");
-  v.line("    units <= units + {3'd0, rmsg_end} - {3'd0, unit_out};");
-  v.line("  end");
-  v.line("end");
+  v.open("for (s = 0; s < 2; s = s + 1) begin : g_ni_side");
+  v.open("for (g = 0; g < N; g = g + 1) begin : g_ni");
+  v.instance("cm5data_ni", "ni", {{"LEAF", "g"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"addr", "ni_addr[(s*N+g)*4 +: 4]"}, {"wdata", "ni_wdata[(s*N+g)*32 +: 32]"},
+              {"we", "ni_we[s*N+g]"}, {"re", "ni_re[s*N+g]"}, {"rdata", "ni_rdata[(s*N+g)*32 +: 32]"},
+              {"irq", "ni_irq[s*N+g]"}, {"tx_start", "ni_start[s*N+g]"}, {"send_free", "ni_free[(s*N+g)*8 +: 8]"},
+              {"ev_accept", "ev_accept[s*N+g]"}, {"ev_sent", "ev_sent[s*N+g]"}, {"ev_recv", "ev_recv[s*N+g]"},
+              {"ev_taken", "ev_taken[s*N+g]"}, {"ev_intr", "ev_intr[s*N+g]"}, {"ev_addr", "ev_addr[s*N+g]"},
+              {"net_tx_valid", "leaf_tx_valid[s*N+g]"}, {"net_tx_data", "leaf_tx_data[(s*N+g)*W +: W]"},
+              {"net_tx_credit", "leaf_tx_credit[s*N+g]"}, {"net_rx_valid", "leaf_rx_valid[s*N+g]"},
+              {"net_rx_data", "leaf_rx_data[(s*N+g)*W +: W]"}, {"net_rx_credit", "leaf_rx_credit[s*N+g]"}});
   v.close("end");
   v.close("end");
   v.line("endgenerate");
+  v.line("wire unused_irq = ^ni_irq;  // the host reads INTERRUPT; the counters count ev_intr");
   v.line();
-  v.comment("Output: one whole message at a time, the lowest source first (left leaves, then right);");
-  v.comment("the head word's bit 31 says the side (the host clears it before checking the CRC).");
+  v.comment("The output to the host: one unit at a time, from source k = 3*g + {0: leaf g's read reply,");
+  v.comment("1: a whole message in its left NI's receive FIFO, 2: in its right one's} (messages only while");
+  v.comment("that NI's DRAIN bit is set), the lowest k first. A message is read out of its NI through the");
+  v.comment("NI's bus: RECV_HEAD (with the side at bit 29), then RECV_DATA for each data word as the host");
+  v.comment("takes it. A reply: {0, side[29], bridge[28], addr[3:0]}, then the value, read as it is taken.");
+  v.line("reg out_busy, out_first;");
+  v.line("reg [" + S(LW - 1) + ":0] out_leaf;");
+  v.line("reg [1:0] out_kind;   // 0 reply, 1 left message, 2 right message");
+  v.line("reg [3:0] out_left;   // data words still to go");
+  v.line("wire give_word = out_busy && rx_ready;");
+  v.line("wire [N-1:0] rd_side, rd_bridge;   // ... on this side, of a bridge register");
+  v.line("wire [4*N-1:0] rd_addr;");
+  v.line("wire [32*N-1:0] bridge_val;        // leaf g's bridge register at rd_addr");
+  v.line("wire [3*N-1:0] has;");
+  v.line("wire [2*N-1:0] drain;              // leaf g's DRAIN register {right, left} at 2g");
+  v.line("wire [2*N-1:0] ready_msg;          // NI q holds a whole message and its leaf drains that side");
+  v.line("wire [N-1:0] pend_send;            // leaf g: a SEND waits for room");
+  v.line("wire out_side = out_kind == 2'd0 ? rd_side[out_leaf] : out_kind == 2'd2;");
+  v.line("wire [" + S(QW - 1) + ":0] out_q = {out_side, out_leaf};");
+  v.line("wire out_ni = out_busy && !(out_kind == 2'd0 && rd_bridge[out_leaf]);  // the output uses NI out_q's bus");
+  v.line("wire [3:0] out_addr = out_kind == 2'd0 ? rd_addr[out_leaf*4 +: 4] : out_first ? " + A("RECV_HEAD") + " : " +
+         A("RECV_DATA") + ";");
+  v.line("wire out_re = give_word && !out_first;  // a unit's first word reads nothing with an effect");
+  v.line("wire [31:0] out_val = ni_rdata[out_q*32 +: 32];");
+  v.line("wire [31:0] reply_head = {2'b00, rd_side[out_leaf], rd_bridge[out_leaf], 24'd0, rd_addr[out_leaf*4 +: 4]};");
+  v.line("wire [31:0] reply_val = rd_bridge[out_leaf] ? bridge_val[out_leaf*32 +: 32] : out_val;");
+  v.line("assign rx_valid = out_busy;");
+  v.line("assign rx_leaf = {" + (LW < 16 ? S(16 - LW) + "'d0, " : "") + "out_leaf};");
+  v.line("assign rx_data = out_kind == 2'd0 ? (out_first ? reply_head : reply_val)");
+  v.line("                                  : (out_first ? (out_val | {2'b00, out_side, 29'd0}) : out_val);");
+  v.line("wire [3:0] head_left = {1'b0, out_val[18:16]} - out_val[3:0];  // the message's data words not yet read");
+  v.line("assign rx_last = out_kind == 2'd0 ? !out_first : out_first ? head_left == 4'd0 : out_left == 4'd1;");
   v.line("reg pick_any;");
-  v.line("reg [" + S(LW) + ":0] pick;");
+  v.line("reg [" + S(KW - 1) + ":0] pick;");
   v.line("integer k;");
   v.line("always @(*) begin");
   v.line("  pick_any = 1'b0;");
   v.line("  pick = 0;");
-  v.line("  for (k = 2 * N - 1; k >= 0; k = k - 1)");
-  v.line("    if (has_unit[k]) begin");
+  v.line("  for (k = 3 * N - 1; k >= 0; k = k - 1)");
+  v.line("    if (has[k]) begin");
   v.line("      pick_any = 1'b1;");
-  v.line("      pick = k[" + S(LW) + ":0];");
+  v.line("      pick = k[" + S(KW - 1) + ":0];");
   v.line("    end");
   v.line("end");
-  v.line("wire give_word = out_busy && rx_ready;");
-  v.line("assign pop = give_word ? ({{(2*N-1){1'b0}}, 1'b1} << out_src) : {2*N{1'b0}};");
-  v.line("assign rx_valid = out_busy;");
-  v.line("assign rx_leaf = {" + (LW < 16 ? S(16 - LW) + "'d0, " : "") + "out_src[" + S(LW - 1) + ":0]};");
-  v.line("assign rx_data = front[out_src*32 +: 32] | {out_first && out_src[" + S(LW) + "], 31'd0};");
-  v.line("assign rx_last = out_left == 4'd1;");
+  v.line("wire [" + S(KW - 1) + ":0] pick_leaf = pick / 3;");
+  v.line("wire [" + S(KW - 1) + ":0] pick_kind = pick % 3;");
+  if (KW > LW) v.line("wire unused_pick = ^{pick_leaf[" + S(KW - 1) + ":" + S(LW) + "], pick_kind[" + S(KW - 1) + ":2]};");
+  else v.line("wire unused_pick = ^pick_kind[" + S(KW - 1) + ":2];");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    out_busy <= 1'b0;");
   v.line("    out_first <= 1'b0;");
-  v.line("    out_src <= 0;");
+  v.line("    out_leaf <= 0;");
+  v.line("    out_kind <= 2'd0;");
   v.line("    out_left <= 4'd0;");
   v.line("  end else if (!out_busy) begin");
   v.line("    if (pick_any) begin");
   v.line("      out_busy <= 1'b1;");
   v.line("      out_first <= 1'b1;");
-  v.line("      out_src <= pick;");
-  v.line("      out_left <= front_len[pick*4 +: 4];");
+  v.line("      out_leaf <= pick_leaf[" + S(LW - 1) + ":0];");
+  v.line("      out_kind <= pick_kind[1:0];");
   v.line("    end");
   v.line("  end else if (give_word) begin");
   v.line("    out_first <= 1'b0;");
-  v.line("    out_left <= out_left - 4'd1;");
-  v.line("    if (out_left == 4'd1) out_busy <= 1'b0;");
+  v.line("    if (out_first) out_left <= head_left;");
+  v.line("    else out_left <= out_left - 4'd1;");
+  v.line("    if (rx_last) out_busy <= 1'b0;");
   v.line("  end");
   v.line("end");
   v.line();
-  v.comment("Counters: per leaf units accepted whole (In) and delivered whole (Out), both sides; the");
-  v.comment("messages that raised the interrupt (the tag mask); units inside (Held).");
-  v.line("reg [31:0] held;");
+  v.comment("The pacer: while PACE.enable, NI q's next message may start only with a token; a token");
+  v.comment("comes when the leaf's 16-bit accumulator (+ rate a cycle, from the leaf's phase when PACE");
+  v.comment("is written) carries: rate/65536 messages per cycle per NI. Otherwise a message starts as");
+  v.comment("soon as it can. Nothing starts while run is 0. tcount: cycles since clear or the PACE write.");
+  v.line("reg pace_en;");
+  v.line("reg [15:0] pace_rate;");
+  v.line("reg [31:0] tcount, last_arr;");
+  v.line("wire [N-1:0] pace_wr;  // leaf g's unit writes PACE");
+  v.line("wire [32*N-1:0] pace_wdata;");
+  v.line("wire pace_write = |pace_wr;");
+  v.line("reg [31:0] pace_word;");
+  v.line("integer pw;");
+  v.line("always @(*) begin");
+  v.line("  pace_word = 32'd0;");
+  v.line("  for (pw = 0; pw < N; pw = pw + 1)");
+  v.line("    if (pace_wr[pw]) pace_word = pace_wdata[pw*32 +: 32];");
+  v.line("end");
+  v.line("wire unused_pace = ^pace_word[30:16];");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst || clear) begin");
+  v.line("    pace_en <= 1'b0;");
+  v.line("    pace_rate <= 16'd0;");
+  v.line("    tcount <= 32'd0;");
+  v.line("    last_arr <= 32'd0;");
+  v.line("  end else begin");
+  v.line("    if (pace_write) begin");
+  v.line("      pace_en <= pace_word[31];");
+  v.line("      pace_rate <= pace_word[15:0];");
+  v.line("      tcount <= 32'd0;");
+  v.line("    end else if (run) begin");
+  v.line("      tcount <= tcount + 32'd1;");
+  v.line("    end");
+  v.line("    if (|ev_recv) last_arr <= tcount + 32'd1;");
+  v.line("  end");
+  v.line("end");
+  v.line();
+  v.comment("The host's bus: units for leaf tx_leaf (out of range: taken and dropped). A unit's head");
+  v.comment("word: bit 31 = 0: a message {side[25], mark[24], tag[23:20], len[18:16], dst[15:0]}, then its");
+  v.comment("data words: each is written to that side's NI's SEND_DATA as it comes, then SEND");
+  v.comment("{mark, tag, dst} once the NI's send FIFO has room for it; bit 31 = 1: a register access");
+  v.comment("{1, write[30], bridge[29], side[25], addr[3:0]}, a write's data in the next word: NI");
+  v.comment("registers (gen/cm5data/cm5data_ni_regmap.h), or the bridge's (DRAIN, PACE). A leaf takes");
+  v.comment("nothing while it waits to issue a SEND or a read's reply, or while the output reads its NIs.");
+  v.line("wire [N-1:0] ready;");
+  v.line("wire tx_in_range = tx_leaf < " + S(N) + ";");
+  v.line("wire [" + S(LW - 1) + ":0] tx_sel = tx_leaf[" + S(LW - 1) + ":0];");
+  if (16 > LW) v.line("wire unused_tx_leaf = ^tx_leaf[15:" + S(LW) + "];");
+  v.line("assign tx_ready = !tx_in_range || ready[tx_sel];");
+  v.line("wire [2*N-1:0] h_we;");
+  v.line("wire [2*N*4-1:0] h_addr;");
+  v.line("wire [2*N*32-1:0] h_wdata;");
+  v.line("generate");
+  v.open("for (g = 0; g < N; g = g + 1) begin : g_leaf");
+  v.line("localparam integer PH = g * " + S(kCm5PacePhaseStep) + ";");
+  v.line("localparam [15:0] PHASE = PH[15:0];  // the pacer's phase (cm5_pace_phase)");
+  v.line("reg inunit, ufirst;  // in a unit's words after its head; the next is the first of them");
+  v.line("reg uacc, uwrite, ubridge, uside, umark;");
+  v.line("reg [3:0] uaddr, utag, udn;");
+  v.line("reg [15:0] udst;");
+  v.line("reg psend, pread;    // a SEND to issue; a read waiting for its reply");
+  v.line("wire out_here = out_busy && out_leaf == g;");
+  v.line("assign ready[g] = !psend && !pread && !out_here;");
+  v.line("wire take = tx_valid && tx_in_range && tx_sel == g && ready[g];");
+  v.line("wire head = take && !inunit;");
+  v.line("wire dataw = take && inunit && !uacc;                     // a message's data word");
+  v.line("wire accw = take && inunit && uacc && uwrite && ufirst;  // an access's write data");
+  v.line("wire [3:0] nwords = (udn > MAXW ? MAXW : udn) + 4'd2;    // the message's words in the send FIFO");
+  v.line("wire [7:0] free_here = ni_free[(uside ? N + g : g)*8 +: 8];");
+  v.line("wire issue = psend && !out_here && free_here >= {4'd0, nwords};");
+  v.line("assign rd_side[g] = uside;");
+  v.line("assign rd_bridge[g] = ubridge;");
+  v.line("assign rd_addr[g*4 +: 4] = uaddr;");
+  v.line("assign pace_wr[g] = accw && ubridge && uaddr == 4'd" + S(cm5nimap::bridge_index("PACE")) + ";");
+  v.line("assign pace_wdata[g*32 +: 32] = tx_data;");
+  v.line("assign bridge_val[g*32 +: 32] = uaddr == 4'd" + S(cm5nimap::bridge_index("DRAIN")) + " ? {30'd0, drain[2*g +: 2]} : uaddr == 4'd" +
+         S(cm5nimap::bridge_index("PACE")) + " ? {pace_en, 15'd0, pace_rate} : 32'd0;");
+  v.line("assign has[3*g] = pread;");
+  v.line("assign has[3*g+1] = ready_msg[g];");
+  v.line("assign has[3*g+2] = ready_msg[N+g];");
+  v.line("assign pend_send[g] = psend;");
+  v.line("reg [1:0] dr;");
+  v.line("assign drain[2*g +: 2] = dr;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    inunit <= 1'b0;");
+  v.line("    ufirst <= 1'b0;");
+  v.line("    uacc <= 1'b0;");
+  v.line("    uwrite <= 1'b0;");
+  v.line("    ubridge <= 1'b0;");
+  v.line("    uside <= 1'b0;");
+  v.line("    umark <= 1'b0;");
+  v.line("    uaddr <= 4'd0;");
+  v.line("    utag <= 4'd0;");
+  v.line("    udn <= 4'd0;");
+  v.line("    udst <= 16'd0;");
+  v.line("    psend <= 1'b0;");
+  v.line("    pread <= 1'b0;");
+  v.line("    dr <= 2'b11;");
+  v.line("  end else begin");
+  v.line("    if (take) inunit <= !tx_last;");
+  v.line("    if (head) begin");
+  v.line("      ufirst <= 1'b1;");
+  v.line("      uacc <= tx_data[31];");
+  v.line("      uwrite <= tx_data[30];");
+  v.line("      ubridge <= tx_data[29];");
+  v.line("      uside <= tx_data[25];");
+  v.line("      umark <= tx_data[24];");
+  v.line("      utag <= tx_data[23:20];");
+  v.line("      udst <= tx_data[15:0];");
+  v.line("      uaddr <= tx_data[3:0];");
+  v.line("      udn <= 4'd0;");
+  v.line("      if (tx_data[31] && !tx_data[30]) pread <= 1'b1;");
+  v.line("    end else if (take) begin");
+  v.line("      ufirst <= 1'b0;");
+  v.line("      if (dataw && udn != 4'd15) udn <= udn + 4'd1;");
+  v.line("      if (dataw && tx_last) psend <= 1'b1;");
+  v.line("    end");
+  v.line("    if (issue) psend <= 1'b0;");
+  v.line("    if (give_word && out_leaf == g && out_kind == 2'd0 && !out_first) pread <= 1'b0;");
+  v.line("    if (accw && ubridge && uaddr == 4'd" + S(cm5nimap::bridge_index("DRAIN")) + ") dr <= tx_data[1:0];");
+  v.line("  end");
+  v.line("end");
+  v.line("wire unused_head = ^tx_data[28:26];");
+  v.open("for (s = 0; s < 2; s = s + 1) begin : g_side");
+  v.line("localparam integer Q = s * N + g;");
+  v.line("localparam [0:0] SIDE = s;");
+  v.comment("The NI's bus: the output's reads while it serves this leaf, else the host's writes.");
+  v.line("wire on_out = out_ni && out_q == Q[" + S(QW - 1) + ":0];");
+  v.line("assign h_we[Q] = uside == SIDE[0] && (dataw || (accw && !ubridge) || issue);");
+  v.line("assign h_addr[Q*4 +: 4] = issue ? " + A("SEND") + " : dataw ? " + A("SEND_DATA") + " : uaddr;");
+  v.line("assign h_wdata[Q*32 +: 32] = issue ? {7'd0, umark, utag, 4'd0, udst} : tx_data;");
+  v.line("assign ni_addr[Q*4 +: 4] = on_out ? out_addr : h_addr[Q*4 +: 4];");
+  v.line("assign ni_we[Q] = !on_out && h_we[Q];");
+  v.line("assign ni_re[Q] = on_out && out_re;");
+  v.line("assign ni_wdata[Q*32 +: 32] = h_wdata[Q*32 +: 32];");
+  v.line("reg [15:0] acc;");
+  v.line("reg [7:0] tok;");
+  v.line("wire [16:0] acc_next = {1'b0, acc} + {1'b0, pace_rate};");
+  v.line("assign ni_start[Q] = run && (!pace_en || tok != 8'd0);");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst || clear || pace_write) begin");
+  v.line("    acc <= PHASE;");
+  v.line("    tok <= 8'd0;");
+  v.line("  end else if (run && pace_en) begin");
+  v.line("    acc <= acc_next[15:0];");
+  v.line("    tok <= tok + {7'd0, acc_next[16] && tok != 8'hFF} - {7'd0, ev_sent[Q]};");
+  v.line("  end");
+  v.line("end");
+  v.line("reg [7:0] whole;  // whole messages in the NI's receive FIFO");
+  v.line("always @(posedge clk)");
+  v.line("  if (rst) whole <= 8'd0;");
+  v.line("  else whole <= whole + {7'd0, ev_recv[Q]} - {7'd0, ev_taken[Q]};");
+  v.line("assign ready_msg[Q] = drain[2*g + s] && whole != 8'd0;");
+  v.close("end");
+  v.close("end");
+  v.line("endgenerate");
+  v.line();
+  v.comment("Counters: per leaf messages accepted into its NIs' send FIFOs (In) and taken out of their");
+  v.comment("receive FIFOs (Out), both sides; the messages that raised an interrupt; SENDs that were");
+  v.comment("address errors. Held: accepted, not yet taken. Busy while a message is on its way (accepted,");
+  v.comment("not yet whole at its receiver), the output or a leaf has work, or the chips' scan is not fresh.");
+  v.line("reg [31:0] held, inflight;");
   v.line("integer c;");
-  v.line("reg [15:0] n_acc, n_del;");
+  v.line("reg [15:0] n_acc, n_recv, n_taken;");
   v.line("always @(*) begin");
   v.line("  n_acc = 16'd0;");
-  v.line("  n_del = 16'd0;");
+  v.line("  n_recv = 16'd0;");
+  v.line("  n_taken = 16'd0;");
   v.line("  for (c = 0; c < 2 * N; c = c + 1) begin");
-  v.line("    n_acc = n_acc + {15'd0, accepted[c]};");
-  v.line("    n_del = n_del + {15'd0, delivered[c]};");
+  v.line("    n_acc = n_acc + {15'd0, ev_accept[c]};");
+  v.line("    n_recv = n_recv + {15'd0, ev_recv[c]};");
+  v.line("    n_taken = n_taken + {15'd0, ev_taken[c]};");
   v.line("  end");
   v.line("end");
   v.line("always @(posedge clk) begin");
-  v.line("  if (rst || clear) held <= 32'd0;");
-  v.line("  else held <= held + {16'd0, n_acc} - {16'd0, n_del};");
+  v.line("  if (rst || clear) begin");
+  v.line("    held <= 32'd0;");
+  v.line("    inflight <= 32'd0;");
+  v.line("  end else begin");
+  v.line("    held <= held + {16'd0, n_acc} - {16'd0, n_taken};");
+  v.line("    inflight <= inflight + {16'd0, n_acc} - {16'd0, n_recv};");
+  v.line("  end");
   v.line("end");
-  v.line("assign busy = held != 32'd0 || !fresh;");
+  v.line("assign busy = inflight != 32'd0 || out_busy || |has || |pend_send || !fresh;");
   v.line("generate");
   v.open("for (g = 0; g < N; g = g + 1) begin : g_cnt");
-  v.line("reg [31:0] acc_n, del_n, int_n, ref_n;");
+  v.line("reg [31:0] acc_n, del_n, int_n, adr_n;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst || clear) begin");
   v.line("    acc_n <= 32'd0;");
   v.line("    del_n <= 32'd0;");
   v.line("    int_n <= 32'd0;");
-  v.line("    ref_n <= 32'd0;");
+  v.line("    adr_n <= 32'd0;");
   v.line("  end else begin");
-  v.line("    acc_n <= acc_n + {31'd0, accepted[g]} + {31'd0, accepted[N + g]};");
-  v.line("    del_n <= del_n + {31'd0, delivered[g]} + {31'd0, delivered[N + g]};");
-  v.line("    int_n <= int_n + {31'd0, intr[g]} + {31'd0, intr[N + g]};");
-  v.line("    ref_n <= ref_n + {31'd0, refused[g]};");
+  v.line("    acc_n <= acc_n + {31'd0, ev_accept[g]} + {31'd0, ev_accept[N + g]};");
+  v.line("    del_n <= del_n + {31'd0, ev_taken[g]} + {31'd0, ev_taken[N + g]};");
+  v.line("    int_n <= int_n + {31'd0, ev_intr[g]} + {31'd0, ev_intr[N + g]};");
+  v.line("    adr_n <= adr_n + {31'd0, ev_addr[g]} + {31'd0, ev_addr[N + g]};");
   v.line("  end");
   v.line("end");
   v.line("assign counters[128*g +: 32] = acc_n;");
   v.line("assign counters[128*g + 32 +: 32] = del_n;");
   v.line("assign counters[128*g + 64 +: 32] = int_n;");
-  v.line("assign counters[128*g + 96 +: 32] = ref_n;");
+  v.line("assign counters[128*g + 96 +: 32] = adr_n;");
   v.close("end");
   v.line("endgenerate");
   v.line("assign counters[128*N +: 32] = held;");
+  v.line("assign counters[128*N + 32 +: 32] = last_arr;");
   v.line();
   v.comment("The chips' counters on the bus: a scan reads every (chip, select) of both networks in turn");
   v.comment("into a shadow register per counter (the chips' own counters are behind a read mux). busy stays 1 until a");
@@ -339,7 +367,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.comment("reads an idle board the shadows equal the chips' counters. clear zeroes both.");
   v.line("wire [" + S(w.chip + wmax.sel - 1) + ":0] sh_at = {scan_chip, scan_sel};");
   v.line("wire scan_end = scan_chip == " + S(w.chip) + "'d" + S(NC - 1) + " && scan_sel == {" + S(wmax.sel) + "{1'b1}};");
-  v.line("wire act = held != 32'd0 || n_acc != 16'd0;");
+  v.line("wire act = inflight != 32'd0 || n_acc != 16'd0;");
   v.line("reg seen;    // messages inside since the current pass began");
   v.line("reg fresh;   // the last whole pass saw no messages inside: the shadows are current");
   v.line("always @(posedge clk) begin");
@@ -360,6 +388,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("    end");
   v.line("  end");
   v.line("end");
+  const int64_t base = 4 * static_cast<int64_t>(N) + 2;
   for (size_t i = 0; i < chip_cnt.size(); ++i) {
     const Cm5StreamChipCounter& c = chip_cnt[i];
     const std::string r = "sh" + S(static_cast<int64_t>(i));
@@ -368,7 +397,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
     v.line("  if (rst || clear) " + r + " <= 32'd0;");
     v.line("  else if (sh_at == " + S(w.chip + wmax.sel) + "'d" + S(static_cast<int64_t>(c.chip) * SELN + c.sel) + ") " + r +
            " <= " + (c.side ? "cnt_r" : "cnt_l") + ";");
-    v.line("assign counters[" + S((4 * static_cast<int64_t>(N) + 1 + static_cast<int64_t>(i)) * 32) + " +: 32] = " + r + ";");
+    v.line("assign counters[" + S((base + static_cast<int64_t>(i)) * 32) + " +: 32] = " + r + ";");
   }
   v.close("endmodule");
   v.line("`default_nettype wire");
@@ -405,7 +434,30 @@ uint32_t cm5_stream_unit_head(uint32_t dst, int len, int tag, bool mark, int sid
          (mark ? 1u << 24 : 0u) | (side ? 1u << 25 : 0u);
 }
 
-uint32_t cm5_stream_mask_unit(uint16_t mask) { return 0x80000000u | mask; }
+std::vector<uint32_t> cm5_stream_access_unit(uint32_t reg, int side, bool write, uint32_t data, bool bridge) {
+  std::vector<uint32_t> w{0x80000000u | (write ? 1u << 30 : 0u) | (bridge ? 1u << 29 : 0u) | (side ? 1u << 25 : 0u) | (reg & 15u)};
+  if (write) w.push_back(data);
+  return w;
+}
+
+uint32_t cm5_stream_recv_head(bool crc_ok, bool fell, int tag, int len, int side) {
+  return 0x80000000u | (crc_ok ? 1u << 30 : 0u) | (side ? 1u << 29 : 0u) | (fell ? 1u << 24 : 0u) |
+         (static_cast<uint32_t>(tag & 15) << 20) | (static_cast<uint32_t>(len & 7) << 16);
+}
+
+int cm5_stream_send_words(const Cm5DataParams& p) {
+  int w = 8;
+  while (w < 8 * p.message_words(p.max_words) && w < 64) w *= 2;
+  return w;
+}
+
+uint64_t cm5_pace_start(uint32_t rate, uint32_t phase, uint64_t k) {
+  if (rate == 0 || rate > 0xFFFFu) throw std::invalid_argument("cm5_pace_start: rate out of range 1..65535");
+  // Token k comes in the cycle c in which phase + rate * (c + 1) first reaches (k + 1) * 2^16; the
+  // message may start in the cycle after it.
+  const uint64_t need = (k + 1) * 65536u - phase;
+  return (need + rate - 1) / rate;
+}
 
 GeneratedDesign emit_cm5data_stream(const Cm5DataConfig& cfg) {
   GeneratedDesign d = emit_cm5data(cfg);
@@ -416,6 +468,7 @@ GeneratedDesign emit_cm5data_stream(const Cm5DataConfig& cfg) {
   Cm5DataParams right = cfg.cm5;
   right.seed = (right.seed + 1) & 0xFFFFu;
   it = d.files.insert(it, {"cm5data_network_r.v", emit_cm5data_network_module(right, "cm5data_network_r")});
+  it = d.files.insert(it + 1, {"cm5data_ni.v", emit_cm5data_ni_module(cfg.cm5, cm5_stream_send_words(cfg.cm5))});
   d.files.insert(it + 1, {"cm5data_stream.v", emit_stream_module(cfg.cm5)});
   d.top = "cm5data_stream";
   for (auto& f : d.files)
@@ -435,15 +488,17 @@ StreamBoardSpec cm5data_stream_spec(const Cm5DataConfig& cfg) {
                    {"max_words", S(p.max_words)},
                    {"buffer_words", S(p.buffer_words)},
                    {"seed", S(p.seed)},
-                   {"chips", S(p.total_chips())}};
+                   {"chips", S(p.total_chips())},
+                   {"ni_send_words", S(cm5_stream_send_words(p))}};
   s.info.regions = {"network"};
   for (uint32_t x = 0; x < p.leaves(); ++x) {
     s.info.counters.push_back({"leaf" + S(x) + ".accepted", CounterKind::In, 0});
     s.info.counters.push_back({"leaf" + S(x) + ".delivered", CounterKind::Out, 0});
     s.info.counters.push_back({"leaf" + S(x) + ".interrupts", CounterKind::Other, 0});
-    s.info.counters.push_back({"leaf" + S(x) + ".refused", CounterKind::Other, 0});
+    s.info.counters.push_back({"leaf" + S(x) + ".address_errors", CounterKind::Other, 0});
   }
   s.info.counters.push_back({"network.held", CounterKind::Held, 0});
+  s.info.counters.push_back({"network.last_arrival", CounterKind::Other, 0});
   // The chips': a region per chip (Kirchhoff per chip: a chip holds nothing when the board is idle).
   for (int side = 0; side < 2; ++side)
     for (uint32_t c = 0; c < p.total_chips(); ++c) s.info.regions.push_back(cm5_stream_chip_region(side, c));

@@ -95,6 +95,7 @@ class ModelRegs {
         break;
       case index("SEND"): {
         if (stage_.empty()) break;
+        if ((a.data >> 24) & 1u) throw InputError("ni script: SEND with the mark (bit 24) set: the model NI sends unmarked");
         const uint32_t dst = a.data & 0xFFFFu;
         const int tag = static_cast<int>((a.data >> 20) & 15u);
         const uint64_t refused = ni_.counters(0).refused;

@@ -294,6 +294,8 @@ TEST(Cm5NiRtl, RegisterMapIsDescribedOnce) {
   ss << readme.rdbuf();
   EXPECT_NE(ss.str().find(cm5nimap::markdown_table()), std::string::npos) << "README's table is stale:\n"
                                                                           << cm5nimap::markdown_table();
+  EXPECT_NE(ss.str().find(cm5nimap::bridge_markdown_table()), std::string::npos) << "README's bridge table is stale:\n"
+                                                                                 << cm5nimap::bridge_markdown_table();
 }
 
 }  // namespace

@@ -93,7 +93,13 @@ int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
   else if (a.sim_link != "uart") throw InputError("run: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
   s.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
-  const StreamRunOutcome o = run_cm5data_board(cfg, t, a.traffic.empty() ? a.pattern : a.traffic, s);
+  // A pattern: its messages as requests on the left network, a reply to each on the right, tag
+  // masks at the odd leaves (the NIs' interrupts); a traffic file: its messages as written.
+  const bool pattern = a.traffic.empty();
+  const StreamRunOutcome o =
+      run_cm5data_board(cfg, pattern ? cm5data_with_replies(t) : t,
+                        pattern ? a.pattern + " requests (left), replies (right)" : a.traffic, s, stdout,
+                        pattern ? cm5data_run_masks(p) : std::vector<uint16_t>{});
   return o.verdict.ok() ? 0 : 3;
 }
 
