@@ -66,9 +66,7 @@ std::string emit_stream_module(const HcubeParams& p, const HcubeStreamSizes& z) 
   v.line("reg [31:0] tick;     // model ticks: enabled cycles since the start");
   v.line("wire take = tx_valid;");
   v.line("assign tx_ready = 1'b1;  // words a slot cannot hold are dropped and counted");
-  v.line("wire tx_in = tx_leaf < " + S(NN) + ";");
-  v.line("wire [" + S(LW - 1) + ":0] tx_sel = tx_leaf[" + S(LW - 1) + ":0];");
-  if (16 > LW) v.line("wire unused_tx_leaf = ^tx_leaf[15:" + S(LW) + "];");
+  for (const std::string& l : stream_leaf_select(NN, LW)) v.line(l);
   v.line("wire ctl = take && upos == 3'd0 && tx_last;  // a one-word unit: 0 start, 1 the leaf's end");
   v.line("wire [NN-1:0] rdy;   // node x has its next message, or there is none to come");
   v.line("wire [NN*N-1:0] f_room;  // receive FIFO f has room for a byte and a segment");
@@ -85,7 +83,7 @@ std::string emit_stream_module(const HcubeParams& p, const HcubeStreamSizes& z) 
   v.line("  end else begin");
   v.line("    if (take) upos <= tx_last ? 3'd0 : (upos == 3'd4 ? 3'd4 : upos + 3'd1);");
   v.line("    if (ctl && tx_data[0] == 1'b0) started <= 1'b1;");
-  v.line("    if (ctl && tx_data[0] == 1'b1 && tx_in) ended[tx_sel] <= 1'b1;");
+  v.line("    if (ctl && tx_data[0] == 1'b1 && tx_in_range) ended[tx_sel] <= 1'b1;");
   v.line("    if (en) tick <= tick + 32'd1;");
   v.line("  end");
   v.line("end");
@@ -161,7 +159,7 @@ std::string emit_stream_module(const HcubeParams& p, const HcubeStreamSizes& z) 
   v.line("reg [SLB-1:0] us;            // the slot of the unit in progress");
   v.line("reg [SWB:0] woff;            // its data words written");
   v.line("reg udrop;                   // the unit in progress names a slot in use");
-  v.line("wire mine = take && tx_in && tx_sel == g && !ctl;");
+  v.line("wire mine = take && tx_in_range && tx_sel == g && !ctl;");
   v.line("wire [SLB-1:0] ws = tx_data[16 +: SLB];");
   v.line("wire drop_now = upos == 3'd0 ? occ[ws] : udrop;");
   v.line("wire [SLB-1:0] cs = upos == 3'd0 ? ws : us;");

@@ -89,6 +89,15 @@ TEST(StreamBoardEmitter, PortDeclarationsAreTheContracts) {
   EXPECT_EQ(stream_port_declarations(1).back(), "output wire [31:0] counters");
 }
 
+TEST(StreamBoardEmitter, LeafSelectDecodesTxLeaf) {
+  EXPECT_EQ(stream_leaf_select(5, 3),
+            (std::vector<std::string>{"wire tx_in_range = tx_leaf < 5;", "wire [2:0] tx_sel = tx_leaf[2:0];",
+                                      "wire unused_tx_leaf = ^tx_leaf[15:3];"}));
+  EXPECT_EQ(stream_leaf_select(65536, 16).size(), 2u);  // every bit of tx_leaf used
+  EXPECT_THROW(stream_leaf_select(5, 2), ConfigError);   // 2 bits select 4 leaves
+  EXPECT_THROW(stream_leaf_select(1, 0), ConfigError);
+}
+
 TEST(StreamBoardEmitter, BadSpecsAreRefusedByName) {
   auto err = [](StreamBoardSpec s) {
     try {
