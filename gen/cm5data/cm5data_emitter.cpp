@@ -311,6 +311,8 @@ std::string emit_router(const Cm5DataParams& p, int P) {
     v.line("reg [SB-1:0] as_q;     // the slot being sent (while busy)");
     v.line("reg [SB-1:0] sptr;     // round-robin among the slots");
     v.line("reg [SB-1:0] ws_q;     // the slot being written");
+    v.line("reg [SB-1:0] sel;      // the slot this input asks for (below)");
+    v.line("reg any;");
     v.line("wire [RW-1:0] as_wr = s_wr[as_q*RW +: RW];");
     v.line("wire freeing = busy && sent < as_wr && left == {{(RW-1){1'b0}}, 1'b1};  // the active slot's last flit leaves");
     v.comment("A head takes the first slot free at the end of this cycle (credits guarantee one).");
@@ -378,8 +380,6 @@ std::string emit_router(const Cm5DataParams& p, int P) {
     v.line("end");
     v.close("end");
     v.comment("The input asks for the first slot, from the pointer, that can go.");
-    v.line("reg [SB-1:0] sel;");
-    v.line("reg any;");
     v.line("integer sk, sj;");
     v.line("always @(*) begin");
     v.line("  sel = {SB{1'b0}};");

@@ -7,9 +7,13 @@
 // pattern, an open-loop load, all-fall-down).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "gen/cm5data/cm5data_config.h"
+#include "gen/cm5data/cm5data_emitter.h"
 #include "gen/core/errors.h"
 #include "tests/cm5data/cm5data_check.h"
+#include "tests/core/emitter_checks.h"
 
 namespace cmnet {
 namespace {
@@ -91,6 +95,36 @@ TEST(Cm5Slots, SaturatesAboveFifoInputs) {
   const double a = accepted(fifo, 4000), b = accepted(sl, 4000);
   EXPECT_GT(b, a * 1.2) << "fifo " << a << ", slots " << b;
   EXPECT_GT(b, 0.8 * 0.333) << "slots " << b;
+}
+
+TEST(Cm5SlotsEmitter, LintsCleanAtEveryWidthAndTheSlotsAreBlockRam) {
+  using namespace testing_checks;
+  // 16-leaf networks (1, 2, 3 and 8 slots; 2 and 4 parents; W 4, 8, 16, 32; a map-out table), lint clean.
+  for (const auto& [prof, W, k] : std::vector<std::tuple<std::string, int, int>>{
+           {"cm5", 4, 1}, {"full", 8, 3}, {"cm5", 32, 2}, {"full", 16, 8}}) {
+    Cm5DataConfig cfg = slots_config(2, prof, W, k, "lint");
+    if (k == 2) cfg.cm5.mapped_out = {{1, 1, 0, 1}};
+    const fs::path dir = temp_dir("slots-lint");
+    const std::string problems = lint_problems(emit_cm5data(cfg), "cm5data_network", dir);
+    EXPECT_EQ(problems, "") << prof << " W=" << W << " slots=" << k;
+    fs::remove_all(dir);
+  }
+  // One chip of the CM-5's network with 8 slots: yosys elaborates it and maps each of its 6
+  // inputs' slot memory to a block RAM (synth_ice40 up to the RAM mapping: the LUT mapping of
+  // the whole chip takes minutes; `cmnet bench` places it and counts its LUTs).
+  const Cm5DataParams p = slots_config(3, "cm5", 4, 8, "chip").cm5;
+  const GeneratedDesign d = emit_cm5data_chip(p, 0);
+  const fs::path dir = temp_dir("slots-yosys");
+  write_design(d, dir.string());
+  std::string script = "read_verilog";
+  for (const auto& f : d.verilog_files()) script.append(" ").append((dir / f).string());
+  script.append("; synth_ice40 -top cm5data_chip -run begin:map_ffram; stat");
+  const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 1800,
+                           (dir / "yosys.out").string());
+  const std::string log = slurp_log(dir / "yosys.log") + slurp_log(dir / "yosys.out");
+  EXPECT_EQ(rc, 0) << log;
+  EXPECT_NE(log.find("SB_RAM40_4K                     6"), std::string::npos) << log.substr(log.size() > 4000 ? log.size() - 4000 : 0);
+  fs::remove_all(dir);
 }
 
 TEST(Cm5SlotsRtl, SixteenLeavesAsTheModel) {
