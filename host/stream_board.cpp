@@ -1,6 +1,7 @@
 #include "host/stream_board.h"
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "gen/core/errors.h"
@@ -188,19 +189,34 @@ StreamRunResult run_units(StreamBoard& board, const std::vector<StreamUnit>& uni
   auto stalled = [&] {
     return std::chrono::duration<double>(clock::now() - last_progress).count() > opt.timeout_s;
   };
+  // Pulled units: the one pulled but not yet sent, and whether the source is exhausted.
+  std::optional<StreamUnit> pulled;
+  bool pull_done = !opt.pull;
+  if (opt.pull && !units.empty()) throw InputError("stream board: a run gives units either as a list or by pull");
+  auto have_next = [&]() -> const StreamUnit* {
+    if (!opt.pull) return next < units.size() ? &units[next] : nullptr;
+    if (!pulled && !pull_done) {
+      StreamUnit u;
+      const int r = opt.pull(res.delivered, u);
+      if (r > 0) pulled = std::move(u);
+      if (r < 0) pull_done = true;
+    }
+    return pulled ? &*pulled : nullptr;
+  };
   auto send_what_fits = [&] {
     uint32_t free = board.tx_free();
     std::vector<StreamUnit> batch;  // as many units as fit, in one burst
-    while (next < units.size() && units[next].words.size() <= free) {
-      free -= static_cast<uint32_t>(units[next].words.size());
-      batch.push_back(units[next]);
+    for (const StreamUnit* u = have_next(); u && u->words.size() <= free; u = have_next()) {
+      free -= static_cast<uint32_t>(u->words.size());
+      batch.push_back(*u);
       ++next;
+      pulled.reset();
     }
     board.send(batch);
     const bool sent = !batch.empty();
-    if (next < units.size() && units[next].words.size() > board.fifo_words())
+    if (const StreamUnit* u = have_next(); u && u->words.size() > board.fifo_words())
       throw InputError("stream board: unit " + std::to_string(next) + " has " +
-                       std::to_string(units[next].words.size()) + " words, more than the transmit FIFO's " +
+                       std::to_string(u->words.size()) + " words, more than the transmit FIFO's " +
                        std::to_string(board.fifo_words()));
     return sent;
   };
@@ -214,7 +230,7 @@ StreamRunResult run_units(StreamBoard& board, const std::vector<StreamUnit>& uni
     for (auto& u : got) res.delivered.push_back(std::move(u));
     if (moved) last_progress = clock::now();
     if (opt.progress && (moved || ++polls % 64 == 0)) opt.progress(next, res.delivered.size());
-    const bool all_sent = next == units.size();
+    const bool all_sent = opt.pull ? pull_done && !pulled : next == units.size();
     if (all_sent && (expect_units == 0 || res.delivered.size() >= expect_units)) {
       const uint32_t st = board.status();
       const bool idle = !(st & 1u) && (st & 8u) && !(st & 4u);  // not busy, tx empty, rx empty
@@ -227,12 +243,14 @@ StreamRunResult run_units(StreamBoard& board, const std::vector<StreamUnit>& uni
     if (stalled())
       throw HostError(HostErrorKind::Timeout,
                       "stream board: nothing moved for " + std::to_string(opt.timeout_s) + " s: sent " +
-                          std::to_string(next) + " of " + std::to_string(units.size()) + " units, received " +
+                          std::to_string(next) + (opt.pull ? std::string() : " of " + std::to_string(units.size())) +
+                          " units, received " +
                           std::to_string(res.delivered.size()) +
                           (expect_units ? " of " + std::to_string(expect_units) : std::string()) +
                           ", board status " + status_text(board.status()));
     if (!moved) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  res.sent = next;
   res.counters = board.counters();
   res.cycles = board.cycles();
   board.set_run(false);

@@ -72,6 +72,10 @@ struct StreamRunOptions {
   double timeout_s = 60;  // no progress (nothing sent, nothing received, busy) for this long
   bool load_before_run = false;  // write units while stopped (as far as the FIFO holds), then run
   std::function<void(size_t sent, size_t received)> progress;  // called now and then
+  // A family that paces its units by what the board answers (credits) gives them one at a time
+  // instead of a list: pull(delivered, next) fills `next` and returns 1, returns 0 when it has
+  // nothing to send yet, -1 when it has sent everything. `delivered` is every unit received so far.
+  std::function<int(const std::vector<StreamUnit>& delivered, StreamUnit& next)> pull;
 };
 
 struct StreamRunResult {
@@ -79,9 +83,11 @@ struct StreamRunResult {
   std::vector<CounterReading> counters;
   uint64_t cycles = 0;
   double host_seconds = 0;
+  size_t sent = 0;  // units sent
 };
 
-// clear, run, send every unit (draining the receive FIFO whenever the transmit FIFO is full),
+// clear, run, send every unit (or every unit opt.pull gives; `units` must then be empty),
+// (draining the receive FIFO whenever the transmit FIFO is full),
 // wait until the board is idle and `expect_units` units came back (0 = just idle), read the
 // counters, stop. HostError(Timeout) naming what is missing when nothing moves for timeout_s.
 StreamRunResult run_units(StreamBoard& board, const std::vector<StreamUnit>& units, size_t expect_units,

@@ -56,10 +56,12 @@ StreamRunOutcome run_stream_workload(StreamConnection& conn, const StreamWorkloa
   StreamRunOptions ro;
   ro.timeout_s = timeout_s;
   ro.load_before_run = w.load_before_run;
+  ro.pull = w.pull;
   Progress progress("run " + w.name + " on " + o.uri);
   const size_t total = w.units.size();
   ro.progress = [&](size_t sent, size_t got) {
-    progress.update(std::to_string(sent) + " of " + std::to_string(total) + " units sent, " + std::to_string(got) +
+    progress.update(std::to_string(sent) + (w.pull ? std::string() : " of " + std::to_string(total)) + " units sent, " +
+                    std::to_string(got) +
                     " delivered");
   };
   o.result = run_units(board, w.units, w.expect_units, ro);
@@ -71,7 +73,7 @@ StreamRunOutcome run_stream_workload(StreamConnection& conn, const StreamWorkloa
   std::string params;
   for (const auto& [k, v] : info.params) params += " " + k + "=" + v;
   r.about.push_back(info.family + " " + info.name + ": " + std::to_string(info.leaves) + " leaves," + params);
-  r.rows.push_back({"units sent", std::to_string(total), "", false});
+  r.rows.push_back({"units sent", std::to_string(o.result.sent), "", false});
   r.rows.push_back({"units delivered", std::to_string(o.result.delivered.size()),
                     w.expect_units ? std::to_string(w.expect_units) : "", w.expect_units != 0});
   r.rows.push_back({"active cycles", std::to_string(o.result.cycles), "", false});
@@ -87,7 +89,7 @@ StreamRunOutcome run_stream_workload(StreamConnection& conn, const StreamWorkloa
   r.json["family"] = info.family;
   r.json["config"] = info.name;
   r.json["board"] = o.uri;
-  r.json["units_sent"] = total;
+  r.json["units_sent"] = o.result.sent;
   r.json["units_delivered"] = o.result.delivered.size();
   r.json["cycles"] = o.result.cycles;
   nlohmann::ordered_json cj = nlohmann::ordered_json::object();
@@ -117,6 +119,7 @@ bool run_stream_sweep(StreamConnection& conn, const StreamSweep& sw, const std::
     StreamRunOptions ro;
     ro.timeout_s = timeout_s;
     ro.load_before_run = w.load_before_run;
+    ro.pull = w.pull;
     const StreamRunResult r = run_units(*conn.board, w.units, w.expect_units, ro);
     const StreamSweepMeasure m = sw.measure(x, r);
     const bool conserved = check_conservation(conn.board->regions(r.counters)).ok;

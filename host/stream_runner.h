@@ -25,6 +25,8 @@ struct StreamWorkload {
   // The family's comparison with its model: adds rows (compared ones count in the verdict),
   // notes, tables, plots and JSON fields, and counts mismatches in `report.mismatches`.
   std::function<void(const StreamRunResult& board, RunReport& report)> compare;
+  // Units given one at a time by what the board answers (StreamRunOptions::pull), instead of `units`.
+  std::function<int(const std::vector<StreamUnit>& delivered, StreamUnit& next)> pull;
 };
 
 struct StreamRunArgs {

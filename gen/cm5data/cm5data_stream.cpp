@@ -196,9 +196,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.comment("registers (gen/cm5data/cm5data_ni_regmap.h), or the bridge's (DRAIN, PACE). A leaf takes");
   v.comment("nothing while it waits to issue a SEND or a read's reply, or while the output reads its NIs.");
   v.line("wire [N-1:0] ready;");
-  v.line("wire tx_in_range = tx_leaf < " + S(N) + ";");
-  v.line("wire [" + S(LW - 1) + ":0] tx_sel = tx_leaf[" + S(LW - 1) + ":0];");
-  if (16 > LW) v.line("wire unused_tx_leaf = ^tx_leaf[15:" + S(LW) + "];");
+  for (const std::string& l : stream_leaf_select(N, LW)) v.line(l);
   v.line("assign tx_ready = !tx_in_range || ready[tx_sel];");
   v.line("wire [2*N-1:0] h_we;");
   v.line("wire [2*N*4-1:0] h_addr;");

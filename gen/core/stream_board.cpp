@@ -184,6 +184,17 @@ std::vector<std::string> stream_port_declarations(int ncounters, const std::stri
   return d;
 }
 
+std::vector<std::string> stream_leaf_select(int nleaves, int sel_bits) {
+  if (sel_bits < 1 || sel_bits > 16 || nleaves < 1 || nleaves > (1 << sel_bits))
+    throw ConfigError("stream board: " + std::to_string(nleaves) + " leaves cannot be selected by " +
+                      std::to_string(sel_bits) + " bits of tx_leaf");
+  const std::string top = std::to_string(sel_bits - 1);
+  std::vector<std::string> d = {"wire tx_in_range = tx_leaf < " + std::to_string(nleaves) + ";",
+                                "wire [" + top + ":0] tx_sel = tx_leaf[" + top + ":0];"};
+  if (sel_bits < 16) d.push_back("wire unused_tx_leaf = ^tx_leaf[15:" + std::to_string(sel_bits) + "];");
+  return d;
+}
+
 GeneratedDesign emit_stream_board(const StreamBoardSpec& spec, const HostBoardOptions& opt) {
   check_host_board_options(opt);
   const StreamInfo& info = spec.info;

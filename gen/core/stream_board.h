@@ -56,6 +56,11 @@ struct StreamBoardSpec {
 // `ncounters` x 32 bits, with `counters_comment` after it when given.
 std::vector<std::string> stream_port_declarations(int ncounters, const std::string& counters_comment = "");
 
+// The declarations that decode the port's tx_leaf for a module of `nleaves` leaves: tx_in_range
+// (the leaf exists), tx_sel (its low `sel_bits` bits, the leaf's index) and, when tx_leaf is wider,
+// a lint-clean sink for its unused high bits.
+std::vector<std::string> stream_leaf_select(int nleaves, int sel_bits);
+
 // The board: the family's Verilog, the host link, cmnet_stream_regs, `<family>_stream_info`
 // (the ROM), `<family>_host_core` and the top `<family>_host_board`; filelist.f, csr.csv and
 // stream_info.txt beside them. ConfigError for a spec the register map cannot hold.

@@ -120,6 +120,7 @@ std::string emit_network(const HcubeParams& p) {
   out_ports.push_back({"cnt_value", 32});
   v.line("input  wire clk,");
   v.line("input  wire rst,");
+  v.line("input  wire en,     // clock enable of every router register (1: every cycle is a tick)");
   v.line("input  wire clear,");
   for (const auto& [name, width] : in_ports) v.line("input  wire " + range(width) + name + ",");
   for (size_t i = 0; i < out_ports.size(); ++i)
@@ -167,7 +168,7 @@ std::string emit_network(const HcubeParams& p) {
     auto slice = [&](const std::string& name, int per) {
       return name + "[" + S(x * per) + " +: " + S(per) + "]";
     };
-    std::vector<std::pair<std::string, std::string>> ports = {{"clk", "clk"}, {"rst", "rst"}};
+    std::vector<std::pair<std::string, std::string>> ports = {{"clk", "clk"}, {"rst", "rst"}, {"en", "en"}};
     for (const auto& [s, width] : sh.o_sig) ports.push_back({s, px + s});
     for (const auto& [s, width] : sh.back_sig) ports.push_back({"o_" + s, px + "o_" + s});
     for (const auto& [s, width] : sh.o_sig) ports.push_back({"i" + s.substr(1), px + "i" + s.substr(1)});
@@ -230,6 +231,7 @@ GeneratedDesign emit_hcube_node(const HcubeParams& p) {
   GeneratedDesign d;
   d.top = hcube_node_module(p);
   d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
+  d.files.emplace_back("hcube_port_counters.v", read_hw_file("hcube_port_counters.v"));
   d.files.emplace_back("hcube_link_tx.v", read_hw_file("hcube_link_tx.v"));
   d.files.emplace_back(d.top + ".v", read_hw_file(d.top + ".v"));
   (void)w;
@@ -266,6 +268,7 @@ GeneratedDesign emit_hcube(const HcubeConfig& cfg) {
   GeneratedDesign d;
   d.top = "hcube_network";
   d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
+  d.files.emplace_back("hcube_port_counters.v", read_hw_file("hcube_port_counters.v"));
   d.files.emplace_back("hcube_link_tx.v", read_hw_file("hcube_link_tx.v"));
   d.files.emplace_back(hcube_node_module(p) + ".v", read_hw_file(hcube_node_module(p) + ".v"));
   d.files.emplace_back("hcube_network.v", emit_network(p));

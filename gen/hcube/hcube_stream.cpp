@@ -13,17 +13,17 @@ std::string S(int64_t x) { return std::to_string(x); }
 
 const char* kKinds[4] = {"packets", "messages", "bytes", "blocked"};
 
-std::string emit_stream_module(const HcubeParams& p) {
+std::string emit_stream_module(const HcubeParams& p, const HcubeStreamSizes& z) {
   const HcubeWidths w = hcube_widths(p);
   const bool pk = p.packet();
   const int N = p.dims, NN = p.nodes(), P = p.packet_bytes, PW = (P + 3) / 4;
-  const int SLB = kHcubeStreamSlotBits, AW = kHcubeStreamStoreWordBits, RBW = kHcubeStreamRxByteBits,
-            DSW = kHcubeStreamRxSegBits;
+  const int SLB = kHcubeStreamSlotBits, SWB = kHcubeStreamSlotWordBits, AW = SLB + SWB,
+            RBW = z.rx_byte_bits, DSW = z.rx_seg_bits;
   const int KW = pk ? w.kw : w.worm_kw, TW = w.tw, WL = w.wl;
   const int NODEW = std::max(1, w.nodew), CSW = w.csw;
   const int FW = clog2(static_cast<uint64_t>(NN * N)) + 1;  // a (node, dim) FIFO index
   const int LW = std::max(1, N);
-  const int NCNT = 5 * NN + 1 + 4 * N * NN;
+  const int NCNT = 5 * NN + 3 + 4 * N * NN;
   const int SEG = pk ? 65535 : kHcubeStreamWormSegment;
   VerilogWriter v;
   v.header("hcube_stream: the hypercube network (" + std::string(pk ? "packet scheme" : "wormhole") +
@@ -31,8 +31,8 @@ std::string emit_stream_module(const HcubeParams& p) {
            {{"dims n", S(N)},
             {"scheme", pk ? "packet" : "wormhole"},
             {"packet_bytes P", S(P)},
-            {"messages per node", S(1 << SLB)},
-            {"store words per node", S(1 << AW)},
+            {"message slots per node", S(1 << SLB)},
+            {"store words per slot", S(1 << SWB)},
             {"receive FIFO bytes per incoming dimension", S(1 << RBW)},
             {"receive FIFO segments", S(1 << DSW)}});
   v.open("module hcube_stream (");
@@ -42,6 +42,8 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.line("localparam integer N = " + S(N) + ";");
   v.line("localparam integer NF = NN * N;  // receive FIFOs, node * N + dim");
   v.line("localparam integer SL = " + S(1 << SLB) + ";");
+  v.line("localparam integer SLB = " + S(SLB) + ";");
+  v.line("localparam integer SWB = " + S(SWB) + ";");
   v.line("localparam integer SW = " + S(1 << AW) + ";");
   v.line("localparam integer AW = " + S(AW) + ";");
   v.line("localparam integer RBW = " + S(RBW) + ";");
@@ -54,31 +56,37 @@ std::string emit_stream_module(const HcubeParams& p) {
     v.line("localparam integer P = " + S(P) + ";");
     v.line("localparam integer PW = " + S(PW) + ";  // words of a packet's bytes");
     v.line("localparam integer WL = " + S(WL) + ";");
-    v.line("localparam [AW-1:0] PR = " + S(AW) + "'d" + S(PW + 1) + ";  // words per packet record");
+    v.line("localparam [SWB-1:0] PR = " + S(SWB) + "'d" + S(PW + 1) + ";  // words per packet record");
   }
   v.line();
   v.comment("The host's bus: a global unit parser (units arrive whole, one after another).");
   v.line("reg [2:0] upos;      // word of the unit: 0..3 its head, 4 its data");
   v.line("reg started;         // the start unit has come");
-  v.line("reg [31:0] tick;     // model ticks: cycles since the start while run is 1");
+  v.line("reg [NN-1:0] ended;  // the node's end unit has come: no more messages for it");
+  v.line("reg [31:0] tick;     // model ticks: enabled cycles since the start");
   v.line("wire take = tx_valid;");
-  v.line("assign tx_ready = 1'b1;  // words the store cannot hold are dropped and counted");
-  v.line("wire tx_in = tx_leaf < " + S(NN) + ";");
-  v.line("wire [" + S(LW - 1) + ":0] tx_sel = tx_leaf[" + S(LW - 1) + ":0];");
-  if (16 > LW) v.line("wire unused_tx_leaf = ^tx_leaf[15:" + S(LW) + "];");
-  v.line("wire go = take && upos == 3'd0 && tx_last;");
+  v.line("assign tx_ready = 1'b1;  // words a slot cannot hold are dropped and counted");
+  for (const std::string& l : stream_leaf_select(NN, LW)) v.line(l);
+  v.line("wire ctl = take && upos == 3'd0 && tx_last;  // a one-word unit: 0 start, 1 the leaf's end");
+  v.line("wire [NN-1:0] rdy;   // node x has its next message, or there is none to come");
+  v.line("wire [NN*N-1:0] f_room;  // receive FIFO f has room for a byte and a segment");
+  v.line("wire live = started && run;");
+  v.comment("The clock enable of every router register: a cycle is a tick only when no receive FIFO");
+  v.comment("could overflow and every node's next message is in its store (or none is to come).");
+  v.line("wire en = live && &rdy && &f_room;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst || clear) begin");
   v.line("    upos <= 3'd0;");
   v.line("    started <= 1'b0;");
+  v.line("    ended <= {NN{1'b0}};");
   v.line("    tick <= 32'd0;");
   v.line("  end else begin");
   v.line("    if (take) upos <= tx_last ? 3'd0 : (upos == 3'd4 ? 3'd4 : upos + 3'd1);");
-  v.line("    if (go) started <= 1'b1;");
-  v.line("    if (started && run) tick <= tick + 32'd1;");
+  v.line("    if (ctl && tx_data[0] == 1'b0) started <= 1'b1;");
+  v.line("    if (ctl && tx_data[0] == 1'b1 && tx_in_range) ended[tx_sel] <= 1'b1;");
+  v.line("    if (en) tick <= tick + 32'd1;");
   v.line("  end");
   v.line("end");
-  v.line("wire live = started && run;");
   v.line();
   v.comment("The network.");
   v.line("wire [NN-1:0] src_valid, src_take;");
@@ -92,7 +100,8 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.line("wire [" + S(CSW - 1) + ":0] cnt_sel;");
   v.line("wire [31:0] cnt_value;");
   std::vector<std::pair<std::string, std::string>> ports = {
-      {"clk", "clk"},           {"rst", "rst"},         {"clear", "clear"},     {"src_valid", "src_valid"},
+      {"clk", "clk"},           {"rst", "rst"},         {"en", "en"},           {"clear", "clear"},
+      {"src_valid", "src_valid"},
       {"src_dst", "src_dst"},   {"src_tag", "src_tag"}};
   if (pk) {
     v.line("wire [NN*KW-1:0] src_npk;");
@@ -126,6 +135,8 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.line("wire [NF*49-1:0] f_desc;     // its descriptor {last, bytes, tick}");
   v.line("wire [NF*32-1:0] f_front;    // its next four bytes");
   v.line("wire [NF-1:0] f_ovf;         // a byte found FIFO f full");
+  v.line("wire [NN*SL-1:0] n_cred;     // per node the freed slots to report");
+  v.line("wire [NN*SL-1:0] cred_clr;   // ... reported this cycle");
   v.line("wire [NF-1:0] f_pop;         // the output takes FIFO f's descriptor");
   v.line("wire [NF-1:0] f_adv;         // the output takes a data word of FIFO f");
   v.line("wire [2:0] adv_n;            // ... with this many of its bytes");
@@ -133,62 +144,85 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.line(pk ? "genvar g, d, j;" : "genvar g, d;");
   v.line("generate");
   v.open("for (g = 0; g < NN; g = g + 1) begin : g_node");
-  v.comment("The message store: slots (head fields) and the data words.");
+  v.comment("The message store: a slot per message, chosen by the host (the tag's low bits): its head");
+  v.comment("fields and SLW data words. The queue holds the slots in arrival order; a slot taken by the");
+  v.comment("source is free again once no feeder reads it, and a credit goes back to the host.");
   v.line("reg [31:0] smem [0:SW-1];");
-  v.line("reg [AW:0] swp;          // words written");
   v.line("reg [31:0] sgen [0:SL-1];");
   v.line("reg [15:0] stag [0:SL-1];");
   v.line("reg [N-1:0] sdst [0:SL-1];");
   v.line("reg [KW-1:0] scnt [0:SL-1];");
-  v.line("reg [AW-1:0] sbase [0:SL-1];");
-  v.line("reg [" + S(SLB) + ":0] nmsg, hd;  // messages loaded; the queue head");
-  v.line("reg udrop;               // the unit in progress found no free slot");
-  v.line("wire mine = take && tx_in && tx_sel == g && !(upos == 3'd0 && tx_last);");
-  v.line("wire nofree = nmsg[" + S(SLB) + "];");
-  v.line("wire drop_now = upos == 3'd0 ? nofree : udrop;");
-  v.line("wire [" + S(SLB - 1) + ":0] ns = nmsg[" + S(SLB - 1) + ":0];");
-  v.line("wire wdata = mine && !drop_now && upos == 3'd4 && !swp[AW];");
-  v.line("assign n_ref[g] = mine && (drop_now || (upos == 3'd4 && swp[AW]));");
+  v.line("reg [SLB-1:0] qs [0:SL-1];   // the queue of slots");
+  v.line("reg [SLB:0] qw, qr;");
+  v.line("reg [SL-1:0] occ, tkn;       // slots holding a message; taken by the source");
+  v.line("reg [SL-1:0] cred;           // freed slots not yet reported to the host");
+  v.line("reg [SLB-1:0] us;            // the slot of the unit in progress");
+  v.line("reg [SWB:0] woff;            // its data words written");
+  v.line("reg udrop;                   // the unit in progress names a slot in use");
+  v.line("wire mine = take && tx_in_range && tx_sel == g && !ctl;");
+  v.line("wire [SLB-1:0] ws = tx_data[16 +: SLB];");
+  v.line("wire drop_now = upos == 3'd0 ? occ[ws] : udrop;");
+  v.line("wire [SLB-1:0] cs = upos == 3'd0 ? ws : us;");
+  v.line("wire wdata = mine && !drop_now && upos == 3'd4 && !woff[SWB];");
+  v.line("assign n_ref[g] = mine && (drop_now || (upos == 3'd4 && woff[SWB]));");
   v.line("assign n_msg[g] = mine && !drop_now && tx_last;");
   v.line("assign n_loaded[g*32 +: 32] = (mine && !drop_now && upos == 3'd3) ? tx_data : 32'd0;");
+  v.line("wire [SLB-1:0] h = qs[qr[SLB-1:0]];");
+  v.line("wire pop = en && src_take[g];");
+  v.line("wire [SL-1:0] inuse;         // slots a feeder reads");
+  v.line("wire [SL-1:0] freed = tkn & ~inuse;");
+  v.line("wire [SL-1:0] hbit = {{(SL-1){1'b0}}, 1'b1} << h;");
+  v.line("wire [SL-1:0] lbit = {{(SL-1){1'b0}}, 1'b1} << cs;");
+  v.line("assign rdy[g] = qw != qr || ended[g];");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst || clear) begin");
-  v.line("    swp <= {(AW+1){1'b0}};");
-  v.line("    nmsg <= 0;");
-  v.line("    hd <= 0;");
+  v.line("    qw <= {(SLB+1){1'b0}};");
+  v.line("    qr <= {(SLB+1){1'b0}};");
+  v.line("    occ <= {SL{1'b0}};");
+  v.line("    tkn <= {SL{1'b0}};");
+  v.line("    cred <= {SL{1'b0}};");
+  v.line("    us <= {SLB{1'b0}};");
+  v.line("    woff <= {(SWB+1){1'b0}};");
   v.line("    udrop <= 1'b0;");
   v.line("  end else begin");
-  v.line("    if (mine && upos == 3'd0) udrop <= nofree;");
+  v.line("    if (mine && upos == 3'd0) begin");
+  v.line("      udrop <= occ[ws];");
+  v.line("      us <= ws;");
+  v.line("      woff <= {(SWB+1){1'b0}};");
+  v.line("    end");
   v.line("    if (mine && !drop_now) begin");
   v.line("      case (upos)");
-  v.line("        3'd0: sgen[ns] <= tx_data;");
-  v.line("        3'd1: begin");
-  v.line("          stag[ns] <= tx_data[31:16];");
-  v.line("          sdst[ns] <= tx_data[N-1:0];");
+  v.line("        3'd0: begin");
+  v.line("          stag[cs] <= tx_data[31:16];");
+  v.line("          sdst[cs] <= tx_data[N-1:0];");
   v.line("        end");
-  v.line("        3'd2: begin");
-  v.line("          scnt[ns] <= tx_data[KW-1:0];");
-  v.line("          sbase[ns] <= swp[AW-1:0];");
-  v.line("        end");
+  v.line("        3'd1: sgen[cs] <= tx_data;");
+  v.line("        3'd2: scnt[cs] <= tx_data[KW-1:0];");
   v.line("        default: ;");
   v.line("      endcase");
-  v.line("      if (tx_last) nmsg <= nmsg + 1'b1;");
+  v.line("      if (tx_last) begin");
+  v.line("        qs[qw[SLB-1:0]] <= cs;");
+  v.line("        qw <= qw + 1'b1;");
+  v.line("      end");
   v.line("    end");
   v.line("    if (wdata) begin");
-  v.line("      smem[swp[AW-1:0]] <= tx_data;");
-  v.line("      swp <= swp + 1'b1;");
+  v.line("      smem[{us, woff[SWB-1:0]}] <= tx_data;");
+  v.line("      woff <= woff + 1'b1;");
   v.line("    end");
-  v.line("    if (src_take[g]) hd <= hd + 1'b1;");
+  v.line("    if (pop) qr <= qr + 1'b1;");
+  v.line("    tkn <= (tkn & ~freed) | (pop ? hbit : {SL{1'b0}});");
+  v.line("    occ <= (occ & ~freed) | ((n_msg[g]) ? lbit : {SL{1'b0}});");
+  v.line("    cred <= (cred | freed) & ~cred_clr[g*SL +: SL];");
   v.line("  end");
   v.line("end");
+  v.line("assign n_cred[g*SL +: SL] = cred;");
   v.comment("The source: the queue head from its generation tick (wormhole: the tick after).");
-  v.line("wire [" + S(SLB - 1) + ":0] h = hd[" + S(SLB - 1) + ":0];");
-  v.line(std::string("assign src_valid[g] = live && hd < nmsg && sgen[h] ") + (pk ? "<=" : "<") + " tick;");
+  v.line(std::string("assign src_valid[g] = started && qw != qr && sgen[h] ") + (pk ? "<=" : "<") + " tick;");
   v.line("assign src_dst[g*N +: N] = sdst[h];");
   v.line("assign src_tag[g*TW +: TW] = stag[h];");
   if (pk) {
     v.line("assign src_npk[g*KW +: KW] = scnt[h];");
-    v.line("wire [AW-1:0] hb = sbase[h];");
+    v.line("wire [AW-1:0] hb = {h, {SWB{1'b0}}};");
     v.line("wire [31:0] hw0 = smem[hb];");
     v.line("assign src_w[g*WL +: WL] = hw0[WL-1:0];");
     v.line("wire unused_hw0 = ^hw0[31:WL];");
@@ -200,17 +234,21 @@ std::string emit_stream_module(const HcubeParams& p) {
     v.line("assign src_pkt[g*P*8 +: P*8] = hpk[P*8-1:0];");
     if (PW * 32 > P * 8) v.line("wire unused_hpk = ^hpk[PW*32-1:P*8];");
   }
+  v.line("wire [N*SL-1:0] inuse_v;");
+  v.line("reg [SL-1:0] inuse_or;");
   v.comment("The feeders: packet k (packet scheme) or byte i (wormhole) of the message tagged t,");
   v.comment("whose slot is t's low bits.");
   v.open("for (d = 0; d < N; d = d + 1) begin : g_fd");
   v.line("localparam integer F = g * N + d;");
   v.line("wire [TW-1:0] ft = fd_tag[F*TW +: TW];");
   v.line("wire [" + S(SLB - 1) + ":0] fs = ft[" + S(SLB - 1) + ":0];");
-  v.line("wire unused_ft = ^ft[TW-1:" + S(SLB) + "] ^ fd_active[F];");
+  v.line("wire unused_ft = ^ft[TW-1:" + S(SLB) + "];");
+  v.line("assign inuse_v[d*SL +: SL] = fd_active[F] ? {{(SL-1){1'b0}}, 1'b1} << fs : {SL{1'b0}};");
   if (pk) {
     v.line("wire [KW-1:0] fk = fd_k[F*KW +: KW];");
-    v.line("wire [AW-1:0] fb = sbase[fs] + fk[AW-1:0] * PR;");
-    if (KW > AW) v.line("wire unused_fk = ^fk[KW-1:AW];");
+    v.line("wire [SWB-1:0] fo = fk[SWB-1:0] * PR;");
+    v.line("wire [AW-1:0] fb = {fs, fo};");
+    v.line("wire unused_fk = ^fk[KW-1:SWB];");
     v.line("wire [31:0] fw0 = smem[fb];");
     v.line("assign fd_w[F*WL +: WL] = fw0[WL-1:0];");
     v.line("wire unused_fw0 = ^fw0[31:WL];");
@@ -223,14 +261,20 @@ std::string emit_stream_module(const HcubeParams& p) {
     if (PW * 32 > P * 8) v.line("wire unused_fpk = ^fpk[PW*32-1:P*8];");
   } else {
     v.line("wire [KW-1:0] fi = fd_idx[F*KW +: KW];");
-    v.line("wire [AW-1:0] fa = sbase[fs] + fi[AW+1:2];");
-    if (KW > AW + 2) v.line("wire unused_fi = ^fi[KW-1:AW+2];");
+    v.line("wire [AW-1:0] fa = {fs, fi[SWB+1:2]};");
+    v.line("wire unused_fi = ^fi[KW-1:SWB+2];");
     v.line("wire [31:0] fwd = smem[fa] >> {fi[1:0], 3'd0};");
     v.line("assign fd_byte[F*8 +: 8] = fwd[7:0];");
     v.line("wire unused_fwd = ^fwd[31:8];");
     v.line("assign fd_last[F] = fi + 1'b1 == scnt[fs];");
   }
   v.close("end");
+  v.line("integer u;");
+  v.line("always @(*) begin");
+  v.line("  inuse_or = {SL{1'b0}};");
+  v.line("  for (u = 0; u < N; u = u + 1) inuse_or = inuse_or | inuse_v[u*SL +: SL];");
+  v.line("end");
+  v.line("assign inuse = inuse_or;");
   v.comment("The receive FIFOs, one per incoming dimension: bytes and segment descriptors.");
   v.open("for (d = 0; d < N; d = d + 1) begin : g_rx");
   v.line("localparam integer F = g * N + d;");
@@ -239,13 +283,14 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.line("reg [RBW:0] rwp, rrp;");
   v.line("reg [DSW:0] dwp, drp;");
   v.line("reg [15:0] segn;   // bytes of the open segment");
-  v.line("wire bv = ej_bvalid[F];");
+  v.line("wire bv = en && ej_bvalid[F];  // the network's outputs count in enabled cycles only");
   v.line("wire [RBW:0] rocc = rwp - rrp;");
   v.line("wire [DSW:0] docc = dwp - drp;");
   v.line("wire room = !rocc[RBW] && !docc[DSW];");
   v.line("wire put = bv && room;");
   v.line("wire close = put && (ej_fin[F] || segn + 16'd1 == SEG);");
-  v.line("assign f_ovf[F] = bv && !room;");
+  v.line("assign f_ovf[F] = bv && !room;  // never: en waits for room");
+  v.line("assign f_room[F] = room;");
   v.line("assign f_has[F] = dwp != drp;");
   v.line("assign f_desc[F*49 +: 49] = dq[drp[DSW-1:0]];");
   v.line("wire [RBW-1:0] ra = rrp[RBW-1:0];");
@@ -276,15 +321,20 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.close("end");
   v.line("endgenerate");
   v.line();
-  v.comment("Output: one whole segment at a time, the lowest FIFO first: its head, its tick, its bytes.");
+  v.comment("Output: credits first (a one-word unit {2'b01, slot} from a node whose slot is free again),");
+  v.comment("then one whole segment at a time, the lowest FIFO first: its head, its tick, its bytes.");
   v.line("reg out_busy;");
-  v.line("reg [1:0] out_ph;    // 0 head, 1 tick, 2 data");
+  v.line("reg [1:0] out_ph;    // 0 head, 1 tick, 2 data, 3 a credit");
   v.line("reg [FW-1:0] out_src;");
   v.line("reg [48:0] out_desc;");
   v.line("reg [15:0] out_rem;  // bytes still to go");
-  v.line("reg pick_any;");
+  v.line("reg [" + S(NODEW - 1) + ":0] out_cnode;");
+  v.line("reg [SLB-1:0] out_cslot;");
+  v.line("reg pick_any, cpick_any;");
   v.line("reg [FW-1:0] pick;");
-  v.line("integer k;");
+  v.line("reg [" + S(NODEW - 1) + ":0] cpick_n;");
+  v.line("reg [SLB-1:0] cpick_s;");
+  v.line("integer k, ks;");
   v.line("always @(*) begin");
   v.line("  pick_any = 1'b0;");
   v.line("  pick = {FW{1'b0}};");
@@ -293,22 +343,36 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.line("      pick_any = 1'b1;");
   v.line("      pick = k[FW-1:0];");
   v.line("    end");
+  v.line("  cpick_any = 1'b0;");
+  v.line("  cpick_n = 0;");
+  v.line("  cpick_s = {SLB{1'b0}};");
+  v.line("  for (k = NN - 1; k >= 0; k = k - 1)");
+  v.line("    for (ks = SL - 1; ks >= 0; ks = ks - 1)");
+  v.line("      if (n_cred[k*SL + ks]) begin");
+  v.line("        cpick_any = 1'b1;");
+  v.line("        cpick_n = k[" + S(NODEW - 1) + ":0];");
+  v.line("        cpick_s = ks[SLB-1:0];");
+  v.line("      end");
   v.line("end");
   v.line("wire give = out_busy && rx_ready;");
   v.line("wire data_word = give && out_ph == 2'd2;");
   v.line("wire done_unit = data_word && out_rem <= 16'd4;");
   v.line("wire [NF-1:0] one = {{(NF-1){1'b0}}, 1'b1};");
-  v.line("assign f_pop = (!out_busy && pick_any) ? (one << pick) : {NF{1'b0}};");
+  v.line("wire cstart = !out_busy && cpick_any;");
+  v.line("assign f_pop = (!out_busy && !cpick_any && pick_any) ? (one << pick) : {NF{1'b0}};");
   v.line("assign f_adv = data_word ? (one << out_src) : {NF{1'b0}};");
+  v.line("wire [31:0] cbit = {{(32-" + S(NODEW) + "){1'b0}}, cpick_n} * SL + {{(32-SLB){1'b0}}, cpick_s};");
+  v.line("assign cred_clr = cstart ? ({{(NN*SL-1){1'b0}}, 1'b1} << cbit) : {(NN*SL){1'b0}};");
   v.line("assign adv_n = out_rem <= 16'd4 ? out_rem[2:0] : 3'd4;");
   v.line("localparam [FW-1:0] NW = " + S(FW) + "'d" + S(N) + ";");
   v.line("wire [FW-1:0] o_node = out_src / NW;");
   v.line("wire [FW-1:0] o_dim = out_src % NW;");
   v.line("assign rx_valid = out_busy;");
-  v.line("assign rx_leaf = {{(16-FW){1'b0}}, o_node};");
+  v.line("assign rx_leaf = out_ph == 2'd3 ? {{(16-" + S(NODEW) + "){1'b0}}, out_cnode} : {{(16-FW){1'b0}}, o_node};");
   v.line("assign rx_data = out_ph == 2'd0 ? {out_desc[48], 7'd0, {(8-FW){1'b0}}, o_dim, out_desc[47:32]}");
-  v.line("               : out_ph == 2'd1 ? out_desc[31:0] : f_front[out_src*32 +: 32];");
-  v.line("assign rx_last = out_ph == 2'd2 && out_rem <= 16'd4;");
+  v.line("               : out_ph == 2'd1 ? out_desc[31:0]");
+  v.line("               : out_ph == 2'd3 ? {2'b01, {(30-SLB){1'b0}}, out_cslot} : f_front[out_src*32 +: 32];");
+  v.line("assign rx_last = out_ph == 2'd3 || (out_ph == 2'd2 && out_rem <= 16'd4);");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    out_busy <= 1'b0;");
@@ -316,8 +380,15 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.line("    out_src <= {FW{1'b0}};");
   v.line("    out_desc <= 49'd0;");
   v.line("    out_rem <= 16'd0;");
+  v.line("    out_cnode <= 0;");
+  v.line("    out_cslot <= {SLB{1'b0}};");
   v.line("  end else if (!out_busy) begin");
-  v.line("    if (pick_any) begin");
+  v.line("    if (cpick_any) begin");
+  v.line("      out_busy <= 1'b1;");
+  v.line("      out_ph <= 2'd3;");
+  v.line("      out_cnode <= cpick_n;");
+  v.line("      out_cslot <= cpick_s;");
+  v.line("    end else if (pick_any) begin");
   v.line("      out_busy <= 1'b1;");
   v.line("      out_ph <= 2'd0;");
   v.line("      out_src <= pick;");
@@ -325,7 +396,8 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.line("      out_rem <= f_desc[pick*49 + 32 +: 16];");
   v.line("    end");
   v.line("  end else if (give) begin");
-  v.line("    if (out_ph != 2'd2) out_ph <= out_ph + 2'd1;");
+  v.line("    if (out_ph == 2'd3) out_busy <= 1'b0;");
+  v.line("    else if (out_ph != 2'd2) out_ph <= out_ph + 2'd1;");
   v.line("    else if (done_unit) out_busy <= 1'b0;");
   v.line("    else out_rem <= out_rem - 16'd4;");
   v.line("  end");
@@ -378,6 +450,20 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.close("end");
   v.line("endgenerate");
   v.line("assign counters[160*NN +: 32] = held;");
+  v.comment("Cycles the network was held (run on, the start come): waiting for the host's next message,");
+  v.comment("waiting for room in a receive FIFO.");
+  v.line("reg [31:0] wait_in, wait_rx;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst || clear) begin");
+  v.line("    wait_in <= 32'd0;");
+  v.line("    wait_rx <= 32'd0;");
+  v.line("  end else begin");
+  v.line("    if (live && !(&rdy)) wait_in <= wait_in + 32'd1;");
+  v.line("    if (live && !(&f_room)) wait_rx <= wait_rx + 32'd1;");
+  v.line("  end");
+  v.line("end");
+  v.line("assign counters[160*NN + 32 +: 32] = wait_in;");
+  v.line("assign counters[160*NN + 64 +: 32] = wait_rx;");
   v.line();
   v.comment("The ports' counters: a scan reads every (node, select) in turn into a shadow register;");
   v.comment("busy stays 1 until a whole pass has begun and ended after the last cycle with bytes inside.");
@@ -387,7 +473,7 @@ std::string emit_stream_module(const HcubeParams& p) {
   v.line("assign cnt_sel = sc_sel;");
   v.line("wire sel_end = sc_sel == " + S(CSW) + "'d" + S(4 * N - 1) + ";");
   v.line("wire scan_end = sel_end && sc_node == " + S(NODEW) + "'d" + S(NN - 1) + ";");
-  v.line("wire act = held != 32'd0 || load_sum != 32'd0 || out_busy;");
+  v.line("wire act = held != 32'd0 || load_sum != 32'd0 || out_busy || |n_cred;");
   v.line("reg seen, fresh;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
@@ -416,7 +502,7 @@ std::string emit_stream_module(const HcubeParams& p) {
       v.line("  if (rst || clear) " + r + " <= 32'd0;");
       v.line("  else if (sc_node == " + S(NODEW) + "'d" + S(x) + " && sc_sel == " + S(CSW) + "'d" + S(s) + ") " + r +
              " <= cnt_value;");
-      v.line("assign counters[" + S((5 * NN + 1 + x * 4 * N + s) * 32) + " +: 32] = " + r + ";");
+      v.line("assign counters[" + S((5 * NN + 3 + x * 4 * N + s) * 32) + " +: 32] = " + r + ";");
     }
   v.close("endmodule");
   v.line("`default_nettype wire");
@@ -429,17 +515,23 @@ std::string hcube_stream_port_counter(int node, int dim, int kind) {
   return "n" + S(node) + ".d" + S(dim) + "." + kKinds[kind];
 }
 
-GeneratedDesign emit_hcube_stream(const HcubeConfig& cfg) {
+GeneratedDesign emit_hcube_stream(const HcubeConfig& cfg, const HcubeStreamSizes& z) {
+  // A receive FIFO must hold a whole segment (a packet, or a worm's segment) to pass it on.
+  const int seg = cfg.hc.packet() ? cfg.hc.packet_bytes : kHcubeStreamWormSegment;
+  if (z.rx_byte_bits < 2 || z.rx_byte_bits > 16 || (1 << z.rx_byte_bits) < seg || z.rx_seg_bits < 1 ||
+      z.rx_seg_bits > 16)
+    throw ConfigError("hcube stream: receive FIFOs of 2^" + S(z.rx_byte_bits) + " bytes and 2^" + S(z.rx_seg_bits) +
+                      " segments: they hold at least a segment (" + S(seg) + " bytes), at most 2^16");
   GeneratedDesign d = emit_hcube(cfg);
   auto it = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
-  d.files.insert(it, {"hcube_stream.v", emit_stream_module(cfg.hc)});
+  d.files.insert(it, {"hcube_stream.v", emit_stream_module(cfg.hc, z)});
   d.top = "hcube_stream";
   for (auto& f : d.files)
     if (f.first == "filelist.f") f.second = filelist(d);
   return d;
 }
 
-StreamBoardSpec hcube_stream_spec(const HcubeConfig& cfg) {
+StreamBoardSpec hcube_stream_spec(const HcubeConfig& cfg, const HcubeStreamSizes& z) {
   const HcubeParams& p = cfg.hc;
   StreamBoardSpec s;
   s.info.family = "hcube";
@@ -452,7 +544,9 @@ StreamBoardSpec hcube_stream_spec(const HcubeConfig& cfg) {
                    {"buffers", S(p.buffers)},
                    {"ticks_per_byte", S(p.ticks_per_byte)},
                    {"arb_ticks", S(p.arb_ticks)},
-                   {"seed", S(p.seed)}};
+                   {"seed", S(p.seed)},
+                   {"rx_fifo_bytes", S(1 << z.rx_byte_bits)},
+                   {"rx_fifo_segments", S(1 << z.rx_seg_bits)}};
   s.info.regions = {"network"};
   for (int x = 0; x < p.nodes(); ++x) {
     const std::string n = "leaf" + S(x);
@@ -463,12 +557,14 @@ StreamBoardSpec hcube_stream_spec(const HcubeConfig& cfg) {
     s.info.counters.push_back({n + ".overflow_bytes", CounterKind::Other, 0});
   }
   s.info.counters.push_back({"network.held_bytes", CounterKind::Held, 0});
+  s.info.counters.push_back({"network.wait_host_cycles", CounterKind::Other, 0});
+  s.info.counters.push_back({"network.wait_rx_cycles", CounterKind::Other, 0});
   for (int x = 0; x < p.nodes(); ++x)
     for (int k = 0; k < 4 * p.dims; ++k)
       s.info.counters.push_back({hcube_stream_port_counter(x, k / 4, k % 4), CounterKind::Other, 0});
   s.title = "hypercube network (seed-004 packet / wormhole)";
   s.canonical_json = config_to_json(cfg);
-  s.network = emit_hcube_stream(cfg);
+  s.network = emit_hcube_stream(cfg, z);
   s.stream_module = "hcube_stream";
   s.fifo_log2 = 9;
   return s;

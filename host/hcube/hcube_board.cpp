@@ -1,8 +1,8 @@
 #include "host/hcube/hcube_board.h"
 
 #include <algorithm>
-#include <bit>
 #include <map>
+#include <memory>
 #include <tuple>
 
 #include "gen/core/errors.h"
@@ -12,20 +12,6 @@ namespace cmnet {
 namespace {
 
 std::string S(uint64_t x) { return std::to_string(x); }
-
-// The dimensions a message may arrive on at its destination: e-cube's last hop is the highest
-// differing dimension; a quasi-adaptive first hop may make it any differing one (counted on all).
-std::vector<int> arrival_dims(const HcubeParams& p, const HcubeMessage& m) {
-  const uint32_t diff = m.src ^ m.dst;
-  std::vector<int> v;
-  if (p.packet() && p.quasi()) {
-    for (int d = 0; d < p.dims; ++d)
-      if ((diff >> d) & 1u) v.push_back(d);
-  } else {
-    v.push_back(std::bit_width(diff) - 1);
-  }
-  return v;
-}
 
 uint64_t ejected_bytes(const HcubeParams& p, const HcubeMessage& m) {
   if (!p.packet()) return p.worm_bytes(m.len) - 2;  // the destination bytes are not ejected
@@ -59,45 +45,22 @@ std::vector<size_t> age_ranks(const HcubeTraffic& t) {
 
 void hcube_board_check_fits(const HcubeParams& p, const HcubeTraffic& t) {
   check_hcube_traffic(t, p, "hcube board traffic");
-  const size_t NN = static_cast<size_t>(p.nodes()), N = static_cast<size_t>(p.dims);
-  const uint64_t slots = 1u << kHcubeStreamSlotBits, words = 1u << kHcubeStreamStoreWordBits;
+  const uint64_t words = 1u << kHcubeStreamSlotWordBits;
   if (t.messages.size() > (65536u >> kHcubeStreamSlotBits))
     throw InputError("hcube board: " + S(t.messages.size()) + " messages, the 16-bit tags number at most " +
                      S(65536u >> kHcubeStreamSlotBits));
-  std::vector<uint64_t> msgs(NN, 0), store(NN, 0), rxb(NN * N, 0), rxs(NN * N, 0);
-  for (const HcubeMessage& m : t.messages) {
-    ++msgs[m.src];
-    store[m.src] += store_words(p, m);
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    const HcubeMessage& m = t.messages[i];
     if (m.gen > 0xFFFFFFFFull) throw InputError("hcube board: a generation tick beyond 32 bits (" + S(m.gen) + ")");
-    for (int d : arrival_dims(p, m)) {
-      rxb[m.dst * N + static_cast<size_t>(d)] += ejected_bytes(p, m);
-      rxs[m.dst * N + static_cast<size_t>(d)] += segments(p, m);
-    }
-  }
-  for (size_t x = 0; x < NN; ++x) {
-    if (msgs[x] > slots)
-      throw InputError("hcube board: node " + S(x) + " sends " + S(msgs[x]) + " messages, its store holds " + S(slots));
-    if (store[x] > words)
-      throw InputError("hcube board: node " + S(x) + "'s messages need " + S(store[x]) + " store words, it has " +
-                       S(words));
-  }
-  for (size_t x = 0; x < NN; ++x) {
-    for (size_t d = 0; d < N; ++d) {
-      if (rxb[x * N + d] > static_cast<uint64_t>(kHcubeStreamRxBytes))
-        throw InputError("hcube board: node " + S(x) + " may receive " + S(rxb[x * N + d]) + " bytes on dimension " +
-                         S(d) + ", its receive FIFO holds " + S(kHcubeStreamRxBytes) +
-                         " (the network cannot be held back: every arriving byte must have room)");
-      if (rxs[x * N + d] > static_cast<uint64_t>(kHcubeStreamRxSegments))
-        throw InputError("hcube board: node " + S(x) + " may receive " + S(rxs[x * N + d]) + " segments on dimension " +
-                         S(d) + ", its receive FIFO holds " + S(kHcubeStreamRxSegments));
-    }
+    if (store_words(p, m) > words)
+      throw InputError("hcube board: message " + S(i) + " (node " + S(m.src) + ", " + S(m.len) + " bytes) needs " +
+                       S(store_words(p, m)) + " store words, a slot holds " + S(words));
   }
 }
 
 std::vector<StreamUnit> hcube_units(const HcubeParams& p, const HcubeTraffic& t) {
   hcube_board_check_fits(p, t);
   const std::vector<size_t> rank = age_ranks(t);
-  std::vector<uint32_t> index(static_cast<size_t>(p.nodes()), 0);
   std::vector<StreamUnit> units;
   auto pack = [](std::vector<uint32_t>& w, const std::vector<uint8_t>& b, size_t nbytes) {
     for (size_t i = 0; i < nbytes; i += 4) {
@@ -110,8 +73,8 @@ std::vector<StreamUnit> hcube_units(const HcubeParams& p, const HcubeTraffic& t)
     const HcubeMessage& m = t.messages[i];
     StreamUnit u;
     u.leaf = m.src;
-    const uint32_t tag = static_cast<uint32_t>(rank[i] << kHcubeStreamSlotBits) | index[m.src]++;
-    u.words = {static_cast<uint32_t>(m.gen), (tag << 16) | m.dst,
+    const uint32_t tag = static_cast<uint32_t>(rank[i] << kHcubeStreamSlotBits);  // the slot: when it is sent
+    u.words = {(tag << 16) | m.dst, static_cast<uint32_t>(m.gen),
                static_cast<uint32_t>(p.packet() ? p.packets_of(m.len) : p.worm_bytes(m.len)),
                static_cast<uint32_t>(ejected_bytes(p, m))};
     if (p.packet()) {
@@ -125,8 +88,68 @@ std::vector<StreamUnit> hcube_units(const HcubeParams& p, const HcubeTraffic& t)
     }
     units.push_back(std::move(u));
   }
-  units.push_back(StreamUnit{0, {0}});  // the start
   return units;
+}
+
+bool hcube_credit(const StreamUnit& u) { return u.words.size() == 1 && (u.words[0] >> 30) == 1u; }
+
+std::function<int(const std::vector<StreamUnit>&, StreamUnit&)> hcube_pull(const HcubeParams& p, const HcubeTraffic& t) {
+  struct State {
+    std::vector<StreamUnit> units;
+    std::vector<std::vector<size_t>> queue;  // per node its messages, in order
+    std::vector<size_t> next;                // per node the next to send
+    std::vector<bool> ended;                 // per node: its end unit sent
+    std::vector<std::vector<uint32_t>> free; // per node its free slots
+    size_t seen = 0;                         // delivered units looked at
+    bool started = false;
+  };
+  auto st = std::make_shared<State>();
+  st->units = hcube_units(p, t);
+  const size_t NN = static_cast<size_t>(p.nodes());
+  st->queue.resize(NN);
+  st->next.assign(NN, 0);
+  st->ended.assign(NN, false);
+  st->free.resize(NN);
+  for (size_t i = 0; i < t.messages.size(); ++i) st->queue[t.messages[i].src].push_back(i);
+  for (auto& f : st->free)
+    for (uint32_t s = 1u << kHcubeStreamSlotBits; s-- > 0;) f.push_back(s);  // lowest slot last: taken first
+  const std::vector<HcubeMessage> msgs = t.messages;
+  return [st, msgs](const std::vector<StreamUnit>& got, StreamUnit& out) {
+    for (; st->seen < got.size(); ++st->seen)
+      if (hcube_credit(got[st->seen]))
+        st->free.at(got[st->seen].leaf).push_back(got[st->seen].words[0] & ((1u << kHcubeStreamSlotBits) - 1));
+    if (!st->started) {
+      out = StreamUnit{0, {0}};  // the start: the ticks run while every node's next message is in
+      st->started = true;
+      return 1;
+    }
+    // A node whose messages have all gone gets its end (it no longer holds the network back).
+    bool left = false;
+    for (size_t x = 0; x < st->queue.size(); ++x) {
+      if (st->next[x] < st->queue[x].size() || st->ended[x]) continue;
+      out = StreamUnit{static_cast<uint32_t>(x), {1}};
+      st->ended[x] = true;
+      return 1;
+    }
+    // The message needed soonest (the smallest generation tick, then traffic order) among the
+    // nodes with a free slot; the others wait for their credits.
+    size_t best = msgs.size();
+    for (size_t x = 0; x < st->queue.size(); ++x) {
+      if (st->next[x] == st->queue[x].size()) continue;
+      left = true;
+      const size_t i = st->queue[x][st->next[x]];
+      if (st->free[x].empty()) continue;
+      if (best == msgs.size() || msgs[i].gen < msgs[best].gen || (msgs[i].gen == msgs[best].gen && i < best)) best = i;
+    }
+    if (!left) return -1;
+    if (best == msgs.size()) return 0;
+    const uint32_t x = msgs[best].src;
+    out = st->units[best];
+    out.words[0] |= st->free[x].back() << 16;
+    st->free[x].pop_back();
+    ++st->next[x];
+    return 1;
+  };
 }
 
 HcubeRunResult hcube_board_result(const HcubeParams& p, const HcubeTraffic& t, const StreamRunResult& got) {
@@ -140,6 +163,7 @@ HcubeRunResult hcube_board_result(const HcubeParams& p, const HcubeTraffic& t, c
   std::map<std::pair<uint32_t, uint32_t>, Worm> worms;                 // (node, dim)
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, HcubeReceived> open;  // (node, src, first dim)
   for (const StreamUnit& u : got.delivered) {
+    if (hcube_credit(u)) continue;
     if (u.words.size() < 3) {
       ++r.bad_reassembly;
       continue;
@@ -293,8 +317,8 @@ StreamWorkload hcube_workload(const HcubeConfig& cfg, const HcubeTraffic& t, con
   const HcubeParams p = cfg.hc;
   StreamWorkload w;
   w.name = name;
-  w.units = hcube_units(p, t);
-  w.expect_units = 0;
+  w.pull = hcube_pull(p, t);  // refuses a traffic that does not fit before the board starts
+  w.expect_units = t.messages.size();  // a credit per message
   for (const HcubeMessage& m : t.messages) w.expect_units += segments(p, m);
   w.compare = [p, t](const StreamRunResult& got, RunReport& r) {
     const HcubeBoardCheck c = hcube_check_board(p, t, got);
@@ -302,8 +326,8 @@ StreamWorkload hcube_workload(const HcubeConfig& cfg, const HcubeTraffic& t, con
     r.about.push_back("hypercube: " + S(static_cast<uint64_t>(p.dims)) + "-cube, " +
                       (p.packet() ? "packet scheme, " + p.routing + " routing" : std::string("wormhole")) + ", " +
                       S(t.messages.size()) + " messages");
-    r.notes.push_back("ticks: the board's tick counter runs from the start unit while run is 1, one per cycle (the "
-                      "model's tick)");
+    r.notes.push_back("ticks: the board's tick counter counts the cycles its network was enabled (run on, every node's "
+                      "next message loaded, room in every receive FIFO): the model's ticks");
     r.agreement_scope = "every message (bytes, first and last tick), every port counter, every leaf counter";
   };
   return w;

@@ -6,6 +6,7 @@
 // counter and the leaf counters compared with the reference model.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,19 @@
 
 namespace cmnet {
 
-// Throws InputError naming the node (and dimension) when the traffic does not fit the board's
-// stores or receive FIFOs over the whole run (see hcube_stream.h), or has more messages than the
-// tags number.
+// Throws InputError naming the message and node when a message does not fit a store slot (see
+// hcube_stream.h), or the traffic has more messages than the tags number. Any number of messages
+// streams through (the stores and receive FIFOs hold back the network, not the workload).
 void hcube_board_check_fits(const HcubeParams& p, const HcubeTraffic& t);
-// The units of a traffic (each source's messages in its order, then the start unit).
+// The message units of a traffic, in traffic order, with slot 0 in their tags.
 std::vector<StreamUnit> hcube_units(const HcubeParams& p, const HcubeTraffic& t);
+// A credit unit from the board (a slot free again).
+bool hcube_credit(const StreamUnit& u);
+// The host's pacing (StreamRunOptions::pull): the start, then each node's messages in order into
+// slots the board reported free (the one needed soonest first: smallest generation tick), and
+// each node's end once its messages have all gone.
+std::function<int(const std::vector<StreamUnit>&, StreamUnit&)> hcube_pull(const HcubeParams& p,
+                                                                             const HcubeTraffic& t);
 // The board's deliveries as the destination reassembles them (ticks as the board counted them);
 // A segment stream that does not parse counts as bad reassemblies.
 HcubeRunResult hcube_board_result(const HcubeParams& p, const HcubeTraffic& t, const StreamRunResult& got);

@@ -3,6 +3,8 @@
 // moves one byte every T cycles: byte k arrives downstream in cycle s + A + (k + 1)T, the
 // destination bytes (bytes 0 and 1) are there in cycle s + A + 2T, and the last byte in cycle
 // s + A + WT, when the channel is free again (a new transfer may start in that same cycle).
+// Cycles count only while `en` is high (the network-wide clock enable of the stream board); its
+// outputs hold while it is low, and the routers ignore them then (their registers hold too).
 `default_nettype none
 module hcube_link_tx #(
     parameter integer A  = 4,
@@ -12,6 +14,7 @@ module hcube_link_tx #(
 ) (
     input  wire          clk,
     input  wire          rst,
+    input  wire          en,        // clock enable: a cycle with en low does not count
     input  wire          start,     // a transfer takes the channel this cycle
     input  wire [WL-1:0] w,         // its bytes
     output wire          free,      // the channel can start a transfer this cycle
@@ -37,13 +40,13 @@ module hcube_link_tx #(
       nxt <= {CW{1'b0}};
       fin <= {CW{1'b0}};
       kk <= {WL{1'b0}};
-    end else if (start) begin
+    end else if (en && start) begin
       busy <= 1'b1;
       el <= 1;
       nxt <= FIRST;
       fin <= AA + TT * {{(CW - WL){1'b0}}, w};
       kk <= {WL{1'b0}};
-    end else if (busy) begin
+    end else if (en && busy) begin
       el <= el + 1'b1;
       if (byte_now) begin
         kk <= kk + 1'b1;

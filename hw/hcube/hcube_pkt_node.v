@@ -37,6 +37,7 @@ module hcube_pkt_node #(
 ) (
     input  wire              clk,
     input  wire              rst,
+    input  wire              en,    // clock enable: every register holds while it is low
     // outgoing channel d, to NODE ^ 2^d
     output wire [N-1:0]      o_hdr,
     output wire [N-1:0]      o_bvalid,
@@ -153,6 +154,7 @@ module hcube_pkt_node #(
       hcube_link_tx #(.A(A), .T(T), .WL(WL), .CW(CW)) u_tx (
           .clk     (clk),
           .rst     (rst),
+          .en      (en),
           .start   (o_grant[gd]),
           .w       (o_w[gd*WL +: WL]),
           .free    (txfree[gd]),
@@ -331,7 +333,7 @@ module hcube_pkt_node #(
       end
       fa <= {N{1'b0}};
       fcontr <= {N{1'b0}};
-    end else begin
+    end else if (en) begin
       for (p4 = 0; p4 < N; p4 = p4 + 1) begin
         used[p4] <= ue[p4];
         ccnt[p4] <= ce[p4];
@@ -392,18 +394,17 @@ module hcube_pkt_node #(
   assign fd_active = fa;
 
   // Counters: per port packets, messages (first packets), bytes, blocked cycles.
-  reg [N*4*8-1:0] inc;
+  reg [N*8-1:0] cbytes;
+  reg [N-1:0]   cblk;
   integer p5;
   always @* begin
-    inc = {N*4*8{1'b0}};
     for (p5 = 0; p5 < N; p5 = p5 + 1) begin
-      inc[(p5*4 + 0)*8 +: 8] = {7'd0, o_grant[p5]};
-      inc[(p5*4 + 1)*8 +: 8] = {7'd0, o_grant[p5] & o_first[p5]};
-      inc[(p5*4 + 2)*8 +: 8] = o_grant[p5] ? {{(8-WL){1'b0}}, o_w[p5*WL +: WL]} : 8'd0;
-      inc[(p5*4 + 3)*8 +: 8] = {7'd0, txfree[p5] && qel[p5] != {QB{1'b0}} && !o_grant[p5]};
+      cbytes[p5*8 +: 8] = o_grant[p5] ? {{(8-WL){1'b0}}, o_w[p5*WL +: WL]} : 8'd0;
+      cblk[p5] = txfree[p5] && qel[p5] != {QB{1'b0}} && !o_grant[p5];
     end
   end
-  cmnet_counter_bank #(.N(4 * N), .CW(32), .IW(8), .SW(CSW)) u_cnt (
-      .clk(clk), .rst(rst), .ce(1'b1), .clear(clear), .inc(inc), .sel(cnt_sel), .value(cnt_value));
+  hcube_port_counters #(.N(N), .IW(8), .CSW(CSW)) u_cnt (
+      .clk(clk), .rst(rst), .en(en), .clear(clear), .pkt(o_grant), .msg(o_grant & o_first), .bytes(cbytes),
+      .blk(cblk), .sel(cnt_sel), .value(cnt_value));
 endmodule
 `default_nettype wire

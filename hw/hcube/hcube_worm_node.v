@@ -31,6 +31,7 @@ module hcube_worm_node #(
 ) (
     input  wire            clk,
     input  wire            rst,
+    input  wire            en,    // clock enable: every register holds while it is low
     // outgoing channel d, to NODE ^ 2^d
     output wire [N-1:0]    o_hdr,    // the header arrives downstream this cycle
     output reg  [N*N-1:0]  o_dst,    // its destination (the header's bytes) and tag
@@ -199,10 +200,10 @@ module hcube_worm_node #(
       wire [1:0] h_k, d_k;
       // verilator lint_on UNUSED
       hcube_link_tx #(.A(A), .T(T), .WL(2), .CW(CW)) u_hdr (
-          .clk(clk), .rst(rst), .start(grant[gd]), .w(2'd2), .free(h_free), .hdr_now(h_hdr),
+          .clk(clk), .rst(rst), .en(en), .start(grant[gd]), .w(2'd2), .free(h_free), .hdr_now(h_hdr),
           .byte_now(h_byte), .k(h_k), .end_now(hend[gd]));
       hcube_link_tx #(.A(0), .T(T), .WL(2), .CW(CW)) u_data (
-          .clk(clk), .rst(rst), .start(go[gd]), .w(2'd1), .free(dfree[gd]), .hdr_now(d_hdr),
+          .clk(clk), .rst(rst), .en(en), .start(go[gd]), .w(2'd1), .free(dfree[gd]), .hdr_now(d_hdr),
           .byte_now(d_byte), .k(d_k), .end_now(dend[gd]));
     end
   endgenerate
@@ -232,7 +233,7 @@ module hcube_worm_node #(
         ftag[p4] <= {TW{1'b0}};
         fidx[p4] <= {KW{1'b0}};
       end
-    end else begin
+    end else if (en) begin
       for (p4 = 0; p4 < N; p4 = p4 + 1) begin
         // Output channel p4.
         if (hend[p4]) hdone[p4] <= 1'b1;
@@ -303,18 +304,13 @@ module hcube_worm_node #(
   assign fd_active = fa;
 
   // Counters: per port worms, headers, bytes (2 per header, 1 per data byte), blocked cycles.
-  reg [N*4*2-1:0] inc;
+  reg [N*2-1:0] cbytes;
   integer p5;
   always @* begin
-    inc = {N*4*2{1'b0}};
-    for (p5 = 0; p5 < N; p5 = p5 + 1) begin
-      inc[(p5*4 + 0)*2 +: 2] = {1'b0, grant[p5]};
-      inc[(p5*4 + 1)*2 +: 2] = {1'b0, grant[p5]};
-      inc[(p5*4 + 2)*2 +: 2] = grant[p5] ? 2'd2 : {1'b0, go[p5]};
-      inc[(p5*4 + 3)*2 +: 2] = {1'b0, blocked[p5]};
-    end
+    for (p5 = 0; p5 < N; p5 = p5 + 1) cbytes[p5*2 +: 2] = grant[p5] ? 2'd2 : {1'b0, go[p5]};
   end
-  cmnet_counter_bank #(.N(4 * N), .CW(32), .IW(2), .SW(CSW)) u_cnt (
-      .clk(clk), .rst(rst), .ce(1'b1), .clear(clear), .inc(inc), .sel(cnt_sel), .value(cnt_value));
+  hcube_port_counters #(.N(N), .IW(2), .CSW(CSW)) u_cnt (
+      .clk(clk), .rst(rst), .en(en), .clear(clear), .pkt(grant), .msg(grant), .bytes(cbytes), .blk(blocked),
+      .sel(cnt_sel), .value(cnt_value));
 endmodule
 `default_nettype wire

@@ -1,5 +1,6 @@
 // Verilator harness of the emitted hypercube network of packet-scheme chips (hcube_network).
-// Built per design by sim/core/rtl_build.cpp and run as a child process by sim/hcube/hcube_rtl.cpp.
+// Built per design by sim/core/rtl_build.cpp and run as a child process by sim/hcube/hcube_rtl.cpp,
+// on the shared driver (sim/core/harness_driver.h: CMNET_TRACE=F.fst writes a trace).
 // The harness is every node's host: it offers the head of each node's message queue (once
 // generated) with its first packet, gives each port taking a message the packet it asks for,
 // and reassembles what the nodes eject by source and first-hop dimension (the source field's top
@@ -17,26 +18,21 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <map>
-#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "Vhcube_network.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
-#include "verilated.h"
+#include "sim/hcube/hcube_harness_io.h"
 
 using namespace cmnet::vport;
 
 namespace {
 
-[[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "hcube harness: %s\n", what);
-  std::exit(2);
-}
+[[noreturn]] void die(const char* what) { cmnet::hcube_harness::die("hcube harness", what); }
 
 struct Pkt {
   int w = 0;
@@ -55,40 +51,42 @@ struct Open {
   std::vector<uint8_t> data;
 };
 
-int hexval(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3) die("usage: harness INPUT OUTPUT");
-  FILE* in = std::fopen(argv[1], "r");
-  if (!in) die("cannot open input");
   int NN = 0, N = 0, P = 0;
   uint64_t max_cycles = 0;
   std::vector<Msg> msgs;
-  char kind[16];
-  static char hex[4096];
-  while (std::fscanf(in, "%15s", kind) == 1) {
-    if (!std::strcmp(kind, "params")) {
-      if (std::fscanf(in, "%d %d %d %" SCNu64, &NN, &N, &P, &max_cycles) != 4) die("bad params");
-    } else if (!std::strcmp(kind, "msg")) {
-      Msg m;
-      int npk = 0;
-      if (std::fscanf(in, "%u %u %" SCNu64 " %d", &m.src, &m.dst, &m.gen, &npk) != 4) die("bad msg");
-      for (int k = 0; k < npk; ++k) {
-        Pkt p;
-        if (std::fscanf(in, "%15s %d %4095s", kind, &p.w, hex) != 3 || std::strcmp(kind, "pkt")) die("bad pkt");
-        for (size_t i = 0; hex[i] && hex[i + 1]; i += 2)
-          p.bytes.push_back(static_cast<uint8_t>(hexval(hex[i]) * 16 + hexval(hex[i + 1])));
-        p.bytes.resize(static_cast<size_t>(P), 0);
-        m.pkts.push_back(p);
+  {
+    cmnet::hcube_harness::Reader in("hcube harness", argv[1]);
+    std::string kind;
+    while (in.next(kind)) {
+      if (kind == "params") {
+        NN = in.i32();
+        N = in.i32();
+        P = in.i32();
+        max_cycles = in.u64();
+      } else if (kind == "msg") {
+        Msg m;
+        m.src = in.u32();
+        m.dst = in.u32();
+        m.gen = in.u64();
+        const int npk = in.i32();
+        for (int k = 0; k < npk; ++k) {
+          Pkt p;
+          if (!in.next(kind) || kind != "pkt") die("bad pkt");
+          p.w = in.i32();
+          p.bytes = in.hex();
+          p.bytes.resize(static_cast<size_t>(P), 0);
+          m.pkts.push_back(p);
+        }
+        msgs.push_back(m);
+      } else {
+        die("unknown record");
       }
-      msgs.push_back(m);
-    } else {
-      die("unknown record");
     }
   }
-  std::fclose(in);
   if (NN <= 0 || N <= 0 || P <= 0) die("missing params");
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
@@ -100,21 +98,8 @@ int main(int argc, char** argv) {
   std::vector<std::vector<uint8_t>> arriving(static_cast<size_t>(NN * N));
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Open> open;
 
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vhcube_network>(ctx.get());
-  auto tick = [&] {
-    top->clk = 0;
-    top->eval();
-    top->clk = 1;
-    top->eval();
-  };
-  top->rst = 1;
-  top->clear = 0;
-  top->cnt_node = 0;
-  top->cnt_sel = 0;
-  tick();
-  tick();
-  top->rst = 0;
+  cmnet::harness::Driver<Vhcube_network> top;
+  cmnet::hcube_harness::reset(top);
 
   size_t done_msgs = 0;
   uint64_t cycles = 0;
@@ -124,7 +109,6 @@ int main(int argc, char** argv) {
     for (int i = 0; i < P; ++i) set_field(port, lsb + 8 * i, 8, p.bytes[static_cast<size_t>(i)]);
   };
   for (uint64_t t = 0; t < max_cycles && !completed; ++t) {
-    top->clk = 0;
     // The sources: the heads (once generated) and the packets the ports ask for (registered).
     for (int x = 0; x < NN; ++x) {
       const auto& q = queue[static_cast<size_t>(x)];
@@ -149,7 +133,7 @@ int main(int argc, char** argv) {
         set_field(top->fd_w, f * WL, WL, static_cast<uint64_t>(msgs[tag].pkts[k].w));
       }
     }
-    top->eval();
+    top.clock(false);
     for (int x = 0; x < NN; ++x)
       if (get_bit(top->src_take, x)) ++head[static_cast<size_t>(x)];
     // Ejection: bytes by incoming dimension; at a packet's end, its place in a message.
@@ -184,26 +168,12 @@ int main(int argc, char** argv) {
       }
       a.clear();
     }
-    top->clk = 1;
-    top->eval();
+    top.clock(true);
     cycles = t + 1;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (int x = 0; x < NN; ++x) set_bit(top->src_valid, x, false);
-  for (int k = 0; k < 3; ++k) tick();  // the counters show an event a cycle late
-  std::fprintf(out, "done %" PRIu64 " %d\n", cycles, completed ? 1 : 0);
-  std::fprintf(out, "speed %" PRIu64 " %.6f\n", cycles, secs);
-  for (int x = 0; x < NN; ++x) {
-    std::fprintf(out, "cnt %d", x);
-    for (int s = 0; s < 4 * N; ++s) {
-      top->cnt_node = static_cast<uint32_t>(x);
-      top->cnt_sel = static_cast<uint32_t>(s);
-      top->eval();
-      std::fprintf(out, " %u", static_cast<unsigned>(top->cnt_value));
-    }
-    std::fprintf(out, "\n");
-  }
+  cmnet::hcube_harness::write_summary(out, top, NN, N, cycles, completed, secs);
   std::fclose(out);
-  top->final();
   return 0;
 }

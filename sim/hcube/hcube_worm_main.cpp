@@ -19,23 +19,19 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "Vhcube_network.h"
 #include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
+#include "sim/hcube/hcube_harness_io.h"
 
 using namespace cmnet::vport;
 
 namespace {
 
-[[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "hcube wormhole harness: %s\n", what);
-  std::exit(2);
-}
+[[noreturn]] void die(const char* what) { cmnet::hcube_harness::die("hcube wormhole harness", what); }
 
 struct Msg {
   uint32_t src = 0, dst = 0, tag = 0;
@@ -49,35 +45,35 @@ struct Open {
   std::vector<uint64_t> ticks;
 };
 
-int hexval(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3) die("usage: harness INPUT OUTPUT");
-  FILE* in = std::fopen(argv[1], "r");
-  if (!in) die("cannot open input");
   int NN = 0, N = 0;
   uint64_t max_cycles = 0;
   std::vector<Msg> msgs;
-  char kind[16];
-  std::vector<char> hex(1u << 26);
-  while (std::fscanf(in, "%15s", kind) == 1) {
-    if (!std::strcmp(kind, "params")) {
-      if (std::fscanf(in, "%d %d %" SCNu64, &NN, &N, &max_cycles) != 3) die("bad params");
-    } else if (!std::strcmp(kind, "msg")) {
-      Msg m;
-      if (std::fscanf(in, "%u %u %" SCNu64 " %u", &m.src, &m.dst, &m.gen, &m.tag) != 4) die("bad msg");
-      if (std::fscanf(in, "%67108863s", hex.data()) != 1) die("bad msg bytes");
-      for (size_t i = 0; hex[i] && hex[i + 1]; i += 2)
-        m.bytes.push_back(static_cast<uint8_t>(hexval(hex[i]) * 16 + hexval(hex[i + 1])));
-      if (m.bytes.size() < 11) die("a worm shorter than its header");
-      msgs.push_back(std::move(m));
-    } else {
-      die("unknown record");
+  {
+    cmnet::hcube_harness::Reader in("hcube wormhole harness", argv[1]);
+    std::string kind;
+    while (in.next(kind)) {
+      if (kind == "params") {
+        NN = in.i32();
+        N = in.i32();
+        max_cycles = in.u64();
+      } else if (kind == "msg") {
+        Msg m;
+        m.src = in.u32();
+        m.dst = in.u32();
+        m.gen = in.u64();
+        m.tag = in.u32();
+        m.bytes = in.hex();
+        if (m.bytes.size() < 11) die("a worm shorter than its header");
+        msgs.push_back(std::move(m));
+      } else {
+        die("unknown record");
+      }
     }
   }
-  std::fclose(in);
   if (NN <= 0 || N <= 0) die("missing params");
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
@@ -93,14 +89,7 @@ int main(int argc, char** argv) {
   std::vector<Open> open(static_cast<size_t>(NN * N));
 
   cmnet::harness::Driver<Vhcube_network> top;
-  top->rst = 1;
-  top->clear = 0;
-  top->cnt_node = 0;
-  top->cnt_sel = 0;
-  top.tick();
-  top.tick();
-  top->rst = 0;
-  top.set_time_origin();
+  cmnet::hcube_harness::reset(top);
 
   size_t done_msgs = 0;
   uint64_t cycles = 0;
@@ -166,19 +155,7 @@ int main(int argc, char** argv) {
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (int x = 0; x < NN; ++x) set_bit(top->src_valid, x, false);
-  for (int k = 0; k < 3; ++k) top.tick();  // the counters show an event a cycle late
-  std::fprintf(out, "done %" PRIu64 " %d\n", cycles, completed ? 1 : 0);
-  std::fprintf(out, "speed %" PRIu64 " %.6f\n", cycles, secs);
-  for (int x = 0; x < NN; ++x) {
-    std::fprintf(out, "cnt %d", x);
-    for (int s = 0; s < 4 * N; ++s) {
-      top->cnt_node = static_cast<uint32_t>(x);
-      top->cnt_sel = static_cast<uint32_t>(s);
-      top.eval();
-      std::fprintf(out, " %u", static_cast<unsigned>(top->cnt_value));
-    }
-    std::fprintf(out, "\n");
-  }
+  cmnet::hcube_harness::write_summary(out, top, NN, N, cycles, completed, secs);
   std::fclose(out);
   return 0;
 }

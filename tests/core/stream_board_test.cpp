@@ -89,6 +89,15 @@ TEST(StreamBoardEmitter, PortDeclarationsAreTheContracts) {
   EXPECT_EQ(stream_port_declarations(1).back(), "output wire [31:0] counters");
 }
 
+TEST(StreamBoardEmitter, LeafSelectDecodesTxLeaf) {
+  EXPECT_EQ(stream_leaf_select(5, 3),
+            (std::vector<std::string>{"wire tx_in_range = tx_leaf < 5;", "wire [2:0] tx_sel = tx_leaf[2:0];",
+                                      "wire unused_tx_leaf = ^tx_leaf[15:3];"}));
+  EXPECT_EQ(stream_leaf_select(65536, 16).size(), 2u);  // every bit of tx_leaf used
+  EXPECT_THROW(stream_leaf_select(5, 2), ConfigError);   // 2 bits select 4 leaves
+  EXPECT_THROW(stream_leaf_select(1, 0), ConfigError);
+}
+
 TEST(StreamBoardEmitter, BadSpecsAreRefusedByName) {
   auto err = [](StreamBoardSpec s) {
     try {
@@ -358,7 +367,7 @@ TEST_F(StreamSimBoardTest, ABoardOfAnotherConfigIsRefusedByName) {
   a.board = sim_->uri();
   a.out_dir = temp_dir("stream-other").string();
   try {
-    (void)run_stream_workload(other, StreamWorkload{"x", {}, 0, false, {}}, a);
+    (void)run_stream_workload(other, StreamWorkload{"x", {}, 0, false, {}, {}}, a);
     ADD_FAILURE() << "ran on a board of another config";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("is not this config's"), std::string::npos) << e.what();
