@@ -307,7 +307,7 @@ std::string emit_router(const Cm5DataParams& p, int P) {
     v.line("reg [NS-1:0] s_used;");
     v.line("reg [NS-1:0] s_started;");
     v.line("reg [NS*RW-1:0] s_wr;");
-    v.line("reg [NS*32-1:0] s_head;");
+    v.line("wire [NS*32-1:0] s_head;  // g_slot[sg].sh_q, one register per slot");
     v.line("reg [SB-1:0] as_q;     // the slot being sent (while busy)");
     v.line("reg [SB-1:0] sptr;     // round-robin among the slots");
     v.line("reg [SB-1:0] ws_q;     // the slot being written");
@@ -350,7 +350,11 @@ std::string emit_router(const Cm5DataParams& p, int P) {
     v.line("wire [NS*PW-1:0] s_want;");
     v.line("genvar sg;");
     v.open("for (sg = 0; sg < NS; sg = sg + 1) begin : g_slot");
-    v.line("wire [31:0] sh = s_head[sg*32 +: 32];");
+    v.comment("The head word in a register of the slot's own: written at a flit index known only at run");
+    v.comment("time, a slice of one shared vector would be driven by every slot's block (yosys).");
+    v.line("reg [31:0] sh_q;");
+    v.line("assign s_head[sg*32 +: 32] = sh_q;");
+    v.line("wire [31:0] sh = sh_q;");
     emit_route("sh", "", false);
     v.line("wire ready = s_used[sg] && !s_started[sg] && s_wr[sg*RW +: RW] >= FPW[RW-1:0];");
     v.comment("A message for a child asks only when that output is free with a credit (a slot there).");
@@ -363,7 +367,7 @@ std::string emit_router(const Cm5DataParams& p, int P) {
     v.line("    s_used[sg] <= 1'b0;");
     v.line("    s_started[sg] <= 1'b0;");
     v.line("    s_wr[sg*RW +: RW] <= {RW{1'b0}};");
-    v.line("    s_head[sg*32 +: 32] <= 32'd0;");
+    v.line("    sh_q <= 32'd0;");
     v.line("  end else begin");
     v.line("    if (freeing && as_q == sg) begin");
     v.line("      s_used[sg] <= 1'b0;");
@@ -374,7 +378,7 @@ std::string emit_router(const Cm5DataParams& p, int P) {
     v.line("    if (in_valid[g] && ws == sg) begin");
     v.line("      if (head_in[g]) s_used[sg] <= 1'b1;");
     v.line("      s_wr[sg*RW +: RW] <= (head_in[g] ? {RW{1'b0}} : s_wr[sg*RW +: RW]) + 1'b1;");
-    v.line("      if (idx_now < FPW_R) s_head[sg*32 + idx_now*W +: W] <= din;");
+    v.line("      if (idx_now < FPW_R) sh_q[idx_now*W +: W] <= din;");
     v.line("    end");
     v.line("  end");
     v.line("end");
