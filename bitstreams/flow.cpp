@@ -16,6 +16,7 @@
 #include "gen/core/errors.h"
 #include "gen/core/process.h"
 #include "gen/core/progress.h"
+#include "gen/core/yosys_log.h"
 
 namespace cmnet {
 namespace {
@@ -53,6 +54,11 @@ int tool_step(const std::string& what, const std::vector<std::string>& argv, dou
   char buf[48];
   std::snprintf(buf, sizeof buf, rc == 0 ? "done in %.1f s" : "FAILED in %.1f s", progress.seconds());
   progress.done(buf);
+  // yosys exits 0 on a net driven twice; nextpnr would refuse the netlist later, less clearly.
+  if (rc == 0 && !argv.empty() && argv[0] == CMNET_YOSYS) {
+    const std::string problems = yosys_netlist_problems(read_text(watched));
+    if (!problems.empty()) throw FlowError(what + ": the netlist has nets with several drivers (log " + watched + "):\n" + problems);
+  }
   return rc;
 }
 

@@ -15,7 +15,7 @@ Cm5DataConfig cm5data_config(const NetworkConfig& env) {
   const json& o = env.section;
   const std::string w = env.where + ": cm5data";
   config_fields::reject_unknown(o, {"height", "parents", "link_bits", "max_words", "buffer_words", "seed", "mapped_out",
-                                       "mapped_out_leaves", "fault", "slots"}, w);
+                                       "mapped_out_leaves", "partitions", "fault", "slots"}, w);
   Cm5DataParams& p = cfg.cm5;
   p.height = get_int(o, "height", p.height, w);
   p.link_bits = get_int(o, "link_bits", p.link_bits, w);
@@ -75,6 +75,24 @@ Cm5DataConfig cm5data_config(const NetworkConfig& env) {
       p.mapped_out_leaves.push_back(static_cast<uint32_t>(x));
     }
   }
+  if (o.contains("partitions")) {
+    const json& v = o["partitions"];
+    if (!v.is_array())
+      throw ConfigError(w + ": partitions must be a list of subtrees {\"level\", \"node\"}, got " + v.dump());
+    for (size_t i = 0; i < v.size(); ++i) {
+      const std::string wi = w + ": partitions[" + std::to_string(i) + "]";
+      if (!v[i].is_object()) throw ConfigError(wi + " must be an object {\"level\", \"node\"}, got " + v[i].dump());
+      config_fields::reject_unknown(v[i], {"level", "node"}, wi);
+      for (const char* f : {"level", "node"})
+        if (!v[i].contains(f)) throw ConfigError(wi + ": " + f + " is missing");
+      Cm5DataPartition q;
+      q.level = get_int(v[i], "level", 0, wi);
+      const int node = get_int(v[i], "node", 0, wi);
+      if (node < 0) throw ConfigError(wi + ": node = " + std::to_string(node) + " is negative");
+      q.node = static_cast<uint32_t>(node);
+      p.partitions.push_back(q);
+    }
+  }
   if (o.contains("fault")) {
     const json& v = o["fault"];
     const std::string wf = w + ": fault";
@@ -118,6 +136,11 @@ std::string config_to_json(const Cm5DataConfig& cfg) {
   }
   if (p.slots != 0) j["cm5data"]["slots"] = p.slots;
   if (!p.mapped_out_leaves.empty()) j["cm5data"]["mapped_out_leaves"] = p.mapped_out_leaves;
+  if (!p.partitions.empty()) {
+    json m = json::array();
+    for (const Cm5DataPartition& q : p.partitions) m.push_back({{"level", q.level}, {"node", q.node}});
+    j["cm5data"]["partitions"] = m;
+  }
   if (p.fault.on)
     j["cm5data"]["fault"] = {{"chip", p.fault.chip}, {"port", p.fault.port}, {"flit", p.fault.flit}, {"mask", p.fault.mask}};
   return j.dump(2) + "\n";

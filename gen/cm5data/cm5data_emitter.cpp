@@ -792,6 +792,13 @@ std::string cm5data_manifest_json(const Cm5DataConfig& cfg) {
                   {"message_bits_min", p.message_bits(1)},
                   {"message_bits_max", p.message_bits(p.max_words)},
                   {"message_flits_max", p.message_flits(p.max_words)}};
+  if (!p.partitions.empty()) {
+    nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+    for (size_t k = 0; k < p.partitions.size(); ++k)
+      parts.push_back({{"level", p.partitions[k].level}, {"node", p.partitions[k].node},
+                       {"first_leaf", p.partition_base(k)}, {"leaves", p.partition_size(k)}});
+    j["partitions"] = parts;
+  }
   j["counters"] = {{"p4", cm5_counter_names(4)}, {"p2", cm5_counter_names(2)}, {"p0", cm5_counter_names(0)}};
   return j.dump(2) + "\n";
 }

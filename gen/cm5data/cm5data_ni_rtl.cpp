@@ -59,10 +59,18 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   std::string mapped(N, '0');
   for (uint32_t x : p.mapped_out_leaves) mapped[N - 1 - x] = '1';
   VerilogWriter v;
+  std::vector<std::pair<std::string, std::string>> hp = {
+      {"height h", S(H)}, {"leaves N", S(N)}, {"link_bits W", S(W)}, {"max_words", S(MAXW)},
+      {"buffer_words", S(p.buffer_words)}, {"send FIFO words", S(SW)}, {"receive FIFO words", S(RC)}};
+  if (!p.partitions.empty()) {
+    std::string parts;
+    for (size_t k = 0; k < p.partitions.size(); ++k)
+      parts += (k ? ", " : "") + S(p.partition_base(k)) + ".." + S(p.partition_base(k) + p.partition_size(k) - 1);
+    hp.emplace_back("partitions (leaves)", parts);
+  }
   v.header("CM-5 data network: the network interface of one side of a processing node, memory-mapped "
            "(register map: gen/cm5data/cm5data_ni_regmap.h).",
-           {{"height h", S(H)}, {"leaves N", S(N)}, {"link_bits W", S(W)}, {"max_words", S(MAXW)},
-            {"buffer_words", S(p.buffer_words)}, {"send FIFO words", S(SW)}, {"receive FIFO words", S(RC)}});
+           hp);
   v.open("module cm5data_ni #(parameter integer LEAF = 0) (  // LEAF: the leaf this interface sits at");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
@@ -134,7 +142,25 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("wire [" + S(DB - 1) + ":0] dst = wdata[" + S(DB - 1) + ":0];");
   v.line(DB < 16 ? "wire dst_in = wdata[15:" + S(DB) + "] == " + S(16 - DB) + "'d0 && MAPPED[dst] == 1'b0;"
                  : "wire dst_in = MAPPED[dst] == 1'b0;");
-  v.line("wire addr_err = MAPPED[ME] || !dst_in;");
+  if (p.partitions.empty()) {
+    v.line("wire addr_err = MAPPED[ME] || !dst_in;");
+  } else {
+    // The bounds check of a user partition: a subtree at level l holds the leaves whose digits
+    // above level l are its node's; a leaf in no partition may address every leaf.
+    std::string part = "1'b1";
+    for (size_t k = p.partitions.size(); k-- > 0;) {
+      const Cm5DataPartition& q = p.partitions[k];
+      if (q.level == H) {
+        part = "1'b1";
+        continue;
+      }
+      const std::string bits = "[" + S(DB - 1) + ":" + S(2 * q.level) + "]", node = S(DB - 2 * q.level) + "'d" + S(q.node);
+      part = "ME" + bits + " == " + node + " ? dst" + bits + " == " + node + " :\n    " + part;
+    }
+    v.line("wire dst_part =  // dst in this leaf's partition (config partitions)");
+    v.line("    " + part + ";");
+    v.line("wire addr_err = MAPPED[ME] || !dst_in || !dst_part;");
+  }
   v.line("wire [31:0] nethead = " + cm5_head_word_verilog(H, "ME", "dst", "wdata[23:20]", "wdata[24]", "scnt[2:0]") + ";");
   v.line("reg [31:0] scrc;");
   v.line("integer k;");

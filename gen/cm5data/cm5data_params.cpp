@@ -157,6 +157,18 @@ bool Cm5DataParams::leaf_mapped_out(uint32_t x) const {
   return std::find(mapped_out_leaves.begin(), mapped_out_leaves.end(), x) != mapped_out_leaves.end();
 }
 
+int Cm5DataParams::partition_of(uint32_t x) const {
+  for (size_t k = 0; k < partitions.size(); ++k)
+    if (x - partition_base(k) < partition_size(k)) return static_cast<int>(k);
+  return -1;
+}
+
+bool Cm5DataParams::may_address(uint32_t src, uint32_t dst) const {
+  if (leaf_mapped_out(src) || leaf_mapped_out(dst)) return false;
+  const int k = partition_of(src);
+  return k < 0 || partition_of(dst) == k;
+}
+
 void validate(const Cm5DataParams& p, const std::string& where) {
   check_range(where, "height", p.height, 1, Cm5DataParams::kMaxHeight);
   if (p.link_bits != 4 && p.link_bits != 8 && p.link_bits != 16 && p.link_bits != 32)
@@ -225,6 +237,25 @@ void validate(const Cm5DataParams& p, const std::string& where) {
   if (p.mapped_out_leaves.size() + 1 >= p.leaves())
     throw ConfigError(where + ": mapped_out_leaves maps out " + std::to_string(p.mapped_out_leaves.size()) + " of " +
                       std::to_string(p.leaves()) + " leaves (at least 2 must stay)");
+  for (size_t i = 0; i < p.partitions.size(); ++i) {
+    const Cm5DataPartition& q = p.partitions[i];
+    const std::string f = "partitions[" + std::to_string(i) + "]";
+    check_range(where, f + ".level", q.level, 1, p.height);
+    check_range(where, f + ".node", q.node, 0, p.nodes_at(q.level) - 1);
+    // Subtrees are nested or disjoint: two overlap when one's leaf range holds the other's first leaf.
+    for (size_t j = 0; j < i; ++j) {
+      const bool overlap = p.partition_base(i) - p.partition_base(j) < p.partition_size(j) ||
+                           p.partition_base(j) - p.partition_base(i) < p.partition_size(i);
+      if (overlap)
+        throw ConfigError(where + ": " + f + " (level " + std::to_string(q.level) + ", node " + std::to_string(q.node) +
+                          ") overlaps partitions[" + std::to_string(j) + "] (partitions are disjoint subtrees)");
+    }
+    uint32_t live = 0;
+    for (uint32_t x = p.partition_base(i); x < p.partition_base(i) + p.partition_size(i); ++x) live += !p.leaf_mapped_out(x);
+    if (live < 2)
+      throw ConfigError(where + ": " + f + " has " + std::to_string(live) +
+                        " leaf not mapped out (mapped_out_leaves): a partition needs 2");
+  }
   if (p.fault.on) {
     const uint32_t NC = p.total_chips();
     check_range(where, "fault.chip", p.fault.chip, 0, NC - 1);

@@ -39,6 +39,14 @@ struct Cm5DataLink {
   bool operator==(const Cm5DataLink&) const = default;
 };
 
+// A user partition (section 3: "A user partition corresponds to a subtree in the network"): the
+// subtree of node `node` at level `level` (1..h), leaves [node * 4^level, (node + 1) * 4^level).
+struct Cm5DataPartition {
+  int level = 1;
+  uint32_t node = 0;
+  bool operator==(const Cm5DataPartition&) const = default;
+};
+
 // Fault injection (a test hook, also a config field): flit `flit` (counted from 0 at the head
 // word's first flit; the head word itself is refused, it would misroute) of every message that
 // arrives at input port `port` of chip `chip` is XORed with `mask`.
@@ -70,6 +78,11 @@ struct Cm5DataParams {
   // Processing nodes mapped out of the address space (and their leaf links with them): every
   // network interface refuses a message to one, and one sends nothing (a counted error).
   std::vector<uint32_t> mapped_out_leaves;
+  // User partitions (disjoint subtrees; none by default: one machine). A leaf in a partition may
+  // address only the leaves of its partition (the interface's bounds check, section 2); a leaf
+  // in none (the control processors' and I/O's part of the tree) may address any leaf. So a
+  // partition's own messages climb no higher than its root and share no chip with another's.
+  std::vector<Cm5DataPartition> partitions;
   Cm5DataFault fault;                   // a bad link (off by default)
 
   static constexpr int kMaxHeight = 7;  // 16,384 leaves, the largest CM-5 built
@@ -101,6 +114,14 @@ struct Cm5DataParams {
   int message_flits(int len) const { return message_words(len) * flits_per_word(); }
   int message_bits(int len) const { return 32 * message_words(len); }
   bool leaf_mapped_out(uint32_t x) const;
+  // The index of the partition holding leaf x, -1 for none.
+  int partition_of(uint32_t x) const;
+  // The first leaf and the number of leaves of partition k.
+  uint32_t partition_base(size_t k) const { return partitions[k].node << (2 * partitions[k].level); }
+  uint32_t partition_size(size_t k) const { return 1u << (2 * partitions[k].level); }
+  // Whether the interface at leaf src takes a message to dst: neither is mapped out, and dst is
+  // in src's partition when src is in one.
+  bool may_address(uint32_t src, uint32_t dst) const;
   // The parents list the profile gives (or the explicit list).
   std::vector<int> parents_list() const;
 };

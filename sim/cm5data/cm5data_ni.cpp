@@ -166,9 +166,16 @@ Cm5DataRoundTripResult run_cm5data_roundtrip(const Cm5DataParams& p, const Cm5Da
       procs[x].next_req = o.requests;
       continue;
     }
+    // With partitions a processor asks only the processors it may address (its partition's).
+    std::vector<uint32_t> mine;
+    if (!p.partitions.empty())
+      for (uint32_t y : live)
+        if (y != x && p.may_address(x, y)) mine.push_back(y);
     for (int k = 0; k < o.requests; ++k) {
       uint32_t d = x;
-      if (live.size() == N) {
+      if (!mine.empty()) {
+        d = mine[static_cast<size_t>(mix(s) % mine.size())];
+      } else if (live.size() == N) {
         d = static_cast<uint32_t>(mix(s) % (N - 1));
         d = d >= x ? d + 1 : d;  // never itself
       } else {

@@ -49,8 +49,9 @@ class Cm5DataNi {
   // Processor side.
   // false: the send FIFO is full (try again later), or `dst` is not reachable (an address error).
   bool send(int side, uint32_t dst, int tag, const std::vector<uint32_t>& data);
-  // dst is in the address space and this leaf is not mapped out.
-  bool reachable(uint32_t dst) const { return !p_.leaf_mapped_out(dst) && !p_.leaf_mapped_out(leaf_); }
+  // dst is in the address space (and in this leaf's partition, if it is in one) and this leaf
+  // is not mapped out.
+  bool reachable(uint32_t dst) const { return p_.may_address(leaf_, dst); }
   bool can_receive(int side) const;
   Cm5DataNiMessage receive(int side);
   Cm5DataNiMessage peek(int side) const;  // the front whole message, left in the FIFO

@@ -49,11 +49,28 @@ Cm5DataDestGen::Cm5DataDestGen(const std::string& nm, const Cm5DataParams& p, ui
     for (const auto& x : names) list += (list.empty() ? "" : ", ") + x;
     throw InputError("--pattern " + nm + ": unknown pattern (allowed: " + list + ")");
   }
+  if (!p.partitions.empty()) {
+    owner.assign(n, -1);
+    for (size_t k = 0; k < p.partitions.size(); ++k) {
+      Cm5DataParams sub;
+      sub.height = p.partitions[k].level;
+      parts.emplace_back(nm, sub, seed + 0x9E3779B9ull * (k + 1));
+      base.push_back(p.partition_base(k));
+      for (uint32_t x = 0; x < p.partition_size(k); ++x) owner[base.back() + x] = static_cast<int>(k);
+    }
+  }
 }
 
 uint64_t Cm5DataDestGen::rnd() { return splitmix(state); }
 
 uint32_t Cm5DataDestGen::next(uint32_t src, uint64_t round) {
+  if (!parts.empty()) {
+    // A leaf outside every partition sends nothing in a pattern; asked anyway, it sends to itself.
+    const int k = owner[src];
+    if (k < 0) return src;
+    const size_t i = static_cast<size_t>(k);
+    return base[i] + parts[i].next(src - base[i], round);
+  }
   if (name == "random") return static_cast<uint32_t>(rnd() % n);
   if (name == "permutation") {
     while (perms.size() <= round) {
@@ -86,6 +103,7 @@ Cm5DataTraffic make_cm5_pattern(const std::string& name, const Cm5DataParams& p,
   Cm5DataTraffic t;
   for (int r = 0; r < per_leaf; ++r)
     for (uint32_t src = 0; src < p.leaves(); ++src) {
+      if (!gen.sends(src)) continue;
       Cm5DataMessage m;
       m.src = src;
       m.dst = gen.next(src, static_cast<uint64_t>(r));
@@ -107,7 +125,7 @@ Cm5DataTraffic make_cm5_open_loop(const std::string& name, const Cm5DataParams& 
   const uint64_t threshold = static_cast<uint64_t>(rate * 18446744073709551615.0);
   for (uint64_t c = 0; c < cycles; ++c)
     for (uint32_t src = 0; src < p.leaves(); ++src) {
-      if (splitmix(s) >= threshold) continue;
+      if (splitmix(s) >= threshold || !gen.sends(src)) continue;
       Cm5DataMessage m;
       m.src = src;
       m.dst = gen.next(src, count[src]);
@@ -123,7 +141,7 @@ Cm5DataTraffic make_cm5_open_loop(const std::string& name, const Cm5DataParams& 
 }
 
 bool cm5_refused(const Cm5DataParams& p, const Cm5DataMessage& m) {
-  return p.leaf_mapped_out(m.src) || p.leaf_mapped_out(m.dst);
+  return !p.may_address(m.src, m.dst);
 }
 
 void check_cm5_traffic(const Cm5DataTraffic& t, const Cm5DataParams& p, const std::string& where) {

@@ -32,15 +32,22 @@ std::vector<uint32_t> cm5_message_words(const Cm5DataParams& p, const Cm5DataMes
 // (every leaf to leaf 0), "nearest-neighbour" (the leaves in Z order on a 2^h x 2^h torus, one of
 // the four neighbours at random), "bit-complement" (leaf x to ~x).
 std::vector<std::string> cm5_pattern_names();
-// One destination for message `round` of leaf `src` (the pattern's rule).
+// One destination for message `round` of leaf `src` (the pattern's rule). With partitions
+// (Cm5DataParams::partitions) each partition runs the pattern as a machine of its own (its
+// relative addresses, its own random stream), and `sends(src)` is false for the leaves outside
+// every partition: the patterns give them nothing to send.
 struct Cm5DataDestGen {
   Cm5DataDestGen(const std::string& name, const Cm5DataParams& p, uint64_t seed);
   uint32_t next(uint32_t src, uint64_t round);
+  bool sends(uint32_t src) const { return parts.empty() || owner[src] >= 0; }
   std::string name;
   uint32_t n;
   int height;
   uint64_t state;
   std::vector<std::vector<uint32_t>> perms;  // one random permutation per round, made in order
+  std::vector<Cm5DataDestGen> parts;         // one per partition (their bases in `base`)
+  std::vector<uint32_t> base;
+  std::vector<int> owner;                    // leaf -> partition (-1: none), with partitions
   uint64_t rnd();
 };
 
@@ -54,7 +61,8 @@ Cm5DataTraffic make_cm5_open_loop(const std::string& name, const Cm5DataParams& 
                               uint64_t cycles, int len);
 
 // A message the sender's network interface refuses: from or to a leaf mapped out of the address
-// space (Cm5DataParams::mapped_out_leaves). It never enters the network; the NI counts it.
+// space (Cm5DataParams::mapped_out_leaves), or from a partition's leaf to a leaf outside its
+// partition (the bounds check). It never enters the network; the NI counts it.
 bool cm5_refused(const Cm5DataParams& p, const Cm5DataMessage& m);
 
 // Throws InputError when a message does not fit `p`.

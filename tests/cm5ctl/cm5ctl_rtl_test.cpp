@@ -2,7 +2,7 @@
 // result and cycle by cycle (the cycle each leaf presents each result, the cycle each push is
 // accepted), and against the plain software results: the paper's example, every operation and
 // every operator, segmented scans, abstain masks, broadcasts, barriers, random pipelined mixes,
-// the error cases, at 2, 8, 16 and 64 leaves and several link widths.
+// the error cases, at 2, 8, 16, 32 and 64 leaves and several link widths.
 #include "sim/cm5ctl/cm5ctl_rtl.h"
 
 #include <gtest/gtest.h>
@@ -59,6 +59,15 @@ TEST(Cm5ctlRtl, EveryOperationAndOperator) {
     for (const std::string name : {"reduce-or", "reduce-xor", "reduce-max", "reduce-add", "reduce-uadd", "scan-fwd",
                                    "scan-bwd", "scan-seg", "barrier", "broadcast"})
       agree(cfg(n), make_cm5ctl_workload(name, n, 32, static_cast<uint64_t>(n) + 5, 10));
+}
+
+// The same at 32 and 64 leaves (heights 5 and 6): every operator pushed alone, one after the
+// other, not only within a random mix (SixtyFourLeaves shares the 64-leaf model's build).
+TEST(Cm5ctlRtl, EveryOperationAndOperatorAt32And64Leaves) {
+  for (int n : {32, 64})
+    for (const std::string name : {"reduce-or", "reduce-xor", "reduce-max", "reduce-add", "reduce-uadd", "scan-fwd",
+                                   "scan-bwd", "scan-seg", "barrier", "broadcast"})
+      agree(cfg(n), make_cm5ctl_workload(name, n, 32, static_cast<uint64_t>(n) + 5, 6));
 }
 
 TEST(Cm5ctlRtl, AbstainMasksAndPipelinedMixes) {

@@ -75,6 +75,19 @@ inline Cm5DataConfig cm5data_test_config(int h, const std::string& profile, int 
   return c;
 }
 
+// The faults the 16-leaf RTL tests share (height 2): the first level-1 chip of node 1's parent
+// link 1 mapped out, and a bad link into port 0 of chip (level 1, node 2, copy 0) flipping CRC
+// bits (mask 5) from flit 36 on. Validates.
+inline void add_mapped_out_and_bad_link(Cm5DataParams& p) {
+  p.mapped_out = {{1, 1, 0, 1}};
+  p.fault.on = true;
+  p.fault.chip = cm5_chip_id(p, 1, 2, 0);
+  p.fault.port = 0;
+  p.fault.flit = 36;
+  p.fault.mask = 5;
+  validate(p, "test");
+}
+
 // The RTL against the model, message by message (send and arrival cycles, words, leaf, CRC
 // status) and chip by chip (link counters, CRC errors). `intact`: every message also arrives at
 // its destination, unchanged (off with fault injection or all-fall-down). Returns the model's run.

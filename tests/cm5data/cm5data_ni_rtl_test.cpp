@@ -245,6 +245,34 @@ TEST(Cm5NiRtl, MappedOutLeafGivesAddressErrors) {
   EXPECT_EQ(values(model, 1, index("CNT_RECEIVED")).back(), 1u);
 }
 
+// User partitions (16 leaves: leaves 0..3 and 8..11 in two partitions, the rest in none): a SEND
+// out of the sender's partition is an address error, a SEND from outside every partition (the
+// control processors' and I/O's part of the tree) may go into one; the RTL's bounds check (from
+// the straps) against the model's (Cm5DataParams::may_address).
+TEST(Cm5NiRtl, PartitionBoundsCheckGivesAddressErrors) {
+  Cm5DataConfig c = cfg(32);
+  c.cm5.height = 2;
+  c.cm5.partitions = {{1, 0}, {1, 2}};
+  validate(c.cm5, "test");
+  Script s;
+  s.send(0, 9, 0, {1});   // partition 0 -> partition 1: refused
+  s.send(0, 5, 0, {2});   // partition 0 -> no partition: refused
+  s.send(0, 3, 0, {3});   // within partition 0
+  s.send(9, 11, 0, {4});  // within partition 1
+  s.send(5, 8, 0, {5});   // no partition -> partition 1
+  s.send(10, 1, 0, {6});  // partition 1 -> partition 0: refused
+  for (int k = 0; k < 80; ++k) s.r(3, index("RECV_LEVEL"));
+  for (uint32_t x : {0u, 3u, 5u, 8u, 9u, 10u, 11u}) s.all(x, 200);  // once every message is in
+  const auto model = run_cm5data_ni_model(c.cm5, s.acc, end_of(s));
+  const auto rtl = run_cm5data_ni_rtl(c, s.acc, end_of(s));
+  expect_same(rtl, model);
+  EXPECT_EQ(values(model, 0, index("CNT_ADDR_ERRORS")).back(), 2u);
+  EXPECT_EQ(values(model, 10, index("CNT_ADDR_ERRORS")).back(), 1u);
+  EXPECT_EQ(values(model, 0, index("CNT_SENT")).back(), 1u);
+  for (uint32_t x : {5u, 9u}) EXPECT_EQ(values(model, x, index("CNT_ADDR_ERRORS")).back(), 0u) << x;
+  for (uint32_t x : {3u, 8u, 11u}) EXPECT_EQ(values(model, x, index("CNT_RECEIVED")).back(), 1u) << x;
+}
+
 TEST(Cm5NiRtl, BadScriptsAreRefused) {
   const Cm5DataParams p = cfg(8).cm5;
   EXPECT_THROW(run_cm5data_ni_model(p, {{0, 4, false, 0, 0}}, 10), InputError);
@@ -254,8 +282,12 @@ TEST(Cm5NiRtl, BadScriptsAreRefused) {
 }
 
 TEST(Cm5NiRtl, LintsCleanAndSynthesizes) {
-  for (int W : {4, 32}) {
-    const Cm5DataConfig c = cfg(W, {2});
+  for (int W : {4, 32, 16}) {
+    Cm5DataConfig c = cfg(W, {2});
+    if (W == 16) {  // 16 leaves in two partitions: the bounds check
+      c.cm5.height = 2;
+      c.cm5.partitions = {{1, 3}, {1, 1}};
+    }
     const GeneratedDesign d = emit_cm5data_ni(c);
     const fs::path dir = testing_checks::temp_dir("ni-lint-" + std::to_string(W));
     write_design(d, dir.string());
@@ -269,6 +301,7 @@ TEST(Cm5NiRtl, LintsCleanAndSynthesizes) {
   }
   Cm5DataConfig c = cfg(8);
   c.cm5.height = 2;
+  c.cm5.partitions = {{1, 1}};
   const GeneratedDesign d = emit_cm5data_ni(c);
   const fs::path dir = testing_checks::temp_dir("ni-yosys");
   bool ok = false;

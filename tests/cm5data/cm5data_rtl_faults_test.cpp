@@ -20,14 +20,7 @@ namespace fs = std::filesystem;
 // level 1) and all-fall-down on one 16-leaf network: one Verilator build for the three.
 Cm5DataConfig faulty_config() {
   Cm5DataConfig cfg = cm5data_test_config(2, "cm5", 4, 2, 3, "cm5data-16-faults");
-  Cm5DataParams& p = cfg.cm5;
-  p.mapped_out = {{1, 1, 0, 1}};
-  p.fault.on = true;
-  p.fault.chip = cm5_chip_id(p, 1, 2, 0);
-  p.fault.port = 0;
-  p.fault.flit = 36;
-  p.fault.mask = 5;
-  validate(p, "test");
+  add_mapped_out_and_bad_link(cfg.cm5);
   return cfg;
 }
 

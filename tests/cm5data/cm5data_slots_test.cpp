@@ -133,13 +133,7 @@ TEST(Cm5SlotsEmitter, LintsCleanAtEveryWidthAndTheSlotsAreBlockRam) {
 TEST(Cm5SlotsRtl, SixteenLeavesAsTheModel) {
   Cm5DataConfig cfg = slots_config(2, "cm5", 4, 3, "cm5data-16-slots");
   Cm5DataParams& p = cfg.cm5;
-  p.mapped_out = {{1, 1, 0, 1}};
-  p.fault.on = true;
-  p.fault.chip = cm5_chip_id(p, 1, 2, 0);
-  p.fault.port = 0;
-  p.fault.flit = 36;
-  p.fault.mask = 5;
-  validate(p, "test");
+  add_mapped_out_and_bad_link(p);
   for (const auto& pat : kPatterns) {
     const Cm5DataRunResult r = expect_rtl_equals_model(cfg, make_cm5_pattern(pat, p, 2, 4, 5), pat, {}, false);
     EXPECT_EQ(r.chips[cm5_chip_id(p, 1, 1, 0)].out[5], 0u) << pat;  // the mapped-out link

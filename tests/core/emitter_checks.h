@@ -14,6 +14,7 @@
 
 #include "gen/core/design.h"
 #include "gen/core/process.h"
+#include "gen/core/yosys_log.h"
 
 namespace cmnet::testing_checks {
 
@@ -63,8 +64,8 @@ inline std::string lint_problems(const GeneratedDesign& d, const std::string& to
 }
 
 // yosys synth_ice40 of the design with `top`, after `before_synth` (e.g. "chparam -set W 8 m")
-// if given; returns yosys's log (stat included). *ok says whether yosys succeeded and mapped LUTs
-// and flip-flops.
+// if given; returns yosys's log (stat included). *ok says whether yosys succeeded, mapped LUTs
+// and flip-flops, and found no net with several drivers (yosys only warns of those).
 inline std::string synth_ice40(const GeneratedDesign& d, const std::string& top, const fs::path& dir, bool* ok,
                                const std::string& before_synth = "") {
   write_design(d, dir.string());
@@ -76,12 +77,15 @@ inline std::string synth_ice40(const GeneratedDesign& d, const std::string& top,
   const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 1800,
                            (dir / "yosys.out").string());
   const std::string log = slurp_log(dir / "yosys.log");
-  *ok = rc == 0 && log.find("SB_LUT4") != std::string::npos && log.find("SB_DFF") != std::string::npos;
-  return log + slurp_log(dir / "yosys.out");
+  const std::string problems = yosys_netlist_problems(log);
+  *ok = rc == 0 && log.find("SB_LUT4") != std::string::npos && log.find("SB_DFF") != std::string::npos &&
+        problems.empty();
+  return (problems.empty() ? "" : "NETS WITH SEVERAL DRIVERS:\n" + problems) + log + slurp_log(dir / "yosys.out");
 }
 
 // yosys's generic `synth` of the design with `top` (for designs not meant for one FPGA, e.g. a
-// whole network); returns the log. *ok says whether yosys succeeded and printed its statistics.
+// whole network); returns the log. *ok says whether yosys succeeded, printed its statistics and
+// found no net with several drivers.
 inline std::string synth_generic(const GeneratedDesign& d, const std::string& top, const fs::path& dir, bool* ok) {
   write_design(d, dir.string());
   std::string script = "read_verilog";
@@ -90,8 +94,9 @@ inline std::string synth_generic(const GeneratedDesign& d, const std::string& to
   const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()}, 1800,
                            (dir / "yosys.out").string());
   const std::string log = slurp_log(dir / "yosys.log");
-  *ok = rc == 0 && log.find("Number of cells") != std::string::npos;
-  return log + slurp_log(dir / "yosys.out");
+  const std::string problems = yosys_netlist_problems(log);
+  *ok = rc == 0 && log.find("Number of cells") != std::string::npos && problems.empty();
+  return (problems.empty() ? "" : "NETS WITH SEVERAL DRIVERS:\n" + problems) + log + slurp_log(dir / "yosys.out");
 }
 
 }  // namespace cmnet::testing_checks

@@ -60,7 +60,7 @@ TEST(Families, EnvelopeErrors) {
 
 TEST(Families, EveryExampleConfigLoadsAndEmits) {
   for (const char* ex : {"cm1_board.json", "cm1_c4.json", "cm1_paper.json", "cm1_cube_c2.json", "cm5ctl_16.json",
-                         "cm5ctl_cm5.json"}) {
+                         "cm5ctl_cm5.json", "cm5data_64_partitions.json"}) {
     const Family* f = nullptr;
     const NetworkConfig cfg = load_network(std::string(CMNET_SOURCE_DIR) + "/gen/examples/" + ex, &f);
     ASSERT_NE(f, nullptr);

@@ -163,5 +163,43 @@ TEST(PlaceModule, PlacesAModuleDirectlyAndWrapped) {
   std::filesystem::remove_all(dir);
 }
 
+// A register written by two always blocks: Verilator simulates one of them, yosys warns of
+// "multiple conflicting drivers" and exits 0, nextpnr refuses the netlist. The shared checks fail
+// on it, with the net's name, for every family's tests and every flow step.
+GeneratedDesign driven_twice_design() {
+  GeneratedDesign d;
+  d.top = "twice";
+  d.files.push_back({"twice.v", "module twice (\n  input wire clk,\n  input wire a,\n  input wire b,\n"
+                                "  output reg q\n);\n"
+                                "  always @(posedge clk) q <= a;\n"
+                                "  always @(posedge clk) q <= b;\nendmodule\n"});
+  d.files.push_back({"filelist.f", "twice.v\n"});
+  return d;
+}
+
+TEST(PlaceModule, ANetDrivenTwiceFailsEverySynthesisCheck) {
+  EXPECT_EQ(yosys_netlist_problems("Warning: Replacing memory \\m with list of registers.\n"), "");
+  const auto dir = testing_checks::temp_dir("driven-twice");
+  bool ok = true;
+  std::string log = testing_checks::synth_ice40(driven_twice_design(), "twice", dir / "ice40", &ok);
+  EXPECT_FALSE(ok);
+  EXPECT_NE(log.find("NETS WITH SEVERAL DRIVERS:\nWarning: multiple conflicting drivers for twice.\\q"),
+            std::string::npos) << log;
+  ok = true;
+  log = testing_checks::synth_generic(driven_twice_design(), "twice", dir / "generic", &ok);
+  EXPECT_FALSE(ok);
+  ModulePlaceOptions o;
+  o.dir = (dir / "place").string();
+  o.place = false;
+  try {
+    (void)place_module_ice40(driven_twice_design(), "twice", o);
+    ADD_FAILURE() << "a net driven twice was accepted";
+  } catch (const FlowError& e) {
+    EXPECT_NE(std::string(e.what()).find("several drivers"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("twice.\\q"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace cmnet

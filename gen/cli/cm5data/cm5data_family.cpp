@@ -65,7 +65,11 @@ std::string Cm5DataFamily::summary(const NetworkConfig& cfg) const {
                 p.message_bits(p.max_words), p.message_flits(1), p.message_flits(p.max_words),
                 p.slots ? p.slots * p.slot_flits() : p.buffer_flits(),
                 p.slots ? (" (" + std::to_string(p.slots) + " message slots)").c_str() : "");
-  return buf;
+  std::string out = buf;
+  for (size_t k = 0; k < p.partitions.size(); ++k)
+    out += (k ? ", " : "; partitions: leaves ") + std::to_string(p.partition_base(k)) + ".." +
+           std::to_string(p.partition_base(k) + p.partition_size(k) - 1);
+  return out;
 }
 
 GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
@@ -211,7 +215,8 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
     } else {
       j["arrived"] = nullptr;
       j["delivered"] = false;
-      if (d.refused) j["refused"] = "mapped out";  // from or to a leaf out of the address space
+      // from or to a leaf out of the address space, or out of the sender's partition
+      if (d.refused) j["refused"] = "address error";
     }
     out << j.dump() << '\n';
   }
@@ -228,7 +233,7 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
                   {"chips", p.total_chips()},
                   {"messages", t.messages.size()},
                   {"delivered", delivered},
-                  {"refused_mapped_out", r.refused},
+                  {"refused_address", r.refused},
                   {"completed", r.completed},
                   {"cycles", r.cycles},
                   {"chip_crc_primary", primary},
@@ -239,7 +244,7 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
                   {"counter_messages_out", outc},
                   {"seconds", r.seconds}};
   out << s.dump() << '\n';
-  std::printf("%s: %zu messages, %llu delivered, %llu refused (mapped out), %llu cycles%s -> %s\n", a.engine.c_str(),
+  std::printf("%s: %zu messages, %llu delivered, %llu refused (address errors), %llu cycles%s -> %s\n", a.engine.c_str(),
               t.messages.size(), static_cast<unsigned long long>(delivered), static_cast<unsigned long long>(r.refused),
               static_cast<unsigned long long>(r.cycles),
               r.completed ? "" : " (NOT completed)", a.out.c_str());
