@@ -99,4 +99,17 @@ Cm5Op router_done_op(uint64_t release);
 // released at cycle 0; router-done pushed by every leaf at `rd_release` (at once).
 Cm5MachineWorkload cm5_machine_traffic(const Cm5MachineConfig& cfg, int per_leaf, uint64_t seed, uint64_t rd_release);
 
+// The scenarios of `cmnet sim` and the tests, by name: "router-done" (cm5_machine_traffic with
+// router-done pushed by every leaf in the same cycle, the one after the last processor's last
+// SEND: the paper's processor pushes it once it has sent all its messages; the data traffic does
+// not depend on the control network, so one model run finds that cycle), "lost" and "duplicated"
+// (the same with a hook aimed at the last arrival: armed in a cycle from which the next message
+// whole at that leaf is exactly the last one).
+std::vector<std::string> cm5_machine_patterns();
+Cm5MachineWorkload cm5_machine_scenario(const Cm5MachineConfig& cfg, const std::string& pattern, int per_leaf, uint64_t seed);
+// The hook aimed at a run's last arrival: that leaf's counter changes last at last_arrival + 1;
+// its change before came at p, so nothing happened there in cycles p .. last_arrival - 1, and a
+// hook armed in p - 1 counts from p.
+Cm5MachineFault cm5_aim_at_last_arrival(const Cm5MachineRun& r, bool duplicate);
+
 }  // namespace cmnet

@@ -63,6 +63,36 @@ Cm5MachineWorkload cm5_machine_traffic(const Cm5MachineConfig& cfg, int per_leaf
   return w;
 }
 
+std::vector<std::string> cm5_machine_patterns() { return {"router-done", "lost", "duplicated"}; }
+
+Cm5MachineFault cm5_aim_at_last_arrival(const Cm5MachineRun& r, bool duplicate) {
+  const Cm5CounterChange* last = nullptr;
+  for (const auto& c : r.counters)
+    if (c.cycle == r.last_arrival + 1) last = &c;
+  if (!last || r.last_arrival == 0) throw InputError("cm5 scenario: no message arrived to aim the hook at");
+  Cm5MachineFault f;
+  f.duplicate = duplicate;
+  f.leaf = last->leaf;
+  uint64_t p = 1;
+  for (const auto& c : r.counters)
+    if (c.leaf == f.leaf && c.cycle < last->cycle) p = c.cycle;
+  f.cycle = p - 1;
+  return f;
+}
+
+Cm5MachineWorkload cm5_machine_scenario(const Cm5MachineConfig& cfg, const std::string& pattern, int per_leaf, uint64_t seed) {
+  const auto names = cm5_machine_patterns();
+  if (std::find(names.begin(), names.end(), pattern) == names.end())
+    throw InputError("--pattern " + pattern + ": unknown pattern for cm5 (allowed: router-done, lost, duplicated)");
+  if (per_leaf < 1 || per_leaf > 64) throw InputError("--per-proc " + std::to_string(per_leaf) + " out of range 1..64");
+  Cm5MachineWorkload w = cm5_machine_traffic(cfg, per_leaf, seed, 0);
+  w.ctl.leaf.assign(static_cast<size_t>(cfg.leaves()), {});  // the traffic alone
+  const Cm5MachineRun traffic = run_cm5_machine_model(cfg, w);
+  w = cm5_machine_traffic(cfg, per_leaf, seed, traffic.last_send + 1);
+  if (pattern != "router-done") w.faults = {cm5_aim_at_last_arrival(run_cm5_machine_model(cfg, w), pattern == "duplicated")};
+  return w;
+}
+
 namespace {
 
 int64_t wrap(int64_t v, int bits) { return cm5::to_signed(static_cast<uint64_t>(v) & cm5::mask(bits), bits); }

@@ -22,35 +22,11 @@ inline Cm5MachineConfig machine(int height) {
   return parse_cm5_machine_config(text, "test");
 }
 
-// Traffic on both networks, then router-done pushed by every leaf in the same cycle, the one after
-// the last processor's last SEND (the paper: a processor pushes it once it has sent all its
-// messages). The data traffic does not depend on the control network, so one model run finds it.
-inline Cm5MachineWorkload scenario(const Cm5MachineConfig& cfg, int per_leaf, uint64_t seed, Cm5MachineOptions opt = {}) {
-  Cm5MachineWorkload w = cm5_machine_traffic(cfg, per_leaf, seed, 0);
-  w.ctl.leaf.assign(static_cast<size_t>(cfg.leaves()), {});  // no router-done: just the traffic
-  const Cm5MachineRun r = run_cm5_machine_model(cfg, w, opt);
-  const Cm5MachineWorkload base = cm5_machine_traffic(cfg, per_leaf, seed, r.last_send + 1);
-  return base;
+inline Cm5MachineWorkload scenario(const Cm5MachineConfig& cfg, int per_leaf, uint64_t seed) {
+  return cm5_machine_scenario(cfg, "router-done", per_leaf, seed);
 }
 
-// The last arrival's leaf and a cycle to arm a hook in so that it hits exactly that arrival: the
-// leaf's counter changes last at last_arrival + 1; its change before that came at p, so nothing
-// happened there in cycles p .. last_arrival - 1 and a hook armed in p - 1 counts from p.
-inline Cm5MachineFault aim_at_last_arrival(const Cm5MachineRun& r, bool duplicate) {
-  Cm5MachineFault f;
-  f.duplicate = duplicate;
-  const Cm5CounterChange* last = nullptr;
-  for (const auto& c : r.counters)
-    if (c.cycle == r.last_arrival + 1) last = &c;
-  EXPECT_NE(last, nullptr) << "no counter change after the last arrival";
-  if (!last) return f;
-  f.leaf = last->leaf;
-  uint64_t p = 1;
-  for (const auto& c : r.counters)
-    if (c.leaf == f.leaf && c.cycle < last->cycle) p = c.cycle;
-  f.cycle = p - 1;
-  return f;
-}
+inline Cm5MachineFault aim_at_last_arrival(const Cm5MachineRun& r, bool duplicate) { return cm5_aim_at_last_arrival(r, duplicate); }
 
 // Every message read by its destination's processor on its side, once, intact, and nothing else.
 inline void expect_all_delivered(const Cm5MachineWorkload& w, const Cm5MachineRun& r) {

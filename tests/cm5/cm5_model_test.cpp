@@ -24,6 +24,8 @@ void completes_after_last_arrival(int height, int per_leaf) {
   const uint64_t done = router_done_cycle(cfg, r, false, 0);
   ASSERT_GT(done, 0u);
   EXPECT_GT(done, r.last_arrival + 1);  // the counters are zero from last_arrival + 1 on
+  // At most the round under way when they reached zero (it saw a sum above zero) and one more.
+  EXPECT_LE(done - r.last_arrival, static_cast<uint64_t>(2 * cfg.ctl.p.latency_bound() + cfg.ctl.p.packet_time()));
   // The sum of the counters is above zero in every cycle before that (nothing lost, nothing made).
   std::vector<int64_t> v(static_cast<size_t>(cfg.leaves()), 0);
   for (const auto& c : r.counters) {
