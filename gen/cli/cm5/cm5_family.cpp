@@ -55,11 +55,15 @@ int Cm5Family::sim(const NetworkConfig& cfg, const SimArgs& a) const {
   if (!a.trace.empty() && !a.trace.ends_with(".fst")) throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
   const Cm5MachineWorkload w = cm5_machine_scenario(c, pattern, a.per_proc, a.seed);
   Cm5MachineOptions o;
-  const Cm5MachineRun traffic = run_cm5_machine_model(c, w, o);
-  // A lost message never lets router-done end: the run stops 1,000 cycles past the traffic's end.
-  if (pattern == "lost") o.max_cycles = traffic.cycles + 1000;
+  // A lost message never lets router-done end: the run stops 1,000 cycles past where the same
+  // workload without the hook ends.
+  if (pattern == "lost") {
+    Cm5MachineWorkload balanced = w;
+    balanced.faults.clear();
+    o.max_cycles = run_cm5_machine_model(c, balanced, o).cycles + 1000;
+  }
   const auto t0 = std::chrono::steady_clock::now();
-  Cm5MachineRun r = pattern == "lost" ? run_cm5_machine_model(c, w, o) : traffic;
+  Cm5MachineRun r = run_cm5_machine_model(c, w, o);
   if (a.engine == "rtl") {
     o.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
     const uint64_t last_arrival = r.last_arrival;
