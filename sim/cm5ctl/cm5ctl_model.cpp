@@ -162,73 +162,71 @@ class Model {
 
   // One cycle.
   void cycle(uint64_t t, int Tu, int Td) {
-    {
-      const bool up = t % static_cast<uint64_t>(Tu) == static_cast<uint64_t>(Tu - 1);
-      const bool down = t % static_cast<uint64_t>(Td) == static_cast<uint64_t>(Td - 1);
-      // 1. Pushes offered this cycle, accepted against the FIFOs' counts at the cycle's start.
-      std::vector<std::pair<int, const Cm5Op*>> accepted;
+    const bool up = t % static_cast<uint64_t>(Tu) == static_cast<uint64_t>(Tu - 1);
+    const bool down = t % static_cast<uint64_t>(Td) == static_cast<uint64_t>(Td - 1);
+    // 1. Pushes offered this cycle, accepted against the FIFOs' counts at the cycle's start.
+    std::vector<std::pair<int, const Cm5Op*>> accepted;
+    for (int i = 0; i < n_; ++i) {
+      Leaf& L = leaves_[static_cast<size_t>(i)];
+      L.flushed_now = false;
+      const auto& ops = w_.leaf[static_cast<size_t>(i)];
+      if (L.next >= ops.size()) continue;
+      const Cm5Op& o = ops[L.next];
+      if (t < o.release || (L.pushed_any && t <= L.last_push)) continue;
+      const auto& fifo = o.broadcast ? L.bq : L.cq;
+      if (static_cast<int>(fifo.size()) < p_.leaf_fifo_depth) accepted.emplace_back(i, &o);
+    }
+    // The leaves' global inputs from this cycle on.
+    while (global_next_ < w_.globals.size() && w_.globals[global_next_].cycle <= t) {
+      const Cm5GlobalIn& g = w_.globals[global_next_++];
+      if (g.leaf < static_cast<uint32_t>(n_)) leaves_[g.leaf].gin = g.value & 7;
+    }
+    // Faults injected on the links this cycle: wire 0 carries bit (phase x width).
+    while (flip_next_ < w_.flips.size() && w_.flips[flip_next_].cycle <= t) {
+      const Cm5Flip& f = w_.flips[flip_next_++];
+      if (f.cycle < t || f.link < 2 || f.link >= static_cast<uint32_t>(2 * n_)) continue;
+      const int T = f.up ? Tu : Td, width = f.up ? p_.up_width : p_.down_width;
+      // With the CM-5's frame, wire 0 carries the major stream's bit 4 x phase.
+      const int per = p_.cm5_frame() ? cm5::kMajorWires : width;
+      const int pos = static_cast<int>(t % static_cast<uint64_t>(T)) * per;
+      if (pos < (p_.cm5_frame() ? 52 : p_.packet_bits())) (f.up ? up_mask_ : down_mask_)[f.link] ^= 1ull << pos;
+    }
+    if (up || down) {
+      // 2. What the up tick reads that the down tick of the same cycle changes: registers.
+      snap_stop_.resize(static_cast<size_t>(2 * n_));
+      snap_aside_.resize(static_cast<size_t>(2 * n_));
+      snap_ss_.resize(static_cast<size_t>(n_));
+      snap_rd_.resize(static_cast<size_t>(n_));
+      snap_ssq_.resize(static_cast<size_t>(n_));
+      snap_lerr_ = lerr_;
+      for (int i = 1; i < n_; ++i) {
+        const Node& N = nodes_[static_cast<size_t>(i)];
+        snap_stop_[static_cast<size_t>(i)] = N.stop;
+        snap_aside_[static_cast<size_t>(i)] = is_root(i) ? N.msq.size() : N.aside.size();
+        snap_ssq_[static_cast<size_t>(i)] = N.ssq.size();
+      }
       for (int i = 0; i < n_; ++i) {
-        Leaf& L = leaves_[static_cast<size_t>(i)];
-        L.flushed_now = false;
-        const auto& ops = w_.leaf[static_cast<size_t>(i)];
-        if (L.next >= ops.size()) continue;
-        const Cm5Op& o = ops[L.next];
-        if (t < o.release || (L.pushed_any && t <= L.last_push)) continue;
-        const auto& fifo = o.broadcast ? L.bq : L.cq;
-        if (static_cast<int>(fifo.size()) < p_.leaf_fifo_depth) accepted.emplace_back(i, &o);
+        const Leaf& L = leaves_[static_cast<size_t>(i)];
+        snap_stop_[static_cast<size_t>(n_ + i)] = L.stop;
+        snap_aside_[static_cast<size_t>(n_ + i)] = L.inflight.size();
+        snap_ss_[static_cast<size_t>(i)] = L.ss_out;
+        snap_rd_[static_cast<size_t>(i)] = L.rd_wait;
       }
-      // The leaves' global inputs from this cycle on.
-      while (global_next_ < w_.globals.size() && w_.globals[global_next_].cycle <= t) {
-        const Cm5GlobalIn& g = w_.globals[global_next_++];
-        if (g.leaf < static_cast<uint32_t>(n_)) leaves_[g.leaf].gin = g.value & 7;
-      }
-      // Faults injected on the links this cycle: wire 0 carries bit (phase x width).
-      while (flip_next_ < w_.flips.size() && w_.flips[flip_next_].cycle <= t) {
-        const Cm5Flip& f = w_.flips[flip_next_++];
-        if (f.cycle < t || f.link < 2 || f.link >= static_cast<uint32_t>(2 * n_)) continue;
-        const int T = f.up ? Tu : Td, width = f.up ? p_.up_width : p_.down_width;
-        // With the CM-5's frame, wire 0 carries the major stream's bit 4 x phase.
-        const int per = p_.cm5_frame() ? cm5::kMajorWires : width;
-        const int pos = static_cast<int>(t % static_cast<uint64_t>(T)) * per;
-        if (pos < (p_.cm5_frame() ? 52 : p_.packet_bits())) (f.up ? up_mask_ : down_mask_)[f.link] ^= 1ull << pos;
-      }
-      if (up || down) {
-        // 2. What the up tick reads that the down tick of the same cycle changes: registers.
-        snap_stop_.resize(static_cast<size_t>(2 * n_));
-        snap_aside_.resize(static_cast<size_t>(2 * n_));
-        snap_ss_.resize(static_cast<size_t>(n_));
-        snap_rd_.resize(static_cast<size_t>(n_));
-        snap_ssq_.resize(static_cast<size_t>(n_));
-        snap_lerr_ = lerr_;
-        for (int i = 1; i < n_; ++i) {
-          const Node& N = nodes_[static_cast<size_t>(i)];
-          snap_stop_[static_cast<size_t>(i)] = N.stop;
-          snap_aside_[static_cast<size_t>(i)] = is_root(i) ? N.msq.size() : N.aside.size();
-          snap_ssq_[static_cast<size_t>(i)] = N.ssq.size();
-        }
-        for (int i = 0; i < n_; ++i) {
-          const Leaf& L = leaves_[static_cast<size_t>(i)];
-          snap_stop_[static_cast<size_t>(n_ + i)] = L.stop;
-          snap_aside_[static_cast<size_t>(n_ + i)] = L.inflight.size();
-          snap_ss_[static_cast<size_t>(i)] = L.ss_out;
-          snap_rd_[static_cast<size_t>(i)] = L.rd_wait;
-        }
-        if (down) down_tick(t);
-        if (up) up_tick(t);
-      }
-      // 3. The accepted pushes land; restarts take effect (a flush arriving in the same cycle wins).
-      for (const auto& [i, o] : accepted) {
-        Leaf& L = leaves_[static_cast<size_t>(i)];
-        (o->broadcast ? L.bq : L.cq).push_back(*o);
-        r_.injected[static_cast<size_t>(i)].push_back(t);
-        L.last_push = t;
-        L.pushed_any = true;
-        ++L.next;
-      }
-      while (restart_next_ < w_.restarts.size() && w_.restarts[restart_next_].first <= t) {
-        const auto& [c, leaf] = w_.restarts[restart_next_++];
-        if (c == t && leaf < static_cast<uint32_t>(n_) && !leaves_[leaf].flushed_now) leaves_[leaf].halted = false;
-      }
+      if (down) down_tick(t);
+      if (up) up_tick(t);
+    }
+    // 3. The accepted pushes land; restarts take effect (a flush arriving in the same cycle wins).
+    for (const auto& [i, o] : accepted) {
+      Leaf& L = leaves_[static_cast<size_t>(i)];
+      (o->broadcast ? L.bq : L.cq).push_back(*o);
+      r_.injected[static_cast<size_t>(i)].push_back(t);
+      L.last_push = t;
+      L.pushed_any = true;
+      ++L.next;
+    }
+    while (restart_next_ < w_.restarts.size() && w_.restarts[restart_next_].first <= t) {
+      const auto& [c, leaf] = w_.restarts[restart_next_++];
+      if (c == t && leaf < static_cast<uint32_t>(n_) && !leaves_[leaf].flushed_now) leaves_[leaf].halted = false;
     }
   }
 
