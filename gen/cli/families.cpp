@@ -3,6 +3,7 @@
 
 #include "gen/cli/clos/clos_family.h"
 #include "gen/cli/cm1/cm1_family.h"
+#include "gen/cli/cm5/cm5_family.h"
 #include "gen/cli/cm5ctl/cm5ctl_family.h"
 #include "gen/cli/cm5data/cm5data_family.h"
 #include "gen/cli/hcube/hcube_family.h"
@@ -16,7 +17,8 @@ const std::vector<const Family*>& families() {
   static const Cm5DataFamily cm5data;
   static const ClosFamily clos;
   static const HcubeFamily hcube;
-  static const std::vector<const Family*> all = {&cm1, &cm5ctl, &cm5data, &clos, &hcube};
+  static const Cm5Family cm5;
+  static const std::vector<const Family*> all = {&cm1, &cm5ctl, &cm5data, &clos, &hcube, &cm5};
   return all;
 }
 

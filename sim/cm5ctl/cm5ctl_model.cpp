@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
+#include <string>
 
 namespace cmnet {
 
@@ -131,88 +132,102 @@ class Model {
     uint64_t done_at = 0;
     bool done = want == 0;
     uint64_t t = 0;
-    size_t restart_next = 0, global_next = 0;
     for (; t < opt.max_cycles; ++t) {
       if (done && t >= done_at + drain && t >= opt.min_cycles) break;
-      const bool up = t % static_cast<uint64_t>(Tu) == static_cast<uint64_t>(Tu - 1);
-      const bool down = t % static_cast<uint64_t>(Td) == static_cast<uint64_t>(Td - 1);
-      // 1. Pushes offered this cycle, accepted against the FIFOs' counts at the cycle's start.
-      std::vector<std::pair<int, const Cm5Op*>> accepted;
-      for (int i = 0; i < n_; ++i) {
-        Leaf& L = leaves_[static_cast<size_t>(i)];
-        L.flushed_now = false;
-        const auto& ops = w_.leaf[static_cast<size_t>(i)];
-        if (L.next >= ops.size()) continue;
-        const Cm5Op& o = ops[L.next];
-        if (t < o.release || (L.pushed_any && t <= L.last_push)) continue;
-        const auto& fifo = o.broadcast ? L.bq : L.cq;
-        if (static_cast<int>(fifo.size()) < p_.leaf_fifo_depth) accepted.emplace_back(i, &o);
-      }
-      // The leaves' global inputs from this cycle on.
-      while (global_next < w_.globals.size() && w_.globals[global_next].cycle <= t) {
-        const Cm5GlobalIn& g = w_.globals[global_next++];
-        if (g.leaf < static_cast<uint32_t>(n_)) leaves_[g.leaf].gin = g.value & 7;
-      }
-      // Faults injected on the links this cycle: wire 0 carries bit (phase x width).
-      while (flip_next_ < w_.flips.size() && w_.flips[flip_next_].cycle <= t) {
-        const Cm5Flip& f = w_.flips[flip_next_++];
-        if (f.cycle < t || f.link < 2 || f.link >= static_cast<uint32_t>(2 * n_)) continue;
-        const int T = f.up ? Tu : Td, width = f.up ? p_.up_width : p_.down_width;
-        // With the CM-5's frame, wire 0 carries the major stream's bit 4 x phase.
-        const int per = p_.cm5_frame() ? cm5::kMajorWires : width;
-        const int pos = static_cast<int>(t % static_cast<uint64_t>(T)) * per;
-        if (pos < (p_.cm5_frame() ? 52 : p_.packet_bits())) (f.up ? up_mask_ : down_mask_)[f.link] ^= 1ull << pos;
-      }
-      if (up || down) {
-        // 2. What the up tick reads that the down tick of the same cycle changes: registers.
-        snap_stop_.resize(static_cast<size_t>(2 * n_));
-        snap_aside_.resize(static_cast<size_t>(2 * n_));
-        snap_ss_.resize(static_cast<size_t>(n_));
-        snap_rd_.resize(static_cast<size_t>(n_));
-        snap_ssq_.resize(static_cast<size_t>(n_));
-        snap_lerr_ = lerr_;
-        for (int i = 1; i < n_; ++i) {
-          const Node& N = nodes_[static_cast<size_t>(i)];
-          snap_stop_[static_cast<size_t>(i)] = N.stop;
-          snap_aside_[static_cast<size_t>(i)] = is_root(i) ? N.msq.size() : N.aside.size();
-          snap_ssq_[static_cast<size_t>(i)] = N.ssq.size();
-        }
-        for (int i = 0; i < n_; ++i) {
-          const Leaf& L = leaves_[static_cast<size_t>(i)];
-          snap_stop_[static_cast<size_t>(n_ + i)] = L.stop;
-          snap_aside_[static_cast<size_t>(n_ + i)] = L.inflight.size();
-          snap_ss_[static_cast<size_t>(i)] = L.ss_out;
-          snap_rd_[static_cast<size_t>(i)] = L.rd_wait;
-        }
-        if (down) down_tick(t);
-        if (up) up_tick(t);
-      }
-      // 3. The accepted pushes land; restarts take effect (a flush arriving in the same cycle wins).
-      for (const auto& [i, o] : accepted) {
-        Leaf& L = leaves_[static_cast<size_t>(i)];
-        (o->broadcast ? L.bq : L.cq).push_back(*o);
-        r_.injected[static_cast<size_t>(i)].push_back(t);
-        L.last_push = t;
-        L.pushed_any = true;
-        ++L.next;
-      }
-      while (restart_next < w_.restarts.size() && w_.restarts[restart_next].first <= t) {
-        const auto& [c, leaf] = w_.restarts[restart_next++];
-        if (c == t && leaf < static_cast<uint32_t>(n_) && !leaves_[leaf].flushed_now) leaves_[leaf].halted = false;
-      }
+      cycle(t, Tu, Td);
       if (!done && r_.results.size() >= want) {
         done = true;
         done_at = r_.results[want - 1].cycle;
       }
     }
-    // A result is stamped with the cycle its leaf presents it, one after the down tick that
-    // made it: keep those presented before the run stopped (what a harness sees).
+    return finish(t);
+  }
+
+  // Leaf i's data network counter from cycle t on (the stepper: instead of the workload's events).
+  void set_counter(int i, uint64_t t, int64_t v) {
+    if (w_.counters.size() < static_cast<size_t>(n_)) w_.counters.resize(static_cast<size_t>(n_));
+    w_.counters[static_cast<size_t>(i)].emplace_back(t, v);
+  }
+  const Cm5RunResult& result() const { return r_; }
+
+  // The results presented before cycle t (what a harness stopped there sees).
+  Cm5RunResult finish(uint64_t t) {
     while (!r_.results.empty() && r_.results.back().cycle >= t) r_.results.pop_back();
     while (!r_.globals.empty() && r_.globals.back().cycle >= t) r_.globals.pop_back();
     r_.cycles = t;
-    r_.completed = r_.results.size() == want;
+    r_.completed = r_.results.size() == expected_result_count(w_, topo_);
     if (!r_.results.empty()) r_.last_result_cycle = r_.results.back().cycle;
     return r_;
+  }
+
+  // One cycle.
+  void cycle(uint64_t t, int Tu, int Td) {
+    const bool up = t % static_cast<uint64_t>(Tu) == static_cast<uint64_t>(Tu - 1);
+    const bool down = t % static_cast<uint64_t>(Td) == static_cast<uint64_t>(Td - 1);
+    // 1. Pushes offered this cycle, accepted against the FIFOs' counts at the cycle's start.
+    std::vector<std::pair<int, const Cm5Op*>> accepted;
+    for (int i = 0; i < n_; ++i) {
+      Leaf& L = leaves_[static_cast<size_t>(i)];
+      L.flushed_now = false;
+      const auto& ops = w_.leaf[static_cast<size_t>(i)];
+      if (L.next >= ops.size()) continue;
+      const Cm5Op& o = ops[L.next];
+      if (t < o.release || (L.pushed_any && t <= L.last_push)) continue;
+      const auto& fifo = o.broadcast ? L.bq : L.cq;
+      if (static_cast<int>(fifo.size()) < p_.leaf_fifo_depth) accepted.emplace_back(i, &o);
+    }
+    // The leaves' global inputs from this cycle on.
+    while (global_next_ < w_.globals.size() && w_.globals[global_next_].cycle <= t) {
+      const Cm5GlobalIn& g = w_.globals[global_next_++];
+      if (g.leaf < static_cast<uint32_t>(n_)) leaves_[g.leaf].gin = g.value & 7;
+    }
+    // Faults injected on the links this cycle: wire 0 carries bit (phase x width).
+    while (flip_next_ < w_.flips.size() && w_.flips[flip_next_].cycle <= t) {
+      const Cm5Flip& f = w_.flips[flip_next_++];
+      if (f.cycle < t || f.link < 2 || f.link >= static_cast<uint32_t>(2 * n_)) continue;
+      const int T = f.up ? Tu : Td, width = f.up ? p_.up_width : p_.down_width;
+      // With the CM-5's frame, wire 0 carries the major stream's bit 4 x phase.
+      const int per = p_.cm5_frame() ? cm5::kMajorWires : width;
+      const int pos = static_cast<int>(t % static_cast<uint64_t>(T)) * per;
+      if (pos < (p_.cm5_frame() ? 52 : p_.packet_bits())) (f.up ? up_mask_ : down_mask_)[f.link] ^= 1ull << pos;
+    }
+    if (up || down) {
+      // 2. What the up tick reads that the down tick of the same cycle changes: registers.
+      snap_stop_.resize(static_cast<size_t>(2 * n_));
+      snap_aside_.resize(static_cast<size_t>(2 * n_));
+      snap_ss_.resize(static_cast<size_t>(n_));
+      snap_rd_.resize(static_cast<size_t>(n_));
+      snap_ssq_.resize(static_cast<size_t>(n_));
+      snap_lerr_ = lerr_;
+      for (int i = 1; i < n_; ++i) {
+        const Node& N = nodes_[static_cast<size_t>(i)];
+        snap_stop_[static_cast<size_t>(i)] = N.stop;
+        snap_aside_[static_cast<size_t>(i)] = is_root(i) ? N.msq.size() : N.aside.size();
+        snap_ssq_[static_cast<size_t>(i)] = N.ssq.size();
+      }
+      for (int i = 0; i < n_; ++i) {
+        const Leaf& L = leaves_[static_cast<size_t>(i)];
+        snap_stop_[static_cast<size_t>(n_ + i)] = L.stop;
+        snap_aside_[static_cast<size_t>(n_ + i)] = L.inflight.size();
+        snap_ss_[static_cast<size_t>(i)] = L.ss_out;
+        snap_rd_[static_cast<size_t>(i)] = L.rd_wait;
+      }
+      if (down) down_tick(t);
+      if (up) up_tick(t);
+    }
+    // 3. The accepted pushes land; restarts take effect (a flush arriving in the same cycle wins).
+    for (const auto& [i, o] : accepted) {
+      Leaf& L = leaves_[static_cast<size_t>(i)];
+      (o->broadcast ? L.bq : L.cq).push_back(*o);
+      r_.injected[static_cast<size_t>(i)].push_back(t);
+      L.last_push = t;
+      L.pushed_any = true;
+      ++L.next;
+    }
+    while (restart_next_ < w_.restarts.size() && w_.restarts[restart_next_].first <= t) {
+      const auto& [c, leaf] = w_.restarts[restart_next_++];
+      if (c == t && leaf < static_cast<uint32_t>(n_) && !leaves_[leaf].flushed_now) leaves_[leaf].halted = false;
+    }
   }
 
  private:
@@ -613,7 +628,7 @@ class Model {
   }
 
   const Cm5ctlParams& p_;
-  const Cm5Workload& w_;
+  Cm5Workload w_;  // a copy: the stepper adds counter events as it runs
   Cm5Topology topo_;
   int n_ = 0, h_ = 0, W_ = 0, D_ = 0, M_ = 0;
   std::vector<Leaf> leaves_;
@@ -629,7 +644,7 @@ class Model {
   std::vector<uint64_t> run_u_, run_d_;        // the first whole up (down) frame of each end
   uint64_t init_ = 0;
   std::vector<uint64_t> up_mask_, down_mask_;  // bits flipped on each link this frame
-  size_t flip_next_ = 0;
+  size_t flip_next_ = 0, restart_next_ = 0, global_next_ = 0;
   Cm5RunResult r_;
 };
 
@@ -639,6 +654,31 @@ Cm5RunResult run_cm5ctl_model(const Cm5ctlParams& p, const Cm5Workload& w, const
   check_workload(w, cm5_topology(p));
   Model m(p, w);
   return m.run(opt);
+}
+
+struct Cm5ctlStepper::Impl {
+  Impl(const Cm5ctlParams& params, const Cm5Workload& w) : p(params), m(p, w) {}  // m keeps a reference to p
+  Cm5ctlParams p;
+  Model m;
+};
+
+Cm5ctlStepper::Cm5ctlStepper(const Cm5ctlParams& p, const Cm5Workload& w) {
+  check_workload(w, cm5_topology(p));
+  m_ = std::make_unique<Impl>(p, w);
+}
+Cm5ctlStepper::~Cm5ctlStepper() = default;
+Cm5ctlStepper::Cm5ctlStepper(Cm5ctlStepper&&) noexcept = default;
+
+void Cm5ctlStepper::set_counter(uint32_t leaf, int64_t value) {
+  if (leaf >= static_cast<uint32_t>(m_->p.leaves))
+    throw std::invalid_argument("cm5ctl stepper: leaf " + std::to_string(leaf) + " out of range");
+  m_->m.set_counter(static_cast<int>(leaf), t_, value);
+}
+void Cm5ctlStepper::step() { m_->m.cycle(t_++, m_->p.up_frame(), m_->p.down_frame()); }
+const Cm5RunResult& Cm5ctlStepper::so_far() const { return m_->m.result(); }
+Cm5RunResult Cm5ctlStepper::finish() const {
+  Model copy = m_->m;
+  return copy.finish(t_);
 }
 
 }  // namespace cmnet

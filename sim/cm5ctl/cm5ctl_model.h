@@ -40,6 +40,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gen/cm5ctl/cm5ctl_params.h"
@@ -87,5 +88,29 @@ uint64_t expected_result_count(const Cm5Workload& w);
 uint64_t expected_result_count(const Cm5Workload& w, const Cm5Topology& t);
 
 Cm5RunResult run_cm5ctl_model(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5ModelOptions& opt = {});
+
+// The same model one cycle at a time, for a driver that computes router-done's counter inputs
+// as it goes (the CM-5 machine: each leaf's data network counter from the data network's model
+// in lockstep). The workload's own counter events come first; set_counter adds one.
+class Cm5ctlStepper {
+ public:
+  Cm5ctlStepper(const Cm5ctlParams& p, const Cm5Workload& w);
+  ~Cm5ctlStepper();
+  Cm5ctlStepper(Cm5ctlStepper&&) noexcept;
+  // Leaf `leaf`'s data network counter from the next step() on.
+  void set_counter(uint32_t leaf, int64_t value);
+  void step();
+  uint64_t cycle() const { return t_; }  // cycles stepped
+  // Everything so far; a result is stamped with the cycle its leaf presents it (the one after
+  // the step that made it, so it may be cycle()).
+  const Cm5RunResult& so_far() const;
+  // What a run stopped now would return (results presented before cycle()).
+  Cm5RunResult finish() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_;
+  uint64_t t_ = 0;
+};
 
 }  // namespace cmnet

@@ -1,0 +1,121 @@
+// The cm5 family through the registry: `cmnet sim` on the model for every pattern and on the RTL
+// for one (the 4-leaf machine of cm5_rtl_test: the same Verilator build), the example config,
+// gen's files, the refusals.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gen/cli/family.h"
+#include "gen/cm5/cm5_config.h"
+#include "gen/core/errors.h"
+#include "tests/cm5/cm5_check.h"
+#include "tests/core/emitter_checks.h"
+
+namespace cmnet {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The config of cm5test::machine(1), as a file.
+NetworkConfig small(const fs::path& dir) {
+  const fs::path p = dir / "cm5.json";
+  std::ofstream(p) << config_to_json(cm5test::machine(1));
+  const Family* f = nullptr;
+  NetworkConfig cfg = load_network(p.string(), &f);
+  EXPECT_EQ(f->name(), "cm5");
+  return cfg;
+}
+
+// The summary line of a sim's output.
+nlohmann::json summary(const fs::path& out) {
+  std::ifstream in(out);
+  std::string line, last;
+  while (std::getline(in, line)) last = line;
+  return nlohmann::json::parse(last);
+}
+
+TEST(Cm5Family, SimOnTheModelEveryPattern) {
+  const fs::path dir = testing_checks::temp_dir("cm5-family");
+  const NetworkConfig cfg = small(dir);
+  const Family& f = find_family("cm5", "here");
+  for (const std::string pattern : {"router-done", "lost", "duplicated"}) {
+    SimArgs a;
+    a.engine = "model";
+    a.pattern = pattern;
+    a.per_proc = 3;
+    a.out = (dir / (pattern + ".jsonl")).string();
+    EXPECT_EQ(f.sim(cfg, a), 0) << pattern;
+    const nlohmann::json s = summary(a.out);
+    EXPECT_TRUE(s.at("ok").get<bool>()) << s.dump();
+    EXPECT_EQ(s.at("read"), s.at("messages")) << s.dump();
+    if (pattern == "router-done") {
+      EXPECT_GT(s.at("router_done").get<uint64_t>(), s.at("last_arrival").get<uint64_t>());
+    } else if (pattern == "lost") {
+      EXPECT_EQ(s.at("router_done").get<uint64_t>(), 0u);
+    } else {
+      EXPECT_TRUE(s.at("router_done_err").get<bool>());
+    }
+  }
+}
+
+TEST(Cm5Family, SimOnTheRtlAgreesWithTheModel) {
+  const fs::path dir = testing_checks::temp_dir("cm5-family-rtl");
+  const NetworkConfig cfg = small(dir);
+  const Family& f = find_family("cm5", "here");
+  SimArgs a;
+  a.pattern = "duplicated";
+  a.per_proc = 2;
+  a.engine = "model";
+  a.out = (dir / "model.jsonl").string();
+  ASSERT_EQ(f.sim(cfg, a), 0);
+  a.engine = "rtl";
+  a.out = (dir / "rtl.jsonl").string();
+  ASSERT_EQ(f.sim(cfg, a), 0);
+  // Every line but the summary's timing the same.
+  std::ifstream m(dir / "model.jsonl"), r(dir / "rtl.jsonl");
+  std::string lm, lr;
+  size_t n = 0;
+  while (std::getline(m, lm) && std::getline(r, lr)) {
+    nlohmann::json jm = nlohmann::json::parse(lm), jr = nlohmann::json::parse(lr);
+    if (jr.contains("summary")) {
+      EXPECT_EQ(jr.at("model_difference"), "");
+    }
+    for (auto* j : {&jm, &jr}) {
+      j->erase("seconds");
+      j->erase("engine");
+      j->erase("model_difference");
+    }
+    EXPECT_EQ(jm, jr) << "line " << n;
+    ++n;
+  }
+  EXPECT_GT(n, 10u);
+}
+
+TEST(Cm5Family, ExampleGenAndRefusals) {
+  const Family* f = nullptr;
+  const NetworkConfig ex = load_network(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5_16.json", &f);
+  ASSERT_NE(f, nullptr);
+  const GeneratedDesign d = f->emit(ex);
+  EXPECT_EQ(d.top, "cm5_machine");
+  EXPECT_FALSE(f->summary(ex).empty());
+  EXPECT_EQ(f->canonical_json(parse_config(f->canonical_json(ex), "again")), f->canonical_json(ex));
+  const fs::path dir = testing_checks::temp_dir("cm5-family-refuse");
+  const NetworkConfig cfg = small(dir);
+  SimArgs a;
+  a.out = (dir / "x.jsonl").string();
+  a.pattern = "torus";
+  EXPECT_THROW(f->sim(cfg, a), InputError);
+  a.pattern = "lost";
+  a.engine = "fpga";
+  EXPECT_THROW(f->sim(cfg, a), InputError);
+  a.engine = "model";
+  a.traffic = "x.traffic";
+  EXPECT_THROW(f->sim(cfg, a), InputError);
+  EXPECT_THROW(f->run(cfg, RunArgs{}), InputError);
+  EXPECT_THROW(f->sweep(cfg, SweepArgs{}), InputError);
+}
+
+}  // namespace
+}  // namespace cmnet
