@@ -62,8 +62,8 @@ struct Cm5SweepPoint {
   bool results_ok = false, counters_ok = false, timing_ok = false;
 };
 // The staging register's allowance: cycles the board may take beyond the model for `units` units
-// (3 a unit + 8), plus the result memory's rows: the last results of the leaves read one after
-// the other, rows - 1 cycles more each (gen/cm5ctl/cm5ctl_stream.h).
+// (3 a unit + 8; with send FIFOs 2 a unit + 8), plus the result memory's rows: the last results
+// of the leaves read one after the other, rows - 1 cycles more each (gen/cm5ctl/cm5ctl_stream.h).
 uint64_t cm5ctl_staging_allowance(size_t units, const Cm5ctlParams& p);
 // Runs every point on one connection; writes the table and sweep.{json,csv,svg} to
 // a.stream.out_dir. True when every point agrees.
