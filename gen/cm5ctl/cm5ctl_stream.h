@@ -36,14 +36,15 @@
 //      leaf's tree buffers and every receiving leaf's result FIFO have room), holding every unit
 //      behind it, so the host pushes operation k of every leaf before k + 1 of any; a status
 //      waits there too, in order with the operations.
-//   1..16: the paper's outgoing FIFOs per function (section 2; section 5: "Separate FIFO's in the
-//      network interface correspond to each type of control-network function"): per leaf in use
-//      a send FIFO of SD units for each of broadcast, combine, interrupt and synchronization
+//   1..16: the paper's outgoing FIFOs per function (section 2; section 5: "Separate FIFO's in
+//      the network interface correspond to each type of control-network function"): per leaf
+//      in use a send FIFO of SD units for each of broadcast, combine, interrupt and synchronization
 //      (the function of a unit's word 0, as for results: function_of). A unit passes the
 //      staging register into its FIFO in the cycle after its last word when that FIFO has
-//      room, whatever the other FIFOs hold; else it waits there (the host keeps to the space
-//      the status reports, so it never does). Order: the tree combines the k-th multiple-source
-//      packet of every leaf of a partition into operation k, so a leaf's combining and
+//      room, whatever the other FIFOs hold; else it waits there, holding the units behind it
+//      (a host that keeps to the space the status reports never sends such a unit). Order:
+//      the tree combines the k-th multiple-source packet of every leaf of a partition into
+//      operation k, so a leaf's combining and
 //      synchronization operations (reductions, scans, sync OR, router-done) reach its tree leaf
 //      in the order the host pushed them (the two FIFOs share one memory of 2 x SD, each
 //      function limited to SD: its own space); broadcasts and interrupts are single-source,
@@ -54,7 +55,8 @@
 //      from the staging register to a status register at once (one at a time), waits its
 //      `arg` cycles and the output register, and comes back as three words: word 2 {the free
 //      units of each send FIFO, function f in bits 8f+7:8f}. Leaves not in use: their units
-//      are dropped.
+//      are dropped. Control units 1..4 still pass the staging register in order with the
+//      units: they apply once the units before them are in their FIFOs (not yet injected).
 // Counters, per leaf i: leaf<i>.due (In: results this leaf is owed, one per operation it
 // pushes, one per broadcast in its partition, one per status), leaf<i>.results (Out: delivered
 // to the host), leaf<i>.pending (Held: owed, not delivered), leaf<i>.pushed (Other: units

@@ -438,7 +438,7 @@ TEST(Cm5ctlBoard, SendFifosPerFunctionDoNotBlockEachOtherAndStatusIsReadApart) {
 // per function included) as the model's; the sweep's points within its allowance.
 TEST(Cm5ctlBoard, RunAndSweepWithSendFifos) {
   const Cm5ctlConfig c = send_cfg();
-  for (const std::string pattern : {"reduce-scan", "mixed"}) {
+  for (const std::string pattern : {"reduce-scan", "mixed", "flush", "control"}) {
     Cm5RunArgs a;
     a.pattern = pattern;
     a.count = 6;
