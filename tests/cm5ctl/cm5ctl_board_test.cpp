@@ -267,11 +267,13 @@ TEST(Cm5ctlBoard, WhatTheBoardCannotDoIsRefused) {
                InputError);  // leaf 5 is mapped out
 }
 
-// The send side per function (send_fifo_depth > 0): 2 leaves, send FIFOs of 2 units per function.
+// The send side per function (send_fifo_depth > 0): gen/examples/cm5ctl_2_send.json (2 leaves,
+// queue_ram 1, send FIFOs of 2 units per function; its board model is the CLI's too).
 Cm5ctlConfig send_cfg() {
   Cm5ctlConfig c;
-  c.name = "cm5ctl-send-2";
+  c.name = "cm5ctl-2-send";
   c.p.leaves = 2;
+  c.p.queue_ram = 1;
   c.p.send_fifo_depth = 2;
   validate(c.p, "test");
   return c;
