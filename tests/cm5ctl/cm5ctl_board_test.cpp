@@ -268,7 +268,7 @@ TEST(Cm5ctlBoard, WhatTheBoardCannotDoIsRefused) {
 }
 
 // The send side per function (send_fifo_depth > 0): gen/examples/cm5ctl_2_send.json (2 leaves,
-// queue_ram 1, send FIFOs of 2 units per function; its board model is the CLI's too).
+// queue_ram 1, send FIFOs of 2 units per function).
 Cm5ctlConfig send_cfg() {
   Cm5ctlConfig c;
   c.name = "cm5ctl-2-send";
