@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include "gen/cm5ctl/cm5ctl_stream.h"
 #include "gen/core/errors.h"
+#include "host/errors.h"
 #include "sim/core/sim_board.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
@@ -268,6 +271,27 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
     r.json["model_results"] = model.results.size();
   };
   return sw;
+}
+
+cm5unit::Status cm5ctl_read_status(StreamBoard& board, uint32_t leaf, std::vector<StreamUnit>& delivered,
+                                   uint32_t settle, double timeout_s) {
+  board.send(StreamUnit{leaf, cm5unit::encode_control(cm5unit::kStatus, settle)});
+  const auto t0 = std::chrono::steady_clock::now();
+  for (;;) {
+    // The board sends one status at a time, so the first status of this leaf is this one; the
+    // units after it in the same batch are kept too.
+    std::optional<cm5unit::Status> st;
+    for (StreamUnit& u : board.receive()) {
+      if (!st && u.leaf == leaf && u.words.size() >= 2 && cm5unit::is_status(u.words[0]))
+        st = cm5unit::decode_status(u.words);
+      delivered.push_back(std::move(u));
+    }
+    if (st) return *st;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s)
+      throw HostError(HostErrorKind::Timeout, "cm5ctl: the status of leaf " + std::to_string(leaf) +
+                                                  " did not come back within " + std::to_string(timeout_s) + " s");
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 Cm5Workload cm5ctl_control_workload(const Cm5ctlParams& p, uint64_t seed, int count) {

@@ -322,17 +322,6 @@ void wait_for(StreamBoard& b, std::vector<StreamUnit>& got, size_t n) {
   }
 }
 
-const cm5unit::Status* last_status_of(const std::vector<StreamUnit>& got, uint32_t leaf) {
-  static cm5unit::Status s;
-  const cm5unit::Status* r = nullptr;
-  for (const StreamUnit& u : got)
-    if (u.leaf == leaf && cm5unit::is_status(u.words.at(0))) {
-      s = cm5unit::decode_status(u.words);
-      r = &s;
-    }
-  return r;
-}
-
 // Through the real host driver on the simulated board: with the board stopped (nothing is
 // injected), leaf 0's combine FIFO filled; then units for its other functions and for leaf 1,
 // interleaved, and a status of leaf 0: every one taken at once (the transmit FIFO empties) and
@@ -376,24 +365,21 @@ TEST(Cm5ctlBoard, SendFifosPerFunctionDoNotBlockEachOtherAndStatusIsReadApart) {
   StreamBoard& b = *conn.board;
   b.set_run(false);
   b.clear();
-  const auto status0 = StreamUnit{0, cm5unit::encode_control(cm5unit::kStatus, 0)};
   std::vector<StreamUnit> units = op_unit(0, a0);
   for (const auto& u : op_unit(0, s0)) units.push_back(u);  // leaf 0's combine FIFO is full
   for (const auto& [leaf, o] : std::vector<std::pair<uint32_t, Cm5Op>>{{0, bc}, {1, a1}, {0, y0}, {0, intr}, {1, s1}})
     for (const auto& u : op_unit(leaf, o)) units.push_back(u);
-  units.push_back(status0);
   b.send(units);
   std::vector<StreamUnit> got;
-  wait_for(b, got, 1);
-  ASSERT_EQ(got.size(), 1u) << "the status comes back with the board stopped, operations waiting";
-  const cm5unit::Status* st = last_status_of(got, 0);
-  ASSERT_NE(st, nullptr);
-  ASSERT_TRUE(st->has_space);
-  EXPECT_EQ(st->space[cm5unit::kFnCombine], 0u) << "leaf 0's combine FIFO full";
-  EXPECT_EQ(st->space[cm5unit::kFnBroadcast], 1u);
-  EXPECT_EQ(st->space[cm5unit::kFnInterrupt], 1u);
-  EXPECT_EQ(st->space[cm5unit::kFnSync], 1u);
-  EXPECT_EQ(st->owed, 0u);
+  // The status (the host driver's read, cm5ctl_read_status) comes back with the board stopped.
+  cm5unit::Status st = cm5ctl_read_status(b, 0, got, 0, 60);
+  ASSERT_EQ(got.size(), 1u) << "nothing but the status";
+  ASSERT_TRUE(st.has_space);
+  EXPECT_EQ(st.space[cm5unit::kFnCombine], 0u) << "leaf 0's combine FIFO full";
+  EXPECT_EQ(st.space[cm5unit::kFnBroadcast], 1u);
+  EXPECT_EQ(st.space[cm5unit::kFnInterrupt], 1u);
+  EXPECT_EQ(st.space[cm5unit::kFnSync], 1u);
+  EXPECT_EQ(st.owed, 0u);
   EXPECT_TRUE(b.status() & 8u) << "every unit taken: the transmit FIFO is empty";
   uint64_t pushed0 = 0, pushed1 = 0;
   for (const CounterReading& r : b.counters()) {
@@ -407,18 +393,15 @@ TEST(Cm5ctlBoard, SendFifosPerFunctionDoNotBlockEachOtherAndStatusIsReadApart) {
   b.set_run(true);
   wait_for(b, got, 1 + 8);
   ASSERT_EQ(got.size(), 9u);
-  b.send(std::vector<StreamUnit>{status0});
-  wait_for(b, got, 10);
+  st = cm5ctl_read_status(b, 0, got, 0, 60);
   ASSERT_EQ(got.size(), 10u) << "a status while the sync OR waits";
-  st = last_status_of(got, 0);
-  ASSERT_NE(st, nullptr);
-  EXPECT_EQ(st->owed, 1u) << "the sync OR's result owed";
-  for (int f = 0; f < 4; ++f) EXPECT_EQ(st->space[f], 2u) << f;
+  EXPECT_EQ(st.owed, 1u) << "the sync OR's result owed";
+  for (int f = 0; f < 4; ++f) EXPECT_EQ(st.space[f], 2u) << f;
   b.send(op_unit(1, y1));
   wait_for(b, got, 12);
   ASSERT_EQ(got.size(), 12u);
-  b.send(std::vector<StreamUnit>{status0});
-  wait_for(b, got, 13);
+  st = cm5ctl_read_status(b, 0, got, 0, 60);
+  EXPECT_EQ(st.owed, 0u);
   StreamRunResult r;
   r.delivered = got;
   r.counters = b.counters();
