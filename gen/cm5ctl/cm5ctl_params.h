@@ -72,6 +72,11 @@ struct Cm5ctlParams {
   // with blocks to spare: the 2-leaf stream board on the iCE40 HX8K); 0: queues of depth <= 8 in
   // flip-flops, deeper ones in block RAM.
   int queue_ram = 0;
+  // The stream board's send side (gen/cm5ctl/cm5ctl_stream.h): 0, one staging register for every
+  // unit from the host (the 2-leaf board that fits the iCE40 HX8K); 1..16, per leaf a send FIFO
+  // of this depth per function (broadcast, combine, interrupt, synchronization) and a status
+  // register read apart from the operations. Not the tree's: its Verilog does not change.
+  int send_fifo_depth = 0;
   // The packet on the links: "plain" (the payload bits, then the CRC, sent a chunk of all the
   // wires per cycle: the frame as short as the link allows) or "cm5" (the CM-5's 65 bits in a
   // major stream on wires 0..3 and a minor stream on wire 4, 13 cycles per packet in both

@@ -1,5 +1,7 @@
 #include "gen/cm5ctl/cm5ctl_stream.h"
 
+#include <functional>
+
 #include "gen/cm5ctl/cm5ctl_emitter.h"
 
 namespace cmnet {
@@ -7,10 +9,157 @@ namespace {
 
 std::string S(int64_t x) { return std::to_string(x); }
 
+// The send side, per leaf in use (cm5ctl_stream.h): the send FIFOs per function, the FIFO each
+// leaf presents to its tree leaf, one injection a cycle picked round robin over the leaves, and
+// the status register. Declares what the rest of the module takes from the staging register's
+// injection in the other mode: inj_valid, accepted, gets, opf, ihdr (and placed, queued,
+// space_all, p_* for the tree's inputs, st_* for the status).
+void emit_send_fifos(std::string& v, const Cm5ctlParams& p, const std::function<std::string(int)>& members_of,
+                     const std::function<std::string(const std::string&)>& fn_of) {
+  const int N = p.leaves, SD = p.send_fifo_depth;
+  const int LW = std::max(1, clog2(static_cast<uint64_t>(N)));
+  auto L = [&](const std::string& s) { v.append(s).append("\n"); };
+  L("  // The send side (paper, section 2: an outgoing FIFO per function), per leaf in use: SD units");
+  L("  // for broadcasts, SD for interrupts, SD each for combining and synchronization operations, the");
+  L("  // last two in one memory of 2 x SD in the order the host pushed them (the tree takes a leaf's");
+  L("  // multiple-source packets, reductions, scans, sync OR, router-done, in one order, the same at");
+  L("  // every leaf); broadcasts and interrupts are independent of them and of each other. A unit");
+  L("  // goes from the staging register into its FIFO at once when that FIFO has room, whatever the");
+  L("  // others hold (else it waits: the host keeps to the space the status reports).");
+  L("  localparam integer SD = " + S(SD) + ";  // send FIFO depth per function");
+  L("  localparam integer SCW = " + S(clog2(static_cast<uint64_t>(SD) + 1)) + ";");
+  L("  localparam integer MCW = " + S(clog2(2 * static_cast<uint64_t>(SD) + 1)) + ";");
+  L("  localparam integer E = W + 9;  // an entry: {data, word 0}");
+  std::string mb;
+  for (int j = N - 1; j >= 0; --j) mb += members_of(j);
+  L("  localparam [N*N-1:0] MEMBERS = " + S(N * N) + "'b" + mb + ";  // leaf j's partition: bits N*j +: N");
+  L("  wire [E-1:0] uentry = {data, hdr};");
+  L("  wire [1:0] uf = " + fn_of("hdr") + ";");
+  L("  wire [N-1:0] placed_v, elig, queued_v, inj_valid;");
+  L("  wire placed = |placed_v;");
+  L("  wire queued = |queued_v;");
+  L("  // What each leaf presents to its tree leaf: the head of the FIFO it is at.");
+  L("  wire [N-1:0] p_bcast, p_abstain, p_segmented, p_seg;");
+  L("  wire [2*N-1:0] p_kind, pf_v;");
+  L("  wire [3*N-1:0] p_comb;");
+  L("  wire [W*N-1:0] p_data;");
+  L("  wire [9*N-1:0] p_hdr;");
+  L("  wire [N*N-1:0] gets_v;");
+  L("  wire [32*N-1:0] space_all;  // per leaf the status's word 2: free units per function, 8 bits each");
+  L("  wire [3*N-1:0] sf_ovf;      // never: a unit is placed only where there is room");
+  L("  reg st_full, st_here;");
+  L("  reg [15:0] st_leaf, st_arg;");
+  L("  wire st_load = full && ukind == 4'd5 && !st_full;");
+  L("  generate");
+  L("    for (g = 0; g < N; g = g + 1) begin : g_send");
+  L("      if (IN_USE[g]) begin : g_on");
+  L("        localparam [N-1:0] ME_V = {{(N-1){1'b0}}, 1'b1} << g;");
+  L("        localparam [N-1:0] MB = MEMBERS[N*g +: N];");
+  L("        reg [1:0] cp;  // the FIFO presented: 0 broadcast, 1 interrupt, 2 combine and sync");
+  L("        reg [SCW-1:0] nc, ns;  // combining and synchronization units in the shared memory");
+  L("        wire [SCW-1:0] nb, ni;");
+  L("        wire [MCW-1:0] nm;");
+  L("        wire [E-1:0] hb, hi, hm;");
+  L("        wire mine = full && is_op && me[g];");
+  L("        wire put_b = mine && hdr[0] && hdr[3:2] != 2'd2 && nb != SD[SCW-1:0];");
+  L("        wire put_i = mine && hdr[0] && hdr[3:2] == 2'd2 && ni != SD[SCW-1:0];");
+  L("        wire put_m = mine && !hdr[0] && (uf == 2'd3 ? ns : nc) != SD[SCW-1:0];");
+  L("        wire go = inj_valid[g];");
+  L("        cm5ctl_fifo #(.WIDTH(E), .DEPTH(SD), .CW(SCW)) fb (.clk(clk), .rst(rst), .clr(1'b0), .push(put_b),");
+  L("          .din(uentry), .pop(go && cp == 2'd0), .head(hb), .count(nb), .overflow(sf_ovf[3*g]));");
+  L("        cm5ctl_fifo #(.WIDTH(E), .DEPTH(SD), .CW(SCW)) fi (.clk(clk), .rst(rst), .clr(1'b0), .push(put_i),");
+  L("          .din(uentry), .pop(go && cp == 2'd1), .head(hi), .count(ni), .overflow(sf_ovf[3*g+1]));");
+  L("        cm5ctl_fifo #(.WIDTH(E), .DEPTH(2*SD), .CW(MCW)) fm (.clk(clk), .rst(rst), .clr(1'b0), .push(put_m),");
+  L("          .din(uentry), .pop(go && cp == 2'd2), .head(hm), .count(nm), .overflow(sf_ovf[3*g+2]));");
+  L("        wire [3:0] ne = {1'b0, nm != {MCW{1'b0}}, ni != {SCW{1'b0}}, nb != {SCW{1'b0}}};");
+  L("        wire [E-1:0] ph = cp == 2'd0 ? hb : cp == 2'd1 ? hi : hm;");
+  L("        wire [1:0] pf = " + fn_of("ph") + ";");
+  L("        wire [N-1:0] gets_g = cp == 2'd2 ? ME_V : MB;");
+  L("        // Room for the presented head's result at every leaf that will get it.");
+  L("        reg [N-1:0] ok;");
+  L("        integer k;");
+  L("        always @* for (k = 0; k < N; k = k + 1) ok[k] = owes_room[4*k + {30'd0, pf}];");
+  L("        assign elig[g] = run && ne[cp] && inj_ready[g] && &(ok | ~gets_g);");
+  L("        assign placed_v[g] = put_b || put_i || put_m;");
+  L("        assign queued_v[g] = |ne;");
+  L("        assign p_bcast[g] = cp != 2'd2;");
+  L("        assign p_abstain[g] = ph[1];");
+  L("        assign p_kind[2*g +: 2] = ph[3:2];");
+  L("        assign p_comb[3*g +: 3] = ph[6:4];");
+  L("        assign p_segmented[g] = ph[7];");
+  L("        assign p_seg[g] = ph[8];");
+  L("        assign p_data[W*g +: W] = ph[9 +: W];");
+  L("        assign p_hdr[9*g +: 9] = ph[8:0];");
+  L("        assign pf_v[2*g +: 2] = pf;");
+  L("        assign gets_v[N*g +: N] = gets_g;");
+  L("        assign space_all[32*g +: 32] = {{(8-SCW){1'b0}}, SD[SCW-1:0] - ns, {(8-SCW){1'b0}}, SD[SCW-1:0] - ni,");
+  L("                                        {(8-SCW){1'b0}}, SD[SCW-1:0] - nc, {(8-SCW){1'b0}}, SD[SCW-1:0] - nb};");
+  L("        // The next FIFO to present: the next non-empty one after this, unless this one waits only");
+  L("        // for another leaf's injection (a FIFO that cannot inject does not hold the others).");
+  L("        wire [1:0] n1 = cp == 2'd2 ? 2'd0 : cp + 2'd1;");
+  L("        wire [1:0] n2 = n1 == 2'd2 ? 2'd0 : n1 + 2'd1;");
+  L("        wire m_sync = hm[3:2] == 2'd3 || hm[6:4] == 3'd7;  // the shared memory's head: sync or combine");
+  L("        always @(posedge clk)");
+  L("          if (rst) begin");
+  L("            cp <= 2'd0;");
+  L("            nc <= {SCW{1'b0}};");
+  L("            ns <= {SCW{1'b0}};");
+  L("          end else begin");
+  L("            if (!elig[g] || go) cp <= ne[n1] ? n1 : ne[n2] ? n2 : cp;");
+  L("            nc <= nc + {{(SCW-1){1'b0}}, put_m && uf != 2'd3} - {{(SCW-1){1'b0}}, go && cp == 2'd2 && !m_sync};");
+  L("            ns <= ns + {{(SCW-1){1'b0}}, put_m && uf == 2'd3} - {{(SCW-1){1'b0}}, go && cp == 2'd2 && m_sync};");
+  L("          end");
+  L("      end else begin : g_off  // a leaf not in use: its units are dropped, it never injects");
+  L("        wire unused_ready = inj_ready[g];");
+  L("        assign elig[g] = 1'b0;");
+  L("        assign placed_v[g] = 1'b0;");
+  L("        assign queued_v[g] = 1'b0;");
+  L("        // The staging register's unit, as the other mode gives every leaf: with constants here");
+  L("        // the lint of Verilator 5.006 fails inside (V3Gate) on the tree leaf.");
+  L("        assign {p_bcast[g], p_abstain[g], p_segmented[g], p_seg[g]} = {hdr[0], hdr[1], hdr[7], hdr[8]};");
+  L("        assign p_kind[2*g +: 2] = hdr[3:2];");
+  L("        assign p_comb[3*g +: 3] = hdr[6:4];");
+  L("        assign p_data[W*g +: W] = data;");
+  L("        assign p_hdr[9*g +: 9] = hdr;");
+  L("        assign pf_v[2*g +: 2] = 2'd0;");
+  L("        assign gets_v[N*g +: N] = {N{1'b0}};");
+  L("        assign space_all[32*g +: 32] = 32'd0;");
+  L("        assign sf_ovf[3*g +: 3] = 3'd0;");
+  L("      end");
+  L("    end");
+  L("  endgenerate");
+  L("  // One injection a cycle: the first eligible leaf round robin from `ip` (the tree leaves take");
+  L("  // one packet per up frame each, so one a cycle keeps up with up to an up frame's leaves).");
+  L("  reg [" + S(LW - 1) + ":0] ip, ipick, iidx;");
+  L("  reg ifound;");
+  L("  integer q2;");
+  L("  always @* begin");
+  L("    ifound = 1'b0;");
+  L("    ipick = ip;");
+  L("    iidx = ip;");
+  L("    for (q2 = 0; q2 < N; q2 = q2 + 1) begin");
+  L("      iidx = ip + q2[" + S(LW - 1) + ":0];  // wraps: N = 2^" + S(LW));
+  L("      if (!ifound && elig[iidx]) begin");
+  L("        ifound = 1'b1;");
+  L("        ipick = iidx;");
+  L("      end");
+  L("    end");
+  L("  end");
+  L("  assign inj_valid = ifound ? ({{(N-1){1'b0}}, 1'b1} << ipick) : {N{1'b0}};");
+  L("  wire accepted = ifound;  // eligible: its tree leaf is ready");
+  L("  wire [N-1:0] gets = gets_v[N*ipick +: N];  // who will get its result");
+  L("  wire [1:0] opf = pf_v[2*ipick +: 2];");
+  L("  wire [8:0] ihdr = p_hdr[9*ipick +: 9];");
+  L("  always @(posedge clk)");
+  L("    if (rst) ip <= " + S(LW) + "'d0;");
+  L("    else if (ifound) ip <= ipick + " + S(LW) + "'d1;");
+}
+
 // The stream module: one staging register for the unit coming in, the tree, a result FIFO
 // per leaf, a scan over the leaves for the unit going out, the counters.
 std::string emit_stream_module(const Cm5ctlParams& p) {
   const int N = p.leaves, W = p.word_bits, RD = kCm5ResultDepth;
+  const bool sf = p.send_fifo_depth > 0;  // send FIFOs per function, else the one staging register
   static_assert(kCm5ResultDepth == 16, "the status word holds 5-bit counts of the function FIFOs");
   const Cm5Topology t = cm5_topology(p);
   const int LW = std::max(1, clog2(static_cast<uint64_t>(N)));  // a leaf's index bits
@@ -28,6 +177,10 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("// Generated by cmnet (gen/cm5ctl/cm5ctl_stream.cpp): the CM-5 control network's stream port");
   L("// (hw/common/STREAM_BOARD.md) around cm5ctl_tree, " + S(N) + " leaves. The unit format and the");
   L("// counters: gen/cm5ctl/cm5ctl_stream.h.");
+  if (sf) {
+    L("// Send side: per leaf a send FIFO of " + S(p.send_fifo_depth) + " units per function, and a status");
+    L("// register apart from the operations.");
+  }
   L("`default_nettype none");
   L("module cm5ctl_stream (");
   for (const std::string& d : stream_port_declarations(8 * N)) L("  " + d);
@@ -52,56 +205,100 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("  reg [W-1:0] data;");
   L("  reg [15:0] leaf;");
   L("  reg here;         // leaf < N");
-  L("  assign tx_ready = !full;");
-  L("  wire take = tx_valid && !full;");
+  if (!sf) {
+    L("  assign tx_ready = !full;");
+    L("  wire take = tx_valid && !full;");
+  }
   L("  wire [" + S(31 - W < 0 ? 0 : 31 - W) + ":0] unused_tx = " + (W < 32 ? "tx_data[31:W]" : "1'b0") + ";");
-  L("  // Room: every leaf that will get the result owes fewer than RD of its function.");
-  L("  wire [N-1:0] owes_room, owing;");
-  L("  genvar g;");
-  L("  wire [" + lw1 + ":0] li = leaf[" + lw1 + ":0];");
-  L("  // members[j]: the leaves of leaf j's partition (a broadcast's results).");
-  L("  reg [N-1:0] members;");
-  L("  always @* begin");
-  L("    case (li)");
-  for (int j = 0; j < N; ++j) {
+  // The function a result goes to, from an operation's word 0: 0 broadcast, 1 combine, 2
+  // interrupt, 3 synchronization (sync OR, router-done).
+  auto fn_of = [](const std::string& h) {
+    return h + "[0] ? (" + h + "[3:2] == 2'd2 ? 2'd2 : 2'd0) : (" + h + "[3:2] == 2'd3 || " + h +
+           "[6:4] == 3'd7) ? 2'd3 : 2'd1";
+  };
+  // members(j): the leaves of leaf j's partition (a broadcast's results), as N bits.
+  auto members_of = [&](int j) {
     std::string m;
     for (int k = N - 1; k >= 0; --k)
       m += t.part[static_cast<size_t>(j)] >= 0 && t.part[static_cast<size_t>(k)] == t.part[static_cast<size_t>(j)] ? "1" : "0";
-    L("      " + S(LW) + "'d" + S(j) + ": members = here ? " + S(N) + "'b" + m + " : {N{1'b0}};");
+    return m;
+  };
+  if (!sf) {
+    L("  // Room: every leaf that will get the result owes fewer than RD of its function.");
+    L("  wire [N-1:0] owes_room, owing;");
+  } else {
+    L("  // Room, per leaf and function (bit 4 x leaf + f): the leaf owes fewer than RD results of f.");
+    L("  wire [4*N-1:0] owes_room;");
+    L("  wire [N-1:0] owing;");
   }
-  if (N != (1 << LW)) L("      default: members = {N{1'b0}};");
-  L("    endcase");
-  L("  end");
+  L("  genvar g;");
+  L("  wire [" + lw1 + ":0] li = leaf[" + lw1 + ":0];");
+  if (!sf) {
+    L("  // members[j]: the leaves of leaf j's partition (a broadcast's results).");
+    L("  reg [N-1:0] members;");
+    L("  always @* begin");
+    L("    case (li)");
+    for (int j = 0; j < N; ++j)
+      L("      " + S(LW) + "'d" + S(j) + ": members = here ? " + S(N) + "'b" + members_of(j) + " : {N{1'b0}};");
+    if (N != (1 << LW)) L("      default: members = {N{1'b0}};");
+    L("    endcase");
+    L("  end");
+  }
   L("  wire [N-1:0] me = here ? ({{(N-1){1'b0}}, 1'b1} << li) : {N{1'b0}};");
-  L("  wire [N-1:0] gets = hdr[0] ? members : (me & IN_USE);  // who will get its result");
-  L("  // The function the result goes to: 0 broadcast, 1 combine, 2 interrupt, 3 synchronization");
-  L("  // (sync OR, router-done).");
-  L("  wire [1:0] opf = hdr[0] ? (hdr[3:2] == 2'd2 ? 2'd2 : 2'd0) : (hdr[3:2] == 2'd3 || hdr[6:4] == 3'd7) ? 2'd3 : 2'd1;");
-  L("  wire room = &(owes_room | ~gets);");
+  if (!sf) {
+    L("  wire [N-1:0] gets = hdr[0] ? members : (me & IN_USE);  // who will get its result");
+    L("  // The function the result goes to: 0 broadcast, 1 combine, 2 interrupt, 3 synchronization");
+    L("  // (sync OR, router-done).");
+    L("  wire [1:0] opf = " + fn_of("hdr") + ";");
+    L("  wire room = &(owes_room | ~gets);");
+  }
   L("  wire useful = |(me & IN_USE);");
   L("  wire [N-1:0] inj_ready;");
   L("  wire is_op = ukind == 4'd0;");
-  L("  wire offer = full && run && is_op && useful && room;");
-  L("  wire [N-1:0] inj_valid = offer ? me : {N{1'b0}};");
-  L("  wire accepted = |(inj_valid & inj_ready);");
-  L("  // A unit for a leaf not in use (or out of range) is taken and dropped.");
+  if (!sf) {
+    L("  wire offer = full && run && is_op && useful && room;");
+    L("  wire [N-1:0] inj_valid = offer ? me : {N{1'b0}};");
+    L("  wire accepted = |(inj_valid & inj_ready);");
+    L("  // A unit for a leaf not in use (or out of range) is taken and dropped.");
+  }
   L("  wire [N-1:0] halted;");
   L("  reg [15:0] waited;  // cycles a status has waited, up to its arg");
   L("  wire ob_idle;       // the output register free for a status (see below)");
-  L("  // Control units: globals, counter and link fault apply at once; a restart waits until the");
-  L("  // leaf is halted (a flush reached it); a status waits `arg` cycles (the host's settling");
-  L("  // time) and the output register, then goes out as a unit of its own.");
-  L("  wire ctl = full && run && !is_op;");
+  if (sf) emit_send_fifos(v, p, members_of, fn_of);
+  if (!sf) {
+    L("  // Control units: globals, counter and link fault apply at once; a restart waits until the");
+    L("  // leaf is halted (a flush reached it); a status waits `arg` cycles (the host's settling");
+    L("  // time) and the output register, then goes out as a unit of its own.");
+    L("  wire ctl = full && run && !is_op;");
+  } else {
+    L("  // Control units: globals, counter and link fault apply at once; a restart waits until the");
+    L("  // leaf is halted (a flush reached it), holding the units behind it; a status goes to the");
+    L("  // status register (above).");
+    L("  wire ctl = full && run && !is_op && ukind != 4'd5;");
+  }
   L("  wire restart_now = ctl && ukind == 4'd3 && (|(me & halted & IN_USE) || !useful);");
-  L("  wire stat_ready = ctl && ukind == 4'd5 && waited == arg[15:0];");
+  L(sf ? "  wire stat_ready = st_full && waited == st_arg;" : "  wire stat_ready = ctl && ukind == 4'd5 && waited == arg[15:0];");
   L("  wire stat_now = stat_ready && ob_idle;");
   L("  // A link fault applies at once, in order with the operations: results may be owed (the host");
   L("  // picks the instant: a packet it hits is taken as idle where the CRC catches it).");
   L("  wire flip_now = ctl && ukind == 4'd4;");
-  L("  wire ctl_done = ctl && (ukind == 4'd1 || ukind == 4'd2 || ukind > 4'd5 || flip_now || restart_now || stat_now);");
-  L("  wire done = accepted || (full && run && is_op && !useful) || ctl_done;");
-  L("  wire [N-1:0] inc = accepted ? gets : stat_now ? me : {N{1'b0}};");
-  L("  wire rd_start = accepted && !hdr[0] && hdr[6:4] == 3'd7;  // a router-done begins at leaf `leaf`");
+  if (!sf) {
+    L("  wire ctl_done = ctl && (ukind == 4'd1 || ukind == 4'd2 || ukind > 4'd5 || flip_now || restart_now || stat_now);");
+    L("  wire done = accepted || (full && run && is_op && !useful) || ctl_done;");
+    L("  wire [N-1:0] inc = accepted ? gets : stat_now ? me : {N{1'b0}};");
+    L("  wire rd_start = accepted && !hdr[0] && hdr[6:4] == 3'd7;  // a router-done begins at leaf `leaf`");
+  } else {
+    L("  wire ctl_done = ctl && (ukind == 4'd1 || ukind == 4'd2 || ukind > 4'd5 || flip_now || restart_now);");
+    L("  // A unit leaves the staging register: an operation into its FIFO (dropped for a leaf not in");
+    L("  // use), a control unit applied, a status into the status register.");
+    L("  wire done = (full && is_op && (placed || !useful)) || ctl_done || st_load;");
+    L("  wire [N-1:0] st_me = st_here ? ({{(N-1){1'b0}}, 1'b1} << st_leaf[" + lw1 + ":0]) : {N{1'b0}};");
+    L("  wire [N-1:0] inc = accepted ? gets : stat_now ? st_me : {N{1'b0}};");
+    L("  wire rd_start = accepted && !ihdr[0] && ihdr[6:4] == 3'd7;  // a router-done begins at the leaf injecting");
+    L("  // The next unit's first word comes in as this one leaves: two cycles a unit.");
+    L("  assign tx_ready = !full || done;");
+    L("  wire take = tx_valid && tx_ready;");
+  }
   L("  always @(posedge clk)");
   L("    if (rst) begin");
   L("      mid <= 1'b0;");
@@ -121,10 +318,33 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("        if (!mid) arg <= tx_data[16:0];");
   L("        if (mid || tx_last) data <= mid ? tx_data[W-1:0] : {W{1'b0}};");
   L("        mid <= !tx_last;");
-  L("        if (tx_last) full <= 1'b1;");
-  L("      end");
-  L("      if (done) full <= 1'b0;");
+  if (!sf) {
+    L("        if (tx_last) full <= 1'b1;");
+    L("      end");
+    L("      if (done) full <= 1'b0;");
+  } else {
+    L("      end");
+    L("      if (done) full <= 1'b0;");
+    L("      if (take && tx_last) full <= 1'b1;");
+  }
   L("    end");
+  if (sf) {
+    L("  // The status register: one status request at a time, apart from the operations.");
+    L("  always @(posedge clk)");
+    L("    if (rst) begin");
+    L("      st_full <= 1'b0;");
+    L("      st_leaf <= 16'd0;");
+    L("      st_arg <= 16'd0;");
+    L("      st_here <= 1'b0;");
+    L("    end else if (st_load) begin");
+    L("      st_full <= 1'b1;");
+    L("      st_leaf <= leaf;");
+    L("      st_arg <= arg[15:0];");
+    L("      st_here <= here;");
+    L("    end else if (stat_now) begin");
+    L("      st_full <= 1'b0;");
+    L("    end");
+  }
   L("");
   L("  // The host-driven inputs of every leaf and the link faults (a one-cycle flip of wire 0), a");
   L("  // register each with a constant index (a part-select by `li` costs yosys a shifter).");
@@ -137,7 +357,8 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("  wire [N-1:0] set_counter = ctl && ukind == 4'd2 ? me : {N{1'b0}};");
   L("  always @(posedge clk)");
   L("    if (rst) waited <= 16'd0;");
-  L("    else waited <= ctl && ukind == 4'd5 && !stat_now ? (stat_ready ? waited : waited + 16'd1) : 16'd0;");
+  L(std::string("    else waited <= ") + (sf ? "st_full" : "ctl && ukind == 4'd5") +
+    " && !stat_now ? (stat_ready ? waited : waited + 16'd1) : 16'd0;");
   L("  generate");
   L("    for (g = 0; g < N; g = g + 1) begin : g_in");
   L("      reg [1:0] a_q;");
@@ -181,8 +402,13 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("  wire fault, bcast_drop, link_error;");
   L("  cm5ctl_tree tree (");
   L("    .clk(clk), .rst(rst), .inj_valid(inj_valid), .inj_ready(inj_ready),");
-  L("    .inj_bcast({N{hdr[0]}}), .inj_abstain({N{hdr[1]}}), .inj_kind({N{hdr[3:2]}}), .inj_comb({N{hdr[6:4]}}),");
-  L("    .inj_segmented({N{hdr[7]}}), .inj_seg({N{hdr[8]}}), .inj_data({N{data}}), .rd_count(rd_count),");
+  if (!sf) {
+    L("    .inj_bcast({N{hdr[0]}}), .inj_abstain({N{hdr[1]}}), .inj_kind({N{hdr[3:2]}}), .inj_comb({N{hdr[6:4]}}),");
+    L("    .inj_segmented({N{hdr[7]}}), .inj_seg({N{hdr[8]}}), .inj_data({N{data}}), .rd_count(rd_count),");
+  } else {
+    L("    .inj_bcast(p_bcast), .inj_abstain(p_abstain), .inj_kind(p_kind), .inj_comb(p_comb),");
+    L("    .inj_segmented(p_segmented), .inj_seg(p_seg), .inj_data(p_data), .rd_count(rd_count),");
+  }
   L("    .restart(restart), .async_in(async_in), .hard_error_in(hard_in),");
   L("    .res_valid(res_valid), .res_bcast(res_bcast), .res_kind(res_kind), .res_comb(res_comb), .res_data(res_data),");
   L("    .res_ovf(res_ovf), .res_err(res_err), .res_abstained(res_abstained), .async_out(async_out),");
@@ -211,12 +437,19 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   if (R > 1) L("  wire [4*RPW*N-1:0] rp_all;  // read pointers, per leaf and function");
   L("  // The output register: a result (its header and data) or a status going out, word 0 then");
   L("  // word 1; a status's words are built when sent, from its leaf's registers.");
-  L("  reg ob_full, ob_phase, ob_stat;");
+  if (!sf) {
+    L("  reg ob_full, ob_phase, ob_stat;");
+  } else {
+    L("  // A status is three words (word 2: the send FIFOs' space), a result two.");
+    L("  reg ob_full, ob_stat;");
+    L("  reg [1:0] ob_phase;");
+    L("  wire ob_last = ob_phase == (ob_stat ? 2'd2 : 2'd1);");
+  }
   L("  reg [15:0] ob_leaf;");
   L("  reg [1:0] ob_f;");
   L("  reg [8:0] ob_hdr;");
   L("  reg [W-1:0] ob_w1;");
-  L("  wire give = ob_full && ob_phase && rx_ready;");
+  L(std::string("  wire give = ob_full && ") + (sf ? "ob_last" : "ob_phase") + " && rx_ready;");
   L("  wire ob_free = !ob_full || give;");
   L("  // The read stage: the entry picked, its rows read (fbusy), then whole in `fe` (fv).");
   L("  reg fv, fbusy;");
@@ -372,7 +605,7 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
     L("        end else begin");
     L("          if (taken) raddr <= {pick_f, rp[pick_f*RPW +: RPW]};");
   }
-  L("          if (rd_start && leaf == ME_I[15:0]) busy_rd <= 1'b1;");
+  L(sf ? "          if (rd_start && inj_valid[g]) busy_rd <= 1'b1;" : "          if (rd_start && leaf == ME_I[15:0]) busy_rd <= 1'b1;");
   L("          else if (res_valid[g] && !res_bcast[g] && res_comb[g*3 +: 3] == 3'd7) busy_rd <= 1'b0;");
   L("        end");
   L("      end");
@@ -394,8 +627,15 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("  wire [31:0] res_w1 = " + std::string(W < 32 ? "{{(32-W){1'b0}}, ob_w1}" : "ob_w1") + ";");
   L("  assign rx_valid = ob_full;");
   L("  assign rx_leaf = ob_leaf;");
-  L("  assign rx_data = ob_stat ? (ob_phase ? stat_w1 : stat_w0) : (ob_phase ? res_w1 : {23'd0, ob_hdr});");
-  L("  assign rx_last = ob_phase;");
+  if (!sf) {
+    L("  assign rx_data = ob_stat ? (ob_phase ? stat_w1 : stat_w0) : (ob_phase ? res_w1 : {23'd0, ob_hdr});");
+    L("  assign rx_last = ob_phase;");
+  } else {
+    L("  wire [31:0] stat_w2 = ob_here ? space_all[32*ol +: 32] : 32'd0;");
+    L("  assign rx_data = ob_stat ? (ob_phase == 2'd2 ? stat_w2 : ob_phase[0] ? stat_w1 : stat_w0)");
+    L("                           : (ob_phase[0] ? res_w1 : {23'd0, ob_hdr});");
+    L("  assign rx_last = ob_last;");
+  }
   if (R > 1) {
     L("  // Rows 0..R-2 of the entry read (row 0 lowest); its last row stays on the memory's output");
     L("  // (the read address holds) until the entry goes to the output register.");
@@ -415,14 +655,15 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
     L("      fe <= {((R-1)*RW){1'b0}};");
   }
   L("      ob_full <= 1'b0;");
-  L("      ob_phase <= 1'b0;");
+  L(sf ? "      ob_phase <= 2'd0;" : "      ob_phase <= 1'b0;");
   L("      ob_stat <= 1'b0;");
   L("      ob_leaf <= 16'd0;");
   L("      ob_f <= 2'd0;");
   L("      ob_hdr <= 9'd0;");
   L("      ob_w1 <= {W{1'b0}};");
   L("    end else begin");
-  L("      if (ob_full && rx_ready) ob_phase <= !ob_phase;");
+  L(sf ? "      if (ob_full && rx_ready) ob_phase <= ob_last ? 2'd0 : ob_phase + 2'd1;"
+       : "      if (ob_full && rx_ready) ob_phase <= !ob_phase;");
   L("      if (give) ob_full <= 1'b0;");
   L("      if (take_next) begin");
   L("        pos <= pick + {{(PBW-1){1'b0}}, 1'b1};  // wraps");
@@ -439,7 +680,7 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   }
   L("      if (fmove || fdirect) begin");
   L("        ob_full <= 1'b1;");
-  L("        ob_phase <= 1'b0;");
+  L(sf ? "        ob_phase <= 2'd0;" : "        ob_phase <= 1'b0;");
   L("        ob_stat <= 1'b0;");
   L("        ob_leaf <= {" + S(16 - LW) + "'d0, fleaf};");
   L("        ob_f <= fpair[1:0];");
@@ -447,9 +688,9 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("        ob_w1 <= fent[W+8:9];");
   L("      end else if (stat_now) begin");
   L("        ob_full <= 1'b1;");
-  L("        ob_phase <= 1'b0;");
+  L(sf ? "        ob_phase <= 2'd0;" : "        ob_phase <= 1'b0;");
   L("        ob_stat <= 1'b1;");
-  L("        ob_leaf <= leaf;");
+  L(sf ? "        ob_leaf <= st_leaf;" : "        ob_leaf <= leaf;");
   L("        ob_f <= 2'd0;");
   L("      end");
   L("    end");
@@ -464,7 +705,12 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("      reg [31:0] per_f [0:3];");
   L("      reg [OCW-1:0] owed;");
   L("      reg [4*RCW-1:0] owed_f;");
-  L("      assign owes_room[g] = owed_f[opf*RCW +: RCW] < RD[RCW-1:0];");
+  if (!sf) {
+    L("      assign owes_room[g] = owed_f[opf*RCW +: RCW] < RD[RCW-1:0];");
+  } else {
+    L("      assign owes_room[4*g +: 4] = {owed_f[3*RCW +: RCW] < RD[RCW-1:0], owed_f[2*RCW +: RCW] < RD[RCW-1:0],");
+    L("                                    owed_f[RCW +: RCW] < RD[RCW-1:0], owed_f[0 +: RCW] < RD[RCW-1:0]};");
+  }
   L("      assign owed_all[OCW*g +: OCW] = owed;");
   L("      assign owing[g] = owed != {OCW{1'b0}};");
   L("      wire out_g = give && ob_leaf == ME;  // a result or a status delivered");
@@ -502,8 +748,14 @@ std::string emit_stream_module(const Cm5ctlParams& p) {
   L("    end");
   L("  endgenerate");
   L("  // Work the network does without the host: a unit to inject, results owed or going out.");
-  L("  assign busy = (full && run) || |owing || fv || fbusy || ob_full;");
-  L("  wire unused = &{1'b0, unused_tx" + std::string(R * RW > E ? ", fent[R*RW-1:W+9]" : "") + "};");
+  if (!sf) {
+    L("  assign busy = (full && run) || |owing || fv || fbusy || ob_full;");
+  } else {
+    L("  // (and operations in the send FIFOs, a status to send).");
+    L("  assign busy = (full && run) || (queued && run) || st_full || |owing || fv || fbusy || ob_full;");
+  }
+  L("  wire unused = &{1'b0, unused_tx" + std::string(R * RW > E ? ", fent[R*RW-1:W+9]" : "") +
+    (sf ? ", sf_ovf, ihdr[8:7], ihdr[3:1]" : "") + "};");
   L("endmodule");
   L("`default_nettype wire");
   return v;
@@ -540,6 +792,7 @@ StreamBoardSpec cm5ctl_stream_spec(const Cm5ctlConfig& cfg) {
                    {"crc_bits", S(p.crc_bits)},      {"chip_nodes", S(p.chip_nodes)},
                    {"partitions", S(static_cast<int64_t>(t.roots.size()))},
                    {"result_depth", S(kCm5ResultDepth)}};
+  if (p.send_fifo_depth) s.info.params.push_back({"send_fifo_depth", S(p.send_fifo_depth)});
   for (size_t q = 0; q < t.roots.size(); ++q) s.info.regions.push_back("partition" + S(t.roots[q]));
   bool unused = false;
   for (int x : t.part) unused = unused || x < 0;
@@ -603,6 +856,15 @@ Status decode_status(uint32_t w0, uint32_t w1) {
   s.fault = (w1 >> 6) & 1;
   s.bcast_drop = (w1 >> 7) & 1;
   s.owed = (w1 >> 8) & 0xFF;
+  return s;
+}
+
+Status decode_status(const std::vector<uint32_t>& words) {
+  Status s = decode_status(words.at(0), words.at(1));
+  if (words.size() > 2) {
+    s.has_space = true;
+    for (int f = 0; f < 4; ++f) s.space[f] = (words[2] >> (8 * f)) & 0xFF;
+  }
   return s;
 }
 

@@ -6,7 +6,7 @@
 // (W bits). A result is a unit of two words (leaf -> host): word 0 {abstained[8], err[7],
 // ovf[6], comb[5:3], kind[2:1], broadcast[0]}, word 1 the data.
 // Control units (host -> leaf, two words; word 0 bits 31:28 the kind, 16:0 its argument, word 1
-// its data), taken in order with the operations through the one staging register:
+// its data), taken in order with the operations through the staging register:
 //   1 globals: arg bits 1:0 the leaf's asynchronous OR inputs, bit 2 its hard-error input;
 //   2 counter: word 1 the leaf's data network counter, the input router-done sums (signed W bits);
 //   3 restart: waits until the leaf is halted (a flush reached it), then resumes it;
@@ -31,6 +31,32 @@
 // full (the tree cannot wait). The units
 // going out visit (leaf, function) in turn, so results of different functions of one leaf may
 // come out in another order than they arrived; within a function, in order.
+// The send side, `send_fifo_depth` SD (cm5ctl_params.h):
+//   0: one staging register for every unit: an operation waits in it until it is injected (its
+//      leaf's tree buffers and every receiving leaf's result FIFO have room), holding every unit
+//      behind it, so the host pushes operation k of every leaf before k + 1 of any; a status
+//      waits there too, in order with the operations.
+//   1..16: the paper's outgoing FIFOs per function (section 2; section 5: "Separate FIFO's in
+//      the network interface correspond to each type of control-network function"): per leaf
+//      in use a send FIFO of SD units for each of broadcast, combine, interrupt and synchronization
+//      (the function of a unit's word 0, as for results: function_of). A unit passes the
+//      staging register into its FIFO in the cycle after its last word when that FIFO has
+//      room, whatever the other FIFOs hold; else it waits there, holding the units behind it
+//      (a host that keeps to the space the status reports never sends such a unit). Order:
+//      the tree combines the k-th multiple-source packet of every leaf of a partition into
+//      operation k, so a leaf's combining and
+//      synchronization operations (reductions, scans, sync OR, router-done) reach its tree leaf
+//      in the order the host pushed them (the two FIFOs share one memory of 2 x SD, each
+//      function limited to SD: its own space); broadcasts and interrupts are single-source,
+//      not combined, and go independently of them and of each other. Each leaf presents the
+//      head of one of its three queues to its tree leaf (the next non-empty one whenever the
+//      one it presents cannot go: its tree buffer full, or a receiving leaf's result FIFO),
+//      and one leaf injects per cycle, round robin. A status is a unit of its own path: it goes
+//      from the staging register to a status register at once (one at a time), waits its
+//      `arg` cycles and the output register, and comes back as three words: word 2 {the free
+//      units of each send FIFO, function f in bits 8f+7:8f}. Leaves not in use: their units
+//      are dropped. Control units 1..4 still pass the staging register in order with the
+//      units: they apply once the units before them are in their FIFOs (not yet injected).
 // Counters, per leaf i: leaf<i>.due (In: results this leaf is owed, one per operation it
 // pushes, one per broadcast in its partition, one per status), leaf<i>.results (Out: delivered
 // to the host), leaf<i>.pending (Held: owed, not delivered), leaf<i>.pushed (Other: units
@@ -87,8 +113,12 @@ struct Status {
   uint8_t last_err = 0;                // bit f: the last result of function f had the error bit
   uint8_t overflow = 0;                // bit f: function f's FIFO overflowed (never, by design)
   bool router_done = false;            // a router-done under way
+  bool has_space = false;              // send FIFOs per function (a status of three words)
+  uint32_t space[4] = {0, 0, 0, 0};    // free units in each function's send FIFO
 };
 Status decode_status(uint32_t word0, uint32_t word1);
+// A status unit of either mode (two words, or three with the send FIFOs' space).
+Status decode_status(const std::vector<uint32_t>& words);
 }  // namespace cm5unit
 
 }  // namespace cmnet

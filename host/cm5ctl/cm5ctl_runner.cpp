@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <map>
+#include <memory>
 #include <optional>
+#include <thread>
 
 #include "gen/cm5ctl/cm5ctl_stream.h"
 #include "gen/core/errors.h"
+#include "host/errors.h"
 #include "sim/core/sim_board.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
@@ -118,13 +122,42 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
     }
   }
   for (; e < ev.size(); ++e) sw.units.push_back(ev[e].u);
+  std::vector<StreamUnit> finals;
   for (int j = 0; j < p.leaves && status; ++j)
     if (t.part[static_cast<size_t>(j)] >= 0) {
-      sw.units.push_back(StreamUnit{static_cast<uint32_t>(j), cm5unit::encode_control(cm5unit::kStatus, settle)});
+      finals.push_back(StreamUnit{static_cast<uint32_t>(j), cm5unit::encode_control(cm5unit::kStatus, settle)});
       ++status_count[static_cast<size_t>(j)];
     }
-  sw.expect_units = static_cast<size_t>(expected_result_count(w, t));
+  const size_t results_due = static_cast<size_t>(expected_result_count(w, t));
+  sw.expect_units = results_due;
   for (uint64_t c : status_count) sw.expect_units += static_cast<size_t>(c);
+  if (p.send_fifo_depth == 0 || finals.empty()) {
+    // The staging register: the final statuses in order behind every operation.
+    for (StreamUnit& u : finals) sw.units.push_back(std::move(u));
+  } else {
+    // Send FIFOs: a status does not wait behind the operations (its own path), so the host sends
+    // the final ones once every result has come back.
+    struct Pace {
+      std::vector<StreamUnit> units, finals;
+      size_t next = 0, next_final = 0, seen = 0, results = 0;
+    };
+    auto pace = std::make_shared<Pace>();
+    pace->units = std::move(sw.units);
+    pace->finals = std::move(finals);
+    sw.units.clear();
+    sw.pull = [pace, results_due](const std::vector<StreamUnit>& got, StreamUnit& out) {
+      for (; pace->seen < got.size(); ++pace->seen)
+        if (!got[pace->seen].words.empty() && !cm5unit::is_status(got[pace->seen].words[0])) ++pace->results;
+      if (pace->next < pace->units.size()) {
+        out = pace->units[pace->next++];
+        return 1;
+      }
+      if (pace->next_final == pace->finals.size()) return -1;
+      if (pace->results < results_due) return 0;
+      out = pace->finals[pace->next_final++];
+      return 1;
+    };
+  }
   // Router-done's result is the sum of the counters, which the software computation does not
   // know (it says 0, a balanced data network): with counters, the results are the model's.
   bool counters = false;
@@ -135,18 +168,20 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
   // The model's last global outputs per leaf: what the final status should show.
   std::vector<uint8_t> fin(static_cast<size_t>(p.leaves), 0);
   for (const Cm5GlobalOut& g : model.globals) fin[g.leaf] = g.value;
-  sw.compare = [want, want_what, model, t, fin, status_count, n = p.leaves, name = w.name](const StreamRunResult& board, RunReport& r) {
+  sw.compare = [want, want_what, model, t, fin, status_count, n = p.leaves, sd = p.send_fifo_depth,
+                name = w.name](const StreamRunResult& board, RunReport& r) {
     std::vector<Cm5Result> got;
     std::vector<std::optional<cm5unit::Status>> last_status(static_cast<size_t>(n));
     nlohmann::ordered_json statuses = nlohmann::ordered_json::array();
     for (const StreamUnit& u : board.delivered) {
-      if (u.words.size() != 2) {
+      const bool st = !u.words.empty() && cm5unit::is_status(u.words[0]);
+      if (u.words.size() != (st && sd ? 3u : 2u)) {  // a status with send FIFOs: three words
         ++r.mismatches;
         continue;
       }
-      if (cm5unit::is_status(u.words[0])) {
-        if (u.leaf < static_cast<uint32_t>(n)) last_status[u.leaf] = cm5unit::decode_status(u.words[0], u.words[1]);
-        statuses.push_back({{"leaf", u.leaf}, {"word0", u.words[0]}, {"word1", u.words[1]}});
+      if (st) {
+        if (u.leaf < static_cast<uint32_t>(n)) last_status[u.leaf] = cm5unit::decode_status(u.words);
+        statuses.push_back({{"leaf", u.leaf}, {"words", u.words}});
         continue;
       }
       const cm5unit::Decoded d = cm5unit::decode_result(u.words[0], u.words[1]);
@@ -187,7 +222,14 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
                     "globals %u halted 0 link_error %d fault %d drop %d owed 0 waiting 0/0/0/0 last_err %x overflow 0 "
                     "router_done 0",
                     fin[static_cast<size_t>(j)], model_lerr, model_fault, model_drop, last_err[static_cast<size_t>(j)]);
-      r.rows.push_back({"leaf" + std::to_string(j) + " status", b, m, true});
+      std::string bs = b, ms = m;
+      if (sd) {  // every send FIFO empty at the end
+        ms += " space " + std::to_string(sd) + "/" + std::to_string(sd) + "/" + std::to_string(sd) + "/" + std::to_string(sd);
+        if (st)
+          bs += " space " + std::to_string(st->space[0]) + "/" + std::to_string(st->space[1]) + "/" +
+                std::to_string(st->space[2]) + "/" + std::to_string(st->space[3]);
+      }
+      r.rows.push_back({"leaf" + std::to_string(j) + " status", bs, ms, true});
     }
     std::string diff;
     const Cm5Expected got_split = split_results(got, n);
@@ -229,6 +271,27 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
     r.json["model_results"] = model.results.size();
   };
   return sw;
+}
+
+cm5unit::Status cm5ctl_read_status(StreamBoard& board, uint32_t leaf, std::vector<StreamUnit>& delivered,
+                                   uint32_t settle, double timeout_s) {
+  board.send(StreamUnit{leaf, cm5unit::encode_control(cm5unit::kStatus, settle)});
+  const auto t0 = std::chrono::steady_clock::now();
+  for (;;) {
+    // The board sends one status at a time, so the first status of this leaf is this one; the
+    // units after it in the same batch are kept too.
+    std::optional<cm5unit::Status> st;
+    for (StreamUnit& u : board.receive()) {
+      if (!st && u.leaf == leaf && u.words.size() >= 2 && cm5unit::is_status(u.words[0]))
+        st = cm5unit::decode_status(u.words);
+      delivered.push_back(std::move(u));
+    }
+    if (st) return *st;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s)
+      throw HostError(HostErrorKind::Timeout, "cm5ctl: the status of leaf " + std::to_string(leaf) +
+                                                  " did not come back within " + std::to_string(timeout_s) + " s");
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 Cm5Workload cm5ctl_control_workload(const Cm5ctlParams& p, uint64_t seed, int count) {
@@ -286,7 +349,11 @@ StreamRunOutcome cm5ctl_run(const Cm5ctlConfig& cfg, const Cm5RunArgs& a, std::F
 }
 
 uint64_t cm5ctl_staging_allowance(size_t units, const Cm5ctlParams& p) {
-  return 3 * static_cast<uint64_t>(units) + 8 + static_cast<uint64_t>(p.leaves) * static_cast<uint64_t>(cm5ctl_result_rows(p) - 1);
+  // A unit passes the staging register in 3 cycles (its two words, then injected or placed); with
+  // send FIFOs the next unit's first word comes in as one leaves: 2.
+  const uint64_t per_unit = p.send_fifo_depth ? 2 : 3;
+  return per_unit * static_cast<uint64_t>(units) + 8 +
+         static_cast<uint64_t>(p.leaves) * static_cast<uint64_t>(cm5ctl_result_rows(p) - 1);
 }
 
 bool cm5ctl_sweep(const Cm5ctlConfig& cfg, const Cm5SweepArgs& a, std::vector<Cm5SweepPoint>* points, std::FILE* out) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gen/cm5ctl/cm5ctl_config.h"
+#include "gen/cm5ctl/cm5ctl_stream.h"
 #include "host/stream_runner.h"
 #include "sim/cm5ctl/cm5ctl_ops.h"
 
@@ -29,6 +30,14 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
 // then `count` reductions and scans, the global ORs and the hard-error input changed at the
 // start, and with a CRC a link fault once the work is done (its hard-error OR in every status).
 Cm5Workload cm5ctl_control_workload(const Cm5ctlParams& p, uint64_t seed, int count);
+
+// The host's read of leaf `leaf`'s status registers (gen/cm5ctl/cm5ctl_stream.h): sends a status
+// unit (settling `settle` cycles) and takes what the board delivers until it comes back, every
+// unit appended to `delivered` in its order (the status too). With send FIFOs the status does
+// not wait behind the operations (its space per function says what the host may push);
+// HostError(Timeout) when it does not come within `timeout_s`.
+cm5unit::Status cm5ctl_read_status(StreamBoard& board, uint32_t leaf, std::vector<StreamUnit>& delivered,
+                                   uint32_t settle = 0, double timeout_s = 60);
 
 struct Cm5RunArgs {
   std::string pattern = "reduce-scan";  // a cm5ctl pattern (cm5ctl_workloads.h) or "control"
@@ -62,8 +71,8 @@ struct Cm5SweepPoint {
   bool results_ok = false, counters_ok = false, timing_ok = false;
 };
 // The staging register's allowance: cycles the board may take beyond the model for `units` units
-// (3 a unit + 8), plus the result memory's rows: the last results of the leaves read one after
-// the other, rows - 1 cycles more each (gen/cm5ctl/cm5ctl_stream.h).
+// (3 a unit + 8; with send FIFOs 2 a unit + 8), plus the result memory's rows: the last results
+// of the leaves read one after the other, rows - 1 cycles more each (gen/cm5ctl/cm5ctl_stream.h).
 uint64_t cm5ctl_staging_allowance(size_t units, const Cm5ctlParams& p);
 // Runs every point on one connection; writes the table and sweep.{json,csv,svg} to
 // a.stream.out_dir. True when every point agrees.

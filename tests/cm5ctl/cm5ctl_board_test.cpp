@@ -5,9 +5,14 @@
 // computes it, every counter as the reference model counts, conservation per partition.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "gen/cm5ctl/cm5ctl_stream.h"
 #include "gen/core/errors.h"
 #include "host/cm5ctl/cm5ctl_runner.h"
+#include "sim/cm5ctl/cm5ctl_ops.h"
+#include "sim/core/sim_board.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
 #include "tests/core/emitter_checks.h"
 
@@ -128,7 +133,7 @@ class Cm5ctlBoardControl : public testing::Test {
     std::vector<cm5unit::Status> v;
     for (const StreamUnit& u : o.result.delivered)
       if (u.leaf == leaf && u.words.size() == 2 && cm5unit::is_status(u.words[0]))
-        v.push_back(cm5unit::decode_status(u.words[0], u.words[1]));
+        v.push_back(cm5unit::decode_status(u.words));
     return v;
   }
 };
@@ -260,6 +265,195 @@ TEST(Cm5ctlBoard, WhatTheBoardCannotDoIsRefused) {
   EXPECT_THROW(cm5ctl_stream_workload(c, w), InputError);  // no CRC in this config
   EXPECT_THROW(cm5ctl_stream_workload(c, make_cm5ctl_workload("reduce-add", 8, 32, 1, 2), true, {{5, 5}}),
                InputError);  // leaf 5 is mapped out
+}
+
+// The send side per function (send_fifo_depth > 0): gen/examples/cm5ctl_2_send.json (2 leaves,
+// queue_ram 1, send FIFOs of 2 units per function).
+Cm5ctlConfig send_cfg() {
+  Cm5ctlConfig c;
+  c.name = "cm5ctl-2-send";
+  c.p.leaves = 2;
+  c.p.queue_ram = 1;
+  c.p.send_fifo_depth = 2;
+  validate(c.p, "test");
+  return c;
+}
+
+TEST(Cm5ctlBoard, SendFifoStreamModuleLintsAndSynthesizesInBothModes) {
+  for (int depth : {0, 2}) {
+    Cm5ctlConfig c = send_cfg();
+    c.p.send_fifo_depth = depth;
+    const std::string tag = "cm5send-" + std::to_string(depth);
+    fs::path dir = temp_dir(tag + "-lint");
+    EXPECT_EQ(lint_problems(emit_cm5ctl_stream(c), "cm5ctl_stream", dir), "") << depth;
+    fs::remove_all(dir);
+    dir = temp_dir(tag + "-yosys");
+    bool ok = false;
+    const std::string log = synth_ice40(emit_cm5ctl_stream(c), "cm5ctl_stream", dir, &ok);
+    EXPECT_TRUE(ok) << depth << ": " << log.substr(log.size() > 3000 ? log.size() - 3000 : 0);
+    fs::remove_all(dir);
+  }
+  // Send FIFOs in two partitions with a mapped-out leaf, a depth not a power of two.
+  Cm5ctlConfig big = board_cfg();
+  big.p.send_fifo_depth = 3;
+  fs::path dir = temp_dir("cm5send-8-lint");
+  EXPECT_EQ(lint_problems(emit_cm5ctl_stream(big), "cm5ctl_stream", dir), "");
+  fs::remove_all(dir);
+  // Depth 0 is the staging register as before: no send FIFO, no third status word, the config
+  // without the field.
+  Cm5ctlConfig c = send_cfg();
+  c.p.send_fifo_depth = 0;
+  EXPECT_EQ(file_of(emit_cm5ctl_stream(c), "cm5ctl_stream.v").find("g_send"), std::string::npos);
+  EXPECT_EQ(config_to_json(c).find("send_fifo_depth"), std::string::npos);
+  EXPECT_NE(file_of(emit_cm5ctl_stream(send_cfg()), "cm5ctl_stream.v").find("g_send"), std::string::npos);
+}
+
+std::vector<StreamUnit> op_unit(uint32_t leaf, const Cm5Op& o) {
+  return {StreamUnit{leaf, cm5unit::encode_op(o.broadcast, o.abstain, o.kind, o.comb, o.segmented, o.seg,
+                                              static_cast<uint32_t>(o.data))}};
+}
+
+// Takes what the board delivers until `n` units came in all (or 60 s pass).
+void wait_for(StreamBoard& b, std::vector<StreamUnit>& got, size_t n) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (got.size() < n && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60)) {
+    for (StreamUnit& u : b.receive()) got.push_back(std::move(u));
+    if (got.size() < n) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+// Through the real host driver on the simulated board: with the board stopped (nothing is
+// injected), leaf 0's combine FIFO filled; then units for its other functions and for leaf 1,
+// interleaved, and a status of leaf 0: every one taken at once (the transmit FIFO empties) and
+// the status back at once, its space per function as pushed. Running: the reductions complete,
+// leaf 0's sync OR waits in the tree for leaf 1's; a status read meanwhile comes back (owed: the
+// sync OR); leaf 1's sync OR, then a final status. The results as the software computes them,
+// function by function, the counters as the model's (the runner's own comparison).
+TEST(Cm5ctlBoard, SendFifosPerFunctionDoNotBlockEachOtherAndStatusIsReadApart) {
+  const Cm5ctlConfig c = send_cfg();
+  Cm5Op add, scan, bc, sync, intr;
+  add.kind = cm5::kReduce;
+  add.comb = cm5::kAdd;
+  scan.kind = cm5::kScanFwd;
+  scan.comb = cm5::kOr;
+  bc.broadcast = true;
+  bc.kind = 0;  // user broadcast
+  bc.data = 0xB0;
+  intr.broadcast = true;
+  intr.kind = 2;  // interrupt
+  intr.data = 0x1F;
+  sync.kind = cm5::kSync;
+  sync.comb = cm5::kOr;
+  Cm5Workload w;
+  w.name = "send-fifos";
+  w.leaf.resize(2);
+  Cm5Op a0 = add, a1 = add, s0 = scan, s1 = scan, y0 = sync, y1 = sync;
+  a0.data = 5;
+  a1.data = 7;
+  s0.data = 0x30;
+  s1.data = 0x0C;
+  y0.data = 1;
+  y1.data = 0;
+  w.leaf[0] = {a0, s0, bc, y0, intr};
+  w.leaf[1] = {a1, s1, y1};
+  // Three statuses of leaf 0 (the last compared with the model's final state).
+  const StreamWorkload sw = cm5ctl_stream_workload(c, w, false, {{0, 0}, {0, 0}, {0, 0}});
+
+  StreamRunArgs a;
+  a.sim.phy = HostLinkPhy::Fifo;
+  StreamConnection conn(cm5ctl_stream_spec(c), a);
+  StreamBoard& b = *conn.board;
+  b.set_run(false);
+  b.clear();
+  std::vector<StreamUnit> units = op_unit(0, a0);
+  for (const auto& u : op_unit(0, s0)) units.push_back(u);  // leaf 0's combine FIFO is full
+  for (const auto& [leaf, o] : std::vector<std::pair<uint32_t, Cm5Op>>{{0, bc}, {1, a1}, {0, y0}, {0, intr}, {1, s1}})
+    for (const auto& u : op_unit(leaf, o)) units.push_back(u);
+  b.send(units);
+  std::vector<StreamUnit> got;
+  // The status (the host driver's read, cm5ctl_read_status) comes back with the board stopped.
+  cm5unit::Status st = cm5ctl_read_status(b, 0, got, 0, 60);
+  ASSERT_EQ(got.size(), 1u) << "nothing but the status";
+  ASSERT_TRUE(st.has_space);
+  EXPECT_EQ(st.space[cm5unit::kFnCombine], 0u) << "leaf 0's combine FIFO full";
+  EXPECT_EQ(st.space[cm5unit::kFnBroadcast], 1u);
+  EXPECT_EQ(st.space[cm5unit::kFnInterrupt], 1u);
+  EXPECT_EQ(st.space[cm5unit::kFnSync], 1u);
+  EXPECT_EQ(st.owed, 0u);
+  EXPECT_TRUE(b.status() & 8u) << "every unit taken: the transmit FIFO is empty";
+  uint64_t pushed0 = 0, pushed1 = 0;
+  for (const CounterReading& r : b.counters()) {
+    if (r.counter.name == "leaf0.pushed") pushed0 = r.value;
+    if (r.counter.name == "leaf1.pushed") pushed1 = r.value;
+  }
+  EXPECT_EQ(pushed0, 6u);
+  EXPECT_EQ(pushed1, 2u);
+  // Running: the two reductions' results at both leaves, the broadcast's and the interrupt's;
+  // leaf 0's sync OR waits for leaf 1's.
+  b.set_run(true);
+  wait_for(b, got, 1 + 8);
+  ASSERT_EQ(got.size(), 9u);
+  st = cm5ctl_read_status(b, 0, got, 0, 60);
+  ASSERT_EQ(got.size(), 10u) << "a status while the sync OR waits";
+  EXPECT_EQ(st.owed, 1u) << "the sync OR's result owed";
+  for (int f = 0; f < 4; ++f) EXPECT_EQ(st.space[f], 2u) << f;
+  b.send(op_unit(1, y1));
+  wait_for(b, got, 12);
+  ASSERT_EQ(got.size(), 12u);
+  st = cm5ctl_read_status(b, 0, got, 0, 60);
+  EXPECT_EQ(st.owed, 0u);
+  StreamRunResult r;
+  r.delivered = got;
+  r.counters = b.counters();
+  b.set_run(false);
+  RunReport rep;
+  sw.compare(r, rep);
+  std::string rows;
+  for (const ReportRow& row : rep.rows) {
+    rows += row.name + ": " + row.board + " | " + row.model + "\n";
+    if (row.compared) {
+      EXPECT_EQ(row.board, row.model) << row.name;
+    }
+  }
+  EXPECT_EQ(rep.mismatches, 0u) << rows;
+  if (conn.sim) conn.sim->stop();
+}
+
+// `cmnet run` and `cmnet sweep` with send FIFOs: results, counters and final statuses (space
+// per function included) as the model's; the sweep's points within its allowance.
+TEST(Cm5ctlBoard, RunAndSweepWithSendFifos) {
+  const Cm5ctlConfig c = send_cfg();
+  for (const std::string pattern : {"reduce-scan", "mixed", "flush", "control"}) {
+    Cm5RunArgs a;
+    a.pattern = pattern;
+    a.count = 6;
+    a.seed = 4;
+    a.stream.out_dir = temp_dir("cm5send-run-" + pattern).string();
+    a.stream.timeout_s = 120;
+    a.stream.sim.phy = HostLinkPhy::Fifo;
+    const fs::path log = fs::path(a.stream.out_dir).concat(".txt");
+    std::FILE* f = std::fopen(log.c_str(), "w");
+    const StreamRunOutcome o = cm5ctl_run(c, a, f);
+    std::fclose(f);
+    EXPECT_TRUE(o.verdict.ok()) << pattern << ":\n" << slurp_log(log);
+    fs::remove_all(a.stream.out_dir);
+    fs::remove(log);
+  }
+  Cm5SweepArgs a;
+  a.in_flight = {1, 4, 12};
+  a.stream.out_dir = temp_dir("cm5send-sweep").string();
+  a.stream.timeout_s = 120;
+  a.stream.sim.phy = HostLinkPhy::Fifo;
+  std::vector<Cm5SweepPoint> pts;
+  std::FILE* null = std::fopen("/dev/null", "w");
+  const bool ok = cm5ctl_sweep(c, a, &pts, null);
+  std::fclose(null);
+  EXPECT_TRUE(ok);
+  ASSERT_EQ(pts.size(), 3u);
+  for (const Cm5SweepPoint& q : pts)
+    EXPECT_TRUE(q.results_ok && q.counters_ok && q.timing_ok)
+        << "K = " << q.in_flight << ": board " << q.board_cycles << " cycles, model " << q.model_cycles;
+  fs::remove_all(a.stream.out_dir);
 }
 
 }  // namespace
