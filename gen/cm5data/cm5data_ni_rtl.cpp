@@ -43,7 +43,7 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   const uint32_t N = p.leaves();
   const int MAXW = p.max_words;
   const Cm5DataWidths w = cm5_widths(p, 0);
-  const int SW = send_words, RC = kCm5NiRecvWords;
+  const int SW = send_words, RC = p.ni_recv_words;
   if (SW < 8 || SW > 64 || (SW & (SW - 1)) != 0 || SW < p.message_words(p.max_words))
     throw ConfigError("cm5data NI: send FIFO of " + std::to_string(SW) +
                       " words (a power of 2, 8..64, holding the longest message)");
@@ -56,6 +56,8 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
     return bits < 4 ? sig + "[" + S(bits - 1) + ":0]" : bits == 4 ? sig : "{" + S(bits - 4) + "'d0, " + sig + "}";
   };
   const int XW = std::max(SA, 4);
+  // A 3-bit signal as RA bits (RA >= 3: the receive FIFO holds at least 8 words).
+  auto ra3 = [&](const std::string& sig) { return RA > 3 ? "{{" + S(RA - 3) + "{1'b0}}, " + sig + "}" : sig; };
   std::string mapped(N, '0');
   for (uint32_t x : p.mapped_out_leaves) mapped[N - 1 - x] = '1';
   VerilogWriter v;
@@ -234,10 +236,10 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("wire [31:0] rhead = rmem[rrel];");
   v.line("wire unused_rhead = ^{rhead[31:12], rhead[7:4]};");
   v.line("wire rvalid = units != 8'd0;");
-  v.line("wire [" + S(RA - 1) + ":0] rdi = rrel + {{" + S(RA - 3) + "{1'b0}}, ridx} + 1'b1;");
+  v.line("wire [" + S(RA - 1) + ":0] rdi = rrel + " + ra3("ridx") + " + 1'b1;");
   v.line("wire rlast = ridx + 3'd1 == rhead[2:0];");
   v.line("wire release_msg = rd_data && rvalid && rlast;");
-  v.line("wire [" + S(RA - 1) + ":0] rlen = {{" + S(RA - 3) + "{1'b0}}, rhead[2:0]} + " + S(RA) + "'d2;");
+  v.line("wire [" + S(RA - 1) + ":0] rlen = " + ra3("rhead[2:0]") + " + " + S(RA) + "'d2;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    rwp <= 0;");
@@ -403,7 +405,7 @@ GeneratedDesign emit_cm5data_ni(const Cm5DataConfig& cfg) {
   v.line("endgenerate");
   v.close("endmodule");
   auto it = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
-  it = d.files.insert(it, {"cm5data_ni.v", emit_cm5data_ni_module(p, kCm5NiSendWords)});
+  it = d.files.insert(it, {"cm5data_ni.v", emit_cm5data_ni_module(p, cm5_ni_send_words(p))});
   d.files.insert(it + 1, {"cm5data_ni_net.v", v.text()});
   d.top = "cm5data_ni_net";
   for (auto& f : d.files)

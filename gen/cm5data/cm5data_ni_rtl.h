@@ -25,7 +25,9 @@
 namespace cmnet {
 
 constexpr int kCm5NiSendWords = 8;   // send FIFO words (the model NI's default)
-constexpr int kCm5NiRecvWords = 16;  // receive FIFO words
+constexpr int kCm5NiRecvWords = 16;  // receive FIFO words (the default of the config's ni.recv_words)
+// The NI's send FIFO words where no board sets them: the config's ni.send_words, else kCm5NiSendWords.
+inline int cm5_ni_send_words(const Cm5DataParams& p) { return p.ni_send_words ? p.ni_send_words : kCm5NiSendWords; }
 
 // The network head word as a Verilog expression: {digits of dst[12 +: 2h], tag[11:8], U[7:4] =
 // climb(me, dst), mark[3], len[2:0]} (climb from emit_cm5data_functions). The one place the RTL
@@ -33,7 +35,8 @@ constexpr int kCm5NiRecvWords = 16;  // receive FIFO words
 std::string cm5_head_word_verilog(int height, const std::string& me, const std::string& dst, const std::string& tag,
                                   const std::string& mark, const std::string& len);
 // The module cm5data_ni (parameter LEAF: the leaf it sits at), its send FIFO of `send_words`
-// words (a power of 2, 8..64; the stream board's holds several messages).
+// words (a power of 2, 8..64; the stream board's holds several messages), its receive FIFO of
+// p.ni_recv_words words.
 std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words = kCm5NiSendWords);
 // The network's design (emit_cm5data) with cm5data_ni.v and cm5data_ni_net.v (the network's
 // leaves each behind a cm5data_ni, every NI's bus a port: addr[x*4 +: 4], wdata[x*32 +: 32],

@@ -57,7 +57,7 @@ class ModelRegs {
       case index("STATUS"):
         return (f_refused_ ? 1u << 31 : 0u) | (f_addr_ ? 1u << 30 : 0u) | (f_ovf_ ? 1u << 29 : 0u) |
                (ni_.interrupt ? 1u << 28 : 0u) | (static_cast<uint32_t>(ni_.recv_messages(side)) << 16) |
-               (static_cast<uint32_t>(kCm5NiSendWords - ni_.send_words(side)) << 8) |
+               (static_cast<uint32_t>(cm5_ni_send_words(p_) - ni_.send_words(side)) << 8) |
                static_cast<uint32_t>(ni_.send_words(side));
       case index("RECV_LEVEL"):
         return (static_cast<uint32_t>(ni_.recv_messages(side)) << 16) | static_cast<uint32_t>(ni_.recv_flits(side));
@@ -131,8 +131,8 @@ std::vector<Cm5NiRead> run_cm5data_ni_model(const Cm5DataParams& p, const std::v
   const uint32_t N = p.leaves();
   check_script(N, script, cycles);
   Cm5DataNiConfig nc;
-  nc.send_words = kCm5NiSendWords;
-  nc.recv_flits = kCm5NiRecvWords * p.flits_per_word();
+  nc.send_words = cm5_ni_send_words(p);
+  nc.recv_flits = p.ni_recv_words * p.flits_per_word();
   Cm5DataNetwork net(p);
   std::vector<Cm5DataNi> nis;
   for (uint32_t x = 0; x < N; ++x) nis.emplace_back(p, x, nc);

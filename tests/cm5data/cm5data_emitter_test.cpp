@@ -73,6 +73,19 @@ TEST(Cm5DataConfig, BadConfigsGiveClearErrors) {
   EXPECT_NE(config_error(R"({"height": 2, "fault": {"chip": 0, "flit": 9, "mask": 0}})").find("fault.mask = 0 out of range 1..15"),
             std::string::npos);
   EXPECT_NE(config_error(R"({"fault": {"chip": 0, "bit": 1}})").find("unknown field 'bit'"), std::string::npos);
+  // The NIs' FIFO sizes.
+  const std::string nr = config_error(R"({"ni": {"recv_words": 12}})");
+  EXPECT_NE(nr.find("net.json: cm5data: ni.recv_words = 12 is not allowed (a power of 2, 8..64, at least the longest "
+                    "message: 7 words)"),
+            std::string::npos)
+      << nr;
+  EXPECT_NE(config_error(R"({"ni": {"send_words": 4, "recv_words": 8}})").find("ni.send_words = 4 is not allowed"),
+            std::string::npos);
+  EXPECT_NE(config_error(R"({"ni": {"send_words": 128}})").find("ni.send_words = 128 is not allowed"), std::string::npos);
+  EXPECT_NE(config_error(R"({"ni": {"send_words": 0}})").find("ni: send_words = 0 is not allowed"), std::string::npos);
+  EXPECT_NE(config_error(R"({"ni": {"sides": 1}})").find("unknown field 'sides'"), std::string::npos);
+  EXPECT_NE(config_error(R"({"ni": 8})").find("ni must be an object"), std::string::npos);
+  EXPECT_EQ(config_error(R"({"max_words": 1, "ni": {"send_words": 8, "recv_words": 8}})"), "(accepted)");
 }
 
 TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
@@ -92,6 +105,12 @@ TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
   EXPECT_EQ(c.cm5.fault.mask, 6u);
   // Without them the canonical JSON (and so the Verilog) is what it was.
   EXPECT_EQ(config_to_json(a).find("mapped_out"), std::string::npos);
+  EXPECT_EQ(config_to_json(a).find("\"ni\""), std::string::npos);
+  const Cm5DataConfig n = parse_cm5data_config(
+      R"({"network": "cm5data", "name": "x", "cm5data": {"height": 1, "ni": {"send_words": 16, "recv_words": 8}}})", "n");
+  EXPECT_EQ(n.cm5.ni_send_words, 16);
+  EXPECT_EQ(n.cm5.ni_recv_words, 8);
+  EXPECT_EQ(config_to_json(parse_cm5data_config(config_to_json(n), "m")), config_to_json(n));
 }
 
 TEST(Cm5DataParams, DerivedFiguresOfTheCm5Profile) {

@@ -225,6 +225,35 @@ TEST(Cm5NiRtl, RandomScriptMatchesTheModel) {
   }
 }
 
+// The NI's FIFO sizes are config fields (ni.send_words, ni.recv_words: what the NIs cost on a board):
+// a 16-word send FIFO and an 8-word receive FIFO (one longest message) under the random script.
+TEST(Cm5NiRtl, OtherFifoSizesMatchTheModel) {
+  Cm5DataConfig c = cfg(8);
+  c.cm5.ni_send_words = 16;
+  c.cm5.ni_recv_words = 8;
+  const std::string v = emit_cm5data_ni_module(c.cm5, cm5_ni_send_words(c.cm5));
+  EXPECT_NE(v.find("//   send FIFO words = 16\n//   receive FIFO words = 8\n"), std::string::npos);
+  const Script s = random_script(4, 23, 2000);
+  const auto model = run_cm5data_ni_model(c.cm5, s.acc, end_of(s));
+  const auto rtl = run_cm5data_ni_rtl(c, s.acc, end_of(s));
+  expect_same(rtl, model);
+  uint64_t sent = 0, recv = 0, refused = 0;
+  uint32_t most_flits = 0, most_send = 0;
+  for (uint32_t x = 0; x < 4; ++x) {
+    sent += values(model, x, index("CNT_SENT")).back();
+    recv += values(model, x, index("CNT_RECEIVED")).back();
+    refused += values(model, x, index("CNT_REFUSED")).back();
+    for (uint32_t l : values(model, x, index("RECV_LEVEL"))) most_flits = std::max(most_flits, l & 0xFFFFu);
+    for (uint32_t st : values(model, x, index("STATUS"))) most_send = std::max(most_send, st & 0xFFu);
+  }
+  EXPECT_GT(sent, 50u);
+  EXPECT_GT(refused, 0u);
+  EXPECT_EQ(recv, sent);
+  EXPECT_LE(most_flits, 8u * 4u);  // 8 words of 4 flits
+  EXPECT_GT(most_send, 8u);        // the send FIFO held more than the default's 8 words
+  EXPECT_LE(most_send, 16u);
+}
+
 TEST(Cm5NiRtl, MappedOutLeafGivesAddressErrors) {
   const Cm5DataConfig c = cfg(8, {3});
   Script s;
