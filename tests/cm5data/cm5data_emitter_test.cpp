@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "gen/cm5data/cm5data_stream.h"
 #include "gen/core/errors.h"
 #include "gen/core/process.h"
 #include "tests/core/emitter_checks.h"
@@ -111,6 +112,27 @@ TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
   EXPECT_EQ(n.cm5.ni_send_words, 16);
   EXPECT_EQ(n.cm5.ni_recv_words, 8);
   EXPECT_EQ(config_to_json(parse_cm5data_config(config_to_json(n), "m")), config_to_json(n));
+}
+
+// The smallest board's example (gen/examples/cm5data_4_board.json): one chip per network, NIs of
+// 8-word FIFOs on the stream board.
+TEST(Cm5DataConfig, SmallBoardExampleSetsTheNiFifos) {
+  const std::string path = std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5data_4_board.json";
+  const Cm5DataConfig c = parse_cm5data_config(slurp(path), path);
+  EXPECT_EQ(c.cm5.leaves(), 4u);
+  EXPECT_EQ(cm5_stream_send_words(c.cm5), 8);
+  EXPECT_EQ(config_to_json(parse_cm5data_config(config_to_json(c), "again")), config_to_json(c));
+  const GeneratedDesign d = emit_cm5data_stream(c);
+  EXPECT_NE(file_of(d, "cm5data_ni.v").find("//   send FIFO words = 8\n//   receive FIFO words = 8\n"), std::string::npos);
+  EXPECT_NE(file_of(d, "cm5data_stream.v").find("//   NI send FIFO words = 8\n//   NI receive FIFO words = 8\n"),
+            std::string::npos);
+  // The default board's NIs keep their 64-word send and 16-word receive FIFOs.
+  Cm5DataConfig def = c;
+  def.cm5.ni_send_words = 0;
+  def.cm5.ni_recv_words = 16;
+  EXPECT_EQ(cm5_stream_send_words(def.cm5), 64);
+  EXPECT_NE(file_of(emit_cm5data_stream(def), "cm5data_ni.v").find("//   send FIFO words = 64\n//   receive FIFO words = 16\n"),
+            std::string::npos);
 }
 
 TEST(Cm5DataParams, DerivedFiguresOfTheCm5Profile) {
