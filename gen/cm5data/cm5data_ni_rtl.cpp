@@ -50,6 +50,7 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   const int SA = clog2(SW), RA = clog2(RC);
   const int OW = clog2(static_cast<uint64_t>(RC * FPW) + 1);
   const int FPWL = clog2(static_cast<uint64_t>(FPW)), WL = clog2(static_cast<uint64_t>(W));
+  const int SB = std::max(1, clog2(static_cast<uint64_t>(FPW) + 1));  // bits of the receive CRC's steps
   const int DB = 2 * H;  // destination bits
   // A 4-bit signal as `bits` bits (the send FIFO's indices and counts are clog2(SW) wide).
   auto fit = [](const std::string& sig, int bits) {
@@ -235,7 +236,17 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("reg [RW-1:0] rflit, rtotal;");
   v.line("reg [7:0] units;     // whole messages held");
   v.line("reg [3:0] rtag;");
-  v.line("reg [31:0] rcrc;");
+  v.comment("The CRC check steps each finished head or data word into rcrc W bits a cycle, MSB first,");
+  v.comment("while the next word's flits arrive (a word takes at least FPW cycles), so the CRC is whole");
+  v.comment("when the CRC word is in: one W-bit step instead of a word-wide CRC per word.");
+  v.line("reg [31:0] rcrc;   // the CRC of the words stepped in so far");
+  v.line("reg [31:0] rpend;  // the last finished head or data word");
+  v.line("reg [" + S(SB - 1) + ":0] rsteps;  // its steps still to go");
+  v.line("localparam [" + S(SB - 1) + ":0] FPW_S = " + S(SB) + "'d" + S(FPW) + ";");
+  v.line("wire [31:0] rchunk = rpend >> {rsteps - 1'b1, " + S(WL) + "'d0};");
+  if (W < 32) v.line("wire unused_rchunk = ^rchunk[31:W];");
+  v.line("wire [31:0] rstep = crc32f(rcrc, rchunk[W-1:0]);");
+  v.line("wire [31:0] rcrc_now = rsteps != " + S(SB) + "'d0 ? rstep : rcrc;  // whole when the CRC word is in");
   if (W < 32) v.line("reg [31-W:0] racc;");
   v.line("wire rin = net_rx_valid;");
   v.line(W < 32 ? "wire [31:0] rword = {net_rx_data, racc};" : "wire [31:0] rword = net_rx_data;");
@@ -268,6 +279,8 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("    units <= 8'd0;");
   v.line("    rtag <= 4'd0;");
   v.line("    rcrc <= 32'd0;");
+  v.line("    rpend <= 32'd0;");
+  v.line("    rsteps <= " + S(SB) + "'d0;");
   if (W < 32) v.line("    racc <= {(32-W){1'b0}};");
   v.line("  end else begin");
   v.line("    occ <= occ_in - (release_msg ? {{(OW-" + S(RA) + "){1'b0}}, rlen} * FPW_O : {OW{1'b0}});");
@@ -277,14 +290,21 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("      rtotal <= total_now;");
   v.line("      rflit <= rmsg_end ? {RW{1'b0}} : rflit + 1'b1;");
   v.line("    end");
+  v.line("    if (rsteps != " + S(SB) + "'d0) begin");
+  v.line("      rcrc <= rstep;");
+  v.line("      rsteps <= rsteps - 1'b1;");
+  v.line("    end");
   v.line("    if (rhead_end) begin");
   v.line("      rtag <= rword[11:8];");
   v.line("      rhpos <= rwp;");
-  v.line("      rcrc <= crc32w(32'hFFFFFFFF, rword & HMASK);");
+  v.line("      rcrc <= 32'hFFFFFFFF;");
+  v.line("      rpend <= rword & HMASK;");
+  v.line("      rsteps <= FPW_S;");
   v.line("    end else if (rword_end && !rmsg_end) begin");
-  v.line("      rcrc <= crc32w(rcrc, rword);");
+  v.line("      rpend <= rword;");
+  v.line("      rsteps <= FPW_S;");
   v.line("    end");
-  v.line("    if (rmsg_end) okmem[rhpos] <= rword == rcrc;");
+  v.line("    if (rmsg_end) okmem[rhpos] <= rword == rcrc_now;");
   v.line("    if (rword_end) begin");
   v.line("      rmem[rwp] <= rword;");
   v.line("      rwp <= rwp + 1'b1;");
@@ -339,7 +359,7 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("    end");
   v.line("    if (send && tflit == {RW{1'b0}}) c_sent <= c_sent + 32'd1;");
   v.line("    if (rmsg_end) c_recv <= c_recv + 32'd1;");
-  v.line("    if (rmsg_end && rword != rcrc) c_crc <= c_crc + 32'd1;");
+  v.line("    if (rmsg_end && rword != rcrc_now) c_crc <= c_crc + 32'd1;");
   v.line("  end");
   v.line("end");
   v.line();

@@ -16,7 +16,8 @@
 //    counts); the receive FIFO of kCm5NiRecvWords words returns a credit in the cycle a flit
 //    arrives while every flit the network may still send has room (flits held + credits out
 //    <= the FIFO), the model's rule; a message leaves the FIFO when its last data word is read;
-//  - CRC checked on arrival (ok or not; the chips tell primary from secondary), tag mask and
+//  - CRC checked on arrival (ok or not; the chips tell primary from secondary; each finished word
+//    stepped into the CRC W bits a cycle while the next word arrives), tag mask and
 //    sticky interrupt, counters (sent, received, refused, interrupts, CRC errors, address errors);
 //  - leaves mapped out of the address space (mapped_out_leaves) are straps: a SEND to one, or
 //    any SEND at one, is an address error.

@@ -254,6 +254,41 @@ TEST(Cm5NiRtl, OtherFifoSizesMatchTheModel) {
   EXPECT_LE(most_send, 16u);
 }
 
+// A bad link (the config's fault: leaf 1's link into the chip flips a bit of a data flit): the
+// receiving NIs' CRC check (each word stepped in W bits a cycle) says not ok and counts it, as the
+// model's NI does.
+TEST(Cm5NiRtl, BadLinkGivesCrcErrors) {
+  Cm5DataConfig c = cfg(8);
+  c.cm5.fault.on = true;
+  c.cm5.fault.chip = 0;
+  c.cm5.fault.port = 1;
+  c.cm5.fault.flit = 5;
+  c.cm5.fault.mask = 2;
+  Script s;
+  s.send(1, 0, 0, {1, 2, 3});
+  s.send(1, 2, 0, {4});
+  s.send(3, 0, 0, {5, 6});  // a good link
+  for (int k = 0; k < 80; ++k) s.r(0, index("RECV_LEVEL"));
+  for (uint32_t x : {0u, 2u}) {
+    for (int m = 0; m < 2; ++m) {
+      s.r(x, index("RECV_HEAD"));
+      for (int k = 0; k < 3; ++k) s.r(x, index("RECV_DATA"));
+    }
+    s.all(x);
+  }
+  const auto model = run_cm5data_ni_model(c.cm5, s.acc, end_of(s));
+  const auto rtl = run_cm5data_ni_rtl(c, s.acc, end_of(s));
+  expect_same(rtl, model);
+  EXPECT_EQ(values(model, 0, index("CNT_CRC_ERRORS")).back(), 1u);
+  EXPECT_EQ(values(model, 2, index("CNT_CRC_ERRORS")).back(), 1u);
+  EXPECT_EQ(values(model, 0, index("CNT_RECEIVED")).back(), 2u);
+  int bad = 0, good = 0;
+  for (uint32_t h : values(model, 0, index("RECV_HEAD")))
+    if (h >> 31) (h & (1u << 30)) ? ++good : ++bad;
+  EXPECT_GT(bad, 0);
+  EXPECT_GT(good, 0);
+}
+
 TEST(Cm5NiRtl, MappedOutLeafGivesAddressErrors) {
   const Cm5DataConfig c = cfg(8, {3});
   Script s;
