@@ -269,9 +269,10 @@ TEST(Cm5NiRtl, BadLinkGivesCrcErrors) {
   s.send(1, 2, 0, {4});
   s.send(3, 0, 0, {5, 6});  // a good link
   for (int k = 0; k < 80; ++k) s.r(0, index("RECV_LEVEL"));
+  const uint64_t t0 = s.next[0];  // every message is in by then
   for (uint32_t x : {0u, 2u}) {
     for (int m = 0; m < 2; ++m) {
-      s.r(x, index("RECV_HEAD"));
+      s.r(x, index("RECV_HEAD"), t0);
       for (int k = 0; k < 3; ++k) s.r(x, index("RECV_DATA"));
     }
     s.all(x);
