@@ -7,13 +7,13 @@
 // As built (the same choices as the model's NI, sim/cm5data/cm5data_ni.h, one side):
 //  - the data words go into a staging buffer of max_words words; a SEND write builds the head
 //    (U from this leaf's number and dst, the digits of dst, the tag, the length) and puts head,
-//    data and (the room of) the CRC into the send FIFO of kCm5NiSendWords words in one cycle, if
+//    data and (the room of) the CRC into the send FIFO (the config's ni.send_words) in one cycle, if
 //    all of them fit (else refused); the FIFO frees a message's words when its last flit has left.
 //    The CRC word is made as the message leaves, W bits per flit of each word (MSB first: the word
 //    is in hand while its flits go LSB first), not by a word-wide chain at SEND: the same words
-//    leave, about a quarter of the NI's logic less;
+//    leave, about a quarter of the NI's logic less (and its longest path gone);
 //  - a flit leaves per cycle while the NI holds a credit (the credit arriving in the same cycle
-//    counts); the receive FIFO of kCm5NiRecvWords words returns a credit in the cycle a flit
+//    counts); the receive FIFO (ni.recv_words) returns a credit in the cycle a flit
 //    arrives while every flit the network may still send has room (flits held + credits out
 //    <= the FIFO), the model's rule; a message leaves the FIFO when its last data word is read;
 //  - CRC checked on arrival (ok or not; the chips tell primary from secondary; each finished word
