@@ -185,7 +185,7 @@ GeneratedDesign emit_cm5_machine(const Cm5MachineConfig& cfg) {
   Cm5DataParams right = cfg.data.cm5;
   right.seed = (right.seed + 1) & 0xFFFFu;
   d.files.emplace_back("cm5data_network_r.v", emit_cm5data_network_module(right, "cm5data_network_r"));
-  d.files.emplace_back("cm5data_ni.v", emit_cm5data_ni_module(cfg.data.cm5, kCm5NiSendWords));
+  d.files.emplace_back("cm5data_ni.v", emit_cm5data_ni_module(cfg.data.cm5, cm5_ni_send_words(cfg.data.cm5)));
   for (auto& f : emit_cm5ctl(cfg.ctl).files) {
     if (is_meta(f.first)) continue;
     if (std::any_of(d.files.begin(), d.files.end(), [&](const auto& g) { return g.first == f.first; }))

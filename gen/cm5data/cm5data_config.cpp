@@ -15,7 +15,7 @@ Cm5DataConfig cm5data_config(const NetworkConfig& env) {
   const json& o = env.section;
   const std::string w = env.where + ": cm5data";
   config_fields::reject_unknown(o, {"height", "parents", "link_bits", "max_words", "buffer_words", "seed", "mapped_out",
-                                       "mapped_out_leaves", "partitions", "fault", "slots"}, w);
+                                       "mapped_out_leaves", "partitions", "fault", "slots", "ni"}, w);
   Cm5DataParams& p = cfg.cm5;
   p.height = get_int(o, "height", p.height, w);
   p.link_bits = get_int(o, "link_bits", p.link_bits, w);
@@ -93,6 +93,16 @@ Cm5DataConfig cm5data_config(const NetworkConfig& env) {
       p.partitions.push_back(q);
     }
   }
+  if (o.contains("ni")) {
+    const json& v = o["ni"];
+    const std::string wn = w + ": ni";
+    if (!v.is_object()) throw ConfigError(wn + " must be an object {\"send_words\", \"recv_words\"}, got " + v.dump());
+    config_fields::reject_unknown(v, {"send_words", "recv_words"}, wn);
+    p.ni_send_words = get_int(v, "send_words", p.ni_send_words, wn);
+    p.ni_recv_words = get_int(v, "recv_words", p.ni_recv_words, wn);
+    if (v.contains("send_words") && p.ni_send_words == 0)
+      throw ConfigError(wn + ": send_words = 0 is not allowed (a power of 2, 8..64; leave it out for the default)");
+  }
   if (o.contains("fault")) {
     const json& v = o["fault"];
     const std::string wf = w + ": fault";
@@ -140,6 +150,12 @@ std::string config_to_json(const Cm5DataConfig& cfg) {
     json m = json::array();
     for (const Cm5DataPartition& q : p.partitions) m.push_back({{"level", q.level}, {"node", q.node}});
     j["cm5data"]["partitions"] = m;
+  }
+  if (p.ni_send_words != 0 || p.ni_recv_words != Cm5DataParams{}.ni_recv_words) {
+    json n = json::object();
+    if (p.ni_send_words != 0) n["send_words"] = p.ni_send_words;
+    n["recv_words"] = p.ni_recv_words;
+    j["cm5data"]["ni"] = n;
   }
   if (p.fault.on)
     j["cm5data"]["fault"] = {{"chip", p.fault.chip}, {"port", p.fault.port}, {"flit", p.fault.flit}, {"mask", p.fault.mask}};

@@ -43,19 +43,22 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   const uint32_t N = p.leaves();
   const int MAXW = p.max_words;
   const Cm5DataWidths w = cm5_widths(p, 0);
-  const int SW = send_words, RC = kCm5NiRecvWords;
+  const int SW = send_words, RC = p.ni_recv_words;
   if (SW < 8 || SW > 64 || (SW & (SW - 1)) != 0 || SW < p.message_words(p.max_words))
     throw ConfigError("cm5data NI: send FIFO of " + std::to_string(SW) +
                       " words (a power of 2, 8..64, holding the longest message)");
   const int SA = clog2(SW), RA = clog2(RC);
   const int OW = clog2(static_cast<uint64_t>(RC * FPW) + 1);
   const int FPWL = clog2(static_cast<uint64_t>(FPW)), WL = clog2(static_cast<uint64_t>(W));
+  const int SB = std::max(1, clog2(static_cast<uint64_t>(FPW) + 1));  // bits of the receive CRC's steps
   const int DB = 2 * H;  // destination bits
   // A 4-bit signal as `bits` bits (the send FIFO's indices and counts are clog2(SW) wide).
   auto fit = [](const std::string& sig, int bits) {
     return bits < 4 ? sig + "[" + S(bits - 1) + ":0]" : bits == 4 ? sig : "{" + S(bits - 4) + "'d0, " + sig + "}";
   };
   const int XW = std::max(SA, 4);
+  // A 3-bit signal as RA bits (RA >= 3: the receive FIFO holds at least 8 words).
+  auto ra3 = [&](const std::string& sig) { return RA > 3 ? "{{" + S(RA - 3) + "{1'b0}}, " + sig + "}" : sig; };
   std::string mapped(N, '0');
   for (uint32_t x : p.mapped_out_leaves) mapped[N - 1 - x] = '1';
   VerilogWriter v;
@@ -99,7 +102,6 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("output wire net_rx_credit");
   v.end_ports();
   v.line("localparam integer W = " + S(W) + ";");
-  v.line("localparam integer MAXW = " + S(MAXW) + ";  // data words of the longest message");
   v.line("localparam [3:0] MAXW4 = 4'd" + S(MAXW) + ";");
   v.line("localparam integer SW = " + S(SW) + ";    // send FIFO words");
   v.line("localparam integer RW = " + S(w.remain) + ";    // flit index bits of a message");
@@ -116,6 +118,18 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("localparam [" + S(DB - 1) + ":0] ME = LEAF[" + S(DB - 1) + ":0];");
   v.line();
   emit_cm5data_functions(v, H, true);
+  v.comment("CRC-32 (0x04C11DB7, MSB first) of W more bits (a flit's worth of a word, MSB first).");
+  v.line("function [31:0] crc32f;");
+  v.line("  input [31:0] c;");
+  v.line("  input [W-1:0] d;");
+  v.line("  integer b;");
+  v.line("  reg [31:0] x;");
+  v.line("  begin");
+  v.line("    x = c;");
+  v.line("    for (b = W - 1; b >= 0; b = b - 1) x = {x[30:0], 1'b0} ^ ((d[b] ^ x[31]) ? 32'h04C11DB7 : 32'h00000000);");
+  v.line("    crc32f = x;");
+  v.line("  end");
+  v.line("endfunction");
   v.line();
   // Register decode from the table.
   v.comment("Register decode (gen/cm5data/cm5data_ni_regmap.h).");
@@ -162,13 +176,6 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
     v.line("wire addr_err = MAPPED[ME] || !dst_in || !dst_part;");
   }
   v.line("wire [31:0] nethead = " + cm5_head_word_verilog(H, "ME", "dst", "wdata[23:20]", "wdata[24]", "scnt[2:0]") + ";");
-  v.line("reg [31:0] scrc;");
-  v.line("integer k;");
-  v.line("always @(*) begin");
-  v.line("  scrc = crc32w(32'hFFFFFFFF, nethead & HMASK);");
-  v.line("  for (k = 0; k < MAXW; k = k + 1)");
-  v.line("    if (k[3:0] < scnt) scrc = crc32w(scrc, stg[k]);");
-  v.line("end");
   v.line("wire [3:0] slen = scnt + 4'd2;  // the message's words");
   v.line("wire [" + S(32 * SW - 1) + ":0] sflat;");
   v.line("wire [31:0] shead = sflat[srp*32 +: 32];");
@@ -182,8 +189,18 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   if (w.remain > SA) v.line("wire unused_twi = ^twi[RW-1:" + S(SA) + "];");
   v.line("wire [31:0] tword = sflat[tslot*32 +: 32];");
   v.line("wire [RW-1:0] tpos = tflit & POS_M;");
-  v.line("wire [31:0] tsh = tword >> {tpos, " + S(WL) + "'d0};");
+  v.comment("The CRC word is made as the message leaves (the send FIFO keeps its place, unwritten): each");
+  v.comment("flit of the head and data words steps the CRC by W bits of its word, MSB first (the word is");
+  v.comment("in hand, its flits go LSB first), so the CRC is whole when the CRC word's first flit leaves.");
+  v.line("reg [31:0] tcrc;");
+  v.line("wire tin_crc = tflit >= ftotal - FPW_R;  // the front message's CRC word");
+  v.line("wire [31:0] tcw = tflit < FPW_R ? (tword & HMASK) : tword;");
+  v.line("wire [31:0] tmsb = tcw >> {POS_M - tpos, " + S(WL) + "'d0};");
+  v.line("wire [31:0] tsh = (tin_crc ? tcrc : tword) >> {tpos, " + S(WL) + "'d0};");
+  if (W < 32) v.line("wire unused_tmsb = ^tmsb[31:W];");
   if (W < 32) v.line("wire unused_tsh = ^tsh[31:W];");
+  v.line("always @(posedge clk)");
+  v.line("  if (send && !tin_crc) tcrc <= crc32f(tflit == {RW{1'b0}} ? 32'hFFFFFFFF : tcrc, tmsb[W-1:0]);");
   v.line("wire unused_shead = ^shead[31:3];");
   v.line("wire tlast = send && tflit + 1'b1 == ftotal;");
   v.comment("Room counts the words of a message whose last flit leaves in this cycle as free.");
@@ -201,7 +218,7 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("wire [" + S(XW - 1) + ":0] slenx = " + fit("slen", XW) + ";");
   v.line("wire [" + S(SA - 1) + ":0] di = off - 1'b1;");
   v.line("always @(posedge clk)");
-  v.line("  if (commit && offx < slenx) word <= offx == " + S(XW) + "'d0 ? nethead : offx == slenx - 1'b1 ? scrc : stg[di];");
+  v.line("  if (commit && offx < slenx - 1'b1) word <= offx == " + S(XW) + "'d0 ? nethead : stg[di];");
   v.line("assign sflat[gi*32 +: 32] = word;");
   v.close("end");
   v.line("endgenerate");
@@ -245,7 +262,17 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("reg [RW-1:0] rflit, rtotal;");
   v.line("reg [7:0] units;     // whole messages held");
   v.line("reg [3:0] rtag;");
-  v.line("reg [31:0] rcrc;");
+  v.comment("The CRC check steps each finished head or data word into rcrc W bits a cycle, MSB first,");
+  v.comment("while the next word's flits arrive (a word takes at least FPW cycles), so the CRC is whole");
+  v.comment("when the CRC word is in: one W-bit step instead of a word-wide CRC per word.");
+  v.line("reg [31:0] rcrc;   // the CRC of the words stepped in so far");
+  v.line("reg [31:0] rpend;  // the last finished head or data word");
+  v.line("reg [" + S(SB - 1) + ":0] rsteps;  // its steps still to go");
+  v.line("localparam [" + S(SB - 1) + ":0] FPW_S = " + S(SB) + "'d" + S(FPW) + ";");
+  v.line("wire [31:0] rchunk = rpend >> {rsteps - 1'b1, " + S(WL) + "'d0};");
+  if (W < 32) v.line("wire unused_rchunk = ^rchunk[31:W];");
+  v.line("wire [31:0] rstep = crc32f(rcrc, rchunk[W-1:0]);");
+  v.line("wire [31:0] rcrc_now = rsteps != " + S(SB) + "'d0 ? rstep : rcrc;  // whole when the CRC word is in");
   if (W < 32) v.line("reg [31-W:0] racc;");
   v.line("wire rin = net_rx_valid;");
   v.line(W < 32 ? "wire [31:0] rword = {net_rx_data, racc};" : "wire [31:0] rword = net_rx_data;");
@@ -260,10 +287,10 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("wire [31:0] rhead = rmem[rrel];");
   v.line("wire unused_rhead = ^{rhead[31:12], rhead[7:4]};");
   v.line("wire rvalid = units != 8'd0;");
-  v.line("wire [" + S(RA - 1) + ":0] rdi = rrel + {{" + S(RA - 3) + "{1'b0}}, ridx} + 1'b1;");
+  v.line("wire [" + S(RA - 1) + ":0] rdi = rrel + " + ra3("ridx") + " + 1'b1;");
   v.line("wire rlast = ridx + 3'd1 == rhead[2:0];");
   v.line("wire release_msg = rd_data && rvalid && rlast;");
-  v.line("wire [" + S(RA - 1) + ":0] rlen = {{" + S(RA - 3) + "{1'b0}}, rhead[2:0]} + " + S(RA) + "'d2;");
+  v.line("wire [" + S(RA - 1) + ":0] rlen = " + ra3("rhead[2:0]") + " + " + S(RA) + "'d2;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    rwp <= 0;");
@@ -278,6 +305,8 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("    units <= 8'd0;");
   v.line("    rtag <= 4'd0;");
   v.line("    rcrc <= 32'd0;");
+  v.line("    rpend <= 32'd0;");
+  v.line("    rsteps <= " + S(SB) + "'d0;");
   if (W < 32) v.line("    racc <= {(32-W){1'b0}};");
   v.line("  end else begin");
   v.line("    occ <= occ_in - (release_msg ? {{(OW-" + S(RA) + "){1'b0}}, rlen} * FPW_O : {OW{1'b0}});");
@@ -287,14 +316,21 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("      rtotal <= total_now;");
   v.line("      rflit <= rmsg_end ? {RW{1'b0}} : rflit + 1'b1;");
   v.line("    end");
+  v.line("    if (rsteps != " + S(SB) + "'d0) begin");
+  v.line("      rcrc <= rstep;");
+  v.line("      rsteps <= rsteps - 1'b1;");
+  v.line("    end");
   v.line("    if (rhead_end) begin");
   v.line("      rtag <= rword[11:8];");
   v.line("      rhpos <= rwp;");
-  v.line("      rcrc <= crc32w(32'hFFFFFFFF, rword & HMASK);");
+  v.line("      rcrc <= 32'hFFFFFFFF;");
+  v.line("      rpend <= rword & HMASK;");
+  v.line("      rsteps <= FPW_S;");
   v.line("    end else if (rword_end && !rmsg_end) begin");
-  v.line("      rcrc <= crc32w(rcrc, rword);");
+  v.line("      rpend <= rword;");
+  v.line("      rsteps <= FPW_S;");
   v.line("    end");
-  v.line("    if (rmsg_end) okmem[rhpos] <= rword == rcrc;");
+  v.line("    if (rmsg_end) okmem[rhpos] <= rword == rcrc_now;");
   v.line("    if (rword_end) begin");
   v.line("      rmem[rwp] <= rword;");
   v.line("      rwp <= rwp + 1'b1;");
@@ -349,7 +385,7 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("    end");
   v.line("    if (send && tflit == {RW{1'b0}}) c_sent <= c_sent + 32'd1;");
   v.line("    if (rmsg_end) c_recv <= c_recv + 32'd1;");
-  v.line("    if (rmsg_end && rword != rcrc) c_crc <= c_crc + 32'd1;");
+  v.line("    if (rmsg_end && rword != rcrc_now) c_crc <= c_crc + 32'd1;");
   v.line("  end");
   v.line("end");
   v.line();
@@ -429,7 +465,7 @@ GeneratedDesign emit_cm5data_ni(const Cm5DataConfig& cfg) {
   v.line("endgenerate");
   v.close("endmodule");
   auto it = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
-  it = d.files.insert(it, {"cm5data_ni.v", emit_cm5data_ni_module(p, kCm5NiSendWords)});
+  it = d.files.insert(it, {"cm5data_ni.v", emit_cm5data_ni_module(p, cm5_ni_send_words(p))});
   d.files.insert(it + 1, {"cm5data_ni_net.v", v.text()});
   d.top = "cm5data_ni_net";
   for (auto& f : d.files)

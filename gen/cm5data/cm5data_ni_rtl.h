@@ -6,14 +6,18 @@
 //
 // As built (the same choices as the model's NI, sim/cm5data/cm5data_ni.h, one side):
 //  - the data words go into a staging buffer of max_words words; a SEND write builds the head
-//    (U from this leaf's number and dst, the digits of dst, the tag, the length) and the CRC and
-//    puts head, data and CRC into the send FIFO of kCm5NiSendWords words in one cycle, if all of
-//    them fit (else refused); the FIFO frees a message's words when its last flit has left;
+//    (U from this leaf's number and dst, the digits of dst, the tag, the length) and puts head,
+//    data and (the room of) the CRC into the send FIFO (the config's ni.send_words) in one cycle, if
+//    all of them fit (else refused); the FIFO frees a message's words when its last flit has left.
+//    The CRC word is made as the message leaves, W bits per flit of each word (MSB first: the word
+//    is in hand while its flits go LSB first), not by a word-wide chain at SEND: the same words
+//    leave, about a quarter of the NI's logic less (and its longest path gone);
 //  - a flit leaves per cycle while the NI holds a credit (the credit arriving in the same cycle
-//    counts); the receive FIFO of kCm5NiRecvWords words returns a credit in the cycle a flit
+//    counts); the receive FIFO (ni.recv_words) returns a credit in the cycle a flit
 //    arrives while every flit the network may still send has room (flits held + credits out
 //    <= the FIFO), the model's rule; a message leaves the FIFO when its last data word is read;
-//  - CRC checked on arrival (ok or not; the chips tell primary from secondary), tag mask and
+//  - CRC checked on arrival (ok or not; the chips tell primary from secondary; each finished word
+//    stepped into the CRC W bits a cycle while the next word arrives), tag mask and
 //    sticky interrupt, counters (sent, received, refused, interrupts, CRC errors, address errors);
 //  - leaves mapped out of the address space (mapped_out_leaves) are straps: a SEND to one, or
 //    any SEND at one, is an address error.
@@ -25,7 +29,9 @@
 namespace cmnet {
 
 constexpr int kCm5NiSendWords = 8;   // send FIFO words (the model NI's default)
-constexpr int kCm5NiRecvWords = 16;  // receive FIFO words
+constexpr int kCm5NiRecvWords = 16;  // receive FIFO words (the default of the config's ni.recv_words)
+// The NI's send FIFO words where no board sets them: the config's ni.send_words, else kCm5NiSendWords.
+inline int cm5_ni_send_words(const Cm5DataParams& p) { return p.ni_send_words ? p.ni_send_words : kCm5NiSendWords; }
 
 // The network head word as a Verilog expression: {digits of dst[12 +: 2h], tag[11:8], U[7:4] =
 // climb(me, dst), mark[3], len[2:0]} (climb from emit_cm5data_functions). The one place the RTL
@@ -33,7 +39,8 @@ constexpr int kCm5NiRecvWords = 16;  // receive FIFO words
 std::string cm5_head_word_verilog(int height, const std::string& me, const std::string& dst, const std::string& tag,
                                   const std::string& mark, const std::string& len);
 // The module cm5data_ni (parameter LEAF: the leaf it sits at), its send FIFO of `send_words`
-// words (a power of 2, 8..64; the stream board's holds several messages).
+// words (a power of 2, 8..64; the stream board's holds several messages), its receive FIFO of
+// p.ni_recv_words words.
 std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words = kCm5NiSendWords);
 // The network's design (emit_cm5data) with cm5data_ni.v and cm5data_ni_net.v (the network's
 // leaves each behind a cm5data_ni, every NI's bus a port: addr[x*4 +: 4], wdata[x*32 +: 32],

@@ -177,6 +177,15 @@ void validate(const Cm5DataParams& p, const std::string& where) {
   check_range(where, "max_words", p.max_words, 1, 5);
   check_range(where, "buffer_words", p.buffer_words, 1, 16);
   check_range(where, "slots", p.slots, 0, 8);
+  // The NI's FIFOs: a power of 2 (its pointers wrap), 8..64, and the longest message must fit.
+  auto check_fifo = [&](const std::string& field, int words) {
+    if (words < 8 || words > 64 || (words & (words - 1)) != 0 || words < p.message_words(p.max_words))
+      throw ConfigError(where + ": " + field + " = " + std::to_string(words) +
+                        " is not allowed (a power of 2, 8..64, at least the longest message: " +
+                        std::to_string(p.message_words(p.max_words)) + " words)");
+  };
+  if (p.ni_send_words != 0) check_fifo("ni.send_words", p.ni_send_words);
+  check_fifo("ni.recv_words", p.ni_recv_words);
   if (!p.profile.empty()) {
     if (p.profile != "cm5" && p.profile != "full")
       throw ConfigError(where + ": parents = \"" + p.profile +

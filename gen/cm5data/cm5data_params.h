@@ -84,6 +84,12 @@ struct Cm5DataParams {
   // partition's own messages climb no higher than its root and share no chip with another's.
   std::vector<Cm5DataPartition> partitions;
   Cm5DataFault fault;                   // a bad link (off by default)
+  // The network interfaces' FIFOs (cm5data_ni; the config's optional "ni" object), in 32-bit
+  // words, each a power of 2 holding the longest message: their size on the board is what the
+  // NIs cost (flip-flops). send_words 0: the default (the NI test harness's 8; the stream board's 8
+  // of the longest messages, at most 64).
+  int ni_send_words = 0;
+  int ni_recv_words = 16;
 
   static constexpr int kMaxHeight = 7;  // 16,384 leaves, the largest CM-5 built
   static constexpr int kChildPorts = 4;

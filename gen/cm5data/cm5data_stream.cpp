@@ -34,7 +34,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
            "(units as gen/cm5data/cm5data_stream.h describes).",
            {{"height h", S(H)}, {"leaves N", S(N)}, {"link_bits W", S(W)}, {"max_words", S(p.max_words)},
             {"buffer_words", S(p.buffer_words)}, {"NI send FIFO words", S(SW)},
-            {"NI receive FIFO words", S(kCm5NiRecvWords)}});
+            {"NI receive FIFO words", S(p.ni_recv_words)}});
   v.open("module cm5data_stream (");
   for (const std::string& d : stream_port_declarations(
            NCNT, "leaf x: accepted, delivered, interrupts, address errors at 128x; held; last arrival; the chips'"))
@@ -444,6 +444,7 @@ uint32_t cm5_stream_recv_head(bool crc_ok, bool fell, int tag, int len, int side
 }
 
 int cm5_stream_send_words(const Cm5DataParams& p) {
+  if (p.ni_send_words) return p.ni_send_words;
   int w = 8;
   while (w < 8 * p.message_words(p.max_words) && w < 64) w *= 2;
   return w;
@@ -488,6 +489,7 @@ StreamBoardSpec cm5data_stream_spec(const Cm5DataConfig& cfg) {
                    {"seed", S(p.seed)},
                    {"chips", S(p.total_chips())},
                    {"ni_send_words", S(cm5_stream_send_words(p))}};
+  if (p.ni_recv_words != kCm5NiRecvWords) s.info.params.push_back({"ni_recv_words", S(p.ni_recv_words)});
   s.info.regions = {"network"};
   for (uint32_t x = 0; x < p.leaves(); ++x) {
     s.info.counters.push_back({"leaf" + S(x) + ".accepted", CounterKind::In, 0});

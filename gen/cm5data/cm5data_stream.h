@@ -67,7 +67,8 @@ std::vector<uint32_t> cm5_stream_access_unit(uint32_t reg, int side, bool write,
 inline bool cm5_stream_is_reply(uint32_t word0) { return (word0 >> 31) == 0; }
 // A delivered message's head (RECV_HEAD with the side): as the model's delivery would read.
 uint32_t cm5_stream_recv_head(bool crc_ok, bool fell, int tag, int len, int side);
-// The NIs' send FIFO words on the board: a power of 2 holding 8 of the longest messages (at most 64).
+// The NIs' send FIFO words on the board: the config's ni.send_words, else a power of 2 holding 8 of the
+// longest messages (at most 64).
 int cm5_stream_send_words(const Cm5DataParams& p);
 // The pacer: leaf g's accumulator phase, and the first cycle (counted from the PACE write, the
 // first cycle after it being 0) at which message k (0, 1, ...) of an NI may start at `rate`/65536

@@ -106,8 +106,8 @@ Cm5MachineRun run_cm5_machine_model(const Cm5MachineConfig& cfg, const Cm5Machin
   const int WC = cfg.ctl.p.word_bits;
   // The NIs as the RTL block builds them (its send and receive FIFOs).
   Cm5DataNiConfig nc;
-  nc.send_words = kCm5NiSendWords;
-  nc.recv_flits = kCm5NiRecvWords * dp.flits_per_word();
+  nc.send_words = cm5_ni_send_words(dp);
+  nc.recv_flits = dp.ni_recv_words * dp.flits_per_word();
   Cm5DataParams right = dp;
   right.seed = (right.seed + 1) & 0xFFFFu;
   Cm5DataNetwork nets[2] = {Cm5DataNetwork(dp), Cm5DataNetwork(right)};

@@ -42,7 +42,7 @@ class Cm5NiModelRegs {
       case cm5nimap::index("STATUS"):
         return (f_refused_ ? 1u << 31 : 0u) | (f_addr_ ? 1u << 30 : 0u) | (f_ovf_ ? 1u << 29 : 0u) |
                (ni_.interrupt ? 1u << 28 : 0u) | (static_cast<uint32_t>(ni_.recv_messages(side)) << 16) |
-               (static_cast<uint32_t>(kCm5NiSendWords - ni_.send_words(side)) << 8) |
+               (static_cast<uint32_t>(cm5_ni_send_words(p_) - ni_.send_words(side)) << 8) |
                static_cast<uint32_t>(ni_.send_words(side));
       case cm5nimap::index("RECV_LEVEL"):
         return (static_cast<uint32_t>(ni_.recv_messages(side)) << 16) | static_cast<uint32_t>(ni_.recv_flits(side));

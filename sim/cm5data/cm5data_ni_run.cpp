@@ -41,8 +41,8 @@ std::vector<Cm5NiRead> run_cm5data_ni_model(const Cm5DataParams& p, const std::v
   const uint32_t N = p.leaves();
   check_script(N, script, cycles);
   Cm5DataNiConfig nc;
-  nc.send_words = kCm5NiSendWords;
-  nc.recv_flits = kCm5NiRecvWords * p.flits_per_word();
+  nc.send_words = cm5_ni_send_words(p);
+  nc.recv_flits = p.ni_recv_words * p.flits_per_word();
   Cm5DataNetwork net(p);
   std::vector<Cm5DataNi> nis;
   for (uint32_t x = 0; x < N; ++x) nis.emplace_back(p, x, nc);

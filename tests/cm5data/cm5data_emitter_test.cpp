@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "gen/cm5data/cm5data_stream.h"
 #include "gen/core/errors.h"
 #include "gen/core/process.h"
 #include "tests/core/emitter_checks.h"
@@ -73,6 +74,19 @@ TEST(Cm5DataConfig, BadConfigsGiveClearErrors) {
   EXPECT_NE(config_error(R"({"height": 2, "fault": {"chip": 0, "flit": 9, "mask": 0}})").find("fault.mask = 0 out of range 1..15"),
             std::string::npos);
   EXPECT_NE(config_error(R"({"fault": {"chip": 0, "bit": 1}})").find("unknown field 'bit'"), std::string::npos);
+  // The NIs' FIFO sizes.
+  const std::string nr = config_error(R"({"ni": {"recv_words": 12}})");
+  EXPECT_NE(nr.find("net.json: cm5data: ni.recv_words = 12 is not allowed (a power of 2, 8..64, at least the longest "
+                    "message: 7 words)"),
+            std::string::npos)
+      << nr;
+  EXPECT_NE(config_error(R"({"ni": {"send_words": 4, "recv_words": 8}})").find("ni.send_words = 4 is not allowed"),
+            std::string::npos);
+  EXPECT_NE(config_error(R"({"ni": {"send_words": 128}})").find("ni.send_words = 128 is not allowed"), std::string::npos);
+  EXPECT_NE(config_error(R"({"ni": {"send_words": 0}})").find("ni: send_words = 0 is not allowed"), std::string::npos);
+  EXPECT_NE(config_error(R"({"ni": {"sides": 1}})").find("unknown field 'sides'"), std::string::npos);
+  EXPECT_NE(config_error(R"({"ni": 8})").find("ni must be an object"), std::string::npos);
+  EXPECT_EQ(config_error(R"({"max_words": 1, "ni": {"send_words": 8, "recv_words": 8}})"), "(accepted)");
 }
 
 TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
@@ -92,6 +106,33 @@ TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
   EXPECT_EQ(c.cm5.fault.mask, 6u);
   // Without them the canonical JSON (and so the Verilog) is what it was.
   EXPECT_EQ(config_to_json(a).find("mapped_out"), std::string::npos);
+  EXPECT_EQ(config_to_json(a).find("\"ni\""), std::string::npos);
+  const Cm5DataConfig n = parse_cm5data_config(
+      R"({"network": "cm5data", "name": "x", "cm5data": {"height": 1, "ni": {"send_words": 16, "recv_words": 8}}})", "n");
+  EXPECT_EQ(n.cm5.ni_send_words, 16);
+  EXPECT_EQ(n.cm5.ni_recv_words, 8);
+  EXPECT_EQ(config_to_json(parse_cm5data_config(config_to_json(n), "m")), config_to_json(n));
+}
+
+// The smallest board's example (gen/examples/cm5data_4_board.json): one chip per network, NIs of
+// 8-word FIFOs on the stream board.
+TEST(Cm5DataConfig, SmallBoardExampleSetsTheNiFifos) {
+  const std::string path = std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5data_4_board.json";
+  const Cm5DataConfig c = parse_cm5data_config(slurp(path), path);
+  EXPECT_EQ(c.cm5.leaves(), 4u);
+  EXPECT_EQ(cm5_stream_send_words(c.cm5), 8);
+  EXPECT_EQ(config_to_json(parse_cm5data_config(config_to_json(c), "again")), config_to_json(c));
+  const GeneratedDesign d = emit_cm5data_stream(c);
+  EXPECT_NE(file_of(d, "cm5data_ni.v").find("//   send FIFO words = 8\n//   receive FIFO words = 8\n"), std::string::npos);
+  EXPECT_NE(file_of(d, "cm5data_stream.v").find("//   NI send FIFO words = 8\n//   NI receive FIFO words = 8\n"),
+            std::string::npos);
+  // The default board's NIs keep their 64-word send and 16-word receive FIFOs.
+  Cm5DataConfig def = c;
+  def.cm5.ni_send_words = 0;
+  def.cm5.ni_recv_words = 16;
+  EXPECT_EQ(cm5_stream_send_words(def.cm5), 64);
+  EXPECT_NE(file_of(emit_cm5data_stream(def), "cm5data_ni.v").find("//   send FIFO words = 64\n//   receive FIFO words = 16\n"),
+            std::string::npos);
 }
 
 TEST(Cm5DataParams, DerivedFiguresOfTheCm5Profile) {

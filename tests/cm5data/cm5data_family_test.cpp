@@ -27,7 +27,7 @@ TEST(Cm5Family, RegisteredWithItsPatterns) {
 }
 
 TEST(Cm5Family, ExamplesLoadEmitAndRoundTrip) {
-  for (const char* ex : {"cm5data_16.json", "cm5data_64_full.json", "cm5data_paper.json"}) {
+  for (const char* ex : {"cm5data_16.json", "cm5data_64_full.json", "cm5data_paper.json", "cm5data_4_board.json"}) {
     const Family* f = nullptr;
     const NetworkConfig cfg = load_network(example(ex), &f);
     ASSERT_EQ(f->name(), "cm5data");

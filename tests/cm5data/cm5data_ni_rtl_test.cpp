@@ -225,6 +225,71 @@ TEST(Cm5NiRtl, RandomScriptMatchesTheModel) {
   }
 }
 
+// The NI's FIFO sizes are config fields (ni.send_words, ni.recv_words: what the NIs cost on a board):
+// a 16-word send FIFO and an 8-word receive FIFO (one longest message) under the random script.
+TEST(Cm5NiRtl, OtherFifoSizesMatchTheModel) {
+  Cm5DataConfig c = cfg(8);
+  c.cm5.ni_send_words = 16;
+  c.cm5.ni_recv_words = 8;
+  const std::string v = emit_cm5data_ni_module(c.cm5, cm5_ni_send_words(c.cm5));
+  EXPECT_NE(v.find("//   send FIFO words = 16\n//   receive FIFO words = 8\n"), std::string::npos);
+  const Script s = random_script(4, 23, 2000);
+  const auto model = run_cm5data_ni_model(c.cm5, s.acc, end_of(s));
+  const auto rtl = run_cm5data_ni_rtl(c, s.acc, end_of(s));
+  expect_same(rtl, model);
+  uint64_t sent = 0, recv = 0, refused = 0;
+  uint32_t most_flits = 0, most_send = 0;
+  for (uint32_t x = 0; x < 4; ++x) {
+    sent += values(model, x, index("CNT_SENT")).back();
+    recv += values(model, x, index("CNT_RECEIVED")).back();
+    refused += values(model, x, index("CNT_REFUSED")).back();
+    for (uint32_t l : values(model, x, index("RECV_LEVEL"))) most_flits = std::max(most_flits, l & 0xFFFFu);
+    for (uint32_t st : values(model, x, index("STATUS"))) most_send = std::max(most_send, st & 0xFFu);
+  }
+  EXPECT_GT(sent, 50u);
+  EXPECT_GT(refused, 0u);
+  EXPECT_EQ(recv, sent);
+  EXPECT_LE(most_flits, 8u * 4u);  // 8 words of 4 flits
+  EXPECT_GT(most_send, 8u);        // the send FIFO held more than the default's 8 words
+  EXPECT_LE(most_send, 16u);
+}
+
+// A bad link (the config's fault: leaf 1's link into the chip flips a bit of a data flit): the
+// receiving NIs' CRC check (each word stepped in W bits a cycle) says not ok and counts it, as the
+// model's NI does.
+TEST(Cm5NiRtl, BadLinkGivesCrcErrors) {
+  Cm5DataConfig c = cfg(8);
+  c.cm5.fault.on = true;
+  c.cm5.fault.chip = 0;
+  c.cm5.fault.port = 1;
+  c.cm5.fault.flit = 5;
+  c.cm5.fault.mask = 2;
+  Script s;
+  s.send(1, 0, 0, {1, 2, 3});
+  s.send(1, 2, 0, {4});
+  s.send(3, 0, 0, {5, 6});  // a good link
+  for (int k = 0; k < 80; ++k) s.r(0, index("RECV_LEVEL"));
+  const uint64_t t0 = s.next[0];  // every message is in by then
+  for (uint32_t x : {0u, 2u}) {
+    for (int m = 0; m < 2; ++m) {
+      s.r(x, index("RECV_HEAD"), t0);
+      for (int k = 0; k < 3; ++k) s.r(x, index("RECV_DATA"));
+    }
+    s.all(x);
+  }
+  const auto model = run_cm5data_ni_model(c.cm5, s.acc, end_of(s));
+  const auto rtl = run_cm5data_ni_rtl(c, s.acc, end_of(s));
+  expect_same(rtl, model);
+  EXPECT_EQ(values(model, 0, index("CNT_CRC_ERRORS")).back(), 1u);
+  EXPECT_EQ(values(model, 2, index("CNT_CRC_ERRORS")).back(), 1u);
+  EXPECT_EQ(values(model, 0, index("CNT_RECEIVED")).back(), 2u);
+  int bad = 0, good = 0;
+  for (uint32_t h : values(model, 0, index("RECV_HEAD")))
+    if (h >> 31) (h & (1u << 30)) ? ++good : ++bad;
+  EXPECT_GT(bad, 0);
+  EXPECT_GT(good, 0);
+}
+
 TEST(Cm5NiRtl, MappedOutLeafGivesAddressErrors) {
   const Cm5DataConfig c = cfg(8, {3});
   Script s;
