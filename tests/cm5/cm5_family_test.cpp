@@ -36,7 +36,7 @@ nlohmann::json summary(const fs::path& out) {
   return nlohmann::json::parse(last);
 }
 
-TEST(Cm5Family, SimOnTheModelEveryPattern) {
+TEST(Cm5MachineFamily, SimOnTheModelEveryPattern) {
   const fs::path dir = testing_checks::temp_dir("cm5-family");
   const NetworkConfig cfg = small(dir);
   const Family& f = find_family("cm5", "here");
@@ -60,7 +60,7 @@ TEST(Cm5Family, SimOnTheModelEveryPattern) {
   }
 }
 
-TEST(Cm5Family, SimOnTheRtlAgreesWithTheModel) {
+TEST(Cm5MachineFamily, SimOnTheRtlAgreesWithTheModel) {
   const fs::path dir = testing_checks::temp_dir("cm5-family-rtl");
   const NetworkConfig cfg = small(dir);
   const Family& f = find_family("cm5", "here");
@@ -93,7 +93,7 @@ TEST(Cm5Family, SimOnTheRtlAgreesWithTheModel) {
   EXPECT_GT(n, 10u);
 }
 
-TEST(Cm5Family, ExampleGenAndRefusals) {
+TEST(Cm5MachineFamily, ExampleGenAndRefusals) {
   const Family* f = nullptr;
   const NetworkConfig ex = load_network(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5_16.json", &f);
   ASSERT_NE(f, nullptr);
