@@ -57,30 +57,7 @@ std::string emit_tree(const Cm5ctlParams& p) {
   v.line("input  wire clk,");
   v.line("input  wire rst,");
   v.comment("Leaf j's processor port is bit j (field j) of each bus; see hw/cm5ctl/cm5ctl_leaf.v.");
-  v.line("input  wire [" + S(N - 1) + ":0] inj_valid,");
-  v.line("output wire [" + S(N - 1) + ":0] inj_ready,");
-  v.line("input  wire [" + S(N - 1) + ":0] inj_bcast,");
-  v.line("input  wire [" + S(N - 1) + ":0] inj_abstain,");
-  v.line("input  wire [" + S(2 * N - 1) + ":0] inj_kind,");
-  v.line("input  wire [" + S(3 * N - 1) + ":0] inj_comb,");
-  v.line("input  wire [" + S(N - 1) + ":0] inj_segmented,");
-  v.line("input  wire [" + S(N - 1) + ":0] inj_seg,");
-  v.line("input  wire [" + S(W * N - 1) + ":0] inj_data,");
-  v.line("input  wire [" + S(W * N - 1) + ":0] rd_count,  // each leaf's data network counter, for router-done");
-  v.line("input  wire [" + S(N - 1) + ":0] restart,  // resume a leaf's interface after a flush");
-  v.line("input  wire [" + S(2 * N - 1) + ":0] async_in,  // leaf j: bits 2j (async OR 0), 2j+1 (async OR 1, privileged)");
-  v.line("input  wire [" + S(N - 1) + ":0] hard_error_in,");
-  v.line("output wire [" + S(N - 1) + ":0] res_valid,");
-  v.line("output wire [" + S(N - 1) + ":0] res_bcast,");
-  v.line("output wire [" + S(2 * N - 1) + ":0] res_kind,");
-  v.line("output wire [" + S(3 * N - 1) + ":0] res_comb,");
-  v.line("output wire [" + S(W * N - 1) + ":0] res_data,");
-  v.line("output wire [" + S(N - 1) + ":0] res_ovf,");
-  v.line("output wire [" + S(N - 1) + ":0] res_err,");
-  v.line("output wire [" + S(N - 1) + ":0] res_abstained,");
-  v.line("output wire [" + S(2 * N - 1) + ":0] async_out,  // the partition's asynchronous ORs");
-  v.line("output wire [" + S(N - 1) + ":0] hard_error_out,  // the partition's hard-error OR");
-  v.line("output wire [" + S(N - 1) + ":0] halted,  // flushed, waiting for a restart");
+  cm5ctl_processor_ports(v, N, W, true);
   v.line("output wire [" + S(N - 1) + ":0] aligned,  // the alignment packet has come (alignment = 1; else from reset)");
   v.comment("Fault injection (tie to 0): flip_up[K] (flip_down[K]) inverts wire 0 of link up_K (down_K) while high.");
   v.line("input  wire [" + S(2 * N - 1) + ":2] flip_up,");
@@ -315,6 +292,34 @@ std::string cm5ctl_manifest_json(const Cm5ctlConfig& cfg) {
   j["init_cycles"] = p.init_cycles();
   j["leaf_partition"] = t.part;
   return j.dump(2) + "\n";
+}
+
+void cm5ctl_processor_ports(VerilogWriter& v, int N, int W, bool rd_count) {
+  v.line("input  wire [" + S(N - 1) + ":0] inj_valid,");
+  v.line("output wire [" + S(N - 1) + ":0] inj_ready,");
+  v.line("input  wire [" + S(N - 1) + ":0] inj_bcast,");
+  v.line("input  wire [" + S(N - 1) + ":0] inj_abstain,");
+  v.line("input  wire [" + S(2 * N - 1) + ":0] inj_kind,");
+  v.line("input  wire [" + S(3 * N - 1) + ":0] inj_comb,");
+  v.line("input  wire [" + S(N - 1) + ":0] inj_segmented,");
+  v.line("input  wire [" + S(N - 1) + ":0] inj_seg,");
+  v.line("input  wire [" + S(W * N - 1) + ":0] inj_data,");
+  if (rd_count)
+    v.line("input  wire [" + S(W * N - 1) + ":0] rd_count,  // each leaf's data network counter, for router-done");
+  v.line("input  wire [" + S(N - 1) + ":0] restart,  // resume a leaf's interface after a flush");
+  v.line("input  wire [" + S(2 * N - 1) + ":0] async_in,  // leaf j: bits 2j (async OR 0), 2j+1 (async OR 1, privileged)");
+  v.line("input  wire [" + S(N - 1) + ":0] hard_error_in,");
+  v.line("output wire [" + S(N - 1) + ":0] res_valid,");
+  v.line("output wire [" + S(N - 1) + ":0] res_bcast,");
+  v.line("output wire [" + S(2 * N - 1) + ":0] res_kind,");
+  v.line("output wire [" + S(3 * N - 1) + ":0] res_comb,");
+  v.line("output wire [" + S(W * N - 1) + ":0] res_data,");
+  v.line("output wire [" + S(N - 1) + ":0] res_ovf,");
+  v.line("output wire [" + S(N - 1) + ":0] res_err,");
+  v.line("output wire [" + S(N - 1) + ":0] res_abstained,");
+  v.line("output wire [" + S(2 * N - 1) + ":0] async_out,  // the partition's asynchronous ORs");
+  v.line("output wire [" + S(N - 1) + ":0] hard_error_out,  // the partition's hard-error OR");
+  v.line("output wire [" + S(N - 1) + ":0] halted,  // flushed, waiting for a restart");
 }
 
 GeneratedDesign emit_cm5ctl(const Cm5ctlConfig& cfg) {
