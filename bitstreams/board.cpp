@@ -94,7 +94,7 @@ class Reader {
   std::string where_;
 };
 
-std::string slurp(const std::string& path) {
+std::string read_board_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": cannot read board file");
   std::stringstream ss;
@@ -142,7 +142,7 @@ Board load_board(const std::string& name_or_path) {
                         "; or give the path of a board .json file)");
     }
   }
-  Board b = parse_board(slurp(path), path);
+  Board b = parse_board(read_board_file(path), path);
   b.source = path;
   return b;
 }
@@ -334,6 +334,21 @@ std::string make_xdc(const Board& b, const TopPorts& t) {
   std::snprintf(period, sizeof period, "%.3f", 1000.0 / b.clock_mhz);
   s += "create_clock -add -name sys_clk_pin -period " + std::string(period) + " [get_ports { clk }];\n";
   return s;
+}
+
+board_parts::SelfTestPins selftest_pins(const Board& b) {
+  board_parts::SelfTestPins o;
+  o.reset_port = b.reset.has_value();
+  o.reset_active_low = b.reset ? b.reset->active_low : true;
+  o.led_active_low.clear();
+  for (size_t i = 0; i < b.leds.size() && i < 3; ++i) o.led_active_low.push_back(b.leds[i].active_low);
+  if (o.led_active_low.size() < 2)
+    throw ConfigError("board " + b.name + " has " + std::to_string(b.leds.size()) +
+                      " LED(s); the self-test top needs 2 (pass, fail)");
+  int bl = 2;
+  while (bl < 30 && (1u << bl) < static_cast<uint64_t>(b.clock_mhz * 1e6 / 3)) ++bl;
+  o.blink_log2 = bl;
+  return o;
 }
 
 }  // namespace cmnet

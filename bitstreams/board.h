@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "gen/core/selftest_top.h"
+
 namespace cmnet {
 
 struct BoardPin {
@@ -77,6 +79,9 @@ struct TopPorts {
   int chip_id = 0;    // cube mode: chip_id strap width
 };
 std::string make_pcf(const Board& b, const TopPorts& t);
+// A self-test top's reset button and LEDs (the first 2 or 3: pass, fail, running) on this board;
+// the pass LED of a 2-LED board blinks at about 3 Hz while running. ConfigError with fewer than 2 LEDs.
+board_parts::SelfTestPins selftest_pins(const Board& b);
 std::string make_xdc(const Board& b, const TopPorts& t);
 
 }  // namespace cmnet

@@ -389,7 +389,7 @@ GeneratedDesign emit_cm1_board_top(const Cm1Config& cfg, const BoardTopOptions& 
   sh.name = "cm1_board_top";
   sh.nc = cfg.cm1.chips();
   sh.src_w = cm1_widths(cfg.cm1).gproc;
-  add_top(d, sh.name, emit_top(cfg, opt, sh, t, e), false);
+  add_top(d, sh.name, emit_top(cfg, opt, sh, t, e), "");
   d.files.emplace_back("selftest.json", expect_json(e, opt, sh.name));
   if (expect) *expect = e;
   return d;
@@ -423,7 +423,7 @@ GeneratedDesign emit_cm1_chip_board_top(const Cm1Config& cfg, const BoardTopOpti
   sh.name = "cm1_chip_board_top";
   sh.nc = 1;
   sh.src_w = cm1_widths(p).proc_field;
-  add_top(d, sh.name, emit_top(cfg, opt, sh, t, e), true);
+  add_top(d, sh.name, emit_top(cfg, opt, sh, t, e), "cm1_network.v");
   d.files.emplace_back("selftest.json", expect_json(e, opt, sh.name));
   if (expect) *expect = e;
   return d;

@@ -7,26 +7,6 @@
 
 namespace cmnet::board_parts {
 
-void Bits::put(uint64_t v, int width) {
-  for (int i = 0; i < width; ++i) b.push_back(i < 64 && ((v >> i) & 1u));
-}
-
-std::string Bits::literal() const {
-  std::string hex;
-  for (size_t i = 0; i < b.size(); i += 4) {
-    int nib = 0;
-    for (size_t k = 0; k < 4 && i + k < b.size(); ++k) nib |= b[i + k] ? (1 << k) : 0;
-    hex.insert(hex.begin(), "0123456789abcdef"[nib]);
-  }
-  return std::to_string(b.size()) + "'h" + hex;
-}
-
-std::string hexlit(uint64_t v, int width) {
-  Bits b;
-  b.put(v, width);
-  return b.literal();
-}
-
 void check_selftest_options(const Cm1Config& cfg, const BoardTopOptions& o, const std::string& what) {
   if (o.led_active_low.size() < 2 || o.led_active_low.size() > 3)
     throw ConfigError(what + ": " + std::to_string(o.led_active_low.size()) +
@@ -75,23 +55,6 @@ void emit_pattern_fields(VerilogWriter& v, const PatternRom& r) {
   field("ld_data", r.D);
 }
 
-void emit_reset(VerilogWriter& v, bool reset_port, bool active_low) {
-  v.comment("Reset: power-on counter (iCE40 flip-flops start at 0) and a synchronized button.");
-  v.line("reg [3:0] por_cnt = 4'd0;");
-  v.line("reg rst = 1'b1;");
-  v.line("wire por_done = &por_cnt;");
-  if (reset_port) {
-    v.line("reg [1:0] btn_sync = 2'b00;");
-    v.line("always @(posedge clk) btn_sync <= {btn_sync[0], " +
-           std::string(active_low ? "~rst_btn" : "rst_btn") + "};");
-  }
-  v.line("always @(posedge clk) begin");
-  v.line("  if (!por_done) por_cnt <= por_cnt + 4'd1;");
-  v.line(std::string("  rst <= !por_done") + (reset_port ? " || btn_sync[1];" : ";"));
-  v.line("end");
-  v.line();
-}
-
 void emit_reception_functions(VerilogWriter& v) {
   v.line("function [TW-1:0] pop_p;");
   v.line("  input [P-1:0] x;");
@@ -110,39 +73,6 @@ void emit_reception_functions(VerilogWriter& v) {
   v.line("    for (k = 0; k < P; k = k + 1) if (x[k]) xor_p = xor_p ^ words[k*W +: W];");
   v.line("  end");
   v.line("endfunction");
-}
-
-void emit_leds(VerilogWriter& v, const std::vector<bool>& led_active_low, int blink_log2) {
-  const int K = static_cast<int>(led_active_low.size());
-  const std::string bl = std::to_string(blink_log2);
-  v.comment("LEDs and the idle UART.");
-  v.line("reg [" + std::to_string(blink_log2 - 1) + ":0] blink;");
-  v.line("always @(posedge clk) blink <= blink + " + bl + "'d1;");
-  uint32_t inv = 0;
-  for (int i = 0; i < K; ++i)
-    if (led_active_low[static_cast<size_t>(i)]) inv |= 1u << i;
-  if (K >= 3)
-    v.line("wire [2:0] led_on = {!done, done && !pass, done && pass};");
-  else
-    v.line("wire [1:0] led_on = {done && !pass, done ? pass : blink[" + std::to_string(blink_log2 - 1) + "]};");
-  v.line("assign led = led_on ^ " + std::to_string(K) + "'d" + std::to_string(inv) +
-         ";  // active-low LEDs inverted");
-  v.line("assign uart_tx = 1'b1;");
-}
-
-void add_top(GeneratedDesign& d, const std::string& name, const std::string& text, bool drop_network) {
-  if (drop_network) {
-    d.files.erase(std::remove_if(d.files.begin(), d.files.end(),
-                                 [](const auto& f) { return f.first == "cm1_network.v"; }),
-                  d.files.end());
-  }
-  auto it = std::find_if(d.files.begin(), d.files.end(),
-                         [](const auto& f) { return f.first == "filelist.f"; });
-  d.files.insert(it, {name + ".v", text});
-  const std::string list = filelist(d);
-  for (auto& f : d.files)
-    if (f.first == "filelist.f") f.second = list;
-  d.top = name;
 }
 
 }  // namespace cmnet::board_parts

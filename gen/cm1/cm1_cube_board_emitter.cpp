@@ -375,7 +375,7 @@ GeneratedDesign emit_cm1_cube_board_top(const Cm1Config& cfg, const CubeTopOptio
     auto it = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "cm1_chip.v"; });
     d.files.insert(it, {"cm1_cube_sync.v", read_hw_file("cm1_cube_sync.v")});
   }
-  board_parts::add_top(d, "cm1_cube_board_top", v.text(), true);
+  board_parts::add_top(d, "cm1_cube_board_top", v.text(), "cm1_network.v");
 
   nlohmann::ordered_json j;
   j["top"] = "cm1_cube_board_top";

@@ -47,14 +47,27 @@ TEST(Cm5Family, ExamplesLoadEmitAndRoundTrip) {
 TEST(Cm5Family, BoardTopOnTheStreamShellAndRefusals) {
   const Family* f = nullptr;
   const NetworkConfig cfg = load_network(example("cm5data_16.json"), &f);
-  EXPECT_EQ(f->build_modes(), std::vector<std::string>{"host"});
+  EXPECT_EQ(f->build_modes(), (std::vector<std::string>{"host", "network"}));
   Board b;
   b.clock_mhz = 12;
   const GeneratedDesign d = f->board_top(cfg, b, BuildArgs{});
   EXPECT_EQ(d.top, "cm5data_host_board");
   BuildArgs other;
-  other.mode = "network";
+  other.mode = "chip";
   EXPECT_THROW(f->board_top(cfg, b, other), InputError);
+  // The self-test top needs the board's LEDs (pass, fail).
+  BuildArgs selftest;
+  selftest.mode = "network";
+  selftest.pattern = "nearest-neighbour";
+  selftest.per_proc = 2;
+  EXPECT_THROW(f->board_top(cfg, b, selftest), ConfigError);
+  b.leds = {BoardPin{"LED0", "B5", false, ""}, BoardPin{"LED1", "B4", true, ""}};
+  const GeneratedDesign st = f->board_top(cfg, b, selftest);
+  EXPECT_EQ(st.top, "cm5data_selftest_top");
+  bool has_json = false;
+  for (const auto& [name, text] : st.files)
+    if (name == "selftest.json") has_json = text.find("\"pattern\": \"nearest-neighbour\"") != std::string::npos;
+  EXPECT_TRUE(has_json);
   RunArgs r;
   r.generator = "x";
   try {
@@ -101,6 +114,11 @@ TEST(Cm5Family, SlotsNetworkRefusedOnTheBoard) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find(want + "build"), std::string::npos) << e.what();
   }
+  // The self-test top's leaves count slots as the chips do.
+  b.leds = {BoardPin{"LED0", "B5", false, ""}, BoardPin{"LED1", "B4", false, ""}};
+  BuildArgs selftest;
+  selftest.mode = "network";
+  EXPECT_EQ(f.board_top(cfg, b, selftest).top, "cm5data_selftest_top");
   try {
     f.run(cfg, RunArgs{});
     ADD_FAILURE() << "run accepted slots";

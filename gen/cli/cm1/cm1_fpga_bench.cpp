@@ -222,18 +222,12 @@ BenchFpgaArgs g_bench;
 }  // namespace
 
 BoardTopOptions top_options(const Board& b) {
+  const board_parts::SelfTestPins pins = selftest_pins(b);
   BoardTopOptions o;
-  o.reset_port = b.reset.has_value();
-  o.reset_active_low = b.reset ? b.reset->active_low : true;
-  o.led_active_low.clear();
-  for (size_t i = 0; i < b.leds.size() && i < 3; ++i) o.led_active_low.push_back(b.leds[i].active_low);
-  if (o.led_active_low.size() < 2)
-    throw ConfigError("board " + b.name + " has " + std::to_string(b.leds.size()) +
-                      " LED(s); the self-test top needs 2 (pass, fail)");
-  // Blink at about 2-3 Hz whatever the clock.
-  int bl = 2;
-  while (bl < 30 && (1u << bl) < static_cast<uint64_t>(b.clock_mhz * 1e6 / 3)) ++bl;
-  o.blink_log2 = bl;
+  o.reset_port = pins.reset_port;
+  o.reset_active_low = pins.reset_active_low;
+  o.led_active_low = pins.led_active_low;
+  o.blink_log2 = pins.blink_log2;
   return o;
 }
 

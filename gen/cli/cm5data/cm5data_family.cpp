@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "gen/cm5data/cm5data_emitter.h"
+#include "gen/cm5data/cm5data_selftest.h"
 #include "gen/cm5data/cm5data_stream.h"
+#include "sim/cm5data/cm5data_selftest_model.h"
 #include "host/cm5data/cm5data_runner.h"
 #include "gen/core/errors.h"
 #include "sim/cm5data/cm5data_model.h"
@@ -21,8 +23,10 @@ std::string Cm5DataFamily::title() const {
 
 std::vector<std::string> Cm5DataFamily::patterns() const { return cm5_pattern_names(); }
 
-// The stream board (gen/cm5data/cm5data_stream.h on the shared shell): the host drives it.
-std::vector<std::string> Cm5DataFamily::build_modes() const { return {"host"}; }
+// host: the stream board (gen/cm5data/cm5data_stream.h on the shared shell), the host drives
+// it; network: the self-test top (gen/cm5data/cm5data_selftest.h), the network alone with its
+// leaves played from a ROM and checked against the model.
+std::vector<std::string> Cm5DataFamily::build_modes() const { return {"host", "network"}; }
 
 std::vector<std::string> Cm5DataFamily::figures() const {
   return {"accepted throughput vs offered load (uniform random, random permutation, nearest neighbour) on the "
@@ -45,7 +49,8 @@ namespace {
 void refuse_slots_on_board(const NetworkConfig& env, const Cm5DataConfig& cfg, const std::string& cmd) {
   if (cfg.cm5.slots != 0)
     throw ConfigError(env.where + ": cm5data: slots = " + std::to_string(cfg.cm5.slots) + " is not supported by " + cmd +
-                      " (the board's network interfaces count credits per flit; use slots = 0 there)");
+                      " (the board's network interfaces count credits per flit; use slots = 0 there, or build the self-test "
+                      "top: --mode network)");
 }
 }  // namespace
 
@@ -74,7 +79,12 @@ std::string Cm5DataFamily::summary(const NetworkConfig& cfg) const {
 
 GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
   const std::string mode = a.mode.empty() ? "host" : a.mode;
-  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host)");
+  if (mode == "network") {
+    const Cm5DataConfig cfg = cm5data_config(env);
+    return emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc),
+                                 selftest_pins(b));
+  }
+  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host, network)");
   HostBoardOptions h;
   h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
   h.reset_button = b.reset.has_value() && b.reset->active_low;

@@ -1,0 +1,17 @@
+// The CM-5 data network self-test's traffic and expectations (gen/cm5data/cm5data_selftest.h):
+// a named pattern's messages (one network: the left one, every message from cycle 0), the words
+// each leaf sends, and per leaf what the reference model delivers: the count, the XOR of every
+// word received and the cycle of the last arrival.
+#pragma once
+
+#include <string>
+
+#include "gen/cm5data/cm5data_selftest.h"
+
+namespace cmnet {
+
+// Throws ConfigError when the model does not deliver every message (the self-test would wait
+// forever) or the pattern is unknown.
+Cm5SelfTest cm5_selftest_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf);
+
+}  // namespace cmnet
