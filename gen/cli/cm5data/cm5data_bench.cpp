@@ -20,6 +20,8 @@
 #include "gen/cli/cm5data/cm5data_family.h"
 #include "gen/cm5data/cm5data_emitter.h"
 #include "gen/cm5data/cm5data_ni_rtl.h"
+#include "gen/cm5data/cm5data_selftest.h"
+#include "sim/cm5data/cm5data_selftest_model.h"
 #include "sim/cm5data/cm5data_model.h"
 #include "sim/cm5data/cm5data_perf.h"
 #include "sim/cm5data/cm5data_rtl.h"
@@ -199,6 +201,51 @@ json cm5data_ni_on_ice40(const std::string& dir) {
   return row;
 }
 
+// A small network on one board: the self-test top (`cmnet build --mode network`, the network with
+// its leaves played from a ROM and checked against the model) of 4-leaf networks through the
+// whole flow on the HX8K breakout board (synthesis, place and route, bitstream, icetime).
+json cm5data_selftest_on_ice40(const std::string& dir) {
+  std::printf("\n== a small network on one board: the self-test top, 4 leaves (one chip), iCE40 HX8K breakout, "
+              "random 4 messages per leaf\n");
+  std::printf("   %-22s %7s %7s %7s %5s %16s %10s\n", "network", "LUT4", "FF", "carry", "RAM", "logic cells", "Fmax MHz");
+  json rows = json::array();
+  struct Variant {
+    std::string label;
+    int link_bits, slots;
+  };
+  const Board board = load_board("ice40hx8k_breakout");
+  for (const Variant& v : std::vector<Variant>{{"W 4, 2-word FIFOs", 4, 0}, {"W 8, 2-word FIFOs", 8, 0}, {"W 4, 2 slots", 4, 2}}) {
+    Cm5DataConfig cfg;
+    cfg.name = "cm5data-4-selftest";
+    cfg.cm5.height = 1;
+    cfg.cm5.link_bits = v.link_bits;
+    cfg.cm5.buffer_words = 2;
+    cfg.cm5.max_words = 5;
+    cfg.cm5.slots = v.slots;
+    FlowOptions o;
+    o.out_dir = dir + "/selftest-w" + std::to_string(v.link_bits) + "-s" + std::to_string(v.slots);
+    o.mode = "network";
+    json row = {{"network", v.label}, {"leaves", 4}, {"link_bits", v.link_bits}, {"slots", v.slots}};
+    try {
+      const FlowResult r = run_flow(emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, "random", 1, 4),
+                                                          selftest_pins(board)),
+                                    board, o);
+      const auto lc = r.utilisation.count("ICESTORM_LC") ? r.utilisation.at("ICESTORM_LC") : Resource{};
+      row.update({{"fits", r.fits}, {"luts", r.luts}, {"ffs", r.ffs}, {"carries", r.carries}, {"ram_blocks", r.ram_blocks},
+                  {"logic_cells", lc.used}, {"logic_cells_available", lc.available}, {"fmax_mhz", r.fmax_nextpnr},
+                  {"fmax_icetime_mhz", r.fmax_icetime}, {"timing_met", r.timing_met}, {"bitstream", r.bitstream}});
+      std::printf("   %-22s %7ld %7ld %7ld %5ld %7ld / %6ld %10.1f\n", v.label.c_str(), r.luts, r.ffs, r.carries,
+                  r.ram_blocks, lc.used, lc.available, r.fmax_nextpnr);
+    } catch (const std::exception& e) {
+      row["error"] = e.what();
+      std::printf("   %-22s failed: %s\n", v.label.c_str(), e.what());
+    }
+    std::fflush(stdout);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 int cm5data_bench(const BenchArgs& a) {
   namespace fs = std::filesystem;
   const bool quick = a.quick;
@@ -210,6 +257,7 @@ int cm5data_bench(const BenchArgs& a) {
   const std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
   out["router_chip_ice40_hx8k"] = cm5data_chip_on_ice40("out/bench-cm5data-ice40");
   out["ni_ice40_hx8k"] = cm5data_ni_on_ice40("out/bench-cm5data-ice40");
+  out["selftest_board_ice40_hx8k"] = cm5data_selftest_on_ice40("out/bench-cm5data-ice40");
   std::vector<int> heights = quick ? std::vector<int>{3, 4, 5} : std::vector<int>{3, 4, 5, 6, 7};
   const std::vector<double> loads = quick ? std::vector<double>{0.5, 0.9, 1.25}
                                           : std::vector<double>{0.25, 0.5, 0.75, 0.9, 1.0, 1.1, 1.25};
