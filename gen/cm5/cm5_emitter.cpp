@@ -67,31 +67,20 @@ std::string machine_module(const Cm5MachineConfig& cfg) {
   v.line("wire [2*N*8-1:0] unused_free;");
   v.line("wire [2*N-1:0] ev_accept, ev_recv, unused_sent, unused_taken, unused_intr, unused_addr;");
   v.line("wire [" + S(N - 1) + ":0] unused_aligned;");
-  for (int side = 0; side < 2; ++side) {
-    const std::string lo = S(side) + "*N", lw = S(side) + "*N*W";
-    v.instance(side == 0 ? "cm5data_network" : "cm5data_network_r", side == 0 ? "net_left" : "net_right", {},
-               {{"clk", "clk"}, {"rst", "rst"}, {"clear", "1'b0"}, {"afd_mode", "{" + S(dp.total_chips()) + "{1'b0}}"},
-                {"leaf_tx_valid", "leaf_tx_valid[" + lo + " +: N]"}, {"leaf_tx_data", "leaf_tx_data[" + lw + " +: N*W]"},
-                {"leaf_tx_credit", "leaf_tx_credit[" + lo + " +: N]"}, {"leaf_rx_valid", "leaf_rx_valid[" + lo + " +: N]"},
-                {"leaf_rx_data", "leaf_rx_data[" + lw + " +: N*W]"}, {"leaf_rx_credit", "leaf_rx_credit[" + lo + " +: N]"},
-                {"cnt_chip", S(w0.chip) + "'d0"}, {"cnt_sel", S(w0.sel) + "'d0"},
-                {"cnt_value", side == 0 ? "unused_cnt_l" : "unused_cnt_r"}});
-  }
+  Cm5NiBankHooks hooks;
+  hooks.cnt_chip = S(w0.chip) + "'d0";
+  hooks.cnt_sel = S(w0.sel) + "'d0";
+  hooks.cnt_left = "unused_cnt_l";
+  hooks.cnt_right = "unused_cnt_r";
+  hooks.send_free = "unused_free";
+  hooks.ev_sent = "unused_sent";
+  hooks.ev_taken = "unused_taken";
+  hooks.ev_intr = "unused_intr";
+  hooks.ev_addr = "unused_addr";
+  emit_cm5data_networks(v, dp, hooks);
   v.line("genvar g, s;");
   v.line("generate");
-  v.open("for (s = 0; s < 2; s = s + 1) begin : g_ni_side");
-  v.open("for (g = 0; g < N; g = g + 1) begin : g_ni");
-  v.instance("cm5data_ni", "ni", {{"LEAF", "g"}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"addr", "ni_addr[(s*N+g)*4 +: 4]"}, {"wdata", "ni_wdata[(s*N+g)*32 +: 32]"},
-              {"we", "ni_we[s*N+g]"}, {"re", "ni_re[s*N+g]"}, {"rdata", "ni_rdata[(s*N+g)*32 +: 32]"},
-              {"irq", "ni_irq[s*N+g]"}, {"tx_start", "1'b1"}, {"send_free", "unused_free[(s*N+g)*8 +: 8]"},
-              {"ev_accept", "ev_accept[s*N+g]"}, {"ev_sent", "unused_sent[s*N+g]"}, {"ev_recv", "ev_recv[s*N+g]"},
-              {"ev_taken", "unused_taken[s*N+g]"}, {"ev_intr", "unused_intr[s*N+g]"}, {"ev_addr", "unused_addr[s*N+g]"},
-              {"net_tx_valid", "leaf_tx_valid[s*N+g]"}, {"net_tx_data", "leaf_tx_data[(s*N+g)*W +: W]"},
-              {"net_tx_credit", "leaf_tx_credit[s*N+g]"}, {"net_rx_valid", "leaf_rx_valid[s*N+g]"},
-              {"net_rx_data", "leaf_rx_data[(s*N+g)*W +: W]"}, {"net_rx_credit", "leaf_rx_credit[s*N+g]"}});
-  v.close("end");
-  v.close("end");
+  emit_cm5data_ni_bank(v, hooks);
   v.line();
   v.comment("Each leaf's interface counter (paper, section 5: \"the network interfaces keep track of the number");
   v.comment("of messages that enter and leave the data network\"): + a message accepted into either send FIFO");

@@ -34,8 +34,10 @@ std::string S(int64_t x) { return std::to_string(x); }
 std::string cm5_head_word_verilog(int height, const std::string& me, const std::string& dst, const std::string& tag,
                                   const std::string& mark, const std::string& len) {
   const int DB = 2 * height;
-  return "{" + (DB < 20 ? S(20 - DB) + "'d0, " : std::string()) + dst + ", " + tag + ", climb(" + me + ", " + dst + "), " +
-         mark + ", " + len + "}";
+  std::string e = "{";  // (appends: GCC 12's -Wrestrict false positive on "x" + string)
+  if (DB < 20) e.append(S(20 - DB)).append("'d0, ");
+  e.append(dst).append(", ").append(tag).append(", climb(").append(me).append(", ").append(dst).append("), ");
+  return e.append(mark).append(", ").append(len).append("}");
 }
 
 std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
@@ -471,6 +473,41 @@ GeneratedDesign emit_cm5data_ni(const Cm5DataConfig& cfg) {
   for (auto& f : d.files)
     if (f.first == "filelist.f") f.second = filelist(d);
   return d;
+}
+
+void emit_cm5data_networks(VerilogWriter& v, const Cm5DataParams& p, const Cm5NiBankHooks& h) {
+  for (int side = 0; side < 2; ++side) {
+    // (appends, not string + "x": GCC 12's -Wrestrict false positive)
+    std::string lo = std::to_string(side), lw = lo;
+    lo.append("*N");
+    lw.append("*N*W");
+    std::string afd = "{";
+    afd.append(std::to_string(p.total_chips())).append("{1'b0}}");
+    v.instance(side == 0 ? "cm5data_network" : "cm5data_network_r", side == 0 ? "net_left" : "net_right", {},
+               {{"clk", "clk"}, {"rst", "rst"}, {"clear", h.clear},
+                {"afd_mode", afd},
+                {"leaf_tx_valid", "leaf_tx_valid[" + lo + " +: N]"}, {"leaf_tx_data", "leaf_tx_data[" + lw + " +: N*W]"},
+                {"leaf_tx_credit", "leaf_tx_credit[" + lo + " +: N]"}, {"leaf_rx_valid", "leaf_rx_valid[" + lo + " +: N]"},
+                {"leaf_rx_data", "leaf_rx_data[" + lw + " +: N*W]"}, {"leaf_rx_credit", "leaf_rx_credit[" + lo + " +: N]"},
+                {"cnt_chip", h.cnt_chip}, {"cnt_sel", h.cnt_sel}, {"cnt_value", side == 0 ? h.cnt_left : h.cnt_right}});
+  }
+}
+
+void emit_cm5data_ni_bank(VerilogWriter& v, const Cm5NiBankHooks& h) {
+  v.open("for (s = 0; s < 2; s = s + 1) begin : g_ni_side");
+  v.open("for (g = 0; g < N; g = g + 1) begin : g_ni");
+  v.instance("cm5data_ni", "ni", {{"LEAF", "g"}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"addr", "ni_addr[(s*N+g)*4 +: 4]"}, {"wdata", "ni_wdata[(s*N+g)*32 +: 32]"},
+              {"we", "ni_we[s*N+g]"}, {"re", "ni_re[s*N+g]"}, {"rdata", "ni_rdata[(s*N+g)*32 +: 32]"},
+              {"irq", "ni_irq[s*N+g]"}, {"tx_start", h.tx_start.empty() ? "1'b1" : h.tx_start + "[s*N+g]"},
+              {"send_free", h.send_free + "[(s*N+g)*8 +: 8]"},
+              {"ev_accept", "ev_accept[s*N+g]"}, {"ev_sent", h.ev_sent + "[s*N+g]"}, {"ev_recv", "ev_recv[s*N+g]"},
+              {"ev_taken", h.ev_taken + "[s*N+g]"}, {"ev_intr", h.ev_intr + "[s*N+g]"}, {"ev_addr", h.ev_addr + "[s*N+g]"},
+              {"net_tx_valid", "leaf_tx_valid[s*N+g]"}, {"net_tx_data", "leaf_tx_data[(s*N+g)*W +: W]"},
+              {"net_tx_credit", "leaf_tx_credit[s*N+g]"}, {"net_rx_valid", "leaf_rx_valid[s*N+g]"},
+              {"net_rx_data", "leaf_rx_data[(s*N+g)*W +: W]"}, {"net_rx_credit", "leaf_rx_credit[s*N+g]"}});
+  v.close("end");
+  v.close("end");
 }
 
 }  // namespace cmnet

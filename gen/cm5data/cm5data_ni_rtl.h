@@ -26,6 +26,8 @@
 #include "gen/cm5data/cm5data_config.h"
 #include "gen/core/design.h"
 
+#include "gen/core/verilog_writer.h"
+
 namespace cmnet {
 
 constexpr int kCm5NiSendWords = 8;   // send FIFO words (the model NI's default)
@@ -42,6 +44,23 @@ std::string cm5_head_word_verilog(int height, const std::string& me, const std::
 // words (a power of 2, 8..64; the stream board's holds several messages), its receive FIFO of
 // p.ni_recv_words words.
 std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words = kCm5NiSendWords);
+// A node's data network as a board or machine top wires it: the left and right networks
+// (cm5data_network, cm5data_network_r) on the vectors leaf_tx_valid, leaf_tx_data,
+// leaf_tx_credit, leaf_rx_valid, leaf_rx_data, leaf_rx_credit (side s of leaf g at s*N + g,
+// declared by the caller), and a cm5data_ni per leaf and side on them (generate blocks
+// g_ni_side[s].g_ni[g], inside the caller's generate with genvars g and s; its bus on ni_addr,
+// ni_wdata, ni_we, ni_re, ni_rdata, ni_irq and its events on ev_accept and ev_recv, at s*N + g).
+// What the tops wire differently is in the hooks: per-NI vectors are indexed the same way.
+struct Cm5NiBankHooks {
+  std::string clear = "1'b0";           // the networks' counter clear
+  std::string cnt_chip, cnt_sel;        // the networks' counter select (expressions)
+  std::string cnt_left, cnt_right;      // the networks' counter values (wires)
+  std::string tx_start;                 // per NI (1 bit); "" = always 1'b1
+  std::string send_free;                // per NI, 8 bits
+  std::string ev_sent, ev_taken, ev_intr, ev_addr;  // per NI, 1 bit each
+};
+void emit_cm5data_networks(VerilogWriter& v, const Cm5DataParams& p, const Cm5NiBankHooks& h);
+void emit_cm5data_ni_bank(VerilogWriter& v, const Cm5NiBankHooks& h);
 // The network's design (emit_cm5data) with cm5data_ni.v and cm5data_ni_net.v (the network's
 // leaves each behind a cm5data_ni, every NI's bus a port: addr[x*4 +: 4], wdata[x*32 +: 32],
 // we[x], re[x], rdata[x*32 +: 32], irq[x]); top cm5data_ni_net.

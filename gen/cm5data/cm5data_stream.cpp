@@ -50,15 +50,19 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("wire [31:0] cnt_l, cnt_r;");
   v.line("reg [" + S(w.chip - 1) + ":0] scan_chip;  // the chips' counters, read one (chip, select) a cycle");
   v.line("reg [" + S(wmax.sel - 1) + ":0] scan_sel;");
-  for (int side = 0; side < 2; ++side) {
-    const std::string lo = S(side) + "*N", lw = S(side) + "*N*W";
-    v.instance(side == 0 ? "cm5data_network" : "cm5data_network_r", side == 0 ? "net_left" : "net_right", {},
-               {{"clk", "clk"}, {"rst", "rst"}, {"clear", "clear"}, {"afd_mode", "{" + S(p.total_chips()) + "{1'b0}}"},
-                {"leaf_tx_valid", "leaf_tx_valid[" + lo + " +: N]"}, {"leaf_tx_data", "leaf_tx_data[" + lw + " +: N*W]"},
-                {"leaf_tx_credit", "leaf_tx_credit[" + lo + " +: N]"}, {"leaf_rx_valid", "leaf_rx_valid[" + lo + " +: N]"},
-                {"leaf_rx_data", "leaf_rx_data[" + lw + " +: N*W]"}, {"leaf_rx_credit", "leaf_rx_credit[" + lo + " +: N]"},
-                {"cnt_chip", "scan_chip"}, {"cnt_sel", "scan_sel"}, {"cnt_value", side == 0 ? "cnt_l" : "cnt_r"}});
-  }
+  Cm5NiBankHooks hooks;
+  hooks.clear = "clear";
+  hooks.cnt_chip = "scan_chip";
+  hooks.cnt_sel = "scan_sel";
+  hooks.cnt_left = "cnt_l";
+  hooks.cnt_right = "cnt_r";
+  hooks.tx_start = "ni_start";
+  hooks.send_free = "ni_free";
+  hooks.ev_sent = "ev_sent";
+  hooks.ev_taken = "ev_taken";
+  hooks.ev_intr = "ev_intr";
+  hooks.ev_addr = "ev_addr";
+  emit_cm5data_networks(v, p, hooks);
   v.line("wire [2*N*4-1:0] ni_addr;");
   v.line("wire [2*N*32-1:0] ni_wdata, ni_rdata;");
   v.line("wire [2*N-1:0] ni_we, ni_re, ni_irq, ni_start;");
@@ -66,19 +70,7 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("wire [2*N-1:0] ev_accept, ev_sent, ev_recv, ev_taken, ev_intr, ev_addr;");
   v.line("genvar g, s;");
   v.line("generate");
-  v.open("for (s = 0; s < 2; s = s + 1) begin : g_ni_side");
-  v.open("for (g = 0; g < N; g = g + 1) begin : g_ni");
-  v.instance("cm5data_ni", "ni", {{"LEAF", "g"}},
-             {{"clk", "clk"}, {"rst", "rst"}, {"addr", "ni_addr[(s*N+g)*4 +: 4]"}, {"wdata", "ni_wdata[(s*N+g)*32 +: 32]"},
-              {"we", "ni_we[s*N+g]"}, {"re", "ni_re[s*N+g]"}, {"rdata", "ni_rdata[(s*N+g)*32 +: 32]"},
-              {"irq", "ni_irq[s*N+g]"}, {"tx_start", "ni_start[s*N+g]"}, {"send_free", "ni_free[(s*N+g)*8 +: 8]"},
-              {"ev_accept", "ev_accept[s*N+g]"}, {"ev_sent", "ev_sent[s*N+g]"}, {"ev_recv", "ev_recv[s*N+g]"},
-              {"ev_taken", "ev_taken[s*N+g]"}, {"ev_intr", "ev_intr[s*N+g]"}, {"ev_addr", "ev_addr[s*N+g]"},
-              {"net_tx_valid", "leaf_tx_valid[s*N+g]"}, {"net_tx_data", "leaf_tx_data[(s*N+g)*W +: W]"},
-              {"net_tx_credit", "leaf_tx_credit[s*N+g]"}, {"net_rx_valid", "leaf_rx_valid[s*N+g]"},
-              {"net_rx_data", "leaf_rx_data[(s*N+g)*W +: W]"}, {"net_rx_credit", "leaf_rx_credit[s*N+g]"}});
-  v.close("end");
-  v.close("end");
+  emit_cm5data_ni_bank(v, hooks);
   v.line("endgenerate");
   v.line("wire unused_irq = ^ni_irq;  // the host reads INTERRUPT; the counters count ev_intr");
   v.line();
