@@ -67,16 +67,11 @@ std::string machine_module(const Cm5MachineConfig& cfg) {
   v.line("wire [2*N*8-1:0] unused_free;");
   v.line("wire [2*N-1:0] ev_accept, ev_recv, unused_sent, unused_taken, unused_intr, unused_addr;");
   v.line("wire [" + S(N - 1) + ":0] unused_aligned;");
-  Cm5NiBankHooks hooks;
-  hooks.cnt_chip = S(w0.chip) + "'d0";
-  hooks.cnt_sel = S(w0.sel) + "'d0";
-  hooks.cnt_left = "unused_cnt_l";
-  hooks.cnt_right = "unused_cnt_r";
-  hooks.send_free = "unused_free";
-  hooks.ev_sent = "unused_sent";
-  hooks.ev_taken = "unused_taken";
-  hooks.ev_intr = "unused_intr";
-  hooks.ev_addr = "unused_addr";
+  // The machine reads no chip counter and sends as soon as a message is in (tx_start 1).
+  const Cm5NiBankHooks hooks{.clear = "1'b0", .cnt_chip = S(w0.chip) + "'d0", .cnt_sel = S(w0.sel) + "'d0",
+                             .cnt_left = "unused_cnt_l", .cnt_right = "unused_cnt_r", .tx_start = "",
+                             .send_free = "unused_free", .ev_sent = "unused_sent",
+                             .ev_taken = "unused_taken", .ev_intr = "unused_intr", .ev_addr = "unused_addr"};
   emit_cm5data_networks(v, dp, hooks);
   v.line("genvar g, s;");
   v.line("generate");

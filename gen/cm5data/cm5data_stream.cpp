@@ -50,18 +50,9 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("wire [31:0] cnt_l, cnt_r;");
   v.line("reg [" + S(w.chip - 1) + ":0] scan_chip;  // the chips' counters, read one (chip, select) a cycle");
   v.line("reg [" + S(wmax.sel - 1) + ":0] scan_sel;");
-  Cm5NiBankHooks hooks;
-  hooks.clear = "clear";
-  hooks.cnt_chip = "scan_chip";
-  hooks.cnt_sel = "scan_sel";
-  hooks.cnt_left = "cnt_l";
-  hooks.cnt_right = "cnt_r";
-  hooks.tx_start = "ni_start";
-  hooks.send_free = "ni_free";
-  hooks.ev_sent = "ev_sent";
-  hooks.ev_taken = "ev_taken";
-  hooks.ev_intr = "ev_intr";
-  hooks.ev_addr = "ev_addr";
+  const Cm5NiBankHooks hooks{.clear = "clear", .cnt_chip = "scan_chip", .cnt_sel = "scan_sel", .cnt_left = "cnt_l",
+                             .cnt_right = "cnt_r", .tx_start = "ni_start", .send_free = "ni_free", .ev_sent = "ev_sent",
+                             .ev_taken = "ev_taken", .ev_intr = "ev_intr", .ev_addr = "ev_addr"};
   emit_cm5data_networks(v, p, hooks);
   v.line("wire [2*N*4-1:0] ni_addr;");
   v.line("wire [2*N*32-1:0] ni_wdata, ni_rdata;");
