@@ -1,6 +1,7 @@
 // Verilator harness for a self-test board top (gen/core/selftest_top.h): the top has clk, 3
 // active-high LEDs (led[0] pass, led[1] fail, led[2] running) and uart_tx, and no reset button
-// (the power-on reset). Compile with -DCMNET_TOP=<Verilated class>, e.g. Vcm5data_selftest_top.
+// (the power-on reset). Compile with -DCMNET_TOP=<Verilated class>, e.g. Vcm5data_selftest_top,
+// and -DCMNET_ZERO_INPUT=<port> for a top with one more input held at 0 (CM-1's chip top: cube_in).
 //
 // usage: harness MAX_CYCLES  -> prints "pass CYCLES", "fail CYCLES" or "timeout CYCLES";
 // exit 0 / 1 / 2. CMNET_TRACE (sim/core/harness_driver.h) writes an FST trace of the run.
@@ -21,6 +22,9 @@ int main(int argc, char** argv) {
   const long max_cycles = std::atol(argv[1]);
   cmnet::harness::Driver<CMNET_TOP> top;
   top->clk = 0;
+#ifdef CMNET_ZERO_INPUT
+  top->CMNET_ZERO_INPUT = 0;
+#endif
   top.eval();
   bool running_seen = false;
   for (long t = 0; t < max_cycles; ++t) {

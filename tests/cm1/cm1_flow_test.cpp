@@ -277,9 +277,10 @@ TEST(FlowTops, DeterministicAndSelfDescribing) {
 
 // Runs a self-test top in Verilator until its pass or fail LED lights.
 std::string simulate(const GeneratedDesign& d, bool chip, long max_cycles, int* rc) {
-  const std::string harness = std::string(CMNET_SOURCE_DIR) + "/tests/cm1/cm1_flow_selftest_main.cpp";
-  const std::string exe = build_verilated_model(d, d.top, harness, chip ? std::vector<std::string>{"-DCMNET_CHIP_TOP"}
-                                                                       : std::vector<std::string>{});
+  const std::string harness = std::string(CMNET_SOURCE_DIR) + "/sim/core/selftest_top_main.cpp";
+  std::vector<std::string> flags = {"-DCMNET_TOP=V" + d.top};
+  if (chip) flags.push_back("-DCMNET_ZERO_INPUT=cube_in");
+  const std::string exe = build_verilated_model(d, d.top, harness, flags);
   const fs::path dir = temp_dir("sim");
   const std::string log = (dir / "sim.log").string();
   *rc = run_child({exe, std::to_string(max_cycles)}, 1800, log);
