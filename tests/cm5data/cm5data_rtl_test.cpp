@@ -5,6 +5,10 @@
 // The faults (CRC, map-out, all-fall-down, mapped-out leaves): cm5data_rtl_faults_test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <vector>
+
 #include "tests/cm5data/cm5data_check.h"
 
 namespace cmnet {
@@ -25,6 +29,32 @@ TEST(Cm5Rtl, SixteenLeavesOpenLoopLoad) {
   const Cm5DataConfig cfg = cm5data_test_config(2, "full", 8, 1, 9, "cm5data-16");
   for (const auto& pat : {"random", "nearest-neighbour"})
     expect_rtl_equals_model(cfg, make_cm5_open_loop(pat, cfg.cm5, 3, 0.03, 300, 3), pat);
+}
+
+TEST(Cm5Rtl, NoInputStarvesWhileTheOthersSaturate) {
+  // The model's fairness test (Cm5Model.NoInputStarvesWhileTheOthersSaturate) on the RTL: every
+  // leaf sends 12 messages to leaf 0 at once, so leaf 0's link and the links toward it stay
+  // saturated. The RTL delivers every message at the model's cycle, and no source waits longer
+  // between two deliveries than one round-robin round of the hot chip's output (the inputs next
+  // to leaf 0) or than every source getting one message through, four times over (any source).
+  const Cm5DataConfig cfg = cm5data_test_config(2, "full", 8, 1, 9, "cm5data-16");
+  const Cm5DataTraffic t = make_cm5_pattern("all-to-one", cfg.cm5, 1, 12, 2);
+  const Cm5DataRunResult r = expect_rtl_equals_model(cfg, t, "all-to-one, 12 messages per leaf");
+  ASSERT_EQ(r.deliveries.size(), t.messages.size());
+  const uint64_t msg_flits = static_cast<uint64_t>(cfg.cm5.message_flits(2));
+  std::map<uint32_t, std::vector<uint64_t>> arrivals;
+  for (size_t i = 0; i < t.messages.size(); ++i) arrivals[t.messages[i].src].push_back(r.deliveries[i].arrived);
+  const uint64_t ni = 4 + static_cast<uint64_t>(cfg.cm5.parents_at(1));
+  for (auto& [src, v] : arrivals) {
+    std::sort(v.begin(), v.end());
+    uint64_t prev = 0, gap = 0;
+    for (uint64_t a : v) {
+      gap = std::max(gap, a - prev);
+      prev = a;
+    }
+    if (src >= 1 && src <= 3) EXPECT_LE(gap, ni * (msg_flits + 1) + 16) << "leaf " << src;
+    EXPECT_LE(gap, 4 * cfg.cm5.leaves() * msg_flits) << "leaf " << src;
+  }
 }
 
 }  // namespace
