@@ -75,6 +75,7 @@ struct BuildArgs {
 struct BenchArgs {
   std::string json;              // "" = the family's default file name
   bool quick = false;
+  std::string only;              // "" = every section; else one section of the family's bench
 };
 
 class Family {
@@ -102,6 +103,8 @@ class Family {
   virtual int run(const NetworkConfig& cfg, const RunArgs& args) const = 0;
   virtual int sweep(const NetworkConfig& cfg, const SweepArgs& args) const = 0;
   virtual int bench(const BenchArgs& args) const = 0;
+  // The sections `cmnet bench --only NAME` may run alone (none: the whole bench only).
+  virtual std::vector<std::string> bench_sections() const { return {}; }
   // Commands only this family has (CM-1: demo, cube, bench-fpga); names must not clash.
   virtual void add_commands(CLI::App& app) const { (void)app; }
 };

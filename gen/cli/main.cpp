@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "gen/cli/commands.h"
@@ -55,6 +56,15 @@ int cmd_bench(const std::string& family, const BenchArgs& a) {
   int rc = 0;
   for (const Family* f : families()) {
     if (!family.empty() && f->name() != family) continue;
+    if (!a.only.empty()) {
+      const auto sections = f->bench_sections();
+      if (family.empty() || std::find(sections.begin(), sections.end(), a.only) == sections.end()) {
+        std::string list;
+        for (const auto& x : sections) list += (list.empty() ? "" : ", ") + x;
+        throw InputError("bench --only " + a.only + ": not a section of the " + f->name() + " bench" +
+                         (family.empty() ? " (give --family)" : " (sections: " + (list.empty() ? "none" : list) + ")"));
+      }
+    }
     BenchArgs fa = a;
     // Every family's results in its own file: --json F.json becomes F-FAMILY.json when all run.
     if (family.empty() && !a.json.empty()) {
@@ -159,6 +169,7 @@ int main(int argc, char** argv) {
   bench->add_option("--family", bench_family, "only this family (" + family_names() + ")");
   bench->add_option("--json", ba.json, "write the results here (default: out/bench-FAMILY.json)");
   bench->add_flag("--quick", ba.quick, "fewer points");
+  bench->add_option("--only", ba.only, "only this section of the family's bench (cm5data: paper-slots)");
 
   register_build_commands(app);
   for (const Family* f : families()) f->add_commands(app);

@@ -246,6 +246,31 @@ json cm5data_selftest_on_ice40(const std::string& dir) {
   return rows;
 }
 
+// The paper's throughput figures with the chip that reaches 0.9 of the bound: 8 input slots
+// (model, CM-5 profile), random permutation and nearest neighbour at 1,024 leaves and (not with
+// --quick) 16,384: saturation over loads 0.9, 1.0, 1.25 of the bound, in MB/s per node.
+json cm5data_paper_with_slots(bool quick) {
+  std::printf("== the paper's figures with 8 input slots (model, CM-5 profile; MB/s of payload per node, one network "
+              "and the node's two)\n");
+  std::printf("   %-20s %7s %9s %8s %10s %10s\n", "pattern", "leaves", "sat.", "/bound", "MB/s", "x2 networks");
+  json rows = json::array();
+  for (int h : quick ? std::vector<int>{5} : std::vector<int>{5, 7})
+    for (const std::string pat : {"permutation", "nearest-neighbour"}) {
+      const Cm5DataConfig cfg = bench_config(h, "cm5", 2, 8);
+      const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
+      double sat = 0;
+      for (double ld : {0.9, 1.0, 1.25}) sat = std::max(sat, run_point(cfg, "model", pat, b.rate_per_leaf, ld, 1500, 6000, 7).accepted);
+      const double mb = mbytes(cfg.cm5, sat);
+      std::printf("   %-20s %7u %9.4f %8.3f %10.2f %10.2f\n", paper_name(pat), cfg.cm5.leaves(), sat, sat / b.rate_per_leaf, mb,
+                  2 * mb);
+      std::fflush(stdout);
+      rows.push_back({{"pattern", pat}, {"leaves", cfg.cm5.leaves()}, {"slots", 8}, {"saturation", sat},
+                      {"over_bound", sat / b.rate_per_leaf}, {"mbytes_per_node", mb}, {"mbytes_per_node_two_networks", 2 * mb}});
+    }
+  std::printf("   paper: random permutations > 4 MB/s per node, nearest neighbour 15 MB/s (two networks, with software)\n\n");
+  return rows;
+}
+
 int cm5data_bench(const BenchArgs& a) {
   namespace fs = std::filesystem;
   const bool quick = a.quick;
@@ -257,6 +282,14 @@ int cm5data_bench(const BenchArgs& a) {
   const std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
   out["router_chip_ice40_hx8k"] = cm5data_chip_on_ice40("out/bench-cm5data-ice40");
   out["ni_ice40_hx8k"] = cm5data_ni_on_ice40("out/bench-cm5data-ice40");
+  if (a.only == "paper-slots") {
+    out["paper_with_slots"] = cm5data_paper_with_slots(quick);
+    const std::string path = a.json.empty() ? "out/bench-cm5data-paper-slots.json" : a.json;
+    if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
+    std::ofstream(path) << out.dump(2) << '\n';
+    std::printf("wrote %s\n", path.c_str());
+    return 0;
+  }
   out["selftest_board_ice40_hx8k"] = cm5data_selftest_on_ice40("out/bench-cm5data-ice40");
   std::vector<int> heights = quick ? std::vector<int>{3, 4, 5} : std::vector<int>{3, 4, 5, 6, 7};
   const std::vector<double> loads = quick ? std::vector<double>{0.5, 0.9, 1.25}
@@ -490,6 +523,7 @@ int cm5data_bench(const BenchArgs& a) {
     lat.push_back({{"leaves", cfg.cm5.leaves()}, {"cycles", cyc}, {"us", cyc / kClockHz * 1e6}});
   }
 
+  out["paper_with_slots"] = cm5data_paper_with_slots(quick);
   const uint32_t big = quick ? 1024u : 16384u;
   std::printf("\n== beside the paper (one network; the paper's nodes have two, left and right, each 20 MB/s)\n");
   std::printf("   %-48s %-22s %s\n", "", "measured (model)", "paper");

@@ -28,6 +28,7 @@ class Cm5DataFamily final : public Family {
   int run(const NetworkConfig& cfg, const RunArgs& args) const override;
   int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
   int bench(const BenchArgs& args) const override;
+  std::vector<std::string> bench_sections() const override { return {"paper-slots"}; }
 };
 
 // A traffic file: one message per line, "SRC DST DATA..." (decimal leaves, 1..max_words hex data
