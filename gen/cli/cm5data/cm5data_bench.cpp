@@ -280,8 +280,6 @@ int cm5data_bench(const BenchArgs& a) {
   out["link"] = {{"bits", 4}, {"clock_hz", kClockHz}, {"mbytes_per_s", 4 * kClockHz / 8 / 1e6}};
   out["message_words"] = kWords;
   const std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
-  out["router_chip_ice40_hx8k"] = cm5data_chip_on_ice40("out/bench-cm5data-ice40");
-  out["ni_ice40_hx8k"] = cm5data_ni_on_ice40("out/bench-cm5data-ice40");
   if (a.only == "paper-slots") {
     out["paper_with_slots"] = cm5data_paper_with_slots(quick);
     const std::string path = a.json.empty() ? "out/bench-cm5data-paper-slots.json" : a.json;
@@ -290,6 +288,8 @@ int cm5data_bench(const BenchArgs& a) {
     std::printf("wrote %s\n", path.c_str());
     return 0;
   }
+  out["router_chip_ice40_hx8k"] = cm5data_chip_on_ice40("out/bench-cm5data-ice40");
+  out["ni_ice40_hx8k"] = cm5data_ni_on_ice40("out/bench-cm5data-ice40");
   out["selftest_board_ice40_hx8k"] = cm5data_selftest_on_ice40("out/bench-cm5data-ice40");
   std::vector<int> heights = quick ? std::vector<int>{3, 4, 5} : std::vector<int>{3, 4, 5, 6, 7};
   const std::vector<double> loads = quick ? std::vector<double>{0.5, 0.9, 1.25}
