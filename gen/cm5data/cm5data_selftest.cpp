@@ -137,6 +137,13 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
   v.line("  end");
   v.line("endfunction");
   v.line();
+  v.comment("Flits of a message from its head's length field (head, len data words, CRC).");
+  v.line("function [" + S(RW - 1) + ":0] message_flits;");
+  v.line("  input [2:0] len;");
+  v.line("  message_flits = ({" + S(RW - 3) + "'d0, len} + " + S(RW) + "'d2) * " + S(RW) + "'d" + S(FPW) + ";");
+  v.line("endfunction");
+  v.line("localparam [" + S(PB - 1) + ":0] LAST_FLIT = " + S(PB) + "'d" + S(FPW - 1) + ";  // of a word");
+  v.line();
   v.comment("The run's cycle: 0 in the first cycle after reset, as the model counts.");
   v.line("reg [" + S(TW - 1) + ":0] cyc;");
   v.line("reg done, pass;");
@@ -166,11 +173,9 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
   v.line("wire thead = tleft == {" + S(RW) + "{1'b0}};");
   v.line("wire tsend = ta != TOTAL[g*" + S(AW) + " +: " + S(AW) + "] && (tcred != {" + S(CW) +
          "{1'b0}} || (SLOTS != 0 && !thead));");
-  v.line("wire [" + S(RW - 1) + ":0] tflits = ({" + S(RW - 3) + "'d0, tword[2:0]} + " + S(RW) + "'d2) * " + S(RW) + "'d" +
-         S(FPW) + ";");
+  v.line("wire tword_end = tfp == LAST_FLIT;");
   if (W == 32) {
     v.line("assign tx_data[g*W +: W] = tword;");
-    v.line("wire unused_tfp = ^tfp;");
   } else {
     v.line("wire [31:0] tsh = tword >> {tfp, " + S(clog2(static_cast<uint64_t>(W))) + "'d0};");
     v.line("assign tx_data[g*W +: W] = tsh[W-1:0];");
@@ -187,9 +192,9 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
   v.line("    tcred <= tcred + {{" + S(CW - 1) + "{1'b0}}, tx_credit[g]} - {{" + S(CW - 1) +
          "{1'b0}}, tsend && (SLOTS == 0 || thead)};");
   v.line("    if (tsend) begin");
-  v.line("      tleft <= thead ? tflits - " + S(RW) + "'d1 : tleft - " + S(RW) + "'d1;");
-  v.line("      tfp <= tfp == " + S(PB) + "'d" + S(FPW - 1) + " ? {" + S(PB) + "{1'b0}} : tfp + " + S(PB) + "'d1;");
-  v.line("      if (tfp == " + S(PB) + "'d" + S(FPW - 1) + ") ta <= ta + " + S(AW) + "'d1;");
+  v.line("      tleft <= (thead ? message_flits(tword[2:0]) : tleft) - " + S(RW) + "'d1;");
+  v.line("      tfp <= tword_end ? {" + S(PB) + "{1'b0}} : tfp + " + S(PB) + "'d1;");
+  v.line("      if (tword_end) ta <= ta + " + S(AW) + "'d1;");
   v.line("    end");
   v.line("  end");
   v.line("end");
@@ -204,8 +209,7 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
   v.line("wire [W-1:0] rf = rx_data[g*W +: W];");
   v.line("wire rhead = rleft == {" + S(RW) + "{1'b0}};");
   v.line("wire rend = rleft == " + S(RW) + "'d1;  // the message's last flit (a head never is)");
-  v.line("wire [" + S(RW - 1) + ":0] rflits = ({" + S(RW - 3) + "'d0, rf[2:0]} + " + S(RW) + "'d2) * " + S(RW) + "'d" +
-         S(FPW) + ";");
+  v.line("wire rword_end = rfp == LAST_FLIT;");
   if (W == 32) {
     v.line("wire [31:0] rword = rf;");
   } else {
@@ -225,9 +229,9 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
   v.line("    rcred <= rx_valid[g] && (SLOTS == 0 || rend);");
   v.line("    if (rx_valid[g]) begin");
   if (W != 32) v.line("      racc <= rword[31:W];");
-  v.line("      rleft <= rhead ? rflits - " + S(RW) + "'d1 : rleft - " + S(RW) + "'d1;");
-  v.line("      rfp <= rfp == " + S(PB) + "'d" + S(FPW - 1) + " ? {" + S(PB) + "{1'b0}} : rfp + " + S(PB) + "'d1;");
-  v.line("      if (rfp == " + S(PB) + "'d" + S(FPW - 1) + ") rxor <= rxor ^ rword;");
+  v.line("      rleft <= (rhead ? message_flits(rf[2:0]) : rleft) - " + S(RW) + "'d1;");
+  v.line("      rfp <= rword_end ? {" + S(PB) + "{1'b0}} : rfp + " + S(PB) + "'d1;");
+  v.line("      if (rword_end) rxor <= rxor ^ rword;");
   v.line("      if (rend) begin");
   v.line("        rcount <= rcount + " + S(CNW) + "'d1;");
   v.line("        rlast <= cyc;");
