@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "host/errors.h"
-#include "host/protocol.h"
+#include "gen/core/protocol.h"
 #include "host/register_port.h"
 #include "host/transport.h"
 

@@ -14,7 +14,7 @@
 #include <regex>
 
 #include "host/errors.h"
-#include "host/protocol.h"
+#include "gen/core/protocol.h"
 
 namespace cmnet {
 

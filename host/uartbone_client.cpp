@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "host/errors.h"
-#include "host/protocol.h"
+#include "gen/core/protocol.h"
 
 namespace cmnet {
 

@@ -10,5 +10,5 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMNET_TESTS=OFF >/dev/null
 cmake --build build --target cmnet
-build/gen/cli/cmnet run gen/examples/cm1_board.json --pattern many-to-one --per-proc 4 --seed 7 -o out/run
-build/gen/cli/cmnet demo -o out/demo
+build/host/cli/cmnet run gen/examples/cm1_board.json --pattern many-to-one --per-proc 4 --seed 7 -o out/run
+build/host/cli/cmnet demo -o out/demo

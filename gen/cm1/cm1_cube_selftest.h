@@ -1,7 +1,7 @@
 // `cmnet cube` as a library: the multi-board top (emitted, or a build directory's rtl/ with the
 // self-test it was built with) run as 2^c simulated boards (sim/cm1/cm1_cube_sim.h), optionally
 // again over a range of cable delays to find the window the boards tolerate. The CLI
-// (gen/cli/cm1/cm1_cube.cpp) parses options and prints what this returns.
+// (host/cli/cm1/cm1_cube.cpp) parses options and prints what this returns.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The report of a CM-1 run (host/run_report.h filled for the CM-1 family): the board's counters
 // beside the model's, conservation per region, per-link, per-chip and per-endpoint tables, and
 // the plots (link utilization heat map, utilization per dimension, delivery histogram).
-// `cmnet run` (gen/cli/cm1/cm1_run.cpp) writes it; tests can build it from any BoardRun.
+// `cmnet run` (host/cli/cm1/cm1_run.cpp) writes it; tests can build it from any BoardRun.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
 // Runs a CM-1 workload on a board through the host driver and compares it with the reference
 // model: the board connection (a URI, a freshly started simulated board, or a build directory's
 // rtl/ simulated), one pattern executed and checked, counters totalled. `cmnet run` and
-// `cmnet sweep` (gen/cli/cm1/cm1_run.cpp) print and report what this returns.
+// `cmnet sweep` (host/cli/cm1/cm1_run.cpp) print and report what this returns.
 #pragma once
 
 #include <array>

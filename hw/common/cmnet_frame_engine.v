@@ -1,6 +1,6 @@
 // Host-link frame engine: the board's end of protocol v1 (host/PROTOCOL.md). It takes the
 // bytes a PHY receives (cmnet_uart_rx, cmnet_fifo_phy, or a simulator feeding bytes directly),
-// decodes request frames exactly as proto::FrameDecoder (host/protocol.cpp) does, executes them
+// decodes request frames exactly as proto::FrameDecoder (gen/core/protocol.cpp) does, executes them
 // as the master of a register bus, and hands the reply frames to the PHY byte by byte.
 //
 // It also executes LiteX UARTBone commands (PROTOCOL.md, "UARTBone"), so litex_server --uart

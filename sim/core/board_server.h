@@ -1,5 +1,5 @@
 // The simulated board's host-link server: a TCP server (Boost.Asio, bound to 127.0.0.1 only)
-// that decodes protocol frames (host/protocol.h) and executes them against a RegisterBackend,
+// that decodes protocol frames (gen/core/protocol.h) and executes them against a RegisterBackend,
 // replying with frames. Like the RTL frame engine, it also executes LiteX UARTBone commands on
 // the same stream (PROTOCOL.md, "UARTBone"). It survives bad clients (garbage, truncated or oversized frames, abrupt
 // disconnects, clients that never read) and keeps serving the next one.
@@ -13,7 +13,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "host/protocol.h"
+#include "gen/core/protocol.h"
 
 namespace cmnet {
 

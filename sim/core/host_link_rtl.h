@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/cm1/cm1_emitter.h"
+#include "gen/core/design.h"
 #include "gen/core/host_link_phy.h"
 #include "sim/core/harness_process.h"
 

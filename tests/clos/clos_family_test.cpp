@@ -1,7 +1,7 @@
 // The clos family behind the family interface: registered, its examples load and emit, `sim`
 // writes one JSON line per circuit on both engines, and the commands it cannot do yet refuse
 // with a clear InputError.
-#include "gen/cli/clos/clos_family.h"
+#include "host/cli/clos/clos_family.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

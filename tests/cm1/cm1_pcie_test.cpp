@@ -48,7 +48,7 @@
 #include "host/cm1/cm1_board.h"
 #include "host/errors.h"
 #include "host/pcie_regs.h"
-#include "host/protocol.h"
+#include "gen/core/protocol.h"
 #include "host/register_port.h"
 #include "host/transport_uri.h"
 

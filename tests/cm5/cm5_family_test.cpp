@@ -7,7 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "gen/cli/family.h"
+#include "host/cli/family.h"
 #include "gen/cm5/cm5_config.h"
 #include "gen/core/errors.h"
 #include "tests/cm5/cm5_check.h"

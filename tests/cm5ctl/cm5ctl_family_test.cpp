@@ -2,7 +2,7 @@
 // lines, the software results agreeing), its input errors, the clear refusal of build, run and
 // options run and sweep have no meaning for, and `cmnet bench --quick` (RTL latency equal to the
 // model's, throughput one operation per packet time).
-#include "gen/cli/cm5ctl/cm5ctl_family.h"
+#include "host/cli/cm5ctl/cm5ctl_family.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bitstreams/board.h"
-#include "gen/cli/cm5data/cm5data_family.h"
+#include "host/cli/cm5data/cm5data_family.h"
 #include "gen/core/errors.h"
 
 namespace cmnet {

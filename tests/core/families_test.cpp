@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "gen/cli/family.h"
+#include "host/cli/family.h"
 #include "gen/core/config.h"
 #include "gen/core/errors.h"
 #include "host/board_blocks.h"

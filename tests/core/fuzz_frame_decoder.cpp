@@ -1,4 +1,4 @@
-// libFuzzer target for the streaming frame decoder (host/protocol.h). Checks, for any input:
+// libFuzzer target for the streaming frame decoder (gen/core/protocol.h). Checks, for any input:
 //  - the decoder never holds more than kMaxFrameBytes;
 //  - feeding the input in arbitrary chunks gives exactly the events of feeding it whole;
 //  - every decoded frame re-encodes and decodes to itself, with a payload within the limit;
@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "host/protocol.h"
+#include "gen/core/protocol.h"
 
 using namespace cmnet::proto;
 

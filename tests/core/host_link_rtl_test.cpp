@@ -29,7 +29,7 @@
 
 #include "gen/cm1/cm1_emitter.h"
 #include "host/board_client.h"
-#include "host/protocol.h"
+#include "gen/core/protocol.h"
 #include "host/tcp_transport.h"
 #include "host/uartbone_client.h"
 #include "sim/core/board_server.h"

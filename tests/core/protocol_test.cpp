@@ -1,10 +1,10 @@
-// Frame codec and streaming decoder of the host-link protocol (host/protocol.h).
+// Frame codec and streaming decoder of the host-link protocol (gen/core/protocol.h).
 #include <gtest/gtest.h>
 
 #include <numeric>
 #include <random>
 
-#include "host/protocol.h"
+#include "gen/core/protocol.h"
 
 using namespace cmnet::proto;
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bitstreams/board.h"
-#include "gen/cli/hcube/hcube_family.h"
+#include "host/cli/hcube/hcube_family.h"
 #include "gen/core/errors.h"
 
 namespace cmnet {

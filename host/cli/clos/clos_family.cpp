@@ -1,0 +1,97 @@
+#include "host/cli/clos/clos_family.h"
+
+#include <cstdio>
+
+#include "gen/clos/clos_emitter.h"
+#include "gen/core/errors.h"
+#include "host/clos/clos_run.h"
+#include "sim/clos/clos_patterns.h"
+
+namespace cmnet {
+
+std::string ClosFamily::title() const {
+  return "CONNECT's three-stage Clos circuit network N(m, n, r) with parallel circuit set-up (Li and Rishe 1991)";
+}
+
+std::vector<std::string> ClosFamily::patterns() const { return clos_pattern_names(); }
+
+std::vector<std::string> ClosFamily::build_modes() const { return {"stream"}; }
+
+std::vector<std::string> ClosFamily::figures() const {
+  return {"off-line router: random permutations of N(32, 32, 32) routed and traced",
+          "blocking probability of N(32, 32, 32) under random connections (set-up model), beside the paper's < 1e-4",
+          "race rate (CANCELs) beside the paper's < 1e-3, with 95% confidence intervals",
+          "set-up latency (hops, us) against N",
+          "the N(4, 4, 4) switch and one hnode's status units on the iCE40 (yosys LUTs, flip-flops)"};
+}
+
+void ClosFamily::check(const NetworkConfig& cfg) const { (void)clos_config(cfg); }
+
+std::string ClosFamily::canonical_json(const NetworkConfig& cfg) const { return config_to_json(clos_config(cfg)); }
+
+GeneratedDesign ClosFamily::emit(const NetworkConfig& cfg) const { return emit_clos(clos_config(cfg)); }
+
+std::string ClosFamily::summary(const NetworkConfig& cfg) const {
+  const ClosParams& p = clos_config(cfg).clos;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "Clos network %s, %s: N = %d ports, %d input switches %d x %d, %d middle switches %d x %d, "
+                "%d output switches %d x %d, %lld crosspoints (N x N crossbar: %lld), circuits %d bits wide",
+                clos_name(p).c_str(), to_string(p.kind()), p.ports(), p.r, p.n, p.m, p.m, p.r, p.r, p.r, p.m, p.n,
+                static_cast<long long>(p.crosspoints()), static_cast<long long>(p.crossbar_crosspoints()), p.width);
+  return buf;
+}
+
+GeneratedDesign ClosFamily::board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args) const {
+  if (!args.mode.empty() && args.mode != "stream")
+    throw InputError("--mode " + args.mode + ": the clos family has one board top (allowed: stream)");
+  // The shared stream board (hw/common/STREAM_BOARD.md) around clos_stream.
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
+  h.reset_button = board.reset.has_value() && board.reset->active_low;
+  return emit_stream_board(clos_stream_spec(clos_config(cfg)), h);
+}
+
+int ClosFamily::sim(const NetworkConfig& cfg, const SimArgs& args) const { return clos_sim(clos_config(cfg), args); }
+
+int ClosFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
+  if (args.pattern != "permutation")
+    throw InputError("--pattern " + args.pattern + ": the clos board runs a permutation of circuits (allowed: permutation)");
+  if (!args.traffic.empty() || !args.mode.empty() || !args.generator.empty() || !args.rtl.empty())
+    throw InputError("cmnet run: --traffic, --mode, --generator and --rtl are not used by the clos family");
+  StreamRunArgs a;
+  a.board = args.board;
+  a.out_dir = args.out_dir;
+  a.timeout_s = args.timeout_s;
+  if (args.sim_link == "fifo") a.sim.phy = HostLinkPhy::Fifo;
+  else if (args.sim_link != "uart") throw InputError("--sim-link " + args.sim_link + ": unknown (allowed: uart, fifo)");
+  a.trace = TraceWindow{args.trace, args.trace_from, args.trace_to};
+  ClosRunOptions o;
+  o.seed = args.seed;
+  o.words = args.per_proc;
+  return run_clos_stream(clos_config(cfg), o, a).verdict.ok() ? 0 : 1;
+}
+
+int ClosFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
+  if (args.pattern != "permutation")
+    throw InputError("--pattern " + args.pattern + ": the clos sweep runs rounds of permutations of circuits (allowed: permutation)");
+  if (!args.mode.empty()) throw InputError("cmnet sweep: --mode is not used by the clos family");
+  if (args.max_per_proc < 1)
+    throw InputError("--max-per-proc " + std::to_string(args.max_per_proc) + ": at least 1 circuit per leaf");
+  StreamRunArgs a;
+  a.board = args.board;
+  a.out_dir = args.out_dir;
+  a.timeout_s = args.timeout_s;
+  if (args.sim_link == "fifo") a.sim.phy = HostLinkPhy::Fifo;
+  else if (args.sim_link != "uart") throw InputError("--sim-link " + args.sim_link + ": unknown (allowed: uart, fifo)");
+  ClosSweepOptions o;
+  o.seed = args.seed;
+  o.circuits.clear();  // offered: 1, 2, 4, ... circuits per leaf up to --max-per-proc
+  for (int c = 1; c <= args.max_per_proc; c *= 2) o.circuits.push_back(c);
+  if (o.circuits.back() != args.max_per_proc) o.circuits.push_back(args.max_per_proc);
+  return run_clos_sweep(clos_config(cfg), o, a) ? 0 : 1;
+}
+
+int ClosFamily::bench(const BenchArgs& args) const { return clos_bench(args); }
+
+}  // namespace cmnet

@@ -1,0 +1,144 @@
+// `cmnet sim` for CM-1: one pattern routed on the RTL (Verilator) or on the reference model,
+// one JSON object per message and a summary. Also what `cmnet demo` runs.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "host/cli/cm1/cm1_family.h"
+#include "host/cli/cm1/cm1_sim.h"
+#include "gen/core/errors.h"
+#include "sim/cm1/cm1_counters.h"
+#include "sim/cm1/traffic.h"
+
+namespace cmnet {
+
+// Shared by `sim` and the main job: route one pattern on one engine and write JSON lines.
+SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode,
+                    const std::string& engine, uint64_t max_petit, Cm1RtlOptions rtl_options) {
+  SimOutcome o;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (engine == "model") {
+    Cm1ModelOptions opt;
+    opt.max_petit = max_petit;
+    const Cm1RunResult r = run_cm1_model(cfg.cm1, traffic, mode, opt);
+    o.deliveries = r.deliveries;
+    o.chips = r.chips;
+    o.petit_cycles = r.petit_cycles;
+    o.bit_times = r.bit_times;
+    o.completed = r.completed;
+    o.receptions = receptions_from_model(cfg.cm1, traffic, r);
+  } else if (engine == "rtl") {
+    Cm1RtlOptions opt = rtl_options;
+    opt.max_petit = max_petit;
+    const Cm1RtlRun r = run_cm1_rtl(cfg, traffic, mode, opt);
+    o.receptions = r.receptions;
+    Cm1CreditOptions co;
+    co.mode = mode;
+    o.crediting = credit_receptions(cfg.cm1, traffic, r.receptions, co);
+    o.deliveries = o.crediting->deliveries;
+    o.chips = r.chips;
+    o.petit_cycles = r.petit_cycles;
+    o.bit_times = r.bit_times;
+    o.completed = r.completed;
+  } else {
+    throw InputError("--engine " + engine + ": unknown engine (allowed: rtl, model)");
+  }
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return o;
+}
+
+void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& traffic,
+                 const SimOutcome& o, const std::string& engine, EjectMode mode) {
+  std::ofstream out(path);
+  if (!out) throw InputError(path + ": cannot write output file");
+  std::vector<const Cm1Delivery*> by_msg(traffic.messages.size(), nullptr);
+  for (const Cm1Delivery& d : o.deliveries) by_msg.at(d.msg) = &d;
+  uint64_t delivered = 0;
+  for (size_t i = 0; i < traffic.messages.size(); ++i) {
+    const Message& m = traffic.messages[i];
+    nlohmann::ordered_json j;
+    j["msg"] = i;
+    j["src"] = m.src;
+    j["dst"] = m.dst;
+    j["vp"] = m.vp;
+    j["data"] = fmt::format("{:x}", m.data);
+    if (const Cm1Delivery* d = by_msg[i]) {
+      ++delivered;
+      j["petit"] = d->petit;
+      j["rx_data"] = fmt::format("{:x}", d->rx_data);
+      j["combined"] = d->combined;
+      if (o.crediting && std::binary_search(o.crediting->ambiguous_messages.begin(),
+                                            o.crediting->ambiguous_messages.end(), i))
+        j["ambiguous"] = true;  // another assignment of the OR-combined receptions credits it elsewhere
+    } else {
+      j["petit"] = nullptr;
+      j["delivered"] = false;
+    }
+    out << j.dump() << '\n';
+  }
+  const Cm1ChipCounters tot = cm1_totals(cfg.cm1, o.chips);
+  nlohmann::ordered_json s;
+  s["summary"] = {{"engine", engine},
+                  {"eject_mode", to_string(mode)},
+                  {"messages", traffic.messages.size()},
+                  {"delivered", delivered},
+                  {"completed", o.completed},
+                  {"petit_cycles", o.petit_cycles},
+                  {"bit_times", o.bit_times},
+                  {"receptions", o.receptions.size()},
+                  {"counter_injected", tot.injected},
+                  {"counter_delivered", tot.delivered},
+                  {"counter_desperation", tot.desperation},
+                  {"counter_parity_errors", tot.parity_errors},
+                  {"dim_busy_bit_times", tot.dim_busy},
+                  {"wire_utilization", cm1_wire_utilization(cfg.cm1, tot, o.bit_times)},
+                  {"seconds", o.seconds}};
+  if (o.crediting) {
+    s["summary"]["crediting"] = {{"exact", o.crediting->exact()},
+                                 {"ambiguous_receptions", o.crediting->ambiguous.size()},
+                                 {"ambiguous_messages", o.crediting->ambiguous_messages.size()},
+                                 {"unexplained_receptions", o.crediting->unexplained.size()},
+                                 {"greedy_processors", o.crediting->greedy_dsts.size()}};
+  }
+  out << s.dump() << '\n';
+}
+
+int cm1_sim(const Cm1Config& cfg, const SimArgs& a) {
+  if (a.pattern.empty() && a.traffic.empty()) throw InputError("sim: give --pattern NAME or --traffic FILE");
+  const Traffic traffic = a.traffic.empty() ? make_pattern(a.pattern, cfg.cm1, a.seed, a.per_proc)
+                                            : read_traffic_file(a.traffic, cfg.cm1);
+  const EjectMode mode = a.mode.empty() ? cfg.cm1.eject_mode
+                         : a.mode == "one" ? EjectMode::kOnePerPetit
+                                           : EjectMode::kOrCombine;
+  Cm1RtlOptions ro;
+  if (!a.trace.empty()) {
+    if (a.engine != "rtl") throw InputError("--trace " + a.trace + ": only an RTL run has waveforms (--engine rtl)");
+    if (!a.trace.ends_with(".fst")) throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
+    if (a.trace_from > a.trace_to)
+      throw InputError("--trace-from " + std::to_string(a.trace_from) + " is after --trace-to " + std::to_string(a.trace_to));
+    if (cfg.cm1.cube_dims > 6)
+      throw InputError("--trace: a traced run simulates the whole network top in one model, at most c = 6 (this config: c = " +
+                       std::to_string(cfg.cm1.cube_dims) + ")");
+    ro.trace_file = a.trace;
+    ro.trace_from = a.trace_from;
+    ro.trace_to = a.trace_to;
+  }
+  const SimOutcome o = simulate(cfg, traffic, mode, a.engine, a.max_steps, ro);
+  if (o.crediting && (!o.crediting->ambiguous_messages.empty() || !o.crediting->exact()))
+    fmt::print("rtl receptions credited to messages: {} messages ambiguous (OR-combined data that more than one "
+               "assignment explains), {} receptions unexplained, {} processors credited greedily\n",
+               o.crediting->ambiguous_messages.size(), o.crediting->unexplained.size(), o.crediting->greedy_dsts.size());
+  if (!a.trace.empty())
+    fmt::print("wrote {} (bit-times {}..{} of the run; open it with gtkwave)\n", a.trace, a.trace_from,
+               a.trace_to == UINT64_MAX ? std::string("end") : std::to_string(a.trace_to));
+  write_jsonl(a.out, cfg, traffic, o, a.engine, mode);
+  fmt::print("{}: {} messages, {} delivered, {} petit cycles, {} bit-times{} -> {}\n", a.engine, traffic.messages.size(),
+             o.deliveries.size(), o.petit_cycles, o.bit_times, o.completed ? "" : " (NOT completed)", a.out);
+  return o.completed ? 0 : 3;
+}
+
+}  // namespace cmnet

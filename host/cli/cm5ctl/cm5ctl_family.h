@@ -1,0 +1,38 @@
+// The CM-5 control network family (Leiserson et al. 1992, sections 2 and 5): a binary
+// combining tree doing broadcasts, reductions, scans and barriers. Cm5ctlFamily implements the
+// family interface by calling the cm5ctl generator, reference model and RTL harness; the
+// functions below are its commands. The board is the shared stream board (build --mode host,
+// run, sweep).
+#pragma once
+
+#include <string>
+
+#include "host/cli/family.h"
+#include "gen/cm5ctl/cm5ctl_config.h"
+
+namespace cmnet {
+
+class Cm5ctlFamily final : public Family {
+ public:
+  std::string name() const override { return "cm5ctl"; }
+  std::string title() const override;
+  std::vector<std::string> patterns() const override;
+  std::vector<std::string> build_modes() const override;
+  std::vector<std::string> figures() const override;
+  void check(const NetworkConfig& cfg) const override;
+  std::string canonical_json(const NetworkConfig& cfg) const override;
+  GeneratedDesign emit(const NetworkConfig& cfg) const override;
+  std::string summary(const NetworkConfig& cfg) const override;
+  GeneratedDesign board_top(const NetworkConfig& cfg, const Board& board,
+                            const BuildArgs& args) const override;
+  int sim(const NetworkConfig& cfg, const SimArgs& args) const override;
+  int run(const NetworkConfig& cfg, const RunArgs& args) const override;
+  int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
+  int bench(const BenchArgs& args) const override;
+};
+
+// The commands (host/cli/cm5ctl/).
+int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a);  // cm5ctl_sim.cpp
+int cm5ctl_bench(const BenchArgs& a);                       // cm5ctl_bench.cpp
+
+}  // namespace cmnet

@@ -1,0 +1,266 @@
+#include "host/cli/cm5data/cm5data_family.h"
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "gen/cm5data/cm5data_emitter.h"
+#include "gen/cm5data/cm5data_selftest.h"
+#include "gen/cm5data/cm5data_stream.h"
+#include "sim/cm5data/cm5data_selftest_model.h"
+#include "host/cm5data/cm5data_runner.h"
+#include "gen/core/errors.h"
+#include "sim/cm5data/cm5data_model.h"
+#include "sim/cm5data/cm5data_rtl.h"
+
+namespace cmnet {
+
+std::string Cm5DataFamily::title() const {
+  return "CM-5 data network: 4-ary fat tree of router chips with 4 children and 2 or 4 parents "
+         "(Leiserson et al. 1992)";
+}
+
+std::vector<std::string> Cm5DataFamily::patterns() const { return cm5_pattern_names(); }
+
+// host: the stream board (gen/cm5data/cm5data_stream.h on the shared shell), the host drives
+// it; network: the self-test top (gen/cm5data/cm5data_selftest.h), the network alone with its
+// leaves played from a ROM and checked against the model.
+std::vector<std::string> Cm5DataFamily::build_modes() const { return {"host", "network"}; }
+
+std::vector<std::string> Cm5DataFamily::figures() const {
+  return {"accepted throughput vs offered load (uniform random, random permutation, nearest neighbour) on the "
+          "model up to 16,384 leaves and the RTL at 64, beside the paper's performance model (worst arm load / arm "
+          "bandwidth)",
+          "the paper's figures at its link rate (20 MB/s): > 4 MB/s per node on random permutations, 15 MB/s "
+          "nearest neighbour, latency 3-7 us",
+          "model speed (flit-hops per second) and RTL speed (cycles per second)"};
+}
+
+void Cm5DataFamily::check(const NetworkConfig& cfg) const { (void)cm5data_config(cfg); }
+
+std::string Cm5DataFamily::canonical_json(const NetworkConfig& cfg) const {
+  return config_to_json(cm5data_config(cfg));
+}
+
+namespace {
+// The board's leaf interfaces (the stream module, cm5data_ni) count credits per flit: a network
+// whose chips count slots (Cm5DataParams::slots) is for the network's own figures, not the board.
+void refuse_slots_on_board(const NetworkConfig& env, const Cm5DataConfig& cfg, const std::string& cmd) {
+  if (cfg.cm5.slots != 0)
+    throw ConfigError(env.where + ": cm5data: slots = " + std::to_string(cfg.cm5.slots) + " is not supported by " + cmd +
+                      " (the board's network interfaces count credits per flit; use slots = 0 there, or build the self-test "
+                      "top: --mode network)");
+}
+}  // namespace
+
+GeneratedDesign Cm5DataFamily::emit(const NetworkConfig& cfg) const { return emit_cm5data(cm5data_config(cfg)); }
+
+std::string Cm5DataFamily::summary(const NetworkConfig& cfg) const {
+  const Cm5DataParams& p = cm5data_config(cfg).cm5;
+  std::string per_level;
+  for (int l = 1; l <= p.height; ++l)
+    per_level += (l > 1 ? ", " : "") + std::to_string(p.chips_at(l)) + "x" + std::to_string(p.parents_at(l)) + "p";
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "CM-5 data network: %u leaves, %u router chips (by level: %s), bisection %llu links (%.3f per leaf), "
+                "link %d bits per direction, messages %d..%d bits (%d..%d flits), input buffers %d flits%s",
+                p.leaves(), p.total_chips(), per_level.c_str(), static_cast<unsigned long long>(p.bisection_links()),
+                static_cast<double>(p.bisection_links()) / (p.leaves() / 2.0), p.link_bits, p.message_bits(1),
+                p.message_bits(p.max_words), p.message_flits(1), p.message_flits(p.max_words),
+                p.slots ? p.slots * p.slot_flits() : p.buffer_flits(),
+                p.slots ? (" (" + std::to_string(p.slots) + " message slots)").c_str() : "");
+  std::string out = buf;
+  for (size_t k = 0; k < p.partitions.size(); ++k)
+    out += (k ? ", " : "; partitions: leaves ") + std::to_string(p.partition_base(k)) + ".." +
+           std::to_string(p.partition_base(k) + p.partition_size(k) - 1);
+  return out;
+}
+
+GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
+  const std::string mode = a.mode.empty() ? "host" : a.mode;
+  if (mode == "network") {
+    const Cm5DataConfig cfg = cm5data_config(env);
+    return emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc),
+                                 selftest_pins(b));
+  }
+  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host, network)");
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
+  h.reset_button = b.reset.has_value() && b.reset->active_low;
+  refuse_slots_on_board(env, cm5data_config(env), "build");
+  return emit_stream_board(cm5data_stream_spec(cm5data_config(env)), h);
+}
+
+int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
+  const Cm5DataConfig cfg = cm5data_config(env);
+  const Cm5DataParams& p = cfg.cm5;
+  refuse_slots_on_board(env, cfg, "run");
+  if (!a.rtl.empty() || !a.generator.empty() || !a.mode.empty())
+    throw InputError("run: --rtl, --generator and --mode are CM-1's; the cm5data board takes --pattern or --traffic");
+  const Cm5DataTraffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
+                                             : read_cm5_traffic_file(a.traffic, p);
+  StreamRunArgs s;
+  s.board = a.board;
+  s.out_dir = a.out_dir;
+  s.timeout_s = a.timeout_s;
+  if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
+  else if (a.sim_link != "uart") throw InputError("run: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
+  s.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
+  // A pattern: its messages as requests on the left network, a reply to each on the right, tag
+  // masks at the odd leaves (the NIs' interrupts); a traffic file: its messages as written.
+  const bool pattern = a.traffic.empty();
+  const StreamRunOutcome o =
+      run_cm5data_board(cfg, pattern ? cm5data_with_replies(t) : t,
+                        pattern ? a.pattern + " requests (left), replies (right)" : a.traffic, s, stdout,
+                        pattern ? cm5data_run_masks(p) : std::vector<uint16_t>{});
+  return o.verdict.ok() ? 0 : 3;
+}
+
+int Cm5DataFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
+  const Cm5DataConfig cfg = cm5data_config(env);
+  refuse_slots_on_board(env, cfg, "sweep");
+  if (!a.mode.empty()) throw InputError("sweep: --mode is CM-1's; the cm5data board takes --pattern and --max-per-proc");
+  StreamRunArgs s;
+  s.board = a.board;
+  s.out_dir = a.out_dir;
+  s.timeout_s = a.timeout_s;
+  if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
+  else if (a.sim_link != "uart") throw InputError("sweep: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
+  return run_cm5data_sweep(cfg, a.pattern, a.seed, a.max_per_proc, s) ? 0 : 3;
+}
+
+Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open traffic file");
+  Cm5DataTraffic t;
+  std::string line;
+  for (int ln = 1; std::getline(in, line); ++ln) {
+    if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
+    std::istringstream ss(line);
+    std::vector<std::string> f;
+    for (std::string x; ss >> x;) f.push_back(x);
+    if (f.empty()) continue;
+    const std::string at = path + ":" + std::to_string(ln) + ": ";
+    if (f.size() < 3) throw InputError(at + "expected SRC DST DATA... (1.." + std::to_string(p.max_words) + " data words)");
+    auto leaf = [&](const std::string& s, const char* name) {
+      size_t used = 0;
+      long long v = -1;
+      try {
+        v = std::stoll(s, &used, 10);
+      } catch (...) {
+        used = 0;
+      }
+      if (used != s.size() || v < 0 || v >= static_cast<long long>(p.leaves()))
+        throw InputError(at + "field '" + name + "' value " + s + " out of range 0.." + std::to_string(p.leaves() - 1));
+      return static_cast<uint32_t>(v);
+    };
+    Cm5DataMessage m;
+    m.src = leaf(f[0], "SRC");
+    m.dst = leaf(f[1], "DST");
+    if (static_cast<int>(f.size()) - 2 > p.max_words)
+      throw InputError(at + "field 'DATA': " + std::to_string(f.size() - 2) + " words, at most " +
+                       std::to_string(p.max_words) + " (max_words)");
+    for (size_t k = 2; k < f.size(); ++k) {
+      size_t used = 0;
+      unsigned long long v = 0;
+      try {
+        v = std::stoull(f[k], &used, 16);
+      } catch (...) {
+        used = 0;
+      }
+      if (used != f[k].size() || v > 0xFFFFFFFFull)
+        throw InputError(at + "field 'DATA' value " + f[k] + " is not a 32-bit hex word");
+      m.data.push_back(static_cast<uint32_t>(v));
+    }
+    m.len = static_cast<int>(m.data.size());
+    t.messages.push_back(m);
+  }
+  return t;
+}
+
+int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
+  const Cm5DataConfig cfg = cm5data_config(env);
+  const Cm5DataParams& p = cfg.cm5;
+  reject_option(*this, !a.mode.empty(), "--mode");
+  if (a.pattern.empty() && a.traffic.empty()) throw InputError("sim: give --pattern NAME or --traffic FILE");
+  const Cm5DataTraffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
+                                         : read_cm5_traffic_file(a.traffic, p);
+  Cm5DataRunResult r;
+  const uint64_t max_cycles = 50000000;
+  if (a.engine == "model") {
+    Cm5DataModelOptions o;
+    o.max_cycles = max_cycles;
+    r = run_cm5data_model(p, t, o);
+  } else if (a.engine == "rtl") {
+    Cm5DataRtlOptions o;
+    o.max_cycles = max_cycles;
+    r = run_cm5data_rtl(cfg, t, o);
+  } else {
+    throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
+  }
+  std::ofstream out(a.out);
+  if (!out) throw InputError(a.out + ": cannot write output file");
+  uint64_t delivered = 0, crc_bad = 0, lat_sum = 0;
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    const Cm5DataMessage& m = t.messages[i];
+    const Cm5DataDelivery& d = r.deliveries[i];
+    nlohmann::ordered_json j;
+    j["msg"] = i;
+    j["src"] = m.src;
+    j["dst"] = m.dst;
+    j["len"] = m.len;
+    j["tag"] = m.tag;
+    j["lca_level"] = cm5_lca_level(m.src, m.dst);
+    j["sent"] = d.sent;
+    if (d.delivered) {
+      ++delivered;
+      crc_bad += d.crc_ok ? 0 : 1;
+      lat_sum += d.arrived - d.sent;
+      j["arrived"] = d.arrived;
+      j["latency"] = d.arrived - d.sent;
+      j["at_leaf"] = d.at_leaf;
+      j["crc_ok"] = d.crc_ok;
+      if (!d.crc_ok) j["crc"] = d.crc == Cm5Crc::secondary ? "secondary" : "primary";
+    } else {
+      j["arrived"] = nullptr;
+      j["delivered"] = false;
+      // from or to a leaf out of the address space, or out of the sender's partition
+      if (d.refused) j["refused"] = "address error";
+    }
+    out << j.dump() << '\n';
+  }
+  uint64_t in = 0, outc = 0, primary = 0, secondary = 0;
+  for (const auto& c : r.chips) {
+    for (auto v : c.in) in += v;
+    for (auto v : c.out) outc += v;
+    primary += c.crc_primary;
+    secondary += c.crc_secondary;
+  }
+  nlohmann::ordered_json s;
+  s["summary"] = {{"engine", a.engine},
+                  {"leaves", p.leaves()},
+                  {"chips", p.total_chips()},
+                  {"messages", t.messages.size()},
+                  {"delivered", delivered},
+                  {"refused_address", r.refused},
+                  {"completed", r.completed},
+                  {"cycles", r.cycles},
+                  {"chip_crc_primary", primary},
+                  {"chip_crc_secondary", secondary},
+                  {"mean_latency", delivered ? static_cast<double>(lat_sum) / static_cast<double>(delivered) : 0.0},
+                  {"crc_errors", crc_bad},
+                  {"counter_messages_in", in},
+                  {"counter_messages_out", outc},
+                  {"seconds", r.seconds}};
+  out << s.dump() << '\n';
+  std::printf("%s: %zu messages, %llu delivered, %llu refused (address errors), %llu cycles%s -> %s\n", a.engine.c_str(),
+              t.messages.size(), static_cast<unsigned long long>(delivered), static_cast<unsigned long long>(r.refused),
+              static_cast<unsigned long long>(r.cycles),
+              r.completed ? "" : " (NOT completed)", a.out.c_str());
+  return r.completed && crc_bad == 0 ? 0 : 3;
+}
+
+int Cm5DataFamily::bench(const BenchArgs& args) const { return cm5data_bench(args); }
+
+}  // namespace cmnet

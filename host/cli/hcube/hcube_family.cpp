@@ -1,0 +1,239 @@
+#include "host/cli/hcube/hcube_family.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "gen/core/errors.h"
+#include "gen/hcube/hcube_emitter.h"
+#include "gen/hcube/hcube_stream.h"
+#include "host/hcube/hcube_board.h"
+#include "sim/hcube/hcube_model.h"
+#include "sim/hcube/hcube_rtl.h"
+
+namespace cmnet {
+
+std::string HcubeFamily::title() const {
+  return "binary n-cube of message-transport chips: quasi-adaptive packet transport against wormhole routing "
+         "(seed-004 paper)";
+}
+
+std::vector<std::string> HcubeFamily::patterns() const { return hcube_pattern_names(); }
+
+std::vector<std::string> HcubeFamily::build_modes() const { return {"host"}; }
+
+std::vector<std::string> HcubeFamily::figures() const {
+  return {"the paper's experiment on the model (n = 6, uniform, exponential lengths 512 and 2,048 bytes, nine "
+          "loads each): mean time to the first packet and to the last byte against ideal link utilization for "
+          "wormhole, fixed packet and quasi-adaptive packet, the latency and bandwidth ratios beside the paper's",
+          "further: n = 8 and 10, bit-complement / transpose / hot spot, packet size x buffer count at equal storage, "
+          "each router (packet chip, wormhole router) on the iCE40 HX8K: LUT4s, flip-flops, logic cells and Fmax "
+          "(yosys + nextpnr), the emitted 5-cubes of both schemes against the models"};
+}
+
+void HcubeFamily::check(const NetworkConfig& cfg) const { (void)hcube_config(cfg); }
+
+std::string HcubeFamily::canonical_json(const NetworkConfig& cfg) const { return config_to_json(hcube_config(cfg)); }
+
+GeneratedDesign HcubeFamily::emit(const NetworkConfig& cfg) const { return emit_hcube(hcube_config(cfg)); }
+
+std::string HcubeFamily::summary(const NetworkConfig& cfg) const {
+  const HcubeParams& p = hcube_config(cfg).hc;
+  char buf[512];
+  if (p.packet())
+    std::snprintf(buf, sizeof buf,
+                  "hcube: %d-cube, %d nodes, %d directed channels, packet scheme (%s routing), packets of %d bytes "
+                  "(%d data bytes, %d in the first), %d buffers per output port (%d bytes), %d ticks per byte, %d "
+                  "ticks of arbitration",
+                  p.dims, p.nodes(), p.links(), p.routing.c_str(), p.packet_bytes, p.data_bytes(), p.first_data_bytes(),
+                  p.buffers, p.buffers * p.packet_bytes, p.ticks_per_byte, p.arb_ticks);
+  else
+    std::snprintf(buf, sizeof buf,
+                  "hcube: %d-cube, %d nodes, %d directed channels, wormhole (e-cube, one message per channel, "
+                  "%d-byte message header), %d ticks per byte, %d ticks of arbitration per hop",
+                  p.dims, p.nodes(), p.links(), HcubeParams::kMessageHeaderBytes, p.ticks_per_byte, p.arb_ticks);
+  return buf;
+}
+
+GeneratedDesign HcubeFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
+  const std::string mode = a.mode.empty() ? "host" : a.mode;
+  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host)");
+  HostBoardOptions h;
+  h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
+  h.reset_button = b.reset.has_value() && b.reset->active_low;
+  return emit_stream_board(hcube_stream_spec(hcube_config(env)), h);
+}
+
+namespace {
+
+// The shared CLI default pattern ("permutation") is not an hcube pattern: it runs as uniform.
+std::string board_pattern(const std::string& p) { return p == "permutation" ? "uniform" : p; }
+
+StreamRunArgs stream_args(const std::string& board, const std::string& out_dir, double timeout_s,
+                          const std::string& sim_link, const char* cmd) {
+  StreamRunArgs s;
+  s.board = board;
+  s.out_dir = out_dir;
+  s.timeout_s = timeout_s;
+  if (sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
+  else if (sim_link != "uart") throw InputError(std::string(cmd) + ": --sim-link " + sim_link + " (allowed: uart, fifo)");
+  return s;
+}
+
+}  // namespace
+
+int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
+  const HcubeConfig cfg = hcube_config(env);
+  if (!a.rtl.empty() || !a.generator.empty() || !a.mode.empty())
+    throw InputError("run: --rtl, --generator and --mode are CM-1's; the hcube board takes --pattern or --traffic");
+  const std::string pattern = board_pattern(a.pattern);
+  const HcubeTraffic t =
+      a.traffic.empty() ? hcube_sim_pattern(cfg.hc, pattern, a.seed, a.per_proc) : read_hcube_traffic_file(a.traffic, cfg.hc);
+  StreamRunArgs s = stream_args(a.board, a.out_dir, a.timeout_s, a.sim_link, "run");
+  s.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
+  const StreamRunOutcome o = run_hcube_board(cfg, t, a.traffic.empty() ? pattern : a.traffic, s);
+  return o.verdict.ok() ? 0 : 3;
+}
+
+int HcubeFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
+  const HcubeConfig cfg = hcube_config(env);
+  if (!a.mode.empty()) throw InputError("sweep: --mode is CM-1's; the hcube board takes --pattern and --max-per-proc");
+  if (a.max_per_proc < 1) throw InputError("sweep: --max-per-proc " + std::to_string(a.max_per_proc) + " must be at least 1");
+  // Messages per node: the board's stores hold 16 per node; 4 keep every point inside them.
+  const int per_node = std::min(a.max_per_proc, 4);
+  return run_hcube_sweep(cfg, board_pattern(a.pattern), a.seed, per_node,
+                         stream_args(a.board, a.out_dir, a.timeout_s, a.sim_link, "sweep"))
+             ? 0
+             : 3;
+}
+
+HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams& p) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open traffic file");
+  HcubeTraffic t;
+  std::vector<uint32_t> seq(static_cast<size_t>(p.nodes()), 0);
+  std::vector<uint64_t> last(static_cast<size_t>(p.nodes()), 0);
+  std::string line;
+  for (int ln = 1; std::getline(in, line); ++ln) {
+    if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
+    std::istringstream ss(line);
+    std::vector<std::string> f;
+    for (std::string x; ss >> x;) f.push_back(x);
+    if (f.empty()) continue;
+    const std::string at = path + ":" + std::to_string(ln) + ": ";
+    if (f.size() != 4) throw InputError(at + "expected SRC DST GEN LEN, got " + std::to_string(f.size()) + " fields");
+    auto num = [&](const std::string& s, const char* name, unsigned long long lo, unsigned long long hi) {
+      size_t used = 0;
+      unsigned long long v = 0;
+      bool ok = !s.empty() && s[0] != '-';
+      try {
+        v = ok ? std::stoull(s, &used, 10) : 0;
+      } catch (...) {
+        ok = false;
+      }
+      if (!ok || used != s.size() || v < lo || v > hi)
+        throw InputError(at + "field '" + name + "' value " + s + " out of range " + std::to_string(lo) + ".." +
+                         std::to_string(hi));
+      return v;
+    };
+    HcubeMessage m;
+    m.src = static_cast<uint32_t>(num(f[0], "SRC", 0, static_cast<unsigned>(p.nodes() - 1)));
+    m.dst = static_cast<uint32_t>(num(f[1], "DST", 0, static_cast<unsigned>(p.nodes() - 1)));
+    m.gen = num(f[2], "GEN", 0, 1ull << 40);
+    m.len = static_cast<uint32_t>(num(f[3], "LEN", 1, 1u << 24));
+    if (m.src == m.dst) throw InputError(at + "field 'DST' value " + f[1] + " is the source (a node does not send to itself)");
+    if (seq[m.src] > 0 && m.gen < last[m.src])
+      throw InputError(at + "field 'GEN' value " + f[2] + " is before source " + f[0] + "'s previous message (" +
+                       std::to_string(last[m.src]) + ")");
+    m.seq = seq[m.src]++;
+    last[m.src] = m.gen;
+    t.messages.push_back(m);
+  }
+  return t;
+}
+
+HcubeTraffic hcube_sim_pattern(const HcubeParams& p, const std::string& pattern, uint64_t seed, int per_node) {
+  return make_hcube_workload(p.dims, pattern, 64, 512, per_node, seed);
+}
+
+int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
+  const HcubeConfig cfg = hcube_config(env);
+  const HcubeParams& p = cfg.hc;
+  reject_option(*this, !a.mode.empty(), "--mode");
+  if (a.pattern.empty() && a.traffic.empty()) throw InputError("sim: give --pattern NAME or --traffic FILE");
+  const HcubeTraffic t =
+      a.traffic.empty() ? hcube_sim_pattern(p, a.pattern, a.seed, a.per_proc) : read_hcube_traffic_file(a.traffic, p);
+  HcubeRunResult r;
+  if (a.engine == "model") {
+    r = run_hcube_model(p, t);
+  } else if (a.engine == "rtl") {
+    HcubeRtlOptions o;
+    o.max_cycles = 50000000;
+    r = run_hcube_rtl(cfg, t, o);
+  } else {
+    throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
+  }
+  std::ofstream out(a.out);
+  if (!out) throw InputError(a.out + ": cannot write output file");
+  double first = 0, last = 0;
+  uint64_t bad = 0;
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    const HcubeMessage& m = t.messages[i];
+    const HcubeDelivery& d = r.deliveries[i];
+    nlohmann::ordered_json j;
+    j["msg"] = i;
+    j["src"] = m.src;
+    j["dst"] = m.dst;
+    j["len"] = m.len;
+    j["gen"] = m.gen;
+    j["hops"] = hcube_hops(m.src, m.dst);
+    j["first_dim"] = d.first_dim;
+    if (d.delivered) {
+      if (a.engine == "model") j["started"] = d.started;
+      j["first"] = d.first;
+      j["last"] = d.last;
+      j["data_ok"] = d.data_ok;
+      first += static_cast<double>(d.first - m.gen);
+      last += static_cast<double>(d.last - m.gen);
+      bad += d.data_ok ? 0 : 1;
+    } else {
+      j["delivered"] = false;
+    }
+    out << j.dump() << '\n';
+  }
+  nlohmann::ordered_json ports = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < r.ports.size(); ++i) {
+    const HcubePortCounters& c = r.ports[i];
+    ports.push_back({{"node", i / static_cast<size_t>(p.dims)}, {"dim", i % static_cast<size_t>(p.dims)},
+                     {"packets", c.packets}, {"messages", c.messages}, {"bytes", c.bytes},
+                     {"blocked_ticks", c.blocked_ticks}});
+  }
+  const double dn = r.delivered ? static_cast<double>(r.delivered) : 1.0;
+  nlohmann::ordered_json s;
+  s["summary"] = {{"engine", a.engine},
+                  {"scheme", p.scheme},
+                  {"routing", p.routing},
+                  {"nodes", p.nodes()},
+                  {"messages", t.messages.size()},
+                  {"delivered", r.delivered},
+                  {"completed", r.completed},
+                  {"deadlock", r.deadlock},
+                  {"ticks", r.ticks},
+                  {"ideal_utilization", hcube_ideal_utilization(t, p)},
+                  {"mean_first", first / dn},
+                  {"mean_last", last / dn},
+                  {"bad_reassembly", r.bad_reassembly},
+                  {"max_buffer_used", r.max_buffer_used},
+                  {"ports", ports}};
+  out << s.dump() << '\n';
+  std::printf("%s: %zu messages, %llu delivered, mean first packet %.1f ticks, last byte %.1f ticks%s -> %s\n",
+              a.engine.c_str(), t.messages.size(), static_cast<unsigned long long>(r.delivered), first / dn, last / dn,
+              r.completed ? "" : (r.deadlock ? " (DEADLOCK)" : " (NOT completed)"), a.out.c_str());
+  return r.completed && bad == 0 ? 0 : 3;
+}
+
+int HcubeFamily::bench(const BenchArgs& args) const { return hcube_bench(args); }
+
+}  // namespace cmnet

@@ -1,0 +1,44 @@
+// The hypercube packet / wormhole family (the seed-004 paper: a quasi-adaptive packet transport
+// against wormhole routing on a binary n-cube). HcubeFamily implements the family interface with
+// the hcube generator (gen/hcube), reference models and RTL runner (sim/hcube).
+#pragma once
+
+#include <string>
+
+#include "host/cli/family.h"
+#include "gen/hcube/hcube_config.h"
+#include "sim/hcube/hcube_traffic.h"
+
+namespace cmnet {
+
+class HcubeFamily final : public Family {
+ public:
+  std::string name() const override { return "hcube"; }
+  std::string title() const override;
+  std::vector<std::string> patterns() const override;
+  std::vector<std::string> build_modes() const override;
+  std::vector<std::string> figures() const override;
+  void check(const NetworkConfig& cfg) const override;
+  std::string canonical_json(const NetworkConfig& cfg) const override;
+  GeneratedDesign emit(const NetworkConfig& cfg) const override;
+  std::string summary(const NetworkConfig& cfg) const override;
+  GeneratedDesign board_top(const NetworkConfig& cfg, const Board& board,
+                            const BuildArgs& args) const override;
+  int sim(const NetworkConfig& cfg, const SimArgs& args) const override;
+  int run(const NetworkConfig& cfg, const RunArgs& args) const override;
+  int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
+  int bench(const BenchArgs& args) const override;
+};
+
+// A traffic file: one message per line, "SRC DST GEN LEN" (decimal nodes, generation tick, data
+// bytes); each source's messages in generation order; '#' starts a comment. InputError names the
+// file, line and field.
+HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams& p);
+
+// `cmnet sim --pattern NAME`: the paper's workload shape at light load, `per_node` messages per
+// node (mean length 64 bytes, mean inter-generation 512 ticks).
+HcubeTraffic hcube_sim_pattern(const HcubeParams& p, const std::string& pattern, uint64_t seed, int per_node);
+
+int hcube_bench(const BenchArgs& a);  // hcube_bench.cpp
+
+}  // namespace cmnet
