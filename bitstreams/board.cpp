@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "gen/core/errors.h"
+#include "gen/core/text_file.h"
 
 namespace cmnet {
 namespace {
@@ -94,14 +95,6 @@ class Reader {
   std::string where_;
 };
 
-std::string read_board_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot read board file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 }  // namespace
 
 std::vector<BoardPin> Board::cube_pins() const {
@@ -142,7 +135,7 @@ Board load_board(const std::string& name_or_path) {
                         "; or give the path of a board .json file)");
     }
   }
-  Board b = parse_board(read_board_file(path), path);
+  Board b = parse_board(read_file(path, "board file"), path);
   b.source = path;
   return b;
 }

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "gen/core/errors.h"
+#include "gen/core/text_file.h"
 #include "gen/core/process.h"
 #include "gen/core/progress.h"
 #include "gen/core/yosys_log.h"
@@ -24,14 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 
-// A tool's output file, "" when it is missing (its absence shows in the step's error).
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // A tool run with a progress line: the elapsed time and the last line the tool logged (yosys
 // and nextpnr name their phase there), so a long place-and-route is never silent.
 int tool_step(const std::string& what, const std::vector<std::string>& argv, double timeout_s,
@@ -39,7 +32,7 @@ int tool_step(const std::string& what, const std::vector<std::string>& argv, dou
   Progress progress(what);
   const std::string watched = follow.empty() ? log : follow;
   const int rc = run_child(argv, timeout_s, log, {}, [&](double s) {
-    const std::string text = read_text(watched);
+    const std::string text = read_file_or_empty(watched);
     std::string last;
     size_t end = text.find_last_not_of("\r\n ");
     if (end != std::string::npos) {
@@ -56,7 +49,7 @@ int tool_step(const std::string& what, const std::vector<std::string>& argv, dou
   progress.done(buf);
   // yosys exits 0 on a net driven twice; nextpnr would refuse the netlist later, less clearly.
   if (rc == 0 && !argv.empty() && argv[0] == CMNET_YOSYS) {
-    const std::string problems = yosys_netlist_problems(read_text(watched));
+    const std::string problems = yosys_netlist_problems(read_file_or_empty(watched));
     if (!problems.empty()) throw FlowError(what + ": the netlist has nets with several drivers (log " + watched + "):\n" + problems);
   }
   return rc;
@@ -201,8 +194,8 @@ long quick_ff_bits(const GeneratedDesign& d, const std::string& rtl, const std::
                            timeout_s, out + "/estimate.out", out + "/estimate.log");
   if (rc != 0)
     throw FlowError("yosys (quick estimate) failed (exit " + std::to_string(rc) + "), log " + out +
-                    "/estimate.log:\n" + tail(read_text(out + "/estimate.log"), 2000));
-  return parse_yosys_ff_bits(read_text(out + "/estimate_stat.txt"));
+                    "/estimate.log:\n" + tail(read_file_or_empty(out + "/estimate.log"), 2000));
+  return parse_yosys_ff_bits(read_file_or_empty(out + "/estimate_stat.txt"));
 }
 
 void write_reports(const FlowResult& r, const FlowOptions& opt) {
@@ -261,8 +254,8 @@ std::map<std::string, long> synth_cells(const GeneratedDesign& design, const std
                            3600, dir + "/yosys.out", dir + "/yosys.log");
   if (rc != 0)
     throw FlowError("yosys " + synth + " of " + top + " failed (exit " + std::to_string(rc) + "), log " + dir +
-                    "/yosys.log:\n" + tail(read_text(dir + "/yosys.log"), 2000));
-  return parse_yosys_stat_json(read_text(dir + "/stat.json"), top);
+                    "/yosys.log:\n" + tail(read_file_or_empty(dir + "/yosys.log"), 2000));
+  return parse_yosys_stat_json(read_file_or_empty(dir + "/stat.json"), top);
 }
 
 std::map<std::string, PartCells> parse_ice40_parts(const std::string& stat_text, const std::string& top,
@@ -341,8 +334,8 @@ std::map<std::string, PartCells> synth_ice40_parts(const GeneratedDesign& design
                            dir + "/yosys.out", dir + "/yosys.log");
   if (rc != 0)
     throw FlowError("yosys synth_ice40 -noflatten of " + top + " failed (exit " + std::to_string(rc) + "), log " + dir +
-                    "/yosys.log:\n" + tail(read_text(dir + "/yosys.log"), 2000));
-  return parse_ice40_parts(read_text(dir + "/stat.txt"), top, prefixes);
+                    "/yosys.log:\n" + tail(read_file_or_empty(dir + "/yosys.log"), 2000));
+  return parse_ice40_parts(read_file_or_empty(dir + "/stat.txt"), top, prefixes);
 }
 
 std::vector<PortBits> parse_yosys_ports(const std::string& json_text, const std::string& top) {
@@ -439,7 +432,7 @@ ModulePlacement place_module_ice40(const GeneratedDesign& design, const std::str
                              opt.timeout_s, dir + "/" + name + ".out", dir + "/" + name + ".log");
     if (rc != 0)
       throw FlowError("yosys " + what + " failed (exit " + std::to_string(rc) + "), log " + dir + "/" + name +
-                      ".log:\n" + tail(read_text(dir + "/" + name + ".log"), 2000));
+                      ".log:\n" + tail(read_file_or_empty(dir + "/" + name + ".log"), 2000));
   };
 
   // The module alone: its cells, its netlist (which gives its ports, parameters applied).
@@ -449,12 +442,12 @@ ModulePlacement place_module_ice40(const GeneratedDesign& design, const std::str
         reads + before + "synth_ice40 -top " + top +
             " -json " + dir + "/module.json\ntee -q -o " + dir + "/stat.json stat -json\n",
         "module");
-  r.cells = parse_yosys_stat_json(read_text(dir + "/stat.json"), top);
+  r.cells = parse_yosys_stat_json(read_file_or_empty(dir + "/stat.json"), top);
   r.luts = count_cells(r.cells, "SB_LUT4");
   r.carries = count_cells(r.cells, "SB_CARRY");
   r.ffs = count_cells(r.cells, "SB_DFF");
   r.ram_blocks = count_cells(r.cells, "SB_RAM");
-  const std::vector<PortBits> ports = parse_yosys_ports(read_text(dir + "/module.json"), top);
+  const std::vector<PortBits> ports = parse_yosys_ports(read_file_or_empty(dir + "/module.json"), top);
   for (const auto& p : ports) {
     if (p.name == opt.clock) continue;
     (p.direction == "input" ? r.in_bits : r.out_bits) += p.width;
@@ -479,7 +472,7 @@ ModulePlacement place_module_ice40(const GeneratedDesign& design, const std::str
                            {nextpnr, "--" + opt.device, "--package", opt.package, "--json", net, "--freq",
                             fmt(opt.freq_mhz), "--seed", std::to_string(opt.seed), "--timing-allow-fail"},
                            opt.timeout_s, r.nextpnr_log);
-  const std::string log = read_text(r.nextpnr_log);
+  const std::string log = read_file_or_empty(r.nextpnr_log);
   const auto util = parse_nextpnr_utilisation(log);
   if (util.count("ICESTORM_LC")) {
     r.logic_cells = util.at("ICESTORM_LC").used;
@@ -614,8 +607,8 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
     r.seconds["yosys"] = secs_since(t0);
     if (rc != 0)
       throw FlowError("yosys synth_xilinx failed (exit " + std::to_string(rc) + "), log " + out +
-                      "/yosys.log:\n" + tail(read_text(out + "/yosys.log"), 2000));
-    r.cells = parse_yosys_stat_json(read_text(out + "/yosys_stat.json"), T);
+                      "/yosys.log:\n" + tail(read_file_or_empty(out + "/yosys.log"), 2000));
+    r.cells = parse_yosys_stat_json(read_file_or_empty(out + "/yosys_stat.json"), T);
     summarize_cells(r, "xc7");
     r.utilisation["LUT"] = {r.luts, board.logic_cells};
     r.utilisation["FF"] = {r.ffs, board.flip_flops};
@@ -647,8 +640,8 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   r.seconds["yosys"] = secs_since(t0);
   if (rc != 0)
     throw FlowError("yosys synth_ice40 failed (exit " + std::to_string(rc) + "), log " + out +
-                    "/yosys.log:\n" + tail(read_text(out + "/yosys.log"), 2000));
-  r.cells = parse_yosys_stat_json(read_text(out + "/yosys_stat.json"), T);
+                    "/yosys.log:\n" + tail(read_file_or_empty(out + "/yosys.log"), 2000));
+  r.cells = parse_yosys_stat_json(read_file_or_empty(out + "/yosys_stat.json"), T);
   summarize_cells(r, "ice40");
 
   const std::string asc = out + "/" + T + ".asc";
@@ -661,7 +654,7 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   t0 = std::chrono::steady_clock::now();
   rc = tool_step("nextpnr-ice40: place and route", cmd, opt.timeout_s, out + "/nextpnr.log");
   r.seconds["nextpnr"] = secs_since(t0);
-  const std::string log = read_text(out + "/nextpnr.log");
+  const std::string log = read_file_or_empty(out + "/nextpnr.log");
   r.utilisation = parse_nextpnr_utilisation(log);
   bool pass = false;
   r.fmax_nextpnr = parse_nextpnr_fmax(log, &pass);
@@ -684,7 +677,7 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
       const std::string errors = grep(log, "ERROR");
       std::string why;
       if (log.find("combinatorial loops") != std::string::npos) {
-        const std::string ylog = read_text(out + "/yosys.log");
+        const std::string ylog = read_file_or_empty(out + "/yosys.log");
         const std::string loops = grep(ylog, "found logic loop", 3) + grep(ylog, "Breaking loop", 4);
         if (!loops.empty()) why = "yosys found combinational loops in the design (yosys.log):\n" + loops;
       }
@@ -699,7 +692,7 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   rc = tool_step("icepack", {icepack, asc, out + "/" + T + ".bin"}, opt.timeout_s, out + "/icepack.log");
   r.seconds["icepack"] = secs_since(t0);
   if (rc != 0)
-    throw FlowError("icepack failed (exit " + std::to_string(rc) + "):\n" + read_text(out + "/icepack.log"));
+    throw FlowError("icepack failed (exit " + std::to_string(rc) + "):\n" + read_file_or_empty(out + "/icepack.log"));
   r.bitstream = out + "/" + T + ".bin";
 
   if (opt.run_icetime) {
@@ -711,8 +704,8 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
     r.seconds["icetime"] = secs_since(t0);
     if (rc != 0)
       throw FlowError("icetime failed (exit " + std::to_string(rc) + "):\n" +
-                      tail(read_text(out + "/icetime.log"), 2000));
-    r.fmax_icetime = parse_icetime_fmax(read_text(out + "/icetime.txt"));
+                      tail(read_file_or_empty(out + "/icetime.log"), 2000));
+    r.fmax_icetime = parse_icetime_fmax(read_file_or_empty(out + "/icetime.txt"));
   }
   write_reports(r, opt);
   return r;

@@ -6,9 +6,6 @@
 #include "gen/cm1/cm1_board_top_parts.h"
 #include "gen/core/errors.h"
 #include "gen/core/verilog_writer.h"
-#include "sim/cm1/cm1_model.h"
-#include "sim/cm1/cm1_rtl.h"
-#include "sim/cm1/traffic.h"
 
 namespace cmnet {
 namespace {
@@ -27,26 +24,6 @@ struct TopShape {
   int nc = 1;       // chips whose receptions are counted
   int src_w = 1;    // width of the load port's source field
 };
-
-// Runs the reference model on `t` and fills the expectations.
-SelfTestExpect expect_from_model(const Cm1Params& p, const Traffic& t, const std::string& mode) {
-  const Cm1RunResult r = run_cm1_model(p, t, p.eject_mode);
-  if (!r.completed)
-    throw ConfigError("self-test: the reference model did not deliver the " + mode +
-                      " pattern within its petit-cycle limit");
-  SelfTestExpect e;
-  e.mode = mode;
-  e.messages = t.messages.size();
-  const auto rx = receptions_from_model(p, t, r);
-  e.receptions = rx.size();
-  const uint64_t wmask = (p.vp_bits + p.data_bits) >= 64
-                             ? ~uint64_t{0}
-                             : (uint64_t{1} << (p.vp_bits + p.data_bits)) - 1;
-  for (const auto& x : rx) e.rx_xor ^= ((x.data << p.vp_bits) | x.vp) & wmask;
-  e.model_petit_cycles = r.petit_cycles;
-  e.petit_limit = std::min<uint64_t>(65535, 2 * r.petit_cycles + 16);
-  return e;
-}
 
 // The body shared by both tops: reset, ROM loader, run control, reception accounting,
 // counter read-back and check, LEDs. The design under test is instantiated by `dut`.
@@ -379,34 +356,13 @@ std::string expect_json(const SelfTestExpect& e, const BoardTopOptions& o, const
 
 }  // namespace
 
-GeneratedDesign emit_cm1_board_top(const Cm1Config& cfg, const BoardTopOptions& opt,
-                                   SelfTestExpect* expect) {
-  board_parts::check_selftest_options(cfg, opt, "board top");
-  GeneratedDesign d = emit_cm1(cfg);
-  const Traffic t = make_pattern(opt.pattern, cfg.cm1, opt.seed, opt.per_proc);
-  const SelfTestExpect e = expect_from_model(cfg.cm1, t, "network");
-  TopShape sh;
-  sh.name = "cm1_board_top";
-  sh.nc = cfg.cm1.chips();
-  sh.src_w = cm1_widths(cfg.cm1).gproc;
-  add_top(d, sh.name, emit_top(cfg, opt, sh, t, e), "");
-  d.files.emplace_back("selftest.json", expect_json(e, opt, sh.name));
-  if (expect) *expect = e;
-  return d;
-}
-
-GeneratedDesign emit_cm1_chip_board_top(const Cm1Config& cfg, const BoardTopOptions& opt,
-                                        SelfTestExpect* expect) {
-  board_parts::check_selftest_options(cfg, opt, "board top");
-  const Cm1Params& p = cfg.cm1;
-  if (opt.chip_id < 0 || opt.chip_id >= p.chips())
-    throw ConfigError("chip board top: chip_id = " + S(opt.chip_id) + " out of range 0.." +
-                      S(p.chips() - 1));
-  GeneratedDesign d = emit_cm1(cfg);
+Traffic cm1_chip_selftest_traffic(const Cm1Params& p, int chip_id) {
+  if (chip_id < 0 || chip_id >= p.chips())
+    throw ConfigError("chip board top: chip_id = " + S(chip_id) + " out of range 0.." + S(p.chips() - 1));
   // The local self-test: processor g of this chip sends to processor g+1 of this chip.
   Traffic t;
   const uint32_t P = static_cast<uint32_t>(p.procs_per_chip);
-  const uint32_t base = static_cast<uint32_t>(opt.chip_id) * P;
+  const uint32_t base = static_cast<uint32_t>(chip_id) * P;
   const uint64_t dmask = p.data_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << p.data_bits) - 1;
   const uint32_t vmask = p.vp_bits > 0 ? (1u << p.vp_bits) - 1 : 0;
   for (uint32_t g = 0; g < P; ++g) {
@@ -417,7 +373,32 @@ GeneratedDesign emit_cm1_chip_board_top(const Cm1Config& cfg, const BoardTopOpti
     m.data = (0x5a + 0x37 * uint64_t{g}) & dmask;
     t.messages.push_back(m);
   }
-  const SelfTestExpect e = expect_from_model(p, t, "chip");
+  return t;
+}
+
+void check_cm1_board_top_options(const Cm1Config& cfg, const BoardTopOptions& opt) {
+  board_parts::check_selftest_options(cfg, opt, "board top");
+}
+
+GeneratedDesign emit_cm1_board_top(const Cm1Config& cfg, const BoardTopOptions& opt, const Traffic& t,
+                                   const SelfTestExpect& e) {
+  check_cm1_board_top_options(cfg, opt);
+  GeneratedDesign d = emit_cm1(cfg);
+  TopShape sh;
+  sh.name = "cm1_board_top";
+  sh.nc = cfg.cm1.chips();
+  sh.src_w = cm1_widths(cfg.cm1).gproc;
+  add_top(d, sh.name, emit_top(cfg, opt, sh, t, e), "");
+  d.files.emplace_back("selftest.json", expect_json(e, opt, sh.name));
+  return d;
+}
+
+GeneratedDesign emit_cm1_chip_board_top(const Cm1Config& cfg, const BoardTopOptions& opt,
+                                        const SelfTestExpect& e) {
+  check_cm1_board_top_options(cfg, opt);
+  const Cm1Params& p = cfg.cm1;
+  const Traffic t = cm1_chip_selftest_traffic(p, opt.chip_id);
+  GeneratedDesign d = emit_cm1(cfg);
   TopShape sh;
   sh.chip_mode = true;
   sh.name = "cm1_chip_board_top";
@@ -425,7 +406,6 @@ GeneratedDesign emit_cm1_chip_board_top(const Cm1Config& cfg, const BoardTopOpti
   sh.src_w = cm1_widths(p).proc_field;
   add_top(d, sh.name, emit_top(cfg, opt, sh, t, e), "cm1_network.v");
   d.files.emplace_back("selftest.json", expect_json(e, opt, sh.name));
-  if (expect) *expect = e;
   return d;
 }
 

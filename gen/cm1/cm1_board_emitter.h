@@ -2,10 +2,10 @@
 // emitted CM-1 network or one CM-1 chip, so that a design fits a real package.
 //
 // SELF-TEST TOPS. These are the "no host attached" tops: a ROM holds a routing pattern
-// made by make_pattern() (sim/cm1/traffic.h); after reset a loader pushes it into the endpoints
+// (given as data: the caller makes it, e.g. make_pattern() in sim/cm1/traffic.h); after reset a loader pushes it into the endpoints
 // through the load port, runs the machine until it is idle, then checks
 //   - the number of receptions and the XOR of every received {DATA, VP} word against the
-//     reference model (sim/cm1/cm1_model.h) run on the same pattern,
+//     expectation it is given (the reference model's, run by the caller: sim/cm1/cm1_selftest.h),
 //   - the routers' counters (sum over chips): injected = delivered = messages,
 //     parity_errors = 0, petit_cycles > 0.
 // LEDs show running / pass / fail; the UART tx pin is driven idle-high. The host-link top
@@ -32,6 +32,7 @@
 
 #include "gen/cm1/cm1_emitter.h"
 #include "gen/cm1/cm1_config.h"
+#include "gen/cm1/cm1_message.h"
 
 namespace cmnet {
 
@@ -59,11 +60,17 @@ struct SelfTestExpect {
   uint64_t petit_limit = 0;   // the run gives up (fail) after this many petit cycles
 };
 
-// Network mode: emit_cm1(cfg) plus cm1_board_top.v and selftest.json; top = cm1_board_top.
-GeneratedDesign emit_cm1_board_top(const Cm1Config& cfg, const BoardTopOptions& opt,
-                                   SelfTestExpect* expect = nullptr);
-// Chip mode: emit_cm1(cfg) (cm1_network.v is left out) plus cm1_chip_board_top.v.
+// Refuses options no self-test top takes (LED count, per_proc above the queue depth, ...).
+void check_cm1_board_top_options(const Cm1Config& cfg, const BoardTopOptions& opt);
+// Network mode: emit_cm1(cfg) plus cm1_board_top.v (a ROM of `t`, checked against `e`) and
+// selftest.json; top = cm1_board_top.
+GeneratedDesign emit_cm1_board_top(const Cm1Config& cfg, const BoardTopOptions& opt, const Traffic& t,
+                                   const SelfTestExpect& e);
+// Chip mode's pattern: processor g of chip `chip_id` sends to processor g+1 of the same chip.
+Traffic cm1_chip_selftest_traffic(const Cm1Params& p, int chip_id);
+// Chip mode: emit_cm1(cfg) (cm1_network.v is left out) plus cm1_chip_board_top.v, routing
+// cm1_chip_selftest_traffic(p, opt.chip_id) and checking it against `e`.
 GeneratedDesign emit_cm1_chip_board_top(const Cm1Config& cfg, const BoardTopOptions& opt,
-                                        SelfTestExpect* expect = nullptr);
+                                        const SelfTestExpect& e);
 
 }  // namespace cmnet

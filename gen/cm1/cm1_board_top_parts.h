@@ -9,9 +9,9 @@
 
 #include "gen/cm1/cm1_emitter.h"
 #include "gen/cm1/cm1_config.h"
+#include "gen/cm1/cm1_message.h"
 #include "gen/core/selftest_top.h"
 #include "gen/core/verilog_writer.h"
-#include "sim/cm1/traffic.h"
 
 namespace cmnet {
 struct BoardTopOptions;

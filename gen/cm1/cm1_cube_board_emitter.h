@@ -35,6 +35,7 @@ struct CubeTopOptions {
   int go_delay_petit = 4096;    // petit cycles from chip 0's ready to the go bit (lets every board lock and load)
 };
 
+// What every board checks, per chip (the reference model's figures: sim/cm1/cm1_selftest.h).
 struct CubeSelfTestExpect {
   uint64_t messages = 0;
   uint64_t run_petit = 0;                       // petit cycles every board runs
@@ -43,9 +44,11 @@ struct CubeSelfTestExpect {
   std::vector<std::vector<uint64_t>> counters;  // per chip, in cm1_counter_names order
 };
 
+// Refuses options the cube top cannot take (bit_clocks, go delay, c > 8, the self-test's).
+void check_cm1_cube_board_options(const Cm1Config& cfg, const CubeTopOptions& opt);
 // emit_cm1(cfg) (cm1_network.v left out) plus hw/cm1/cm1_cube_sync.v, cm1_cube_board_top.v and
-// cube_selftest.json.
-GeneratedDesign emit_cm1_cube_board_top(const Cm1Config& cfg, const CubeTopOptions& opt,
-                                        CubeSelfTestExpect* expect = nullptr);
+// cube_selftest.json: `t` in every board's ROM, each board checking its chip against `e`.
+GeneratedDesign emit_cm1_cube_board_top(const Cm1Config& cfg, const CubeTopOptions& opt, const Traffic& t,
+                                        const CubeSelfTestExpect& e);
 
 }  // namespace cmnet

@@ -69,13 +69,7 @@ NetworkConfig parse_config(const std::string& text, const std::string& where) {
 }
 
 NetworkConfig load_config_file(const std::string& path) {
-  std::string text;
-  try {
-    text = slurp(path);
-  } catch (const ConfigError&) {
-    throw ConfigError(path + ": cannot open config file");
-  }
-  return parse_config(text, path);
+  return parse_config(read_file(path, "config file"), path);
 }
 
 }  // namespace cmnet

@@ -70,11 +70,9 @@ GeneratedDesign read_design(const std::string& dir, const std::string& top) {
   std::string name;
   for (int line = 1; std::getline(list, name); ++line) {
     if (name.empty()) continue;
-    std::ifstream f(dir + "/" + name, std::ios::binary);
-    if (!f) throw ConfigError(dir + "/filelist.f:" + std::to_string(line) + ": cannot read " + name);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    d.files.emplace_back(name, ss.str());
+    std::optional<std::string> text = try_read_file(dir + "/" + name);
+    if (!text) throw ConfigError(dir + "/filelist.f:" + std::to_string(line) + ": cannot read " + name);
+    d.files.emplace_back(name, std::move(*text));
   }
   if (d.files.empty()) throw ConfigError(dir + "/filelist.f: lists no files");
   return d;
@@ -102,14 +100,6 @@ std::string hw_path(const std::string& name) {
   return found[0];
 }
 
-std::string read_hw_file(const std::string& name) { return slurp(hw_path(name)); }
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_hw_file(const std::string& name) { return read_file(hw_path(name)); }
 
 }  // namespace cmnet

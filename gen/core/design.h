@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "gen/core/text_file.h"
+
 namespace cmnet {
 
 struct GeneratedDesign {
@@ -39,8 +41,6 @@ std::string hw_path(const std::string& name);
 // The text of one primitive; ConfigError naming the path when it cannot be read.
 std::string read_hw_file(const std::string& name);
 
-// A whole file as a string; ConfigError naming the path when it cannot be read.
-std::string slurp(const std::string& path);
 
 // Bits to count 0..x-1 (0 for x <= 1): ceil(log2(x)).
 constexpr int clog2(uint64_t x) { return x <= 1 ? 0 : static_cast<int>(std::bit_width(x - 1)); }

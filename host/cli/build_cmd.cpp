@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "gen/core/text_file.h"
 #include "bitstreams/board.h"
 #include "bitstreams/flow.h"
 #include "host/cli/commands.h"
@@ -95,11 +96,8 @@ int do_flash(const std::string& dir) {
   std::fflush(stdout);
   const std::string log = dir + "/flash.log";
   const int rc = run_child({tool, "-b", board.openfpgaloader_board, r.bitstream}, 600, log);
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const std::string text = read_file_or_empty(log);
   if (rc != 0) {
-    const std::string text = ss.str();
     const bool no_board = text.find("device not found") != std::string::npos ||
                           text.find("Failed to claim") != std::string::npos ||
                           text.find("No cable") != std::string::npos ||
@@ -109,7 +107,7 @@ int do_flash(const std::string& dir) {
     std::fprintf(stderr, "cmnet flash: openFPGALoader failed (exit %d)%s:\n%s", rc, why.c_str(), text.c_str());
     return 5;
   }
-  std::printf("%s", ss.str().c_str());
+  std::printf("%s", text.c_str());
   return 0;
 }
 

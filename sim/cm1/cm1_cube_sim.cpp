@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gen/core/text_file.h"
 #include "sim/core/rtl_build.h"
 
 namespace fs = std::filesystem;
@@ -87,11 +88,11 @@ CubeSimResult run_cube_boards(const GeneratedDesign& design, const CubeSimOption
   std::vector<std::string> env = trace.env();
   if (trace.on()) env.push_back("CMNET_TRACE_BOARD=" + std::to_string(opt.trace_board));
   const int rc = run_child({exe, in_path}, opt.timeout_s, log, env);
-  std::stringstream text;
-  text << std::ifstream(log).rdbuf();
+  const std::string log_text = read_file_or_empty(log);
   fs::remove_all(work);
-  if (rc != 0) throw std::runtime_error("cube harness failed (exit " + std::to_string(rc) + "): " + text.str());
+  if (rc != 0) throw std::runtime_error("cube harness failed (exit " + std::to_string(rc) + "): " + log_text);
   CubeSimResult r;
+  std::istringstream text(log_text);
   std::string kind;
   while (text >> kind) {
     if (kind == "board") {
@@ -104,7 +105,7 @@ CubeSimResult run_cube_boards(const GeneratedDesign& design, const CubeSimOption
       r.end_us = static_cast<double>(end_ps) / 1e6;
     }
   }
-  if (r.boards.size() != nb) throw std::runtime_error("cube harness: expected " + std::to_string(nb) + " boards, output:\n" + text.str());
+  if (r.boards.size() != nb) throw std::runtime_error("cube harness: expected " + std::to_string(nb) + " boards, output:\n" + log_text);
   return r;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gen/core/errors.h"
+#include "gen/core/text_file.h"
 
 namespace cmnet {
 
@@ -179,12 +180,7 @@ Traffic parse_traffic(const std::string& text, const std::string& name, const Cm
 }
 
 Traffic read_traffic_file(const std::string& path, const Cm1Params& p) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open traffic file: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": error reading traffic file");
-  return parse_traffic(ss.str(), path, p);
+  return parse_traffic(read_file<InputError>(path, "traffic file"), path, p);
 }
 
 std::string format_traffic(const Traffic& t) {

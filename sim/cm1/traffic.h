@@ -7,20 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "gen/cm1/cm1_message.h"
 #include "gen/cm1/cm1_params.h"
 
 namespace cmnet {
-
-struct Message {
-  uint32_t src = 0;   // global source processor
-  uint32_t dst = 0;   // global destination processor
-  uint32_t vp = 0;    // destination VP-ADDRESS (v bits)
-  uint64_t data = 0;  // DATA (d bits)
-};
-
-struct Traffic {
-  std::vector<Message> messages;  // file order; each source sends its own messages in this order
-};
 
 // Parses a traffic file. Lines: "SRC DST DATA [VP]" (decimal SRC/DST/VP, hex DATA with or
 // without 0x); '#' starts a comment; blank lines are ignored. Throws cmnet::InputError naming

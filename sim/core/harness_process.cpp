@@ -1,6 +1,7 @@
 #include "sim/core/harness_process.h"
 
 #include "gen/core/process.h"
+#include "gen/core/text_file.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -24,13 +25,6 @@ std::string harness_log_path(const std::string& tag) {
           ("cmnet-" + tag + "-" + std::to_string(::getpid()) + "-" +
            std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + ".log"))
       .string();
-}
-
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 HarnessProcess::HarnessProcess(const std::string& exe, const std::vector<std::string>& args,
@@ -70,7 +64,7 @@ HarnessProcess::HarnessProcess(const std::string& exe, const std::vector<std::st
       throw std::runtime_error(what + (timed_out ? ": no port announced within " +
                                                        std::to_string(wait.count()) + " s"
                                                  : ": exited before listening") +
-                               " (log " + log_ + "):\n" + read_text_file(log_));
+                               " (log " + log_ + "):\n" + read_file_or_empty(log_));
     }
   }
   const size_t nl = out_.find('\n');

@@ -48,7 +48,5 @@ class HarnessProcess {
 // A fresh log file name in the temp directory: cmnet-TAG-PID-TIME.log.
 std::string harness_log_path(const std::string& tag);
 
-// The whole text of a file ("" when it cannot be read: for error messages).
-std::string read_text_file(const std::string& path);
 
 }  // namespace cmnet

@@ -34,7 +34,7 @@ uint64_t fnv1a(uint64_t h, const std::string& s) {
 std::string tail(const std::string& path, size_t n) {
   std::string s;
   try {
-    s = slurp(path);
+    s = read_file(path);
   } catch (...) {
     return "(no log)";
   }
@@ -61,7 +61,7 @@ std::set<std::string> project_includes(const std::string& path) {
   while (!todo.empty()) {
     const std::string f = todo.back();
     todo.pop_back();
-    std::istringstream in(slurp(f));
+    std::istringstream in(read_file(f));
     std::string line;
     while (std::getline(in, line)) {
       const auto k = line.find("#include \"");
@@ -98,12 +98,12 @@ std::string build_verilated_model(const GeneratedDesign& design, const std::stri
   const std::string src = CMNET_SOURCE_DIR;
   uint64_t h = 1469598103934665603ull;
   for (const auto& [name, text] : design.files) h = fnv1a(fnv1a(h, name), text);
-  h = fnv1a(h, slurp(harness_cpp));
+  h = fnv1a(h, read_file(harness_cpp));
   // The project headers the harness includes (and theirs) join the key: a change rebuilds.
-  for (const auto& f : project_includes(harness_cpp)) h = fnv1a(fnv1a(h, f), slurp(f));
+  for (const auto& f : project_includes(harness_cpp)) h = fnv1a(fnv1a(h, f), read_file(f));
   h = fnv1a(h, top);
   for (const auto& f : extra_cflags) h = fnv1a(h, f);
-  for (const auto& f : key_files) h = fnv1a(h, slurp(f));
+  for (const auto& f : key_files) h = fnv1a(h, read_file(f));
   for (const auto& f : verilator_flags) h = fnv1a(h, "V" + f);
   h = fnv1a(h, CMNET_VERILATOR);
   // CMNET_RTL_BUILD=quick (the tests' setting): the model's C++ at -O1 everywhere, about a

@@ -12,7 +12,7 @@
 
 #include "bitstreams/board.h"
 #include "bitstreams/flow.h"
-#include "gen/cm1/cm1_cube_board_emitter.h"
+#include "sim/cm1/cm1_selftest.h"
 #include "gen/cm1/cm1_config.h"
 #include "gen/core/errors.h"
 #include "sim/cm1/cm1_cube_sim.h"
@@ -54,13 +54,13 @@ TEST(CubeTop, LintCleanDeterministicAndChecked) {
   const std::vector<std::pair<Cm1Config, CubeTopOptions>> ks = {
       {cfg(2, 4, 3), sim_options()}, {vp, two}, {cfg(1, 1, 2), wide}, {cfg(2, 2, 3), wide}};
   for (size_t i = 0; i < ks.size(); ++i) {
-    const GeneratedDesign d = emit_cm1_cube_board_top(ks[i].first, ks[i].second);
+    const GeneratedDesign d = cm1_cube_board_top(ks[i].first, ks[i].second);
     EXPECT_EQ(lint(d, std::to_string(i)), "") << "case " << i;
   }
   // Same inputs, same bytes; the expectations file names every chip.
   CubeSelfTestExpect e;
-  const GeneratedDesign a = emit_cm1_cube_board_top(cfg(2, 4, 3), sim_options(), &e);
-  const GeneratedDesign b = emit_cm1_cube_board_top(cfg(2, 4, 3), sim_options());
+  const GeneratedDesign a = cm1_cube_board_top(cfg(2, 4, 3), sim_options(), &e);
+  const GeneratedDesign b = cm1_cube_board_top(cfg(2, 4, 3), sim_options());
   ASSERT_EQ(a.files, b.files);
   EXPECT_EQ(a.top, "cm1_cube_board_top");
   EXPECT_EQ(e.messages, 16u);
@@ -82,11 +82,11 @@ TEST(CubeTop, LintCleanDeterministicAndChecked) {
   // Bad options name the option.
   CubeTopOptions k4 = sim_options();
   k4.bit_clocks = 4;
-  EXPECT_NE(expect_error([&] { emit_cm1_cube_board_top(cfg(2, 4, 3), k4); }).find("bit_clocks = 4"), std::string::npos);
+  EXPECT_NE(expect_error([&] { cm1_cube_board_top(cfg(2, 4, 3), k4); }).find("bit_clocks = 4"), std::string::npos);
   CubeTopOptions pp = sim_options();
   pp.board.per_proc = 9;
-  EXPECT_NE(expect_error([&] { emit_cm1_cube_board_top(cfg(2, 4, 3), pp); }).find("per_proc = 9"), std::string::npos);
-  EXPECT_NE(expect_error([&] { emit_cm1_cube_board_top(cfg(9, 1, 3), sim_options()); }).find("cube_dims = 9"),
+  EXPECT_NE(expect_error([&] { cm1_cube_board_top(cfg(2, 4, 3), pp); }).find("per_proc = 9"), std::string::npos);
+  EXPECT_NE(expect_error([&] { cm1_cube_board_top(cfg(9, 1, 3), sim_options()); }).find("cube_dims = 9"),
             std::string::npos);
   EXPECT_EQ(cube_top_dims(a), 2);
   CubeSimOptions three_ppm;
@@ -110,14 +110,14 @@ CubeSimOptions skewed(int boards) {
 }
 
 TEST(CubeSim, FourBoardsOnSkewedClocksAllPass) {
-  const GeneratedDesign d = emit_cm1_cube_board_top(cfg(2, 4, 3), sim_options());
+  const GeneratedDesign d = cm1_cube_board_top(cfg(2, 4, 3), sim_options());
   const CubeSimResult r = run_cube_boards(d, skewed(4));
   EXPECT_TRUE(r.all_pass()) << describe(r);
 }
 
 // `cmnet cube --trace`: one board's waveform, in the cube's time base, and the same verdict.
 TEST(CubeSim, TracedBoardWritesItsWaveformAndStillPasses) {
-  const GeneratedDesign d = emit_cm1_cube_board_top(cfg(2, 4, 3), sim_options());
+  const GeneratedDesign d = cm1_cube_board_top(cfg(2, 4, 3), sim_options());
   CubeSimOptions s = skewed(4);
   const fs::path fst = fs::temp_directory_path() / ("cmnet-cube-" + std::to_string(::getpid()) + ".fst");
   s.trace_file = fst.string();
@@ -141,7 +141,7 @@ TEST(CubeSim, EightBoardsOneMessageModeWithVpAllPass) {
   o.board.pattern = "many-to-one";
   o.board.per_proc = 2;
   o.bit_clocks = 10;
-  const GeneratedDesign d = emit_cm1_cube_board_top(c, o);
+  const GeneratedDesign d = cm1_cube_board_top(c, o);
   const CubeSimResult r = run_cube_boards(d, skewed(8));
   EXPECT_TRUE(r.all_pass()) << describe(r);
 }
@@ -150,7 +150,7 @@ TEST(CubeSim, EightBoardsOneMessageModeWithVpAllPass) {
 // few petit cycles, and the schedule absorbs it (shorter or longer bit-time 0, the sample
 // point always before the ce). Short cables make the sampled edges land near clock edges.
 TEST(CubeSim, DriftCorrectionsAtHighPpm) {
-  const GeneratedDesign d = emit_cm1_cube_board_top(cfg(2, 4, 3), sim_options());
+  const GeneratedDesign d = cm1_cube_board_top(cfg(2, 4, 3), sim_options());
   for (double cable : {0.5, 3.0, 40.0})
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       CubeSimOptions s = skewed(4);
@@ -163,7 +163,7 @@ TEST(CubeSim, DriftCorrectionsAtHighPpm) {
 }
 
 TEST(CubeSim, FaultsFail) {
-  const GeneratedDesign d = emit_cm1_cube_board_top(cfg(2, 4, 3), sim_options());
+  const GeneratedDesign d = cm1_cube_board_top(cfg(2, 4, 3), sim_options());
   auto count = [](const CubeSimResult& r, const std::string& state) {
     int n = 0;
     for (const auto& b : r.boards) n += b.state == state;
@@ -199,7 +199,7 @@ TEST(CubeSim, FaultsFail) {
 // cube inputs are latched 2 clocks before the ce and a bit needs 3 clocks (pin register, two
 // synchronizer flip-flops) plus the cable: with K = 8, cables up to K - 5 = 3 clocks pass.
 TEST(CubeSim, CableDelayWindow) {
-  const GeneratedDesign d = emit_cm1_cube_board_top(cfg(2, 4, 3), sim_options());
+  const GeneratedDesign d = cm1_cube_board_top(cfg(2, 4, 3), sim_options());
   std::string table;
   std::vector<int> pass;
   for (int clocks = 0; clocks <= 8; ++clocks) {
@@ -224,11 +224,11 @@ TEST(CubeFlow, BitstreamRtlRunsAsACube) {
   FlowOptions fo;
   fo.out_dir = temp_dir("cube-build").string();
   fo.mode = "cube";
-  const FlowResult f = run_flow(emit_cm1_cube_board_top(c, o), board, fo);
+  const FlowResult f = run_flow(cm1_cube_board_top(c, o), board, fo);
   EXPECT_TRUE(f.fits);
   EXPECT_TRUE(f.timing_met) << f.fmax_nextpnr;
   EXPECT_FALSE(f.bitstream.empty());
-  const std::string pcf = slurp(fo.out_dir + "/cm1_cube_board_top.pcf");
+  const std::string pcf = read_file(fo.out_dir + "/cm1_cube_board_top.pcf");
   for (const char* port : {"set_io cube_out[1]", "set_io cube_in[1]", "set_io sync_out", "set_io sync_in",
                            "set_io -pullup yes chip_id[0]", "set_io -pullup yes chip_id[1]"})
     EXPECT_NE(pcf.find(port), std::string::npos) << port << "\n" << pcf;
@@ -239,12 +239,12 @@ TEST(CubeFlow, BitstreamRtlRunsAsACube) {
   const fs::path dir = temp_dir("cube-cli");
   std::ofstream(dir / "net.json") << config_to_json(c);
   const std::string log = (dir / "cli.log").string();
-  EXPECT_EQ(run_child({CMNET_CLI, "cube", (dir / "net.json").string(), "--rtl", fo.out_dir}, 1800, log), 0) << slurp(log);
-  EXPECT_NE(slurp(log).find("every board's chip agrees with the reference model: YES"), std::string::npos) << slurp(log);
+  EXPECT_EQ(run_child({CMNET_CLI, "cube", (dir / "net.json").string(), "--rtl", fo.out_dir}, 1800, log), 0) << read_file(log);
+  EXPECT_NE(read_file(log).find("every board's chip agrees with the reference model: YES"), std::string::npos) << read_file(log);
   // A config that does not match the build is refused, naming both.
   std::ofstream(dir / "c3.json") << config_to_json(cfg(3, 2, 3));
-  EXPECT_EQ(run_child({CMNET_CLI, "cube", (dir / "c3.json").string(), "--rtl", fo.out_dir}, 1800, log), 2) << slurp(log);
-  EXPECT_NE(slurp(log).find("its top has c = 2, the config c = 3"), std::string::npos) << slurp(log);
+  EXPECT_EQ(run_child({CMNET_CLI, "cube", (dir / "c3.json").string(), "--rtl", fo.out_dir}, 1800, log), 2) << read_file(log);
+  EXPECT_NE(read_file(log).find("its top has c = 2, the config c = 3"), std::string::npos) << read_file(log);
   fs::remove_all(dir);
   fs::remove_all(fo.out_dir);
 }

@@ -16,7 +16,7 @@
 
 #include "bitstreams/board.h"
 #include "bitstreams/flow.h"
-#include "gen/cm1/cm1_board_emitter.h"
+#include "sim/cm1/cm1_selftest.h"
 #include "gen/cm1/cm1_host_board_emitter.h"
 #include "host/cm1/cm1_board.h"
 #include "sim/cm1/cm1_model.h"
@@ -85,7 +85,7 @@ TEST(FlowBoards, KnownBoardsLoad) {
 TEST(FlowBoards, JsonAgreesWithPinFiles) {
   for (const auto& name : known_boards()) {
     const Board b = load_board(name);
-    const std::string text = slurp(constraints_dir() + "/" + b.pin_file);
+    const std::string text = read_file(constraints_dir() + "/" + b.pin_file);
     ASSERT_FALSE(text.empty()) << b.pin_file;
     std::map<std::string, std::string> pins;  // signal -> pin
     std::istringstream in(text);
@@ -119,7 +119,7 @@ TEST(FlowBoards, UnknownBoardListsKnownOnes) {
 }
 
 TEST(FlowBoards, BadBoardFilesNameFieldAndValue) {
-  std::string good = slurp(boards_dir() + "/icebreaker.json");
+  std::string good = read_file(boards_dir() + "/icebreaker.json");
   auto with = [&](const std::string& from, const std::string& to) {
     std::string s = good;
     const size_t at = s.find(from);
@@ -232,15 +232,15 @@ TEST(FlowTops, LintClean) {
                        {p1, true, two}};
   for (size_t i = 0; i < ks.size(); ++i) {
     const K& k = ks[i];
-    const GeneratedDesign d = k.chip ? emit_cm1_chip_board_top(k.c, k.o) : emit_cm1_board_top(k.c, k.o);
+    const GeneratedDesign d = k.chip ? cm1_chip_board_top(k.c, k.o) : cm1_board_top(k.c, k.o);
     EXPECT_EQ(lint(d, std::to_string(i)), "") << d.top << " case " << i;
   }
 }
 
 TEST(FlowTops, DeterministicAndSelfDescribing) {
   const BoardTopOptions o = sim_options();
-  const GeneratedDesign a = emit_cm1_board_top(cfg(2, 4, 7), o);
-  const GeneratedDesign b = emit_cm1_board_top(cfg(2, 4, 7), o);
+  const GeneratedDesign a = cm1_board_top(cfg(2, 4, 7), o);
+  const GeneratedDesign b = cm1_board_top(cfg(2, 4, 7), o);
   ASSERT_EQ(a.files.size(), b.files.size());
   for (size_t i = 0; i < a.files.size(); ++i) {
     EXPECT_EQ(a.files[i].first, b.files[i].first);
@@ -259,19 +259,19 @@ TEST(FlowTops, DeterministicAndSelfDescribing) {
   EXPECT_EQ(j["messages"], 16);
   EXPECT_EQ(j["expected_receptions"], 16);  // a permutation: no OR-combining
   // Chip mode leaves the network top out.
-  const GeneratedDesign c = emit_cm1_chip_board_top(cfg(3, 4, 7), o);
+  const GeneratedDesign c = cm1_chip_board_top(cfg(3, 4, 7), o);
   EXPECT_EQ(c.top, "cm1_chip_board_top");
   for (const auto& f : c.verilog_files()) EXPECT_NE(f, "cm1_network.v");
   // Options are checked.
   BoardTopOptions bad = o;
   bad.per_proc = 5;  // queue_depth 4
-  EXPECT_NE(expect_error([&] { emit_cm1_board_top(cfg(2, 4, 7), bad); }).find("per_proc = 5"), std::string::npos);
+  EXPECT_NE(expect_error([&] { cm1_board_top(cfg(2, 4, 7), bad); }).find("per_proc = 5"), std::string::npos);
   BoardTopOptions one = o;
   one.led_active_low = {false};
-  EXPECT_NE(expect_error([&] { emit_cm1_board_top(cfg(2, 4, 7), one); }).find("LEDs"), std::string::npos);
+  EXPECT_NE(expect_error([&] { cm1_board_top(cfg(2, 4, 7), one); }).find("LEDs"), std::string::npos);
   BoardTopOptions chip9 = o;
   chip9.chip_id = 9;
-  EXPECT_NE(expect_error([&] { emit_cm1_chip_board_top(cfg(3, 4, 7), chip9); }).find("chip_id = 9"),
+  EXPECT_NE(expect_error([&] { cm1_chip_board_top(cfg(3, 4, 7), chip9); }).find("chip_id = 9"),
             std::string::npos);
 }
 
@@ -284,7 +284,7 @@ std::string simulate(const GeneratedDesign& d, bool chip, long max_cycles, int* 
   const fs::path dir = temp_dir("sim");
   const std::string log = (dir / "sim.log").string();
   *rc = run_child({exe, std::to_string(max_cycles)}, 1800, log);
-  const std::string out = slurp(log);
+  const std::string out = read_file(log);
   fs::remove_all(dir);
   return out;
 }
@@ -298,21 +298,21 @@ TEST(FlowTops, NetworkSelfTestPassesInSimulation) {
   o.pattern = "many-to-one";
   o.per_proc = 2;
   SelfTestExpect e;
-  const GeneratedDesign d = emit_cm1_board_top(c, o, &e);
+  const GeneratedDesign d = cm1_board_top(c, o, &e);
   EXPECT_LT(e.receptions, e.messages) << "many-to-one should combine some messages";
   std::string out = simulate(d, false, 200000, &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
   // The same network with a wrong expectation must light the fail LED.
   o.expect_offset = 1;
-  out = simulate(emit_cm1_board_top(c, o), false, 200000, &rc);
+  out = simulate(cm1_board_top(c, o), false, 200000, &rc);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_EQ(out.rfind("fail", 0), 0u) << out;
 }
 
 TEST(FlowTops, ChipSelfTestPassesInSimulation) {
   int rc = -1;
-  const std::string out = simulate(emit_cm1_chip_board_top(cfg(3, 4, 7), sim_options()), true, 100000, &rc);
+  const std::string out = simulate(cm1_chip_board_top(cfg(3, 4, 7), sim_options()), true, 100000, &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
 }
@@ -393,13 +393,13 @@ void check_ice40(const FlowResult& r, const std::string& what) {
   EXPECT_GT(r.fmax_icetime, 0.5 * r.fmax_nextpnr);
   EXPECT_LT(r.fmax_icetime, 2.0 * r.fmax_nextpnr);
   // report.json carries the same figures.
-  const auto j = nlohmann::json::parse(slurp(r.out_dir + "/report.json"));
+  const auto j = nlohmann::json::parse(read_file(r.out_dir + "/report.json"));
   EXPECT_EQ(j["fits"], true);
   EXPECT_EQ(j["cells"]["luts"], r.luts);
   EXPECT_EQ(j["utilisation"]["ICESTORM_LC"]["used"], lc.used);
   EXPECT_DOUBLE_EQ(j["timing"]["fmax_nextpnr_mhz"].get<double>(), r.fmax_nextpnr);
   EXPECT_EQ(j["timing"]["met"], r.timing_met);
-  const std::string txt = slurp(r.out_dir + "/report.txt");
+  const std::string txt = read_file(r.out_dir + "/report.txt");
   EXPECT_NE(txt.find("Fmax"), std::string::npos) << txt;
 }
 
@@ -409,17 +409,17 @@ void check_ice40(const FlowResult& r, const std::string& what) {
 TEST(FlowBuild, EveryBoard) {
   const Cm1Config small = cfg(2, 2, 3);  // 4 chips x 2 processors: fits the UP5K
   auto up5k = std::async(std::launch::async, [&] {
-    return build(emit_cm1_board_top(small, options_for("icebreaker")), "icebreaker", "up5k");
+    return build(cm1_board_top(small, options_for("icebreaker")), "icebreaker", "up5k");
   });
   auto hx8k = std::async(std::launch::async, [&] {
-    return build(emit_cm1_board_top(small, options_for("ice40hx8k_breakout")), "ice40hx8k_breakout", "hx8k");
+    return build(cm1_board_top(small, options_for("ice40hx8k_breakout")), "ice40hx8k_breakout", "hx8k");
   });
   auto chip = std::async(std::launch::async, [&] {
-    return build(emit_cm1_chip_board_top(cfg(2, 4, 3), options_for("ice40hx8k_breakout")), "ice40hx8k_breakout",
+    return build(cm1_chip_board_top(cfg(2, 4, 3), options_for("ice40hx8k_breakout")), "ice40hx8k_breakout",
                  "chip", 100);
   });
   auto arty = std::async(std::launch::async, [&] {
-    return build(emit_cm1_board_top(small, options_for("arty_a7_35t")), "arty_a7_35t", "arty");
+    return build(cm1_board_top(small, options_for("arty_a7_35t")), "arty_a7_35t", "arty");
   });
   const FlowResult u = up5k.get();
   check_ice40(u, "UP5K network");
@@ -433,15 +433,15 @@ TEST(FlowBuild, EveryBoard) {
   check_ice40(c, "HX8K chip");
   EXPECT_EQ(c.target_mhz, 100);
   EXPECT_EQ(c.timing_met, c.fmax_nextpnr >= 100) << c.fmax_nextpnr;
-  EXPECT_NE(slurp(c.out_dir + "/cm1_chip_board_top.pcf").find("set_io cube_out[1]"), std::string::npos);
+  EXPECT_NE(read_file(c.out_dir + "/cm1_chip_board_top.pcf").find("set_io cube_out[1]"), std::string::npos);
   const FlowResult a = arty.get();
   EXPECT_TRUE(a.estimate_only);
   EXPECT_TRUE(a.fits);
   EXPECT_GT(a.luts, 0);
   EXPECT_GT(a.ffs, 0);
   EXPECT_TRUE(a.bitstream.empty());
-  EXPECT_NE(slurp(a.out_dir + "/report.txt").find("ESTIMATE ONLY"), std::string::npos);
-  EXPECT_NE(slurp(a.out_dir + "/cm1_board_top.xdc").find("get_ports { clk }"), std::string::npos);
+  EXPECT_NE(read_file(a.out_dir + "/report.txt").find("ESTIMATE ONLY"), std::string::npos);
+  EXPECT_NE(read_file(a.out_dir + "/cm1_board_top.xdc").find("get_ports { clk }"), std::string::npos);
   for (const FlowResult* r : {&u, &h, &c, &a}) fs::remove_all(r->out_dir);
 }
 
@@ -458,7 +458,7 @@ TEST(FlowBuild, HostTopFlashedIsTheOneSimulated) {
   const FlowResult r = build(emit_cm1_host_board(c, h), "icebreaker", "host");
   check_ice40(r, "UP5K host top");
   EXPECT_TRUE(r.timing_met) << "the host top must run at the board's 12 MHz: Fmax " << r.fmax_nextpnr;
-  EXPECT_NE(slurp(r.out_dir + "/cm1_host_board.pcf").find("set_io uart_rx"), std::string::npos);
+  EXPECT_NE(read_file(r.out_dir + "/cm1_host_board.pcf").find("set_io uart_rx"), std::string::npos);
 
   const GeneratedDesign flashed = read_design(r.out_dir + "/rtl", "cm1_host_board");
   Cm1SimBoard sim(flashed, h);
@@ -475,15 +475,15 @@ TEST(FlowBuild, HostTopFlashedIsTheOneSimulated) {
   const int rc = run_child({CMNET_CLI, "run", (dir / "net.json").string(), "--rtl", r.out_dir, "--per-proc", "2",
                             "-o", (dir / "out").string()},
                            600, log);
-  EXPECT_EQ(rc, 0) << slurp(log);
-  EXPECT_NE(slurp(log).find("agrees with the reference model (counters of every chip, receptions and latency "
+  EXPECT_EQ(rc, 0) << read_file(log);
+  EXPECT_NE(read_file(log).find("agrees with the reference model (counters of every chip, receptions and latency "
                             "histogram of every processor): YES"),
             std::string::npos)
-      << slurp(log);
+      << read_file(log);
   // A build of another mode is refused with the reason.
   std::ofstream(dir / "report.json") << R"({"mode": "network", "top": "cm1_board_top", "board": "icebreaker"})";
   EXPECT_NE(run_child({CMNET_CLI, "run", (dir / "net.json").string(), "--rtl", dir.string()}, 120, log), 0);
-  EXPECT_NE(slurp(log).find("built with --mode network"), std::string::npos) << slurp(log);
+  EXPECT_NE(read_file(log).find("built with --mode network"), std::string::npos) << read_file(log);
   fs::remove_all(dir);
   fs::remove_all(r.out_dir);
 }
@@ -508,7 +508,7 @@ TEST(FlowBuild, TooBigNetworkNamesTheResource) {
   // 8 chips x 16 processors on the UP5K.
   const Cm1Config big = cfg(3, 16, 7);
   try {
-    build(emit_cm1_board_top(big, options_for("icebreaker")), "icebreaker", "toobig");
+    build(cm1_board_top(big, options_for("icebreaker")), "icebreaker", "toobig");
     ADD_FAILURE() << "expected DoesNotFit";
   } catch (const DoesNotFit& e) {
     EXPECT_EQ(e.resource, "ICESTORM_LC");
@@ -550,7 +550,7 @@ TEST(FlowVivado, TclScriptRunsUnderStubs) {
   stub.close();
   const std::string log = (dir / "tcl.log").string();
   const int rc = run_child({tclsh, (dir / "stub.tcl").string()}, 60, log);
-  const std::string out = slurp(log);
+  const std::string out = read_file(log);
   EXPECT_EQ(rc, 0) << out;
   for (const char* want : {"read_verilog", "/rtl/a.v", "/rtl/b.v", "read_xdc", "cm1_board_top.xdc",
                            "synth_design -top cm1_board_top -part xc7a35ticsg324-1L", "route_design",
@@ -562,7 +562,7 @@ TEST(FlowVivado, TclScriptRunsUnderStubs) {
                                    << "/bitstreams/vivado/build_arty.tcl\n";
   const int rc2 = run_child({tclsh, (dir / "stub2.tcl").string()}, 60, log);
   EXPECT_EQ(rc2, 1);
-  EXPECT_NE(slurp(log).find("not found"), std::string::npos) << slurp(log);
+  EXPECT_NE(read_file(log).find("not found"), std::string::npos) << read_file(log);
   fs::remove_all(dir);
 }
 
@@ -575,7 +575,7 @@ TEST(FlowCli, FlashWithoutBoardIsAClearError) {
   std::ofstream(dir / "cm1_board_top.bin") << std::string(1000, '\0');
   const std::string log = (dir / "cli.log").string();
   const int rc = run_child({CMNET_CLI, "flash", dir.string()}, 120, log);
-  const std::string out = slurp(log);
+  const std::string out = read_file(log);
   EXPECT_EQ(rc, 5) << out;
   if (find_tool("openFPGALoader").empty())
     EXPECT_NE(out.find("openFPGALoader not found"), std::string::npos) << out;
@@ -588,11 +588,11 @@ TEST(FlowCli, FlashWithoutBoardIsAClearError) {
   std::ofstream(dir / "report.json") << j.dump();
   const int rc2 = run_child({CMNET_CLI, "flash", dir.string()}, 120, log);
   EXPECT_EQ(rc2, 2);
-  EXPECT_NE(slurp(log).find("build_arty.tcl"), std::string::npos) << slurp(log);
+  EXPECT_NE(read_file(log).find("build_arty.tcl"), std::string::npos) << read_file(log);
   // No build at all.
   const int rc3 = run_child({CMNET_CLI, "flash", (dir / "none").string()}, 120, log);
   EXPECT_EQ(rc3, 2);
-  EXPECT_NE(slurp(log).find("no build report"), std::string::npos) << slurp(log);
+  EXPECT_NE(read_file(log).find("no build report"), std::string::npos) << read_file(log);
   fs::remove_all(dir);
 }
 
@@ -604,9 +604,9 @@ TEST(FlowCli, BuildRejectsUnknownBoard) {
                             (dir / "out").string()},
                            120, log);
   EXPECT_EQ(rc, 2);
-  EXPECT_NE(slurp(log).find("unknown board 'nosuch' (known: arty_a7_35t, ice40hx8k_breakout, icebreaker"),
+  EXPECT_NE(read_file(log).find("unknown board 'nosuch' (known: arty_a7_35t, ice40hx8k_breakout, icebreaker"),
             std::string::npos)
-      << slurp(log);
+      << read_file(log);
   fs::remove_all(dir);
 }
 

@@ -10,7 +10,7 @@
 #include <map>
 #include <sstream>
 
-#include "gen/cm1/cm1_board_emitter.h"
+#include "sim/cm1/cm1_selftest.h"
 #include "gen/cm1/cm1_cube_board_emitter.h"
 #include "gen/cm1/cm1_emitter.h"
 #include "gen/cm1/cm1_host_board_emitter.h"
@@ -41,15 +41,15 @@ std::map<std::string, std::string> current_digests() {
     add(stem + "/gen", emit_cm1(cfg));
   }
   const Cm1Config board = load_cm1_config(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm1_board.json");
-  add("cm1_board/top-network", emit_cm1_board_top(board, BoardTopOptions{}));
-  add("cm1_board/top-chip", emit_cm1_chip_board_top(board, BoardTopOptions{}));
+  add("cm1_board/top-network", cm1_board_top(board, BoardTopOptions{}));
+  add("cm1_board/top-chip", cm1_chip_board_top(board, BoardTopOptions{}));
   add("cm1_board/host-uart", emit_cm1_host_board(board, HostBoardOptions{}));
   HostBoardOptions fifo;
   fifo.phy = HostLinkPhy::Fifo;
   fifo.reset_button = false;
   add("cm1_board/host-fifo", emit_cm1_host_board(board, fifo));
   const Cm1Config cube = load_cm1_config(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm1_cube_c2.json");
-  add("cm1_cube_c2/top-cube", emit_cm1_cube_board_top(cube, CubeTopOptions{}));
+  add("cm1_cube_c2/top-cube", cm1_cube_board_top(cube, CubeTopOptions{}));
   return out;
 }
 

@@ -118,7 +118,7 @@ TEST(Cm5DataConfig, CanonicalJsonRoundTrips) {
 // 8-word FIFOs on the stream board.
 TEST(Cm5DataConfig, SmallBoardExampleSetsTheNiFifos) {
   const std::string path = std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5data_4_board.json";
-  const Cm5DataConfig c = parse_cm5data_config(slurp(path), path);
+  const Cm5DataConfig c = parse_cm5data_config(read_file(path), path);
   EXPECT_EQ(c.cm5.leaves(), 4u);
   EXPECT_EQ(cm5_stream_send_words(c.cm5), 8);
   EXPECT_EQ(config_to_json(parse_cm5data_config(config_to_json(c), "again")), config_to_json(c));

@@ -27,7 +27,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "gen/cm1/cm1_emitter.h"
 #include "host/board_client.h"
 #include "gen/core/protocol.h"
 #include "host/tcp_transport.h"
@@ -57,7 +56,7 @@ constexpr uint32_t kBad = 0x80000000;
 constexpr uint32_t kTop = 0xFFFFFFF0;  // RAM words 0..3 again
 constexpr uint32_t kHang = 0x10;       // never answers: the engine's bus timeout
 
-std::string slurp(const fs::path& p) {
+std::string read_file(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -433,7 +432,7 @@ HostLinkRtlConfig config(HostLinkPhy phy, int clks_per_bit = 8, int wait_states 
 
 std::map<std::string, uint64_t> expect_clean_stop(RtlBoard& board) {
   auto s = board.stop();
-  EXPECT_EQ(s["exit_status"], 0u) << slurp(board.log_path());
+  EXPECT_EQ(s["exit_status"], 0u) << read_file(board.log_path());
   EXPECT_EQ(s["overruns"], 0u);
   EXPECT_EQ(s["frame_errors"], 0u);
   EXPECT_EQ(s["host_framing_errors"], 0u);
@@ -445,7 +444,7 @@ std::map<std::string, uint64_t> expect_clean_stop(RtlBoard& board) {
 
 std::string run_tool(const std::vector<std::string>& cmd, const fs::path& log, int* rc) {
   *rc = run_child(cmd, 600, log.string());
-  return slurp(log);
+  return read_file(log);
 }
 
 std::vector<std::string> hw_paths() {
@@ -585,7 +584,7 @@ TEST_P(HostLinkSynth, SynthesizesForIce40) {
   int rc = 0;
   const std::string log = run_tool({CMNET_YOSYS, "-q", "-p", script, "-l", (dir / "yosys.log").string()},
                                    dir / "yosys.out", &rc);
-  const std::string ylog = slurp(dir / "yosys.log");
+  const std::string ylog = read_file(dir / "yosys.log");
   ASSERT_EQ(rc, 0) << log << ylog;
   const Ice40Stat s = parse_stat(ylog);
   std::printf("[ iCE40 ] %s: %d SB_LUT4, %d flip-flops, %d SB_CARRY, %d SB_RAM40_4K\n", k.name.c_str(), s.luts,
@@ -1141,7 +1140,7 @@ TEST(HostLinkUart, EdgeCasesOfTheUartPair) {
       build_verilated_model(d, "cmnet_uart_check", std::string(CMNET_SOURCE_DIR) + "/tests/core/host_link_uart_check.cpp");
   const fs::path dir = temp_dir("uartcheck");
   const int rc = run_child({exe}, 300, (dir / "out.txt").string());
-  const std::string out = slurp(dir / "out.txt");
+  const std::string out = read_file(dir / "out.txt");
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("0 failures"), std::string::npos) << out;
   fs::remove_all(dir);
@@ -1158,7 +1157,7 @@ TEST(HostLinkFifo, BoardClientAndRandomTrafficWithStalls) {
   close_stream(stream);
   expect_same_replies(board, stream, 120s, snapshot(board));
   auto s = board.stop();
-  EXPECT_EQ(s["exit_status"], 0u) << slurp(board.log_path());
+  EXPECT_EQ(s["exit_status"], 0u) << read_file(board.log_path());
   EXPECT_GT(s["fifo_stalls"], 1000u);
   EXPECT_EQ(s["overruns"], 0u);
   std::printf("[ fifo ] %llu cycles, ring full on %llu of them\n", static_cast<unsigned long long>(s["cycles"]),

@@ -17,6 +17,7 @@
 #include <regex>
 #include <sstream>
 
+#include "gen/core/text_file.h"
 #include "bitstreams/flow.h"
 #include "host/cli/cm1/cm1_family.h"
 #include "gen/cm1/cm1_emitter.h"
@@ -54,13 +55,11 @@ int heart_column_ff_bits(const Cm1Params& p, int col) {
       std::to_string(p.msg_len()) + " -set TP " + std::to_string(p.petit_period()) + " -set PW " +
       std::to_string(pw) + " cm1_heart_column; hierarchy -top cm1_heart_column; flatten; proc; opt; stat -width";
   const int rc = run_child({CMNET_YOSYS, "-q", "-p", script, "-l", log}, 300, "");
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const std::string text = read_file_or_empty(log);
   fs::remove_all(dir);
-  if (rc != 0) throw std::runtime_error("yosys failed on cm1_heart_column:\n" + ss.str());
+  if (rc != 0) throw std::runtime_error("yosys failed on cm1_heart_column:\n" + text);
   // The flow's parser of `stat -width` ($dff, $sdff, $sdffce, ... cells by width and count).
-  return static_cast<int>(parse_yosys_ff_bits(ss.str()));
+  return static_cast<int>(parse_yosys_ff_bits(text));
 }
 
 int run_bench(const std::string& json_path, bool quick) {

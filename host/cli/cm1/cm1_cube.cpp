@@ -16,7 +16,7 @@
 
 #include "host/cli/cm1/cm1_family.h"
 #include "host/cli/commands.h"
-#include "gen/cm1/cm1_cube_selftest.h"
+#include "sim/cm1/cm1_cube_selftest.h"
 #include "gen/core/errors.h"
 
 namespace cmnet {

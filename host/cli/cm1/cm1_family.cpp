@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "gen/cm1/cm1_cube_board_emitter.h"
+#include "sim/cm1/cm1_selftest.h"
 #include "gen/cm1/cm1_emitter.h"
 #include "gen/cm1/cm1_host_board_emitter.h"
 #include "gen/core/errors.h"
@@ -60,8 +60,8 @@ GeneratedDesign cm1_board_top(const Cm1Config& cfg, const Board& b, const BuildA
   o.seed = a.pattern_seed;
   o.per_proc = a.per_proc;
   o.chip_id = a.chip_id;
-  if (mode == "chip") return emit_cm1_chip_board_top(cfg, o);
-  if (mode == "network") return emit_cm1_board_top(cfg, o);
+  if (mode == "chip") return cm1_chip_board_top(cfg, o);
+  if (mode == "network") return cm1_board_top(cfg, o);
   if (mode == "cube") {
     CubeTopOptions c;
     c.board = o;
@@ -69,7 +69,7 @@ GeneratedDesign cm1_board_top(const Cm1Config& cfg, const Board& b, const BuildA
     // Long enough for a person to power or reset every board before the run starts.
     const double petit_s = cfg.cm1.petit_period() * a.bit_clocks / (b.clock_mhz * 1e6);
     c.go_delay_petit = std::max(4, static_cast<int>(a.go_delay_s / petit_s));
-    return emit_cm1_cube_board_top(cfg, c);
+    return cm1_cube_board_top(cfg, c);
   }
   throw InputError("--mode " + mode + ": unknown mode (allowed: network, chip, cube, host)");
 }

@@ -1,10 +1,10 @@
-#include "gen/cm1/cm1_cube_selftest.h"
+#include "sim/cm1/cm1_cube_selftest.h"
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "gen/cm1/cm1_cube_board_emitter.h"
+#include "sim/cm1/cm1_selftest.h"
 #include "gen/core/errors.h"
 
 namespace cmnet {
@@ -32,7 +32,7 @@ CubeRun run_cube_selftest(const Cm1Config& cfg, const CubeRunRequest& a,
   o.bit_clocks = a.bit_clocks;
   o.go_delay_petit = a.go_delay;
   CubeSelfTestExpect e;
-  GeneratedDesign d = emit_cm1_cube_board_top(cfg, o, &e);
+  GeneratedDesign d = cm1_cube_board_top(cfg, o, &e);
   CubeRun run;
   run.pattern = a.pattern;
   run.seed = a.seed;
