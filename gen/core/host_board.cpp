@@ -175,7 +175,8 @@ std::string host_board_csr_csv(const std::string& what, const std::string& block
                  {"board_clock_hz", 0x10, 1, "ro"},
                  {"board_link", 0x14, 1, "ro"},
                  {"board_config_id", 0x18, 1, "ro"}};
-  for (const LitexCsrRegister& r : rows) m.registers.push_back({block + "_" + lower(r.name), r.address, r.words, r.mode});
+  for (const LitexCsrRegister& r : rows)
+    m.registers.push_back({block + "_" + lower(r.name), r.address, r.words, r.mode});
   return litex_csr_csv(m);
 }
 

@@ -31,7 +31,8 @@ void check_map(const LitexCsrMap& m) {
   for (const LitexCsrBase& b : m.bases) {
     if (!identifier(b.name)) throw ConfigError(where + "csr_base '" + b.name + "' is not a lowercase identifier");
     if (!bases.insert(b.name).second) throw ConfigError(where + "csr_base '" + b.name + "' appears twice");
-    if (b.address % 4 != 0) throw ConfigError(where + "csr_base " + b.name + " at " + hex(b.address) + " is not word-aligned");
+    if (b.address % 4 != 0)
+      throw ConfigError(where + "csr_base " + b.name + " at " + hex(b.address) + " is not word-aligned");
   }
   for (const LitexCsrRegister& r : m.registers) {
     const std::string what = where + "csr_register " + r.name;

@@ -75,7 +75,9 @@ inline LitexCsrFile load_litex_csr(const std::string& text, const std::string& w
   int n = 0;
   for (std::string line; std::getline(in, line);) {
     ++n;
-    auto problem = [&](const std::string& what) { f.problems.push_back(where + ":" + std::to_string(n) + ": " + what); };
+    auto problem = [&](const std::string& what) {
+      f.problems.push_back(where + ":" + std::to_string(n) + ": " + what);
+    };
     if (!line.empty() && line.back() == '\r') line.pop_back();  // Python reads with universal newlines
     if (!line.empty() && line[0] == '#') continue;
     if (line.find('"') != std::string::npos) {

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,7 @@ const std::vector<BoardCase>& boards() {
 std::string case_name(const ::testing::TestParamInfo<BoardCase>& i) {
   return i.param.example.substr(0, i.param.example.find('.'));
 }
+void PrintTo(const BoardCase& c, std::ostream* os) { *os << c.example << " --mode " << c.mode; }
 
 struct Emitted {
   NetworkConfig cfg;
@@ -128,9 +130,12 @@ TEST(LitexCsr, TheLoaderNamesWhatLitexWouldRefuse) {
                          "constant,config_csr_data_width,32,,\n"
                          "constant,config_bus_address_width,32,,\n";
   EXPECT_EQ(problems("# a comment\n" + ok), "");
-  EXPECT_NE(problems("csr_base,identifier_mem,0x00000400,,\n").find(
-                "x.csv: no 'constant,config_csr_data_width,32,,' row (LiteX: KeyError 'csr_data_width not found in constants"),
-            std::string::npos);
+  const std::string no_constants = problems("csr_base,identifier_mem,0x00000400,,\n");
+  EXPECT_NE(no_constants.find("x.csv: no 'constant,config_csr_data_width,32,,' row "
+                              "(LiteX: KeyError 'csr_data_width not found in constants"),
+            std::string::npos)
+      << no_constants;
+  EXPECT_NE(no_constants.find("x.csv: no 'constant,config_bus_address_width,32,,' row"), std::string::npos);
   EXPECT_NE(problems(ok + "\n").find("x.csv:5: a blank line has 0 fields"), std::string::npos);
   EXPECT_NE(problems(ok + "csr_base,b,0x0,\n").find("x.csv:5: 'csr_base,b,0x0,' has 4 fields"), std::string::npos);
   EXPECT_NE(problems(ok + "csr_register,b,0x1g,1,ro\n").find("csr_register b: address '0x1g' is not hex"),
@@ -155,7 +160,8 @@ TEST(LitexCsr, TheWriterRefusesBadRowsByName) {
   EXPECT_EQ(refused({"Ctl", 0, 1, "rw"}), "csr.csv of test board: csr_register 'Ctl' is not a lowercase identifier");
   EXPECT_EQ(refused({"ctl", 2, 1, "rw"}), "csr.csv of test board: csr_register ctl at 0x00000002 is not word-aligned");
   EXPECT_EQ(refused({"ctl", 0, 0, "rw"}), "csr.csv of test board: csr_register ctl has 0 words");
-  EXPECT_EQ(refused({"ctl", 0xFFFFFFFC, 2, "ro"}), "csr.csv of test board: csr_register ctl runs past the 32-bit address space");
+  EXPECT_EQ(refused({"ctl", 0xFFFFFFFC, 2, "ro"}),
+            "csr.csv of test board: csr_register ctl runs past the 32-bit address space");
   EXPECT_EQ(refused({"ctl", 0, 1, "r"}), "csr.csv of test board: csr_register ctl: mode 'r' (allowed: ro, rw, wo)");
   const std::string csv = litex_csr_csv(LitexCsrMap{"test board", {{"identifier_mem", 0x400}}, {{"ctl", 0, 1, "rw"}}});
   EXPECT_TRUE(load_litex_csr(csv, "written").ok()) << load_litex_csr(csv, "written").report();
