@@ -83,10 +83,10 @@ std::string markdown_table(const Cm1Params& p, uint32_t cnt_stride) {
 }
 
 std::string csr_csv(const Cm1Params& p, uint32_t cnt_stride) {
-  std::vector<CsrRow> rows;
+  std::vector<LitexCsrRegister> rows;
   for (const Register& r : kRegisters)
     rows.push_back({std::string(r.name), address(r), window_words(r, p, cnt_stride), std::string(r.access)});
-  return litex_csr_csv("CM-1 register block (gen/cm1/cm1_regmap.h)", "cm1", kBlockBase, kIdentifierBase, rows);
+  return host_board_csr_csv("CM-1 register block (gen/cm1/cm1_regmap.h)", "cm1", kBlockBase, kIdentifierBase, rows);
 }
 
 }  // namespace cmnet::cm1map

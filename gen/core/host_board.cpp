@@ -161,33 +161,23 @@ std::string emit_host_board_top(const std::string& title, const std::string& pre
   return v.text();
 }
 
-std::string litex_csr_csv(const std::string& what, const std::string& block, uint32_t block_base,
-                          uint32_t identifier_base, const std::vector<CsrRow>& rows) {
-  auto hex = [](uint32_t v) {
-    char b[16];
-    std::snprintf(b, sizeof b, "0x%08x", v);
-    return std::string(b);
-  };
+std::string host_board_csr_csv(const std::string& what, const std::string& block, uint32_t block_base,
+                               uint32_t identifier_base, const std::vector<LitexCsrRegister>& rows) {
   auto lower = [](std::string o) {
     for (char& c : o) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     return o;
   };
-  // LiteX's format: "csr_base,<name>,<address>,," and "csr_register,<name>,<address>,<size>,<mode>".
-  std::string s = "#--------------------------------------------------------------------------------\n"
-                  "# cmnet " + what + ", LiteX csr.csv format\n"
-                  "#--------------------------------------------------------------------------------\n";
-  s += "csr_base,board," + hex(0) + ",,\n";
-  s += "csr_base," + block + "," + hex(block_base) + ",,\n";
+  LitexCsrMap m;
+  m.title = what;
   // LiteX's identifier (litex_client --ident reads bases.identifier_mem + 4 i until a 0).
-  s += "csr_base,identifier_mem," + hex(identifier_base) + ",,\n";
-  s += "csr_register,board_type," + hex(0x0) + ",1,ro\n";
-  s += "csr_register,board_clock_hz," + hex(0x10) + ",1,ro\n";
-  s += "csr_register,board_link," + hex(0x14) + ",1,ro\n";
-  s += "csr_register,board_config_id," + hex(0x18) + ",1,ro\n";
-  for (const CsrRow& r : rows)
-    s += "csr_register," + block + "_" + lower(r.name) + "," + hex(r.address) + "," + std::to_string(r.words) + "," +
-         r.mode + "\n";
-  return s;
+  m.bases = {{"board", 0}, {block, block_base}, {"identifier_mem", identifier_base}};
+  m.registers = {{"board_type", 0x0, 1, "ro"},
+                 {"board_clock_hz", 0x10, 1, "ro"},
+                 {"board_link", 0x14, 1, "ro"},
+                 {"board_config_id", 0x18, 1, "ro"}};
+  for (const LitexCsrRegister& r : rows)
+    m.registers.push_back({block + "_" + lower(r.name), r.address, r.words, r.mode});
+  return litex_csr_csv(m);
 }
 
 std::string identifier_text(const std::string& s, size_t max) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gen/core/host_link_phy.h"
+#include "gen/core/litex_csr.h"
 #include "gen/core/verilog_writer.h"
 
 namespace cmnet {
@@ -44,16 +45,12 @@ std::string emit_host_board_top(const std::string& title, const std::string& pre
                                 const std::vector<std::pair<std::string, std::string>>& params,
                                 const HostBoardOptions& opt);
 
-// LiteX's csr.csv of a board: the BOARD block's rows, the family's block `block` at `block_base`,
-// the identifier memory, then `rows` (name without the block prefix, absolute address, words,
-// mode "ro"/"rw"/"wo"), so litex_client --regs and RemoteClient find every register by name.
-struct CsrRow {
-  std::string name;
-  uint32_t address = 0, words = 1;
-  std::string mode;
-};
-std::string litex_csr_csv(const std::string& what, const std::string& block, uint32_t block_base,
-                          uint32_t identifier_base, const std::vector<CsrRow>& rows);
+// LiteX's csr.csv of a host board (gen/core/litex_csr.h writes it): the BOARD block's rows, the
+// family's block `block` at `block_base`, the identifier memory, then `rows` (each name without
+// the block prefix, in any case: "CONTROL" becomes "<block>_control"; absolute address; words;
+// mode), so litex_client --regs and RemoteClient find every register by name.
+std::string host_board_csr_csv(const std::string& what, const std::string& block, uint32_t block_base,
+                               uint32_t identifier_base, const std::vector<LitexCsrRegister>& rows);
 
 // A name made safe for a LiteX identifier inside a Verilog string literal: printable ASCII,
 // no quote or backslash, at most `max` characters.

@@ -158,12 +158,12 @@ std::string markdown_table(uint32_t counters, uint32_t info_words) {
 }
 
 std::string csr_csv(uint32_t counters, uint32_t info_words) {
-  std::vector<CsrRow> rows;
+  std::vector<LitexCsrRegister> rows;
   for (const Register& r : kRegisters)
     rows.push_back({std::string(r.name), address(r),
                     r.window() ? (r.name == "COUNTERS" ? counters : info_words) : r.words, std::string(r.access)});
-  return litex_csr_csv("stream board register block (gen/core/stream_regmap.h)", "strm", kBlockBase, kIdentifierBase,
-                       rows);
+  return host_board_csr_csv("stream board register block (gen/core/stream_regmap.h)", "strm", kBlockBase, kIdentifierBase,
+                            rows);
 }
 
 }  // namespace streammap

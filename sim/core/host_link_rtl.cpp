@@ -1,12 +1,12 @@
 #include "sim/core/host_link_rtl.h"
 
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "gen/core/litex_csr.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -61,17 +61,14 @@ std::string wrapper(const HostLinkRtlConfig& c) {
 
 // LiteX's csr.csv of the test board (the demo register file, hw/common/cmnet_regfile_demo.v).
 std::string csr_csv(const HostLinkRtlConfig& c) {
-  char ram[64];
-  std::snprintf(ram, sizeof ram, "csr_register,demo_ram,0x00001000,%d,rw\n", 1 << c.ram_aw);
-  return std::string("#--------------------------------------------------------------------------------\n"
-                     "# cmnet host-link test board (hw/common/cmnet_regfile_demo.v), LiteX csr.csv format\n"
-                     "#--------------------------------------------------------------------------------\n"
-                     "csr_base,demo,0x00000000,,\n"
-                     "csr_base,identifier_mem,0x00000400,,\n"
-                     "csr_register,demo_id,0x00000000,1,ro\n"
-                     "csr_register,demo_acc,0x00000008,1,rw\n"
-                     "csr_register,demo_count,0x0000000c,1,rw\n") +
-         ram;
+  LitexCsrMap m;
+  m.title = "host-link test board (hw/common/cmnet_regfile_demo.v)";
+  m.bases = {{"demo", 0x0}, {"identifier_mem", 0x400}};
+  m.registers = {{"demo_id", 0x0, 1, "ro"},
+                 {"demo_acc", 0x8, 1, "rw"},
+                 {"demo_count", 0xC, 1, "rw"},
+                 {"demo_ram", 0x1000, 1u << c.ram_aw, "rw"}};
+  return litex_csr_csv(m);
 }
 
 }  // namespace

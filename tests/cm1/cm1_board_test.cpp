@@ -10,8 +10,6 @@
 #include <chrono>
 #include <map>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <tuple>
 #include <thread>
 
@@ -25,6 +23,7 @@
 #include "tests/cm1/cm1_run_check.h"
 #include "tests/core/emitter_checks.h"
 #include "tests/core/commuart_like.h"
+#include "tests/core/litex_csr_loader.h"
 
 namespace cmnet {
 namespace {
@@ -172,8 +171,8 @@ TEST(Cm1SimBoard, BoardKilledMidRunGivesAClearErrorNotAHang) {
 }
 
 // LiteX's own tools against the simulated board (issue 14), with a client that behaves exactly
-// like CommUART (every byte its own write, 60 ms apart; 255-word bursts; no timeout of its own):
-// csr.csv (written beside the model) parsed as litex_client does, every register it names read
+// like CommUART (every byte its own write, 60 ms apart; 255-word reads; no timeout of its own):
+// csr.csv (written beside the model) loaded as LiteX's loader loads it, every register it names read
 // back with the expected value, the identifier read from csr.csv's identifier_mem, and
 // RemoteClient's 255-word split of the counter window, which runs past the window's end.
 TEST_F(Cm1BoardTest, LitexToolsWithCsrCsvIdentifierAndSplitCommands) {
@@ -187,38 +186,18 @@ TEST_F(Cm1BoardTest, LitexToolsWithCsrCsvIdentifierAndSplitCommands) {
     Cm1Board b(c);
     load_run_and_check(b, p, make_pattern("permutation", p, 5, 1), EjectMode::kOrCombine, "before LiteX");
   }
-  // csr.csv as litex's RemoteClient reads it: csr_base NAME ADDR, csr_register NAME ADDR SIZE MODE.
-  std::ifstream in(sim_->csr_csv_path());
-  ASSERT_TRUE(in) << sim_->csr_csv_path();
-  std::map<std::string, uint32_t> bases;
-  struct Reg {
-    std::string name;
-    uint32_t addr, size;
-  };
-  std::vector<Reg> regs;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> f;
-    std::stringstream ls(line);
-    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
-    ASSERT_GE(f.size(), 3u) << line;
-    if (f[0] == "csr_base") bases[f[1]] = static_cast<uint32_t>(std::stoul(f[2], nullptr, 16));
-    else if (f[0] == "csr_register") {
-      ASSERT_EQ(f.size(), 5u) << line;
-      regs.push_back({f[1], static_cast<uint32_t>(std::stoul(f[2], nullptr, 16)),
-                      static_cast<uint32_t>(std::stoul(f[3]))});
-    }
-  }
-  ASSERT_TRUE(bases.count("identifier_mem"));
+  // csr.csv as LiteX's loader reads it (tests/core/litex_csr_loader.h).
+  const testing_support::LitexCsrFile csr = testing_support::load_litex_csr_file(sim_->csr_csv_path());
+  ASSERT_TRUE(csr.ok()) << csr.report();
+  const std::map<std::string, uint32_t>& bases = csr.bases;
+  const auto& regs = csr.registers;
   ASSERT_GT(regs.size(), 20u);
   {
     BoardClient c = BoardClient::open(sim_->uri(), client_options());
-    for (const auto& r : regs)
-      for (uint32_t i = 0; i < r.size; i += 256) {
-        const uint32_t k = std::min<uint32_t>(256, r.size - i);
-        const auto v = c.burst_read(r.addr + 4 * i, k);
-        for (uint32_t j = 0; j < k; ++j) frame_view[r.addr + 4 * (i + j)] = v[j];
-      }
+    for (const auto& r : regs) {
+      const auto v = c.burst_read(r.addr, r.size);
+      for (uint32_t j = 0; j < r.size; ++j) frame_view[r.addr + 4 * j] = v[j];
+    }
   }
   const std::map<std::string, uint32_t> constants = {
       {"board_type", 0x434D4E54},      {"board_clock_hz", HostBoardOptions{}.clock_hz},
@@ -248,7 +227,7 @@ TEST_F(Cm1BoardTest, LitexToolsWithCsrCsvIdentifierAndSplitCommands) {
   EXPECT_EQ(checked_constants, constants.size());
   // The counter window (8 chips x CNT_STRIDE words) read as 255 words: the valid counters, then all ones
   // for the unmapped words after the window only.
-  const auto cnt = std::find_if(regs.begin(), regs.end(), [](const Reg& r) { return r.name == "cm1_counters"; });
+  const auto cnt = std::find_if(regs.begin(), regs.end(), [](const auto& r) { return r.name == "cm1_counters"; });
   ASSERT_NE(cnt, regs.end());
   ASSERT_LT(cnt->size, 255u);
   const auto w = ub.read(cnt->addr, 255);

@@ -687,7 +687,7 @@ TEST_F(ClientServer, UartBoneCommandsInterleavedWithFrames) {
 }
 
 // LiteX's own tools (issue 14): a client that behaves exactly like CommUART (every byte its own
-// write, 60 ms apart; 255-word bursts; no timeout of its own) against the software board.
+// write, 60 ms apart; 255-word reads; no timeout of its own) against the software board.
 TEST_F(ClientServer, CommUartLikeClientWithSplitWritesAndGaps) {
   using cmnet::testing_support::CommUartLike;
   start({}, 0x100000);

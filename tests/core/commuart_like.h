@@ -3,7 +3,8 @@
 // bytes are written in separate writes with a gap between them (CommUART writes the command
 // and length, then the address, then the data; over TCP with Nagle the parts arrive tens of
 // milliseconds apart; here every byte boundary is split, to be sure), reads are split into
-// bursts of at most 255 words, and it has no timeout of its own: it waits for an answer as
+// bursts of at most 255 words, writes into commands of at most max_write_words(baud) words (142 at
+// CommUART's default 115200 baud), and it has no timeout of its own: it waits for an answer as
 // long as it takes. So a board whose stall timeout is shorter than the gaps hangs this client.
 // (The only bound is a hang detector far beyond any answer's time, so a broken board fails the
 // test instead of hanging the test run.)
@@ -15,6 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <stdexcept>
@@ -26,8 +28,10 @@ namespace cmnet::testing_support {
 
 class CommUartLike {
  public:
-  // gap: the pause between two writes (every byte is a write of its own).
-  CommUartLike(uint16_t port, std::chrono::milliseconds gap) : gap_(gap) {
+  // gap: the pause between two writes (every byte is a write of its own). baud: the UART rate
+  // CommUART was opened with; it sets the write split (max_write_words), nothing else here.
+  CommUartLike(uint16_t port, std::chrono::milliseconds gap, int baud = 115200)
+      : gap_(gap), max_write_(max_write_words(baud)) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -44,6 +48,22 @@ class CommUartLike {
   CommUartLike(const CommUartLike&) = delete;
   CommUartLike& operator=(const CommUartLike&) = delete;
 
+  // CommUART._get_max_write_burst_length: a write command must reach the board well inside
+  // UARTBone's 100 ms timeout, so it may take half of that on the wire (10 bits a byte), less
+  // the command, length and 4 address bytes; 1..255 words. The same double arithmetic as
+  // Python's, so the same truncation: 142 at 115200 baud.
+  static size_t max_write_words(int baud) {
+    if (baud <= 0) throw std::invalid_argument("CommUartLike: baud must be > 0");
+    const double timeout = 0.100 * 0.5;
+    const double byte_time = 10.0 / baud;
+    const long max_bytes = static_cast<long>(timeout / byte_time);
+    const long words = (max_bytes - (2 + 4)) / 4;
+    return static_cast<size_t>(std::max(1L, std::min(255L, words)));
+  }
+  size_t max_write_words() const { return max_write_; }
+  // Write commands sent so far (a burst longer than max_write_words() is several).
+  size_t write_commands() const { return write_commands_; }
+
   // CommUART.read(addr, length, burst): commands of at most 255 words.
   std::vector<uint32_t> read(uint32_t byte_addr, size_t n, bool fixed = false) {
     std::vector<uint32_t> out;
@@ -59,14 +79,15 @@ class CommUartLike {
     }
     return out;
   }
-  // CommUART.write(addr, data): commands of at most 255 words; not answered.
+  // CommUART.write(addr, data, burst): commands of at most max_write_words(); not answered.
   void write(uint32_t byte_addr, const std::vector<uint32_t>& words, bool fixed = false) {
-    for (size_t at = 0; at < words.size(); at += 255) {
-      const size_t k = std::min<size_t>(255, words.size() - at);
+    for (size_t at = 0; at < words.size(); at += max_write_) {
+      const size_t k = std::min(max_write_, words.size() - at);
       auto c = header(fixed ? 0x03 : 0x01, k, byte_addr + (fixed ? 0u : static_cast<uint32_t>(4 * at)));
       for (size_t i = 0; i < k; ++i)
         for (int s = 24; s >= 0; s -= 8) c.push_back(static_cast<uint8_t>(words[at + i] >> s));
       send_split(c);
+      ++write_commands_;
     }
   }
   // Any bytes (a cmnet frame, say), one write per byte with the gap between them.
@@ -102,6 +123,8 @@ class CommUartLike {
   }
   int fd_ = -1;
   std::chrono::milliseconds gap_;
+  size_t max_write_;
+  size_t write_commands_ = 0;
 };
 
 }  // namespace cmnet::testing_support

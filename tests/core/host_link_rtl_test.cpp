@@ -35,6 +35,7 @@
 #include "sim/core/host_link_rtl.h"
 #include "sim/core/rtl_build.h"
 #include "tests/core/commuart_like.h"
+#include "tests/core/litex_csr_loader.h"
 
 using namespace cmnet;
 using namespace std::chrono_literals;
@@ -1010,9 +1011,10 @@ TEST(HostLinkRtl, MalformedUartBoneCommandsDoNotWedgeTheLink) {
 }
 
 // LiteX's own tools (issue 14): a client that behaves exactly like CommUART (every byte its own
-// write, 60 ms apart: longer than the old 25 ms stall timeout of this board; 255-word bursts;
-// no timeout of its own) gets every answer. Waiting for its bytes costs the board no cycles;
-// the stall timeout is wall time (500 ms by default, RtlBoardOptions::stall_timeout_ms).
+// write, 60 ms apart: longer than the old 25 ms stall timeout of this board; 255-word reads,
+// writes split at 142 words; no timeout of its own) gets every answer. Waiting for its bytes
+// costs the board no cycles; the stall timeout is wall time (500 ms by default,
+// RtlBoardOptions::stall_timeout_ms).
 void exercise_commuart_like(const HostLinkRtlConfig& cfg) {
   using cmnet::testing_support::CommUartLike;
   RtlBoard board(cfg);
@@ -1046,13 +1048,11 @@ void exercise_commuart_like(const HostLinkRtlConfig& cfg) {
   {
     CommUartLike ub(board.port(), 1ms);
     EXPECT_EQ(ub.read(0, 1), (std::vector<uint32_t>{kId}));
-    // litex_client --ident: identifier_mem's address from the board's csr.csv, one character
-    // per word until a 0.
-    std::ifstream csv(board.csr_csv_path());
-    ASSERT_TRUE(csv) << board.csr_csv_path();
-    uint32_t base = 0;
-    for (std::string line; std::getline(csv, line);)
-      if (line.rfind("csr_base,identifier_mem,", 0) == 0) base = static_cast<uint32_t>(std::stoul(line.substr(24), nullptr, 16));
+    // csr.csv as LiteX's loader reads it; litex_client --ident: identifier_mem's address from
+    // it, one character per word until a 0.
+    const testing_support::LitexCsrFile csr = testing_support::load_litex_csr_file(board.csr_csv_path());
+    ASSERT_TRUE(csr.ok()) << csr.report();
+    const uint32_t base = csr.bases.at("identifier_mem");
     ASSERT_EQ(base, 0x400u);
     std::string ident;
     for (uint32_t x : ub.read(base, 256)) {
@@ -1060,6 +1060,18 @@ void exercise_commuart_like(const HostLinkRtlConfig& cfg) {
       ident.push_back(static_cast<char>(x));
     }
     EXPECT_EQ(ident, host_link_identifier(cfg));
+    // CommUART's write split at 115200 baud: 300 words of demo_ram go as 142 + 142 + 16.
+    const auto* ram = testing_support::find_register(csr, "demo_ram");
+    ASSERT_NE(ram, nullptr);
+    ASSERT_EQ(ub.max_write_words(), 142u);
+    std::vector<uint32_t> back(300);
+    for (size_t i = 0; i < back.size(); ++i) back[i] = ~w[i];
+    const uint32_t below = ub.read(ram->addr + 4 * 499, 1)[0], above = ub.read(ram->addr + 4 * 800, 1)[0];
+    ub.write(ram->addr + 4 * 500, back);
+    EXPECT_EQ(ub.write_commands(), 3u);
+    EXPECT_EQ(ub.read(ram->addr + 4 * 500, 300), back);
+    EXPECT_EQ(ub.read(ram->addr + 4 * 499, 1)[0], below);  // the words around it untouched
+    EXPECT_EQ(ub.read(ram->addr + 4 * 800, 1)[0], above);
   }
   const auto s = expect_clean_stop(board);
   EXPECT_GE(s.at("expired_stalls"), 2u);
