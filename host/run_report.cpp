@@ -1,5 +1,6 @@
 #include "host/run_report.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -21,35 +22,125 @@ void write_file(const std::string& path, const std::string& text) {
   if (!f) throw std::runtime_error(path + ": cannot write the report");
 }
 
+// The layout of the printed report.
+constexpr size_t kIndent = 3;     // every line
+constexpr size_t kNext = 5;       // continuation lines, and long values under their row's name
+constexpr size_t kGap = 3;        // between the table's columns
+constexpr size_t kValueMax = 24;  // a wider value goes on its own lines under its row's name
+const std::string kDiffers = "   <- differs";
+
+std::string spaces(size_t n) { return std::string(n, ' '); }
+std::string pad_right(const std::string& s, size_t w) { return s + spaces(w > s.size() ? w - s.size() : 0); }
+std::string pad_left(const std::string& s, size_t w) { return spaces(w > s.size() ? w - s.size() : 0) + s; }
+std::string rtrim(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+void add(std::string& out, const std::vector<std::string>& lines) {
+  for (const auto& l : lines) out += rtrim(l) + "\n";
+}
+void add_text(std::string& out, const std::string& text, size_t width) {
+  add(out, wrap_text(text, width, spaces(kIndent), spaces(kNext)));
+}
+
+bool differs(const ReportRow& row) { return row.compared && row.board != row.model; }
+
+// The board / model table, its column widths from its contents. A row whose value is too wide
+// for a column (a status register's fields, a mismatch's description) prints its name, then
+// its value once if board and model agree, else both, each on lines of their own.
+std::string table_text(const std::vector<ReportRow>& rows, size_t width) {
+  auto is_long = [](const ReportRow& row) { return row.board.size() > kValueMax || row.model.size() > kValueMax; };
+  size_t vw = 5, name_max = 1;  // 5: "board", "model"
+  for (const ReportRow& row : rows) {
+    name_max = std::max(name_max, row.name.size());
+    if (!is_long(row)) vw = std::max({vw, row.board.size(), row.model.size()});
+  }
+  const size_t fixed = kIndent + 2 * (kGap + vw) + kDiffers.size();
+  const size_t name_w = std::min(name_max, width > fixed + 16 ? width - fixed : 16);
+  const size_t row_w = kIndent + name_w + 2 * (kGap + vw);
+  std::string out;
+  add(out, {spaces(kIndent + name_w + kGap) + pad_left("board", vw) + spaces(kGap) + pad_left("model", vw)});
+  for (const ReportRow& row : rows) {
+    std::vector<std::string> lines = wrap_text(row.name, kIndent + name_w, spaces(kIndent), spaces(kNext));
+    if (!is_long(row)) {
+      lines[0] = pad_right(lines[0], kIndent + name_w) + spaces(kGap) + pad_left(row.board, vw) + spaces(kGap) +
+                 pad_left(row.model, vw);
+    } else {
+      const bool once = row.model.empty() || row.board == row.model;
+      const std::string lb = row.model.empty() ? "board: " : once ? "board = model: " : "board: ";
+      for (const auto& l : wrap_text(lb + row.board, width, spaces(kNext), spaces(kNext + lb.size()))) lines.push_back(l);
+      if (!once)
+        for (const auto& l : wrap_text("model: " + row.model, width, spaces(kNext), spaces(kNext + 7))) lines.push_back(l);
+    }
+    if (differs(row)) lines[0] = pad_right(lines[0], row_w) + kDiffers;
+    add(out, lines);
+  }
+  return out;
+}
+
 }  // namespace
 
-ReportVerdict write_run_report(const RunReport& r, const std::string& out_dir, std::FILE* out) {
+std::vector<std::string> wrap_text(const std::string& text, size_t width, const std::string& first,
+                                   const std::string& next) {
+  std::vector<std::string> lines;
+  std::string line = first;
+  bool empty = true;  // no word on `line` yet
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t end = std::min(text.find(' ', at), text.size());
+    std::string word = text.substr(at, end - at);
+    at = end + 1;
+    while (!word.empty()) {
+      const size_t room = width > line.size() ? width - line.size() : 0;
+      if (word.size() + (empty ? 0 : 1) <= room) {
+        line += (empty ? "" : " ") + word;
+        empty = false;
+        break;
+      }
+      if (empty) {  // longer than a whole line: cut it
+        const size_t cut = std::max<size_t>(1, room);
+        line += word.substr(0, cut);
+        word.erase(0, cut);
+      }
+      lines.push_back(line);
+      line = next;
+      empty = true;
+    }
+  }
+  if (!empty || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
+ReportVerdict judge_run_report(const RunReport& r) {
   ReportVerdict v;
   v.conservation = check_conservation(r.regions);
-  size_t row_mismatches = 0;
-  for (const ReportRow& row : r.rows) row_mismatches += row.compared && row.board != row.model;
-  v.agree = row_mismatches == 0 && r.mismatches == 0;
+  v.agree = r.mismatches == 0 && std::none_of(r.rows.begin(), r.rows.end(), differs);
+  return v;
+}
 
-  std::fprintf(out, "\n== cmnet run: %s\n", r.title.c_str());
-  for (const auto& line : r.about) std::fprintf(out, "   %s\n", line.c_str());
-  std::fprintf(out, "   %-34s %12s %12s\n", "", "board", "model");
-  for (const ReportRow& row : r.rows)
-    std::fprintf(out, "   %-34s %12s %12s%s\n", row.name.c_str(), row.board.c_str(), row.model.c_str(),
-                 row.compared && row.board != row.model ? "   <- differs" : "");
-  for (const auto& line : r.notes) std::fprintf(out, "   %s\n", line.c_str());
+std::string run_report_text(const RunReport& r, const ReportVerdict& v, size_t width) {
+  std::string out = "\n";
+  add(out, wrap_text("== cmnet run: " + r.title, width, "", spaces(kIndent)));
+  for (const auto& line : r.about) add_text(out, line, width);
+  out += table_text(r.rows, width);
+  for (const auto& line : r.notes) add_text(out, line, width);
   std::string regions;
   for (const auto& g : r.regions) regions += (regions.empty() ? "" : ", ") + g.region;
-  std::fprintf(out, "   conservation (injected = delivered + in flight; %s): %s\n", regions.c_str(),
-               v.conservation.summary().c_str());
-  std::fprintf(out, "   board agrees with the reference model (%s): %s", r.agreement_scope.c_str(),
-               v.agree ? "YES" : "NO");
+  add_text(out, "conservation (injected = delivered + in flight; " + regions + "): " + v.conservation.summary(), width);
+  std::string verdict = "board agrees with the reference model (" + r.agreement_scope + "): " + (v.agree ? "YES" : "NO");
   if (!v.agree) {
-    std::fprintf(out, " (%zu figures", row_mismatches);
-    if (!r.mismatch_detail.empty()) std::fprintf(out, "; %s", r.mismatch_detail.c_str());
-    std::fprintf(out, ")");
+    const auto n = static_cast<size_t>(std::count_if(r.rows.begin(), r.rows.end(), differs));
+    verdict += " (" + std::to_string(n) + " figures" + (r.mismatch_detail.empty() ? "" : "; " + r.mismatch_detail) + ")";
   }
-  std::fprintf(out, "\n");
-  for (const auto& line : r.after) std::fprintf(out, "   %s\n", line.c_str());
+  add_text(out, verdict, width);
+  for (const auto& line : r.after) add_text(out, line, width);
+  return out;
+}
+
+ReportVerdict write_run_report(const RunReport& r, const std::string& out_dir, std::FILE* out) {
+  const ReportVerdict v = judge_run_report(r);
+  std::fputs(run_report_text(r, v).c_str(), out);
 
   std::filesystem::create_directories(out_dir);
   nlohmann::ordered_json j = r.json;
@@ -61,7 +152,7 @@ ReportVerdict write_run_report(const RunReport& r, const std::string& out_dir, s
   j["conservation_violations"] = v.conservation.violations;
   j["agrees_with_model"] = v.agree;
   write_file(out_dir + "/run.json", j.dump(2) + "\n");
-  std::string written = "run.json";
+  std::string written = "run.json";  // the files, as "a, b, c": the line wraps between them
   for (const ReportTable& t : r.tables) {
     std::string s;
     for (size_t i = 0; i < t.columns.size(); ++i) s.append(i ? "," : "").append(csv_cell(t.columns[i]));
@@ -71,13 +162,15 @@ ReportVerdict write_run_report(const RunReport& r, const std::string& out_dir, s
       s += "\n";
     }
     write_file(out_dir + "/" + t.file, s);
-    written += "," + t.file;
+    written += ", " + t.file;
   }
   for (const auto& [name, svg] : r.plots) {
     write_file(out_dir + "/" + name, svg);
-    written += "," + name;
+    written += ", " + name;
   }
-  std::fprintf(out, "   wrote %s/{%s}\n", out_dir.c_str(), written.c_str());
+  std::string wrote;
+  add_text(wrote, "wrote " + out_dir + "/{" + written + "}", kReportWidth);
+  std::fputs(wrote.c_str(), out);
   return v;
 }
 

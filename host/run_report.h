@@ -49,6 +49,21 @@ struct ReportVerdict {
   bool ok() const { return conservation.ok && agree; }
 };
 
+// Every printed line of a report fits in this many columns: a long name wraps in its column, a
+// value too long for its column goes on its own lines under its name (once, when board and model
+// agree), and text lines wrap at spaces.
+constexpr size_t kReportWidth = 100;
+
+// `text` broken at spaces into lines of at most `width` columns, the first led by `first`, the
+// others by `next` (a word longer than a line is cut).
+std::vector<std::string> wrap_text(const std::string& text, size_t width, const std::string& first,
+                                   const std::string& next);
+
+// Conservation and the agreement verdict of a report.
+ReportVerdict judge_run_report(const RunReport& r);
+// The report's text as write_run_report prints it, up to the list of files written.
+std::string run_report_text(const RunReport& r, const ReportVerdict& v, size_t width = kReportWidth);
+
 // Prints the report to `out`, writes run.json (the family's fields plus "conservation",
 // "regions" and "agrees_with_model"), the tables and the plots into `out_dir`.
 ReportVerdict write_run_report(const RunReport& r, const std::string& out_dir, std::FILE* out = stdout);

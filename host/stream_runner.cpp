@@ -149,7 +149,7 @@ bool run_stream_sweep(StreamConnection& conn, const StreamSweep& sw, const std::
   c.x_label = sw.x_label;
   c.y_label = sw.y_label;
   c.series = {{"board (every point agrees with the model: " + std::string(all ? "yes" : "NO") + ")", board_pts, ""},
-              {"reference model", model_pts, "#d62728"}};
+              {"reference model", model_pts, plot::kModelColor, plot::kModelDash}};
   std::ofstream(out_dir + "/sweep.svg") << plot::line_chart(c);
   std::fprintf(out, "   wrote %s/{sweep.json,sweep.csv,sweep.svg}\n", out_dir.c_str());
   return all;

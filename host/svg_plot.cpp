@@ -25,9 +25,9 @@ std::string fmt(const char* f, double v) {
 
 std::string px(double v) { return fmt("%.1f", v); }
 
-// Wide enough for the title (bold 14 px: about 8 px a character) as well as the plot.
+// Wide enough for the title (bold 14 px) as well as the plot.
 int width_for(const std::string& title, double plot_right) {
-  return static_cast<int>(std::max(plot_right, 70.0 + 8.0 * static_cast<double>(title.size()) + 10.0));
+  return static_cast<int>(std::ceil(std::max(plot_right, 70.0 + text_width(title, 14) + 10.0)));
 }
 
 std::string open_svg(int w, int h) {
@@ -58,7 +58,57 @@ std::string axes(const Frame& f, const std::string& title, const std::string& xl
   return s;
 }
 
+// The legend's box: right of the plot, or under the x axis's label when the labels are too long
+// to sit beside the plot without making the image twice as wide.
+struct Box {
+  double x = 0, y = 0, w = 0, h = 0;
+  double right() const { return x + w; }
+  double bottom() const { return y + h; }
+};
+constexpr double kLegendRow = 18, kLegendPad = 8, kLegendSample = 20;  // px
+constexpr double kLegendBesideMax = 240;  // the widest legend kept right of the plot (px)
+
+Box legend_box(const Frame& f, const std::vector<Series>& series) {
+  if (series.empty()) return {f.right(), f.y0, 0, 0};
+  double tw = 0;
+  for (const Series& se : series) tw = std::max(tw, text_width(se.name));
+  Box b;
+  b.w = kLegendPad + kLegendSample + 5 + tw + kLegendPad;
+  b.h = kLegendRow * static_cast<double>(series.size()) + kLegendPad;
+  const bool beside = b.w <= kLegendBesideMax;
+  b.x = beside ? f.right() + 15 : f.x0;
+  b.y = beside ? f.y0 : f.bottom() + 50;
+  return b;
+}
+
+std::string series_color(const Series& se, size_t i) { return se.color.empty() ? kPalette[i % 8] : se.color; }
+std::string dash_attr(const Series& se) { return se.dash.empty() ? "" : " stroke-dasharray='" + se.dash + "'"; }
+
+std::string legend(const Box& b, const std::vector<Series>& series) {
+  if (series.empty()) return "";
+  std::string s = "<rect class='legend' x='" + px(b.x) + "' y='" + px(b.y) + "' width='" + px(b.w) + "' height='" +
+                  px(b.h) + "' fill='white' stroke='#ccc'/>\n";
+  for (size_t i = 0; i < series.size(); ++i) {
+    const double y = b.y + kLegendPad / 2 + kLegendRow * static_cast<double>(i) + kLegendRow / 2;
+    s += "<line x1='" + px(b.x + kLegendPad) + "' y1='" + px(y) + "' x2='" + px(b.x + kLegendPad + kLegendSample) +
+         "' y2='" + px(y) + "' stroke-width='2' stroke='" + series_color(series[i], i) + "'" + dash_attr(series[i]) +
+         "/>\n";
+    s += text(b.x + kLegendPad + kLegendSample + 5, y + 4, series[i].name);
+  }
+  return s;
+}
+
+bool whole_number(double v) { return std::fabs(v) < 1e15 && std::floor(v) == v; }
+
 }  // namespace
+
+double text_width(const std::string& s, double font_px) {
+  // 0.62 em a character: DejaVu Sans (what most renderers fall back to for sans-serif) averages
+  // about 0.55 em on this text, its bold about 0.6. UTF-8 continuation bytes do not count.
+  size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  return 0.62 * font_px * static_cast<double>(chars);
+}
 
 std::string escape(const std::string& s) {
   std::string o;
@@ -75,7 +125,7 @@ std::string escape(const std::string& s) {
   return o;
 }
 
-std::vector<double> ticks(double lo, double hi, int n) {
+std::vector<double> ticks(double lo, double hi, int n, bool whole) {
   if (!(hi > lo)) hi = lo + 1;
   const double raw = (hi - lo) / std::max(1, n);
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
@@ -85,6 +135,7 @@ std::vector<double> ticks(double lo, double hi, int n) {
       step = m * mag;
       break;
     }
+  if (whole) step = std::max(step, 1.0);  // no 1.5 between 1 and 2 messages
   // From the first tick at or above lo to the first at or above hi, so the axis covers the data.
   std::vector<double> t;
   for (double v = std::ceil(lo / step - 1e-9) * step;; v += step) {
@@ -97,23 +148,25 @@ std::vector<double> ticks(double lo, double hi, int n) {
 std::string line_chart(const LineChart& c) {
   const Frame f;
   double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
-  bool any = false;
+  bool any = false, x_whole = true, y_whole = true;
   for (const auto& s : c.series)
     for (const auto& [x, y] : s.points) {
       if (!any) xlo = xhi = x, ylo = std::min(0.0, y), yhi = y;
       any = true;
       xlo = std::min(xlo, x), xhi = std::max(xhi, x), ylo = std::min(ylo, y), yhi = std::max(yhi, y);
+      x_whole = x_whole && whole_number(x), y_whole = y_whole && whole_number(y);
     }
   if (c.y_min) ylo = *c.y_min;
   if (c.y_max) yhi = *c.y_max;
   if (xhi <= xlo) xhi = xlo + 1;
   if (yhi <= ylo) yhi = ylo + 1;
-  const auto yt = ticks(ylo, yhi), xt = ticks(xlo, xhi, 6);
+  const auto yt = ticks(ylo, yhi, 5, y_whole), xt = ticks(xlo, xhi, 6, x_whole);
   yhi = std::max(yhi, yt.back());
   auto X = [&](double x) { return f.x0 + (x - xlo) / (xhi - xlo) * f.w; };
   auto Y = [&](double y) { return f.bottom() - (y - ylo) / (yhi - ylo) * f.h; };
-  const int legend_h = 18 * static_cast<int>(c.series.size());
-  std::string s = open_svg(width_for(c.title, f.right() + 170), static_cast<int>(std::max(f.bottom() + 50, f.y0 + legend_h + 10.0)));
+  const Box lb = legend_box(f, c.series);
+  std::string s = open_svg(width_for(c.title, std::max(f.right() + 20, lb.right() + 10)),
+                           static_cast<int>(std::ceil(std::max(f.bottom() + 50, lb.bottom() + 10))));
   for (double v : yt) {
     s += "<line x1='" + px(f.x0) + "' y1='" + px(Y(v)) + "' x2='" + px(f.right()) + "' y2='" + px(Y(v)) +
          "' stroke='#ddd'/>\n";
@@ -128,18 +181,18 @@ std::string line_chart(const LineChart& c) {
   s += axes(f, c.title, c.x_label, c.y_label);
   for (size_t i = 0; i < c.series.size(); ++i) {
     const Series& se = c.series[i];
-    const std::string col = se.color.empty() ? kPalette[i % 8] : se.color;
+    const std::string col = series_color(se, i);
     std::string pts;
     for (const auto& [x, y] : se.points) pts += px(X(x)) + "," + px(Y(y)) + " ";
-    s += "<polyline fill='none' stroke-width='2' stroke='" + col + "' points='" + pts + "'/>\n";
+    s += "<polyline fill='none' stroke-width='2' stroke='" + col + "'" + dash_attr(se) + " points='" + pts + "'><title>" +
+         escape(se.name) + "</title></polyline>\n";
+    // A dashed series's markers are rings, so a solid series's dots show through where they meet.
+    const std::string marker = se.dash.empty() ? "r='3' fill='" + col + "'" : "r='4.5' fill='none' stroke='" + col + "'";
     for (const auto& [x, y] : se.points)
-      s += "<circle cx='" + px(X(x)) + "' cy='" + px(Y(y)) + "' r='3' fill='" + col + "'><title>" +
-           escape(se.name) + ": (" + num(x) + ", " + num(y) + ")</title></circle>\n";
-    const double ly = f.y0 + 18 * static_cast<double>(i);
-    s += "<line x1='" + px(f.right() + 15) + "' y1='" + px(ly + 6) + "' x2='" + px(f.right() + 35) + "' y2='" +
-         px(ly + 6) + "' stroke-width='2' stroke='" + col + "'/>\n";
-    s += text(f.right() + 40, ly + 10, se.name);
+      s += "<circle cx='" + px(X(x)) + "' cy='" + px(Y(y)) + "' " + marker + "><title>" + escape(se.name) + ": (" +
+           num(x) + ", " + num(y) + ")</title></circle>\n";
   }
+  s += legend(lb, c.series);
   return s + "</svg>\n";
 }
 
@@ -150,7 +203,7 @@ std::string bar_chart(const BarChart& c) {
   double yhi = 0;
   for (double v : c.values) yhi = std::max(yhi, v);
   if (yhi <= 0) yhi = 1;
-  const auto yt = ticks(0, yhi);
+  const auto yt = ticks(0, yhi, 5, std::all_of(c.values.begin(), c.values.end(), whole_number));
   yhi = std::max(yhi, yt.back());
   auto Y = [&](double y) { return f.bottom() - y / yhi * f.h; };
   std::string s = open_svg(width_for(c.title, f.right() + 30), static_cast<int>(f.bottom() + 50));

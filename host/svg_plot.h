@@ -14,10 +14,14 @@ struct Series {
   std::string name;                               // the legend entry
   std::vector<std::pair<double, double>> points;  // (x, y), drawn in order
   std::string color;                              // "" = the palette's next colour
+  std::string dash{};                             // stroke-dasharray, e.g. "6 4"; "" = solid
 };
 
 // Lines with markers over numeric x; several series share the axes (a second y axis is not
-// drawn: plot different units in different charts).
+// drawn: plot different units in different charts). Series are drawn in order, so a dashed
+// series after a solid one (a model over its board) stays visible where the two coincide. The
+// legend sits right of the plot, or under it when its labels are long; the image is sized so it
+// fits. An axis whose data are all whole numbers gets whole-number ticks.
 struct LineChart {
   std::string title, x_label, y_label;  // labels carry their units, e.g. "latency (petit cycles)"
   std::vector<Series> series;
@@ -41,13 +45,20 @@ struct HeatMap {
   double vmin = 0, vmax = 1;
 };
 
+// How every sweep draws the reference model's curve over the board's.
+inline constexpr const char* kModelColor = "#d62728";
+inline constexpr const char* kModelDash = "6 4";
+
 std::string line_chart(const LineChart& c);
 std::string bar_chart(const BarChart& c);
 std::string heat_map(const HeatMap& h);
 
 // "Nice" tick values covering [lo, hi] (about `n` of them, 1, 2 or 5 times a power of ten apart;
-// the last one at or above hi).
-std::vector<double> ticks(double lo, double hi, int n = 5);
+// the last one at or above hi); `whole`: the data are whole numbers, so are the ticks (at least
+// 1 apart).
+std::vector<double> ticks(double lo, double hi, int n = 5, bool whole = false);
+// The width of `s` in pixels at `font_px` (sans-serif), estimated on the wide side, for layout.
+double text_width(const std::string& s, double font_px = 11);
 // Text safe inside SVG (&, <, >, quotes escaped).
 std::string escape(const std::string& s);
 

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "host/svg_plot.h"
+#include "sim/cm1/cm1_counters.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -198,19 +199,27 @@ bool run_cm1_sweep(const Cm1Config& cfg, Connection& conn, const Cm1SweepOptions
   std::printf("   %8s %9s %7s %14s %12s %9s %7s\n", "offered", "messages", "petit", "msgs/chip/petit",
               "mean petit", "wire use", "model");
   bool all_agree = true;
-  std::vector<std::pair<double, double>> thr, lat;
+  std::vector<std::pair<double, double>> thr, lat, model_thr, model_lat;
+  // Delivered messages per chip per petit cycle.
+  auto throughput = [&](uint64_t delivered, uint64_t petit) {
+    return petit ? static_cast<double>(delivered) / static_cast<double>(petit) / p.chips() : 0.0;
+  };
   for (int v = 1; v <= top; ++v) {
     const Traffic t = make_pattern(a.pattern, p, a.seed + static_cast<uint64_t>(v), v);
     const BoardRun r = execute(*conn.board, p, t, mode, a.timeout_s, conn.uri);
-    const double tput = r.st.petit ? static_cast<double>(r.tot.delivered) / r.st.petit / p.chips() : 0;
+    const double tput = throughput(r.tot.delivered, r.st.petit);
     std::printf("   %8d %9zu %7u %14.3f %12.2f %8.1f%% %7s\n", v, t.messages.size(), r.st.petit, tput,
                 r.mean_petit, r.util * 100, r.agree ? "agrees" : "DIFFERS");
     all_agree = all_agree && r.agree && r.conserved;
     thr.emplace_back(v, tput);
     lat.emplace_back(v, r.mean_petit);
+    model_thr.emplace_back(v, throughput(cm1_totals(p, r.model.chips).delivered, r.model.petit_cycles));
+    model_lat.emplace_back(v, r.model_mean_petit);
     rows.push_back({{"messages_per_processor", v}, {"messages", t.messages.size()},
                     {"petit_cycles", r.st.petit}, {"throughput_msgs_per_chip_per_petit", tput},
                     {"mean_delivery_petit", r.mean_petit}, {"wire_utilization", r.util},
+                    {"model_throughput_msgs_per_chip_per_petit", model_thr.back().second},
+                    {"model_mean_delivery_petit", r.model_mean_petit},
                     {"agrees_with_model", r.agree}});
   }
   namespace fs = std::filesystem;
@@ -221,20 +230,22 @@ bool run_cm1_sweep(const Cm1Config& cfg, Connection& conn, const Cm1SweepOptions
   j["eject_mode"] = to_string(mode);
   j["points"] = rows;
   std::ofstream(a.out_dir + "/sweep.json") << j.dump(2) << "\n";
-  // Throughput and delivery time against offered load: two charts (different units).
+  // Throughput and delivery time against offered load: two charts (different units), each the
+  // board's curve and the model's, dashed over it (they coincide when the board agrees).
+  const std::string board_name =
+      "board (agrees with the model at every point: " + std::string(all_agree ? "yes" : "NO") + ")";
   plot::LineChart tc;
   tc.title = cfg.name + ": accepted throughput, " + a.pattern + ", ejector '" + to_string(mode) + "'";
   tc.x_label = "offered load (messages per processor)";
   tc.y_label = "throughput (messages / chip / petit cycle)";
-  tc.series = {{"board (agrees with the model at every point: " + std::string(all_agree ? "yes" : "NO") + ")", thr, ""}};
+  tc.series = {{board_name, thr, ""}, {"reference model", model_thr, plot::kModelColor, plot::kModelDash}};
   plot::LineChart lc;
   lc.title = cfg.name + ": mean delivery time, " + a.pattern;
   lc.x_label = tc.x_label;
   lc.y_label = "mean delivery petit cycle";
-  lc.series = {{"board", lat, "#d62728"}};
-  const std::string svg = tc.series.empty() ? "" : plot::line_chart(tc);
+  lc.series = {{board_name, lat, ""}, {"reference model", model_lat, plot::kModelColor, plot::kModelDash}};
   std::ofstream(a.out_dir + "/sweep_latency.svg") << plot::line_chart(lc);
-  std::ofstream(a.out_dir + "/sweep.svg") << svg;
+  std::ofstream(a.out_dir + "/sweep.svg") << plot::line_chart(tc);
   std::printf("   wrote %s/{sweep.json,sweep.svg,sweep_latency.svg}\n", a.out_dir.c_str());
   return all_agree;
 }

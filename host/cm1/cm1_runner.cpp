@@ -13,6 +13,17 @@
 
 namespace cmnet {
 
+namespace {
+
+// The mean bin of a delivery petit cycle histogram (its last bin holds "15 or later").
+double mean_bin(const std::array<uint32_t, 16>& h) {
+  double sum = 0, n = 0;
+  for (size_t k = 0; k < h.size(); ++k) sum += static_cast<double>(k) * h[k], n += h[k];
+  return n > 0 ? sum / n : 0;
+}
+
+}  // namespace
+
 BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, EjectMode mode,
                  double timeout_s, const std::string& uri, int gen, uint32_t gen_seed,
                  uint32_t gen_count) {
@@ -69,9 +80,12 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
   r.conserved = r.conservation.ok && !r.st.pending && !r.st.buffered;
   r.agree = r.counter_mismatch == 0 && r.rx_mismatch == 0 && r.ep_hist_mismatch == 0 &&
             !r.st.hist_overrun && r.st.petit == r.model.petit_cycles;
-  uint64_t cnt = 0;
-  for (size_t k = 0; k < r.hist.size(); ++k) r.mean_petit += static_cast<double>(k) * r.hist[k], cnt += r.hist[k];
-  if (cnt) r.mean_petit /= static_cast<double>(cnt);
+  // The model's histogram is the sum of its processors' (the board's global one counts the same).
+  std::array<uint32_t, 16> want_hist{};
+  for (const auto& h : r.want_ep_hist)
+    for (size_t k = 0; k < h.size(); ++k) want_hist[k] += h[k];
+  r.mean_petit = mean_bin(r.hist);
+  r.model_mean_petit = mean_bin(want_hist);
   return r;
 }
 

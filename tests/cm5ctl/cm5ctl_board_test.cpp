@@ -55,10 +55,22 @@ TEST(Cm5ctlBoard, AReductionAndAScanAndAMixOnTheSimulatedBoard) {
     a.stream.out_dir = temp_dir("cm5run-" + pattern).string();
     a.stream.timeout_s = 120;
     a.stream.sim.phy = HostLinkPhy::Fifo;
-    std::FILE* null = std::fopen("/dev/null", "w");
-    const StreamRunOutcome o = cm5ctl_run(c, a, null);
-    std::fclose(null);
+    std::FILE* text = std::tmpfile();
+    ASSERT_NE(text, nullptr);
+    const StreamRunOutcome o = cm5ctl_run(c, a, text);
     EXPECT_TRUE(o.verdict.ok()) << pattern << ": " << o.verdict.conservation.summary();
+    // The printed report fits its width; each leaf's status, equal to the model's, prints once.
+    std::rewind(text);
+    size_t rows = 0, once = 0;
+    for (char line[1024]; std::fgets(line, sizeof line, text);) {
+      const std::string l = line;
+      EXPECT_LE(l.size(), kReportWidth + 1) << l;  // + 1: the newline
+      rows += l.rfind("   leaf", 0) == 0 && l.find(" status\n") != std::string::npos;
+      once += l.find("board = model: globals") != std::string::npos;
+    }
+    std::fclose(text);
+    EXPECT_GT(rows, 0u) << pattern;
+    EXPECT_EQ(once, rows) << pattern;
     // 6 leaves in use, 8 operations each, broadcasts of the mix to every leaf of their partition.
     EXPECT_GE(o.result.delivered.size(), 48u) << pattern;
     EXPECT_TRUE(fs::exists(fs::path(a.stream.out_dir) / "run.json"));

@@ -1,12 +1,13 @@
 // The hcube family through the registry: its example configs load and round-trip; the summary
-// names the scheme; `cmnet sim --engine model` writes one JSON line per message and a summary with
-// the per-port counters; a traffic file is read with errors naming the file, line and field;
+// names the scheme; `cmnet sim --engine model` writes one JSON line per message, a short summary
+// (port totals, per dimension, the spread) and every port's counters in its own CSV; a traffic file is read with errors naming the file, line and field;
 // build emits the stream-board top; run and sweep refuse bad options before a board starts.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "bitstreams/board.h"
@@ -45,6 +46,44 @@ fs::path temp_dir(const std::string& tag) {
   return p;
 }
 
+// The lines of a file.
+std::vector<std::string> lines_of(const fs::path& f) {
+  std::ifstream in(f);
+  std::vector<std::string> v;
+  for (std::string line; std::getline(in, line);) v.push_back(line);
+  return v;
+}
+
+// The summary's port totals and per-dimension sums against the per-port CSV, row by row.
+void expect_ports_match_csv(const nlohmann::json& ports, const fs::path& csv, int dims) {
+  const auto rows = lines_of(csv);
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0], "node,dim,packets,messages,bytes,blocked_ticks");
+  const size_t n_ports = static_cast<size_t>(dims) << dims;
+  ASSERT_EQ(rows.size(), n_ports + 1);  // one row per port of every node
+  EXPECT_EQ(ports["count"].get<size_t>(), n_ports);
+  const char* names[] = {"packets", "messages", "bytes", "blocked_ticks"};
+  uint64_t total[4] = {0, 0, 0, 0}, max[4] = {0, 0, 0, 0};
+  std::vector<uint64_t> dim_bytes(static_cast<size_t>(dims), 0);
+  for (size_t i = 1; i < rows.size(); ++i) {
+    std::istringstream in(rows[i]);
+    std::string cell;
+    std::vector<uint64_t> v;
+    while (std::getline(in, cell, ',')) v.push_back(std::stoull(cell));
+    ASSERT_EQ(v.size(), 6u) << rows[i];
+    EXPECT_EQ(v[0], (i - 1) / static_cast<size_t>(dims));  // node-major, dimension within
+    EXPECT_EQ(v[1], (i - 1) % static_cast<size_t>(dims));
+    for (int k = 0; k < 4; ++k) total[k] += v[2 + k], max[k] = std::max(max[k], v[2 + k]);
+    dim_bytes[v[1]] += v[4];
+  }
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(ports["total"][names[k]].get<uint64_t>(), total[k]) << names[k];
+    EXPECT_EQ(ports["per_port"][names[k]]["max"].get<uint64_t>(), max[k]) << names[k];
+  }
+  ASSERT_EQ(ports["per_dim"].size(), static_cast<size_t>(dims));
+  for (int d = 0; d < dims; ++d) EXPECT_EQ(ports["per_dim"][d]["bytes"].get<uint64_t>(), dim_bytes[static_cast<size_t>(d)]);
+}
+
 TEST(HcubeFamily, SimModelWritesMessagesAndPortCounters) {
   const fs::path dir = temp_dir("sim");
   const Family* f = nullptr;
@@ -57,26 +96,46 @@ TEST(HcubeFamily, SimModelWritesMessagesAndPortCounters) {
     else a.pattern = "uniform";
     a.out = (dir / "out.jsonl").string();
     EXPECT_EQ(f->sim(cfg, a), 0);
-    std::ifstream in(a.out);
-    std::string line, last;
-    int n = 0;
-    while (std::getline(in, line)) {
-      last = line;
-      ++n;
-    }
-    const auto s = nlohmann::json::parse(last)["summary"];
-    EXPECT_EQ(n, s["messages"].get<int>() + 1);
+    const auto lines = lines_of(a.out);
+    ASSERT_FALSE(lines.empty());
+    const auto s = nlohmann::json::parse(lines.back())["summary"];
+    EXPECT_EQ(lines.size(), s["messages"].get<size_t>() + 1);
     EXPECT_TRUE(s["completed"].get<bool>());
-    EXPECT_EQ(s["ports"].size(), 24u);
-    uint64_t msgs = 0;
-    for (const auto& p : s["ports"]) msgs += p["messages"].get<uint64_t>();
-    EXPECT_GE(msgs, s["messages"].get<uint64_t>());
+    EXPECT_EQ(s["ports"]["file"], "out.ports.csv");
+    EXPECT_EQ(hcube_ports_path(a.out), (dir / "out.ports.csv").string());
+    expect_ports_match_csv(s["ports"], dir / "out.ports.csv", 3);
+    EXPECT_GE(s["ports"]["total"]["messages"].get<uint64_t>(), s["messages"].get<uint64_t>());
   }
   SimArgs bad;
   bad.engine = "spice";
   bad.pattern = "uniform";
   bad.out = (dir / "x.jsonl").string();
   EXPECT_THROW(f->sim(cfg, bad), InputError);
+  fs::remove_all(dir);
+}
+
+// A 10-cube has 10,240 ports: the summary line stays short (it used to list them all, 770 kB)
+// and the CSV holds one row per port.
+TEST(HcubeFamily, SimSummaryStaysShortAtTenDimensions) {
+  const fs::path dir = temp_dir("sim10");
+  const Family& f = find_family("hcube", "here");
+  const NetworkConfig cfg =
+      parse_config(R"({"network": "hcube", "name": "cube10", "hcube": {"dims": 10, "buffers": 4}})", "cube10");
+  SimArgs a;
+  a.engine = "model";
+  a.pattern = "uniform";
+  a.per_proc = 1;
+  a.out = (dir / "ten.jsonl").string();
+  EXPECT_EQ(f.sim(cfg, a), 0);
+  const auto lines = lines_of(a.out);
+  ASSERT_EQ(lines.size(), 1024u + 1);
+  EXPECT_LT(lines.back().size(), 4000u) << "the summary line";
+  const auto s = nlohmann::json::parse(lines.back())["summary"];
+  expect_ports_match_csv(s["ports"], dir / "ten.ports.csv", 10);
+  // Each message's first packet crosses one port per hop.
+  uint64_t hops = 0;
+  for (size_t i = 0; i + 1 < lines.size(); ++i) hops += nlohmann::json::parse(lines[i])["hops"].get<uint64_t>();
+  EXPECT_EQ(s["ports"]["total"]["messages"].get<uint64_t>(), hops);
   fs::remove_all(dir);
 }
 

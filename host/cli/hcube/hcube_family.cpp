@@ -1,7 +1,10 @@
 #include "host/cli/hcube/hcube_family.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -158,6 +161,68 @@ HcubeTraffic hcube_sim_pattern(const HcubeParams& p, const std::string& pattern,
   return make_hcube_workload(p.dims, pattern, 64, 512, per_node, seed);
 }
 
+std::string hcube_ports_path(const std::string& jsonl) {
+  return std::filesystem::path(jsonl).replace_extension(".ports.csv").string();
+}
+
+namespace {
+
+// The four counters of a port, named once for the CSV, the totals and the per-port spread.
+constexpr const char* kPortCounters[] = {"packets", "messages", "bytes", "blocked_ticks"};
+uint64_t port_counter(const HcubePortCounters& c, size_t k) {
+  return k == 0 ? c.packets : k == 1 ? c.messages : k == 2 ? c.bytes : c.blocked_ticks;
+}
+
+nlohmann::ordered_json write_port_table(const HcubeParams& p, const std::vector<HcubePortCounters>& ports,
+                                        const std::string& jsonl) {
+  // Every port of every node goes to a CSV beside the JSON lines (an n-cube has n * 2^n ports:
+  // 49,152 at n = 12); the summary keeps what a reader looks at: totals, per dimension, the spread.
+  const std::string path = hcube_ports_path(jsonl);
+  std::ofstream csv(path);
+  if (!csv) throw InputError(path + ": cannot write the port table");
+  csv << "node,dim";
+  for (const char* k : kPortCounters) csv << ',' << k;
+  csv << '\n';
+  const size_t n = static_cast<size_t>(p.dims), nk = std::size(kPortCounters);
+  std::vector<std::vector<uint64_t>> per_dim(n, std::vector<uint64_t>(nk, 0));
+  std::vector<uint64_t> total(nk, 0), lo(nk, UINT64_MAX), hi(nk, 0);
+  std::vector<size_t> at_hi(nk, 0);
+  for (size_t i = 0; i < ports.size(); ++i) {
+    csv << i / n << ',' << i % n;
+    for (size_t k = 0; k < nk; ++k) {
+      const uint64_t v = port_counter(ports[i], k);
+      csv << ',' << v;
+      per_dim[i % n][k] += v;
+      total[k] += v;
+      lo[k] = std::min(lo[k], v);
+      if (v > hi[k]) hi[k] = v, at_hi[k] = i;
+    }
+    csv << '\n';
+  }
+  if (!csv.flush()) throw InputError(path + ": cannot write the port table");
+  nlohmann::ordered_json j, tot, dims = nlohmann::ordered_json::array(), spread;
+  j["file"] = std::filesystem::path(path).filename().string();
+  j["count"] = ports.size();
+  for (size_t k = 0; k < nk; ++k) {
+    tot[kPortCounters[k]] = total[k];
+    const double mean = ports.empty() ? 0.0 : static_cast<double>(total[k]) / static_cast<double>(ports.size());
+    spread[kPortCounters[k]] = {{"min", ports.empty() ? uint64_t{0} : lo[k]}, {"mean", mean}, {"max", hi[k]},
+                                {"max_at", {{"node", at_hi[k] / n}, {"dim", at_hi[k] % n}}}};
+  }
+  for (size_t d = 0; d < n; ++d) {
+    nlohmann::ordered_json e;
+    e["dim"] = d;
+    for (size_t k = 0; k < nk; ++k) e[kPortCounters[k]] = per_dim[d][k];
+    dims.push_back(e);
+  }
+  j["total"] = tot;
+  j["per_port"] = spread;
+  j["per_dim"] = dims;
+  return j;
+}
+
+}  // namespace
+
 int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   const HcubeConfig cfg = hcube_config(env);
   const HcubeParams& p = cfg.hc;
@@ -203,13 +268,6 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
     }
     out << j.dump() << '\n';
   }
-  nlohmann::ordered_json ports = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < r.ports.size(); ++i) {
-    const HcubePortCounters& c = r.ports[i];
-    ports.push_back({{"node", i / static_cast<size_t>(p.dims)}, {"dim", i % static_cast<size_t>(p.dims)},
-                     {"packets", c.packets}, {"messages", c.messages}, {"bytes", c.bytes},
-                     {"blocked_ticks", c.blocked_ticks}});
-  }
   const double dn = r.delivered ? static_cast<double>(r.delivered) : 1.0;
   nlohmann::ordered_json s;
   s["summary"] = {{"engine", a.engine},
@@ -226,11 +284,12 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
                   {"mean_last", last / dn},
                   {"bad_reassembly", r.bad_reassembly},
                   {"max_buffer_used", r.max_buffer_used},
-                  {"ports", ports}};
+                  {"ports", write_port_table(p, r.ports, a.out)}};
   out << s.dump() << '\n';
-  std::printf("%s: %zu messages, %llu delivered, mean first packet %.1f ticks, last byte %.1f ticks%s -> %s\n",
+  std::printf("%s: %zu messages, %llu delivered, mean first packet %.1f ticks, last byte %.1f ticks%s -> %s, %s\n",
               a.engine.c_str(), t.messages.size(), static_cast<unsigned long long>(r.delivered), first / dn, last / dn,
-              r.completed ? "" : (r.deadlock ? " (DEADLOCK)" : " (NOT completed)"), a.out.c_str());
+              r.completed ? "" : (r.deadlock ? " (DEADLOCK)" : " (NOT completed)"), a.out.c_str(),
+              hcube_ports_path(a.out).c_str());
   return r.completed && bad == 0 ? 0 : 3;
 }
 

@@ -39,6 +39,11 @@ HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams&
 // node (mean length 64 bytes, mean inter-generation 512 ticks).
 HcubeTraffic hcube_sim_pattern(const HcubeParams& p, const std::string& pattern, uint64_t seed, int per_node);
 
+// `cmnet sim --out F.jsonl`: the per-port counters go to F.ports.csv beside it (node, dim,
+// packets, messages, bytes, blocked_ticks); the summary line names it and keeps totals, the
+// counters per dimension and their spread over ports.
+std::string hcube_ports_path(const std::string& jsonl);
+
 int hcube_bench(const BenchArgs& a);  // hcube_bench.cpp
 
 }  // namespace cmnet
