@@ -44,4 +44,13 @@ void reject_option(const Family& f, bool given, const std::string& option) {
   if (given) throw InputError(option + ": not used by the " + f.name() + " family");
 }
 
+const TraceWindow& check_trace(const TraceWindow& t, const std::string& engine) {
+  if (!t.on()) return t;
+  if (engine != "rtl") throw InputError("--trace " + t.file + ": only an RTL run has waveforms (--engine rtl)");
+  if (!t.file.ends_with(".fst")) throw InputError("--trace " + t.file + ": the waveform file must end in .fst");
+  if (t.from > t.to)
+    throw InputError("--trace-from " + std::to_string(t.from) + " is after --trace-to " + std::to_string(t.to));
+  return t;
+}
+
 }  // namespace cmnet

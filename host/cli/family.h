@@ -16,6 +16,7 @@
 #include "bitstreams/board.h"
 #include "gen/core/config.h"
 #include "gen/core/design.h"
+#include "sim/core/rtl_build.h"  // TraceWindow
 
 namespace CLI {
 class App;
@@ -31,8 +32,9 @@ struct SimArgs {
   int per_proc = 1;              // messages per endpoint (CM-1: per processor, the VP ratio)
   std::string mode;              // CM-1: ejector mode or | one ("" = the config's)
   uint64_t max_steps = 10000;    // give up after this many (CM-1: petit cycles)
-  std::string trace;             // an FST waveform of the RTL run ("" = none)
-  uint64_t trace_from = 0, trace_to = UINT64_MAX;  // its window (CM-1: bit-times of the run)
+  // An FST waveform of the RTL run (file "" = none), its window in clock cycles of the run
+  // (from its first cycle after reset; CM-1: bit-times from petit cycle 0, one clock each).
+  TraceWindow trace;
 };
 
 // `cmnet run CONFIG [--board URI] ...`: a workload on a board through the host driver.
@@ -46,8 +48,9 @@ struct RunArgs {
   std::string generator;         // CM-1: the board's on-chip generator makes the pattern
   std::string sim_link = "uart"; // the simulated board's host-link PHY: uart | fifo
   std::string rtl;               // simulate a `cmnet build --mode host` directory
-  std::string trace;             // the simulated board's FST waveform ("" = none)
-  uint64_t trace_from = 0, trace_to = UINT64_MAX;  // its window: clock cycles after reset
+  // The simulated board's FST waveform (file "" = none), its window in clock cycles after the
+  // board's power-on reset.
+  TraceWindow trace;
 };
 
 // `cmnet sweep CONFIG`: offered load against accepted throughput, each point against the model.
@@ -118,5 +121,11 @@ NetworkConfig load_network(const std::string& path, const Family** family);
 
 // An option the family has no meaning for: InputError "--OPT: not used by the FAMILY family".
 void reject_option(const Family& f, bool given, const std::string& option);
+
+// `--trace FILE.fst` and its window as `sim` and `run` take them: InputError naming the option
+// when the file does not end in .fst, the window is reversed, or (`sim`) the engine is not
+// "rtl" (the model has no waveforms). Every family's sim and run call it before running;
+// returns `trace`.
+const TraceWindow& check_trace(const TraceWindow& trace, const std::string& engine = "rtl");
 
 }  // namespace cmnet

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "host/cli/commands.h"
 #include "host/cli/family.h"
@@ -78,6 +79,24 @@ int cmd_bench(const std::string& family, const BenchArgs& a) {
   return rc;
 }
 
+// --trace's file as it was before the run (absent: min()), to tell a waveform written by the
+// run from an old one.
+std::filesystem::file_time_type trace_stamp(const TraceWindow& t) {
+  std::error_code ec;
+  const auto when = t.on() ? std::filesystem::last_write_time(t.file, ec) : std::filesystem::file_time_type::min();
+  return ec ? std::filesystem::file_time_type::min() : when;
+}
+
+// After `sim` or `run` with --trace: names the waveform written, or fails if the family accepted
+// --trace and wrote nothing (each family checks the option, check_trace, and passes it on).
+void report_trace(const Family& f, const TraceWindow& t, std::filesystem::file_time_type before, const char* origin) {
+  if (!t.on()) return;
+  if (trace_stamp(t) == before)
+    throw std::runtime_error("--trace " + t.file + ": the " + f.name() + " family wrote no waveform");
+  std::printf("wrote %s (clock cycles %llu..%s %s; open it with gtkwave)\n", t.file.c_str(),
+              static_cast<unsigned long long>(t.from), t.to == UINT64_MAX ? "end" : std::to_string(t.to).c_str(), origin);
+}
+
 }  // namespace
 }  // namespace cmnet
 
@@ -119,9 +138,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"or", "one"}));
   sim->add_option("--max-petit", sa.max_steps, "give up after this many petit cycles");
   sim->add_option("--out", sa.out, "JSON lines output")->required();
-  sim->add_option("--trace", sa.trace, "write an FST waveform of the RTL run (GTKWave opens it)");
-  sim->add_option("--trace-from", sa.trace_from, "first bit-time of the run in the waveform");
-  sim->add_option("--trace-to", sa.trace_to, "last bit-time of the run in the waveform");
+  auto* strace = sim->add_option("--trace", sa.trace.file, "write an FST waveform of the RTL run (GTKWave opens it)");
+  sim->add_option("--trace-from", sa.trace.from, "first clock cycle of the run in the waveform (CM-1: bit-time)")
+      ->needs(strace);
+  sim->add_option("--trace-to", sa.trace.to, "last clock cycle of the run in the waveform (CM-1: bit-time)")
+      ->needs(strace);
 
   RunArgs ra;
   auto* run = app.add_subcommand("run", "Run a pattern on a board (default: the simulated board) and report");
@@ -145,10 +166,11 @@ int main(int argc, char** argv) {
                   "or fifo (FT245 synchronous FIFO, 60 MHz)")->check(CLI::IsMember({"uart", "fifo"}));
   auto* rrtl = run->add_option("--rtl", ra.rtl, "simulate a build directory (cmnet build --mode host): the rtl/ it synthesized");
   rrtl->excludes("--board");
-  auto* rtrace = run->add_option("--trace", ra.trace, "write an FST waveform of the simulated board (GTKWave opens it)");
+  auto* rtrace = run->add_option("--trace", ra.trace.file, "write an FST waveform of the simulated board (GTKWave opens it)");
   rtrace->excludes("--board");
-  run->add_option("--trace-from", ra.trace_from, "first clock cycle (after the board's reset) in the waveform");
-  run->add_option("--trace-to", ra.trace_to, "last clock cycle in the waveform");
+  run->add_option("--trace-from", ra.trace.from, "first clock cycle (after the board's reset) in the waveform")
+      ->needs(rtrace);
+  run->add_option("--trace-to", ra.trace.to, "last clock cycle in the waveform")->needs(rtrace);
 
   SweepArgs wa;
   auto* sweep = app.add_subcommand("sweep", "Load sweep on a board: offered load vs throughput and delivery time");
@@ -186,11 +208,17 @@ int main(int argc, char** argv) {
     const Family* f = nullptr;
     if (sim->parsed()) {
       const NetworkConfig cfg = load_network(config, &f);
-      return f->sim(cfg, sa);
+      const auto before = trace_stamp(sa.trace);
+      const int rc = f->sim(cfg, sa);
+      report_trace(*f, sa.trace, before, "of the run");
+      return rc;
     }
     if (run->parsed()) {
       const NetworkConfig cfg = load_network(config, &f);
-      return f->run(cfg, ra);
+      const auto before = trace_stamp(ra.trace);
+      const int rc = f->run(cfg, ra);
+      report_trace(*f, ra.trace, before, "after the board's reset");
+      return rc;
     }
     if (sweep->parsed()) {
       const NetworkConfig cfg = load_network(config, &f);

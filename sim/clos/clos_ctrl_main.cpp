@@ -12,13 +12,12 @@
 #include <deque>
 #include <fstream>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "Vclos_ctrl_top.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
-#include "verilated.h"
 
 namespace {
 struct Req {
@@ -55,19 +54,13 @@ int main(int argc, char** argv) {
     leaves[orig].reqs.push_back(r);
     ++total;
   }
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vclos_ctrl_top>(ctx.get());
-  auto tick = [&] {
-    top->clk = 0;
-    top->eval();
-    top->clk = 1;
-    top->eval();
-  };
+  cmnet::harness::Driver<Vclos_ctrl_top> top(cmnet::harness::Origin::kRun);
   top->rst = 1;
   top->leaf_valid = 0;
-  tick();
-  tick();
+  top.tick();
+  top.tick();
   top->rst = 0;
+  top.set_time_origin();  // trace windows count the cycles of the log (CYCLE) from here
   auto field = [&](uint64_t m, int lsb, int w) { return static_cast<int>((m >> lsb) & ((uint64_t{1} << w) - 1)); };
   auto msg = [&](int ty, int o, int d, int to) {
     return (static_cast<uint64_t>(ty) << type_lsb) | (static_cast<uint64_t>(d) << dest_lsb) |
@@ -95,8 +88,7 @@ int main(int argc, char** argv) {
       set_bit(top->leaf_valid, h, v);
       set_field(top->leaf_msg, h * MW, MW, v ? inject[static_cast<size_t>(h)].front() : 0);
     }
-    top->clk = 0;
-    top->eval();
+    top.clock(false);
     bool active = false;
     for (int h = 0; h < H; ++h) {
       if (get_bit(top->leaf_take, h)) inject[static_cast<size_t>(h)].pop_front();
@@ -142,14 +134,12 @@ int main(int argc, char** argv) {
       std::fprintf(out, "W %llu %d %llu %llu\n", static_cast<unsigned long long>(cycle), from,
                    static_cast<unsigned long long>(top->cfg_addr), static_cast<unsigned long long>(top->cfg_data));
     }
-    top->clk = 1;
-    top->eval();
+    top.clock(true);
     quiet = active ? 0 : quiet + 1;
     if (done == total && quiet > 64) break;
   }
   std::fprintf(out, "end %llu %llu %d\n", static_cast<unsigned long long>(cycle), static_cast<unsigned long long>(done),
                any(top->overflow) ? 1 : 0);
-  top->final();
   std::fclose(out);
-  return 0;
+  return 0;  // the driver finalizes the model (and closes the trace)
 }

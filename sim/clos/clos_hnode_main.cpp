@@ -9,12 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
 #include <string>
 
 #include "Vclos_hnode_top.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
-#include "verilated.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) return 2;
@@ -22,14 +21,7 @@ int main(int argc, char** argv) {
   FILE* out = std::fopen(argv[2], "w");
   if (!in || !out) return 2;
   using namespace cmnet::vport;
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vclos_hnode_top>(ctx.get());
-  auto tick = [&] {
-    top->clk = 0;
-    top->eval();
-    top->clk = 1;
-    top->eval();
-  };
+  cmnet::harness::Driver<Vclos_hnode_top> top;  // one clock per operation, traced from the first
   std::string kind;
   int M = 0;
   in >> kind >> M;
@@ -42,7 +34,7 @@ int main(int argc, char** argv) {
     if (kind == "reset") {
       top->op_valid = 0;
       top->rst = 1;
-      tick();
+      top.tick();
       top->rst = 0;
       continue;
     }
@@ -62,8 +54,7 @@ int main(int argc, char** argv) {
       set_bit(top->op_tried, b, tried[static_cast<size_t>(b)] == '1');
     }
     top->op_valid = 1;
-    top->clk = 0;
-    top->eval();
+    top.clock(false);
     if (code == 0) {
       if (top->res_found != found) bad("found", top->res_found, found);
       else if (found && static_cast<int>(top->res_ms) != res_ms) bad("ms", top->res_ms, res_ms);
@@ -76,13 +67,11 @@ int main(int argc, char** argv) {
           break;
         }
     }
-    top->clk = 1;
-    top->eval();
+    top.clock(true);
     top->op_valid = 0;
     ++ops;
   }
   std::fprintf(out, "result %llu %llu\n", static_cast<unsigned long long>(ops), static_cast<unsigned long long>(mismatches));
-  top->final();
   std::fclose(out);
-  return 0;
+  return 0;  // the driver finalizes the model (and closes the trace)
 }

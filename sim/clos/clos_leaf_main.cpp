@@ -7,12 +7,11 @@
 // "result OPS MISMATCHES FULL" (FULL: TAKEs that met a full WaitingQueue).
 #include <cstdio>
 #include <fstream>
-#include <memory>
 #include <string>
 
 #include "Vclos_leaf_status_top.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
-#include "verilated.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) return 2;
@@ -20,8 +19,7 @@ int main(int argc, char** argv) {
   FILE* out = std::fopen(argv[2], "w");
   if (!in || !out) return 2;
   using namespace cmnet::vport;
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vclos_leaf_status_top>(ctx.get());
+  cmnet::harness::Driver<Vclos_leaf_status_top> top;  // one clock per operation, traced from the first
   uint64_t ops = 0, mismatches = 0, full = 0;
   auto bad = [&](const char* what, long got, long want) {
     if (mismatches++ < 8) std::fprintf(out, "mismatch %llu %s %ld %ld\n", static_cast<unsigned long long>(ops), what, got, want);
@@ -31,10 +29,7 @@ int main(int argc, char** argv) {
     if (kind == "reset") {
       top->op_valid = 0;
       top->rst = 1;
-      top->clk = 0;
-      top->eval();
-      top->clk = 1;
-      top->eval();
+      top.tick();
       top->rst = 0;
       continue;
     }
@@ -46,8 +41,7 @@ int main(int argc, char** argv) {
     set_field(top->op_req, 0, 32, static_cast<uint64_t>(req));
     top->op_kind = static_cast<uint8_t>(k);
     top->op_valid = 1;
-    top->clk = 0;
-    top->eval();
+    top.clock(false);
     if (!release) {
       if (top->res_wait != wait) bad("wait", top->res_wait, wait);
       if (top->res_wait && top->res_full) ++full;
@@ -60,14 +54,12 @@ int main(int argc, char** argv) {
         if (top->res_kind != res_kind) bad("kind", top->res_kind, res_kind);
       }
     }
-    top->clk = 1;
-    top->eval();
+    top.clock(true);
     top->op_valid = 0;
     ++ops;
   }
   std::fprintf(out, "result %llu %llu %llu\n", static_cast<unsigned long long>(ops),
                static_cast<unsigned long long>(mismatches), static_cast<unsigned long long>(full));
-  top->final();
   std::fclose(out);
-  return 0;
+  return 0;  // the driver finalizes the model (and closes the trace)
 }

@@ -14,14 +14,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "Vclos_network.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
-#include "verilated.h"
 
 namespace {
 
@@ -47,14 +46,8 @@ int main(int argc, char** argv) {
   if (!out) die("cannot open output");
   using namespace cmnet::vport;
 
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vclos_network>(ctx.get());
-  auto tick = [&] {
-    top->clk = 0;
-    top->eval();
-    top->clk = 1;
-    top->eval();
-  };
+  // Traced from the first cycle after reset (cmnet sim --trace): configuration writes, then words.
+  cmnet::harness::Driver<Vclos_network> top(cmnet::harness::Origin::kRun);
   std::string kind;
   int N = 0, W = 0, AW = 0, DW = 0;
   if (!(in >> kind >> N >> W >> AW >> DW) || kind != "params" || N <= 0 || W <= 0 || W > 32 || AW <= 0 ||
@@ -63,9 +56,10 @@ int main(int argc, char** argv) {
   const uint64_t mask = W >= 64 ? ~0ull : ((1ull << W) - 1);
   top->rst = 1;
   top->cfg_we = 0;
-  tick();
+  top.tick();
   top->rst = 0;
-  tick();
+  top.set_time_origin();
+  top.tick();
   int64_t case_no = -1;
   std::vector<int> dest(static_cast<size_t>(N), -1);
   std::vector<uint64_t> sent(static_cast<size_t>(N));
@@ -78,7 +72,7 @@ int main(int argc, char** argv) {
       top->cfg_we = 1;
       set_field(top->cfg_addr, 0, AW, a);
       set_field(top->cfg_data, 0, DW, d);
-      tick();
+      top.tick();
       top->cfg_we = 0;
     } else if (kind == "dest") {
       for (auto& d : dest) in >> d;
@@ -97,8 +91,7 @@ int main(int argc, char** argv) {
           sent[static_cast<size_t>(i)] = splitmix(seed) & mask;
           set_field(top->in_data, i * W, W, sent[static_cast<size_t>(i)]);
         }
-        top->clk = 0;
-        top->eval();
+        top.clock(false);
         for (int q = 0; q < N; ++q) {
           const uint64_t got = get_field(top->out_data, q * W, W);
           const int s = src_of[static_cast<size_t>(q)];
@@ -109,15 +102,13 @@ int main(int argc, char** argv) {
             std::fprintf(out, "rx %" PRId64 " %" PRIu64 " %d %d %" PRIx64 " %" PRIx64 "\n", case_no, w, s, q,
                          sent[static_cast<size_t>(s)], got);
         }
-        top->clk = 1;
-        top->eval();
+        top.clock(true);
       }
       std::fprintf(out, "result %" PRId64 " %" PRIu64 " %" PRIu64 "\n", case_no, k, mismatches);
     } else {
       die("unknown record '" + kind + "'");
     }
   }
-  top->final();
   std::fclose(out);
-  return 0;
+  return 0;  // the driver finalizes the model (and closes the trace)
 }

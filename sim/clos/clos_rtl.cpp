@@ -14,11 +14,12 @@ namespace cmnet {
 namespace fs = std::filesystem;
 
 ClosRtlRun run_clos_rtl(const ClosConfig& cfg, const std::vector<ClosRtlCase>& cases, uint64_t seed,
-                        double timeout_s) {
+                        double timeout_s, const TraceWindow& trace) {
   const ClosParams& p = cfg.clos;
   const GeneratedDesign design = emit_clos(cfg);
-  const std::string exe = build_verilated_model(design, "clos_network",
-                                                std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_network_main.cpp");
+  const std::string exe =
+      build_verilated_model(design, "clos_network", std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_network_main.cpp",
+                            {}, {}, trace.on() ? trace_flags() : std::vector<std::string>{});
   char tmpl[] = "/tmp/cmnet-clos-rtl-XXXXXX";
   if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
   const fs::path work(tmpl);
@@ -44,7 +45,7 @@ ClosRtlRun run_clos_rtl(const ClosConfig& cfg, const std::vector<ClosRtlCase>& c
       in << "\nwords " << k.words << ' ' << (seed * 1000003ull + c) << (k.verbose ? " verbose" : "") << '\n';
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, timeout_s, (work / "log.txt").string());
+  const int rc = run_child({exe, in_path, out_path}, timeout_s, (work / "log.txt").string(), trace.env());
   if (rc != 0) {
     std::ifstream lg(work / "log.txt");
     std::stringstream ss;

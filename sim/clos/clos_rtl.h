@@ -10,6 +10,7 @@
 
 #include "gen/clos/clos_config.h"
 #include "gen/clos/clos_router.h"
+#include "sim/core/rtl_build.h"
 
 namespace cmnet {
 
@@ -35,7 +36,8 @@ struct ClosRtlRun {
   std::vector<ClosRx> rx;   // the verbose cases' words
 };
 
+// `trace`: an FST waveform of the run, its window in clock cycles from the first after reset.
 ClosRtlRun run_clos_rtl(const ClosConfig& cfg, const std::vector<ClosRtlCase>& cases, uint64_t seed = 1,
-                        double timeout_s = 600);
+                        double timeout_s = 600, const TraceWindow& trace = {});
 
 }  // namespace cmnet

@@ -7,13 +7,12 @@
 #include <cstdio>
 #include <deque>
 #include <fstream>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "Vclos_tree_top.h"
+#include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
-#include "verilated.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) return 2;
@@ -34,18 +33,12 @@ int main(int argc, char** argv) {
     q[static_cast<size_t>(src)].push_back(m);
     ++total;
   }
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vclos_tree_top>(ctx.get());
-  auto tick = [&] {
-    top->clk = 0;
-    top->eval();
-    top->clk = 1;
-    top->eval();
-  };
+  cmnet::harness::Driver<Vclos_tree_top> top(cmnet::harness::Origin::kRun);
   top->rst = 1;
-  tick();
-  tick();
+  top.tick();
+  top.tick();
   top->rst = 0;
+  top.set_time_origin();  // trace windows count the cycles of the log (CYCLE) from here
   uint64_t cycle = 0;
   for (; cycle < max_cycles && seen < total; ++cycle) {
     for (int x = 0; x < L; ++x) {
@@ -53,8 +46,7 @@ int main(int argc, char** argv) {
       set_bit(top->inj_valid, x, v);
       set_field(top->inj_msg, x * MW, MW, v ? q[static_cast<size_t>(x)].front() : 0);
     }
-    top->clk = 0;
-    top->eval();
+    top.clock(false);
     for (int x = 0; x < L; ++x) {
       if (get_bit(top->inj_take, x)) q[static_cast<size_t>(x)].pop_front();
       if (get_bit(top->dlv_valid, x)) {
@@ -69,11 +61,9 @@ int main(int argc, char** argv) {
         std::fprintf(out, "C %llu %d %llx\n", static_cast<unsigned long long>(cycle), h,
                      static_cast<unsigned long long>(get_field(top->ctl_msg, h * MW, MW)));
       }
-    top->clk = 1;
-    top->eval();
+    top.clock(true);
   }
   std::fprintf(out, "end %llu\n", static_cast<unsigned long long>(cycle));
-  top->final();
   std::fclose(out);
-  return 0;
+  return 0;  // the driver finalizes the model (and closes the trace)
 }

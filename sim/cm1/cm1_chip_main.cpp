@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<Driver<Vcm1_chip>>> drv;
   std::vector<Vcm1_chip*> chip;
   for (int n = 0; n < NC; ++n) {
-    drv.push_back(std::make_unique<Driver<Vcm1_chip>>(n == 0));
+    drv.push_back(std::make_unique<Driver<Vcm1_chip>>(Origin::kRun, n == 0));
     chip.push_back(&drv.back()->top());
     Vcm1_chip& c = *chip.back();
     c.my_chip = static_cast<uint32_t>(n);

@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
     // One board writes the trace when one is asked for (CMNET_TRACE_BOARD, default 0), its time
     // in picoseconds of the cube's common time base.
     const char* tb = std::getenv("CMNET_TRACE_BOARD");
-    b.d = std::make_unique<cmnet::harness::Driver<Vcm1_cube_board_top>>(b.chip == (tb ? std::strtoul(tb, nullptr, 10) : 0ul));
+    b.d = std::make_unique<cmnet::harness::Driver<Vcm1_cube_board_top>>(
+        cmnet::harness::Origin::kReset, b.chip == (tb ? std::strtoul(tb, nullptr, 10) : 0ul));
     b.m = &b.d->top();
     b.m->clk = 0;
     b.m->chip_id = b.chip;

@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
 
-  Driver<Vcm1_network> top;
+  Driver<Vcm1_network> top(Origin::kRun);
   using namespace cmnet::vport;
   const int NP = (1 << C) * P;
   const int W = V + D;

@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
 
-  cmnet::harness::Driver<Vcm5_machine> top;
+  cmnet::harness::Driver<Vcm5_machine> top(cmnet::harness::Origin::kRun);
   top->rst = 1;
   top.tick();
   top.tick();

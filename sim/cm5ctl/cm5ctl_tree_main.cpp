@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
 
-  cmnet::harness::Driver<Vcm5ctl_tree> drv;
+  cmnet::harness::Driver<Vcm5ctl_tree> drv(cmnet::harness::Origin::kRun);
   Vcm5ctl_tree* top = &drv.top();
   using namespace cmnet::vport;
   top->rst = 1;

@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < msgs.size(); ++i) leaves.at(srcs[i]).queue.push_back(i);
 
   // The shared driver: clock, evaluation, time, and an FST trace when CMNET_TRACE names one.
-  cmnet::harness::Driver<Vcm5data_network> top;
+  cmnet::harness::Driver<Vcm5data_network> top(cmnet::harness::Origin::kRun);
   auto tick = [&] { top.tick(); };
   top->rst = 1;
   top->clear = 0;

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
 
-  cmnet::harness::Driver<Vcm5data_ni_net> top;
+  cmnet::harness::Driver<Vcm5data_ni_net> top(cmnet::harness::Origin::kRun);
   top->rst = 1;
   for (uint32_t x = 0; x < N; ++x) {
     set_bit(top->we, static_cast<int>(x), false);

@@ -127,7 +127,7 @@ class BoardLink : public ByteLinkModel {
   }
 
  private:
-  cmnet::harness::Driver<CMNET_TOP> m_;
+  cmnet::harness::Driver<CMNET_TOP> m_{cmnet::harness::Origin::kRun};
   bool out_of_reset_ = false;
 #if CMNET_FIFO_PHY
   Ft245Chip chip_;

@@ -5,10 +5,13 @@
 //
 // Traces: a model built with `--trace-fst` (build_verilated_model's `trace` option) writes one
 // when the harness is run with CMNET_TRACE=FILE.fst in its environment, limited to the cycles
-// CMNET_TRACE_FROM .. CMNET_TRACE_TO (inclusive, counted from the harness's time origin: the
-// CM-1 harnesses set it where the run starts, so the window is in bit-times of the run; without
-// a window, everything from reset on is traced). A model built without it
-// refuses CMNET_TRACE with a clear message instead of silently writing nothing.
+// CMNET_TRACE_FROM .. CMNET_TRACE_TO (inclusive, counted from the driver's origin; without a
+// window, every cycle from the origin on). The origin is the first clock (Origin::kReset), or,
+// for a harness with a run (Origin::kRun), the cycle where it calls set_time_origin(): nothing
+// before it is traced (reset, loading), so a window T0..T1 holds cycles T0..T1 of the run and
+// nothing else. The trace's time axis starts at the origin too: cycle c is at times 2c (clock
+// low) and 2c + 1 (clock high). A model built without `--trace-fst` refuses CMNET_TRACE with a
+// clear message instead of silently writing nothing.
 #pragma once
 
 #include <cstdint>
@@ -24,19 +27,26 @@
 
 namespace cmnet::harness {
 
+// Where a trace window's cycle 0 is.
+enum class Origin {
+  kReset,  // the first clock of the model
+  kRun,    // where the harness calls set_time_origin() (the start of its run)
+};
+
 template <class Top>
 class Driver {
  public:
   // `may_trace`: whether this instance writes the requested trace (a harness of many models
   // traces one of them).
-  explicit Driver(bool may_trace = true) : ctx_(std::make_unique<VerilatedContext>()) {
+  explicit Driver(Origin origin = Origin::kReset, bool may_trace = true)
+      : ctx_(std::make_unique<VerilatedContext>()), origin_kind_(origin) {
     const char* path = may_trace ? std::getenv("CMNET_TRACE") : nullptr;
     if (path && *path) {
 #if VM_TRACE_FST
       ctx_->traceEverOn(true);
       trace_path_ = path;
-      if (const char* f = std::getenv("CMNET_TRACE_FROM")) from_ = std::strtoll(f, nullptr, 10), windowed_ = true;
-      if (const char* t = std::getenv("CMNET_TRACE_TO")) to_ = std::strtoll(t, nullptr, 10), windowed_ = true;
+      if (const char* f = std::getenv("CMNET_TRACE_FROM")) from_ = std::strtoll(f, nullptr, 10);
+      if (const char* t = std::getenv("CMNET_TRACE_TO")) to_ = std::strtoll(t, nullptr, 10);
 #else
       std::fprintf(stderr, "harness: CMNET_TRACE=%s but this model was built without --trace-fst\n", path);
       std::exit(2);
@@ -74,7 +84,7 @@ class Driver {
     top_->clk = level;
     top_->eval();
 #if VM_TRACE_FST
-    if (fst_ && in_window()) fst_->dump(ctx_->time());
+    if (fst_ && in_window()) fst_->dump(ctx_->time() - origin_time_);
 #endif
     ctx_->timeInc(1);
     if (level) ++cycle_;
@@ -89,8 +99,19 @@ class Driver {
   // For harnesses with their own time base (boards on separate oscillators): the trace's time
   // of the next clock step, in the harness's units (it must not go backwards).
   void set_time(uint64_t t) { ctx_->time(t); }
-  // Makes the current cycle the origin of the trace window (e.g. where a run starts).
-  void set_time_origin() { origin_ = cycle_; }
+  // Makes the current cycle the origin of the trace window and of its time axis (where the run
+  // starts). Only for a driver made with Origin::kRun, and once: a window counted from
+  // anywhere else would silently hold other cycles than the ones asked for.
+  void set_time_origin() {
+    if (origin_kind_ != Origin::kRun || origin_set_) {
+      std::fprintf(stderr, "harness: set_time_origin() %s\n",
+                   origin_set_ ? "called twice" : "on a driver whose origin is its reset (make it with Origin::kRun)");
+      std::exit(2);
+    }
+    origin_ = cycle_;
+    origin_time_ = ctx_->time();
+    origin_set_ = true;
+  }
   bool tracing() const {
 #if VM_TRACE_FST
     return fst_ != nullptr;
@@ -103,12 +124,14 @@ class Driver {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Top> top_;
   bool in_window() const {
+    if (origin_kind_ == Origin::kRun && !origin_set_) return false;  // before the run
     const int64_t c = static_cast<int64_t>(cycle_) - static_cast<int64_t>(origin_);
-    return !windowed_ || (c >= from_ && c <= to_);
+    return c >= from_ && c <= to_;
   }
-  uint64_t cycle_ = 0, origin_ = 0;
+  const Origin origin_kind_;
+  bool origin_set_ = false;
+  uint64_t cycle_ = 0, origin_ = 0, origin_time_ = 0;
   int64_t from_ = 0, to_ = INT64_MAX;
-  bool windowed_ = false;
   std::string trace_path_;
 #if VM_TRACE_FST
   std::unique_ptr<VerilatedFstC> fst_;

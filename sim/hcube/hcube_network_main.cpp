@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   std::vector<std::vector<uint8_t>> arriving(static_cast<size_t>(NN * N));
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Open> open;
 
-  cmnet::harness::Driver<Vhcube_network> top;
+  cmnet::harness::Driver<Vhcube_network> top(cmnet::harness::Origin::kRun);
   cmnet::hcube_harness::reset(top);
 
   size_t done_msgs = 0;

@@ -43,7 +43,8 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
   const GeneratedDesign design = emit_hcube(cfg);
   const std::string exe = build_verilated_model(
       design, "hcube_network",
-      std::string(CMNET_SOURCE_DIR) + (p.packet() ? "/sim/hcube/hcube_network_main.cpp" : "/sim/hcube/hcube_worm_main.cpp"));
+      std::string(CMNET_SOURCE_DIR) + (p.packet() ? "/sim/hcube/hcube_network_main.cpp" : "/sim/hcube/hcube_worm_main.cpp"),
+      {}, {}, opt.trace.on() ? trace_flags() : std::vector<std::string>{});
   char tmpl[] = "/tmp/cmnet-hcube-rtl-XXXXXX";
   if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
   const fs::path work(tmpl);
@@ -80,7 +81,7 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
       }
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string());
+  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), opt.trace.env());
   if (rc != 0) {
     std::ifstream lg(work / "log.txt");
     std::stringstream ss;

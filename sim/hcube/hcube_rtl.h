@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gen/hcube/hcube_config.h"
+#include "sim/core/rtl_build.h"
 #include "sim/hcube/hcube_model.h"
 
 namespace cmnet {
@@ -13,6 +14,7 @@ struct HcubeRtlOptions {
   uint64_t max_cycles = 10000000;
   double timeout_s = 1200;
   bool keep_received = false;
+  TraceWindow trace;  // an FST waveform of the run (ticks from the first after reset)
 };
 
 HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, const HcubeRtlOptions& opt = {});

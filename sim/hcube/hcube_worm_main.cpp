@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   }
   std::vector<Open> open(static_cast<size_t>(NN * N));
 
-  cmnet::harness::Driver<Vhcube_network> top;
+  cmnet::harness::Driver<Vhcube_network> top(cmnet::harness::Origin::kRun);
   cmnet::hcube_harness::reset(top);
 
   size_t done_msgs = 0;

@@ -12,6 +12,7 @@
 
 #include "gen/core/errors.h"
 #include "sim/clos/clos_patterns.h"
+#include "tests/core/fst_check.h"
 
 namespace cmnet {
 namespace {
@@ -85,6 +86,26 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), circ + ":2: field 'DST' value 8 out of range 0..7");
   }
+  fs::remove_all(dir);
+}
+
+// `cmnet sim --engine rtl --trace`: the waveform holds the cycles asked for (from the first after
+// reset: the configuration writes, then the words), on the N(2, 2, 4) above.
+TEST(ClosFamily, SimOnTheRtlWritesTheWaveformAskedFor) {
+  const Family& f = find_family("clos", "here");
+  const NetworkConfig cfg =
+      parse_config(R"({"network": "clos", "clos": {"m": 2, "n": 2, "r": 4, "width": 8, "hnode_dims": 0}})", "n224.json");
+  f.check(cfg);
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-trace-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  SimArgs a;
+  a.engine = "rtl";
+  a.pattern = "permutation";
+  a.per_proc = 3;
+  a.out = (dir / "rtl.jsonl").string();
+  a.trace = TraceWindow{(dir / "run.fst").string(), 2, 9};
+  ASSERT_EQ(f.sim(cfg, a), 0);
+  EXPECT_TRUE(test::fst_holds_cycles(a.trace.file, 2, 9));
   fs::remove_all(dir);
 }
 

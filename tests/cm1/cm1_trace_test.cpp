@@ -1,15 +1,16 @@
-// FST waveforms on demand: a traced RTL run writes an FST file limited to its window, and routes
-// exactly as the untraced run does (tracing only observes).
+// FST waveforms on demand: a traced RTL run writes an FST file holding exactly its window of the
+// run (bit-times from petit cycle 0, not clocks from reset), and routes exactly as the untraced
+// run does (tracing only observes).
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "host/cm1/cm1_board.h"
 #include "host/transport_uri.h"
 #include "sim/cm1/cm1_rtl.h"
 #include "sim/cm1/cm1_sim_board.h"
 #include "sim/cm1/traffic.h"
+#include "tests/core/fst_check.h"
 
 namespace cmnet {
 namespace {
@@ -36,23 +37,23 @@ TEST(Cm1Trace, TracedRunWritesAnFstWindowAndRoutesTheSame) {
   fs::create_directories(dir);
   Cm1RtlOptions traced = plain;
   traced.trace_file = (dir / "short.fst").string();
-  traced.trace_from = 0;
-  traced.trace_to = 5;
+  traced.trace_from = 3;
+  traced.trace_to = 9;
   const Cm1RtlRun b = run_cm1_rtl(cfg, t, EjectMode::kOrCombine, traced);
   traced.trace_file = (dir / "all.fst").string();
+  traced.trace_from = 0;
   traced.trace_to = UINT64_MAX;
   const Cm1RtlRun c = run_cm1_rtl(cfg, t, EjectMode::kOrCombine, traced);
 
   EXPECT_EQ(b.receptions, a.receptions);
   EXPECT_EQ(c.receptions, a.receptions);
   EXPECT_EQ(b.bit_times, a.bit_times);
-  for (const char* f : {"short.fst", "all.fst"}) {
-    ASSERT_TRUE(fs::exists(dir / f)) << f;
-    std::ifstream in(dir / f, std::ios::binary);
-    const int first = in.get();
-    EXPECT_EQ(first, 0) << f << ": an FST file opens with its header block (type 0)";
-  }
-  // The 6-bit-time window holds fewer value changes than the whole run.
+  // Bit-times 3..9 of the run and nothing else: not the clocks of reset and loading before it.
+  EXPECT_TRUE(test::fst_holds_cycles((dir / "short.fst").string(), 3, 9));
+  // The open window: from bit-time 0 to the end of the run, its last reception included.
+  uint64_t last = 0;
+  EXPECT_TRUE(test::fst_holds_cycles_from((dir / "all.fst").string(), 0, &last));
+  EXPECT_GE(last, a.bit_times);
   EXPECT_LT(fs::file_size(dir / "short.fst"), fs::file_size(dir / "all.fst"));
   fs::remove_all(dir);
 }
@@ -75,7 +76,7 @@ TEST(Cm1Trace, SimulatedBoardWritesItsWaveform) {
   fs::create_directories(dir);
   const std::string fst = (dir / "board.fst").string();
   {
-    Cm1SimBoard sim(cfg, HostBoardOptions{}, TraceWindow{fst, 0, 3000});
+    Cm1SimBoard sim(cfg, HostBoardOptions{}, TraceWindow{fst, 100, 3000});
     BoardClientOptions o;
     o.timeout = std::chrono::milliseconds(10000);
     auto port = open_register_port(sim.uri(), o);
@@ -91,10 +92,8 @@ TEST(Cm1Trace, SimulatedBoardWritesItsWaveform) {
     EXPECT_EQ(received, t.messages.size());
     sim.stop();  // the harness closes the waveform on its way out
   }
-  ASSERT_TRUE(fs::exists(fst));
-  std::ifstream in(fst, std::ios::binary);
-  EXPECT_EQ(in.get(), 0) << "an FST file opens with its header block (type 0)";
-  EXPECT_GT(fs::file_size(fst), 100u);
+  // Clock cycles 100..3000 after the board's power-on reset.
+  EXPECT_TRUE(test::fst_holds_cycles(fst, 100, 3000));
   fs::remove_all(dir);
 }
 

@@ -12,6 +12,7 @@
 #include "gen/core/errors.h"
 #include "tests/cm5/cm5_check.h"
 #include "tests/core/emitter_checks.h"
+#include "tests/core/fst_check.h"
 
 namespace cmnet {
 namespace {
@@ -93,6 +94,21 @@ TEST(Cm5MachineFamily, SimOnTheRtlAgreesWithTheModel) {
   EXPECT_GT(n, 10u);
 }
 
+// `cmnet sim --engine rtl --trace`: the machine's waveform holds the run's cycles asked for
+// (from the first after reset).
+TEST(Cm5MachineFamily, SimOnTheRtlWritesTheWaveformAskedFor) {
+  const fs::path dir = testing_checks::temp_dir("cm5-family-trace");
+  const NetworkConfig cfg = small(dir);
+  const Family& f = find_family("cm5", "here");
+  SimArgs a;
+  a.pattern = "router-done";
+  a.engine = "rtl";
+  a.out = (dir / "rtl.jsonl").string();
+  a.trace = TraceWindow{(dir / "run.fst").string(), 10, 40};
+  ASSERT_EQ(f.sim(cfg, a), 0);
+  EXPECT_TRUE(test::fst_holds_cycles(a.trace.file, 10, 40));
+}
+
 TEST(Cm5MachineFamily, ExampleGenAndRefusals) {
   const Family* f = nullptr;
   const NetworkConfig ex = load_network(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5_16.json", &f);
@@ -115,6 +131,15 @@ TEST(Cm5MachineFamily, ExampleGenAndRefusals) {
   EXPECT_THROW(f->sim(cfg, a), InputError);
   EXPECT_THROW(f->run(cfg, RunArgs{}), InputError);
   EXPECT_THROW(f->sweep(cfg, SweepArgs{}), InputError);
+  // --trace of `run`: refused with the run itself (the machine has no board to simulate).
+  RunArgs traced;
+  traced.trace.file = (dir / "board.fst").string();
+  try {
+    f->run(cfg, traced);
+    ADD_FAILURE() << "run --trace accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the cm5 machine has no board"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

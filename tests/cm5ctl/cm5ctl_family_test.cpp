@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "gen/core/errors.h"
+#include "tests/core/fst_check.h"
 
 namespace cmnet {
 namespace {
@@ -75,22 +76,21 @@ TEST(Cm5ctlFamily, SimOnBothEnginesWritesTheSameResults) {
   fs::remove_all(dir);
 }
 
-// The RTL harness on the shared driver writes an FST waveform of the run when asked.
+// The RTL harness on the shared driver writes an FST waveform of the run's cycles asked for
+// (counted from the first after reset).
 TEST(Cm5ctlFamily, SimOnTheRtlWritesAWaveform) {
   const fs::path dir = temp_dir();
   SimArgs a;
   a.pattern = "paper";
   a.engine = "rtl";
   a.out = (dir / "rtl.jsonl").string();
-  a.trace = (dir / "run.fst").string();
-  a.trace_to = 200;
+  a.trace = TraceWindow{(dir / "run.fst").string(), 5, 25};
   EXPECT_EQ(fam().sim(config(4), a), 0);
-  EXPECT_TRUE(fs::exists(a.trace));
-  EXPECT_GT(fs::file_size(a.trace), 100u);
+  EXPECT_TRUE(test::fst_holds_cycles(a.trace.file, 5, 25));
   a.engine = "model";
   EXPECT_THROW(fam().sim(config(4), a), InputError);  // only the RTL has waveforms
   a.engine = "rtl";
-  a.trace = (dir / "run.vcd").string();
+  a.trace.file = (dir / "run.vcd").string();
   EXPECT_THROW(fam().sim(config(4), a), InputError);
   fs::remove_all(dir);
 }

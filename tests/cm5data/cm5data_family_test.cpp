@@ -12,6 +12,7 @@
 #include "bitstreams/board.h"
 #include "host/cli/cm5data/cm5data_family.h"
 #include "gen/core/errors.h"
+#include "tests/core/fst_check.h"
 
 namespace cmnet {
 namespace {
@@ -166,6 +167,27 @@ TEST(Cm5Family, SimWritesJsonLinesOnBothEngines) {
   EXPECT_EQ(j["len"], 2);
   EXPECT_EQ(j["crc_ok"], true);
   EXPECT_EQ(j["lca_level"], 2);
+  fs::remove_all(dir);
+}
+
+// `cmnet sim --engine rtl --trace`: the waveform holds the run's cycles asked for. The config is
+// cm5data_rtl_faults_test's traced 4-leaf network: the same Verilator build.
+TEST(Cm5Family, SimOnTheRtlWritesTheWaveformAskedFor) {
+  const Family& f = find_family("cm5data", "here");
+  const NetworkConfig cfg = parse_config(R"({"network": "cm5data", "name": "cm5data-4-mapped-out",
+      "cm5data": {"height": 1, "parents": "cm5", "link_bits": 8, "buffer_words": 2, "seed": 4,
+                  "mapped_out_leaves": [2]}})", "traced.json");
+  f.check(cfg);
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-cm5fam-trace-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  SimArgs a;
+  a.engine = "rtl";
+  a.pattern = "random";
+  a.seed = 21;
+  a.out = (dir / "rtl.jsonl").string();
+  a.trace = TraceWindow{(dir / "run.fst").string(), 4, 15};
+  EXPECT_EQ(f.sim(cfg, a), 0);
+  EXPECT_TRUE(test::fst_holds_cycles(a.trace.file, 4, 15));
   fs::remove_all(dir);
 }
 

@@ -73,6 +73,45 @@ TEST(Families, EveryExampleConfigLoadsAndEmits) {
   }
 }
 
+
+// --trace is refused with a sentence naming it, before anything runs, by every family's `sim`
+// (on the model, a file not .fst, a reversed window) and `run` (not .fst; cm5: it has no board).
+TEST(Families, TraceRefusedClearlyByEveryFamily) {
+  const std::pair<const char*, const char*> examples[] = {
+      {"cm1", "cm1_c4.json"},       {"cm5ctl", "cm5ctl_2.json"}, {"cm5data", "cm5data_4_board.json"},
+      {"clos", "clos_n224.json"},   {"hcube", "hcube_3.json"},   {"cm5", "cm5_16.json"}};
+  ASSERT_EQ(std::size(examples), families().size());
+  auto refusal = [](auto&& call) {
+    try {
+      call();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  for (const auto& [name, ex] : examples) {
+    const Family* f = nullptr;
+    const NetworkConfig cfg = load_network(std::string(CMNET_SOURCE_DIR) + "/gen/examples/" + ex, &f);
+    ASSERT_EQ(f->name(), name);
+    SimArgs s;
+    s.pattern = f->patterns().front();
+    s.out = "/dev/null";
+    s.trace = TraceWindow{"w.fst", 0, 10};
+    EXPECT_EQ(refusal([&] { f->sim(cfg, s); }), "--trace w.fst: only an RTL run has waveforms (--engine rtl)") << name;
+    s.engine = "rtl";
+    s.trace.file = "w.vcd";
+    EXPECT_EQ(refusal([&] { f->sim(cfg, s); }), "--trace w.vcd: the waveform file must end in .fst") << name;
+    s.trace = TraceWindow{"w.fst", 10, 9};
+    EXPECT_EQ(refusal([&] { f->sim(cfg, s); }), "--trace-from 10 is after --trace-to 9") << name;
+    RunArgs r;
+    r.trace.file = "w.vcd";
+    const std::string e = refusal([&] { f->run(cfg, r); });
+    if (std::string(name) == "cm5")
+      EXPECT_NE(e.find("the cm5 machine has no board"), std::string::npos) << e;
+    else
+      EXPECT_EQ(e, "--trace w.vcd: the waveform file must end in .fst") << name;
+  }
+}
 TEST(Conservation, EveryRegionChecked) {
   EXPECT_TRUE(check_conservation({{"network", 10, 7, 3}, {"chip 0", 4, 4, 0}}).ok);
   const ConservationCheck bad = check_conservation({{"network", 10, 7, 3}, {"chip 1", 5, 3, 1}, {"chip 2", 1, 0, 0}});

@@ -18,6 +18,7 @@
 #include "host/stream_runner.h"
 #include "sim/core/sim_board.h"
 #include "tests/core/emitter_checks.h"
+#include "tests/core/fst_check.h"
 
 namespace cmnet {
 namespace {
@@ -292,7 +293,8 @@ TEST_F(StreamSimBoardTest, StoppedNetworkHoldsUnitsAndAFullFifoIsAClearError) {
 }
 
 // The shared `cmnet run` path: a simulated board started for the spec, the report written, the
-// family's comparison counted in the verdict.
+// family's comparison counted in the verdict; with --trace (every stream family's `cmnet run
+// --trace` comes here) the board's waveform of the clock cycles asked for after its power-on reset.
 TEST(StreamRunner, RunsAWorkloadAndWritesTheSharedReport) {
   StreamWorkload w;
   w.name = "ring";
@@ -310,9 +312,11 @@ TEST(StreamRunner, RunsAWorkloadAndWritesTheSharedReport) {
   StreamRunArgs a;
   a.out_dir = temp_dir("stream-run").string();
   a.timeout_s = 30;
+  a.trace = TraceWindow{(fs::path(a.out_dir) / "board.fst").string(), 100, 2000};
   std::FILE* null = std::fopen("/dev/null", "w");
   const StreamRunOutcome o = run_stream_workload(loopback_spec(), w, a, null);
   std::fclose(null);
+  EXPECT_TRUE(test::fst_holds_cycles(a.trace.file, 100, 2000));
   EXPECT_TRUE(compared);
   EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
   EXPECT_EQ(o.result.delivered.size(), kLeaves);

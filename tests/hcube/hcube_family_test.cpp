@@ -13,6 +13,7 @@
 #include "bitstreams/board.h"
 #include "host/cli/hcube/hcube_family.h"
 #include "gen/core/errors.h"
+#include "tests/core/fst_check.h"
 
 namespace cmnet {
 namespace {
@@ -161,6 +162,24 @@ TEST(HcubeFamily, BadTrafficFilesGiveClearErrors) {
   EXPECT_NE(traffic_error("1 2 50 5\n1 3 40 5\n").find("t.traffic:2: field 'GEN' value 40 is before"), std::string::npos);
   EXPECT_NE(traffic_error("x 2 0 5\n").find("field 'SRC' value x"), std::string::npos);
   EXPECT_EQ(traffic_error("0 7 0 100 # ok\n"), "(accepted)");
+}
+
+// `cmnet sim --engine rtl --trace`: the waveform holds the run's ticks asked for (counted from the
+// first after reset), on the smallest cube.
+TEST(HcubeFamily, SimOnTheRtlWritesTheWaveformAskedFor) {
+  const Family& f = find_family("hcube", "here");
+  const NetworkConfig cfg = parse_config(R"({"network": "hcube", "name": "cube2", "hcube": {"dims": 2}})", "cube2.json");
+  f.check(cfg);
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-hcube-trace-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  SimArgs a;
+  a.engine = "rtl";
+  a.pattern = "uniform";
+  a.out = (dir / "rtl.jsonl").string();
+  a.trace = TraceWindow{(dir / "run.fst").string(), 6, 30};
+  EXPECT_EQ(f.sim(cfg, a), 0);
+  EXPECT_TRUE(test::fst_holds_cycles(a.trace.file, 6, 30));
+  fs::remove_all(dir);
 }
 
 TEST(HcubeFamily, BoardCommandsTakeTheStreamBoard) {

@@ -65,7 +65,7 @@ int ClosFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
   a.timeout_s = args.timeout_s;
   if (args.sim_link == "fifo") a.sim.phy = HostLinkPhy::Fifo;
   else if (args.sim_link != "uart") throw InputError("--sim-link " + args.sim_link + ": unknown (allowed: uart, fifo)");
-  a.trace = TraceWindow{args.trace, args.trace_from, args.trace_to};
+  a.trace = check_trace(args.trace);
   ClosRunOptions o;
   o.seed = args.seed;
   o.words = args.per_proc;

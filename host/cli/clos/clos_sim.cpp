@@ -31,6 +31,7 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
   const ClosParams& p = cfg.clos;
   if (!a.mode.empty()) throw InputError("--mode: not used by the clos family");
   if (a.pattern.empty() && a.traffic.empty()) throw InputError("sim: give --pattern NAME or --traffic FILE");
+  check_trace(a.trace, a.engine);
   const std::vector<int> dest = a.traffic.empty() ? make_clos_pattern(a.pattern, p, a.seed) : read_clos_circuits(a.traffic, p);
   const bool rearrangeable = p.m >= p.n;
   const std::vector<ClosCircuit> circuits = rearrangeable ? route_permutation(p, dest) : route_first_fit(p, dest);
@@ -68,7 +69,7 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
     k.settings = settings;
     k.words = words;
     k.verbose = true;
-    const ClosRtlRun r = run_clos_rtl(cfg, {k}, a.seed);
+    const ClosRtlRun r = run_clos_rtl(cfg, {k}, a.seed, 600, a.trace);
     for (const ClosRx& x : r.rx) data[x.src].emplace_back(x.sent, x.got);
   } else {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");

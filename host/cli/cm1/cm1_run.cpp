@@ -38,11 +38,7 @@ int cm1_run(const Cm1Config& cfg, const RunArgs& a) {
       : a.traffic.empty() ? make_pattern(a.pattern, p, a.seed, a.per_proc)
                           : read_traffic_file(a.traffic, p);
   const EjectMode mode = mode_of(a.mode, p);
-  if (!a.trace.empty() && !a.trace.ends_with(".fst"))
-    throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
-  if (a.trace_from > a.trace_to)
-    throw InputError("--trace-from " + std::to_string(a.trace_from) + " is after --trace-to " + std::to_string(a.trace_to));
-  Connection conn = connect_board(cfg, a.board, a.sim_link, a.rtl, TraceWindow{a.trace, a.trace_from, a.trace_to});
+  Connection conn = connect_board(cfg, a.board, a.sim_link, a.rtl, check_trace(a.trace));
   const std::string& uri = conn.uri;
   const BoardRun r = execute(*conn.board, p, traffic, mode, a.timeout_s, uri, gen,
                              static_cast<uint32_t>(a.seed), static_cast<uint32_t>(a.per_proc));
@@ -56,9 +52,6 @@ int cm1_run(const Cm1Config& cfg, const RunArgs& a) {
     d.link_stats = fmt::format("; link: {} requests, {} retries", client->stats().requests, client->stats().retries);
   const ReportVerdict verdict = write_run_report(cm1_run_report(cfg, d, r), a.out_dir);
   if (conn.sim) conn.sim->stop();  // the harness closes its waveform on the way out
-  if (!a.trace.empty())
-    fmt::print("   wrote {} (clock cycles {}..{} after the board's reset; open it with gtkwave)\n", a.trace, a.trace_from,
-               a.trace_to == UINT64_MAX ? std::string("end") : std::to_string(a.trace_to));
   return verdict.ok() ? 0 : 1;
 }
 

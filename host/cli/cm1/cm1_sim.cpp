@@ -115,26 +115,20 @@ int cm1_sim(const Cm1Config& cfg, const SimArgs& a) {
                          : a.mode == "one" ? EjectMode::kOnePerPetit
                                            : EjectMode::kOrCombine;
   Cm1RtlOptions ro;
-  if (!a.trace.empty()) {
-    if (a.engine != "rtl") throw InputError("--trace " + a.trace + ": only an RTL run has waveforms (--engine rtl)");
-    if (!a.trace.ends_with(".fst")) throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
-    if (a.trace_from > a.trace_to)
-      throw InputError("--trace-from " + std::to_string(a.trace_from) + " is after --trace-to " + std::to_string(a.trace_to));
+  check_trace(a.trace, a.engine);
+  if (a.trace.on()) {
     if (cfg.cm1.cube_dims > 6)
       throw InputError("--trace: a traced run simulates the whole network top in one model, at most c = 6 (this config: c = " +
                        std::to_string(cfg.cm1.cube_dims) + ")");
-    ro.trace_file = a.trace;
-    ro.trace_from = a.trace_from;
-    ro.trace_to = a.trace_to;
+    ro.trace_file = a.trace.file;
+    ro.trace_from = a.trace.from;
+    ro.trace_to = a.trace.to;
   }
   const SimOutcome o = simulate(cfg, traffic, mode, a.engine, a.max_steps, ro);
   if (o.crediting && (!o.crediting->ambiguous_messages.empty() || !o.crediting->exact()))
     fmt::print("rtl receptions credited to messages: {} messages ambiguous (OR-combined data that more than one "
                "assignment explains), {} receptions unexplained, {} processors credited greedily\n",
                o.crediting->ambiguous_messages.size(), o.crediting->unexplained.size(), o.crediting->greedy_dsts.size());
-  if (!a.trace.empty())
-    fmt::print("wrote {} (bit-times {}..{} of the run; open it with gtkwave)\n", a.trace, a.trace_from,
-               a.trace_to == UINT64_MAX ? std::string("end") : std::to_string(a.trace_to));
   write_jsonl(a.out, cfg, traffic, o, a.engine, mode);
   fmt::print("{}: {} messages, {} delivered, {} petit cycles, {} bit-times{} -> {}\n", a.engine, traffic.messages.size(),
              o.deliveries.size(), o.petit_cycles, o.bit_times, o.completed ? "" : " (NOT completed)", a.out);

@@ -51,8 +51,7 @@ int Cm5Family::sim(const NetworkConfig& cfg, const SimArgs& a) const {
   if (a.engine != "model" && a.engine != "rtl") throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
   if (a.out.empty()) throw InputError("sim: give --out FILE.jsonl");
   const std::string pattern = a.pattern.empty() ? "router-done" : a.pattern;
-  if (!a.trace.empty() && a.engine != "rtl") throw InputError("--trace " + a.trace + ": only --engine rtl writes a waveform");
-  if (!a.trace.empty() && !a.trace.ends_with(".fst")) throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
+  check_trace(a.trace, a.engine);
   const Cm5MachineWorkload w = cm5_machine_scenario(c, pattern, a.per_proc, a.seed);
   Cm5MachineOptions o;
   // A lost message never lets router-done end: the run stops 1,000 cycles past where the same
@@ -67,7 +66,7 @@ int Cm5Family::sim(const NetworkConfig& cfg, const SimArgs& a) const {
   // The RTL run is checked against the model's, cycle by cycle (messages, counters, results).
   std::string diff;
   if (a.engine == "rtl") {
-    o.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
+    o.trace = a.trace;
     const Cm5MachineRun model = r;
     r = run_cm5_machine_rtl(c, w, model.cycles, o);
     r.last_arrival = model.last_arrival;  // the model's (the RTL harness does not see it)

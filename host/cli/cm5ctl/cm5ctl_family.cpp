@@ -77,7 +77,7 @@ int Cm5ctlFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
   if (args.sim_link != "uart" && args.sim_link != "fifo")
     throw InputError("--sim-link " + args.sim_link + ": allowed uart, fifo");
   a.stream.sim.phy = args.sim_link == "fifo" ? HostLinkPhy::Fifo : HostLinkPhy::Uart;
-  a.stream.trace = TraceWindow{args.trace, args.trace_from, args.trace_to};
+  a.stream.trace = check_trace(args.trace);
   return cm5ctl_run(cm5ctl_config(cfg), a).verdict.ok() ? 0 : 3;
 }
 

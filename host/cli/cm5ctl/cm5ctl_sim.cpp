@@ -24,9 +24,7 @@ int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a) {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
   // --per-proc: the operations each leaf pushes; --seed: the values.
   const Cm5Workload w = make_cm5ctl_workload(a.pattern, p.leaves, p.word_bits, a.seed, a.per_proc);
-  if (!a.trace.empty() && a.engine != "rtl") throw InputError("--trace " + a.trace + ": only --engine rtl writes a waveform");
-  if (!a.trace.empty() && !a.trace.ends_with(".fst"))
-    throw InputError("--trace " + a.trace + ": the waveform file must end in .fst");
+  check_trace(a.trace, a.engine);
   const uint64_t max_cycles = a.max_steps * static_cast<uint64_t>(p.packet_time());
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<Cm5Result> results;
@@ -44,7 +42,7 @@ int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a) {
   } else {
     Cm5RtlOptions o;
     o.max_cycles = max_cycles;
-    o.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
+    o.trace = a.trace;
     const Cm5RtlRun r = run_cm5ctl_rtl(cfg, w, o);
     results = r.results;
     cycles = r.cycles;

@@ -106,7 +106,7 @@ int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   s.timeout_s = a.timeout_s;
   if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
   else if (a.sim_link != "uart") throw InputError("run: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
-  s.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
+  s.trace = check_trace(a.trace);
   // A pattern: its messages as requests on the left network, a reply to each on the right, tag
   // masks at the odd leaves (the NIs' interrupts); a traffic file: its messages as written.
   const bool pattern = a.traffic.empty();
@@ -184,6 +184,7 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   const Cm5DataParams& p = cfg.cm5;
   reject_option(*this, !a.mode.empty(), "--mode");
   if (a.pattern.empty() && a.traffic.empty()) throw InputError("sim: give --pattern NAME or --traffic FILE");
+  check_trace(a.trace, a.engine);
   const Cm5DataTraffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
                                          : read_cm5_traffic_file(a.traffic, p);
   Cm5DataRunResult r;
@@ -195,6 +196,7 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   } else if (a.engine == "rtl") {
     Cm5DataRtlOptions o;
     o.max_cycles = max_cycles;
+    o.trace = a.trace;
     r = run_cm5data_rtl(cfg, t, o);
   } else {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");

@@ -95,7 +95,7 @@ int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   const HcubeTraffic t =
       a.traffic.empty() ? hcube_sim_pattern(cfg.hc, pattern, a.seed, a.per_proc) : read_hcube_traffic_file(a.traffic, cfg.hc);
   StreamRunArgs s = stream_args(a.board, a.out_dir, a.timeout_s, a.sim_link, "run");
-  s.trace = TraceWindow{a.trace, a.trace_from, a.trace_to};
+  s.trace = check_trace(a.trace);
   const StreamRunOutcome o = run_hcube_board(cfg, t, a.traffic.empty() ? pattern : a.traffic, s);
   return o.verdict.ok() ? 0 : 3;
 }
@@ -228,6 +228,7 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   const HcubeParams& p = cfg.hc;
   reject_option(*this, !a.mode.empty(), "--mode");
   if (a.pattern.empty() && a.traffic.empty()) throw InputError("sim: give --pattern NAME or --traffic FILE");
+  check_trace(a.trace, a.engine);
   const HcubeTraffic t =
       a.traffic.empty() ? hcube_sim_pattern(p, a.pattern, a.seed, a.per_proc) : read_hcube_traffic_file(a.traffic, p);
   HcubeRunResult r;
@@ -236,6 +237,7 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   } else if (a.engine == "rtl") {
     HcubeRtlOptions o;
     o.max_cycles = 50000000;
+    o.trace = a.trace;
     r = run_hcube_rtl(cfg, t, o);
   } else {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
