@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "gen/clos/clos_emitter.h"
+#include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -85,23 +86,15 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
   if (L.l.MW > 64) throw std::invalid_argument("clos ctrl RTL harness: messages wider than 64 bits");
   const std::string exe = build_verilated_model(emit_clos_ctrl(cfg), "clos_ctrl_top",
                                                 std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_ctrl_main.cpp");
-  char tmpl[] = "/tmp/cmnet-clos-ctrl-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     in << "params " << p.hnodes() << ' ' << L.l.MW << ' ' << L.type_lsb << ' ' << L.dest_lsb << ' ' << L.orig_lsb << ' '
        << L.to_lsb << ' ' << L.l.NW << ' ' << max_cycles << '\n';
     for (const ClosLeafRequest& r : requests)
       in << "req " << r.orig << ' ' << (r.orig / p.n) % p.hnodes() << ' ' << r.dest << ' ' << r.think << ' ' << r.hold
          << '\n';
   }
-  const int rc = run_child({exe, in_path, out_path}, timeout_s, (work / "log.txt").string());
-  if (rc != 0) {
-    fs::remove_all(work);
-    throw std::runtime_error("clos ctrl RTL harness failed (exit " + std::to_string(rc) + ")");
-  }
+  const HarnessRunResult run_out = run_harness("clos ctrl RTL harness", exe, in.str(), timeout_s);
   ClosCtrlRtlRun run;
   const ClosParams mp = model_params ? *model_params : p;
   const ClosSetupOptions o = clos_protocol_options(mp);
@@ -125,7 +118,7 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
     want[h].clear();
     got[h].clear();
   };
-  std::ifstream out(out_path);
+  std::istringstream out(run_out.out);
   std::string kind;
   while (out >> kind) {
     if (kind == "end") {
@@ -177,7 +170,6 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
   for (size_t h = 0; h < want.size(); ++h) close(h);
   run.model_error = model.error();
   run.model_idle = model.idle();
-  fs::remove_all(work);
   return run;
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gen/clos/clos_emitter.h"
+#include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -17,12 +18,8 @@ ClosHnodeRtlRun run_clos_hnode_rtl(const ClosConfig& cfg, const std::vector<Clos
   const ClosParams& p = cfg.clos;
   const std::string exe = build_verilated_model(emit_clos_hnode(cfg), "clos_hnode_top",
                                                 std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_hnode_main.cpp");
-  char tmpl[] = "/tmp/cmnet-clos-hnode-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     in << "params " << p.m << '\n';
     auto bits = [&](const std::vector<char>& v) {
       std::string s(static_cast<size_t>(p.m), '0');
@@ -40,16 +37,9 @@ ClosHnodeRtlRun run_clos_hnode_rtl(const ClosConfig& cfg, const std::vector<Clos
       }
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, timeout_s, (work / "log.txt").string());
-  if (rc != 0) {
-    std::ifstream lg(work / "log.txt");
-    std::stringstream ss;
-    ss << lg.rdbuf();
-    fs::remove_all(work);
-    throw std::runtime_error("hnode RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
-  }
+  const HarnessRunResult run_out = run_harness("hnode RTL harness", exe, in.str(), timeout_s);
   ClosHnodeRtlRun run;
-  std::ifstream out(out_path);
+  std::istringstream out(run_out.out);
   std::string kind;
   while (out >> kind) {
     if (kind == "result") {
@@ -60,7 +50,6 @@ ClosHnodeRtlRun run_clos_hnode_rtl(const ClosConfig& cfg, const std::vector<Clos
       if (run.first_mismatches.size() < 8) run.first_mismatches.push_back(kind + line);
     }
   }
-  fs::remove_all(work);
   return run;
 }
 
@@ -69,12 +58,8 @@ ClosLeafRtlRun run_clos_leaf_rtl(const ClosConfig& cfg, const std::vector<ClosLe
   const ClosParams& p = cfg.clos;
   const std::string exe = build_verilated_model(emit_clos_leaf_status(cfg, req_bits, queue_bits), "clos_leaf_status_top",
                                                 std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_leaf_main.cpp");
-  char tmpl[] = "/tmp/cmnet-clos-leaf-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     for (int h = 0; h < p.hnodes(); ++h) {
       in << "reset\n";
       for (const ClosLeafOp& o : ops) {
@@ -86,13 +71,9 @@ ClosLeafRtlRun run_clos_leaf_rtl(const ClosConfig& cfg, const std::vector<ClosLe
       }
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, timeout_s, (work / "log.txt").string());
-  if (rc != 0) {
-    fs::remove_all(work);
-    throw std::runtime_error("leaf status RTL harness failed (exit " + std::to_string(rc) + ")");
-  }
+  const HarnessRunResult run_out = run_harness("leaf status RTL harness", exe, in.str(), timeout_s);
   ClosLeafRtlRun run;
-  std::ifstream out(out_path);
+  std::istringstream out(run_out.out);
   std::string kind;
   while (out >> kind) {
     if (kind == "result") {
@@ -103,7 +84,6 @@ ClosLeafRtlRun run_clos_leaf_rtl(const ClosConfig& cfg, const std::vector<ClosLe
       if (run.first_mismatches.size() < 8) run.first_mismatches.push_back(kind + line);
     }
   }
-  fs::remove_all(work);
   return run;
 }
 

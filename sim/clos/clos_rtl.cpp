@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gen/clos/clos_emitter.h"
+#include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -20,13 +21,9 @@ ClosRtlRun run_clos_rtl(const ClosConfig& cfg, const std::vector<ClosRtlCase>& c
   const std::string exe =
       build_verilated_model(design, "clos_network", std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_network_main.cpp",
                             {}, {}, trace.on() ? trace_flags() : std::vector<std::string>{});
-  char tmpl[] = "/tmp/cmnet-clos-rtl-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
   ClosRtlRun run;
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     in << "params " << p.ports() << ' ' << p.width << ' ' << p.cfg_addr_bits() << ' ' << (p.cfg_sel_bits() + 1) << '\n';
     // After reset every output is idle: configuration word 0.
     std::vector<uint32_t> loaded(static_cast<size_t>(p.cfg_entries()), 0);
@@ -45,15 +42,8 @@ ClosRtlRun run_clos_rtl(const ClosConfig& cfg, const std::vector<ClosRtlCase>& c
       in << "\nwords " << k.words << ' ' << (seed * 1000003ull + c) << (k.verbose ? " verbose" : "") << '\n';
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, timeout_s, (work / "log.txt").string(), trace.env());
-  if (rc != 0) {
-    std::ifstream lg(work / "log.txt");
-    std::stringstream ss;
-    ss << lg.rdbuf();
-    fs::remove_all(work);
-    throw std::runtime_error("Clos RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
-  }
-  std::ifstream out(out_path);
+  const HarnessRunResult run_out = run_harness("Clos RTL harness", exe, in.str(), timeout_s, trace.env());
+  std::istringstream out(run_out.out);
   std::string kind;
   while (out >> kind) {
     if (kind == "result") {
@@ -74,11 +64,9 @@ ClosRtlRun run_clos_rtl(const ClosConfig& cfg, const std::vector<ClosRtlCase>& c
       r.got = std::stoull(got, nullptr, 16);
       run.rx.push_back(r);
     } else {
-      fs::remove_all(work);
       throw std::runtime_error("Clos RTL harness output: unknown record '" + kind + "'");
     }
   }
-  fs::remove_all(work);
   return run;
 }
 

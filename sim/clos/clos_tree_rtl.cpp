@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sim/clos/clos_tree.h"
+#include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -22,12 +23,8 @@ ClosTreeRtlRun run_clos_tree_rtl(const ClosTreeLayout& l, const std::vector<Clos
   auto f = [](uint64_t m, int lsb, int w) { return static_cast<int>((m >> lsb) & ((uint64_t{1} << w) - 1)); };
   const std::string exe = build_verilated_model(emit_clos_tree(l), "clos_tree_top",
                                                 std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_tree_main.cpp");
-  char tmpl[] = "/tmp/cmnet-clos-tree-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     in << "params " << l.leaves << ' ' << (1 << l.hnode_dims) << ' ' << l.MW << ' ' << max_cycles << '\n';
     for (size_t i = 0; i < msgs.size(); ++i) {
       const ClosTreeMessage& m = msgs[i];
@@ -41,17 +38,13 @@ ClosTreeRtlRun run_clos_tree_rtl(const ClosTreeLayout& l, const std::vector<Clos
       in << "msg " << m.src << ' ' << std::hex << w << std::dec << '\n';
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, timeout_s, (work / "log.txt").string());
-  if (rc != 0) {
-    fs::remove_all(work);
-    throw std::runtime_error("clos tree RTL harness failed (exit " + std::to_string(rc) + ")");
-  }
+  const HarnessRunResult run_out = run_harness("clos tree RTL harness", exe, in.str(), timeout_s);
   ClosTreeRtlRun run;
   std::vector<char> seen(msgs.size(), 0);
   auto bad = [&](const std::string& s) {
     if (run.mismatches++ < 8) run.first_mismatches.push_back(s);
   };
-  std::ifstream out(out_path);
+  std::istringstream out(run_out.out);
   std::string kind;
   while (out >> kind) {
     if (kind == "end") {
@@ -90,7 +83,6 @@ ClosTreeRtlRun run_clos_tree_rtl(const ClosTreeLayout& l, const std::vector<Clos
         std::to_string(msgs[first].dst) + " (and maybe others) did not arrive");
   }
   if (run.arrived != msgs.size()) bad(std::to_string(msgs.size() - run.arrived) + " messages did not arrive");
-  fs::remove_all(work);
   return run;
 }
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "gen/core/text_file.h"
+#include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
 namespace fs = std::filesystem;
@@ -66,13 +66,9 @@ CubeSimResult run_cube_boards(const GeneratedDesign& design, const CubeSimOption
   const std::string exe =
       build_verilated_model(design, design.top, std::string(CMNET_SOURCE_DIR) + "/sim/cm1/cm1_cube_main.cpp", {}, {},
                             trace.on() ? trace_flags() : std::vector<std::string>{});
-  char tmpl[] = "/tmp/cmnet-cube-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string();
   auto ps = [](double ns) { return static_cast<uint64_t>(std::llround(ns * 1000.0)); };
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     in << "cube " << cube_dims << ' ' << ps(opt.max_us * 1000.0) << ' ' << opt.seed << ' ' << ps(opt.meta_ns) << ' '
        << ps(opt.cable_ns) << ' ' << ps(opt.sync_ns) << '\n';
     const double period_ns = 1000.0 / opt.clock_mhz;
@@ -84,13 +80,11 @@ CubeSimResult run_cube_boards(const GeneratedDesign& design, const CubeSimOption
     for (const auto& s : opt.swaps) in << "swap " << s.chip << ' ' << s.dim_a << ' ' << s.dim_b << '\n';
     for (int c : opt.no_sync) in << "nosync " << c << '\n';
   }
-  const std::string log = (work / "log.txt").string();
   std::vector<std::string> env = trace.env();
   if (trace.on()) env.push_back("CMNET_TRACE_BOARD=" + std::to_string(opt.trace_board));
-  const int rc = run_child({exe, in_path}, opt.timeout_s, log, env);
-  const std::string log_text = read_file_or_empty(log);
-  fs::remove_all(work);
-  if (rc != 0) throw std::runtime_error("cube harness failed (exit " + std::to_string(rc) + "): " + log_text);
+  // The harness reports on its stdout (the log).
+  const std::string log_text =
+      run_harness("cube harness", exe, in.str(), opt.timeout_s, env, {}, false).log;
   CubeSimResult r;
   std::istringstream text(log_text);
   std::string kind;

@@ -16,6 +16,7 @@
 #include "gen/cm1/cm1_emitter.h"
 #include "sim/cm1/cm1_counters.h"
 #include "gen/core/progress.h"
+#include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -72,12 +73,8 @@ Cm1RtlRun run_cm1_rtl_groups(const Cm1Config& cfg_in, const std::vector<Traffic>
                                   opt.trace_file.empty() ? std::vector<std::string>{} : trace_flags())
           : build_verilated_model(design, "cm1_chip", src + "/sim/cm1/cm1_chip_main.cpp");
 
-  char tmpl[] = "/tmp/cmnet-rtl-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     in << "params " << p.cube_dims << ' ' << p.msg_len() << ' ' << p.petit_period() << ' '
        << p.procs_per_chip << ' ' << p.proc_bits() << ' ' << p.vp_bits << ' ' << p.data_bits
        << ' ' << (mode == EjectMode::kOnePerPetit ? 1 : 0) << ' ' << opt.max_petit << '\n';
@@ -101,18 +98,17 @@ Cm1RtlRun run_cm1_rtl_groups(const Cm1Config& cfg_in, const std::vector<Traffic>
   for (const Traffic& t : groups) messages += t.messages.size();
   Progress progress("simulating the RTL: " + std::to_string(p.chips()) + " chips x " + std::to_string(p.procs_per_chip) +
                     " processors, " + std::to_string(messages) + " messages" + (whole ? " (network top)" : ""));
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), env, progress.ticker());
-  progress.done(rc == 0 ? "done in " + std::to_string(static_cast<int>(progress.seconds() + 0.5)) + " s" : "FAILED");
-  if (rc != 0) {
-    std::ifstream lg(work / "log.txt");
-    std::stringstream ss;
-    ss << lg.rdbuf();
-    fs::remove_all(work);
-    throw std::runtime_error("RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
+  HarnessRunResult run_out;
+  try {
+    run_out = run_harness("RTL harness", exe, in.str(), opt.timeout_s, env, progress.ticker());
+  } catch (...) {
+    progress.done("FAILED");
+    throw;
   }
+  progress.done("done in " + std::to_string(static_cast<int>(progress.seconds() + 0.5)) + " s");
   Cm1RtlRun run;
   run.chips.resize(static_cast<size_t>(p.chips()));
-  std::ifstream out(out_path);
+  std::istringstream out(run_out.out);
   std::string kind;
   const int W = p.vp_bits + p.data_bits;
   while (out >> kind) {
@@ -150,7 +146,6 @@ Cm1RtlRun run_cm1_rtl_groups(const Cm1Config& cfg_in, const std::vector<Traffic>
       throw std::runtime_error("RTL harness output: unknown record '" + kind + "'");
     }
   }
-  fs::remove_all(work);
   if (run.group_petit_cycles.size() != groups.size()) run.completed = false;
   std::sort(run.receptions.begin(), run.receptions.end());
   return run;

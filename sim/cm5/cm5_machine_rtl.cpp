@@ -10,6 +10,7 @@
 
 #include "gen/cm5/cm5_emitter.h"
 #include "sim/cm5/cm5_machine.h"
+#include "sim/core/harness_run.h"
 
 namespace cmnet {
 namespace fs = std::filesystem;
@@ -22,12 +23,8 @@ Cm5MachineRun run_cm5_machine_rtl(const Cm5MachineConfig& cfg, const Cm5MachineW
   const std::string exe =
       build_verilated_model(design, "cm5_machine", std::string(CMNET_SOURCE_DIR) + "/sim/cm5/cm5_machine_main.cpp", {}, {},
                             opt.trace.on() ? trace_flags() : std::vector<std::string>{});
-  char tmpl[] = "/tmp/cmnet-cm5mach-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     in << "params " << N << ' ' << WC << ' ' << cycles << '\n';
     for (const Cm5MachineMessage& m : w.messages) {
       in << "msg " << m.side << ' ' << m.src << ' ' << m.dst << ' ' << m.tag << ' ' << m.release << ' ' << m.data.size()
@@ -41,17 +38,10 @@ Cm5MachineRun run_cm5_machine_rtl(const Cm5MachineConfig& cfg, const Cm5MachineW
            << int(o.comb) << ' ' << o.segmented << ' ' << o.seg << ' ' << std::hex << o.data << std::dec << '\n';
     for (const Cm5MachineFault& f : w.faults) in << "fault " << f.cycle << ' ' << f.leaf << ' ' << f.duplicate << '\n';
   }
-  const int rc = run_child({exe, in_path, out_path}, 1200, (work / "log.txt").string(), opt.trace.env());
-  if (rc != 0) {
-    std::ifstream lg(work / "log.txt");
-    std::stringstream ss;
-    ss << lg.rdbuf();
-    fs::remove_all(work);
-    throw std::runtime_error("cm5 machine harness failed (exit " + std::to_string(rc) + "): " + ss.str());
-  }
+  const HarnessRunResult run_out = run_harness("cm5 machine harness", exe, in.str(), 1200, opt.trace.env());
   Cm5MachineRun r;
   r.injected.resize(static_cast<size_t>(N));
-  std::ifstream o(out_path);
+  std::istringstream o(run_out.out);
   std::string kind;
   while (o >> kind) {
     if (kind == "cnt") {
@@ -88,15 +78,12 @@ Cm5MachineRun run_cm5_machine_rtl(const Cm5MachineConfig& cfg, const Cm5MachineW
       o >> r.cycles >> f >> r.last_send;
       r.fault = f;
     } else {
-      fs::remove_all(work);
       throw std::runtime_error("cm5 machine harness output: unknown record '" + kind + "'");
     }
     if (!o) {
-      fs::remove_all(work);
       throw std::runtime_error("cm5 machine harness output: a bad '" + kind + "' record");
     }
   }
-  fs::remove_all(work);
   return r;
 }
 

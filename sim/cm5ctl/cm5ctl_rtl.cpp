@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "gen/cm5ctl/cm5ctl_emitter.h"
+#include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -46,19 +47,13 @@ std::vector<Cm5LinkFrame> run_cm5ctl_link(const Cm5ctlParams& p, bool up, const 
   const std::string exe = build_verilated_model(d, "cm5ctl_link_pair",
                                                 std::string(CMNET_SOURCE_DIR) + "/sim/cm5ctl/cm5ctl_link_main.cpp",
                                                 {"-DCM5_T=" + S(T)});
-  char tmpl[] = "/tmp/cmnet-cm5link-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  {
-    std::ofstream in(work / "in.txt");
-    for (const Cm5LinkCase& c : cases)
-      in << std::hex << c.payload << std::dec << ' ' << c.flip_cycle << ' ' << std::hex << c.flip_wires << std::dec << '\n';
-  }
-  const int rc = run_child({exe, (work / "in.txt").string(), (work / "out.txt").string()}, 300,
-                           (work / "log.txt").string());
+  std::ostringstream in;
+  for (const Cm5LinkCase& c : cases)
+    in << std::hex << c.payload << std::dec << ' ' << c.flip_cycle << ' ' << std::hex << c.flip_wires << std::dec << '\n';
+  const HarnessRunResult run_out = run_harness("cm5ctl link harness", exe, in.str(), 300);
   std::vector<Cm5LinkFrame> frames;
-  std::ifstream out(work / "out.txt");
-  for (size_t i = 0; rc == 0 && i < cases.size(); ++i) {
+  std::istringstream out(run_out.out);
+  for (size_t i = 0; i < cases.size(); ++i) {
     Cm5LinkFrame f;
     std::string x;
     for (int t = 0; t < T && out >> x; ++t) f.wires.push_back(static_cast<uint32_t>(std::stoul(x, nullptr, 16)));
@@ -68,9 +63,9 @@ std::vector<Cm5LinkFrame> run_cm5ctl_link(const Cm5ctlParams& p, bool up, const 
     f.crc_err = err != 0;
     frames.push_back(f);
   }
-  fs::remove_all(work);
-  if (rc != 0 || frames.size() != cases.size())
-    throw std::runtime_error("cm5ctl link harness failed (exit " + std::to_string(rc) + ")");
+  if (frames.size() != cases.size())
+    throw std::runtime_error("cm5ctl link harness: " + std::to_string(frames.size()) + " frames for " +
+                             std::to_string(cases.size()) + " cases:\n" + run_out.log);
   return frames;
 }
 
@@ -82,12 +77,8 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
   const std::string exe = build_verilated_model(design, "cm5ctl_tree",
                                                 std::string(CMNET_SOURCE_DIR) + "/sim/cm5ctl/cm5ctl_tree_main.cpp", {}, {},
                                                 opt.trace.on() ? trace_flags() : std::vector<std::string>{});
-  char tmpl[] = "/tmp/cmnet-cm5rtl-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     const uint64_t drain = opt.drain_cycles ? opt.drain_cycles : 4ull * static_cast<uint64_t>(p.packet_time());
     in << "params " << p.leaves << ' ' << p.word_bits << ' ' << expected_result_count(w, topo) << ' '
        << opt.max_cycles << ' ' << drain << ' ' << opt.min_cycles << '\n';
@@ -107,18 +98,11 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
     for (const Cm5GlobalIn& g : w.globals) in << "glob " << g.leaf << ' ' << g.cycle << ' ' << int(g.value & 7) << '\n';
     for (const Cm5Flip& f : w.flips) in << "flip " << (f.up ? 'u' : 'd') << ' ' << f.link << ' ' << f.cycle << '\n';
   }
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), opt.trace.env());
-  if (rc != 0) {
-    std::ifstream lg(work / "log.txt");
-    std::stringstream ss;
-    ss << lg.rdbuf();
-    fs::remove_all(work);
-    throw std::runtime_error("cm5ctl RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
-  }
+  const HarnessRunResult run_out = run_harness("cm5ctl RTL harness", exe, in.str(), opt.timeout_s, opt.trace.env());
   Cm5RtlRun run;
   run.injected.resize(static_cast<size_t>(p.leaves));
   run.aligned.assign(static_cast<size_t>(p.leaves), -1);
-  std::ifstream out(out_path);
+  std::istringstream out(run_out.out);
   std::string kind;
   while (out >> kind) {
     if (kind == "res") {
@@ -158,11 +142,9 @@ Cm5RtlRun run_cm5ctl_rtl(const Cm5ctlConfig& cfg, const Cm5Workload& w, const Cm
       run.fault = fault;
       run.bcast_drop = drop;
     } else {
-      fs::remove_all(work);
       throw std::runtime_error("cm5ctl RTL harness output: unknown record '" + kind + "'");
     }
   }
-  fs::remove_all(work);
   if (!run.results.empty()) run.last_result_cycle = run.results.back().cycle;
   return run;
 }

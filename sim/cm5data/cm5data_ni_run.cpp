@@ -14,6 +14,7 @@
 #include "gen/core/errors.h"
 #include "sim/cm5data/cm5data_ni.h"
 #include "sim/cm5data/cm5data_ni_regs.h"
+#include "sim/core/harness_run.h"
 
 namespace cmnet {
 namespace fs = std::filesystem;
@@ -75,26 +76,15 @@ std::vector<Cm5NiRead> run_cm5data_ni_rtl(const Cm5DataConfig& cfg, const std::v
   const GeneratedDesign design = emit_cm5data_ni(cfg);
   const std::string exe = build_verilated_model(design, "cm5data_ni_net", std::string(CMNET_SOURCE_DIR) + "/sim/cm5data/cm5data_ni_main.cpp",
                                                 {}, {}, trace.on() ? trace_flags() : std::vector<std::string>{});
-  char tmpl[] = "/tmp/cmnet-cm5ni-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     in << "params " << N << ' ' << cycles << '\n';
     for (const Cm5NiAccess& a : script)
       in << "acc " << a.cycle << ' ' << a.leaf << ' ' << (a.write ? 1 : 0) << ' ' << a.addr << ' ' << a.data << '\n';
   }
-  const int rc = run_child({exe, in_path, out_path}, 600, (work / "log.txt").string(), trace.env());
-  if (rc != 0) {
-    std::ifstream lg(work / "log.txt");
-    std::stringstream ss;
-    ss << lg.rdbuf();
-    fs::remove_all(work);
-    throw std::runtime_error("cm5data NI harness failed (exit " + std::to_string(rc) + "): " + ss.str());
-  }
+  const HarnessRunResult run_out = run_harness("cm5data NI harness", exe, in.str(), 600, trace.env());
   std::vector<Cm5NiRead> out;
-  std::ifstream o(out_path);
+  std::istringstream o(run_out.out);
   std::string kind;
   while (o >> kind) {
     if (kind != "rd") throw std::runtime_error("cm5data NI harness output: unknown record '" + kind + "'");
@@ -102,7 +92,6 @@ std::vector<Cm5NiRead> run_cm5data_ni_rtl(const Cm5DataConfig& cfg, const std::v
     o >> r.cycle >> r.leaf >> r.addr >> r.value;
     out.push_back(r);
   }
-  fs::remove_all(work);
   return out;
 }
 

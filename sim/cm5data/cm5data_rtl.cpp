@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "gen/cm5data/cm5data_emitter.h"
+#include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -28,12 +29,8 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
   const std::string exe =
       build_verilated_model(design, "cm5data_network", std::string(CMNET_SOURCE_DIR) + "/sim/cm5data/cm5data_network_main.cpp",
                             {}, {}, opt.trace.on() ? trace_flags() : std::vector<std::string>{});
-  char tmpl[] = "/tmp/cmnet-cm5rtl-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
+  std::ostringstream in;
   {
-    std::ofstream in(in_path);
     in << "params " << p.leaves() << ' ' << p.link_bits << ' ' << p.link_credits() << ' ' << opt.max_cycles << '\n';
     if (p.slots > 0) in << "slots " << p.slots << '\n';
     for (uint32_t c = 0; c < p.total_chips(); ++c) in << "chip " << 4 + p.parents_at(cm5_chip_pos(p, c).level) << '\n';
@@ -48,14 +45,7 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
       in << std::dec << '\n';
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), opt.trace.env());
-  if (rc != 0) {
-    std::ifstream lg(work / "log.txt");
-    std::stringstream ss;
-    ss << lg.rdbuf();
-    fs::remove_all(work);
-    throw std::runtime_error("cm5data RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
-  }
+  const HarnessRunResult run_out = run_harness("cm5data RTL harness", exe, in.str(), opt.timeout_s, opt.trace.env());
   // Messages by their key (head without U and mark, data words), in traffic order.
   auto key = [](std::vector<uint32_t> w) {
     w.pop_back();
@@ -82,7 +72,7 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
       sent_index.push_back(i);
     }
   }
-  std::ifstream out(out_path);
+  std::istringstream out(run_out.out);
   std::string kind;
   while (out >> kind) {
     if (kind == "tx") {
@@ -157,11 +147,9 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
       for (auto& v : k.out) out >> v;
       out >> k.crc_primary >> k.crc_secondary;
     } else {
-      fs::remove_all(work);
       throw std::runtime_error("cm5data RTL harness output: unknown record '" + kind + "'");
     }
   }
-  fs::remove_all(work);
   return r;
 }
 

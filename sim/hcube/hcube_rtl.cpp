@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "gen/hcube/hcube_emitter.h"
+#include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
 namespace cmnet {
@@ -45,11 +46,8 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
       design, "hcube_network",
       std::string(CMNET_SOURCE_DIR) + (p.packet() ? "/sim/hcube/hcube_network_main.cpp" : "/sim/hcube/hcube_worm_main.cpp"),
       {}, {}, opt.trace.on() ? trace_flags() : std::vector<std::string>{});
-  char tmpl[] = "/tmp/cmnet-hcube-rtl-XXXXXX";
-  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot create a temporary directory");
-  const fs::path work(tmpl);
-  const std::string in_path = (work / "in.txt").string(), out_path = (work / "out.txt").string();
   static const char* hx = "0123456789abcdef";
+  std::ostringstream in;
   if (!p.packet()) {
     // Tags: the messages' age ranks (generation tick, then traffic order: the model's priority).
     std::vector<size_t> order(t.messages.size());
@@ -60,7 +58,6 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
       throw std::runtime_error("hcube RTL: more messages than the routers' 16-bit tags number");
     std::vector<size_t> tag(order.size());
     for (size_t r = 0; r < order.size(); ++r) tag[order[r]] = r;
-    std::ofstream in(in_path);
     in << "params " << p.nodes() << ' ' << p.dims << ' ' << opt.max_cycles << '\n';
     for (size_t i = 0; i < t.messages.size(); ++i) {
       const HcubeMessage& m = t.messages[i];
@@ -69,7 +66,6 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
       in << '\n';
     }
   } else {
-    std::ofstream in(in_path);
     in << "params " << p.nodes() << ' ' << p.dims << ' ' << p.packet_bytes << ' ' << opt.max_cycles << '\n';
     for (const HcubeMessage& m : t.messages) {
       const uint64_t np = p.packets_of(m.len);
@@ -81,18 +77,11 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
       }
     }
   }
-  const int rc = run_child({exe, in_path, out_path}, opt.timeout_s, (work / "log.txt").string(), opt.trace.env());
-  if (rc != 0) {
-    std::ifstream lg(work / "log.txt");
-    std::stringstream ss;
-    ss << lg.rdbuf();
-    fs::remove_all(work);
-    throw std::runtime_error("hcube RTL harness failed (exit " + std::to_string(rc) + "): " + ss.str());
-  }
+  const HarnessRunResult run_out = run_harness("hcube RTL harness", exe, in.str(), opt.timeout_s, opt.trace.env());
   HcubeRunResult r;
   r.ports.resize(static_cast<size_t>(p.links()));
   HcubeReassemblyCheck check(p, t, r, opt.keep_received);
-  std::ifstream out(out_path);
+  std::istringstream out(run_out.out);
   std::string kind;
   while (out >> kind) {
     if (kind == "rx") {
@@ -117,11 +106,9 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
         out >> c.packets >> c.messages >> c.bytes >> c.blocked_ticks;
       }
     } else {
-      fs::remove_all(work);
       throw std::runtime_error("hcube RTL harness output: unknown record '" + kind + "'");
     }
   }
-  fs::remove_all(work);
   r.completed = r.delivered == t.messages.size() && r.bad_reassembly == 0;
   return r;
 }
