@@ -25,82 +25,107 @@ struct TopShape {
   int src_w = 1;    // width of the load port's source field
 };
 
-// The body shared by both tops: reset, ROM loader, run control, reception accounting,
-// counter read-back and check, LEDs. The design under test is instantiated by `dut`.
-std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopShape& sh,
-                     const Traffic& t, const SelfTestExpect& e) {
-  const Cm1Params& p = cfg.cm1;
-  const Cm1Widths w = cm1_widths(p);
-  const int C = p.cube_dims, P = p.procs_per_chip, NC = sh.nc, D = p.data_bits;
-  const int W = w.rx_word, TP = p.petit_period(), PW = w.phase;
-  const int NM = static_cast<int>(t.messages.size());
-  const int AW = std::max(1, clog2(static_cast<uint64_t>(NM)));
-  const int TW = std::max(2, clog2(static_cast<uint64_t>(NM) + 1) + 1);
-  const int NCNT = static_cast<int>(cm1_counter_names(p).size());
-  const int FLUSH = 3 * TP + 8;
-  const int FW = clog2(static_cast<uint64_t>(FLUSH) + 1);
-  const int K = static_cast<int>(o.led_active_low.size());
+// What the sections of a self-test top share: its shape, options, pattern and expectation, and
+// the widths derived from them.
+struct Top {
+  const Cm1Config& cfg;
+  const Cm1Params& p;
+  const BoardTopOptions& o;
+  const TopShape& sh;
+  const Traffic& t;
+  const SelfTestExpect& e;
+  Cm1Widths w;
+  int C = 0, P = 0, NC = 0, D = 0, W = 0, TP = 0, PW = 0, NM = 0, AW = 0, TW = 0, NCNT = 0, FLUSH = 0, FW = 0, K = 0;
+  board_parts::PatternRom pr{};  // the ROM's entry layout
+};
 
-  VerilogWriter v;
+Top make_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopShape& sh, const Traffic& t,
+             const SelfTestExpect& e) {
+  const Cm1Params& p = cfg.cm1;
+  Top c{cfg, p, o, sh, t, e, cm1_widths(p)};
+  c.C = p.cube_dims;
+  c.P = p.procs_per_chip;
+  c.NC = sh.nc;
+  c.D = p.data_bits;
+  c.W = c.w.rx_word;
+  c.TP = p.petit_period();
+  c.PW = c.w.phase;
+  c.NM = static_cast<int>(t.messages.size());
+  c.AW = std::max(1, clog2(static_cast<uint64_t>(c.NM)));
+  c.TW = std::max(2, clog2(static_cast<uint64_t>(c.NM) + 1) + 1);
+  c.NCNT = static_cast<int>(cm1_counter_names(p).size());
+  c.FLUSH = 3 * c.TP + 8;
+  c.FW = clog2(static_cast<uint64_t>(c.FLUSH) + 1);
+  c.K = static_cast<int>(o.led_active_low.size());
+  c.pr.src_w = c.sh.src_w;
+  c.pr.src_local = c.sh.chip_mode;
+  c.pr.C = c.C;
+  c.pr.P = c.P;
+  c.pr.proc_field = c.w.proc_field;
+  c.pr.vp_field = c.w.vp_field;
+  c.pr.D = c.D;
+  return c;
+}
+
+// The header (the self-test as built), the ports, the localparams and the reset.
+void emit_top_ports(VerilogWriter& v, const Top& c) {
   std::vector<std::pair<std::string, std::string>> hp = {
-      {"mode", sh.chip_mode ? "chip (one router chip per FPGA)" : "network (whole network in one FPGA)"},
-      {"cube_dims c", S(C)},
-      {"rows b", S(p.rows)},
-      {"procs_per_chip P", S(P)},
-      {"vp_bits v", S(p.vp_bits)},
-      {"data_bits d", S(D)},
-      {"eject mode", to_string(p.eject_mode)},
-      {"pattern", sh.chip_mode ? "local ring (processor g -> g+1 on this chip)"
-                               : o.pattern + " seed " + S(static_cast<int64_t>(o.seed)) +
-                                     " per_proc " + S(o.per_proc)},
-      {"messages", S(NM)},
-      {"expected receptions", S(static_cast<int64_t>(e.receptions))},
-      {"expected rx xor", hexlit(e.rx_xor, std::max(1, W))},
-      {"model petit cycles", S(static_cast<int64_t>(e.model_petit_cycles))}};
-  if (sh.chip_mode) hp.push_back({"chip id", S(o.chip_id)});
-  v.header(std::string(sh.chip_mode ? "CM-1 chip board top" : "CM-1 network board top") +
+      {"mode", c.sh.chip_mode ? "chip (one router chip per FPGA)" : "network (whole network in one FPGA)"},
+      {"cube_dims c", S(c.C)},
+      {"rows b", S(c.p.rows)},
+      {"procs_per_chip P", S(c.P)},
+      {"vp_bits v", S(c.p.vp_bits)},
+      {"data_bits d", S(c.D)},
+      {"eject mode", to_string(c.p.eject_mode)},
+      {"pattern", c.sh.chip_mode ? "local ring (processor g -> g+1 on this chip)"
+                               : c.o.pattern + " seed " + S(static_cast<int64_t>(c.o.seed)) +
+                                     " per_proc " + S(c.o.per_proc)},
+      {"messages", S(c.NM)},
+      {"expected receptions", S(static_cast<int64_t>(c.e.receptions))},
+      {"expected rx xor", hexlit(c.e.rx_xor, std::max(1, c.W))},
+      {"model petit cycles", S(static_cast<int64_t>(c.e.model_petit_cycles))}};
+  if (c.sh.chip_mode) hp.push_back({"chip id", S(c.o.chip_id)});
+  v.header(std::string(c.sh.chip_mode ? "CM-1 chip board top" : "CM-1 network board top") +
                " - SELF-TEST top (no host): a ROM pattern is loaded, routed and checked;"
                " LEDs show running / pass / fail. The host-link top replaces the loader later.",
            hp);
-  v.open("module " + sh.name + " (");
+  v.open("module " + c.sh.name + " (");
   v.line("input  wire clk,");
-  if (o.reset_port)
+  if (c.o.reset_port)
     v.line(std::string("input  wire rst_btn,          // reset button, active ") +
-           (o.reset_active_low ? "low" : "high") + " (also restarts the self-test)");
-  if (sh.chip_mode) {
-    v.line("output wire [" + S(C - 1) + ":0] cube_out,   // to the neighbour across each dimension (registered)");
-    v.line("input  wire [" + S(C - 1) + ":0] cube_in,    // from the neighbour across each dimension (registered)");
+           (c.o.reset_active_low ? "low" : "high") + " (also restarts the self-test)");
+  if (c.sh.chip_mode) {
+    v.line("output wire [" + S(c.C - 1) + ":0] cube_out,   // to the neighbour across each dimension (registered)");
+    v.line("input  wire [" + S(c.C - 1) + ":0] cube_in,    // from the neighbour across each dimension (registered)");
   }
-  v.line("output wire [" + S(K - 1) + ":0] led,        // " +
-         std::string(K >= 3 ? "0: pass, 1: fail, 2: running" : "0: pass (blinks while running), 1: fail"));
+  v.line("output wire [" + S(c.K - 1) + ":0] led,        // " +
+         std::string(c.K >= 3 ? "0: pass, 1: fail, 2: running" : "0: pass (blinks while running), 1: fail"));
   v.line("output wire uart_tx           // idle high until the host link is added");
   v.end_ports();
-  v.line("localparam integer P = " + S(P) + ";");
-  v.line("localparam integer W = " + S(W) + ";");
-  v.line("localparam integer TW = " + S(TW) + ";");
-  v.line("localparam integer NC = " + S(NC) + ";");
+  v.line("localparam integer P = " + S(c.P) + ";");
+  v.line("localparam integer W = " + S(c.W) + ";");
+  v.line("localparam integer TW = " + S(c.TW) + ";");
+  v.line("localparam integer NC = " + S(c.NC) + ";");
   v.line();
 
-  emit_reset(v, o.reset_port, o.reset_active_low);
+  emit_reset(v, c.o.reset_port, c.o.reset_active_low);
+}
 
-  v.comment("The pattern: " + S(NM) + " messages {data, vp, dst proc, dst chip, src} in file order.");
-  board_parts::PatternRom pr;
-  pr.src_w = sh.src_w;
-  pr.src_local = sh.chip_mode;
-  pr.C = C;
-  pr.P = P;
-  pr.proc_field = w.proc_field;
-  pr.vp_field = w.vp_field;
-  pr.D = D;
-  board_parts::emit_pattern_rom(v, pr, t.messages, NM);
+// The pattern ROM, in file order.
+void emit_top_pattern(VerilogWriter& v, const Top& c) {
+  v.comment("The pattern: " + S(c.NM) + " messages {data, vp, dst proc, dst chip, src} in file order.");
+  board_parts::emit_pattern_rom(v, c.pr, c.t.messages, c.NM);
   v.line();
+}
 
+// The self-test states and the loader.
+void emit_top_loader(VerilogWriter& v, const Top& c) {
   v.comment("Self-test states.");
   v.line("localparam [2:0] S_LOAD = 3'd0, S_ARM = 3'd1, S_RUN = 3'd2, S_FLUSH = 3'd3,");
   v.line("                 S_READ = 3'd4, S_DRAIN = 3'd5, S_CHECK = 3'd6, S_DONE = 3'd7;");
   v.line("reg [2:0] state;");
-  v.line("reg [" + S(AW - 1) + ":0] addr;");
-  v.line("reg [" + S(pr.width() - 1) + ":0] rom_q;");
+  v.line("reg [" + S(c.AW - 1) + ":0] addr;");
+  v.line("reg [" + S(c.pr.width() - 1) + ":0] rom_q;");
   v.comment("Every endpoint's queue holds its share of the pattern (checked when this top is");
   v.comment("generated), so the loader does not wait on load_full; a message that met a full queue");
   v.comment("would be lost, which fails the test.");
@@ -109,27 +134,31 @@ std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopSh
   v.line("reg load_hit_full;");
   v.line("reg load_lost;");
   v.line("always @(posedge clk) load_hit_full <= load_en && load_full;");
-  v.line("wire last_load = (addr == " + S(AW) + "'d" + S(NM - 1) + ");");
-  v.line("wire [" + S(AW - 1) + ":0] rd_addr = rst ? {" + S(AW) + "{1'b0}} : (load_en && !last_load) ? addr + " +
-         S(AW) + "'d1 : addr;");
+  v.line("wire last_load = (addr == " + S(c.AW) + "'d" + S(c.NM - 1) + ");");
+  v.line("wire [" + S(c.AW - 1) + ":0] rd_addr = rst ? {" + S(c.AW) + "{1'b0}} : (load_en && !last_load) ? addr + " +
+         S(c.AW) + "'d1 : addr;");
   v.line("always @(posedge clk) rom_q <= rom[rd_addr];");
-  board_parts::emit_pattern_fields(v, pr);
+  board_parts::emit_pattern_fields(v, c.pr);
   v.line();
 
   v.line("reg run;");
-  v.line("wire [" + S(PW - 1) + ":0] phase;");
+  v.line("wire [" + S(c.PW - 1) + ":0] phase;");
   v.line("wire msgs_present;");
   v.line("wire pending;");
-  v.line("wire [" + S(NC * P - 1) + ":0] rx_valid;");
-  v.line("wire [" + S(NC * P * W - 1) + ":0] rx_word;");
-  v.line("wire [" + S(NC * P - 1) + ":0] inj_valid;");
+  v.line("wire [" + S(c.NC * c.P - 1) + ":0] rx_valid;");
+  v.line("wire [" + S(c.NC * c.P * c.W - 1) + ":0] rx_word;");
+  v.line("wire [" + S(c.NC * c.P - 1) + ":0] inj_valid;");
   v.line("wire unused_inj = &{1'b0, inj_valid};  // the self-test checks receptions, not injections");
-  if (!sh.chip_mode) v.line("reg [" + S(C - 1) + ":0] cnt_chip;");
-  v.line("reg [" + S(w.sel - 1) + ":0] cnt_sel;");
+  if (!c.sh.chip_mode) v.line("reg [" + S(c.C - 1) + ":0] cnt_chip;");
+  v.line("reg [" + S(c.w.sel - 1) + ":0] cnt_sel;");
   v.line("wire [31:0] cnt_value;");
   v.line();
-  const std::string eject = p.eject_mode == EjectMode::kOnePerPetit ? "1'b1" : "1'b0";
-  if (!sh.chip_mode) {
+}
+
+// The design under test: the whole network, or one chip with its cube pins.
+void emit_top_dut(VerilogWriter& v, const Top& c) {
+  const std::string eject = c.p.eject_mode == EjectMode::kOnePerPetit ? "1'b1" : "1'b0";
+  if (!c.sh.chip_mode) {
     v.comment("The design under test: the whole network.");
     v.instance("cm1_network", "net", {},
                {{"clk", "clk"}, {"rst", "rst"}, {"run", "run"}, {"clear", "1'b0"},
@@ -139,34 +168,34 @@ std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopSh
                 {"rx_word", "rx_word"}, {"inj_valid", "inj_valid"}, {"phase", "phase"}, {"msgs_present", "msgs_present"},
                 {"pending", "pending"}, {"cnt_chip", "cnt_chip"}, {"cnt_sel", "cnt_sel"},
                 {"cnt_value", "cnt_value"}, {"fault_en", "1'b0"},
-                {"fault_chip", "{" + S(C) + "{1'b0}}"},
-                {"fault_dim", "{" + S(cm1_widths(p).fault_dim) + "{1'b0}}"}});
+                {"fault_chip", "{" + S(c.C) + "{1'b0}}"},
+                {"fault_dim", "{" + S(cm1_widths(c.p).fault_dim) + "{1'b0}}"}});
   } else {
     v.comment("This FPGA's bit-time counter: a single-board test at full clock rate. Boards cabled into");
     v.comment("a cube use cm1_cube_board_top (a bit-time every K clocks, locked to a sync bus).");
-    v.line("reg [" + S(PW - 1) + ":0] phase_q;");
+    v.line("reg [" + S(c.PW - 1) + ":0] phase_q;");
     v.line("always @(posedge clk) begin");
-    v.line("  if (rst || phase_q == " + S(PW) + "'d" + S(TP - 1) + ") phase_q <= {" + S(PW) + "{1'b0}};");
-    v.line("  else phase_q <= phase_q + " + S(PW) + "'d1;");
+    v.line("  if (rst || phase_q == " + S(c.PW) + "'d" + S(c.TP - 1) + ") phase_q <= {" + S(c.PW) + "{1'b0}};");
+    v.line("  else phase_q <= phase_q + " + S(c.PW) + "'d1;");
     v.line("end");
     v.line("assign phase = phase_q;");
     v.line();
     v.comment("Cube wires are registered at the pins. The inputs are ignored until the local");
     v.comment("self-test has passed (floating header pins must not inject messages).");
-    v.line("reg [" + S(C - 1) + ":0] cube_in_q;");
-    v.line("reg [" + S(C - 1) + ":0] cube_out_q;");
+    v.line("reg [" + S(c.C - 1) + ":0] cube_in_q;");
+    v.line("reg [" + S(c.C - 1) + ":0] cube_out_q;");
     v.line("reg link_en;");
-    v.line("wire [" + S(C - 1) + ":0] chip_cube_out;");
+    v.line("wire [" + S(c.C - 1) + ":0] chip_cube_out;");
     v.line("always @(posedge clk) begin");
-    v.line("  cube_in_q <= cube_in & {" + S(C) + "{link_en}};");
+    v.line("  cube_in_q <= cube_in & {" + S(c.C) + "{link_en}};");
     v.line("  cube_out_q <= chip_cube_out;");
     v.line("end");
     v.line("assign cube_out = cube_out_q;");
     v.line();
-    v.comment("The design under test: one chip (router and " + S(P) + " endpoints).");
+    v.comment("The design under test: one chip (router and " + S(c.P) + " endpoints).");
     v.instance("cm1_chip", "chip", {},
                {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"phase", "phase_q"}, {"run", "run"},
-                {"clear", "1'b0"}, {"eject_one", eject}, {"my_chip", S(C) + "'d" + S(o.chip_id)},
+                {"clear", "1'b0"}, {"eject_one", eject}, {"my_chip", S(c.C) + "'d" + S(c.o.chip_id)},
                 {"load_en", "load_en"}, {"load_local", "ld_src"}, {"load_chip", "ld_chip"},
                 {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"}, {"load_data", "ld_data"},
                 {"load_full", "load_full"}, {"rx_valid", "rx_valid"}, {"rx_word", "rx_word"},
@@ -175,7 +204,10 @@ std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopSh
                 {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}});
   }
   v.line();
+}
 
+// Each chip's count and XOR of the words it received.
+void emit_top_receptions(VerilogWriter& v) {
   v.comment("Receptions: per chip, the count and the XOR of the {DATA, VP} words received.");
   emit_reception_functions(v);
   v.line("wire [NC*TW-1:0] chip_rx;");
@@ -205,14 +237,17 @@ std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopSh
   v.close("end");
   v.line("endgenerate");
   v.line();
+}
 
+// Counter read-back, run control, the check against the expectation, the LEDs.
+void emit_top_check(VerilogWriter& v, const Top& c) {
   v.comment("Counter read-back, pipelined: select (cnt_chip, cnt_sel), register, accumulate.");
-  const std::string chip_idx = sh.chip_mode ? "0" : "cnt_chip";
+  const std::string chip_idx = c.sh.chip_mode ? "0" : "cnt_chip";
   v.line("reg q_valid;");
   v.line("reg was_phase0;       // the cycle before was phase 0");
   v.line("reg idle_at_phase0;   // ... and nothing was buffered or pending then");
   v.line("reg petit_at_limit;    // petit (which changes at phase 1 only) is at the limit");
-  v.line("reg [" + S(w.sel - 1) + ":0] q_sel;");
+  v.line("reg [" + S(c.w.sel - 1) + ":0] q_sel;");
   v.line("reg [31:0] q_cnt;");
   v.line("reg [TW-1:0] q_rx;");
   v.line("reg [W-1:0] q_x;");
@@ -224,26 +259,26 @@ std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopSh
   v.line("reg [W-1:0] sum_x;");
   v.line("reg [15:0] petit;");
   v.line("reg timeout;");
-  v.line("reg [" + S(FW - 1) + ":0] wait_cnt;");
+  v.line("reg [" + S(c.FW - 1) + ":0] wait_cnt;");
   v.line("reg pass;");
-  const std::string last_sel = "(cnt_sel == " + S(w.sel) + "'d" + S(NCNT - 1) + ")";
-  const std::string last_chip = sh.chip_mode ? "1'b1" : "(cnt_chip == " + S(C) + "'d" + S(NC - 1) + ")";
+  const std::string last_sel = "(cnt_sel == " + S(c.w.sel) + "'d" + S(c.NCNT - 1) + ")";
+  const std::string last_chip = c.sh.chip_mode ? "1'b1" : "(cnt_chip == " + S(c.C) + "'d" + S(c.NC - 1) + ")";
   v.line("always @(posedge clk) begin");
   v.line("  q_valid <= (state == S_READ);");
-  v.line("  was_phase0 <= (phase == " + S(PW) + "'d0);");
+  v.line("  was_phase0 <= (phase == " + S(c.PW) + "'d0);");
   v.line("  idle_at_phase0 <= !msgs_present && !pending;");
-  v.line("  petit_at_limit <= (petit == 16'd" + S(static_cast<int64_t>(e.petit_limit)) + ");");
+  v.line("  petit_at_limit <= (petit == 16'd" + S(static_cast<int64_t>(c.e.petit_limit)) + ");");
   v.line("  q_sel <= cnt_sel;");
   v.line("  q_cnt <= cnt_value;");
   v.line("  q_rx <= chip_rx[" + chip_idx + "*TW +: TW];");
   v.line("  q_x <= chip_x[" + chip_idx + "*W +: W];");
   v.line("  if (rst) begin");
   v.line("    state <= S_LOAD;");
-  v.line("    addr <= {" + S(AW) + "{1'b0}};");
+  v.line("    addr <= {" + S(c.AW) + "{1'b0}};");
   v.line("    run <= 1'b0;");
-  if (!sh.chip_mode) v.line("    cnt_chip <= {" + S(C) + "{1'b0}};");
+  if (!c.sh.chip_mode) v.line("    cnt_chip <= {" + S(c.C) + "{1'b0}};");
   else v.line("    link_en <= 1'b0;");
-  v.line("    cnt_sel <= {" + S(w.sel) + "{1'b0}};");
+  v.line("    cnt_sel <= {" + S(c.w.sel) + "{1'b0}};");
   v.line("    sum_injected <= 32'd0;");
   v.line("    sum_delivered <= 32'd0;");
   v.line("    sum_parity <= 32'd0;");
@@ -252,28 +287,28 @@ std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopSh
   v.line("    sum_x <= {W{1'b0}};");
   v.line("    petit <= 16'd0;");
   v.line("    timeout <= 1'b0;");
-  v.line("    wait_cnt <= {" + S(FW) + "{1'b0}};");
+  v.line("    wait_cnt <= {" + S(c.FW) + "{1'b0}};");
   v.line("    pass <= 1'b0;");
   v.line("    load_lost <= 1'b0;");
   v.line("  end else begin");
   v.line("    if (load_hit_full) load_lost <= 1'b1;");
   v.line("    if (q_valid) begin");
-  v.line("      if (q_sel == " + S(w.sel) + "'d0) begin");
+  v.line("      if (q_sel == " + S(c.w.sel) + "'d0) begin");
   v.line("        sum_injected <= sum_injected + q_cnt;");
   v.line("        sum_rx <= sum_rx + {{32-TW{1'b0}}, q_rx};");
   v.line("        sum_x <= sum_x ^ q_x;");
   v.line("      end");
-  v.line("      if (q_sel == " + S(w.sel) + "'d1) sum_delivered <= sum_delivered + q_cnt;");
-  v.line("      if (q_sel == " + S(w.sel) + "'d3 && q_cnt != 32'd0) any_petit <= 1'b1;");
-  v.line("      if (q_sel == " + S(w.sel) + "'d4) sum_parity <= sum_parity + q_cnt;");
+  v.line("      if (q_sel == " + S(c.w.sel) + "'d1) sum_delivered <= sum_delivered + q_cnt;");
+  v.line("      if (q_sel == " + S(c.w.sel) + "'d3 && q_cnt != 32'd0) any_petit <= 1'b1;");
+  v.line("      if (q_sel == " + S(c.w.sel) + "'d4) sum_parity <= sum_parity + q_cnt;");
   v.line("    end");
   v.line("    case (state)");
   v.line("      S_LOAD: if (load_en) begin");
   v.line("        if (last_load) state <= S_ARM;");
-  v.line("        else addr <= addr + " + S(AW) + "'d1;");
+  v.line("        else addr <= addr + " + S(c.AW) + "'d1;");
   v.line("      end");
   v.line("      // Start so that the first petit cycle begins at the next phase 0.");
-  v.line("      S_ARM: if (phase == " + S(PW) + "'d" + S(TP - 1) + ") begin");
+  v.line("      S_ARM: if (phase == " + S(c.PW) + "'d" + S(c.TP - 1) + ") begin");
   v.line("        run <= 1'b1;");
   v.line("        state <= S_RUN;");
   v.line("      end");
@@ -292,30 +327,30 @@ std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopSh
   v.line("      end");
   v.line("      // Let the last receptions leave the ejector and the accounting pipeline.");
   v.line("      S_FLUSH: begin");
-  v.line("        wait_cnt <= wait_cnt + " + S(FW) + "'d1;");
-  v.line("        if (wait_cnt == " + S(FW) + "'d" + S(FLUSH - 1) + ") state <= S_READ;");
+  v.line("        wait_cnt <= wait_cnt + " + S(c.FW) + "'d1;");
+  v.line("        if (wait_cnt == " + S(c.FW) + "'d" + S(c.FLUSH - 1) + ") state <= S_READ;");
   v.line("      end");
   v.line("      S_READ: begin");
   v.line("        if (" + last_sel + ") begin");
-  v.line("          cnt_sel <= {" + S(w.sel) + "{1'b0}};");
-  if (!sh.chip_mode) v.line("          cnt_chip <= cnt_chip + " + S(C) + "'d1;");
+  v.line("          cnt_sel <= {" + S(c.w.sel) + "{1'b0}};");
+  if (!c.sh.chip_mode) v.line("          cnt_chip <= cnt_chip + " + S(c.C) + "'d1;");
   v.line("          if (" + last_chip + ") state <= S_DRAIN;");
   v.line("        end else begin");
-  v.line("          cnt_sel <= cnt_sel + " + S(w.sel) + "'d1;");
+  v.line("          cnt_sel <= cnt_sel + " + S(c.w.sel) + "'d1;");
   v.line("        end");
   v.line("      end");
   v.line("      S_DRAIN: state <= S_CHECK;");
   v.line("      S_CHECK: begin");
   v.line("        pass <= !timeout && !load_lost");
-  v.line("             && sum_rx == 32'd" + S(static_cast<int64_t>(e.receptions) + o.expect_offset));
-  v.line("             && sum_x == " + hexlit(e.rx_xor, W));
-  v.line("             && sum_injected == 32'd" + S(NM));
-  v.line("             && sum_delivered == 32'd" + S(NM));
+  v.line("             && sum_rx == 32'd" + S(static_cast<int64_t>(c.e.receptions) + c.o.expect_offset));
+  v.line("             && sum_x == " + hexlit(c.e.rx_xor, c.W));
+  v.line("             && sum_injected == 32'd" + S(c.NM));
+  v.line("             && sum_delivered == 32'd" + S(c.NM));
   v.line("             && sum_parity == 32'd0");
   v.line("             && any_petit;");
   v.line("        state <= S_DONE;");
   v.line("      end");
-  if (sh.chip_mode) {
+  if (c.sh.chip_mode) {
     v.line("      S_DONE: link_en <= pass;  // the chip joins the cube once its local test passed");
   }
   v.line("      default: ;");
@@ -325,9 +360,22 @@ std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopSh
   v.line();
 
   v.line("wire done = (state == S_DONE);");
-  emit_leds(v, o.led_active_low, o.blink_log2);
+  emit_leds(v, c.o.led_active_low, c.o.blink_log2);
   v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.line("`default_nettype wire");}
+
+// The body shared by both tops: reset, ROM loader, run control, reception accounting,
+// counter read-back and check, LEDs. The design under test is instantiated by `dut`.
+std::string emit_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopShape& sh,
+                     const Traffic& t, const SelfTestExpect& e) {
+  const Top c = make_top(cfg, o, sh, t, e);
+  VerilogWriter v;
+  emit_top_ports(v, c);
+  emit_top_pattern(v, c);
+  emit_top_loader(v, c);
+  emit_top_dut(v, c);
+  emit_top_receptions(v);
+  emit_top_check(v, c);
   return v.text();
 }
 
