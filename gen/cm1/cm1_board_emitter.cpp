@@ -11,6 +11,7 @@ namespace cmnet {
 namespace {
 
 using board_parts::add_top;
+using board_parts::emit_chip_instance;
 using board_parts::emit_leds;
 using board_parts::emit_reception_functions;
 using board_parts::emit_reset;
@@ -57,13 +58,7 @@ Top make_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopShape& sh,
   c.FLUSH = 3 * c.TP + 8;
   c.FW = clog2(static_cast<uint64_t>(c.FLUSH) + 1);
   c.K = static_cast<int>(o.led_active_low.size());
-  c.pr.src_w = c.sh.src_w;
-  c.pr.src_local = c.sh.chip_mode;
-  c.pr.C = c.C;
-  c.pr.P = c.P;
-  c.pr.proc_field = c.w.proc_field;
-  c.pr.vp_field = c.w.vp_field;
-  c.pr.D = c.D;
+  c.pr = board_parts::pattern_rom_layout(p, sh.src_w, sh.chip_mode);
   return c;
 }
 
@@ -193,15 +188,7 @@ void emit_top_dut(VerilogWriter& v, const Top& c) {
     v.line("assign cube_out = cube_out_q;");
     v.line();
     v.comment("The design under test: one chip (router and " + S(c.P) + " endpoints).");
-    v.instance("cm1_chip", "chip", {},
-               {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"phase", "phase_q"}, {"run", "run"},
-                {"clear", "1'b0"}, {"eject_one", eject}, {"my_chip", S(c.C) + "'d" + S(c.o.chip_id)},
-                {"load_en", "load_en"}, {"load_local", "ld_src"}, {"load_chip", "ld_chip"},
-                {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"}, {"load_data", "ld_data"},
-                {"load_full", "load_full"}, {"rx_valid", "rx_valid"}, {"rx_word", "rx_word"},
-                {"inj_valid", "inj_valid"}, {"msgs_present", "msgs_present"}, {"pending", "pending"},
-                {"cube_out", "chip_cube_out"}, {"cube_in", "cube_in_q"},
-                {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}});
+    emit_chip_instance(v, c.p, {"rst", "1'b1", "phase_q", S(c.C) + "'d" + S(c.o.chip_id), "cube_in_q"});
   }
   v.line();
 }

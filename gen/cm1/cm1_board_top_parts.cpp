@@ -75,4 +75,30 @@ void emit_reception_functions(VerilogWriter& v) {
   v.line("endfunction");
 }
 
+PatternRom pattern_rom_layout(const Cm1Params& p, int src_w, bool src_local) {
+  const Cm1Widths w = cm1_widths(p);
+  PatternRom r;
+  r.src_w = src_w;
+  r.src_local = src_local;
+  r.C = p.cube_dims;
+  r.P = p.procs_per_chip;
+  r.proc_field = w.proc_field;
+  r.vp_field = w.vp_field;
+  r.D = p.data_bits;
+  return r;
+}
+
+void emit_chip_instance(VerilogWriter& v, const Cm1Params& p, const ChipHookup& h) {
+  const std::string eject = p.eject_mode == EjectMode::kOnePerPetit ? "1'b1" : "1'b0";
+  v.instance("cm1_chip", "chip", {},
+             {{"clk", "clk"}, {"rst", h.rst}, {"ce", h.ce}, {"phase", h.phase}, {"run", "run"},
+              {"clear", "1'b0"}, {"eject_one", eject}, {"my_chip", h.my_chip},
+              {"load_en", "load_en"}, {"load_local", "ld_src"}, {"load_chip", "ld_chip"},
+              {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"}, {"load_data", "ld_data"},
+              {"load_full", "load_full"}, {"rx_valid", "rx_valid"}, {"rx_word", "rx_word"},
+              {"inj_valid", "inj_valid"}, {"msgs_present", "msgs_present"}, {"pending", "pending"},
+              {"cube_out", "chip_cube_out"}, {"cube_in", h.cube_in},
+              {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}});
+}
+
 }  // namespace cmnet::board_parts

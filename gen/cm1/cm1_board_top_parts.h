@@ -30,10 +30,20 @@ struct PatternRom {
   int C = 1, P = 1, proc_field = 1, vp_field = 1, D = 1;
   int width() const { return src_w + C + proc_field + vp_field + D; }
 };
+// The layout for `p`, with a source field of `src_w` bits (`src_local`: the processor on its chip).
+PatternRom pattern_rom_layout(const Cm1Params& p, int src_w, bool src_local);
 // `reg [W-1:0] rom [0:depth-1]` initialized with `msgs` in order (entries past them are 0).
 void emit_pattern_rom(VerilogWriter& v, const PatternRom& r, const std::vector<Message>& msgs, int depth);
 // Wires ld_src, ld_chip, ld_dproc, ld_vp, ld_data slicing rom_q (declared by the caller).
 void emit_pattern_fields(VerilogWriter& v, const PatternRom& r);
+
+// How a self-test top drives the chip it tests; the load port, receptions and counters are
+// wired to the loader's names (ld_*, rx_*, cnt_*) in every top.
+struct ChipHookup {
+  std::string rst, ce, phase, my_chip, cube_in;
+};
+// The one cm1_chip instance of the chip and cube self-test tops.
+void emit_chip_instance(VerilogWriter& v, const Cm1Params& p, const ChipHookup& h);
 
 // Functions pop_p(x) (TW bits) and xor_p(x, words) (W bits) over P processors; the module
 // must declare localparams P, W and TW first.

@@ -94,13 +94,7 @@ CubeTop make_cube_top(const Cm1Config& cfg, const CubeTopOptions& opt, const Tra
   c.K = static_cast<int>(c.o.led_active_low.size());
   c.PH = S(c.PW) + "'d";
 
-  c.pr.src_w = c.w.proc_field;
-  c.pr.src_local = true;
-  c.pr.C = c.C;
-  c.pr.P = c.P;
-  c.pr.proc_field = c.w.proc_field;
-  c.pr.vp_field = c.w.vp_field;
-  c.pr.D = c.D;
+  c.pr = board_parts::pattern_rom_layout(p, c.w.proc_field, true);
   return c;
 }
 
@@ -253,17 +247,8 @@ void emit_cube_chip(VerilogWriter& v, const CubeTop& c) {
   v.line("wire unused_inj = &{1'b0, inj_valid};  // the self-test checks receptions and counters");
   v.line("reg [" + S(c.w.sel - 1) + ":0] cnt_sel;");
   v.line("wire [31:0] cnt_value;");
-  const std::string eject = c.p.eject_mode == EjectMode::kOnePerPetit ? "1'b1" : "1'b0";
   v.comment("The design under test: one chip (router and " + S(c.P) + " endpoints) on the clock enable.");
-  v.instance("cm1_chip", "chip", {},
-             {{"clk", "clk"}, {"rst", "chip_rst"}, {"ce", "ce"}, {"phase", "phase"}, {"run", "run"},
-              {"clear", "1'b0"}, {"eject_one", eject}, {"my_chip", "id_q"},
-              {"load_en", "load_en"}, {"load_local", "ld_src"}, {"load_chip", "ld_chip"},
-              {"load_dproc", "ld_dproc"}, {"load_vp", "ld_vp"}, {"load_data", "ld_data"},
-              {"load_full", "load_full"}, {"rx_valid", "rx_valid"}, {"rx_word", "rx_word"},
-              {"inj_valid", "inj_valid"}, {"msgs_present", "msgs_present"}, {"pending", "pending"},
-              {"cube_out", "chip_cube_out"}, {"cube_in", "cube_in_h"},
-              {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}});
+  board_parts::emit_chip_instance(v, c.p, {"chip_rst", "ce", "phase", "id_q", "cube_in_h"});
   v.line();
 
   v.comment("Receptions: count and XOR of the {DATA, VP} words, one look per bit-time (at ce).");
