@@ -12,26 +12,40 @@
 
 namespace cmnet {
 
-// One chip's counters as words in cnt_sel order (cm1_counter_names: injected, delivered,
-// desperation, petit_cycles, parity_errors, busy_dim0..): the one mapping between the RTL's
-// counter words (board window, harness output, self-test ROMs) and Cm1ChipCounters.
-inline std::vector<uint64_t> cm1_counter_words(const Cm1ChipCounters& c) {
-  std::vector<uint64_t> v = {c.injected, c.delivered, c.desperation, c.petit_cycles, c.parity_errors};
-  v.insert(v.end(), c.dim_busy.begin(), c.dim_busy.end());
+// The counter named `name` (one of cm1_counter_names: the chip's cnt_sel order, written once in
+// the emitter) in `c`: the one place a counter's name meets its field. Throws std::invalid_argument
+// on a name the chip does not have.
+template <class Counters>
+auto& cm1_counter(Counters& c, const std::string& name) {
+  if (name == "injected") return c.injected;
+  if (name == "delivered") return c.delivered;
+  if (name == "desperation") return c.desperation;
+  if (name == "petit_cycles") return c.petit_cycles;
+  if (name == "parity_errors") return c.parity_errors;
+  if (name.starts_with("busy_dim")) {
+    const size_t d = static_cast<size_t>(std::stoul(name.substr(8)));
+    if (d < c.dim_busy.size()) return c.dim_busy[d];
+  }
+  throw std::invalid_argument("CM-1 counters: no counter '" + name + "' (" + std::to_string(c.dim_busy.size()) +
+                              " dimensions)");
+}
+
+// One chip's counters as words in cnt_sel order, by name: the mapping between the RTL's counter
+// words (board window, harness output, self-test ROMs) and Cm1ChipCounters.
+inline std::vector<uint64_t> cm1_counter_words(const Cm1Params& p, const Cm1ChipCounters& c) {
+  std::vector<uint64_t> v;
+  for (const std::string& name : cm1_counter_names(p)) v.push_back(cm1_counter(c, name));
   return v;
 }
 template <class Word>
 Cm1ChipCounters cm1_counters_from_words(const Cm1Params& p, const Word* w, size_t n) {
-  if (n < cm1_counter_names(p).size())
-    throw std::invalid_argument("CM-1 counters: " + std::to_string(n) + " words for " +
-                                std::to_string(cm1_counter_names(p).size()) + " counters");
+  const std::vector<std::string> names = cm1_counter_names(p);
+  if (n < names.size())
+    throw std::invalid_argument("CM-1 counters: " + std::to_string(n) + " words for " + std::to_string(names.size()) +
+                                " counters");
   Cm1ChipCounters c;
-  c.injected = w[0];
-  c.delivered = w[1];
-  c.desperation = w[2];
-  c.petit_cycles = w[3];
-  c.parity_errors = w[4];
-  for (int d = 0; d < p.cube_dims; ++d) c.dim_busy.push_back(w[5 + d]);
+  c.dim_busy.assign(static_cast<size_t>(p.cube_dims), 0);
+  for (size_t i = 0; i < names.size(); ++i) cm1_counter(c, names[i]) = w[i];
   return c;
 }
 

@@ -51,7 +51,7 @@ CubeSelfTestExpect cm1_cube_selftest_expect(const Cm1Params& p, const Traffic& t
     ++e.receptions[n];
     e.rx_xor[n] ^= ((x.data << p.vp_bits) | x.vp) & word_mask(p);
   }
-  for (size_t n = 0; n < nc; ++n) e.counters.push_back(cm1_counter_words(r.chips[n]));
+  for (size_t n = 0; n < nc; ++n) e.counters.push_back(cm1_counter_words(p, r.chips[n]));
   return e;
 }
 
