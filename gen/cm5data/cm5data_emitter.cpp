@@ -45,15 +45,48 @@ std::string hexs(uint32_t v) {
 
 std::string router_name(int parents) { return "cm5data_router_p" + S(parents); }
 
-std::string emit_router(const Cm5DataParams& p, int P) {
+// The router module, written section by section: the chip's dimensions, shared by every section
+// (the names are the module's localparams), and the writer they all append to.
+struct RouterEmitter {
+  const Cm5DataParams& p;
+  const int P;  // parent ports
   const Cm5DataWidths w = cm5_widths(p, P);
   const int W = p.link_bits, NI = 4 + P, D = p.buffer_flits(), FPW = p.flits_per_word();
-  const auto counters = cm5_counter_names(P);
+  const std::vector<std::string> counters = cm5_counter_names(P);
   const int K = cm5_mapout_entries(p), NB = std::max(2, 2 * (p.height - 1)), H = p.height;
   const int SWL = clog2(static_cast<uint64_t>(2 * NI)), EW = clog2(static_cast<uint64_t>(NI) + 1);
   // Slots mode: NS slots of SS (a power of two, at least a longest message) flits per input.
   const int NS = p.slots, SIW = clog2(static_cast<uint64_t>(p.slot_flits())), SB = std::max(1, clog2(static_cast<uint64_t>(NS)));
-  VerilogWriter v;
+  VerilogWriter v{};
+
+  std::string emit();
+  void emit_ports();
+  void emit_localparams();
+  void emit_shared_logic();
+  void emit_input_arrival();
+  void emit_regs();
+  void emit_route(const std::string& hd, const std::string& extra, bool fifo);
+  void emit_input_slots();
+  void emit_input_send();
+  void emit_outputs();
+  void emit_link_registers_and_counters();
+};
+
+// The whole module, in the order of its sections.
+std::string RouterEmitter::emit() {
+  emit_ports();
+  emit_localparams();
+  emit_shared_logic();
+  emit_input_arrival();
+  if (NS != 0) emit_input_slots();
+  emit_input_send();
+  emit_outputs();
+  emit_link_registers_and_counters();
+  return v.text();
+}
+
+// The header and the port list (straps, map-out, fault injection, links, counter port).
+void RouterEmitter::emit_ports() {
   v.header("CM-5 data network router chip: 4 child ports, " + S(P) +
                " parent ports, input buffers, crossbar (no parent-to-parent paths), round-robin "
                "output arbitration, LFSR up-routing.",
@@ -89,6 +122,10 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("input  wire clear,             // zeroes the message counters");
   v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
   v.line("output wire [31:0] cnt_value");
+}
+
+// The localparams and the Verilog functions (crc32w, ones).
+void RouterEmitter::emit_localparams() {
   v.end_ports();
   v.line("localparam integer W = " + S(W) + ";       // flit bits");
   v.line("localparam integer NI = " + S(NI) + ";      // ports (4 children, then " + S(P) + " parents)");
@@ -126,6 +163,10 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("  end");
   v.line("endfunction");
   v.line();
+}
+
+// The LFSR, the output state and the per-input wires, pick_parent and rr_grant.
+void RouterEmitter::emit_shared_logic() {
   v.comment("LFSR: 16-bit Fibonacci, x^16 + x^14 + x^13 + x^11 + 1, one step every cycle.");
   v.comment("Child input k draws its up-route choice from bits [4k +: 4].");
   v.line("reg [15:0] lfsr;");
@@ -205,6 +246,10 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("  end");
   v.line("endfunction");
   v.line();
+}
+
+// Per input (opens g_in): fault injection, the FIFO, the arrival parse and, FIFO mode, the head's route.
+void RouterEmitter::emit_input_arrival() {
   v.line("genvar g;");
   v.line("generate");
   v.open("for (g = 0; g < NI; g = g + 1) begin : g_in");
@@ -222,65 +267,6 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("  if (rst) wr_idx <= {RW{1'b0}};");
   v.line("  else if (in_valid[g]) wr_idx <= idx_now + 1'b1;");
   v.line("end");
-  // The routing of one head (FIFO: the buffer's head word; slots: each slot's): the output it asks
-  // for (want), whether it climbs or falls, and route_ok (a climbing head needs an unobstructed
-  // parent that is not mapped out for its destination).
-  auto emit_regs = [&]() {
-    v.line("reg busy;");
-    v.line("reg going_up;");
-    v.line("reg fall_q;       // falling: the mark is set in flit 0 on the way out");
-    v.line("reg [PW-1:0] dst_q;");
-    v.line("reg [RW-1:0] crc_from;  // the first flit of the CRC word");
-    v.line(W == 32 ? "reg acc;              // (one flit is the word)" : "reg [31-W:0] acc;     // the flits of the word leaving so far (LSB first, the newest on top)");
-    v.line("reg [31:0] crc;       // the CRC of the words that left");
-    v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
-    v.line("reg [RW-1:0] left;    // flits still to send");
-    v.line("reg [RW-1:0] sent;    // flits sent");
-  };
-  // fifo: the FIFO input's one head (the registers and `ready` declared in its order, `asking`
-  // at the end); else a slot's (`route_ok` at the end).
-  auto emit_route = [&](const std::string& hd, const std::string& extra, bool fifo) {
-    v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
-    v.line("wire [1:0] digit = " + hd + "[digit_at +: 2];");
-    v.line("wire unused_tag = ^" + hd + "[11:8];  // the tag: not used for routing");
-    v.line("wire falling = " + hd + "[3] || afd_mode;");
-    v.line("wire [1:0] fall_port = G2 + afd_rot;");
-    if (!extra.empty()) v.line(extra);
-    v.line("wire [3:0] up_count = " + hd + "[7:4];");
-    if (fifo) {
-      emit_regs();
-      v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
-    }
-    const std::string fp = w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port";
-    const std::string dg = w.port > 2 ? "{{(PW-2){1'b0}}, digit}" : "digit";
-    if (P > 0) {
-      v.line("wire want_up = !falling && (g < 4) && up_count != 4'd0;");
-      v.line("wire [3:0] r = lfsr[(g % 4) * 4 +: 4];");
-      v.comment("Map-out: the destination's node at this level against the table.");
-      v.line("wire [" + S(2 * H - 1) + ":0] dst_digits = " + hd + "[12 +: " + S(2 * H) + "];");
-      v.line("wire [" + S(2 * H - 1) + ":0] dst_shift = dst_digits >> {level, 1'b0};");
-      v.line("wire [" + S(NB - 1) + ":0] dst_node = dst_shift[" + S(NB - 1) + ":0];");
-      if (2 * H > NB) v.line("wire unused_dst = ^dst_shift[" + S(2 * H - 1) + ":" + S(NB) + "];");
-      v.line("reg [" + S(P - 1) + ":0] mo_out;");
-      v.line("integer e;");
-      v.line("always @(*) begin");
-      v.line("  mo_out = mo_up;");
-      v.line("  for (e = 0; e < " + S(K) + "; e = e + 1)");
-      v.line("    if (mo_node[e*" + S(NB) + " +: " + S(NB) + "] == dst_node) mo_out = mo_out | mo_mask[e*" + S(P) + " +: " + S(P) + "];");
-      v.line("end");
-      v.line("wire [" + S(P - 1) + ":0] par_ok = par_free & ~mo_out;");
-      v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_ok, r)};");
-      v.line("wire [PW-1:0] route = want_up ? up_port : " + dg + ";");
-      v.line("wire [PW-1:0] want = falling ? " + fp + " : route;");
-      v.line(fifo ? "wire asking = ready && (!want_up || par_ok != 0);" : "wire route_ok = !want_up || par_ok != 0;");
-    } else {
-      v.comment("A top-level chip has no parents: every message turns down here.");
-      v.line("wire unused_lfsr = ^{lfsr, up_count};");
-      v.line("wire want_up = 1'b0;");
-      v.line("wire [PW-1:0] want = falling ? " + fp + " : " + dg + ";");
-      v.line(fifo ? "wire asking = ready;" : "wire route_ok = 1'b1;");
-    }
-  };
   if (NS == 0) {
     v.instance("cm5data_fifo", "buffer", {{"W", "W"}, {"D", "D"}, {"CNTW", "CNTW"}},
                {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "din"},
@@ -298,123 +284,192 @@ std::string emit_router(const Cm5DataParams& p, int P) {
     v.comment("The head word: the first FPW flits of the buffer.");
     v.line("wire [31:0] head = buf_flat[31:0];");
     emit_route("head", D * W > 32 ? "wire unused_rest = ^buf_flat[D*W-1:32];  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "", true);
-  } else {
-    emit_regs();
-    v.line("wire granted;");
-    v.line("wire [PW-1:0] granted_port;");
-    v.comment("Slots: NS messages, each in its own 2^SIW-flit region of one memory (synchronous read, so");
-    v.comment("it can be block RAM). Per slot: in use, flits written, granted, and its head word.");
-    v.line("reg [NS-1:0] s_used;");
-    v.line("reg [NS-1:0] s_started;");
-    v.line("reg [NS*RW-1:0] s_wr;");
-    v.line("wire [NS*32-1:0] s_head;  // g_slot[sg].sh_q, one register per slot");
-    v.line("reg [SB-1:0] as_q;     // the slot being sent (while busy)");
-    v.line("reg [SB-1:0] sptr;     // round-robin among the slots");
-    v.line("reg [SB-1:0] ws_q;     // the slot being written");
-    v.line("reg [SB-1:0] sel;      // the slot this input asks for (below)");
-    v.line("reg any;");
-    v.line("wire [RW-1:0] as_wr = s_wr[as_q*RW +: RW];");
-    v.line("wire freeing = busy && sent < as_wr && left == {{(RW-1){1'b0}}, 1'b1};  // the active slot's last flit leaves");
-    v.comment("A head takes the first slot free at the end of this cycle (credits guarantee one).");
-    v.line("reg [SB-1:0] free_slot;");
-    v.line("reg free_found;");
-    v.line("integer fs;");
-    v.line("always @(*) begin");
-    v.line("  free_slot = {SB{1'b0}};");
-    v.line("  free_found = 1'b0;");
-    v.line("  for (fs = 0; fs < NS; fs = fs + 1)");
-    v.line("    if (!free_found && (!s_used[fs] || (freeing && as_q == fs[SB-1:0]))) begin");
-    v.line("      free_slot = fs[SB-1:0];");
-    v.line("      free_found = 1'b1;");
-    v.line("    end");
-    v.line("end");
-    v.line("wire [SB-1:0] ws = head_in[g] ? free_slot : ws_q;");
-    v.line("reg [W-1:0] mem [0:(1 << AW) - 1];  // slot k at {k, flit index}");
-    v.line("wire [AW-1:0] wa = {ws, idx_now[SIW-1:0]};");
-    v.line("wire [SB-1:0] as_next = granted && !busy ? sel : as_q;");
-    v.line("wire [RW-1:0] sent_next = granted && !busy ? {RW{1'b0}} : send[g] ? sent + 1'b1 : sent;");
-    v.line("wire [AW-1:0] ra = {as_next, sent_next[SIW-1:0]};");
-    v.line("reg [W-1:0] rd_q, wd_q;");
-    v.line("reg byp_q;  // the flit read was written in the same cycle: take it from the write side");
-    v.line("always @(posedge clk) begin");
-    v.line("  if (in_valid[g]) mem[wa] <= din;");
-    v.line("  rd_q <= mem[ra];");
-    v.line("  byp_q <= in_valid[g] && wa == ra;");
-    v.line("  wd_q <= din;");
-    v.line("end");
-    v.line("wire [W-1:0] raw = byp_q ? wd_q : rd_q;");
-    v.line("wire unused_idx = ^idx_now[RW-1:SIW] ^ ^sent_next[RW-1:SIW];");
-    v.line("wire [NS-1:0] s_ask;");
-    v.line("wire [NS-1:0] s_up;");
-    v.line("wire [NS-1:0] s_fall;");
-    v.line("wire [NS*PW-1:0] s_want;");
-    v.line("genvar sg;");
-    v.open("for (sg = 0; sg < NS; sg = sg + 1) begin : g_slot");
-    v.comment("The head word in a register of the slot's own: written at a flit index known only at run");
-    v.comment("time, a slice of one shared vector would be driven by every slot's block (yosys).");
-    v.line("reg [31:0] sh_q;");
-    v.line("assign s_head[sg*32 +: 32] = sh_q;");
-    v.line("wire [31:0] sh = sh_q;");
-    emit_route("sh", "", false);
-    v.line("wire ready = s_used[sg] && !s_started[sg] && s_wr[sg*RW +: RW] >= FPW[RW-1:0];");
-    v.comment("A message for a child asks only when that output is free with a credit (a slot there).");
-    v.line("assign s_ask[sg] = ready && route_ok && (want_up || (!obusy[want] && credit_ok[want]));");
-    v.line("assign s_up[sg] = want_up;");
-    v.line("assign s_fall[sg] = falling;");
-    v.line("assign s_want[sg*PW +: PW] = want;");
-    v.line("always @(posedge clk) begin");
-    v.line("  if (rst) begin");
-    v.line("    s_used[sg] <= 1'b0;");
-    v.line("    s_started[sg] <= 1'b0;");
-    v.line("    s_wr[sg*RW +: RW] <= {RW{1'b0}};");
-    v.line("    sh_q <= 32'd0;");
-    v.line("  end else begin");
-    v.line("    if (freeing && as_q == sg) begin");
-    v.line("      s_used[sg] <= 1'b0;");
-    v.line("      s_started[sg] <= 1'b0;");
-    v.line("      s_wr[sg*RW +: RW] <= {RW{1'b0}};");
-    v.line("    end");
-    v.line("    if (granted && !busy && sel == sg) s_started[sg] <= 1'b1;");
-    v.line("    if (in_valid[g] && ws == sg) begin");
-    v.line("      if (head_in[g]) s_used[sg] <= 1'b1;");
-    v.line("      s_wr[sg*RW +: RW] <= (head_in[g] ? {RW{1'b0}} : s_wr[sg*RW +: RW]) + 1'b1;");
-    v.line("      if (idx_now < FPW_R) sh_q[idx_now*W +: W] <= din;");
-    v.line("    end");
-    v.line("  end");
-    v.line("end");
-    v.close("end");
-    v.comment("The input asks for the first slot, from the pointer, that can go.");
-    v.line("integer sk, sj;");
-    v.line("always @(*) begin");
-    v.line("  sel = {SB{1'b0}};");
-    v.line("  any = 1'b0;");
-    v.line("  for (sk = 0; sk < NS; sk = sk + 1) begin");
-    v.line("    sj = {{(32-SB){1'b0}}, sptr} + sk;");
-    v.line("    if (sj >= NS) sj = sj - NS;");
-    v.line("    if (!any && s_ask[sj]) begin");
-    v.line("      sel = sj[SB-1:0];");
-    v.line("      any = 1'b1;");
-    v.line("    end");
-    v.line("  end");
-    v.line("end");
-    v.line("wire [31:0] head = s_head[sel*32 +: 32];");
-    v.line("wire unused_head = ^head[31:3];  // the length is what the grant needs");
-    v.line("wire want_up = s_up[sel];");
-    v.line("wire falling = s_fall[sel];");
-    v.line("wire [PW-1:0] want = s_want[sel*PW +: PW];");
-    v.line("wire asking = !busy && any;");
-    v.line("always @(posedge clk) begin");
-    v.line("  if (rst) begin");
-    v.line("    as_q <= {SB{1'b0}};");
-    v.line("    sptr <= {SB{1'b0}};");
-    v.line("    ws_q <= {SB{1'b0}};");
-    v.line("  end else begin");
-    v.line("    as_q <= as_next;");
-    v.line("    if (granted && !busy) sptr <= (sel == SLAST) ? {SB{1'b0}} : sel + 1'b1;");
-    v.line("    if (in_valid[g]) ws_q <= ws;");
-    v.line("  end");
-    v.line("end");
   }
+}
+
+// An input's (FIFO) or a slot's message registers.
+void RouterEmitter::emit_regs() {
+  v.line("reg busy;");
+  v.line("reg going_up;");
+  v.line("reg fall_q;       // falling: the mark is set in flit 0 on the way out");
+  v.line("reg [PW-1:0] dst_q;");
+  v.line("reg [RW-1:0] crc_from;  // the first flit of the CRC word");
+  v.line(W == 32 ? "reg acc;              // (one flit is the word)" : "reg [31-W:0] acc;     // the flits of the word leaving so far (LSB first, the newest on top)");
+  v.line("reg [31:0] crc;       // the CRC of the words that left");
+  v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
+  v.line("reg [RW-1:0] left;    // flits still to send");
+  v.line("reg [RW-1:0] sent;    // flits sent");
+}
+
+// The routing of one head (FIFO: the buffer's head word; slots: each slot's): the output it asks
+// for (want), whether it climbs or falls, and route_ok (a climbing head needs an unobstructed
+// parent that is not mapped out for its destination).
+// fifo: the FIFO input's one head (the registers and `ready` declared in its order, `asking`
+// at the end); else a slot's (`route_ok` at the end).
+void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, bool fifo) {
+  v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
+  v.line("wire [1:0] digit = " + hd + "[digit_at +: 2];");
+  v.line("wire unused_tag = ^" + hd + "[11:8];  // the tag: not used for routing");
+  v.line("wire falling = " + hd + "[3] || afd_mode;");
+  v.line("wire [1:0] fall_port = G2 + afd_rot;");
+  if (!extra.empty()) v.line(extra);
+  v.line("wire [3:0] up_count = " + hd + "[7:4];");
+  if (fifo) {
+    emit_regs();
+    v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
+  }
+  const std::string fp = w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port";
+  const std::string dg = w.port > 2 ? "{{(PW-2){1'b0}}, digit}" : "digit";
+  if (P > 0) {
+    v.line("wire want_up = !falling && (g < 4) && up_count != 4'd0;");
+    v.line("wire [3:0] r = lfsr[(g % 4) * 4 +: 4];");
+    v.comment("Map-out: the destination's node at this level against the table.");
+    v.line("wire [" + S(2 * H - 1) + ":0] dst_digits = " + hd + "[12 +: " + S(2 * H) + "];");
+    v.line("wire [" + S(2 * H - 1) + ":0] dst_shift = dst_digits >> {level, 1'b0};");
+    v.line("wire [" + S(NB - 1) + ":0] dst_node = dst_shift[" + S(NB - 1) + ":0];");
+    if (2 * H > NB) v.line("wire unused_dst = ^dst_shift[" + S(2 * H - 1) + ":" + S(NB) + "];");
+    v.line("reg [" + S(P - 1) + ":0] mo_out;");
+    v.line("integer e;");
+    v.line("always @(*) begin");
+    v.line("  mo_out = mo_up;");
+    v.line("  for (e = 0; e < " + S(K) + "; e = e + 1)");
+    v.line("    if (mo_node[e*" + S(NB) + " +: " + S(NB) + "] == dst_node) mo_out = mo_out | mo_mask[e*" + S(P) + " +: " + S(P) + "];");
+    v.line("end");
+    v.line("wire [" + S(P - 1) + ":0] par_ok = par_free & ~mo_out;");
+    v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_ok, r)};");
+    v.line("wire [PW-1:0] route = want_up ? up_port : " + dg + ";");
+    v.line("wire [PW-1:0] want = falling ? " + fp + " : route;");
+    v.line(fifo ? "wire asking = ready && (!want_up || par_ok != 0);" : "wire route_ok = !want_up || par_ok != 0;");
+  } else {
+    v.comment("A top-level chip has no parents: every message turns down here.");
+    v.line("wire unused_lfsr = ^{lfsr, up_count};");
+    v.line("wire want_up = 1'b0;");
+    v.line("wire [PW-1:0] want = falling ? " + fp + " : " + dg + ";");
+    v.line(fifo ? "wire asking = ready;" : "wire route_ok = 1'b1;");
+  }
+}
+
+// Slots mode, per input: the slot memory, each slot's head and route, the slot asked for.
+void RouterEmitter::emit_input_slots() {
+  emit_regs();
+  v.line("wire granted;");
+  v.line("wire [PW-1:0] granted_port;");
+  v.comment("Slots: NS messages, each in its own 2^SIW-flit region of one memory (synchronous read, so");
+  v.comment("it can be block RAM). Per slot: in use, flits written, granted, and its head word.");
+  v.line("reg [NS-1:0] s_used;");
+  v.line("reg [NS-1:0] s_started;");
+  v.line("reg [NS*RW-1:0] s_wr;");
+  v.line("wire [NS*32-1:0] s_head;  // g_slot[sg].sh_q, one register per slot");
+  v.line("reg [SB-1:0] as_q;     // the slot being sent (while busy)");
+  v.line("reg [SB-1:0] sptr;     // round-robin among the slots");
+  v.line("reg [SB-1:0] ws_q;     // the slot being written");
+  v.line("reg [SB-1:0] sel;      // the slot this input asks for (below)");
+  v.line("reg any;");
+  v.line("wire [RW-1:0] as_wr = s_wr[as_q*RW +: RW];");
+  v.line("wire freeing = busy && sent < as_wr && left == {{(RW-1){1'b0}}, 1'b1};  // the active slot's last flit leaves");
+  v.comment("A head takes the first slot free at the end of this cycle (credits guarantee one).");
+  v.line("reg [SB-1:0] free_slot;");
+  v.line("reg free_found;");
+  v.line("integer fs;");
+  v.line("always @(*) begin");
+  v.line("  free_slot = {SB{1'b0}};");
+  v.line("  free_found = 1'b0;");
+  v.line("  for (fs = 0; fs < NS; fs = fs + 1)");
+  v.line("    if (!free_found && (!s_used[fs] || (freeing && as_q == fs[SB-1:0]))) begin");
+  v.line("      free_slot = fs[SB-1:0];");
+  v.line("      free_found = 1'b1;");
+  v.line("    end");
+  v.line("end");
+  v.line("wire [SB-1:0] ws = head_in[g] ? free_slot : ws_q;");
+  v.line("reg [W-1:0] mem [0:(1 << AW) - 1];  // slot k at {k, flit index}");
+  v.line("wire [AW-1:0] wa = {ws, idx_now[SIW-1:0]};");
+  v.line("wire [SB-1:0] as_next = granted && !busy ? sel : as_q;");
+  v.line("wire [RW-1:0] sent_next = granted && !busy ? {RW{1'b0}} : send[g] ? sent + 1'b1 : sent;");
+  v.line("wire [AW-1:0] ra = {as_next, sent_next[SIW-1:0]};");
+  v.line("reg [W-1:0] rd_q, wd_q;");
+  v.line("reg byp_q;  // the flit read was written in the same cycle: take it from the write side");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (in_valid[g]) mem[wa] <= din;");
+  v.line("  rd_q <= mem[ra];");
+  v.line("  byp_q <= in_valid[g] && wa == ra;");
+  v.line("  wd_q <= din;");
+  v.line("end");
+  v.line("wire [W-1:0] raw = byp_q ? wd_q : rd_q;");
+  v.line("wire unused_idx = ^idx_now[RW-1:SIW] ^ ^sent_next[RW-1:SIW];");
+  v.line("wire [NS-1:0] s_ask;");
+  v.line("wire [NS-1:0] s_up;");
+  v.line("wire [NS-1:0] s_fall;");
+  v.line("wire [NS*PW-1:0] s_want;");
+  v.line("genvar sg;");
+  v.open("for (sg = 0; sg < NS; sg = sg + 1) begin : g_slot");
+  v.comment("The head word in a register of the slot's own: written at a flit index known only at run");
+  v.comment("time, a slice of one shared vector would be driven by every slot's block (yosys).");
+  v.line("reg [31:0] sh_q;");
+  v.line("assign s_head[sg*32 +: 32] = sh_q;");
+  v.line("wire [31:0] sh = sh_q;");
+  emit_route("sh", "", false);
+  v.line("wire ready = s_used[sg] && !s_started[sg] && s_wr[sg*RW +: RW] >= FPW[RW-1:0];");
+  v.comment("A message for a child asks only when that output is free with a credit (a slot there).");
+  v.line("assign s_ask[sg] = ready && route_ok && (want_up || (!obusy[want] && credit_ok[want]));");
+  v.line("assign s_up[sg] = want_up;");
+  v.line("assign s_fall[sg] = falling;");
+  v.line("assign s_want[sg*PW +: PW] = want;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    s_used[sg] <= 1'b0;");
+  v.line("    s_started[sg] <= 1'b0;");
+  v.line("    s_wr[sg*RW +: RW] <= {RW{1'b0}};");
+  v.line("    sh_q <= 32'd0;");
+  v.line("  end else begin");
+  v.line("    if (freeing && as_q == sg) begin");
+  v.line("      s_used[sg] <= 1'b0;");
+  v.line("      s_started[sg] <= 1'b0;");
+  v.line("      s_wr[sg*RW +: RW] <= {RW{1'b0}};");
+  v.line("    end");
+  v.line("    if (granted && !busy && sel == sg) s_started[sg] <= 1'b1;");
+  v.line("    if (in_valid[g] && ws == sg) begin");
+  v.line("      if (head_in[g]) s_used[sg] <= 1'b1;");
+  v.line("      s_wr[sg*RW +: RW] <= (head_in[g] ? {RW{1'b0}} : s_wr[sg*RW +: RW]) + 1'b1;");
+  v.line("      if (idx_now < FPW_R) sh_q[idx_now*W +: W] <= din;");
+  v.line("    end");
+  v.line("  end");
+  v.line("end");
+  v.close("end");
+  v.comment("The input asks for the first slot, from the pointer, that can go.");
+  v.line("integer sk, sj;");
+  v.line("always @(*) begin");
+  v.line("  sel = {SB{1'b0}};");
+  v.line("  any = 1'b0;");
+  v.line("  for (sk = 0; sk < NS; sk = sk + 1) begin");
+  v.line("    sj = {{(32-SB){1'b0}}, sptr} + sk;");
+  v.line("    if (sj >= NS) sj = sj - NS;");
+  v.line("    if (!any && s_ask[sj]) begin");
+  v.line("      sel = sj[SB-1:0];");
+  v.line("      any = 1'b1;");
+  v.line("    end");
+  v.line("  end");
+  v.line("end");
+  v.line("wire [31:0] head = s_head[sel*32 +: 32];");
+  v.line("wire unused_head = ^head[31:3];  // the length is what the grant needs");
+  v.line("wire want_up = s_up[sel];");
+  v.line("wire falling = s_fall[sel];");
+  v.line("wire [PW-1:0] want = s_want[sel*PW +: PW];");
+  v.line("wire asking = !busy && any;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    as_q <= {SB{1'b0}};");
+  v.line("    sptr <= {SB{1'b0}};");
+  v.line("    ws_q <= {SB{1'b0}};");
+  v.line("  end else begin");
+  v.line("    as_q <= as_next;");
+  v.line("    if (granted && !busy) sptr <= (sel == SLAST) ? {SB{1'b0}} : sel + 1'b1;");
+  v.line("    if (in_valid[g]) ws_q <= ws;");
+  v.line("  end");
+  v.line("end");
+}
+
+// Per input (closes g_in): the request, the grant, the flit leaving and its CRC check.
+void RouterEmitter::emit_input_send() {
   v.line("assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
   if (NS == 0) {
     v.line("wire granted;");
@@ -503,6 +558,10 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("  end");
   v.line("end");
   v.close("end");
+}
+
+// Per output: round-robin grant, the flit mux, credits (closes the generate).
+void RouterEmitter::emit_outputs() {
   v.line();
   v.comment("Per output: round-robin grant among the requesting inputs while free; the flit of the");
   v.comment("input that owns it goes to the link register; credits count the receiver's free flits.");
@@ -565,6 +624,10 @@ std::string emit_router(const Cm5DataParams& p, int P) {
   v.line("assign rr_ptr[g*PW +: PW] = ptr_q;");
   v.close("end");
   v.line("endgenerate");
+}
+
+// The output link registers, the credits returned, the message and CRC counters.
+void RouterEmitter::emit_link_registers_and_counters() {
   v.line();
   v.line("reg [NI-1:0] out_valid_q;");
   v.line("reg [NI*W-1:0] out_data_q;");
@@ -599,8 +662,9 @@ std::string emit_router(const Cm5DataParams& p, int P) {
          S(2 * NI + 2) + ") ? crc_cnt : 32'd0;");
   v.close("endmodule");
   v.line("`default_nettype wire");
-  return v.text();
 }
+
+std::string emit_router(const Cm5DataParams& p, int P) { return RouterEmitter{p, P}.emit(); }
 
 // A chip's instance connections: the clock, its straps as the network wires them (level, LFSR
 // seed, all-fall-down rotation, map-out table, fault injection), afd_mode, then `ports`.

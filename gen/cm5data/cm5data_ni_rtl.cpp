@@ -40,30 +40,66 @@ std::string cm5_head_word_verilog(int height, const std::string& me, const std::
   return e.append(mark).append(", ").append(len).append("}");
 }
 
-std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
+namespace {
+
+// The MAPPED localparam's bits: leaf x at bit x.
+std::string mapped_leaves(const Cm5DataParams& p) {
+  std::string mapped(p.leaves(), '0');
+  for (uint32_t x : p.mapped_out_leaves) mapped[p.leaves() - 1 - x] = '1';
+  return mapped;
+}
+
+// The module cm5data_ni, written section by section: its dimensions, shared by every section, and
+// the writer they all append to.
+struct NiEmitter {
+  const Cm5DataParams& p;
+  const int SW;  // send FIFO words
   const int W = p.link_bits, FPW = p.flits_per_word(), H = p.height, D = p.buffer_flits();
   const uint32_t N = p.leaves();
   const int MAXW = p.max_words;
   const Cm5DataWidths w = cm5_widths(p, 0);
-  const int SW = send_words, RC = p.ni_recv_words;
-  if (SW < 8 || SW > 64 || (SW & (SW - 1)) != 0 || SW < p.message_words(p.max_words))
-    throw ConfigError("cm5data NI: send FIFO of " + std::to_string(SW) +
-                      " words (a power of 2, 8..64, holding the longest message)");
+  const int RC = p.ni_recv_words;
   const int SA = clog2(SW), RA = clog2(RC);
   const int OW = clog2(static_cast<uint64_t>(RC * FPW) + 1);
   const int FPWL = clog2(static_cast<uint64_t>(FPW)), WL = clog2(static_cast<uint64_t>(W));
   const int SB = std::max(1, clog2(static_cast<uint64_t>(FPW) + 1));  // bits of the receive CRC's steps
   const int DB = 2 * H;  // destination bits
-  // A 4-bit signal as `bits` bits (the send FIFO's indices and counts are clog2(SW) wide).
-  auto fit = [](const std::string& sig, int bits) {
-    return bits < 4 ? sig + "[" + S(bits - 1) + ":0]" : bits == 4 ? sig : "{" + S(bits - 4) + "'d0, " + sig + "}";
-  };
   const int XW = std::max(SA, 4);
+  const std::string mapped = mapped_leaves(p);
+  VerilogWriter v{};
+
+  // A 4-bit signal as `bits` bits (the send FIFO's indices and counts are clog2(SW) wide).
+  static std::string fit(const std::string& sig, int bits) {
+    return bits < 4 ? sig + "[" + S(bits - 1) + ":0]" : bits == 4 ? sig : "{" + S(bits - 4) + "'d0, " + sig + "}";
+  }
   // A 3-bit signal as RA bits (RA >= 3: the receive FIFO holds at least 8 words).
-  auto ra3 = [&](const std::string& sig) { return RA > 3 ? "{{" + S(RA - 3) + "{1'b0}}, " + sig + "}" : sig; };
-  std::string mapped(N, '0');
-  for (uint32_t x : p.mapped_out_leaves) mapped[N - 1 - x] = '1';
-  VerilogWriter v;
+  std::string ra3(const std::string& sig) const { return RA > 3 ? "{{" + S(RA - 3) + "{1'b0}}, " + sig + "}" : sig; }
+
+  std::string emit();
+  void emit_ports();
+  void emit_localparams_and_decode();
+  void emit_send();
+  void emit_receive();
+  void emit_flags_and_counters();
+  void emit_read_mux();
+};
+
+// The whole module, in the order of its sections.
+std::string NiEmitter::emit() {
+  if (SW < 8 || SW > 64 || (SW & (SW - 1)) != 0 || SW < p.message_words(p.max_words))
+    throw ConfigError("cm5data NI: send FIFO of " + std::to_string(SW) +
+                      " words (a power of 2, 8..64, holding the longest message)");
+  emit_ports();
+  emit_localparams_and_decode();
+  emit_send();
+  emit_receive();
+  emit_flags_and_counters();
+  emit_read_mux();
+  return v.text();
+}
+
+// The header and the port list (the processor's bus, the events beside it, the leaf link).
+void NiEmitter::emit_ports() {
   std::vector<std::pair<std::string, std::string>> hp = {
       {"height h", S(H)}, {"leaves N", S(N)}, {"link_bits W", S(W)}, {"max_words", S(MAXW)},
       {"buffer_words", S(p.buffer_words)}, {"send FIFO words", S(SW)}, {"receive FIFO words", S(RC)}};
@@ -103,6 +139,10 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("input  wire [" + S(W - 1) + ":0] net_rx_data,");
   v.line("output wire net_rx_credit");
   v.end_ports();
+}
+
+// The localparams, the Verilog functions (crc32w, climb, crc32f) and the register decode.
+void NiEmitter::emit_localparams_and_decode() {
   v.line("localparam integer W = " + S(W) + ";");
   v.line("localparam [3:0] MAXW4 = 4'd" + S(MAXW) + ";");
   v.line("localparam integer SW = " + S(SW) + ";    // send FIFO words");
@@ -145,6 +185,10 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("wire wr_intr = we && addr == A_INTERRUPT;");
   v.line("wire rd_data = re && addr == A_RECV_DATA;");
   v.line();
+}
+
+// Send: the staging buffer, the address check, the send FIFO and the flits leaving with their CRC.
+void NiEmitter::emit_send() {
   v.comment("Send: the staging buffer, then head, data and CRC into the send FIFO in one cycle.");
   v.line("reg [31:0] stg [0:SW-1];  // entries max_words.. are never written nor chosen");
   v.line("reg [3:0] scnt;           // data words written");
@@ -252,6 +296,10 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("  end");
   v.line("end");
   v.line();
+}
+
+// Receive: flits into words into the receive FIFO, credits, the CRC check, reading a message out.
+void NiEmitter::emit_receive() {
   v.comment("Receive: flits into words into the FIFO; a credit goes back in the cycle while every flit");
   v.comment("the network may still send has room (held + credits out <= the FIFO); a message leaves");
   v.comment("when the processor has read its last data word.");
@@ -345,6 +393,10 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("  end");
   v.line("end");
   v.line();
+}
+
+// The flags, the tag mask and the interrupt, the counters.
+void NiEmitter::emit_flags_and_counters() {
   v.comment("Flags, the tag mask and the interrupt, the counters.");
   v.line("wire raise = rmsg_end && mask[rtag];");
   v.line("assign irq = intr;");
@@ -391,7 +443,10 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("  end");
   v.line("end");
   v.line();
-  // The read mux: every readable register of the table has its value here.
+}
+
+// The read mux: every readable register of the table has its value here.
+void NiEmitter::emit_read_mux() {
   const std::map<std::string, std::string> value = {
       {"RECV_HEAD", "rvalid ? {1'b1, okmem[rrel], 5'd0, rhead[3], rhead[11:8], 1'b0, rhead[2:0], 13'd0, ridx} : 32'd0"},
       {"RECV_DATA", "rvalid ? rmem[rdi] : 32'd0"},
@@ -419,8 +474,11 @@ std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) {
   v.line("  endcase");
   v.line("end");
   v.close("endmodule");
-  return v.text();
 }
+
+}  // namespace
+
+std::string emit_cm5data_ni_module(const Cm5DataParams& p, int send_words) { return NiEmitter{p, send_words}.emit(); }
 
 GeneratedDesign emit_cm5data_ni(const Cm5DataConfig& cfg) {
   const Cm5DataParams& p = cfg.cm5;

@@ -20,15 +20,37 @@ std::string vector_param(const std::string& name, int width, const std::vector<u
   return s + "};";
 }
 
-}  // namespace
+// The self-test top, written section by section: the traffic checked and measured (the widths of
+// the ROM index, the counts and the cycles), shared by every section, and the writer they append to.
+struct SelfTestTop {
+  const Cm5DataParams& p;
+  const Cm5SelfTest& t;
+  const board_parts::SelfTestPins& pins;
+  uint32_t N = 0;
+  int W = 0, FPW = 0;
+  std::vector<uint64_t> totals, counts, xors, lasts;  // per leaf: ROM words; expected count, XOR, last arrival
+  uint64_t limit = 0;
+  int LW = 0, AW = 0, CNW = 0, TW = 0, PB = 0, RW = 0, CW = 0;
+  Cm5DataWidths w0;  // the largest chip's counter select
+  uint64_t NK = 0;
+  int KW = 0, EW = 0;
+  VerilogWriter v;
 
-uint64_t cm5_selftest_limit(const Cm5SelfTest& t) { return 2 * t.model_cycles + t.counters.size() + 64; }
+  SelfTestTop(const Cm5DataParams& p_, const Cm5SelfTest& t_, const board_parts::SelfTestPins& pins_);
+  std::string emit();
+  void emit_header_and_roms();
+  void emit_network();
+  void emit_leaf_send();
+  void emit_leaf_receive();
+  void emit_scan_and_verdict();
+};
 
-GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTest& t,
-                                      const board_parts::SelfTestPins& pins) {
-  const Cm5DataParams& p = cfg.cm5;
-  const uint32_t N = p.leaves();
-  const int W = p.link_bits, FPW = 32 / W;
+// Checks the traffic and the pins (ConfigError) and measures the widths.
+SelfTestTop::SelfTestTop(const Cm5DataParams& p_, const Cm5SelfTest& t_, const board_parts::SelfTestPins& pins_)
+    : p(p_), t(t_), pins(pins_) {
+  N = p.leaves();
+  W = p.link_bits;
+  FPW = 32 / W;
   if (t.leaves.size() != N)
     throw ConfigError("cm5data self-test: traffic for " + S(static_cast<int64_t>(t.leaves.size())) +
                       " leaves, the network has " + S(N));
@@ -37,7 +59,6 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
                       " LEDs; the top drives 2 (pass, fail) or 3 (pass, fail, running)");
   size_t max_words = 1;
   uint64_t max_count = 1;
-  std::vector<uint64_t> totals, counts, xors, lasts;
   for (uint32_t g = 0; g < N; ++g) {
     const Cm5SelfTestLeaf& l = t.leaves[g];
     size_t words = 0;
@@ -58,25 +79,37 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
     xors.push_back(l.rx_xor);
     lasts.push_back(l.rx_last);
   }
-  const uint64_t limit = cm5_selftest_limit(t);
-  const int LW = std::max(1, clog2(N));
-  const int AW = std::max(1, clog2(max_words + 1));      // a leaf's ROM word index (to its total)
-  const int CNW = std::max(1, clog2(max_count + 1));     // messages received
-  const int TW = std::max(1, clog2(limit + 1));          // cycles
-  const int PB = std::max(1, clog2(static_cast<uint64_t>(FPW)));  // flit of a word
-  const int RW = std::max(4, clog2(static_cast<uint64_t>(p.message_flits(p.max_words)) + 1));  // flits of a message
-  const int CW = std::max(2, cm5_widths(p, 0).credit);
-  Cm5DataWidths w0 = cm5_widths(p, 0);
+  limit = cm5_selftest_limit(t);
+  LW = std::max(1, clog2(N));
+  AW = std::max(1, clog2(max_words + 1));      // a leaf's ROM word index (to its total)
+  CNW = std::max(1, clog2(max_count + 1));     // messages received
+  TW = std::max(1, clog2(limit + 1));          // cycles
+  PB = std::max(1, clog2(static_cast<uint64_t>(FPW)));  // flit of a word
+  RW = std::max(4, clog2(static_cast<uint64_t>(p.message_flits(p.max_words)) + 1));  // flits of a message
+  CW = std::max(2, cm5_widths(p, 0).credit);
+  w0 = cm5_widths(p, 0);
   for (int l = 1; l <= p.height; ++l) w0.sel = std::max(w0.sel, cm5_widths(p, p.parents_at(l)).sel);
-  const uint64_t NK = std::max<size_t>(1, t.counters.size());
-  const int KW = std::max(1, clog2(NK));  // counter scan index
-  const int EW = w0.chip + w0.sel + 32;   // a scan entry: {chip, select, value}
+  NK = std::max<size_t>(1, t.counters.size());
+  KW = std::max(1, clog2(NK));  // counter scan index
+  EW = w0.chip + w0.sel + 32;   // a scan entry: {chip, select, value}
   for (const Cm5SelfTestCounter& c : t.counters)
     if (c.chip >= p.total_chips() || c.sel < 0 || c.sel >= (1 << w0.sel))
       throw ConfigError("cm5data self-test: counter (chip " + S(c.chip) + ", select " + S(c.sel) +
                         ") is not one of the network's");
+}
 
-  VerilogWriter v;
+// The whole module, in the order of its sections.
+std::string SelfTestTop::emit() {
+  emit_header_and_roms();
+  emit_network();
+  emit_leaf_send();
+  emit_leaf_receive();
+  emit_scan_and_verdict();
+  return v.text();
+}
+
+// The header, the ports, the localparams, the reset and the ROMs (messages, expected counters).
+void SelfTestTop::emit_header_and_roms() {
   v.header("CM-5 data network SELF-TEST top: cm5data_network with its leaves played from a ROM; pass when every "
            "leaf received the reference model's count, XOR and last-arrival cycle.",
            {{"leaves N", S(N)},
@@ -144,6 +177,10 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
   v.line("endfunction");
   v.line("localparam [" + S(PB - 1) + ":0] LAST_FLIT = " + S(PB) + "'d" + S(FPW - 1) + ";  // of a word");
   v.line();
+}
+
+// The run's cycle, the shared wires and the network under test.
+void SelfTestTop::emit_network() {
   v.comment("The run's cycle: 0 in the first cycle after reset, as the model counts.");
   v.line("reg [" + S(TW - 1) + ":0] cyc;");
   v.line("reg done, pass;");
@@ -160,6 +197,10 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
               {"cnt_chip", "exp[" + S(EW - 1) + ":" + S(32 + w0.sel) + "]"}, {"cnt_sel", "exp[" + S(32 + w0.sel - 1) + ":32]"},
               {"cnt_value", "cnt_value"}});
   v.line();
+}
+
+// Per leaf (opens g_leaf): sending its ROM's messages a flit a cycle.
+void SelfTestTop::emit_leaf_send() {
   v.line("genvar g;");
   v.line("generate");
   v.open("for (g = 0; g < N; g = g + 1) begin : g_leaf");
@@ -198,6 +239,10 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
   v.line("    end");
   v.line("  end");
   v.line("end");
+}
+
+// Per leaf (closes g_leaf): receiving every flit, the count, XOR and last arrival against the model's.
+void SelfTestTop::emit_leaf_receive() {
   v.comment("Receive: every flit at once, its credit back the next cycle (slots: at a message's last flit).");
   v.line("reg [" + S(RW - 1) + ":0] rleft;  // flits of this message still to come (0: a head next)");
   v.line("reg [" + S(PB - 1) + ":0] rfp;");
@@ -244,6 +289,10 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
          S(TW) + "];");
   v.close("end");
   v.line("endgenerate");
+}
+
+// The chip counter scan, the verdict and the LEDs (ends the module).
+void SelfTestTop::emit_scan_and_verdict() {
   v.line();
   v.comment("Once every leaf has its count: a few cycles for the counters (they count a cycle late),");
   v.comment("then every chip counter against the model's, one a cycle.");
@@ -281,9 +330,24 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
   v.line();
   board_parts::emit_leds(v, pins.led_active_low, pins.blink_log2);
   v.close("endmodule");
+}
 
+}  // namespace
+
+uint64_t cm5_selftest_limit(const Cm5SelfTest& t) { return 2 * t.model_cycles + t.counters.size() + 64; }
+
+GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTest& t,
+                                      const board_parts::SelfTestPins& pins) {
+  SelfTestTop top(cfg.cm5, t, pins);
+  const std::string text = top.emit();
+  const uint32_t N = top.N;
+  const uint64_t limit = top.limit;
+  const std::vector<uint64_t>& counts = top.counts;
+  const std::vector<uint64_t>& xors = top.xors;
+  const std::vector<uint64_t>& lasts = top.lasts;
   GeneratedDesign d = emit_cm5data(cfg);
-  board_parts::add_top(d, "cm5data_selftest_top", v.text(), "");
+  board_parts::add_top(d, "cm5data_selftest_top", text, "");
+  // selftest.json: what the top expects, for the report of a board run.
   nlohmann::ordered_json j;
   j["mode"] = "network";
   j["pattern"] = t.pattern;

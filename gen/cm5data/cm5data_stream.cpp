@@ -13,12 +13,21 @@ namespace {
 
 std::string S(int64_t x) { return std::to_string(x); }
 
-std::string emit_stream_module(const Cm5DataParams& p) {
+// The widths of the largest chip's counter select (the scan covers every chip with it).
+Cm5DataWidths widest_widths(const Cm5DataParams& p) {
+  Cm5DataWidths wmax = cm5_widths(p, 0);
+  for (int l = 1; l <= p.height; ++l) wmax.sel = std::max(wmax.sel, cm5_widths(p, p.parents_at(l)).sel);
+  return wmax;
+}
+
+// The module cm5data_stream, written section by section: its dimensions, shared by every section,
+// and the writer they all append to.
+struct StreamEmitter {
+  const Cm5DataParams& p;
   const int W = p.link_bits, H = p.height;
   const uint32_t N = p.leaves();
   const Cm5DataWidths w = cm5_widths(p, 0);
-  Cm5DataWidths wmax = w;
-  for (int l = 1; l <= H; ++l) wmax.sel = std::max(wmax.sel, cm5_widths(p, p.parents_at(l)).sel);
+  const Cm5DataWidths wmax = widest_widths(p);
   const int LW = std::max(1, clog2(N));
   const int QW = clog2(2 * static_cast<uint64_t>(N));  // NI index bits (side * N + leaf)
   const int KW = clog2(3 * static_cast<uint64_t>(N));  // output source index bits
@@ -27,8 +36,35 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   const int SW = cm5_stream_send_words(p);
   const std::vector<Cm5StreamChipCounter> chip_cnt = cm5_stream_chip_counters(p);
   const int NCNT = 4 * static_cast<int>(N) + 2 + static_cast<int>(chip_cnt.size());
-  auto A = [](std::string_view r) { return "4'd" + std::to_string(cm5nimap::reg_index(r)); };
-  VerilogWriter v;
+  VerilogWriter v{};
+
+  // An NI register's address as a Verilog literal.
+  static std::string A(std::string_view r) { return "4'd" + std::to_string(cm5nimap::reg_index(r)); }
+
+  std::string emit();
+  void emit_ports();
+  void emit_networks();
+  void emit_output();
+  void emit_pacer();
+  void emit_leaf_bridges();
+  void emit_counters();
+  void emit_chip_scan();
+};
+
+// The whole module, in the order of its sections.
+std::string StreamEmitter::emit() {
+  emit_ports();
+  emit_networks();
+  emit_output();
+  emit_pacer();
+  emit_leaf_bridges();
+  emit_counters();
+  emit_chip_scan();
+  return v.text();
+}
+
+// The header, the stream port and the localparams.
+void StreamEmitter::emit_ports() {
   v.header("CM-5 data network on the stream board: cm5data_network (left) and cm5data_network_r (right), "
            "a cm5data_ni per leaf and side, and the bridge that reaches them from the host "
            "(units as gen/cm5data/cm5data_stream.h describes).",
@@ -43,6 +79,10 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("localparam integer N = " + S(N) + ";");
   v.line("localparam integer W = " + S(W) + ";");
   v.line("localparam [3:0] MAXW = 4'd" + S(p.max_words) + ";  // data words of the longest message");
+}
+
+// The leaf links of both networks, the two networks and a cm5data_ni per leaf and side.
+void StreamEmitter::emit_networks() {
   v.line();
   v.comment("Leaf links of both networks, and the NIs: side s of leaf g at index q = s*N + g.");
   v.line("wire [2*N-1:0] leaf_tx_valid, leaf_tx_credit, leaf_rx_valid, leaf_rx_credit;");
@@ -64,6 +104,10 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   emit_cm5data_ni_bank(v, hooks);
   v.line("endgenerate");
   v.line("wire unused_irq = ^ni_irq;  // the host reads INTERRUPT; the counters count ev_intr");
+}
+
+// The output to the host: the source pick and the unit being read out of an NI.
+void StreamEmitter::emit_output() {
   v.line();
   v.comment("The output to the host: one unit at a time, from source k = 3*g + {0: leaf g's read reply,");
   v.comment("1: a whole message in its left NI's receive FIFO, 2: in its right one's} (messages only while");
@@ -134,6 +178,10 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("    if (rx_last) out_busy <= 1'b0;");
   v.line("  end");
   v.line("end");
+}
+
+// The pacer: a token per NI at PACE's rate, the cycle count.
+void StreamEmitter::emit_pacer() {
   v.line();
   v.comment("The pacer: while PACE.enable, NI q's next message may start only with a token; a token");
   v.comment("comes when the leaf's 16-bit accumulator (+ rate a cycle, from the leaf's phase when PACE");
@@ -170,6 +218,10 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("    if (|ev_recv) last_arr <= tcount + 32'd1;");
   v.line("  end");
   v.line("end");
+}
+
+// The host's bus and the bridge per leaf: units into NI writes, each NI's bus.
+void StreamEmitter::emit_leaf_bridges() {
   v.line();
   v.comment("The host's bus: units for leaf tx_leaf (out of range: taken and dropped). A unit's head");
   v.comment("word: bit 31 = 0: a message {side[25], mark[24], tag[23:20], len[18:16], dst[15:0]}, then its");
@@ -289,6 +341,10 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.close("end");
   v.close("end");
   v.line("endgenerate");
+}
+
+// The per-leaf counters, held, last arrival and busy.
+void StreamEmitter::emit_counters() {
   v.line();
   v.comment("Counters: per leaf messages accepted into its NIs' send FIFOs (In) and taken out of their");
   v.comment("receive FIFOs (Out), both sides; the messages that raised an interrupt; SENDs that were");
@@ -341,6 +397,10 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   v.line("endgenerate");
   v.line("assign counters[128*N +: 32] = held;");
   v.line("assign counters[128*N + 32 +: 32] = last_arr;");
+}
+
+// The scan of the chips' counters into shadow registers on the bus (ends the module).
+void StreamEmitter::emit_chip_scan() {
   v.line();
   v.comment("The chips' counters on the bus: a scan reads every (chip, select) of both networks in turn");
   v.comment("into a shadow register per counter (the chips' own counters are behind a read mux). busy stays 1 until a");
@@ -382,8 +442,9 @@ std::string emit_stream_module(const Cm5DataParams& p) {
   }
   v.close("endmodule");
   v.line("`default_nettype wire");
-  return v.text();
 }
+
+std::string emit_stream_module(const Cm5DataParams& p) { return StreamEmitter{p}.emit(); }
 
 }  // namespace
 

@@ -1,0 +1,130 @@
+// The emitted Verilog of every cm5data example config, pinned by SHA-256 digest
+// (tests/cm5data/golden_digests.txt): the network, the NI design, the stream module, the stream
+// board top and the self-test top. A refactor that changes one byte of the RTL fails here.
+// After an intended change of the RTL, regenerate with CMNET_UPDATE_GOLDEN=1 and commit the file.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gen/cm5data/cm5data_config.h"
+#include "gen/cm5data/cm5data_emitter.h"
+#include "gen/cm5data/cm5data_ni_rtl.h"
+#include "gen/cm5data/cm5data_selftest.h"
+#include "gen/cm5data/cm5data_stream.h"
+#include "gen/core/config.h"
+#include "gen/core/stream_board.h"
+#include "sim/cm5data/cm5data_selftest_model.h"
+#include "tests/core/sha256.h"
+
+namespace cmnet {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kGolden = std::string(CMNET_SOURCE_DIR) + "/tests/cm5data/golden_digests.txt";
+
+// Pins as sim/core/selftest_top_main.cpp expects (no button, active-high LEDs) and as a board
+// with an active-low reset button and LEDs has them: both branches of the top's reset and LEDs.
+board_parts::SelfTestPins sim_pins() {
+  board_parts::SelfTestPins p;
+  p.reset_port = false;
+  p.led_active_low = {false, false, false};
+  p.blink_log2 = 4;
+  return p;
+}
+board_parts::SelfTestPins board_pins() {
+  board_parts::SelfTestPins p;
+  p.led_active_low = {true, true, true};
+  return p;
+}
+
+// "<design>/<file> <sha256>" for every file of every design, sorted.
+std::map<std::string, std::string> current_digests() {
+  std::map<std::string, std::string> out;
+  auto add = [&](const std::string& design, const GeneratedDesign& d) {
+    for (const auto& [name, text] : d.files) out[design + "/" + name] = testing::sha256_hex(text);
+  };
+  // Every file of one config under `stem` (the stream board only where it can be built).
+  auto add_config = [&](const std::string& stem, const Cm5DataConfig& cfg) {
+    add(stem + "/gen", emit_cm5data(cfg));
+    add(stem + "/ni", emit_cm5data_ni(cfg));
+    if (cfg.cm5.slots == 0) {  // the board's NIs count credits per flit: no stream board with slots
+      add(stem + "/stream", emit_cm5data_stream(cfg));
+    }
+    if (cfg.cm5.slots == 0 && cfg.cm5.leaves() <= 16) {  // 64 leaves: more counters than the board's window
+      HostBoardOptions uart;
+      uart.clock_hz = 12000000;
+      add(stem + "/board-uart", emit_stream_board(cm5data_stream_spec(cfg), uart));
+      HostBoardOptions fifo;
+      fifo.phy = HostLinkPhy::Fifo;
+      fifo.reset_button = false;
+      add(stem + "/board-fifo", emit_stream_board(cm5data_stream_spec(cfg), fifo));
+    }
+    if (cfg.cm5.leaves() <= 16) {  // the self-test top's ROMs: small networks keep the test cheap
+      add(stem + "/selftest-sim", emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, "random", 5, 2), sim_pins()));
+      add(stem + "/selftest-board",
+          emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, "permutation", 1, 1), board_pins()));
+    }
+  };
+  std::vector<fs::path> examples;
+  for (const auto& e : fs::directory_iterator(std::string(CMNET_SOURCE_DIR) + "/gen/examples"))
+    if (e.path().extension() == ".json" && e.path().filename().string().rfind("cm5data_", 0) == 0)
+      examples.push_back(e.path());
+  std::sort(examples.begin(), examples.end());
+  for (const auto& path : examples) {
+    const Cm5DataConfig cfg = cm5data_config(load_config_file(path.string()));
+    if (cfg.cm5.height > kCm5MaxEmitHeight) continue;  // the paper's machine runs on the model only
+    const std::string stem = path.stem().string();
+    add_config(stem, cfg);
+  }
+  // What no example has: message slots, one-flit words, leaves mapped out of the address space.
+  const Cm5DataConfig base = cm5data_config(load_config_file(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5data_16.json"));
+  Cm5DataConfig slots = base;
+  slots.cm5.slots = 2;
+  validate(slots.cm5, "slots");
+  add_config("variant_slots", slots);
+  Cm5DataConfig wide = base;
+  wide.cm5.link_bits = 32;
+  validate(wide.cm5, "w32");
+  add_config("variant_w32", wide);
+  Cm5DataConfig mapped = base;
+  mapped.cm5.link_bits = 16;
+  mapped.cm5.mapped_out_leaves = {5};
+  validate(mapped.cm5, "mapped");
+  add_config("variant_mapped", mapped);
+  return out;
+}
+
+TEST(Cm5DataGolden, EmittedVerilogIsByteIdenticalToTheCheckedInDigests) {
+  const auto now = current_digests();
+  if (const char* u = std::getenv("CMNET_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream out(kGolden);
+    for (const auto& [k, v] : now) out << k << ' ' << v << '\n';
+    GTEST_SKIP() << "wrote " << kGolden;
+  }
+  std::ifstream in(kGolden);
+  ASSERT_TRUE(in) << kGolden << " is missing";
+  std::map<std::string, std::string> want;
+  std::string k, v;
+  while (in >> k >> v) want[k] = v;
+  ASSERT_FALSE(want.empty());
+  for (const auto& [name, digest] : want) {
+    const auto it = now.find(name);
+    if (it == now.end()) {
+      ADD_FAILURE() << name << ": no longer emitted";
+      continue;
+    }
+    EXPECT_EQ(it->second, digest) << name << ": emitted bytes changed";
+  }
+  for (const auto& [name, digest] : now)
+    EXPECT_TRUE(want.count(name)) << name << ": emitted but not pinned (" << digest << ")";
+}
+
+}  // namespace
+}  // namespace cmnet
