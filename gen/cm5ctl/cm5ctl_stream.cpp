@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "gen/cm5ctl/cm5ctl_emitter.h"
+#include "gen/core/verilog_writer.h"
 
 namespace cmnet {
 namespace {
@@ -14,752 +15,810 @@ std::string S(int64_t x) { return std::to_string(x); }
 // the status register. Declares what the rest of the module takes from the staging register's
 // injection in the other mode: inj_valid, accepted, gets, opf, ihdr (and placed, queued,
 // space_all, p_* for the tree's inputs, st_* for the status).
-void emit_send_fifos(std::string& v, const Cm5ctlParams& p, const std::function<std::string(int)>& members_of,
+void emit_send_fifos(VerilogWriter& v, const Cm5ctlParams& p, const std::function<std::string(int)>& members_of,
                      const std::function<std::string(const std::string&)>& fn_of) {
   const int N = p.leaves, SD = p.send_fifo_depth;
   const int LW = std::max(1, clog2(static_cast<uint64_t>(N)));
-  auto L = [&](const std::string& s) { v.append(s).append("\n"); };
-  L("  // The send side (paper, section 2: an outgoing FIFO per function), per leaf in use: SD units");
-  L("  // for broadcasts, SD for interrupts, SD each for combining and synchronization operations, the");
-  L("  // last two in one memory of 2 x SD in the order the host pushed them (the tree takes a leaf's");
-  L("  // multiple-source packets, reductions, scans, sync OR, router-done, in one order, the same at");
-  L("  // every leaf); broadcasts and interrupts are independent of them and of each other. A unit");
-  L("  // goes from the staging register into its FIFO at once when that FIFO has room, whatever the");
-  L("  // others hold (else it waits: the host keeps to the space the status reports).");
-  L("  localparam integer SD = " + S(SD) + ";  // send FIFO depth per function");
-  L("  localparam integer SCW = " + S(clog2(static_cast<uint64_t>(SD) + 1)) + ";");
-  L("  localparam integer MCW = " + S(clog2(2 * static_cast<uint64_t>(SD) + 1)) + ";");
-  L("  localparam integer E = W + 9;  // an entry: {data, word 0}");
+  v.line("// The send side (paper, section 2: an outgoing FIFO per function), per leaf in use: SD units");
+  v.line("// for broadcasts, SD for interrupts, SD each for combining and synchronization operations, the");
+  v.line("// last two in one memory of 2 x SD in the order the host pushed them (the tree takes a leaf's");
+  v.line("// multiple-source packets, reductions, scans, sync OR, router-done, in one order, the same at");
+  v.line("// every leaf); broadcasts and interrupts are independent of them and of each other. A unit");
+  v.line("// goes from the staging register into its FIFO at once when that FIFO has room, whatever the");
+  v.line("// others hold (else it waits: the host keeps to the space the status reports).");
+  v.line("localparam integer SD = " + S(SD) + ";  // send FIFO depth per function");
+  v.line("localparam integer SCW = " + S(clog2(static_cast<uint64_t>(SD) + 1)) + ";");
+  v.line("localparam integer MCW = " + S(clog2(2 * static_cast<uint64_t>(SD) + 1)) + ";");
+  v.line("localparam integer E = W + 9;  // an entry: {data, word 0}");
   std::string mb;
   for (int j = N - 1; j >= 0; --j) mb += members_of(j);
-  L("  localparam [N*N-1:0] MEMBERS = " + S(N * N) + "'b" + mb + ";  // leaf j's partition: bits N*j +: N");
-  L("  wire [E-1:0] uentry = {data, hdr};");
-  L("  wire [1:0] uf = " + fn_of("hdr") + ";");
-  L("  wire [N-1:0] placed_v, elig, queued_v, inj_valid;");
-  L("  wire placed = |placed_v;");
-  L("  wire queued = |queued_v;");
-  L("  // What each leaf presents to its tree leaf: the head of the FIFO it is at.");
-  L("  wire [N-1:0] p_bcast, p_abstain, p_segmented, p_seg;");
-  L("  wire [2*N-1:0] p_kind, pf_v;");
-  L("  wire [3*N-1:0] p_comb;");
-  L("  wire [W*N-1:0] p_data;");
-  L("  wire [9*N-1:0] p_hdr;");
-  L("  wire [N*N-1:0] gets_v;");
-  L("  wire [32*N-1:0] space_all;  // per leaf the status's word 2: free units per function, 8 bits each");
-  L("  wire [3*N-1:0] sf_ovf;      // never: a unit is placed only where there is room");
-  L("  reg st_full, st_here;");
-  L("  reg [15:0] st_leaf, st_arg;");
-  L("  wire st_load = full && ukind == 4'd5 && !st_full;");
-  L("  generate");
-  L("    for (g = 0; g < N; g = g + 1) begin : g_send");
-  L("      if (IN_USE[g]) begin : g_on");
-  L("        localparam [N-1:0] ME_V = {{(N-1){1'b0}}, 1'b1} << g;");
-  L("        localparam [N-1:0] MB = MEMBERS[N*g +: N];");
-  L("        reg [1:0] cp;  // the FIFO presented: 0 broadcast, 1 interrupt, 2 combine and sync");
-  L("        reg [SCW-1:0] nc, ns;  // combining and synchronization units in the shared memory");
-  L("        wire [SCW-1:0] nb, ni;");
-  L("        wire [MCW-1:0] nm;");
-  L("        wire [E-1:0] hb, hi, hm;");
-  L("        wire mine = full && is_op && me[g];");
-  L("        wire put_b = mine && hdr[0] && hdr[3:2] != 2'd2 && nb != SD[SCW-1:0];");
-  L("        wire put_i = mine && hdr[0] && hdr[3:2] == 2'd2 && ni != SD[SCW-1:0];");
-  L("        wire put_m = mine && !hdr[0] && (uf == 2'd3 ? ns : nc) != SD[SCW-1:0];");
-  L("        wire go = inj_valid[g];");
-  L("        cm5ctl_fifo #(.WIDTH(E), .DEPTH(SD), .CW(SCW)) fb (.clk(clk), .rst(rst), .clr(1'b0), .push(put_b),");
-  L("          .din(uentry), .pop(go && cp == 2'd0), .head(hb), .count(nb), .overflow(sf_ovf[3*g]));");
-  L("        cm5ctl_fifo #(.WIDTH(E), .DEPTH(SD), .CW(SCW)) fi (.clk(clk), .rst(rst), .clr(1'b0), .push(put_i),");
-  L("          .din(uentry), .pop(go && cp == 2'd1), .head(hi), .count(ni), .overflow(sf_ovf[3*g+1]));");
-  L("        cm5ctl_fifo #(.WIDTH(E), .DEPTH(2*SD), .CW(MCW)) fm (.clk(clk), .rst(rst), .clr(1'b0), .push(put_m),");
-  L("          .din(uentry), .pop(go && cp == 2'd2), .head(hm), .count(nm), .overflow(sf_ovf[3*g+2]));");
-  L("        wire [3:0] ne = {1'b0, nm != {MCW{1'b0}}, ni != {SCW{1'b0}}, nb != {SCW{1'b0}}};");
-  L("        wire [E-1:0] ph = cp == 2'd0 ? hb : cp == 2'd1 ? hi : hm;");
-  L("        wire [1:0] pf = " + fn_of("ph") + ";");
-  L("        wire [N-1:0] gets_g = cp == 2'd2 ? ME_V : MB;");
-  L("        // Room for the presented head's result at every leaf that will get it.");
-  L("        reg [N-1:0] ok;");
-  L("        integer k;");
-  L("        always @* for (k = 0; k < N; k = k + 1) ok[k] = owes_room[4*k + {30'd0, pf}];");
-  L("        assign elig[g] = run && ne[cp] && inj_ready[g] && &(ok | ~gets_g);");
-  L("        assign placed_v[g] = put_b || put_i || put_m;");
-  L("        assign queued_v[g] = |ne;");
-  L("        assign p_bcast[g] = cp != 2'd2;");
-  L("        assign p_abstain[g] = ph[1];");
-  L("        assign p_kind[2*g +: 2] = ph[3:2];");
-  L("        assign p_comb[3*g +: 3] = ph[6:4];");
-  L("        assign p_segmented[g] = ph[7];");
-  L("        assign p_seg[g] = ph[8];");
-  L("        assign p_data[W*g +: W] = ph[9 +: W];");
-  L("        assign p_hdr[9*g +: 9] = ph[8:0];");
-  L("        assign pf_v[2*g +: 2] = pf;");
-  L("        assign gets_v[N*g +: N] = gets_g;");
-  L("        assign space_all[32*g +: 32] = {{(8-SCW){1'b0}}, SD[SCW-1:0] - ns, {(8-SCW){1'b0}}, SD[SCW-1:0] - ni,");
-  L("                                        {(8-SCW){1'b0}}, SD[SCW-1:0] - nc, {(8-SCW){1'b0}}, SD[SCW-1:0] - nb};");
-  L("        // The next FIFO to present: the next non-empty one after this, unless this one waits only");
-  L("        // for another leaf's injection (a FIFO that cannot inject does not hold the others).");
-  L("        wire [1:0] n1 = cp == 2'd2 ? 2'd0 : cp + 2'd1;");
-  L("        wire [1:0] n2 = n1 == 2'd2 ? 2'd0 : n1 + 2'd1;");
-  L("        wire m_sync = hm[3:2] == 2'd3 || hm[6:4] == 3'd7;  // the shared memory's head: sync or combine");
-  L("        always @(posedge clk)");
-  L("          if (rst) begin");
-  L("            cp <= 2'd0;");
-  L("            nc <= {SCW{1'b0}};");
-  L("            ns <= {SCW{1'b0}};");
-  L("          end else begin");
-  L("            if (!elig[g] || go) cp <= ne[n1] ? n1 : ne[n2] ? n2 : cp;");
-  L("            nc <= nc + {{(SCW-1){1'b0}}, put_m && uf != 2'd3} - {{(SCW-1){1'b0}}, go && cp == 2'd2 && !m_sync};");
-  L("            ns <= ns + {{(SCW-1){1'b0}}, put_m && uf == 2'd3} - {{(SCW-1){1'b0}}, go && cp == 2'd2 && m_sync};");
-  L("          end");
-  L("      end else begin : g_off  // a leaf not in use: its units are dropped, it never injects");
-  L("        wire unused_ready = inj_ready[g];");
-  L("        assign elig[g] = 1'b0;");
-  L("        assign placed_v[g] = 1'b0;");
-  L("        assign queued_v[g] = 1'b0;");
-  L("        // The staging register's unit, as the other mode gives every leaf: with constants here");
-  L("        // the lint of Verilator 5.006 fails inside (V3Gate) on the tree leaf.");
-  L("        assign {p_bcast[g], p_abstain[g], p_segmented[g], p_seg[g]} = {hdr[0], hdr[1], hdr[7], hdr[8]};");
-  L("        assign p_kind[2*g +: 2] = hdr[3:2];");
-  L("        assign p_comb[3*g +: 3] = hdr[6:4];");
-  L("        assign p_data[W*g +: W] = data;");
-  L("        assign p_hdr[9*g +: 9] = hdr;");
-  L("        assign pf_v[2*g +: 2] = 2'd0;");
-  L("        assign gets_v[N*g +: N] = {N{1'b0}};");
-  L("        assign space_all[32*g +: 32] = 32'd0;");
-  L("        assign sf_ovf[3*g +: 3] = 3'd0;");
-  L("      end");
-  L("    end");
-  L("  endgenerate");
-  L("  // One injection a cycle: the first eligible leaf round robin from `ip` (the tree leaves take");
-  L("  // one packet per up frame each, so one a cycle keeps up with up to an up frame's leaves).");
-  L("  reg [" + S(LW - 1) + ":0] ip, ipick, iidx;");
-  L("  reg ifound;");
-  L("  integer q2;");
-  L("  always @* begin");
-  L("    ifound = 1'b0;");
-  L("    ipick = ip;");
-  L("    iidx = ip;");
-  L("    for (q2 = 0; q2 < N; q2 = q2 + 1) begin");
-  L("      iidx = ip + q2[" + S(LW - 1) + ":0];  // wraps: N = 2^" + S(LW));
-  L("      if (!ifound && elig[iidx]) begin");
-  L("        ifound = 1'b1;");
-  L("        ipick = iidx;");
-  L("      end");
-  L("    end");
-  L("  end");
-  L("  assign inj_valid = ifound ? ({{(N-1){1'b0}}, 1'b1} << ipick) : {N{1'b0}};");
-  L("  wire accepted = ifound;  // eligible: its tree leaf is ready");
-  L("  wire [N-1:0] gets = gets_v[N*ipick +: N];  // who will get its result");
-  L("  wire [1:0] opf = pf_v[2*ipick +: 2];");
-  L("  wire [8:0] ihdr = p_hdr[9*ipick +: 9];");
-  L("  always @(posedge clk)");
-  L("    if (rst) ip <= " + S(LW) + "'d0;");
-  L("    else if (ifound) ip <= ipick + " + S(LW) + "'d1;");
+  v.line("localparam [N*N-1:0] MEMBERS = " + S(N * N) + "'b" + mb + ";  // leaf j's partition: bits N*j +: N");
+  v.line("wire [E-1:0] uentry = {data, hdr};");
+  v.line("wire [1:0] uf = " + fn_of("hdr") + ";");
+  v.line("wire [N-1:0] placed_v, elig, queued_v, inj_valid;");
+  v.line("wire placed = |placed_v;");
+  v.line("wire queued = |queued_v;");
+  v.line("// What each leaf presents to its tree leaf: the head of the FIFO it is at.");
+  v.line("wire [N-1:0] p_bcast, p_abstain, p_segmented, p_seg;");
+  v.line("wire [2*N-1:0] p_kind, pf_v;");
+  v.line("wire [3*N-1:0] p_comb;");
+  v.line("wire [W*N-1:0] p_data;");
+  v.line("wire [9*N-1:0] p_hdr;");
+  v.line("wire [N*N-1:0] gets_v;");
+  v.line("wire [32*N-1:0] space_all;  // per leaf the status's word 2: free units per function, 8 bits each");
+  v.line("wire [3*N-1:0] sf_ovf;      // never: a unit is placed only where there is room");
+  v.line("reg st_full, st_here;");
+  v.line("reg [15:0] st_leaf, st_arg;");
+  v.line("wire st_load = full && ukind == 4'd5 && !st_full;");
+  v.line("generate");
+  v.line("  for (g = 0; g < N; g = g + 1) begin : g_send");
+  v.line("    if (IN_USE[g]) begin : g_on");
+  v.line("      localparam [N-1:0] ME_V = {{(N-1){1'b0}}, 1'b1} << g;");
+  v.line("      localparam [N-1:0] MB = MEMBERS[N*g +: N];");
+  v.line("      reg [1:0] cp;  // the FIFO presented: 0 broadcast, 1 interrupt, 2 combine and sync");
+  v.line("      reg [SCW-1:0] nc, ns;  // combining and synchronization units in the shared memory");
+  v.line("      wire [SCW-1:0] nb, ni;");
+  v.line("      wire [MCW-1:0] nm;");
+  v.line("      wire [E-1:0] hb, hi, hm;");
+  v.line("      wire mine = full && is_op && me[g];");
+  v.line("      wire put_b = mine && hdr[0] && hdr[3:2] != 2'd2 && nb != SD[SCW-1:0];");
+  v.line("      wire put_i = mine && hdr[0] && hdr[3:2] == 2'd2 && ni != SD[SCW-1:0];");
+  v.line("      wire put_m = mine && !hdr[0] && (uf == 2'd3 ? ns : nc) != SD[SCW-1:0];");
+  v.line("      wire go = inj_valid[g];");
+  v.line("      cm5ctl_fifo #(.WIDTH(E), .DEPTH(SD), .CW(SCW)) fb (.clk(clk), .rst(rst), .clr(1'b0), .push(put_b),");
+  v.line("        .din(uentry), .pop(go && cp == 2'd0), .head(hb), .count(nb), .overflow(sf_ovf[3*g]));");
+  v.line("      cm5ctl_fifo #(.WIDTH(E), .DEPTH(SD), .CW(SCW)) fi (.clk(clk), .rst(rst), .clr(1'b0), .push(put_i),");
+  v.line("        .din(uentry), .pop(go && cp == 2'd1), .head(hi), .count(ni), .overflow(sf_ovf[3*g+1]));");
+  v.line("      cm5ctl_fifo #(.WIDTH(E), .DEPTH(2*SD), .CW(MCW)) fm (.clk(clk), .rst(rst), .clr(1'b0), .push(put_m),");
+  v.line("        .din(uentry), .pop(go && cp == 2'd2), .head(hm), .count(nm), .overflow(sf_ovf[3*g+2]));");
+  v.line("      wire [3:0] ne = {1'b0, nm != {MCW{1'b0}}, ni != {SCW{1'b0}}, nb != {SCW{1'b0}}};");
+  v.line("      wire [E-1:0] ph = cp == 2'd0 ? hb : cp == 2'd1 ? hi : hm;");
+  v.line("      wire [1:0] pf = " + fn_of("ph") + ";");
+  v.line("      wire [N-1:0] gets_g = cp == 2'd2 ? ME_V : MB;");
+  v.line("      // Room for the presented head's result at every leaf that will get it.");
+  v.line("      reg [N-1:0] ok;");
+  v.line("      integer k;");
+  v.line("      always @* for (k = 0; k < N; k = k + 1) ok[k] = owes_room[4*k + {30'd0, pf}];");
+  v.line("      assign elig[g] = run && ne[cp] && inj_ready[g] && &(ok | ~gets_g);");
+  v.line("      assign placed_v[g] = put_b || put_i || put_m;");
+  v.line("      assign queued_v[g] = |ne;");
+  v.line("      assign p_bcast[g] = cp != 2'd2;");
+  v.line("      assign p_abstain[g] = ph[1];");
+  v.line("      assign p_kind[2*g +: 2] = ph[3:2];");
+  v.line("      assign p_comb[3*g +: 3] = ph[6:4];");
+  v.line("      assign p_segmented[g] = ph[7];");
+  v.line("      assign p_seg[g] = ph[8];");
+  v.line("      assign p_data[W*g +: W] = ph[9 +: W];");
+  v.line("      assign p_hdr[9*g +: 9] = ph[8:0];");
+  v.line("      assign pf_v[2*g +: 2] = pf;");
+  v.line("      assign gets_v[N*g +: N] = gets_g;");
+  v.line("      assign space_all[32*g +: 32] = {{(8-SCW){1'b0}}, SD[SCW-1:0] - ns, {(8-SCW){1'b0}}, SD[SCW-1:0] - ni,");
+  v.line("                                      {(8-SCW){1'b0}}, SD[SCW-1:0] - nc, {(8-SCW){1'b0}}, SD[SCW-1:0] - nb};");
+  v.line("      // The next FIFO to present: the next non-empty one after this, unless this one waits only");
+  v.line("      // for another leaf's injection (a FIFO that cannot inject does not hold the others).");
+  v.line("      wire [1:0] n1 = cp == 2'd2 ? 2'd0 : cp + 2'd1;");
+  v.line("      wire [1:0] n2 = n1 == 2'd2 ? 2'd0 : n1 + 2'd1;");
+  v.line("      wire m_sync = hm[3:2] == 2'd3 || hm[6:4] == 3'd7;  // the shared memory's head: sync or combine");
+  v.line("      always @(posedge clk)");
+  v.line("        if (rst) begin");
+  v.line("          cp <= 2'd0;");
+  v.line("          nc <= {SCW{1'b0}};");
+  v.line("          ns <= {SCW{1'b0}};");
+  v.line("        end else begin");
+  v.line("          if (!elig[g] || go) cp <= ne[n1] ? n1 : ne[n2] ? n2 : cp;");
+  v.line("          nc <= nc + {{(SCW-1){1'b0}}, put_m && uf != 2'd3} - {{(SCW-1){1'b0}}, go && cp == 2'd2 && !m_sync};");
+  v.line("          ns <= ns + {{(SCW-1){1'b0}}, put_m && uf == 2'd3} - {{(SCW-1){1'b0}}, go && cp == 2'd2 && m_sync};");
+  v.line("        end");
+  v.line("    end else begin : g_off  // a leaf not in use: its units are dropped, it never injects");
+  v.line("      wire unused_ready = inj_ready[g];");
+  v.line("      assign elig[g] = 1'b0;");
+  v.line("      assign placed_v[g] = 1'b0;");
+  v.line("      assign queued_v[g] = 1'b0;");
+  v.line("      // The staging register's unit, as the other mode gives every leaf: with constants here");
+  v.line("      // the lint of Verilator 5.006 fails inside (V3Gate) on the tree leaf.");
+  v.line("      assign {p_bcast[g], p_abstain[g], p_segmented[g], p_seg[g]} = {hdr[0], hdr[1], hdr[7], hdr[8]};");
+  v.line("      assign p_kind[2*g +: 2] = hdr[3:2];");
+  v.line("      assign p_comb[3*g +: 3] = hdr[6:4];");
+  v.line("      assign p_data[W*g +: W] = data;");
+  v.line("      assign p_hdr[9*g +: 9] = hdr;");
+  v.line("      assign pf_v[2*g +: 2] = 2'd0;");
+  v.line("      assign gets_v[N*g +: N] = {N{1'b0}};");
+  v.line("      assign space_all[32*g +: 32] = 32'd0;");
+  v.line("      assign sf_ovf[3*g +: 3] = 3'd0;");
+  v.line("    end");
+  v.line("  end");
+  v.line("endgenerate");
+  v.line("// One injection a cycle: the first eligible leaf round robin from `ip` (the tree leaves take");
+  v.line("// one packet per up frame each, so one a cycle keeps up with up to an up frame's leaves).");
+  v.line("reg [" + S(LW - 1) + ":0] ip, ipick, iidx;");
+  v.line("reg ifound;");
+  v.line("integer q2;");
+  v.line("always @* begin");
+  v.line("  ifound = 1'b0;");
+  v.line("  ipick = ip;");
+  v.line("  iidx = ip;");
+  v.line("  for (q2 = 0; q2 < N; q2 = q2 + 1) begin");
+  v.line("    iidx = ip + q2[" + S(LW - 1) + ":0];  // wraps: N = 2^" + S(LW));
+  v.line("    if (!ifound && elig[iidx]) begin");
+  v.line("      ifound = 1'b1;");
+  v.line("      ipick = iidx;");
+  v.line("    end");
+  v.line("  end");
+  v.line("end");
+  v.line("assign inj_valid = ifound ? ({{(N-1){1'b0}}, 1'b1} << ipick) : {N{1'b0}};");
+  v.line("wire accepted = ifound;  // eligible: its tree leaf is ready");
+  v.line("wire [N-1:0] gets = gets_v[N*ipick +: N];  // who will get its result");
+  v.line("wire [1:0] opf = pf_v[2*ipick +: 2];");
+  v.line("wire [8:0] ihdr = p_hdr[9*ipick +: 9];");
+  v.line("always @(posedge clk)");
+  v.line("  if (rst) ip <= " + S(LW) + "'d0;");
+  v.line("  else if (ifound) ip <= ipick + " + S(LW) + "'d1;");
 }
 
 // The stream module: one staging register for the unit coming in, the tree, a result FIFO
-// per leaf, a scan over the leaves for the unit going out, the counters.
-std::string emit_stream_module(const Cm5ctlParams& p) {
-  const int N = p.leaves, W = p.word_bits, RD = kCm5ResultDepth;
-  const bool sf = p.send_fifo_depth > 0;  // send FIFOs per function, else the one staging register
+// per leaf, a scan over the leaves for the unit going out, the counters. Its text is built by
+// the section functions below, in order, on one VerilogWriter (the module body one level in;
+// deeper blocks keep their indentation in their strings).
+class StreamModule {
+ public:
+  explicit StreamModule(const Cm5ctlParams& params)
+      : p(params),
+        N(p.leaves),
+        W(p.word_bits),
+        sf(p.send_fifo_depth > 0),
+        t(cm5_topology(p)),
+        LW(std::max(1, clog2(static_cast<uint64_t>(N)))),
+        lw1(S(LW - 1)),
+        E(W + 9),
+        R(cm5ctl_result_rows(p)),
+        RW((E + R - 1) / R),
+        RBW(R > 1 ? clog2(static_cast<uint64_t>(R)) : 0) {}
+
+  std::string emit() {
+    emit_header();
+    emit_staging_decode();
+    emit_control();
+    emit_inputs_and_tree();
+    emit_receive_pick();
+    emit_result_memories();
+    emit_output();
+    emit_counters();
+    return v.text();
+  }
+
+ private:
   static_assert(kCm5ResultDepth == 16, "the status word holds 5-bit counts of the function FIFOs");
-  const Cm5Topology t = cm5_topology(p);
-  const int LW = std::max(1, clog2(static_cast<uint64_t>(N)));  // a leaf's index bits
-  const std::string lw1 = S(LW - 1);
+  const Cm5ctlParams& p;
+  const int N, W, RD = kCm5ResultDepth;
+  const bool sf;  // send FIFOs per function, else the one staging register
+  const Cm5Topology t;
+  const int LW;  // a leaf's index bits
+  const std::string lw1;
   // A result entry {data, header} is E = W + 9 bits. Where every leaf's results come far enough
   // apart (one per down frame, TD cycles, and (R + 1) x N <= TD) it is kept in R rows of at most
   // 16 bits, written and read a row per cycle: a leaf's four FIFOs then fit one 256 x 16 block
   // RAM instead of ceil(E / 16) blocks. Else in one row of E bits.
-  const int E = W + 9;
-  const int R = cm5ctl_result_rows(p);
-  const int RW = (E + R - 1) / R;
-  const int RBW = R > 1 ? clog2(static_cast<uint64_t>(R)) : 0;
-  std::string v;
-  auto L = [&](const std::string& s) { v.append(s).append("\n"); };
-  L("// Generated by cmnet (gen/cm5ctl/cm5ctl_stream.cpp): the CM-5 control network's stream port");
-  L("// (hw/common/STREAM_BOARD.md) around cm5ctl_tree, " + S(N) + " leaves. The unit format and the");
-  L("// counters: gen/cm5ctl/cm5ctl_stream.h.");
-  if (sf) {
-    L("// Send side: per leaf a send FIFO of " + S(p.send_fifo_depth) + " units per function, and a status");
-    L("// register apart from the operations.");
-  }
-  L("`default_nettype none");
-  L("module cm5ctl_stream (");
-  for (const std::string& d : stream_port_declarations(8 * N)) L("  " + d);
-  L(");");
-  L("  localparam integer N = " + S(N) + ";");
-  L("  localparam integer W = " + S(W) + ";");
-  L("  localparam integer RD = " + S(RD) + ";  // results a leaf may be owed, per function");
-  L("  localparam integer RCW = " + S(clog2(static_cast<uint64_t>(RD) + 1)) + ";");
-  L("  localparam integer RPW = " + S(clog2(static_cast<uint64_t>(RD))) + ";");
-  L("  localparam integer OCW = " + S(clog2(static_cast<uint64_t>(4 * RD) + 1)) + ";  // owed, all functions");
-  L("  localparam integer R = " + S(R) + ";  // rows per result entry in the result memory");
-  L("  localparam integer RW = " + S(RW) + ";  // bits per row");
-  std::string use;
-  for (int j = N - 1; j >= 0; --j) use += t.part[static_cast<size_t>(j)] >= 0 ? "1" : "0";
-  L("  localparam [N-1:0] IN_USE = " + S(N) + "'b" + use + ";");
-  L("  // The unit coming in: word 0 the operation (or a control unit: its kind in bits 31:28), the");
-  L("  // last word its data.");
-  L("  reg mid, full;");
-  L("  reg [8:0] hdr;");
-  L("  reg [3:0] ukind;  // 0 operation, 1 globals, 2 counter, 3 restart, 4 link fault, 5 status");
-  L("  reg [16:0] arg;   // a control unit's word 0, bits 16:0");
-  L("  reg [W-1:0] data;");
-  L("  reg [15:0] leaf;");
-  L("  reg here;         // leaf < N");
-  if (!sf) {
-    L("  assign tx_ready = !full;");
-    L("  wire take = tx_valid && !full;");
-  }
-  L("  wire [" + S(31 - W < 0 ? 0 : 31 - W) + ":0] unused_tx = " + (W < 32 ? "tx_data[31:W]" : "1'b0") + ";");
+  const int E, R, RW, RBW;
+  VerilogWriter v;
   // The function a result goes to, from an operation's word 0: 0 broadcast, 1 combine, 2
   // interrupt, 3 synchronization (sync OR, router-done).
-  auto fn_of = [](const std::string& h) {
+  static std::string fn_of(const std::string& h) {
     return h + "[0] ? (" + h + "[3:2] == 2'd2 ? 2'd2 : 2'd0) : (" + h + "[3:2] == 2'd3 || " + h +
            "[6:4] == 3'd7) ? 2'd3 : 2'd1";
-  };
+  }
   // members(j): the leaves of leaf j's partition (a broadcast's results), as N bits.
-  auto members_of = [&](int j) {
+  std::string members_of(int j) const {
     std::string m;
     for (int k = N - 1; k >= 0; --k)
       m += t.part[static_cast<size_t>(j)] >= 0 && t.part[static_cast<size_t>(k)] == t.part[static_cast<size_t>(j)] ? "1" : "0";
     return m;
-  };
-  if (!sf) {
-    L("  // Room: every leaf that will get the result owes fewer than RD of its function.");
-    L("  wire [N-1:0] owes_room, owing;");
-  } else {
-    L("  // Room, per leaf and function (bit 4 x leaf + f): the leaf owes fewer than RD results of f.");
-    L("  wire [4*N-1:0] owes_room;");
-    L("  wire [N-1:0] owing;");
   }
-  L("  genvar g;");
-  L("  wire [" + lw1 + ":0] li = leaf[" + lw1 + ":0];");
-  if (!sf) {
-    L("  // members[j]: the leaves of leaf j's partition (a broadcast's results).");
-    L("  reg [N-1:0] members;");
-    L("  always @* begin");
-    L("    case (li)");
-    for (int j = 0; j < N; ++j)
-      L("      " + S(LW) + "'d" + S(j) + ": members = here ? " + S(N) + "'b" + members_of(j) + " : {N{1'b0}};");
-    if (N != (1 << LW)) L("      default: members = {N{1'b0}};");
-    L("    endcase");
-    L("  end");
-  }
-  L("  wire [N-1:0] me = here ? ({{(N-1){1'b0}}, 1'b1} << li) : {N{1'b0}};");
-  if (!sf) {
-    L("  wire [N-1:0] gets = hdr[0] ? members : (me & IN_USE);  // who will get its result");
-    L("  // The function the result goes to: 0 broadcast, 1 combine, 2 interrupt, 3 synchronization");
-    L("  // (sync OR, router-done).");
-    L("  wire [1:0] opf = " + fn_of("hdr") + ";");
-    L("  wire room = &(owes_room | ~gets);");
-  }
-  L("  wire useful = |(me & IN_USE);");
-  L("  wire [N-1:0] inj_ready;");
-  L("  wire is_op = ukind == 4'd0;");
-  if (!sf) {
-    L("  wire offer = full && run && is_op && useful && room;");
-    L("  wire [N-1:0] inj_valid = offer ? me : {N{1'b0}};");
-    L("  wire accepted = |(inj_valid & inj_ready);");
-    L("  // A unit for a leaf not in use (or out of range) is taken and dropped.");
-  }
-  L("  wire [N-1:0] halted;");
-  L("  reg [15:0] waited;  // cycles a status has waited, up to its arg");
-  L("  wire ob_idle;       // the output register free for a status (see below)");
-  if (sf) emit_send_fifos(v, p, members_of, fn_of);
-  if (!sf) {
-    L("  // Control units: globals, counter and link fault apply at once; a restart waits until the");
-    L("  // leaf is halted (a flush reached it); a status waits `arg` cycles (the host's settling");
-    L("  // time) and the output register, then goes out as a unit of its own.");
-    L("  wire ctl = full && run && !is_op;");
-  } else {
-    L("  // Control units: globals, counter and link fault apply at once; a restart waits until the");
-    L("  // leaf is halted (a flush reached it), holding the units behind it; a status goes to the");
-    L("  // status register (above).");
-    L("  wire ctl = full && run && !is_op && ukind != 4'd5;");
-  }
-  L("  wire restart_now = ctl && ukind == 4'd3 && (|(me & halted & IN_USE) || !useful);");
-  L(sf ? "  wire stat_ready = st_full && waited == st_arg;" : "  wire stat_ready = ctl && ukind == 4'd5 && waited == arg[15:0];");
-  L("  wire stat_now = stat_ready && ob_idle;");
-  L("  // A link fault applies at once, in order with the operations: results may be owed (the host");
-  L("  // picks the instant: a packet it hits is taken as idle where the CRC catches it).");
-  L("  wire flip_now = ctl && ukind == 4'd4;");
-  if (!sf) {
-    L("  wire ctl_done = ctl && (ukind == 4'd1 || ukind == 4'd2 || ukind > 4'd5 || flip_now || restart_now || stat_now);");
-    L("  wire done = accepted || (full && run && is_op && !useful) || ctl_done;");
-    L("  wire [N-1:0] inc = accepted ? gets : stat_now ? me : {N{1'b0}};");
-    L("  wire rd_start = accepted && !hdr[0] && hdr[6:4] == 3'd7;  // a router-done begins at leaf `leaf`");
-  } else {
-    L("  wire ctl_done = ctl && (ukind == 4'd1 || ukind == 4'd2 || ukind > 4'd5 || flip_now || restart_now);");
-    L("  // A unit leaves the staging register: an operation into its FIFO (dropped for a leaf not in");
-    L("  // use), a control unit applied, a status into the status register.");
-    L("  wire done = (full && is_op && (placed || !useful)) || ctl_done || st_load;");
-    L("  wire [N-1:0] st_me = st_here ? ({{(N-1){1'b0}}, 1'b1} << st_leaf[" + lw1 + ":0]) : {N{1'b0}};");
-    L("  wire [N-1:0] inc = accepted ? gets : stat_now ? st_me : {N{1'b0}};");
-    L("  wire rd_start = accepted && !ihdr[0] && ihdr[6:4] == 3'd7;  // a router-done begins at the leaf injecting");
-    L("  // The next unit's first word comes in as this one leaves: two cycles a unit.");
-    L("  assign tx_ready = !full || done;");
-    L("  wire take = tx_valid && tx_ready;");
-  }
-  L("  always @(posedge clk)");
-  L("    if (rst) begin");
-  L("      mid <= 1'b0;");
-  L("      full <= 1'b0;");
-  L("      hdr <= 9'd0;");
-  L("      ukind <= 4'd0;");
-  L("      arg <= 17'd0;");
-  L("      data <= {W{1'b0}};");
-  L("      leaf <= 16'd0;");
-  L("      here <= 1'b0;");
-  L("    end else begin");
-  L("      if (take) begin");
-  L("        leaf <= tx_leaf;");
-  L("        here <= tx_leaf[15:" + S(LW) + "] == " + S(16 - LW) + "'d0;  // < N (a power of two)");
-  L("        if (!mid) hdr <= tx_data[8:0];");
-  L("        if (!mid) ukind <= tx_data[31:28];");
-  L("        if (!mid) arg <= tx_data[16:0];");
-  L("        if (mid || tx_last) data <= mid ? tx_data[W-1:0] : {W{1'b0}};");
-  L("        mid <= !tx_last;");
-  if (!sf) {
-    L("        if (tx_last) full <= 1'b1;");
-    L("      end");
-    L("      if (done) full <= 1'b0;");
-  } else {
-    L("      end");
-    L("      if (done) full <= 1'b0;");
-    L("      if (take && tx_last) full <= 1'b1;");
-  }
-  L("    end");
-  if (sf) {
-    L("  // The status register: one status request at a time, apart from the operations.");
-    L("  always @(posedge clk)");
-    L("    if (rst) begin");
-    L("      st_full <= 1'b0;");
-    L("      st_leaf <= 16'd0;");
-    L("      st_arg <= 16'd0;");
-    L("      st_here <= 1'b0;");
-    L("    end else if (st_load) begin");
-    L("      st_full <= 1'b1;");
-    L("      st_leaf <= leaf;");
-    L("      st_arg <= arg[15:0];");
-    L("      st_here <= here;");
-    L("    end else if (stat_now) begin");
-    L("      st_full <= 1'b0;");
-    L("    end");
-  }
-  L("");
-  L("  // The host-driven inputs of every leaf and the link faults (a one-cycle flip of wire 0), a");
-  L("  // register each with a constant index (a part-select by `li` costs yosys a shifter).");
-  L("  wire [2*N-1:0] async_in;");
-  L("  wire [N-1:0] hard_in;");
-  L("  wire [W*N-1:0] rd_count;");
-  L("  wire [2*N-1:2] flip_up, flip_down;");
-  L("  wire [N-1:0] restart = restart_now ? me : {N{1'b0}};");
-  L("  wire [N-1:0] set_globals = ctl && ukind == 4'd1 ? me : {N{1'b0}};");
-  L("  wire [N-1:0] set_counter = ctl && ukind == 4'd2 ? me : {N{1'b0}};");
-  L("  always @(posedge clk)");
-  L("    if (rst) waited <= 16'd0;");
-  L(std::string("    else waited <= ") + (sf ? "st_full" : "ctl && ukind == 4'd5") +
-    " && !stat_now ? (stat_ready ? waited : waited + 16'd1) : 16'd0;");
-  L("  generate");
-  L("    for (g = 0; g < N; g = g + 1) begin : g_in");
-  L("      reg [1:0] a_q;");
-  L("      reg h_q;");
-  L("      reg [W-1:0] c_q;");
-  L("      assign async_in[2*g +: 2] = a_q;");
-  L("      assign hard_in[g] = h_q;");
-  L("      assign rd_count[W*g +: W] = c_q;");
-  L("      always @(posedge clk)");
-  L("        if (rst) begin");
-  L("          a_q <= 2'd0;");
-  L("          h_q <= 1'b0;");
-  L("          c_q <= {W{1'b0}};");
-  L("        end else begin");
-  L("          if (set_globals[g]) begin");
-  L("            a_q <= arg[1:0];");
-  L("            h_q <= arg[2];");
-  L("          end");
-  L("          if (set_counter[g]) c_q <= data;");
-  L("        end");
-  L("    end");
-  L("    // arg[15:0] the link's heap index (2..2N-1), arg[16] 1: up, 0: down.");
-  L("    for (g = 2; g < 2 * N; g = g + 1) begin : g_flip");
-  L("      localparam [15:0] K = g;");
-  L("      reg u_q, d_q;");
-  L("      assign flip_up[g] = u_q;");
-  L("      assign flip_down[g] = d_q;");
-  L("      always @(posedge clk) begin");
-  L("        u_q <= !rst && flip_now && arg[16] && arg[15:0] == K;");
-  L("        d_q <= !rst && flip_now && !arg[16] && arg[15:0] == K;");
-  L("      end");
-  L("    end");
-  L("  endgenerate");
-  L("");
-  L("  wire [N-1:0] res_valid, res_bcast, res_ovf, res_err, res_abstained;");
-  L("  wire [2*N-1:0] res_kind;");
-  L("  wire [3*N-1:0] res_comb;");
-  L("  wire [W*N-1:0] res_data;");
-  L("  wire [N-1:0] aligned, hard_error_out;");
-  L("  wire [2*N-1:0] async_out;");
-  L("  wire fault, bcast_drop, link_error;");
-  L("  cm5ctl_tree tree (");
-  L("    .clk(clk), .rst(rst), .inj_valid(inj_valid), .inj_ready(inj_ready),");
-  if (!sf) {
-    L("    .inj_bcast({N{hdr[0]}}), .inj_abstain({N{hdr[1]}}), .inj_kind({N{hdr[3:2]}}), .inj_comb({N{hdr[6:4]}}),");
-    L("    .inj_segmented({N{hdr[7]}}), .inj_seg({N{hdr[8]}}), .inj_data({N{data}}), .rd_count(rd_count),");
-  } else {
-    L("    .inj_bcast(p_bcast), .inj_abstain(p_abstain), .inj_kind(p_kind), .inj_comb(p_comb),");
-    L("    .inj_segmented(p_segmented), .inj_seg(p_seg), .inj_data(p_data), .rd_count(rd_count),");
-  }
-  L("    .restart(restart), .async_in(async_in), .hard_error_in(hard_in),");
-  L("    .res_valid(res_valid), .res_bcast(res_bcast), .res_kind(res_kind), .res_comb(res_comb), .res_data(res_data),");
-  L("    .res_ovf(res_ovf), .res_err(res_err), .res_abstained(res_abstained), .async_out(async_out),");
-  L("    .hard_error_out(hard_error_out), .halted(halted), .aligned(aligned),");
-  L("    .flip_up(flip_up), .flip_down(flip_down), .fault(fault), .bcast_drop(bcast_drop),");
-  L("    .link_error(link_error));");
-  L("");
-  L("  // Sticky: the tree's design fault, broadcast drop and CRC link error since reset.");
-  L("  reg fault_seen, drop_seen, lerr_seen;");
-  L("  always @(posedge clk)");
-  L("    if (rst) {fault_seen, drop_seen, lerr_seen} <= 3'b000;");
-  L("    else {fault_seen, drop_seen, lerr_seen} <= {fault_seen | fault, drop_seen | bcast_drop, lerr_seen | link_error};");
-  L("");
-  L("  // The network interface's receive side: per leaf a FIFO per function (broadcast, combine,");
-  L("  // interrupt, synchronization), RD deep each, in one memory per leaf (the read address");
-  L("  // registered, so block RAM holds it), an entry in R rows of RW bits. Out, a pipeline: pick");
-  L("  // the next non-empty (leaf, function) round robin and take its entry off the FIFO, read its");
-  L("  // rows, hold it in the output register for its two words.");
-  L("  localparam integer NP = 4 * N;  // (leaf, function) pairs, pair 4 x leaf + function");
-  L("  localparam integer PBW = " + S(clog2(static_cast<uint64_t>(4 * N))) + ";  // NP = 2^PBW");
-  L("  wire [NP-1:0] have_all;");
-  L("  wire [RW-1:0] heads [0:N-1];");
-  L("  wire [4*RCW*N-1:0] fcount_all;  // words waiting, per leaf and function");
-  L("  wire [4*N-1:0] ferr_all, fovf_all;");
-  L("  wire [N-1:0] rd_busy;");
-  if (R > 1) L("  wire [4*RPW*N-1:0] rp_all;  // read pointers, per leaf and function");
-  L("  // The output register: a result (its header and data) or a status going out, word 0 then");
-  L("  // word 1; a status's words are built when sent, from its leaf's registers.");
-  if (!sf) {
-    L("  reg ob_full, ob_phase, ob_stat;");
-  } else {
-    L("  // A status is three words (word 2: the send FIFOs' space), a result two.");
-    L("  reg ob_full, ob_stat;");
-    L("  reg [1:0] ob_phase;");
-    L("  wire ob_last = ob_phase == (ob_stat ? 2'd2 : 2'd1);");
-  }
-  L("  reg [15:0] ob_leaf;");
-  L("  reg [1:0] ob_f;");
-  L("  reg [8:0] ob_hdr;");
-  L("  reg [W-1:0] ob_w1;");
-  L(std::string("  wire give = ob_full && ") + (sf ? "ob_last" : "ob_phase") + " && rx_ready;");
-  L("  wire ob_free = !ob_full || give;");
-  L("  // The read stage: the entry picked, its rows read (fbusy), then whole in `fe` (fv).");
-  L("  reg fv, fbusy;");
-  L("  reg [PBW-1:0] fpair;");
-  L("  wire fmove = fv && ob_free;");
-  L("  wire flast;         // the read stage's last row is being read (R > 1)");
-  L("  assign ob_idle = !fv && !fbusy && ob_free;");
-  L("  // Pick: round robin from `pos`, while no status is ready (it goes out next) and the read");
-  L("  // stage is free or moving on.");
-  L("  reg [PBW-1:0] pos, pick, idx;");
-  L("  reg found;");
-  L("  integer q;");
-  L("  always @* begin");
-  L("    found = 1'b0;");
-  L("    pick = pos;");
-  L("    idx = pos;");
-  L("    for (q = 0; q < NP; q = q + 1) begin");
-  L("      idx = pos + q[PBW-1:0];  // wraps: NP = 2^PBW");
-  L("      if (!found && have_all[idx]) begin");
-  L("        found = 1'b1;");
-  L("        pick = idx;");
-  L("      end");
-  L("    end");
-  L("  end");
-  L("  // The entry read goes to the output register from its last row if that is free, else it waits.");
-  L("  wire fdirect = flast && ob_free;");
-  L("  wire take_next = found && !stat_ready && (!fbusy || fdirect) && (!fv || fmove);");
-  L("  wire [" + lw1 + ":0] pick_leaf = pick[PBW-1:2];");
-  L("  wire [1:0] pick_f = pick[1:0];");
-  L("  wire [" + lw1 + ":0] fleaf = fpair[PBW-1:2];");
-  L("  wire [RW-1:0] head = heads[fleaf];");
-  if (R > 1) {
-    L("  reg [" + S(RBW - 1) + ":0] frow;  // the row being read");
-    L("  wire frow_last = frow == " + S(RBW) + "'d" + S(R - 1) + ";");
-    L("  assign flast = fbusy && frow_last;");
-    L("  // The next row: the last one stays while the entry waits; 0 once it leaves for the output");
-    L("  // register (gated, not muxed with a constant, so yosys finds no reset in `raddr` below).");
-    L("  wire [" + S(RBW - 1) + ":0] frow_n = (frow + {" + (RBW > 1 ? S(RBW - 1) + "'d0, " : std::string()) +
-      "fbusy && !frow_last}) & {" + S(RBW) + "{!(fdirect || fmove)}};");
-    L("  // One read address for every leaf's memory, loaded every cycle (no enable, no reset: yosys");
-    L("  // merges it into the block RAMs' read ports): the picked entry's first row, else the next");
-    L("  // row of the entry being read.");
-    L("  reg [RPW-1:0] fptr;");
-    L("  reg [RPW+" + S(RBW + 1) + ":0] raddr;");
-    L("  wire [RPW-1:0] pick_ptr = rp_all[pick*RPW +: RPW];");
-    L("  always @(posedge clk) begin");
-    L("    raddr <= {take_next ? {pick_f, pick_ptr} : {fpair[1:0], fptr}, frow_n};");
-    L("    if (take_next) fptr <= pick_ptr;");
-    L("  end");
-  } else {
-    L("  assign flast = 1'b0;");
-  }
-  L("  generate");
-  L("    for (g = 0; g < N; g = g + 1) begin : g_res");
-  L("      localparam [31:0] ME_I = g;");
-  L("      wire [1:0] rf = res_bcast[g] ? (res_kind[g*2 +: 2] == 2'd2 ? 2'd2 : 2'd0)");
-  L("                                   : (res_kind[g*2 +: 2] == 2'd3 || res_comb[g*3 +: 3] == 3'd7) ? 2'd3 : 2'd1;");
-  L("      wire [R*RW-1:0] entry = {" + (R * RW > E ? "{" + S(R * RW - E) + "{1'b0}}, " : std::string()) +
-    "res_data[g*W +: W], res_abstained[g], res_err[g], res_ovf[g],");
-  L("                               res_comb[g*3 +: 3], res_kind[g*2 +: 2], res_bcast[g]};");
-  L("      reg [RW-1:0] mem [0:" + S(4 * RD * (1 << RBW) - 1) + "];");
-  if (R == 1) L("      reg [RPW+1:0] raddr;");
-  L("      wire [4*RPW-1:0] wr, rp;");
-  L("      wire [4*RCW-1:0] cnt;");
-  L("      wire [3:0] ferr, fovf;");
-  L("      reg busy_rd;");
-  L("      assign heads[g] = mem[raddr];");
-  if (R > 1) L("      assign rp_all[4*RPW*g +: 4*RPW] = rp;");
-  L("      wire taken = take_next && pick_leaf == ME_I[" + lw1 + ":0];");
-  L("      assign fcount_all[4*RCW*g +: 4*RCW] = cnt;");
-  L("      assign ferr_all[4*g +: 4] = ferr;");
-  L("      assign fovf_all[4*g +: 4] = fovf;");
-  L("      assign rd_busy[g] = busy_rd;");
-  L("      wire push = res_valid[g] && cnt[rf*RCW +: RCW] != RD[RCW-1:0];");
-  if (R > 1) {
-    L("      // The entry's first row is written as it comes, the others in the next R - 1 cycles");
-    L("      // (results come a down frame apart). It counts in its FIFO at once: a read of it starts");
-    L("      // two cycles later at the earliest, and reads a row a cycle, behind the writes.");
-    L("      reg wbusy;");
-    L("      reg [" + S(RBW - 1) + ":0] wrow;");
-    L("      reg [1:0] wf;");
-    L("      reg [RPW-1:0] wp;");
-    L("      wire wlast = wbusy && wrow == " + S(RBW) + "'d" + S(R - 1) + ";");
-  }
-  L("      // Each function's pointers and count in a block of its own: constant indices (a");
-  L("      // register part-select by a signal costs yosys hundreds of LUTs).");
-  L("      genvar h;");
-  L("      for (h = 0; h < 4; h = h + 1) begin : g_fn");
-  L("        localparam [1:0] H = h;");
-  L("        reg [RPW-1:0] wr_h, rp_h;");
-  L("        reg [RCW-1:0] cnt_h;");
-  L("        reg ferr_h, fovf_h;");
-  L("        wire push_h = push && rf == H;");
-  L("        wire take_h = taken && pick_f == H;");
-  L("        assign have_all[4*g + h] = cnt_h != {RCW{1'b0}};");
-  L("        assign wr[h*RPW +: RPW] = wr_h;");
-  L("        assign rp[h*RPW +: RPW] = rp_h;");
-  L("        assign cnt[h*RCW +: RCW] = cnt_h;");
-  L("        assign ferr[h] = ferr_h;");
-  L("        assign fovf[h] = fovf_h;");
-  L("        always @(posedge clk)");
-  L("          if (rst) begin");
-  L("            wr_h <= {RPW{1'b0}};");
-  L("            rp_h <= {RPW{1'b0}};");
-  L("            cnt_h <= {RCW{1'b0}};");
-  L("            ferr_h <= 1'b0;");
-  L("            fovf_h <= 1'b0;");
-  L("          end else begin");
-  L("            if (push_h) wr_h <= wr_h + {{(RPW-1){1'b0}}, 1'b1};");
-  L("            if (push && rf == H) ferr_h <= res_err[g];  // the last error of the function");
-  L("            if (take_h) rp_h <= rp_h + {{(RPW-1){1'b0}}, 1'b1};");
-  L("            // never, with the injection's room check");
-  L("            if (res_valid[g] && !push && rf == H) fovf_h <= 1'b1;");
-  L("            if (push_h && !take_h) cnt_h <= cnt_h + {{(RCW-1){1'b0}}, 1'b1};");
-  L("            else if (take_h && !push_h) cnt_h <= cnt_h - {{(RCW-1){1'b0}}, 1'b1};");
-  L("          end");
-  L("      end");
-  if (R > 1) {
-    L("      // One write port (two write statements would keep yosys from a block RAM).");
-    L("      wire [RPW+" + S(RBW + 1) + ":0] waddr = push ? {rf, wr[rf*RPW +: RPW], " + S(RBW) + "'d0} : {wf, wp, wrow};");
-    L("      // The leaf's res_* hold until its next down frame (cm5ctl_leaf.v), so rows 1..R-1 are");
-    L("      // written from them as they stand.");
-    {
-      std::string m = "entry[" + S(RW - 1) + ":0]";  // row 0 (a push), rows 1..R-1 by wrow
-      for (int r = R - 1; r >= 1; --r)
-        m = "wrow == " + S(RBW) + "'d" + S(r) + " ? entry[" + S((r + 1) * RW - 1) + ":" + S(r * RW) + "] : " + m;
-      L("      wire [RW-1:0] wdata = push ? entry[RW-1:0] : " + m + ";");
+
+  // Emits the header comment, the port list, the localparams and IN_USE.
+  void emit_header() {
+    v.line("// Generated by cmnet (gen/cm5ctl/cm5ctl_stream.cpp): the CM-5 control network's stream port");
+    v.line("// (hw/common/STREAM_BOARD.md) around cm5ctl_tree, " + S(N) + " leaves. The unit format and the");
+    v.line("// counters: gen/cm5ctl/cm5ctl_stream.h.");
+    if (sf) {
+      v.line("// Send side: per leaf a send FIFO of " + S(p.send_fifo_depth) + " units per function, and a status");
+      v.line("// register apart from the operations.");
     }
-    L("      always @(posedge clk) begin");
-    L("        if (push || wbusy) mem[waddr] <= wdata;");
-    L("        if (rst) begin");
-    L("          busy_rd <= 1'b0;");
-    L("          wbusy <= 1'b0;");
-    L("          wrow <= " + S(RBW) + "'d0;");
-    L("          wf <= 2'd0;");
-    L("          wp <= {RPW{1'b0}};");
-    L("        end else begin");
-    L("          if (push) begin");
-    L("            wbusy <= 1'b1;");
-    L("            wrow <= " + S(RBW) + "'d1;");
-    L("            wf <= rf;");
-    L("            wp <= wr[rf*RPW +: RPW];");
-    L("          end else if (wbusy) begin");
-    L("            wbusy <= !wlast;");
-    L("            wrow <= wrow + " + S(RBW) + "'d1;");
-    L("          end");
-  } else {
-    L("      always @(posedge clk) begin");
-    L("        if (push) mem[{rf, wr[rf*RPW +: RPW]}] <= entry;");
-    L("        if (rst) begin");
-    L("          raddr <= {(RPW+2){1'b0}};");
-    L("          busy_rd <= 1'b0;");
-    L("        end else begin");
-    L("          if (taken) raddr <= {pick_f, rp[pick_f*RPW +: RPW]};");
+    v.line("`default_nettype none");
+    v.open("module cm5ctl_stream (");
+    for (const std::string& d : stream_port_declarations(8 * N)) v.line(d);
+    v.end_ports();
+    v.line("localparam integer N = " + S(N) + ";");
+    v.line("localparam integer W = " + S(W) + ";");
+    v.line("localparam integer RD = " + S(RD) + ";  // results a leaf may be owed, per function");
+    v.line("localparam integer RCW = " + S(clog2(static_cast<uint64_t>(RD) + 1)) + ";");
+    v.line("localparam integer RPW = " + S(clog2(static_cast<uint64_t>(RD))) + ";");
+    v.line("localparam integer OCW = " + S(clog2(static_cast<uint64_t>(4 * RD) + 1)) + ";  // owed, all functions");
+    v.line("localparam integer R = " + S(R) + ";  // rows per result entry in the result memory");
+    v.line("localparam integer RW = " + S(RW) + ";  // bits per row");
+    std::string use;
+    for (int j = N - 1; j >= 0; --j) use += t.part[static_cast<size_t>(j)] >= 0 ? "1" : "0";
+    v.line("localparam [N-1:0] IN_USE = " + S(N) + "'b" + use + ";");
   }
-  L(sf ? "          if (rd_start && inj_valid[g]) busy_rd <= 1'b1;" : "          if (rd_start && leaf == ME_I[15:0]) busy_rd <= 1'b1;");
-  L("          else if (res_valid[g] && !res_bcast[g] && res_comb[g*3 +: 3] == 3'd7) busy_rd <= 1'b0;");
-  L("        end");
-  L("      end");
-  L("    end");
-  L("  endgenerate");
-  L("  // Results delivered, per leaf and function (at the unit's last word).");
-  L("  wire [4*N-1:0] got_f = give && !ob_stat ? ({{(4*N-1){1'b0}}, 1'b1} << {ob_leaf[" + lw1 + ":0], ob_f}) : {(4*N){1'b0}};");
-  L("  // The status of leaf ob_leaf (cm5ctl_stream.h), built as it is sent: word 0 {5, words waiting");
-  L("  // per function}, word 1 {router-done under way, overflow and last error per function, results");
-  L("  // owed (before this status), the sticky tree faults, aligned, halted, the global ORs}.");
-  L("  wire [" + lw1 + ":0] ol = ob_leaf[" + lw1 + ":0];");
-  L("  wire ob_here = ob_leaf[15:" + S(LW) + "] == " + S(16 - LW) + "'d0;");
-  L("  wire [OCW*N-1:0] owed_all;");
-  L("  wire [OCW-1:0] owed_o = owed_all[OCW*ol +: OCW] - {{(OCW-1){1'b0}}, 1'b1};  // this status counts");
-  L("  wire [31:0] stat_w0 = {4'd5, 8'd0, ob_here ? fcount_all[4*RCW*ol +: 4*RCW] : {(4*RCW){1'b0}}};");
-  L("  wire [31:0] stat_w1 = ob_here ? {7'd0, rd_busy[ol], fovf_all[4*ol +: 4], ferr_all[4*ol +: 4],");
-  L("                                   {{(8-OCW){1'b0}}, owed_o}, drop_seen, fault_seen, lerr_seen, aligned[ol],");
-  L("                                   halted[ol], hard_error_out[ol], async_out[2*ol +: 2]} : 32'd0;");
-  L("  wire [31:0] res_w1 = " + std::string(W < 32 ? "{{(32-W){1'b0}}, ob_w1}" : "ob_w1") + ";");
-  L("  assign rx_valid = ob_full;");
-  L("  assign rx_leaf = ob_leaf;");
-  if (!sf) {
-    L("  assign rx_data = ob_stat ? (ob_phase ? stat_w1 : stat_w0) : (ob_phase ? res_w1 : {23'd0, ob_hdr});");
-    L("  assign rx_last = ob_phase;");
-  } else {
-    L("  wire [31:0] stat_w2 = ob_here ? space_all[32*ol +: 32] : 32'd0;");
-    L("  assign rx_data = ob_stat ? (ob_phase == 2'd2 ? stat_w2 : ob_phase[0] ? stat_w1 : stat_w0)");
-    L("                           : (ob_phase[0] ? res_w1 : {23'd0, ob_hdr});");
-    L("  assign rx_last = ob_last;");
+
+  // Emits the staging register's fields, the room per leaf and function, the injection from the staging register.
+  void emit_staging_decode() {
+    v.line("// The unit coming in: word 0 the operation (or a control unit: its kind in bits 31:28), the");
+    v.line("// last word its data.");
+    v.line("reg mid, full;");
+    v.line("reg [8:0] hdr;");
+    v.line("reg [3:0] ukind;  // 0 operation, 1 globals, 2 counter, 3 restart, 4 link fault, 5 status");
+    v.line("reg [16:0] arg;   // a control unit's word 0, bits 16:0");
+    v.line("reg [W-1:0] data;");
+    v.line("reg [15:0] leaf;");
+    v.line("reg here;         // leaf < N");
+    if (!sf) {
+      v.line("assign tx_ready = !full;");
+      v.line("wire take = tx_valid && !full;");
+    }
+    v.line("wire [" + S(31 - W < 0 ? 0 : 31 - W) + ":0] unused_tx = " + (W < 32 ? "tx_data[31:W]" : "1'b0") + ";");
+    if (!sf) {
+      v.line("// Room: every leaf that will get the result owes fewer than RD of its function.");
+      v.line("wire [N-1:0] owes_room, owing;");
+    } else {
+      v.line("// Room, per leaf and function (bit 4 x leaf + f): the leaf owes fewer than RD results of f.");
+      v.line("wire [4*N-1:0] owes_room;");
+      v.line("wire [N-1:0] owing;");
+    }
+    v.line("genvar g;");
+    v.line("wire [" + lw1 + ":0] li = leaf[" + lw1 + ":0];");
+    if (!sf) {
+      v.line("// members[j]: the leaves of leaf j's partition (a broadcast's results).");
+      v.line("reg [N-1:0] members;");
+      v.line("always @* begin");
+      v.line("  case (li)");
+      for (int j = 0; j < N; ++j)
+        v.line("    " + S(LW) + "'d" + S(j) + ": members = here ? " + S(N) + "'b" + members_of(j) + " : {N{1'b0}};");
+      if (N != (1 << LW)) v.line("    default: members = {N{1'b0}};");
+      v.line("  endcase");
+      v.line("end");
+    }
+    v.line("wire [N-1:0] me = here ? ({{(N-1){1'b0}}, 1'b1} << li) : {N{1'b0}};");
+    if (!sf) {
+      v.line("wire [N-1:0] gets = hdr[0] ? members : (me & IN_USE);  // who will get its result");
+      v.line("// The function the result goes to: 0 broadcast, 1 combine, 2 interrupt, 3 synchronization");
+      v.line("// (sync OR, router-done).");
+      v.line("wire [1:0] opf = " + fn_of("hdr") + ";");
+      v.line("wire room = &(owes_room | ~gets);");
+    }
+    v.line("wire useful = |(me & IN_USE);");
+    v.line("wire [N-1:0] inj_ready;");
+    v.line("wire is_op = ukind == 4'd0;");
+    if (!sf) {
+      v.line("wire offer = full && run && is_op && useful && room;");
+      v.line("wire [N-1:0] inj_valid = offer ? me : {N{1'b0}};");
+      v.line("wire accepted = |(inj_valid & inj_ready);");
+      v.line("// A unit for a leaf not in use (or out of range) is taken and dropped.");
+    }
+    v.line("wire [N-1:0] halted;");
+    v.line("reg [15:0] waited;  // cycles a status has waited, up to its arg");
+    v.line("wire ob_idle;       // the output register free for a status (see below)");
   }
-  if (R > 1) {
-    L("  // Rows 0..R-2 of the entry read (row 0 lowest); its last row stays on the memory's output");
-    L("  // (the read address holds) until the entry goes to the output register.");
-    L("  reg [(R-1)*RW-1:0] fe;");
-    L("  wire [R*RW-1:0] fent = {head, fe};");
-  } else {
-    L("  wire [RW-1:0] fent = head;");
+
+  // Emits the send FIFOs (send side on), the control units and the staging and status registers.
+  void emit_control() {
+    if (sf) emit_send_fifos(v, p, [this](int j) { return members_of(j); }, fn_of);
+    if (!sf) {
+      v.line("// Control units: globals, counter and link fault apply at once; a restart waits until the");
+      v.line("// leaf is halted (a flush reached it); a status waits `arg` cycles (the host's settling");
+      v.line("// time) and the output register, then goes out as a unit of its own.");
+      v.line("wire ctl = full && run && !is_op;");
+    } else {
+      v.line("// Control units: globals, counter and link fault apply at once; a restart waits until the");
+      v.line("// leaf is halted (a flush reached it), holding the units behind it; a status goes to the");
+      v.line("// status register (above).");
+      v.line("wire ctl = full && run && !is_op && ukind != 4'd5;");
+    }
+    v.line("wire restart_now = ctl && ukind == 4'd3 && (|(me & halted & IN_USE) || !useful);");
+    v.line(sf ? "wire stat_ready = st_full && waited == st_arg;" : "wire stat_ready = ctl && ukind == 4'd5 && waited == arg[15:0];");
+    v.line("wire stat_now = stat_ready && ob_idle;");
+    v.line("// A link fault applies at once, in order with the operations: results may be owed (the host");
+    v.line("// picks the instant: a packet it hits is taken as idle where the CRC catches it).");
+    v.line("wire flip_now = ctl && ukind == 4'd4;");
+    if (!sf) {
+      v.line("wire ctl_done = ctl && (ukind == 4'd1 || ukind == 4'd2 || ukind > 4'd5 || flip_now || restart_now || stat_now);");
+      v.line("wire done = accepted || (full && run && is_op && !useful) || ctl_done;");
+      v.line("wire [N-1:0] inc = accepted ? gets : stat_now ? me : {N{1'b0}};");
+      v.line("wire rd_start = accepted && !hdr[0] && hdr[6:4] == 3'd7;  // a router-done begins at leaf `leaf`");
+    } else {
+      v.line("wire ctl_done = ctl && (ukind == 4'd1 || ukind == 4'd2 || ukind > 4'd5 || flip_now || restart_now);");
+      v.line("// A unit leaves the staging register: an operation into its FIFO (dropped for a leaf not in");
+      v.line("// use), a control unit applied, a status into the status register.");
+      v.line("wire done = (full && is_op && (placed || !useful)) || ctl_done || st_load;");
+      v.line("wire [N-1:0] st_me = st_here ? ({{(N-1){1'b0}}, 1'b1} << st_leaf[" + lw1 + ":0]) : {N{1'b0}};");
+      v.line("wire [N-1:0] inc = accepted ? gets : stat_now ? st_me : {N{1'b0}};");
+      v.line("wire rd_start = accepted && !ihdr[0] && ihdr[6:4] == 3'd7;  // a router-done begins at the leaf injecting");
+      v.line("// The next unit's first word comes in as this one leaves: two cycles a unit.");
+      v.line("assign tx_ready = !full || done;");
+      v.line("wire take = tx_valid && tx_ready;");
+    }
+    v.line("always @(posedge clk)");
+    v.line("  if (rst) begin");
+    v.line("    mid <= 1'b0;");
+    v.line("    full <= 1'b0;");
+    v.line("    hdr <= 9'd0;");
+    v.line("    ukind <= 4'd0;");
+    v.line("    arg <= 17'd0;");
+    v.line("    data <= {W{1'b0}};");
+    v.line("    leaf <= 16'd0;");
+    v.line("    here <= 1'b0;");
+    v.line("  end else begin");
+    v.line("    if (take) begin");
+    v.line("      leaf <= tx_leaf;");
+    v.line("      here <= tx_leaf[15:" + S(LW) + "] == " + S(16 - LW) + "'d0;  // < N (a power of two)");
+    v.line("      if (!mid) hdr <= tx_data[8:0];");
+    v.line("      if (!mid) ukind <= tx_data[31:28];");
+    v.line("      if (!mid) arg <= tx_data[16:0];");
+    v.line("      if (mid || tx_last) data <= mid ? tx_data[W-1:0] : {W{1'b0}};");
+    v.line("      mid <= !tx_last;");
+    if (!sf) {
+      v.line("      if (tx_last) full <= 1'b1;");
+      v.line("    end");
+      v.line("    if (done) full <= 1'b0;");
+    } else {
+      v.line("    end");
+      v.line("    if (done) full <= 1'b0;");
+      v.line("    if (take && tx_last) full <= 1'b1;");
+    }
+    v.line("  end");
+    if (sf) {
+      v.line("// The status register: one status request at a time, apart from the operations.");
+      v.line("always @(posedge clk)");
+      v.line("  if (rst) begin");
+      v.line("    st_full <= 1'b0;");
+      v.line("    st_leaf <= 16'd0;");
+      v.line("    st_arg <= 16'd0;");
+      v.line("    st_here <= 1'b0;");
+      v.line("  end else if (st_load) begin");
+      v.line("    st_full <= 1'b1;");
+      v.line("    st_leaf <= leaf;");
+      v.line("    st_arg <= arg[15:0];");
+      v.line("    st_here <= here;");
+      v.line("  end else if (stat_now) begin");
+      v.line("    st_full <= 1'b0;");
+      v.line("  end");
+    }
   }
-  L("  always @(posedge clk)");
-  L("    if (rst) begin");
-  L("      pos <= {PBW{1'b0}};");
-  L("      fv <= 1'b0;");
-  L("      fbusy <= 1'b0;");
-  L("      fpair <= {PBW{1'b0}};");
-  if (R > 1) {
-    L("      frow <= " + S(RBW) + "'d0;");
-    L("      fe <= {((R-1)*RW){1'b0}};");
+
+  // Emits the host-driven leaf inputs, the link faults, cm5ctl_tree and the sticky tree faults.
+  void emit_inputs_and_tree() {
+    v.line();
+    v.line("// The host-driven inputs of every leaf and the link faults (a one-cycle flip of wire 0), a");
+    v.line("// register each with a constant index (a part-select by `li` costs yosys a shifter).");
+    v.line("wire [2*N-1:0] async_in;");
+    v.line("wire [N-1:0] hard_in;");
+    v.line("wire [W*N-1:0] rd_count;");
+    v.line("wire [2*N-1:2] flip_up, flip_down;");
+    v.line("wire [N-1:0] restart = restart_now ? me : {N{1'b0}};");
+    v.line("wire [N-1:0] set_globals = ctl && ukind == 4'd1 ? me : {N{1'b0}};");
+    v.line("wire [N-1:0] set_counter = ctl && ukind == 4'd2 ? me : {N{1'b0}};");
+    v.line("always @(posedge clk)");
+    v.line("  if (rst) waited <= 16'd0;");
+    v.line(std::string("  else waited <= ") + (sf ? "st_full" : "ctl && ukind == 4'd5") +
+      " && !stat_now ? (stat_ready ? waited : waited + 16'd1) : 16'd0;");
+    v.line("generate");
+    v.line("  for (g = 0; g < N; g = g + 1) begin : g_in");
+    v.line("    reg [1:0] a_q;");
+    v.line("    reg h_q;");
+    v.line("    reg [W-1:0] c_q;");
+    v.line("    assign async_in[2*g +: 2] = a_q;");
+    v.line("    assign hard_in[g] = h_q;");
+    v.line("    assign rd_count[W*g +: W] = c_q;");
+    v.line("    always @(posedge clk)");
+    v.line("      if (rst) begin");
+    v.line("        a_q <= 2'd0;");
+    v.line("        h_q <= 1'b0;");
+    v.line("        c_q <= {W{1'b0}};");
+    v.line("      end else begin");
+    v.line("        if (set_globals[g]) begin");
+    v.line("          a_q <= arg[1:0];");
+    v.line("          h_q <= arg[2];");
+    v.line("        end");
+    v.line("        if (set_counter[g]) c_q <= data;");
+    v.line("      end");
+    v.line("  end");
+    v.line("  // arg[15:0] the link's heap index (2..2N-1), arg[16] 1: up, 0: down.");
+    v.line("  for (g = 2; g < 2 * N; g = g + 1) begin : g_flip");
+    v.line("    localparam [15:0] K = g;");
+    v.line("    reg u_q, d_q;");
+    v.line("    assign flip_up[g] = u_q;");
+    v.line("    assign flip_down[g] = d_q;");
+    v.line("    always @(posedge clk) begin");
+    v.line("      u_q <= !rst && flip_now && arg[16] && arg[15:0] == K;");
+    v.line("      d_q <= !rst && flip_now && !arg[16] && arg[15:0] == K;");
+    v.line("    end");
+    v.line("  end");
+    v.line("endgenerate");
+    v.line();
+    v.line("wire [N-1:0] res_valid, res_bcast, res_ovf, res_err, res_abstained;");
+    v.line("wire [2*N-1:0] res_kind;");
+    v.line("wire [3*N-1:0] res_comb;");
+    v.line("wire [W*N-1:0] res_data;");
+    v.line("wire [N-1:0] aligned, hard_error_out;");
+    v.line("wire [2*N-1:0] async_out;");
+    v.line("wire fault, bcast_drop, link_error;");
+    v.line("cm5ctl_tree tree (");
+    v.line("  .clk(clk), .rst(rst), .inj_valid(inj_valid), .inj_ready(inj_ready),");
+    if (!sf) {
+      v.line("  .inj_bcast({N{hdr[0]}}), .inj_abstain({N{hdr[1]}}), .inj_kind({N{hdr[3:2]}}), .inj_comb({N{hdr[6:4]}}),");
+      v.line("  .inj_segmented({N{hdr[7]}}), .inj_seg({N{hdr[8]}}), .inj_data({N{data}}), .rd_count(rd_count),");
+    } else {
+      v.line("  .inj_bcast(p_bcast), .inj_abstain(p_abstain), .inj_kind(p_kind), .inj_comb(p_comb),");
+      v.line("  .inj_segmented(p_segmented), .inj_seg(p_seg), .inj_data(p_data), .rd_count(rd_count),");
+    }
+    v.line("  .restart(restart), .async_in(async_in), .hard_error_in(hard_in),");
+    v.line("  .res_valid(res_valid), .res_bcast(res_bcast), .res_kind(res_kind), .res_comb(res_comb), .res_data(res_data),");
+    v.line("  .res_ovf(res_ovf), .res_err(res_err), .res_abstained(res_abstained), .async_out(async_out),");
+    v.line("  .hard_error_out(hard_error_out), .halted(halted), .aligned(aligned),");
+    v.line("  .flip_up(flip_up), .flip_down(flip_down), .fault(fault), .bcast_drop(bcast_drop),");
+    v.line("  .link_error(link_error));");
+    v.line();
+    v.line("// Sticky: the tree's design fault, broadcast drop and CRC link error since reset.");
+    v.line("reg fault_seen, drop_seen, lerr_seen;");
+    v.line("always @(posedge clk)");
+    v.line("  if (rst) {fault_seen, drop_seen, lerr_seen} <= 3'b000;");
+    v.line("  else {fault_seen, drop_seen, lerr_seen} <= {fault_seen | fault, drop_seen | bcast_drop, lerr_seen | link_error};");
+    v.line();
   }
-  L("      ob_full <= 1'b0;");
-  L(sf ? "      ob_phase <= 2'd0;" : "      ob_phase <= 1'b0;");
-  L("      ob_stat <= 1'b0;");
-  L("      ob_leaf <= 16'd0;");
-  L("      ob_f <= 2'd0;");
-  L("      ob_hdr <= 9'd0;");
-  L("      ob_w1 <= {W{1'b0}};");
-  L("    end else begin");
-  L(sf ? "      if (ob_full && rx_ready) ob_phase <= ob_last ? 2'd0 : ob_phase + 2'd1;"
-       : "      if (ob_full && rx_ready) ob_phase <= !ob_phase;");
-  L("      if (give) ob_full <= 1'b0;");
-  L("      if (take_next) begin");
-  L("        pos <= pick + {{(PBW-1){1'b0}}, 1'b1};  // wraps");
-  L("        fpair <= pick;");
-  L("      end");
-  if (R > 1) {
-    L(std::string("      if (fbusy && !frow_last) fe <= ") + (R > 2 ? "{head, fe[(R-1)*RW-1:RW]};" : "head;"));
-    L("      frow <= frow_n;");
-    L("      if (take_next) fbusy <= 1'b1;");
-    L("      else if (fbusy) fbusy <= !frow_last;");
-    L("      fv <= (flast && !ob_free) || (fv && !fmove);");
-  } else {
-    L("      fv <= take_next || (fv && !fmove);");
+
+  // Emits the receive side's declarations, the output register's state, the round-robin pick and the read stage.
+  void emit_receive_pick() {
+    v.line("// The network interface's receive side: per leaf a FIFO per function (broadcast, combine,");
+    v.line("// interrupt, synchronization), RD deep each, in one memory per leaf (the read address");
+    v.line("// registered, so block RAM holds it), an entry in R rows of RW bits. Out, a pipeline: pick");
+    v.line("// the next non-empty (leaf, function) round robin and take its entry off the FIFO, read its");
+    v.line("// rows, hold it in the output register for its two words.");
+    v.line("localparam integer NP = 4 * N;  // (leaf, function) pairs, pair 4 x leaf + function");
+    v.line("localparam integer PBW = " + S(clog2(static_cast<uint64_t>(4 * N))) + ";  // NP = 2^PBW");
+    v.line("wire [NP-1:0] have_all;");
+    v.line("wire [RW-1:0] heads [0:N-1];");
+    v.line("wire [4*RCW*N-1:0] fcount_all;  // words waiting, per leaf and function");
+    v.line("wire [4*N-1:0] ferr_all, fovf_all;");
+    v.line("wire [N-1:0] rd_busy;");
+    if (R > 1) v.line("wire [4*RPW*N-1:0] rp_all;  // read pointers, per leaf and function");
+    v.line("// The output register: a result (its header and data) or a status going out, word 0 then");
+    v.line("// word 1; a status's words are built when sent, from its leaf's registers.");
+    if (!sf) {
+      v.line("reg ob_full, ob_phase, ob_stat;");
+    } else {
+      v.line("// A status is three words (word 2: the send FIFOs' space), a result two.");
+      v.line("reg ob_full, ob_stat;");
+      v.line("reg [1:0] ob_phase;");
+      v.line("wire ob_last = ob_phase == (ob_stat ? 2'd2 : 2'd1);");
+    }
+    v.line("reg [15:0] ob_leaf;");
+    v.line("reg [1:0] ob_f;");
+    v.line("reg [8:0] ob_hdr;");
+    v.line("reg [W-1:0] ob_w1;");
+    v.line(std::string("wire give = ob_full && ") + (sf ? "ob_last" : "ob_phase") + " && rx_ready;");
+    v.line("wire ob_free = !ob_full || give;");
+    v.line("// The read stage: the entry picked, its rows read (fbusy), then whole in `fe` (fv).");
+    v.line("reg fv, fbusy;");
+    v.line("reg [PBW-1:0] fpair;");
+    v.line("wire fmove = fv && ob_free;");
+    v.line("wire flast;         // the read stage's last row is being read (R > 1)");
+    v.line("assign ob_idle = !fv && !fbusy && ob_free;");
+    v.line("// Pick: round robin from `pos`, while no status is ready (it goes out next) and the read");
+    v.line("// stage is free or moving on.");
+    v.line("reg [PBW-1:0] pos, pick, idx;");
+    v.line("reg found;");
+    v.line("integer q;");
+    v.line("always @* begin");
+    v.line("  found = 1'b0;");
+    v.line("  pick = pos;");
+    v.line("  idx = pos;");
+    v.line("  for (q = 0; q < NP; q = q + 1) begin");
+    v.line("    idx = pos + q[PBW-1:0];  // wraps: NP = 2^PBW");
+    v.line("    if (!found && have_all[idx]) begin");
+    v.line("      found = 1'b1;");
+    v.line("      pick = idx;");
+    v.line("    end");
+    v.line("  end");
+    v.line("end");
+    v.line("// The entry read goes to the output register from its last row if that is free, else it waits.");
+    v.line("wire fdirect = flast && ob_free;");
+    v.line("wire take_next = found && !stat_ready && (!fbusy || fdirect) && (!fv || fmove);");
+    v.line("wire [" + lw1 + ":0] pick_leaf = pick[PBW-1:2];");
+    v.line("wire [1:0] pick_f = pick[1:0];");
+    v.line("wire [" + lw1 + ":0] fleaf = fpair[PBW-1:2];");
+    v.line("wire [RW-1:0] head = heads[fleaf];");
+    if (R > 1) {
+      v.line("reg [" + S(RBW - 1) + ":0] frow;  // the row being read");
+      v.line("wire frow_last = frow == " + S(RBW) + "'d" + S(R - 1) + ";");
+      v.line("assign flast = fbusy && frow_last;");
+      v.line("// The next row: the last one stays while the entry waits; 0 once it leaves for the output");
+      v.line("// register (gated, not muxed with a constant, so yosys finds no reset in `raddr` below).");
+      v.line("wire [" + S(RBW - 1) + ":0] frow_n = (frow + {" + (RBW > 1 ? S(RBW - 1) + "'d0, " : std::string()) +
+        "fbusy && !frow_last}) & {" + S(RBW) + "{!(fdirect || fmove)}};");
+      v.line("// One read address for every leaf's memory, loaded every cycle (no enable, no reset: yosys");
+      v.line("// merges it into the block RAMs' read ports): the picked entry's first row, else the next");
+      v.line("// row of the entry being read.");
+      v.line("reg [RPW-1:0] fptr;");
+      v.line("reg [RPW+" + S(RBW + 1) + ":0] raddr;");
+      v.line("wire [RPW-1:0] pick_ptr = rp_all[pick*RPW +: RPW];");
+      v.line("always @(posedge clk) begin");
+      v.line("  raddr <= {take_next ? {pick_f, pick_ptr} : {fpair[1:0], fptr}, frow_n};");
+      v.line("  if (take_next) fptr <= pick_ptr;");
+      v.line("end");
+    } else {
+      v.line("assign flast = 1'b0;");
+    }
   }
-  L("      if (fmove || fdirect) begin");
-  L("        ob_full <= 1'b1;");
-  L(sf ? "        ob_phase <= 2'd0;" : "        ob_phase <= 1'b0;");
-  L("        ob_stat <= 1'b0;");
-  L("        ob_leaf <= {" + S(16 - LW) + "'d0, fleaf};");
-  L("        ob_f <= fpair[1:0];");
-  L("        ob_hdr <= fent[8:0];");
-  L("        ob_w1 <= fent[W+8:9];");
-  L("      end else if (stat_now) begin");
-  L("        ob_full <= 1'b1;");
-  L(sf ? "        ob_phase <= 2'd0;" : "        ob_phase <= 1'b0;");
-  L("        ob_stat <= 1'b1;");
-  L(sf ? "        ob_leaf <= st_leaf;" : "        ob_leaf <= leaf;");
-  L("        ob_f <= 2'd0;");
-  L("      end");
-  L("    end");
-  L("");
-  L("  // Owed results per function (the injection's room) and in all, and the counters (due -");
-  L("  // results = pending, at every instant).");
-  L("  generate");
-  L("    for (g = 0; g < N; g = g + 1) begin : g_cnt");
-  L("      localparam [31:0] ME_I = g;");
-  L("      localparam [15:0] ME = ME_I[15:0];");
-  L("      reg [31:0] due, results, pushed;");
-  L("      reg [31:0] per_f [0:3];");
-  L("      reg [OCW-1:0] owed;");
-  L("      reg [4*RCW-1:0] owed_f;");
-  if (!sf) {
-    L("      assign owes_room[g] = owed_f[opf*RCW +: RCW] < RD[RCW-1:0];");
-  } else {
-    L("      assign owes_room[4*g +: 4] = {owed_f[3*RCW +: RCW] < RD[RCW-1:0], owed_f[2*RCW +: RCW] < RD[RCW-1:0],");
-    L("                                    owed_f[RCW +: RCW] < RD[RCW-1:0], owed_f[0 +: RCW] < RD[RCW-1:0]};");
+
+  // Emits per leaf the result memory holding its four function FIFOs.
+  void emit_result_memories() {
+    v.line("generate");
+    v.line("  for (g = 0; g < N; g = g + 1) begin : g_res");
+    v.line("    localparam [31:0] ME_I = g;");
+    v.line("    wire [1:0] rf = res_bcast[g] ? (res_kind[g*2 +: 2] == 2'd2 ? 2'd2 : 2'd0)");
+    v.line("                                 : (res_kind[g*2 +: 2] == 2'd3 || res_comb[g*3 +: 3] == 3'd7) ? 2'd3 : 2'd1;");
+    v.line("    wire [R*RW-1:0] entry = {" + (R * RW > E ? "{" + S(R * RW - E) + "{1'b0}}, " : std::string()) +
+      "res_data[g*W +: W], res_abstained[g], res_err[g], res_ovf[g],");
+    v.line("                             res_comb[g*3 +: 3], res_kind[g*2 +: 2], res_bcast[g]};");
+    v.line("    reg [RW-1:0] mem [0:" + S(4 * RD * (1 << RBW) - 1) + "];");
+    if (R == 1) v.line("    reg [RPW+1:0] raddr;");
+    v.line("    wire [4*RPW-1:0] wr, rp;");
+    v.line("    wire [4*RCW-1:0] cnt;");
+    v.line("    wire [3:0] ferr, fovf;");
+    v.line("    reg busy_rd;");
+    v.line("    assign heads[g] = mem[raddr];");
+    if (R > 1) v.line("    assign rp_all[4*RPW*g +: 4*RPW] = rp;");
+    v.line("    wire taken = take_next && pick_leaf == ME_I[" + lw1 + ":0];");
+    v.line("    assign fcount_all[4*RCW*g +: 4*RCW] = cnt;");
+    v.line("    assign ferr_all[4*g +: 4] = ferr;");
+    v.line("    assign fovf_all[4*g +: 4] = fovf;");
+    v.line("    assign rd_busy[g] = busy_rd;");
+    v.line("    wire push = res_valid[g] && cnt[rf*RCW +: RCW] != RD[RCW-1:0];");
+    if (R > 1) {
+      v.line("    // The entry's first row is written as it comes, the others in the next R - 1 cycles");
+      v.line("    // (results come a down frame apart). It counts in its FIFO at once: a read of it starts");
+      v.line("    // two cycles later at the earliest, and reads a row a cycle, behind the writes.");
+      v.line("    reg wbusy;");
+      v.line("    reg [" + S(RBW - 1) + ":0] wrow;");
+      v.line("    reg [1:0] wf;");
+      v.line("    reg [RPW-1:0] wp;");
+      v.line("    wire wlast = wbusy && wrow == " + S(RBW) + "'d" + S(R - 1) + ";");
+    }
+    v.line("    // Each function's pointers and count in a block of its own: constant indices (a");
+    v.line("    // register part-select by a signal costs yosys hundreds of LUTs).");
+    v.line("    genvar h;");
+    v.line("    for (h = 0; h < 4; h = h + 1) begin : g_fn");
+    v.line("      localparam [1:0] H = h;");
+    v.line("      reg [RPW-1:0] wr_h, rp_h;");
+    v.line("      reg [RCW-1:0] cnt_h;");
+    v.line("      reg ferr_h, fovf_h;");
+    v.line("      wire push_h = push && rf == H;");
+    v.line("      wire take_h = taken && pick_f == H;");
+    v.line("      assign have_all[4*g + h] = cnt_h != {RCW{1'b0}};");
+    v.line("      assign wr[h*RPW +: RPW] = wr_h;");
+    v.line("      assign rp[h*RPW +: RPW] = rp_h;");
+    v.line("      assign cnt[h*RCW +: RCW] = cnt_h;");
+    v.line("      assign ferr[h] = ferr_h;");
+    v.line("      assign fovf[h] = fovf_h;");
+    v.line("      always @(posedge clk)");
+    v.line("        if (rst) begin");
+    v.line("          wr_h <= {RPW{1'b0}};");
+    v.line("          rp_h <= {RPW{1'b0}};");
+    v.line("          cnt_h <= {RCW{1'b0}};");
+    v.line("          ferr_h <= 1'b0;");
+    v.line("          fovf_h <= 1'b0;");
+    v.line("        end else begin");
+    v.line("          if (push_h) wr_h <= wr_h + {{(RPW-1){1'b0}}, 1'b1};");
+    v.line("          if (push && rf == H) ferr_h <= res_err[g];  // the last error of the function");
+    v.line("          if (take_h) rp_h <= rp_h + {{(RPW-1){1'b0}}, 1'b1};");
+    v.line("          // never, with the injection's room check");
+    v.line("          if (res_valid[g] && !push && rf == H) fovf_h <= 1'b1;");
+    v.line("          if (push_h && !take_h) cnt_h <= cnt_h + {{(RCW-1){1'b0}}, 1'b1};");
+    v.line("          else if (take_h && !push_h) cnt_h <= cnt_h - {{(RCW-1){1'b0}}, 1'b1};");
+    v.line("        end");
+    v.line("    end");
+    if (R > 1) {
+      v.line("    // One write port (two write statements would keep yosys from a block RAM).");
+      v.line("    wire [RPW+" + S(RBW + 1) + ":0] waddr = push ? {rf, wr[rf*RPW +: RPW], " + S(RBW) + "'d0} : {wf, wp, wrow};");
+      v.line("    // The leaf's res_* hold until its next down frame (cm5ctl_leaf.v), so rows 1..R-1 are");
+      v.line("    // written from them as they stand.");
+      {
+        std::string m = "entry[" + S(RW - 1) + ":0]";  // row 0 (a push), rows 1..R-1 by wrow
+        for (int r = R - 1; r >= 1; --r)
+          m = "wrow == " + S(RBW) + "'d" + S(r) + " ? entry[" + S((r + 1) * RW - 1) + ":" + S(r * RW) + "] : " + m;
+        v.line("    wire [RW-1:0] wdata = push ? entry[RW-1:0] : " + m + ";");
+      }
+      v.line("    always @(posedge clk) begin");
+      v.line("      if (push || wbusy) mem[waddr] <= wdata;");
+      v.line("      if (rst) begin");
+      v.line("        busy_rd <= 1'b0;");
+      v.line("        wbusy <= 1'b0;");
+      v.line("        wrow <= " + S(RBW) + "'d0;");
+      v.line("        wf <= 2'd0;");
+      v.line("        wp <= {RPW{1'b0}};");
+      v.line("      end else begin");
+      v.line("        if (push) begin");
+      v.line("          wbusy <= 1'b1;");
+      v.line("          wrow <= " + S(RBW) + "'d1;");
+      v.line("          wf <= rf;");
+      v.line("          wp <= wr[rf*RPW +: RPW];");
+      v.line("        end else if (wbusy) begin");
+      v.line("          wbusy <= !wlast;");
+      v.line("          wrow <= wrow + " + S(RBW) + "'d1;");
+      v.line("        end");
+    } else {
+      v.line("    always @(posedge clk) begin");
+      v.line("      if (push) mem[{rf, wr[rf*RPW +: RPW]}] <= entry;");
+      v.line("      if (rst) begin");
+      v.line("        raddr <= {(RPW+2){1'b0}};");
+      v.line("        busy_rd <= 1'b0;");
+      v.line("      end else begin");
+      v.line("        if (taken) raddr <= {pick_f, rp[pick_f*RPW +: RPW]};");
+    }
+    v.line(sf ? "        if (rd_start && inj_valid[g]) busy_rd <= 1'b1;" : "        if (rd_start && leaf == ME_I[15:0]) busy_rd <= 1'b1;");
+    v.line("        else if (res_valid[g] && !res_bcast[g] && res_comb[g*3 +: 3] == 3'd7) busy_rd <= 1'b0;");
+    v.line("      end");
+    v.line("    end");
+    v.line("  end");
+    v.line("endgenerate");
   }
-  L("      assign owed_all[OCW*g +: OCW] = owed;");
-  L("      assign owing[g] = owed != {OCW{1'b0}};");
-  L("      wire out_g = give && ob_leaf == ME;  // a result or a status delivered");
-  L("      wire [OCW-1:0] next = owed + {{(OCW-1){1'b0}}, inc[g]} - {{(OCW-1){1'b0}}, out_g};");
-  L("      // A status counts among the owed results but in no function (it has its own register).");
-  L("      wire inc_f = inc[g] && accepted;");
-  L("      integer f;");
-  L("      always @(posedge clk) begin");
-  L("        if (rst) begin");
-  L("          owed <= {OCW{1'b0}};");
-  L("          owed_f <= {(4*RCW){1'b0}};");
-  L("          due <= 32'd0;");
-  L("          results <= 32'd0;");
-  L("          pushed <= 32'd0;");
-  L("          for (f = 0; f < 4; f = f + 1) per_f[f] <= 32'd0;");
-  L("        end else begin");
-  L("          owed <= next;");
-  L("          for (f = 0; f < 4; f = f + 1)");
-  L("            owed_f[f*RCW +: RCW] <= owed_f[f*RCW +: RCW] + {{(RCW-1){1'b0}}, inc_f && opf == f[1:0]}");
-  L("                                    - {{(RCW-1){1'b0}}, got_f[4*g + f]};");
-  L("          due <= clear ? {{(32-OCW){1'b0}}, next} : due + {31'd0, inc[g]};");
-  L("          results <= clear ? 32'd0 : results + {31'd0, out_g};");
-  L("          pushed <= clear ? 32'd0 : pushed + {31'd0, done && here && li == ME_I[" + lw1 + ":0]};");
-  L("          for (f = 0; f < 4; f = f + 1) per_f[f] <= clear ? 32'd0 : per_f[f] + {31'd0, got_f[4*g + f]};");
-  L("        end");
-  L("      end");
-  L("      assign counters[(8*g)*32 +: 32] = due;");
-  L("      assign counters[(8*g+1)*32 +: 32] = results;");
-  L("      assign counters[(8*g+2)*32 +: 32] = {{(32-OCW){1'b0}}, owed};");
-  L("      assign counters[(8*g+3)*32 +: 32] = pushed;");
-  L("      assign counters[(8*g+4)*32 +: 32] = per_f[0];");
-  L("      assign counters[(8*g+5)*32 +: 32] = per_f[1];");
-  L("      assign counters[(8*g+6)*32 +: 32] = per_f[2];");
-  L("      assign counters[(8*g+7)*32 +: 32] = per_f[3];");
-  L("    end");
-  L("  endgenerate");
-  L("  // Work the network does without the host: a unit to inject, results owed or going out.");
-  if (!sf) {
-    L("  assign busy = (full && run) || |owing || fv || fbusy || ob_full;");
-  } else {
-    L("  // (and operations in the send FIFOs, a status to send).");
-    L("  assign busy = (full && run) || (queued && run) || st_full || |owing || fv || fbusy || ob_full;");
+
+  // Emits the status words, the stream port's rx side and the output register.
+  void emit_output() {
+    v.line("// Results delivered, per leaf and function (at the unit's last word).");
+    v.line("wire [4*N-1:0] got_f = give && !ob_stat ? ({{(4*N-1){1'b0}}, 1'b1} << {ob_leaf[" + lw1 + ":0], ob_f}) : {(4*N){1'b0}};");
+    v.line("// The status of leaf ob_leaf (cm5ctl_stream.h), built as it is sent: word 0 {5, words waiting");
+    v.line("// per function}, word 1 {router-done under way, overflow and last error per function, results");
+    v.line("// owed (before this status), the sticky tree faults, aligned, halted, the global ORs}.");
+    v.line("wire [" + lw1 + ":0] ol = ob_leaf[" + lw1 + ":0];");
+    v.line("wire ob_here = ob_leaf[15:" + S(LW) + "] == " + S(16 - LW) + "'d0;");
+    v.line("wire [OCW*N-1:0] owed_all;");
+    v.line("wire [OCW-1:0] owed_o = owed_all[OCW*ol +: OCW] - {{(OCW-1){1'b0}}, 1'b1};  // this status counts");
+    v.line("wire [31:0] stat_w0 = {4'd5, 8'd0, ob_here ? fcount_all[4*RCW*ol +: 4*RCW] : {(4*RCW){1'b0}}};");
+    v.line("wire [31:0] stat_w1 = ob_here ? {7'd0, rd_busy[ol], fovf_all[4*ol +: 4], ferr_all[4*ol +: 4],");
+    v.line("                                 {{(8-OCW){1'b0}}, owed_o}, drop_seen, fault_seen, lerr_seen, aligned[ol],");
+    v.line("                                 halted[ol], hard_error_out[ol], async_out[2*ol +: 2]} : 32'd0;");
+    v.line("wire [31:0] res_w1 = " + std::string(W < 32 ? "{{(32-W){1'b0}}, ob_w1}" : "ob_w1") + ";");
+    v.line("assign rx_valid = ob_full;");
+    v.line("assign rx_leaf = ob_leaf;");
+    if (!sf) {
+      v.line("assign rx_data = ob_stat ? (ob_phase ? stat_w1 : stat_w0) : (ob_phase ? res_w1 : {23'd0, ob_hdr});");
+      v.line("assign rx_last = ob_phase;");
+    } else {
+      v.line("wire [31:0] stat_w2 = ob_here ? space_all[32*ol +: 32] : 32'd0;");
+      v.line("assign rx_data = ob_stat ? (ob_phase == 2'd2 ? stat_w2 : ob_phase[0] ? stat_w1 : stat_w0)");
+      v.line("                         : (ob_phase[0] ? res_w1 : {23'd0, ob_hdr});");
+      v.line("assign rx_last = ob_last;");
+    }
+    if (R > 1) {
+      v.line("// Rows 0..R-2 of the entry read (row 0 lowest); its last row stays on the memory's output");
+      v.line("// (the read address holds) until the entry goes to the output register.");
+      v.line("reg [(R-1)*RW-1:0] fe;");
+      v.line("wire [R*RW-1:0] fent = {head, fe};");
+    } else {
+      v.line("wire [RW-1:0] fent = head;");
+    }
+    v.line("always @(posedge clk)");
+    v.line("  if (rst) begin");
+    v.line("    pos <= {PBW{1'b0}};");
+    v.line("    fv <= 1'b0;");
+    v.line("    fbusy <= 1'b0;");
+    v.line("    fpair <= {PBW{1'b0}};");
+    if (R > 1) {
+      v.line("    frow <= " + S(RBW) + "'d0;");
+      v.line("    fe <= {((R-1)*RW){1'b0}};");
+    }
+    v.line("    ob_full <= 1'b0;");
+    v.line(sf ? "    ob_phase <= 2'd0;" : "    ob_phase <= 1'b0;");
+    v.line("    ob_stat <= 1'b0;");
+    v.line("    ob_leaf <= 16'd0;");
+    v.line("    ob_f <= 2'd0;");
+    v.line("    ob_hdr <= 9'd0;");
+    v.line("    ob_w1 <= {W{1'b0}};");
+    v.line("  end else begin");
+    v.line(sf ? "    if (ob_full && rx_ready) ob_phase <= ob_last ? 2'd0 : ob_phase + 2'd1;"
+         : "    if (ob_full && rx_ready) ob_phase <= !ob_phase;");
+    v.line("    if (give) ob_full <= 1'b0;");
+    v.line("    if (take_next) begin");
+    v.line("      pos <= pick + {{(PBW-1){1'b0}}, 1'b1};  // wraps");
+    v.line("      fpair <= pick;");
+    v.line("    end");
+    if (R > 1) {
+      v.line(std::string("    if (fbusy && !frow_last) fe <= ") + (R > 2 ? "{head, fe[(R-1)*RW-1:RW]};" : "head;"));
+      v.line("    frow <= frow_n;");
+      v.line("    if (take_next) fbusy <= 1'b1;");
+      v.line("    else if (fbusy) fbusy <= !frow_last;");
+      v.line("    fv <= (flast && !ob_free) || (fv && !fmove);");
+    } else {
+      v.line("    fv <= take_next || (fv && !fmove);");
+    }
+    v.line("    if (fmove || fdirect) begin");
+    v.line("      ob_full <= 1'b1;");
+    v.line(sf ? "      ob_phase <= 2'd0;" : "      ob_phase <= 1'b0;");
+    v.line("      ob_stat <= 1'b0;");
+    v.line("      ob_leaf <= {" + S(16 - LW) + "'d0, fleaf};");
+    v.line("      ob_f <= fpair[1:0];");
+    v.line("      ob_hdr <= fent[8:0];");
+    v.line("      ob_w1 <= fent[W+8:9];");
+    v.line("    end else if (stat_now) begin");
+    v.line("      ob_full <= 1'b1;");
+    v.line(sf ? "      ob_phase <= 2'd0;" : "      ob_phase <= 1'b0;");
+    v.line("      ob_stat <= 1'b1;");
+    v.line(sf ? "      ob_leaf <= st_leaf;" : "      ob_leaf <= leaf;");
+    v.line("      ob_f <= 2'd0;");
+    v.line("    end");
+    v.line("  end");
+    v.line();
   }
-  L("  wire unused = &{1'b0, unused_tx" + std::string(R * RW > E ? ", fent[R*RW-1:W+9]" : "") +
-    (sf ? ", sf_ovf, ihdr[8:7], ihdr[3:1]" : "") + "};");
-  L("endmodule");
-  L("`default_nettype wire");
-  return v;
-}
+
+  // Emits the owed results, the counters bus and the busy signal.
+  void emit_counters() {
+    v.line("// Owed results per function (the injection's room) and in all, and the counters (due -");
+    v.line("// results = pending, at every instant).");
+    v.line("generate");
+    v.line("  for (g = 0; g < N; g = g + 1) begin : g_cnt");
+    v.line("    localparam [31:0] ME_I = g;");
+    v.line("    localparam [15:0] ME = ME_I[15:0];");
+    v.line("    reg [31:0] due, results, pushed;");
+    v.line("    reg [31:0] per_f [0:3];");
+    v.line("    reg [OCW-1:0] owed;");
+    v.line("    reg [4*RCW-1:0] owed_f;");
+    if (!sf) {
+      v.line("    assign owes_room[g] = owed_f[opf*RCW +: RCW] < RD[RCW-1:0];");
+    } else {
+      v.line("    assign owes_room[4*g +: 4] = {owed_f[3*RCW +: RCW] < RD[RCW-1:0], owed_f[2*RCW +: RCW] < RD[RCW-1:0],");
+      v.line("                                  owed_f[RCW +: RCW] < RD[RCW-1:0], owed_f[0 +: RCW] < RD[RCW-1:0]};");
+    }
+    v.line("    assign owed_all[OCW*g +: OCW] = owed;");
+    v.line("    assign owing[g] = owed != {OCW{1'b0}};");
+    v.line("    wire out_g = give && ob_leaf == ME;  // a result or a status delivered");
+    v.line("    wire [OCW-1:0] next = owed + {{(OCW-1){1'b0}}, inc[g]} - {{(OCW-1){1'b0}}, out_g};");
+    v.line("    // A status counts among the owed results but in no function (it has its own register).");
+    v.line("    wire inc_f = inc[g] && accepted;");
+    v.line("    integer f;");
+    v.line("    always @(posedge clk) begin");
+    v.line("      if (rst) begin");
+    v.line("        owed <= {OCW{1'b0}};");
+    v.line("        owed_f <= {(4*RCW){1'b0}};");
+    v.line("        due <= 32'd0;");
+    v.line("        results <= 32'd0;");
+    v.line("        pushed <= 32'd0;");
+    v.line("        for (f = 0; f < 4; f = f + 1) per_f[f] <= 32'd0;");
+    v.line("      end else begin");
+    v.line("        owed <= next;");
+    v.line("        for (f = 0; f < 4; f = f + 1)");
+    v.line("          owed_f[f*RCW +: RCW] <= owed_f[f*RCW +: RCW] + {{(RCW-1){1'b0}}, inc_f && opf == f[1:0]}");
+    v.line("                                  - {{(RCW-1){1'b0}}, got_f[4*g + f]};");
+    v.line("        due <= clear ? {{(32-OCW){1'b0}}, next} : due + {31'd0, inc[g]};");
+    v.line("        results <= clear ? 32'd0 : results + {31'd0, out_g};");
+    v.line("        pushed <= clear ? 32'd0 : pushed + {31'd0, done && here && li == ME_I[" + lw1 + ":0]};");
+    v.line("        for (f = 0; f < 4; f = f + 1) per_f[f] <= clear ? 32'd0 : per_f[f] + {31'd0, got_f[4*g + f]};");
+    v.line("      end");
+    v.line("    end");
+    v.line("    assign counters[(8*g)*32 +: 32] = due;");
+    v.line("    assign counters[(8*g+1)*32 +: 32] = results;");
+    v.line("    assign counters[(8*g+2)*32 +: 32] = {{(32-OCW){1'b0}}, owed};");
+    v.line("    assign counters[(8*g+3)*32 +: 32] = pushed;");
+    v.line("    assign counters[(8*g+4)*32 +: 32] = per_f[0];");
+    v.line("    assign counters[(8*g+5)*32 +: 32] = per_f[1];");
+    v.line("    assign counters[(8*g+6)*32 +: 32] = per_f[2];");
+    v.line("    assign counters[(8*g+7)*32 +: 32] = per_f[3];");
+    v.line("  end");
+    v.line("endgenerate");
+    v.line("// Work the network does without the host: a unit to inject, results owed or going out.");
+    if (!sf) {
+      v.line("assign busy = (full && run) || |owing || fv || fbusy || ob_full;");
+    } else {
+      v.line("// (and operations in the send FIFOs, a status to send).");
+      v.line("assign busy = (full && run) || (queued && run) || st_full || |owing || fv || fbusy || ob_full;");
+    }
+    v.line("wire unused = &{1'b0, unused_tx" + std::string(R * RW > E ? ", fent[R*RW-1:W+9]" : "") +
+      (sf ? ", sf_ovf, ihdr[8:7], ihdr[3:1]" : "") + "};");
+    v.close("endmodule");
+    v.line("`default_nettype wire");
+  }
+};
+
+std::string emit_stream_module(const Cm5ctlParams& p) { return StreamModule(p).emit(); }
 
 }  // namespace
 
