@@ -128,11 +128,13 @@ std::string run_report_text(const RunReport& r, const ReportVerdict& v, size_t w
   std::string regions;
   for (const auto& g : r.regions) regions += (regions.empty() ? "" : ", ") + g.region;
   add_text(out, "conservation (injected = delivered + in flight; " + regions + "): " + v.conservation.summary(), width);
-  std::string verdict = "board agrees with the reference model (" + r.agreement_scope + "): " + (v.agree ? "YES" : "NO");
+  // The answer right after the phrase, so that the line a user or a script looks for never wraps.
+  std::string verdict = std::string("board agrees with the reference model: ") + (v.agree ? "YES" : "NO");
   if (!v.agree) {
     const auto n = static_cast<size_t>(std::count_if(r.rows.begin(), r.rows.end(), differs));
     verdict += " (" + std::to_string(n) + " figures" + (r.mismatch_detail.empty() ? "" : "; " + r.mismatch_detail) + ")";
   }
+  verdict += " (compared: " + r.agreement_scope + ")";
   add_text(out, verdict, width);
   for (const auto& line : r.after) add_text(out, line, width);
   return out;
