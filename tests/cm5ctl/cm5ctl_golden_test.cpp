@@ -4,6 +4,8 @@
 // After an intended change of the RTL, regenerate with CMNET_UPDATE_GOLDEN=1 and commit the file.
 #include <gtest/gtest.h>
 
+#include "tests/core/golden.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -59,28 +61,7 @@ std::map<std::string, std::string> current_digests() {
 }
 
 TEST(Cm5ctlGolden, EmittedVerilogIsByteIdenticalToTheCheckedInDigests) {
-  const auto now = current_digests();
-  if (const char* u = std::getenv("CMNET_UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream out(kGolden);
-    for (const auto& [k, v] : now) out << k << ' ' << v << '\n';
-    GTEST_SKIP() << "wrote " << kGolden;
-  }
-  std::ifstream in(kGolden);
-  ASSERT_TRUE(in) << kGolden << " is missing";
-  std::map<std::string, std::string> want;
-  std::string k, v;
-  while (in >> k >> v) want[k] = v;
-  ASSERT_FALSE(want.empty());
-  for (const auto& [name, digest] : want) {
-    const auto it = now.find(name);
-    if (it == now.end()) {
-      ADD_FAILURE() << name << ": no longer emitted";
-      continue;
-    }
-    EXPECT_EQ(it->second, digest) << name << ": emitted bytes changed";
-  }
-  for (const auto& [name, digest] : now)
-    EXPECT_TRUE(want.count(name)) << name << ": emitted but not pinned (" << digest << ")";
+  expect_golden(kGolden, current_digests());
 }
 
 }  // namespace
