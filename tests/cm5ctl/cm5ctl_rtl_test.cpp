@@ -2,7 +2,8 @@
 // result and cycle by cycle (the cycle each leaf presents each result, the cycle each push is
 // accepted), and against the plain software results: the paper's example, every operation and
 // every operator, segmented scans, abstain masks, broadcasts, barriers, random pipelined mixes,
-// the error cases, at 2, 8, 16, 32 and 64 leaves and several link widths.
+// the error cases, at 2, 8 and 16 leaves and several link widths (32 and 64 leaves:
+// cm5ctl_scale_test, label scale).
 #include "sim/cm5ctl/cm5ctl_rtl.h"
 
 #include <gtest/gtest.h>
@@ -10,42 +11,13 @@
 #include <algorithm>
 
 #include "sim/cm5ctl/cm5ctl_workloads.h"
+#include "tests/cm5ctl/cm5ctl_rtl_check.h"
 
 namespace cmnet {
 namespace {
 
-Cm5ctlConfig cfg(int leaves, int w = 32, int up = 6, int down = 5) {
-  Cm5ctlConfig c;
-  c.p.leaves = leaves;
-  c.p.word_bits = w;
-  c.p.up_width = up;
-  c.p.down_width = down;
-  validate(c.p, "test");
-  return c;
-}
-
-// Runs one workload on both engines; expects them to agree exactly and, unless told
-// otherwise, to match the software results.
-Cm5RtlRun agree(const Cm5ctlConfig& c, const Cm5Workload& w, bool check_software = true, uint64_t min_cycles = 0) {
-  // Runs that are not expected to complete stop early.
-  Cm5ModelOptions mo;
-  Cm5RtlOptions ro;
-  if (!check_software) mo.max_cycles = ro.max_cycles = 3000;
-  mo.min_cycles = ro.min_cycles = min_cycles;
-  const Cm5RunResult m = run_cm5ctl_model(c.p, w, mo);
-  const Cm5RtlRun r = run_cm5ctl_rtl(c, w, ro);
-  EXPECT_EQ(compare_runs(m, r), "") << w.name << " N=" << c.p.leaves;
-  EXPECT_FALSE(r.fault) << w.name;
-  EXPECT_EQ(r.bcast_drop, m.faults.bcast_drops > 0) << w.name;
-  if (check_software) {
-    EXPECT_TRUE(r.completed) << w.name;
-    EXPECT_EQ(compare_to_expected(expected_results(w, c.p.word_bits, cm5_topology(c.p)),
-                                  split_results(r.results, c.p.leaves)),
-              "")
-        << w.name << " N=" << c.p.leaves;
-  }
-  return r;
-}
+using cm5ctl_test::agree;
+using cm5ctl_test::cfg;
 
 TEST(Cm5ctlRtl, ThePapersForwardScan) {
   const Cm5RtlRun r = agree(cfg(8), make_cm5ctl_workload("paper", 8, 32, 1, 1));
@@ -61,15 +33,6 @@ TEST(Cm5ctlRtl, EveryOperationAndOperator) {
       agree(cfg(n), make_cm5ctl_workload(name, n, 32, static_cast<uint64_t>(n) + 5, 10));
 }
 
-// The same at 32 and 64 leaves (heights 5 and 6): every operator pushed alone, one after the
-// other, not only within a random mix (SixtyFourLeaves shares the 64-leaf model's build).
-TEST(Cm5ctlRtl, EveryOperationAndOperatorAt32And64Leaves) {
-  for (int n : {32, 64})
-    for (const std::string name : {"reduce-or", "reduce-xor", "reduce-max", "reduce-add", "reduce-uadd", "scan-fwd",
-                                   "scan-bwd", "scan-seg", "barrier", "broadcast"})
-      agree(cfg(n), make_cm5ctl_workload(name, n, 32, static_cast<uint64_t>(n) + 5, 6));
-}
-
 TEST(Cm5ctlRtl, AbstainMasksAndPipelinedMixes) {
   for (int n : {2, 8, 16})
     for (uint64_t seed = 1; seed <= 3; ++seed) {
@@ -82,15 +45,6 @@ TEST(Cm5ctlRtl, AbstainMasksAndPipelinedMixes) {
       o.release_spread = seed == 3 ? 300 : 0;
       agree(cfg(n), random_cm5ctl_mix(n, 32, seed * 31 + static_cast<uint64_t>(n), o));
     }
-}
-
-TEST(Cm5ctlRtl, SixtyFourLeaves) {
-  Cm5MixOptions o;
-  o.ops = 60;
-  o.abstain = 0.2;
-  o.broadcasts = 6;
-  o.broadcaster = 37;
-  agree(cfg(64), random_cm5ctl_mix(64, 32, 64, o));
 }
 
 TEST(Cm5ctlRtl, OtherLinkWidthsAndWords) {

@@ -1,6 +1,6 @@
 // The 64-leaf network (28 chips; 2 parents on levels 1-2, 4 on level 3) against the model, as
 // cm5data_rtl_test does at 16 leaves. Its Verilator build takes minutes (one copy of the code per
-// chip instance), so it is its own binary with the label rtl_slow.
+// chip instance), so it is its own binary with the label scale.
 #include <gtest/gtest.h>
 
 #include "tests/cm5data/cm5data_check.h"

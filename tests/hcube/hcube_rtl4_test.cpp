@@ -1,5 +1,5 @@
 // The emitted packet network and wormhole network against the models on 4-cubes (16 nodes; a Verilator build of a
-// few minutes, label rtl_slow): fixed and quasi-adaptive routing, uniform and transpose traffic,
+// few minutes, label scale): fixed and quasi-adaptive routing, uniform and transpose traffic,
 // light and saturating loads.
 #include "tests/hcube/hcube_rtl_check.h"
 
