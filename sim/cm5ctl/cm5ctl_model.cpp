@@ -650,6 +650,10 @@ class Model {
 
 }  // namespace
 
+uint64_t cm5ctl_global_settle(const Cm5ctlParams& p) {
+  return static_cast<uint64_t>(2 * ((p.height() + 1) * (p.up_frame() + p.down_frame()) + 2) + 4 * p.packet_time());
+}
+
 Cm5RunResult run_cm5ctl_model(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5ModelOptions& opt) {
   check_workload(w, cm5_topology(p));
   Model m(p, w);

@@ -89,6 +89,10 @@ uint64_t expected_result_count(const Cm5Workload& w, const Cm5Topology& t);
 
 Cm5RunResult run_cm5ctl_model(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5ModelOptions& opt = {});
 
+// Cycles after a global input changes by when every leaf has seen it, with margin: twice the
+// bound (height + 1)(Tu + Td) + 2 (cm5ctl_params.h), and 4 packet times.
+uint64_t cm5ctl_global_settle(const Cm5ctlParams& p);
+
 // The same model one cycle at a time, for a driver that computes router-done's counter inputs
 // as it goes (the CM-5 machine: each leaf's data network counter from the data network's model
 // in lockstep). The workload's own counter events come first; set_counter adds one.
