@@ -80,12 +80,13 @@ std::string cfg_str(int addr, int data, const ClosParams& p) {
 }  // namespace
 
 ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLeafRequest>& requests, uint64_t max_cycles,
-                                 double timeout_s, const ClosParams* model_params) {
+                                 double timeout_s, const ClosParams* model_params, const TraceWindow& trace) {
   const ClosParams& p = cfg.clos;
   const Layout L(clos_ctrl_layout(cfg));
   if (L.l.MW > 64) throw std::invalid_argument("clos ctrl RTL harness: messages wider than 64 bits");
-  const std::string exe = build_verilated_model(emit_clos_ctrl(cfg), "clos_ctrl_top",
-                                                std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_ctrl_main.cpp");
+  const std::string exe =
+      build_verilated_model(emit_clos_ctrl(cfg), "clos_ctrl_top", std::string(CMNET_SOURCE_DIR) + "/sim/clos/clos_ctrl_main.cpp",
+                            {}, {}, trace.on() ? trace_flags() : std::vector<std::string>{});
   std::ostringstream in;
   {
     in << "params " << p.hnodes() << ' ' << L.l.MW << ' ' << L.type_lsb << ' ' << L.dest_lsb << ' ' << L.orig_lsb << ' '
@@ -94,7 +95,7 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
       in << "req " << r.orig << ' ' << (r.orig / p.n) % p.hnodes() << ' ' << r.dest << ' ' << r.think << ' ' << r.hold
          << '\n';
   }
-  const HarnessRunResult run_out = run_harness("clos ctrl RTL harness", exe, in.str(), timeout_s);
+  const HarnessRunResult run_out = run_harness("clos ctrl RTL harness", exe, in.str(), timeout_s, trace.env());
   ClosCtrlRtlRun run;
   const ClosParams mp = model_params ? *model_params : p;
   const ClosSetupOptions o = clos_protocol_options(mp);
@@ -137,6 +138,7 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
       out >> std::hex >> m >> std::dec;
       close(hh);
       const ClosMsg c = L.decode(m);
+      run.log.push_back({cycle, c});
       ++run.handled;
       ++run.handled_by_type[static_cast<int>(c.type)];
       what[hh] = canon(c, p.m);
@@ -162,6 +164,7 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
       c.type = ClosMsgType::kREADY;
       c.to = h;
       c.orig = leaf;
+      run.log.push_back({cycle, c});
       got[hh].push_back(canon(c, p.m));
     } else {
       throw std::runtime_error("clos ctrl RTL harness: unreadable log");

@@ -12,12 +12,20 @@
 
 #include "gen/clos/clos_config.h"
 #include "sim/clos/clos_setup_model.h"
+#include "sim/core/rtl_build.h"
 
 namespace cmnet {
 
 struct ClosLeafRequest {
   int orig = 0, dest = 0;
   int think = 0, hold = 0;  // cycles before the CSR (after the leaf's previous request is over), READY -> ODCR
+};
+
+// A message an hnode handled, or a READY delivered to its leaf (type kREADY, orig the leaf), at a
+// time: a clock cycle of the RTL, a round of the model driven in rounds (clos_circuit_setup.h).
+struct ClosLogged {
+  uint64_t at = 0;
+  ClosMsg msg;
 };
 
 struct ClosCtrlRtlRun {
@@ -29,14 +37,16 @@ struct ClosCtrlRtlRun {
   bool overflow = false;     // a WaitingQueue was full in the RTL
   bool model_idle = false;   // the model ends with everything free
   std::string model_error;
+  std::vector<ClosLogged> log;  // every message handled and every READY, in the RTL's order
 };
 
 // requests: each leaf's in order (a leaf's next starts after its previous one is over).
 // model_params: the model runs with these parameters (CANCEL limit, selection start, RESEND after
-// a wait) instead of the RTL's, to show the comparison catches a difference.
+// a wait) instead of the RTL's, to show the comparison catches a difference. trace: an FST
+// waveform, its window in clock cycles from the first after reset (the log's cycles).
 ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLeafRequest>& requests,
                                  uint64_t max_cycles = 2000000, double timeout_s = 600,
-                                 const ClosParams* model_params = nullptr);
+                                 const ClosParams* model_params = nullptr, const TraceWindow& trace = {});
 
 // Random sequences: `per_leaf` requests for each leaf, uniform destinations, think and hold
 // uniform in [0, 2 * mean].

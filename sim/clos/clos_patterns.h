@@ -1,5 +1,5 @@
 // Circuit patterns for the Clos family: a (partial) permutation of the N input ports, made by
-// name or read from a file ("SRC DST" per line, '#' comments).
+// name (a user's own connection set: sim/clos/clos_circuit_file.h).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,5 @@ namespace cmnet {
 // probability 1/2, to a random output no other input has).
 std::vector<std::string> clos_pattern_names();
 std::vector<int> make_clos_pattern(const std::string& name, const ClosParams& p, uint64_t seed);
-// InputError naming the file, line, field, value and range.
-std::vector<int> read_clos_circuits(const std::string& path, const ClosParams& p);
 
 }  // namespace cmnet
