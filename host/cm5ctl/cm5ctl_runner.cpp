@@ -13,6 +13,7 @@
 #include "host/errors.h"
 #include "sim/core/sim_board.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
+#include "sim/cm5ctl/cm5ctl_workload_file.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
 
 namespace cmnet {
@@ -77,8 +78,7 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
   for (const Cm5Flip& f : w.flips)
     ev.push_back({f.cycle, 0, StreamUnit{0, cm5unit::encode_control(cm5unit::kFlip, f.link | (f.up ? 1u << 16 : 0u))}});
   // Long enough for a change of the global bits to reach every leaf (cm5ctl_params.h), twice.
-  const uint32_t settle = static_cast<uint32_t>(
-      std::min<int64_t>(0xFFFF, 2 * ((p.height() + 1) * (p.up_frame() + p.down_frame()) + 2) + 4 * p.packet_time()));
+  const uint32_t settle = static_cast<uint32_t>(std::min<uint64_t>(0xFFFF, cm5ctl_global_settle(p)));
   std::vector<uint64_t> status_count(static_cast<size_t>(p.leaves), 0);
   for (const auto& [c, leaf] : status_at) {
     if (leaf >= static_cast<uint32_t>(p.leaves) || t.part[leaf] < 0)
@@ -343,8 +343,9 @@ Cm5Workload cm5ctl_control_workload(const Cm5ctlParams& p, uint64_t seed, int co
 }
 
 StreamRunOutcome cm5ctl_run(const Cm5ctlConfig& cfg, const Cm5RunArgs& a, std::FILE* out) {
-  const Cm5Workload w = a.pattern == "control" ? cm5ctl_control_workload(cfg.p, a.seed, a.count)
-                                               : make_cm5ctl_workload(a.pattern, cfg.p.leaves, cfg.p.word_bits, a.seed, a.count);
+  const Cm5Workload w = !a.traffic.empty()       ? read_cm5ctl_workload(a.traffic, cfg.p.leaves, cfg.p.word_bits)
+                       : a.pattern == "control" ? cm5ctl_control_workload(cfg.p, a.seed, a.count)
+                                                : make_cm5ctl_workload(a.pattern, cfg.p.leaves, cfg.p.word_bits, a.seed, a.count);
   return run_stream_workload(cm5ctl_stream_spec(cfg), cm5ctl_stream_workload(cfg, w), a.stream, out);
 }
 

@@ -41,6 +41,7 @@ cm5unit::Status cm5ctl_read_status(StreamBoard& board, uint32_t leaf, std::vecto
 
 struct Cm5RunArgs {
   std::string pattern = "reduce-scan";  // a cm5ctl pattern (cm5ctl_workloads.h) or "control"
+  std::string traffic;                  // else a workload file (sim/cm5ctl/cm5ctl_workload_file.h)
   uint64_t seed = 1;
   int count = 4;  // operations per leaf
   StreamRunArgs stream;

@@ -71,20 +71,34 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
     EXPECT_EQ(lines[8]["summary"]["mismatches"], 0) << engine;
     EXPECT_EQ(lines[8]["summary"]["routed"], 8) << engine;
   }
-  // A circuit file: SRC DST per line; bad lines name file, line, field and range.
+  // A circuit file: SRC DST [WORDS] per line (sim/clos/clos_circuit_file.h), set up through the
+  // hnodes (here one: hnode_dims 0) and its words sent; bad lines name file, line, field and range.
   const std::string circ = (dir / "c.txt").string();
-  std::ofstream(circ) << "# two circuits\n0 7\n7 0\n";
+  std::ofstream(circ) << "# two circuits\n0 7 2\n7 0\n";
   SimArgs a;
   a.traffic = circ;
+  a.per_proc = 3;
   a.out = (dir / "c.jsonl").string();
   ASSERT_EQ(f.sim(cfg, a), 0);
-  EXPECT_EQ(read_lines(a.out).size(), 3u);
-  std::ofstream(circ) << "0 7\n1 8\n";
-  try {
-    f.sim(cfg, a);
-    ADD_FAILURE() << "bad circuit file accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), circ + ":2: field 'DST' value 8 out of range 0..7");
+  const auto lines = read_lines(a.out);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(lines[0]["set_up"].get<bool>()) << lines[0].dump();
+  EXPECT_EQ(lines[0]["sent"].size(), 2u);  // its own WORDS
+  EXPECT_EQ(lines[1]["sent"].size(), 3u);  // --per-proc
+  EXPECT_EQ(lines[1]["sent"], lines[1]["received"]);
+  EXPECT_EQ(lines[2]["summary"]["setup"]["set_up"], 2);
+  EXPECT_TRUE(lines[2]["summary"]["setup"]["done"].get<bool>());
+  for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{
+           {"0 7\n1 8\n", ":2: field 2 'DST' value 8 out of range 0..7"},
+           {"this is not a message\n", ":1: field 1 'this': not a number (SRC)"},
+           {"0 7\n0 6\n", ":2: field 1 'SRC' value 0: already the source of a circuit (line 1)"}}) {
+    std::ofstream(circ) << text;
+    try {
+      f.sim(cfg, a);
+      ADD_FAILURE() << "bad circuit file accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), circ + want);
+    }
   }
   fs::remove_all(dir);
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "gen/cm5ctl/cm5ctl_stream.h"
@@ -76,6 +77,30 @@ TEST(Cm5ctlBoard, AReductionAndAScanAndAMixOnTheSimulatedBoard) {
     EXPECT_TRUE(fs::exists(fs::path(a.stream.out_dir) / "run.json"));
     fs::remove_all(a.stream.out_dir);
   }
+}
+
+// `cmnet run --traffic F` on the simulated board: a user's workload file (the 2-leaf board of
+// the sweep below: one cached model) pushed by the host, every result the software's.
+TEST(Cm5ctlBoard, AWorkloadFileOnTheSimulatedBoard) {
+  Cm5ctlConfig c;
+  c.name = "cm5ctl-sweep-2";
+  c.p.leaves = 2;
+  c.p.queue_ram = 1;
+  validate(c.p, "test");
+  Cm5RunArgs a;
+  a.stream.out_dir = temp_dir("cm5run-file").string();
+  a.traffic = (fs::path(a.stream.out_dir) / "mine.workload").string();
+  std::ofstream(a.traffic) << "reduce add 40 2\nscan-fwd uadd 7 9\nsegscan-bwd or 1 |2\nbroadcast 1 77\n"
+                              "reduce uadd 0xffffffff 1\nreduce uaddc 0 0\nbarrier 1 -\nglobal 3 0 2\n";
+  a.stream.timeout_s = 120;
+  a.stream.sim.phy = HostLinkPhy::Fifo;
+  std::FILE* text = std::tmpfile();
+  ASSERT_NE(text, nullptr);
+  const StreamRunOutcome o = cm5ctl_run(c, a, text);
+  std::fclose(text);
+  EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
+  EXPECT_GE(o.result.delivered.size(), 2u * 7u);  // 6 combining results and a broadcast per leaf
+  fs::remove_all(a.stream.out_dir);
 }
 
 // `cmnet sweep` on the simulated board at 2 leaves: every point's results and counters as the

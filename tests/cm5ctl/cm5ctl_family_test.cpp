@@ -95,6 +95,54 @@ TEST(Cm5ctlFamily, SimOnTheRtlWritesAWaveform) {
   fs::remove_all(dir);
 }
 
+// A user's workload file (sim/cm5ctl/cm5ctl_workload_file.h) on both engines: the same result
+// lines, the software's results, the RTL agreeing with the model cycle for cycle, the global
+// outputs reported; 8 leaves: the Verilator model SimOnBothEngines builds.
+TEST(Cm5ctlFamily, SimRunsAWorkloadFileOnBothEngines) {
+  const fs::path dir = temp_dir();
+  const std::string file = (dir / "mine.workload").string();
+  std::ofstream(file) << "# mine\n"
+                         "reduce add 1 2 3 4 5 6 7 8\n"
+                         "scan-fwd max 5 - -3 2 9 0 1 1   # leaf 1 abstains\n"
+                         "segscan-bwd xor 1 2 |4 8 16 |32 64 128\n"
+                         "broadcast 3 0x1234 interrupt\n"
+                         "barrier 0 0 0 0 0 0 0 1\n"
+                         "global 10 5 4\n";
+  SimArgs a;
+  a.traffic = file;
+  a.engine = "model";
+  a.out = (dir / "model.jsonl").string();
+  EXPECT_EQ(fam().sim(config(8), a), 0);
+  a.engine = "rtl";
+  a.out = (dir / "rtl.jsonl").string();
+  EXPECT_EQ(fam().sim(config(8), a), 0);
+  auto m = lines((dir / "model.jsonl").string()), r = lines((dir / "rtl.jsonl").string());
+  ASSERT_EQ(m.size(), r.size());
+  ASSERT_GT(m.size(), 8u * 5u);  // 4 combining results and a broadcast per leaf, the global changes
+  for (size_t i = 0; i + 1 < m.size(); ++i) EXPECT_EQ(m[i], r[i]) << i;
+  EXPECT_NE(m[0].find("\"data\":\"24\""), std::string::npos) << m[0];  // the first reduction: 36 = 0x24
+  size_t globals = 0;
+  for (const auto& l : r) globals += l.find("\"type\":\"globals\"") != std::string::npos;
+  EXPECT_EQ(globals, 8u);  // every leaf's hard-error OR raised
+  const auto s = nlohmann::json::parse(r.back())["summary"];
+  EXPECT_EQ(s["traffic"], file);
+  EXPECT_TRUE(s["software_agrees"].get<bool>()) << s.dump();
+  EXPECT_TRUE(s["model_agrees"].get<bool>()) << s.dump();
+  EXPECT_EQ(s["results"], s["expected_results"]);
+  // Garbage is refused naming file, line and field, on sim and on run (before any board starts).
+  std::ofstream(file) << "this is not a message\n";
+  try {
+    fam().sim(config(8), a);
+    ADD_FAILURE() << "garbage accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(file + ":1: field 1 'this': not an operation", 0), 0u) << e.what();
+  }
+  RunArgs ra;
+  ra.traffic = file;
+  EXPECT_THROW(fam().run(config(8), ra), InputError);
+  fs::remove_all(dir);
+}
+
 TEST(Cm5ctlFamily, SimInputErrors) {
   SimArgs a;
   a.out = "/dev/null";

@@ -1,8 +1,12 @@
 // `cmnet sim` for the Clos family: one pattern of circuits routed (the off-line router when
 // m >= n, first fit otherwise: blocked circuits are reported), the settings loaded into the
-// switches, and --per-proc data words sent over every circuit, on the RTL (Verilator, through
-// the configuration port) or on the model (traced through the settings). One JSON object per
-// circuit, then a summary.
+// switches, and data words sent over every circuit, on the RTL (Verilator, through the
+// configuration port) or on the model (traced through the settings). With --traffic, a user's
+// connection set (sim/clos/clos_circuit_file.h) is first set up through the hnodes, CONNECT's
+// parallel set-up (sim/clos/clos_circuit_setup.h: the model, or the hnodes' engines in RTL
+// compared with it message by message), then its words cross the switch as above. One JSON
+// object per circuit, then a summary.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -13,6 +17,7 @@
 #include "host/cli/clos/clos_family.h"
 #include "gen/clos/clos_router.h"
 #include "gen/core/errors.h"
+#include "sim/clos/clos_circuit_setup.h"
 #include "sim/clos/clos_patterns.h"
 #include "sim/clos/clos_rtl.h"
 
@@ -25,72 +30,113 @@ std::string hex(uint64_t v) {
   return b;
 }
 
+using Words = std::map<int, std::vector<std::pair<uint64_t, uint64_t>>>;  // source port -> (sent, received)
+
+// `words` random words over each routed circuit, on the switch RTL or traced through the settings.
+Words carry_words(const ClosConfig& cfg, const SimArgs& a, const std::vector<ClosCircuit>& routed, uint64_t words,
+                  const TraceWindow& window) {
+  const ClosParams& p = cfg.clos;
+  const size_t N = static_cast<size_t>(p.ports());
+  const ClosSettings settings = settings_of(p, routed);
+  Words data;
+  if (a.engine == "rtl") {
+    ClosRtlCase k;
+    k.dest.assign(N, -1);
+    for (const ClosCircuit& c : routed) k.dest[static_cast<size_t>(c.src)] = c.dst;
+    k.settings = settings;
+    k.words = words;
+    k.verbose = true;
+    const ClosRtlRun r = run_clos_rtl(cfg, {k}, a.seed, 600, window);
+    for (const ClosRx& x : r.rx) data[x.src].emplace_back(x.sent, x.got);
+    return data;
+  }
+  const ClosTrace t = trace(p, settings);
+  if (!t.error.empty()) throw std::runtime_error("model: settings are inconsistent: " + t.error);
+  std::vector<int> src_at(N, -1);
+  for (size_t i = 0; i < t.reached.size(); ++i)
+    if (t.reached[i] >= 0) src_at[static_cast<size_t>(t.reached[i])] = static_cast<int>(i);
+  const uint64_t mask = p.width >= 64 ? ~0ull : ((1ull << p.width) - 1);
+  std::mt19937_64 rng(a.seed);
+  for (uint64_t w = 0; w < words; ++w) {
+    std::vector<uint64_t> in(N);
+    for (auto& x : in) x = rng() & mask;
+    for (const ClosCircuit& c : routed) {
+      const int s = src_at[static_cast<size_t>(c.dst)];
+      data[c.src].emplace_back(in[static_cast<size_t>(c.src)], s >= 0 ? in[static_cast<size_t>(s)] : 0);
+    }
+  }
+  return data;
+}
+
+nlohmann::ordered_json setup_fields(const ClosCircuitOutcome& o) {
+  nlohmann::ordered_json j;
+  j["line"] = o.req.line;
+  j["set_up"] = o.ready;
+  j["ready_at"] = o.ready ? nlohmann::ordered_json(o.ready_at) : nlohmann::ordered_json(nullptr);
+  j["released_at"] = o.released_at ? nlohmann::ordered_json(o.released_at) : nlohmann::ordered_json(nullptr);
+  j["hnode_middle"] = o.middle >= 0 ? nlohmann::ordered_json(o.middle) : nlohmann::ordered_json(nullptr);
+  j["crs"] = o.crs;
+  j["cancels"] = o.cancels;
+  j["blocked_selections"] = o.blocked;
+  j["resends"] = o.resends;
+  return j;
+}
+
 }  // namespace
 
 int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
   const ClosParams& p = cfg.clos;
   if (!a.mode.empty()) throw InputError("--mode: not used by the clos family");
-  if (a.pattern.empty() && a.traffic.empty()) throw InputError("sim: give --pattern NAME or --traffic FILE");
+  if (a.pattern.empty() == a.traffic.empty()) throw InputError("sim: give --pattern NAME or --traffic FILE");
+  if (a.engine != "model" && a.engine != "rtl")
+    throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
   check_trace(a.trace, a.engine);
-  const std::vector<int> dest = a.traffic.empty() ? make_clos_pattern(a.pattern, p, a.seed) : read_clos_circuits(a.traffic, p);
+  const auto t0 = std::chrono::steady_clock::now();
+  // A connection set: the hnodes set it up first (the waveform, if any, is theirs).
+  std::vector<ClosCircuitRequest> file;
+  ClosCircuitSetup setup;
+  if (!a.traffic.empty()) {
+    file = read_clos_circuit_file(a.traffic, p, a.per_proc);
+    setup = a.engine == "rtl" ? setup_circuits_rtl(cfg, file, a.trace) : setup_circuits_model(p, file);
+  }
+  const std::vector<int> dest = a.traffic.empty() ? make_clos_pattern(a.pattern, p, a.seed) : circuit_dests(file, p);
+  std::map<int, int> words_of;  // source port -> words its circuit carries (a file's own counts)
+  for (const ClosCircuitRequest& x : file) words_of[x.src] = x.words;
+  uint64_t words = static_cast<uint64_t>(a.per_proc);
+  if (!file.empty()) {
+    words = 0;
+    for (const ClosCircuitRequest& x : file) words = std::max(words, static_cast<uint64_t>(x.words));
+  }
   const bool rearrangeable = p.m >= p.n;
   const std::vector<ClosCircuit> circuits = rearrangeable ? route_permutation(p, dest) : route_first_fit(p, dest);
   std::vector<ClosCircuit> routed;
-  std::vector<int> meant(dest.size(), -1);
   for (const ClosCircuit& c : circuits)
-    if (c.middle >= 0) {
-      routed.push_back(c);
-      meant[static_cast<size_t>(c.src)] = c.dst;
-    }
-  const ClosSettings settings = settings_of(p, routed);
-  const uint64_t words = static_cast<uint64_t>(a.per_proc);
-  const uint64_t mask = p.width >= 64 ? ~0ull : ((1ull << p.width) - 1);
-  // sent/received words per source port.
-  std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> data;
-  const auto t0 = std::chrono::steady_clock::now();
-  if (a.engine == "model") {
-    const ClosTrace t = trace(p, settings);
-    if (!t.error.empty()) throw std::runtime_error("model: settings are inconsistent: " + t.error);
-    std::vector<int> src_at(dest.size(), -1);
-    for (size_t i = 0; i < t.reached.size(); ++i)
-      if (t.reached[i] >= 0) src_at[static_cast<size_t>(t.reached[i])] = static_cast<int>(i);
-    std::mt19937_64 rng(a.seed);
-    for (uint64_t w = 0; w < words; ++w) {
-      std::vector<uint64_t> in(dest.size());
-      for (auto& x : in) x = rng() & mask;
-      for (const ClosCircuit& c : routed) {
-        const int s = src_at[static_cast<size_t>(c.dst)];
-        data[c.src].emplace_back(in[static_cast<size_t>(c.src)], s >= 0 ? in[static_cast<size_t>(s)] : 0);
-      }
-    }
-  } else if (a.engine == "rtl") {
-    ClosRtlCase k;
-    k.dest = meant;
-    k.settings = settings;
-    k.words = words;
-    k.verbose = true;
-    const ClosRtlRun r = run_clos_rtl(cfg, {k}, a.seed, 600, a.trace);
-    for (const ClosRx& x : r.rx) data[x.src].emplace_back(x.sent, x.got);
-  } else {
-    throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
-  }
+    if (c.middle >= 0) routed.push_back(c);
+  Words data = carry_words(cfg, a, routed, words, a.traffic.empty() ? a.trace : TraceWindow{});
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ofstream out(a.out);
   if (!out) throw InputError(a.out + ": cannot write output file");
+  std::map<int, const ClosCircuitOutcome*> outcome_of;
+  for (const ClosCircuitOutcome& o : setup.circuits) outcome_of[o.req.src] = &o;
   uint64_t mismatches = 0, blocked = 0, sent_words = 0;
   for (const ClosCircuit& c : circuits) {
     nlohmann::ordered_json j;
     j["src"] = c.src;
     j["dst"] = c.dst;
+    if (const auto it = outcome_of.find(c.src); it != outcome_of.end()) j.update(setup_fields(*it->second));
     j["middle"] = c.middle >= 0 ? nlohmann::ordered_json(c.middle) : nlohmann::ordered_json(nullptr);
     j["blocked"] = c.middle < 0;
+    // A file's circuit carries its own WORDS (the first of the words every input drove).
+    const auto wi = words_of.find(c.src);
+    const size_t mine = wi == words_of.end() ? words : static_cast<size_t>(wi->second);
     nlohmann::ordered_json sent = nlohmann::ordered_json::array(), got = nlohmann::ordered_json::array();
     bool ok = c.middle >= 0;
     if (c.middle < 0) {
       ++blocked;
     } else {
-      const auto& v = data[c.src];
-      if (v.size() != words) ok = false;
+      auto& v = data[c.src];
+      if (v.size() < mine) ok = false;
+      v.resize(std::min(v.size(), mine));
       for (const auto& [s, g] : v) {
         sent.push_back(hex(s));
         got.push_back(hex(g));
@@ -106,6 +152,12 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
     j["ok"] = ok;
     out << j.dump() << '\n';
   }
+  uint64_t set_up = 0, met_blocked = 0, cancels = 0;
+  for (const ClosCircuitOutcome& o : setup.circuits) {
+    set_up += o.ready;
+    met_blocked += o.blocked > 0;
+    cancels += o.cancels;
+  }
   nlohmann::ordered_json s;
   s["summary"] = {{"engine", a.engine},
                   {"network", clos_name(p)},
@@ -117,11 +169,29 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
                   {"words", sent_words},
                   {"mismatches", mismatches},
                   {"seconds", secs}};
+  if (!a.traffic.empty())
+    s["summary"]["setup"] = {{"engine", setup.engine},
+                             {"hnodes", p.hnodes()},
+                             {"time_unit", setup.engine == "rtl" ? "cycles" : "rounds"},
+                             {"time", setup.time},
+                             {"handled", setup.handled},
+                             {"set_up", set_up},
+                             {"met_blocked_selection", met_blocked},
+                             {"cancels", cancels},
+                             {"done", setup.done},
+                             {"error", setup.error}};
   out << s.dump() << '\n';
+  if (!a.traffic.empty())
+    std::printf("%s: %s, %zu circuits set up through %d hnodes in %llu %s (%llu set up, %llu met a blocked selection, "
+                "%llu CANCELs)%s%s\n",
+                a.engine.c_str(), a.traffic.c_str(), file.size(), p.hnodes(), static_cast<unsigned long long>(setup.time),
+                setup.engine == "rtl" ? "cycles, the model agreeing message by message" : "rounds",
+                static_cast<unsigned long long>(set_up), static_cast<unsigned long long>(met_blocked),
+                static_cast<unsigned long long>(cancels), setup.done ? "" : ": FAILED: ", setup.error.c_str());
   std::printf("%s: %s, %zu circuits, %zu routed, %llu blocked, %llu words, %llu mismatches -> %s\n", a.engine.c_str(),
               clos_name(p).c_str(), circuits.size(), routed.size(), static_cast<unsigned long long>(blocked),
               static_cast<unsigned long long>(sent_words), static_cast<unsigned long long>(mismatches), a.out.c_str());
-  return mismatches == 0 ? 0 : 1;
+  return mismatches == 0 && (a.traffic.empty() || setup.done) ? 0 : 1;
 }
 
 }  // namespace cmnet

@@ -62,13 +62,13 @@ int Cm5ctlFamily::sim(const NetworkConfig& cfg, const SimArgs& args) const {
 }
 
 int Cm5ctlFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
-  reject_option(*this, !args.traffic.empty(), "--traffic");
   reject_option(*this, !args.mode.empty(), "--mode");
   reject_option(*this, !args.generator.empty(), "--generator");
   reject_option(*this, !args.rtl.empty(), "--rtl");
   Cm5RunArgs a;
   // The shared default pattern is CM-1's: this family's default is a reduction and a scan.
   a.pattern = args.pattern == "permutation" ? "reduce-scan" : args.pattern;
+  a.traffic = args.traffic;  // a workload file instead of the pattern
   a.seed = args.seed;
   a.count = std::max(2, args.per_proc);
   a.stream.board = args.board;
