@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "gen/core/errors.h"
+
 namespace cmnet {
 
 std::vector<ClosCircuitOutcome> circuit_outcomes(const std::vector<ClosCircuitRequest>& c,
@@ -34,6 +36,11 @@ std::vector<ClosCircuitOutcome> circuit_outcomes(const std::vector<ClosCircuitRe
 
 namespace {
 
+void need_hnodes(const ClosParams& p) {
+  if (p.hnode_dims < 1)
+    throw InputError("clos: hnode_dims = 0: the set-up through the hnodes needs a hypercube of at least 2 hnodes");
+}
+
 // Everything set up and released, or why not.
 std::string unfinished(const std::vector<ClosCircuitOutcome>& o) {
   for (const ClosCircuitOutcome& x : o)
@@ -46,6 +53,7 @@ std::string unfinished(const std::vector<ClosCircuitOutcome>& o) {
 }  // namespace
 
 ClosCircuitSetup setup_circuits_model(const ClosParams& p, const std::vector<ClosCircuitRequest>& c) {
+  need_hnodes(p);
   ClosCircuitSetup r;
   r.engine = "model";
   ClosProtocolModel model(p, clos_protocol_options(p));
@@ -99,6 +107,7 @@ ClosCircuitSetup setup_circuits_model(const ClosParams& p, const std::vector<Clo
 
 ClosCircuitSetup setup_circuits_rtl(const ClosConfig& cfg, const std::vector<ClosCircuitRequest>& c,
                                     const TraceWindow& trace) {
+  need_hnodes(cfg.clos);
   std::vector<ClosLeafRequest> reqs;
   for (const ClosCircuitRequest& x : c) reqs.push_back({x.src, x.dst, 0, x.words});
   const ClosCtrlRtlRun run = run_clos_ctrl_rtl(cfg, reqs, 2000000, 600, nullptr, trace);

@@ -37,6 +37,7 @@ struct ClosCircuitSetup {
   std::string error;       // otherwise why (the model's invariant, the RTL's first difference)
 };
 
+// InputError without hnodes (hnode_dims 0).
 ClosCircuitSetup setup_circuits_model(const ClosParams& p, const std::vector<ClosCircuitRequest>& c);
 ClosCircuitSetup setup_circuits_rtl(const ClosConfig& cfg, const std::vector<ClosCircuitRequest>& c,
                                     const TraceWindow& trace = {});

@@ -72,14 +72,18 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
     EXPECT_EQ(lines[8]["summary"]["routed"], 8) << engine;
   }
   // A circuit file: SRC DST [WORDS] per line (sim/clos/clos_circuit_file.h), set up through the
-  // hnodes (here one: hnode_dims 0) and its words sent; bad lines name file, line, field and range.
+  // hnodes (2 of them; without any it is refused) and its words sent; bad lines name file, line,
+  // field and range.
+  const NetworkConfig hn =
+      parse_config(R"({"network": "clos", "clos": {"m": 2, "n": 2, "r": 4, "width": 8, "hnode_dims": 1}})", "n224.json");
   const std::string circ = (dir / "c.txt").string();
   std::ofstream(circ) << "# two circuits\n0 7 2\n7 0\n";
   SimArgs a;
   a.traffic = circ;
   a.per_proc = 3;
   a.out = (dir / "c.jsonl").string();
-  ASSERT_EQ(f.sim(cfg, a), 0);
+  EXPECT_THROW(f.sim(cfg, a), InputError);
+  ASSERT_EQ(f.sim(hn, a), 0);
   const auto lines = read_lines(a.out);
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_TRUE(lines[0]["set_up"].get<bool>()) << lines[0].dump();
@@ -94,7 +98,7 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
            {"0 7\n0 6\n", ":2: field 1 'SRC' value 0: already the source of a circuit (line 1)"}}) {
     std::ofstream(circ) << text;
     try {
-      f.sim(cfg, a);
+      f.sim(hn, a);
       ADD_FAILURE() << "bad circuit file accepted: " << text;
     } catch (const InputError& e) {
       EXPECT_EQ(std::string(e.what()), circ + want);
