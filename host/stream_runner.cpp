@@ -15,9 +15,14 @@
 
 namespace cmnet {
 
+std::unique_ptr<SimBoard> start_stream_sim_board(const StreamBoardSpec& spec, const StreamRunArgs& a) {
+  return std::make_unique<SimBoard>(emit_stream_board(spec, a.sim), a.sim, a.trace, spec.info.family + "board",
+                                    a.sim_port);
+}
+
 StreamConnection::StreamConnection(const StreamBoardSpec& spec, const StreamRunArgs& a) {
   if (a.board.empty()) {
-    sim = std::make_unique<SimBoard>(emit_stream_board(spec, a.sim), a.sim, a.trace, spec.info.family + "board");
+    sim = start_stream_sim_board(spec, a);
     uri = sim->uri();
   } else {
     uri = a.board;

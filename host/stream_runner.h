@@ -38,6 +38,7 @@ struct StreamRunArgs {
   // a large network's batch takes wall time: its default is longer than a real board's.
   double reply_timeout_s = 0;        // 0: 3 s for a board, 30 s for the simulated board
   TraceWindow trace;                 // its FST waveform
+  uint16_t sim_port = 0;             // its TCP port on 127.0.0.1 (0: any free one)
 };
 
 struct StreamRunOutcome {
@@ -46,10 +47,14 @@ struct StreamRunOutcome {
   std::string uri;
 };
 
+class SimBoard;
+// The simulated board of `spec` that a run without a board URI starts (args.sim, trace,
+// sim_port); `cmnet board` serves it alone.
+std::unique_ptr<SimBoard> start_stream_sim_board(const StreamBoardSpec& spec, const StreamRunArgs& args);
+
 // A connected stream board of `spec`: the board at args.board, or a simulated board started
 // for it (stopped on destruction). Throws HostError / InputError for a board that is not this
 // config's (another family, another CONFIG_ID) or a link that fails.
-class SimBoard;
 struct StreamConnection {
   StreamConnection(const StreamBoardSpec& spec, const StreamRunArgs& args);
   ~StreamConnection();

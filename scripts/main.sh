@@ -4,11 +4,50 @@
 #     top, behind a TCP socket on 127.0.0.1), driven by the host driver, with a report that
 #     compares every counter and reception with the reference model (out/run/);
 #  2. route a random pattern on a 16-chip network's RTL and on the reference model and compare
-#     them message by message (out/demo/).
+#     them message by message (out/demo/);
+#  3. one small run of every other family on its simulated board, each compared with its model
+#     (out/tour/FAMILY/), and the CM-5 machine, which has no board, on its RTL against its model;
+# and end with one table: family, what ran, whether it agrees with the model. Exit 1 if any does not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMNET_TESTS=OFF >/dev/null
 cmake --build build --target cmnet
-build/host/cli/cmnet run gen/examples/cm1_board.json --pattern many-to-one --per-proc 4 --seed 7 -o out/run
-build/host/cli/cmnet demo -o out/demo
+cmnet=build/host/cli/cmnet
+
+rows=()
+failed=0
+# step FAMILY WHAT COMMAND...: one row of the table. Every command here exits 0 only when the
+# board (or the RTL) agrees with the reference model, so its exit status is the verdict.
+step() {
+  local family=$1 what=$2 verdict=YES start=$SECONDS
+  shift 2
+  "$@" || { verdict="NO (exit $?)"; failed=1; }
+  rows+=("$(printf '%-8s %-50s %-22s %4d s' "$family" "$what" "$verdict" $((SECONDS - start)))")
+}
+
+step cm1 "board: many-to-one, 8 chips x 4 processors" \
+  "$cmnet" run gen/examples/cm1_board.json --pattern many-to-one --per-proc 4 --seed 7 -o out/run
+step cm1 "RTL (demo): permutation, 16 chips x 16 processors" \
+  "$cmnet" demo -o out/demo
+
+echo
+echo "== every other family: one small run on its simulated board, against its model"
+step cm5data "board: requests and replies, 4 leaves" \
+  "$cmnet" run gen/examples/cm5data_4_board.json -o out/tour/cm5data
+step cm5ctl "board: a reduction and a scan, 2 leaves" \
+  "$cmnet" run gen/examples/cm5ctl_2.json -o out/tour/cm5ctl
+step clos "board: a permutation of circuits, N(2, 2, 4)" \
+  "$cmnet" run gen/examples/clos_n224.json -o out/tour/clos
+step hcube "board: uniform packets on a 3-cube" \
+  "$cmnet" run gen/examples/hcube_3.json -o out/tour/hcube
+mkdir -p out/tour/cm5
+step cm5 "RTL (no board): router-done, 4 leaves" \
+  "$cmnet" sim gen/examples/cm5_4.json --engine rtl --pattern router-done --out out/tour/cm5/rtl.jsonl
+
+echo
+echo "== the main job: every family against its reference model"
+printf '   %-8s %-50s %-22s %6s\n' family "what ran" "agrees with the model" time
+for r in "${rows[@]}"; do echo "   $r"; done
+echo "   main job: ${SECONDS} s in all (installation and build included)"
+exit $failed

@@ -12,5 +12,7 @@ struct CommandExit {
 
 // `build` and `flash` (the FPGA flow, network-neutral), in build_cmd.cpp.
 void register_build_commands(CLI::App& app);
+// `board`: a family's simulated board serving alone, in board_cmd.cpp.
+void register_board_command(CLI::App& app);
 
 }  // namespace cmnet

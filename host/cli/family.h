@@ -17,12 +17,15 @@
 #include "gen/core/config.h"
 #include "gen/core/design.h"
 #include "sim/core/rtl_build.h"  // TraceWindow
+#include "sim/core/sim_board.h"  // start_board
 
 namespace CLI {
 class App;
 }
 
 namespace cmnet {
+
+struct StreamBoardSpec;
 
 // `cmnet sim CONFIG --engine rtl|model (--pattern NAME | --traffic FILE) --out FILE.jsonl`
 struct SimArgs {
@@ -61,6 +64,12 @@ struct SweepArgs {
   int max_per_proc = 64;
   double timeout_s = 300;
   std::string mode;              // CM-1: ejector mode
+};
+
+// `cmnet board CONFIG [--port P] [--sim-link uart|fifo]`: the simulated board alone, serving.
+struct BoardArgs {
+  std::string sim_link = "uart"; // its host-link PHY, as `run --sim-link`
+  uint16_t port = 0;             // on 127.0.0.1; 0 = any free port
 };
 
 // `cmnet build CONFIG --board NAME -o DIR [--mode M]`: the board top the flow synthesizes.
@@ -106,6 +115,10 @@ class Family {
   virtual int run(const NetworkConfig& cfg, const RunArgs& args) const = 0;
   virtual int sweep(const NetworkConfig& cfg, const SweepArgs& args) const = 0;
   virtual int bench(const BenchArgs& args) const = 0;
+  // `cmnet board`: starts the simulated board that `run` starts when given no --board (the very
+  // top that is flashed), by the same path; it serves until SimBoard::stop. The default refuses
+  // (InputError): a family without a board.
+  virtual std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const;
   // The sections `cmnet bench --only NAME` may run alone (none: the whole bench only).
   virtual std::vector<std::string> bench_sections() const { return {}; }
   // Commands only this family has (CM-1: demo, cube, bench-fpga); names must not clash.
@@ -127,5 +140,9 @@ void reject_option(const Family& f, bool given, const std::string& option);
 // "rtl" (the model has no waveforms). Every family's sim and run call it before running;
 // returns `trace`.
 const TraceWindow& check_trace(const TraceWindow& trace, const std::string& engine = "rtl");
+
+// Family::start_board of a family on the stream board (gen/core/stream_board.h): the simulated
+// board a stream run starts (host/stream_runner.h, start_stream_sim_board) for `spec`.
+std::unique_ptr<SimBoard> start_stream_board(const StreamBoardSpec& spec, const BoardArgs& args);
 
 }  // namespace cmnet

@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
   bench->add_option("--only", ba.only, "only this section of the family's bench (cm5data: paper-slots)");
 
   register_build_commands(app);
+  register_board_command(app);
   for (const Family* f : families()) f->add_commands(app);
 
   try {

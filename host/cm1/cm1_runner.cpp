@@ -111,6 +111,16 @@ std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir, const Tr
   return std::make_unique<Cm1SimBoard>(read_design(dir + "/rtl", top), h, trace);
 }
 
+std::unique_ptr<Cm1SimBoard> start_cm1_sim_board(const Cm1Config& cfg, const std::string& sim_link,
+                                                 const TraceWindow& trace, uint16_t port) {
+  HostBoardOptions h;
+  if (sim_link == "fifo") {
+    h.phy = HostLinkPhy::Fifo;
+    h.clock_hz = 60000000;  // the FT2232H's CLKOUT in synchronous FIFO mode
+  }
+  return std::make_unique<Cm1SimBoard>(cfg, h, trace, port);
+}
+
 Connection connect_board(const Cm1Config& cfg, const std::string& board_uri,
                    const std::string& sim_link, const std::string& rtl, const TraceWindow& trace) {
   Connection c;
@@ -122,12 +132,7 @@ Connection connect_board(const Cm1Config& cfg, const std::string& board_uri,
   } else if (c.uri.empty()) {
     spdlog::info("no --board given: starting the simulated board with a {} host link (building "
                  "its model on first use)", sim_link);
-    HostBoardOptions h;
-    if (sim_link == "fifo") {
-      h.phy = HostLinkPhy::Fifo;
-      h.clock_hz = 60000000;  // the FT2232H's CLKOUT in synchronous FIFO mode
-    }
-    c.sim = std::make_unique<Cm1SimBoard>(cfg, h, trace);
+    c.sim = start_cm1_sim_board(cfg, sim_link, trace);
     c.uri = c.sim->uri();
   }
   spdlog::info("board: {}", c.uri);

@@ -52,6 +52,11 @@ struct Connection {
 // its board gave the top (clock, button; the flow's host top has the UART PHY).
 std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir, const TraceWindow& trace);
 
+// The simulated board a run without a board URI starts (`sim_link`: uart | fifo) on
+// 127.0.0.1:`port` (0: any free one); `cmnet board` serves it alone.
+std::unique_ptr<Cm1SimBoard> start_cm1_sim_board(const Cm1Config& cfg, const std::string& sim_link,
+                                                 const TraceWindow& trace = {}, uint16_t port = 0);
+
 // The board at `board_uri`, or a freshly started simulated board (`sim_link`: uart | fifo), or
 // the build directory `rtl` simulated; checked against the config's parameters.
 Connection connect_board(const Cm1Config& cfg, const std::string& board_uri,

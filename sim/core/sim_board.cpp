@@ -32,10 +32,10 @@ std::string beside_model(const std::string& exe, const std::string& file) {
 }  // namespace
 
 SimBoard::SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt, const TraceWindow& trace,
-                   const std::string& log_name) {
+                   const std::string& log_name, uint16_t port) {
   const std::string exe = build_board_model(design, opt, trace.on());
   csr_csv_ = beside_model(exe, "csr.csv");
-  proc_ = std::make_unique<HarnessProcess>(exe, std::vector<std::string>{"--port", "0"}, harness_log_path(log_name),
+  proc_ = std::make_unique<HarnessProcess>(exe, std::vector<std::string>{"--port", std::to_string(port)}, harness_log_path(log_name),
                                            "simulated board",
                                            // a model's first build can take minutes on a loaded machine
                                            std::chrono::seconds(60), trace.env());

@@ -76,6 +76,20 @@ TEST(Families, EveryExampleConfigLoadsAndEmits) {
 
 // --trace is refused with a sentence naming it, before anything runs, by every family's `sim`
 // (on the model, a file not .fst, a reversed window) and `run` (not .fst; cm5: it has no board).
+// `cmnet board` on a family without a board: one sentence naming the family and the way out
+// (the families with boards are started in board_cmd_test).
+TEST(Families, Cm5RefusesToStartABoard) {
+  const Family* f = nullptr;
+  const NetworkConfig cfg = load_network(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5_4.json", &f);
+  try {
+    (void)f->start_board(cfg, BoardArgs{});
+    ADD_FAILURE() << "cm5 started a board";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "board: the cm5 machine has no board (cmnet sim runs it; cm5data and cm5ctl have boards "
+                           "of their own)");
+  }
+}
+
 TEST(Families, TraceRefusedClearlyByEveryFamily) {
   const std::pair<const char*, const char*> examples[] = {
       {"cm1", "cm1_c4.json"},       {"cm5ctl", "cm5ctl_2.json"}, {"cm5data", "cm5data_4_board.json"},

@@ -72,6 +72,10 @@ int ClosFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
   return run_clos_stream(clos_config(cfg), o, a).verdict.ok() ? 0 : 1;
 }
 
+std::unique_ptr<SimBoard> ClosFamily::start_board(const NetworkConfig& cfg, const BoardArgs& args) const {
+  return start_stream_board(clos_stream_spec(clos_config(cfg)), args);
+}
+
 int ClosFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
   if (args.pattern != "permutation")
     throw InputError("--pattern " + args.pattern + ": the clos sweep runs rounds of permutations of circuits (allowed: permutation)");

@@ -7,6 +7,7 @@
 #include "gen/cm1/cm1_emitter.h"
 #include "gen/cm1/cm1_host_board_emitter.h"
 #include "gen/core/errors.h"
+#include "host/cm1/cm1_runner.h"
 #include "sim/cm1/traffic.h"
 
 namespace cmnet {
@@ -81,6 +82,9 @@ GeneratedDesign Cm1Family::board_top(const NetworkConfig& cfg, const Board& boar
 
 int Cm1Family::sim(const NetworkConfig& cfg, const SimArgs& args) const { return cm1_sim(cm1_config(cfg), args); }
 int Cm1Family::run(const NetworkConfig& cfg, const RunArgs& args) const { return cm1_run(cm1_config(cfg), args); }
+std::unique_ptr<SimBoard> Cm1Family::start_board(const NetworkConfig& cfg, const BoardArgs& args) const {
+  return start_cm1_sim_board(cm1_config(cfg), args.sim_link, {}, args.port);
+}
 int Cm1Family::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
   return cm1_sweep(cm1_config(cfg), args);
 }

@@ -144,9 +144,15 @@ int Cm5Family::sim(const NetworkConfig& cfg, const SimArgs& a) const {
   return ok ? 0 : 3;
 }
 
-int Cm5Family::run(const NetworkConfig&, const RunArgs&) const {
-  throw InputError("run: the cm5 machine has no board (cmnet sim runs it; cm5data and cm5ctl have boards of their own)");
+namespace {
+[[noreturn]] void no_board(const std::string& cmd) {
+  throw InputError(cmd + ": the cm5 machine has no board (cmnet sim runs it; cm5data and cm5ctl have boards of their own)");
 }
+}  // namespace
+
+int Cm5Family::run(const NetworkConfig&, const RunArgs&) const { no_board("run"); }
+
+std::unique_ptr<SimBoard> Cm5Family::start_board(const NetworkConfig&, const BoardArgs&) const { no_board("board"); }
 
 int Cm5Family::sweep(const NetworkConfig&, const SweepArgs&) const {
   throw InputError("sweep: the cm5 machine has no board (cmnet sim runs it; cm5data and cm5ctl have sweeps of their own)");

@@ -26,6 +26,7 @@ class Cm5Family final : public Family {
   GeneratedDesign board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args) const override;
   int sim(const NetworkConfig& cfg, const SimArgs& args) const override;
   int run(const NetworkConfig& cfg, const RunArgs& args) const override;
+  std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const override;
   int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
   int bench(const BenchArgs& args) const override;
 };

@@ -81,6 +81,10 @@ int Cm5ctlFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
   return cm5ctl_run(cm5ctl_config(cfg), a).verdict.ok() ? 0 : 3;
 }
 
+std::unique_ptr<SimBoard> Cm5ctlFamily::start_board(const NetworkConfig& cfg, const BoardArgs& args) const {
+  return start_stream_board(cm5ctl_stream_spec(cm5ctl_config(cfg)), args);
+}
+
 // Offered load: operations per leaf in flight (1, 2, 4, ... up to --max-per-proc), all loaded
 // before the board runs; accepted: operations completed per packet time (host/cm5ctl/cm5ctl_runner.h).
 int Cm5ctlFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {

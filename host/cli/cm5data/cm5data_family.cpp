@@ -117,6 +117,12 @@ int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   return o.verdict.ok() ? 0 : 3;
 }
 
+std::unique_ptr<SimBoard> Cm5DataFamily::start_board(const NetworkConfig& env, const BoardArgs& args) const {
+  const Cm5DataConfig cfg = cm5data_config(env);
+  refuse_slots_on_board(env, cfg, "board");
+  return start_stream_board(cm5data_stream_spec(cfg), args);
+}
+
 int Cm5DataFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
   const Cm5DataConfig cfg = cm5data_config(env);
   refuse_slots_on_board(env, cfg, "sweep");

@@ -100,6 +100,10 @@ int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   return o.verdict.ok() ? 0 : 3;
 }
 
+std::unique_ptr<SimBoard> HcubeFamily::start_board(const NetworkConfig& env, const BoardArgs& args) const {
+  return start_stream_board(hcube_stream_spec(hcube_config(env)), args);
+}
+
 int HcubeFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
   const HcubeConfig cfg = hcube_config(env);
   if (!a.mode.empty()) throw InputError("sweep: --mode is CM-1's; the hcube board takes --pattern and --max-per-proc");
