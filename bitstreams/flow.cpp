@@ -555,7 +555,22 @@ double parse_icetime_fmax(const std::string& text) {
   return f;
 }
 
-FlowResult run_flow(const GeneratedDesign& design, const Board& board, const FlowOptions& opt) {
+namespace {
+
+// One run of the flow: what it builds, where, and the report it fills in.
+struct FlowRun {
+  const GeneratedDesign& design;
+  const Board& board;
+  const FlowOptions& opt;
+  std::string out, rtl, T;
+  TopPorts ports;
+  std::string yosys;
+  FlowResult r;
+};
+
+// Output directory cleared of the last run's RTL and reports, the design written, the report's
+// header filled in.
+FlowRun start_flow(const GeneratedDesign& design, const Board& board, const FlowOptions& opt) {
   if (opt.out_dir.empty()) throw FlowError("flow: no output directory");
   std::error_code ec;
   fs::create_directories(opt.out_dir, ec);
@@ -564,151 +579,191 @@ FlowResult run_flow(const GeneratedDesign& design, const Board& board, const Flo
   const std::string rtl = out + "/rtl";
   fs::remove_all(rtl, ec);
   write_design(design, rtl);
-  const std::string T = design.top;
-
-  FlowResult r;
+  FlowRun f{design, board, opt, out, rtl, design.top, board_ports(design), CMNET_YOSYS, {}};
+  FlowResult& r = f.r;
   r.board = board.name;
   r.board_file = board.source;
   r.part = board.part;
   r.family = board.family;
-  r.top = T;
+  r.top = f.T;
   r.mode = opt.mode;
   r.out_dir = out;
   r.target_mhz = opt.freq_mhz > 0 ? opt.freq_mhz : board.clock_mhz;
-  const TopPorts ports = board_ports(design);
   for (const char* old : {"report.txt", "report.json"}) fs::remove(out + "/" + old, ec);
+  return f;
+}
 
-  const std::string yosys = CMNET_YOSYS;
-  if (opt.quick_estimate) {
-    auto t0 = std::chrono::steady_clock::now();
-    const long ff = quick_ff_bits(design, rtl, out, opt.timeout_s);
-    r.seconds["estimate"] = secs_since(t0);
-    r.ff_bits_estimate = ff;
-    if (ff > board.flip_flops) {
-      const std::string res = board.family == "ice40" ? "ICESTORM_LC" : "FF";
-      r.fits = false;
-      r.utilisation[res] = {ff, board.flip_flops};
-      write_reports(r, opt);
-      throw DoesNotFit("design does not fit " + board.part + ": " + res +
-                           (board.family == "ice40" ? " (logic cells: one per flip-flop)" : " (flip-flops)") +
-                           ": the design has " + std::to_string(ff) +
-                           " flip-flop bits before mapping (yosys estimate), " +
-                           std::to_string(board.flip_flops) + " available",
-                       res, ff, board.flip_flops);
-    }
-  }
-  if (board.family == "xc7") {
-    r.estimate_only = true;
-    spit(out + "/" + T + ".xdc", make_xdc(board, ports));
-    spit(out + "/synth.ys", yosys_script(design, rtl, "synth_xilinx -flatten -family xc7 -top " + T, out));
-    auto t0 = std::chrono::steady_clock::now();
-    const int rc = tool_step("yosys: synthesis", {yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"},
-                             opt.timeout_s, out + "/yosys.out", out + "/yosys.log");
-    r.seconds["yosys"] = secs_since(t0);
-    if (rc != 0)
-      throw FlowError("yosys synth_xilinx failed (exit " + std::to_string(rc) + "), log " + out +
-                      "/yosys.log:\n" + tail(read_file_or_empty(out + "/yosys.log"), 2000));
-    r.cells = parse_yosys_stat_json(read_file_or_empty(out + "/yosys_stat.json"), T);
-    summarize_cells(r, "xc7");
-    r.utilisation["LUT"] = {r.luts, board.logic_cells};
-    r.utilisation["FF"] = {r.ffs, board.flip_flops};
-    r.fits = r.luts <= board.logic_cells && r.ffs <= board.flip_flops;
-    write_reports(r, opt);
-    if (!r.fits) {
-      const bool lut = r.luts > board.logic_cells;
-      throw DoesNotFit("design does not fit " + board.part + " (yosys estimate): " +
-                           (lut ? "LUT " + std::to_string(r.luts) + " used, " +
-                                      std::to_string(board.logic_cells) + " available"
-                                : "FF " + std::to_string(r.ffs) + " used, " +
-                                      std::to_string(board.flip_flops) + " available"),
-                       lut ? "LUT" : "FF", lut ? r.luts : r.ffs,
-                       lut ? board.logic_cells : board.flip_flops);
-    }
-    return r;
-  }
-
-  // iCE40: synthesis, place and route, pack, timing.
-  const std::string nextpnr = need_tool("nextpnr-ice40", "nextpnr-ice40");
-  const std::string icepack = need_tool("icepack", "fpga-icestorm");
-  const std::string pcf = out + "/" + T + ".pcf";
-  spit(pcf, make_pcf(board, ports));
-  spit(out + "/synth.ys",
-       yosys_script(design, rtl, "synth_ice40 -top " + T + " -json " + out + "/" + T + ".json", out));
+// --quick-estimate: refuse a design whose flip-flops alone do not fit, before synthesis.
+void check_ff_estimate(FlowRun& f) {
+  const Board& board = f.board;
+  FlowResult& r = f.r;
   auto t0 = std::chrono::steady_clock::now();
-  int rc = tool_step("yosys: synthesis", {yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"}, opt.timeout_s,
-                     out + "/yosys.out", out + "/yosys.log");
+  const long ff = quick_ff_bits(f.design, f.rtl, f.out, f.opt.timeout_s);
+  r.seconds["estimate"] = secs_since(t0);
+  r.ff_bits_estimate = ff;
+  if (ff > board.flip_flops) {
+    const std::string res = board.family == "ice40" ? "ICESTORM_LC" : "FF";
+    r.fits = false;
+    r.utilisation[res] = {ff, board.flip_flops};
+    write_reports(r, f.opt);
+    throw DoesNotFit("design does not fit " + board.part + ": " + res +
+                         (board.family == "ice40" ? " (logic cells: one per flip-flop)" : " (flip-flops)") +
+                         ": the design has " + std::to_string(ff) +
+                         " flip-flop bits before mapping (yosys estimate), " +
+                         std::to_string(board.flip_flops) + " available",
+                     res, ff, board.flip_flops);
+  }
+}
+
+// xc7: yosys synth_xilinx only, an estimate of the LUTs and flip-flops.
+void xc7_estimate(FlowRun& f) {
+  const Board& board = f.board;
+  const std::string& out = f.out;
+  FlowResult& r = f.r;
+  r.estimate_only = true;
+  spit(out + "/" + f.T + ".xdc", make_xdc(board, f.ports));
+  spit(out + "/synth.ys", yosys_script(f.design, f.rtl, "synth_xilinx -flatten -family xc7 -top " + f.T, out));
+  auto t0 = std::chrono::steady_clock::now();
+  const int rc = tool_step("yosys: synthesis", {f.yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"},
+                           f.opt.timeout_s, out + "/yosys.out", out + "/yosys.log");
+  r.seconds["yosys"] = secs_since(t0);
+  if (rc != 0)
+    throw FlowError("yosys synth_xilinx failed (exit " + std::to_string(rc) + "), log " + out +
+                    "/yosys.log:\n" + tail(read_file_or_empty(out + "/yosys.log"), 2000));
+  r.cells = parse_yosys_stat_json(read_file_or_empty(out + "/yosys_stat.json"), f.T);
+  summarize_cells(r, "xc7");
+  r.utilisation["LUT"] = {r.luts, board.logic_cells};
+  r.utilisation["FF"] = {r.ffs, board.flip_flops};
+  r.fits = r.luts <= board.logic_cells && r.ffs <= board.flip_flops;
+  write_reports(r, f.opt);
+  if (!r.fits) {
+    const bool lut = r.luts > board.logic_cells;
+    throw DoesNotFit("design does not fit " + board.part + " (yosys estimate): " +
+                         (lut ? "LUT " + std::to_string(r.luts) + " used, " +
+                                    std::to_string(board.logic_cells) + " available"
+                              : "FF " + std::to_string(r.ffs) + " used, " +
+                                    std::to_string(board.flip_flops) + " available"),
+                     lut ? "LUT" : "FF", lut ? r.luts : r.ffs,
+                     lut ? board.logic_cells : board.flip_flops);
+  }
+}
+
+// iCE40 synthesis: synth_ice40 to T.json, the cell counts.
+void ice40_synth(FlowRun& f, const std::string& pcf) {
+  const std::string& out = f.out;
+  FlowResult& r = f.r;
+  spit(pcf, make_pcf(f.board, f.ports));
+  spit(out + "/synth.ys",
+       yosys_script(f.design, f.rtl, "synth_ice40 -top " + f.T + " -json " + out + "/" + f.T + ".json", out));
+  auto t0 = std::chrono::steady_clock::now();
+  const int rc = tool_step("yosys: synthesis", {f.yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"},
+                           f.opt.timeout_s, out + "/yosys.out", out + "/yosys.log");
   r.seconds["yosys"] = secs_since(t0);
   if (rc != 0)
     throw FlowError("yosys synth_ice40 failed (exit " + std::to_string(rc) + "), log " + out +
                     "/yosys.log:\n" + tail(read_file_or_empty(out + "/yosys.log"), 2000));
-  r.cells = parse_yosys_stat_json(read_file_or_empty(out + "/yosys_stat.json"), T);
+  r.cells = parse_yosys_stat_json(read_file_or_empty(out + "/yosys_stat.json"), f.T);
   summarize_cells(r, "ice40");
+}
 
-  const std::string asc = out + "/" + T + ".asc";
+// nextpnr-ice40 failed (exit rc): a resource over its count is DoesNotFit; a placement that only
+// missed timing goes on; anything else is a FlowError with the log's errors.
+void nextpnr_failed(FlowRun& f, int rc, const std::string& log, const std::string& asc, bool pass) {
+  const std::string& out = f.out;
+  FlowResult& r = f.r;
+  // Over-utilisation: name the resource.
+  for (const auto& [res, u] : r.utilisation) {
+    if (u.available >= 0 && u.used > u.available) {
+      r.fits = false;
+      write_reports(r, f.opt);
+      const std::string hint = resource_hint(res);
+      throw DoesNotFit("design does not fit " + f.board.part + ": " + res +
+                           (hint.empty() ? "" : " (" + hint + ")") + " " + std::to_string(u.used) +
+                           " used, " + std::to_string(u.available) + " available (nextpnr log " +
+                           out + "/nextpnr.log)",
+                       res, u.used, u.available);
+    }
+  }
+  const bool timing_fail = r.fmax_nextpnr > 0 && !pass && fs::exists(asc);
+  if (timing_fail) return;
+  const std::string errors = grep(log, "ERROR");
+  std::string why;
+  if (log.find("combinatorial loops") != std::string::npos) {
+    const std::string ylog = read_file_or_empty(out + "/yosys.log");
+    const std::string loops = grep(ylog, "found logic loop", 3) + grep(ylog, "Breaking loop", 4);
+    if (!loops.empty()) why = "yosys found combinational loops in the design (yosys.log):\n" + loops;
+  }
+  throw FlowError("nextpnr-ice40 failed (exit " + std::to_string(rc) + "), log " + out +
+                  "/nextpnr.log:\n" + (errors.empty() ? tail(log, 2000) : errors) + why);
+}
+
+// iCE40 place and route to `asc`: utilisation, Fmax, whether timing is met.
+void ice40_place(FlowRun& f, const std::string& nextpnr, const std::string& pcf, const std::string& asc) {
+  const Board& board = f.board;
+  const std::string& out = f.out;
+  FlowResult& r = f.r;
+  std::error_code ec;
   fs::remove(asc, ec);
-  fs::remove(out + "/" + T + ".bin", ec);
+  fs::remove(out + "/" + f.T + ".bin", ec);
   std::vector<std::string> cmd = {nextpnr, "--" + board.device, "--package", board.package,
-                                  "--json", out + "/" + T + ".json", "--pcf", pcf, "--asc", asc,
-                                  "--freq", fmt(r.target_mhz), "--seed", std::to_string(opt.seed),
+                                  "--json", out + "/" + f.T + ".json", "--pcf", pcf, "--asc", asc,
+                                  "--freq", fmt(r.target_mhz), "--seed", std::to_string(f.opt.seed),
                                   "--report", out + "/nextpnr_report.json"};
-  t0 = std::chrono::steady_clock::now();
-  rc = tool_step("nextpnr-ice40: place and route", cmd, opt.timeout_s, out + "/nextpnr.log");
+  auto t0 = std::chrono::steady_clock::now();
+  const int rc = tool_step("nextpnr-ice40: place and route", cmd, f.opt.timeout_s, out + "/nextpnr.log");
   r.seconds["nextpnr"] = secs_since(t0);
   const std::string log = read_file_or_empty(out + "/nextpnr.log");
   r.utilisation = parse_nextpnr_utilisation(log);
   bool pass = false;
   r.fmax_nextpnr = parse_nextpnr_fmax(log, &pass);
-  if (rc != 0) {
-    // Over-utilisation: name the resource.
-    for (const auto& [res, u] : r.utilisation) {
-      if (u.available >= 0 && u.used > u.available) {
-        r.fits = false;
-        write_reports(r, opt);
-        const std::string hint = resource_hint(res);
-        throw DoesNotFit("design does not fit " + board.part + ": " + res +
-                             (hint.empty() ? "" : " (" + hint + ")") + " " + std::to_string(u.used) +
-                             " used, " + std::to_string(u.available) + " available (nextpnr log " +
-                             out + "/nextpnr.log)",
-                         res, u.used, u.available);
-      }
-    }
-    const bool timing_fail = r.fmax_nextpnr > 0 && !pass && fs::exists(asc);
-    if (!timing_fail) {
-      const std::string errors = grep(log, "ERROR");
-      std::string why;
-      if (log.find("combinatorial loops") != std::string::npos) {
-        const std::string ylog = read_file_or_empty(out + "/yosys.log");
-        const std::string loops = grep(ylog, "found logic loop", 3) + grep(ylog, "Breaking loop", 4);
-        if (!loops.empty()) why = "yosys found combinational loops in the design (yosys.log):\n" + loops;
-      }
-      throw FlowError("nextpnr-ice40 failed (exit " + std::to_string(rc) + "), log " + out +
-                      "/nextpnr.log:\n" + (errors.empty() ? tail(log, 2000) : errors) + why);
-    }
-  }
+  if (rc != 0) nextpnr_failed(f, rc, log, asc, pass);
   r.fits = true;
   r.timing_met = rc == 0 && pass;
+}
 
-  t0 = std::chrono::steady_clock::now();
-  rc = tool_step("icepack", {icepack, asc, out + "/" + T + ".bin"}, opt.timeout_s, out + "/icepack.log");
+// iCE40 bitstream (icepack), then (FlowOptions::run_icetime) icetime's Fmax.
+void ice40_pack_and_time(FlowRun& f, const std::string& icepack, const std::string& pcf, const std::string& asc) {
+  const Board& board = f.board;
+  const std::string& out = f.out;
+  FlowResult& r = f.r;
+  auto t0 = std::chrono::steady_clock::now();
+  int rc = tool_step("icepack", {icepack, asc, out + "/" + f.T + ".bin"}, f.opt.timeout_s, out + "/icepack.log");
   r.seconds["icepack"] = secs_since(t0);
   if (rc != 0)
     throw FlowError("icepack failed (exit " + std::to_string(rc) + "):\n" + read_file_or_empty(out + "/icepack.log"));
-  r.bitstream = out + "/" + T + ".bin";
+  r.bitstream = out + "/" + f.T + ".bin";
+  if (!f.opt.run_icetime) return;
+  const std::string icetime = need_tool("icetime", "fpga-icestorm");
+  t0 = std::chrono::steady_clock::now();
+  rc = tool_step("icetime: timing", {icetime, "-d", board.device, "-P", board.package, "-p", pcf, "-t", "-r",
+                  out + "/icetime.txt", asc},
+                 f.opt.timeout_s, out + "/icetime.log");
+  r.seconds["icetime"] = secs_since(t0);
+  if (rc != 0)
+    throw FlowError("icetime failed (exit " + std::to_string(rc) + "):\n" +
+                    tail(read_file_or_empty(out + "/icetime.log"), 2000));
+  r.fmax_icetime = parse_icetime_fmax(read_file_or_empty(out + "/icetime.txt"));
+}
 
-  if (opt.run_icetime) {
-    const std::string icetime = need_tool("icetime", "fpga-icestorm");
-    t0 = std::chrono::steady_clock::now();
-    rc = tool_step("icetime: timing", {icetime, "-d", board.device, "-P", board.package, "-p", pcf, "-t", "-r",
-                    out + "/icetime.txt", asc},
-                   opt.timeout_s, out + "/icetime.log");
-    r.seconds["icetime"] = secs_since(t0);
-    if (rc != 0)
-      throw FlowError("icetime failed (exit " + std::to_string(rc) + "):\n" +
-                      tail(read_file_or_empty(out + "/icetime.log"), 2000));
-    r.fmax_icetime = parse_icetime_fmax(read_file_or_empty(out + "/icetime.txt"));
+}  // namespace
+
+FlowResult run_flow(const GeneratedDesign& design, const Board& board, const FlowOptions& opt) {
+  FlowRun f = start_flow(design, board, opt);
+  if (opt.quick_estimate) check_ff_estimate(f);
+  if (board.family == "xc7") {
+    xc7_estimate(f);
+    return f.r;
   }
-  write_reports(r, opt);
-  return r;
+  // iCE40: synthesis, place and route, pack, timing.
+  const std::string nextpnr = need_tool("nextpnr-ice40", "nextpnr-ice40");
+  const std::string icepack = need_tool("icepack", "fpga-icestorm");
+  const std::string pcf = f.out + "/" + f.T + ".pcf";
+  const std::string asc = f.out + "/" + f.T + ".asc";
+  ice40_synth(f, pcf);
+  ice40_place(f, nextpnr, pcf, asc);
+  ice40_pack_and_time(f, icepack, pcf, asc);
+  write_reports(f.r, opt);
+  return f.r;
 }
 
 std::string report_text(const FlowResult& r) {

@@ -159,100 +159,84 @@ double cost_of(const Test& t) {
   return median(c);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"cmnet-linkbench: host-link round trips and burst throughput, driver against the raw link"};
+struct Options {
   double seconds = 2.0;
   int rounds = 10;
   std::string json_path, uri;
   size_t burst = proto::kMaxWords;
   uint32_t reg_addr = 0x100, burst_addr = 0x10000;
-  app.add_option("--seconds", seconds, "time per test and side, split over the rounds")
-      ->check(CLI::Range(0.01, 600.0));
-  app.add_option("--rounds", rounds, "slices per test and side, driver and raw alternating")
-      ->check(CLI::Range(1, 1000));
-  app.add_option("--burst-words", burst, "words per burst (split into 256-word frames)")
-      ->check(CLI::Range(size_t{1}, size_t{1} << 20));
-  app.add_option("--reg-addr", reg_addr, "the register of the single-register tests (default 0x100)");
-  app.add_option("--burst-addr", burst_addr,
-                 "where the bursts go (default 0x10000; the RTL demo board: --reg-addr 0x1000 --burst-addr 0x1000, "
-                 "bursts of at most 1024 words)");
-  app.add_option("--json", json_path, "write results as JSON to this file");
-  app.add_option("--uri", uri,
-                 "benchmark this sim:// board instead of the in-process server (e.g. cmnet-rtlboard's "
-                 "sim://127.0.0.1:PORT)");
-  CLI11_PARSE(app, argc, argv);
+};
 
-  try {
-    cmnet::MemoryBackend mem;
-    std::optional<cmnet::BoardServer> server;
-    if (uri.empty()) {
-      server.emplace(mem);
-      server->start();
-      uri = "sim://127.0.0.1:" + std::to_string(server->port());
-    }
-    const cmnet::TransportUri where = cmnet::parse_transport_uri(uri);
-    if (where.scheme != cmnet::UriScheme::Sim)
-      throw std::runtime_error("the raw baseline needs a sim:// (TCP) board, not " + uri);
-    cmnet::BoardClientOptions opt;
-    opt.timeout = std::chrono::milliseconds(2000);
+// The tests: single registers, then bursts. Their driver operations write `data` and fold what
+// they read into `x` (so nothing is optimised away); both must outlive the tests.
+std::vector<Test> make_tests(const Options& o, const std::vector<uint32_t>& data, uint32_t& x) {
+  const uint32_t reg_addr = o.reg_addr, burst_addr = o.burst_addr;
+  const size_t burst = o.burst;
+  std::vector<Test> tests;
+  auto single = [&](const std::string& name, std::function<void(cmnet::BoardClient&)> f, const proto::Frame& req,
+                    size_t reply_words) {
+    tests.push_back({name, 0, std::move(f), {proto::encode(req)}, {frame_bytes(reply_words)}, {}, {}});
+  };
+  single("ping", [&x](cmnet::BoardClient& c) { x ^= c.ping(); }, proto::make_ping(1), 1);
+  single("read32", [&x, reg_addr](cmnet::BoardClient& c) { x ^= c.read32(reg_addr); }, proto::make_read(1, reg_addr), 1);
+  single("write32", [&x, reg_addr](cmnet::BoardClient& c) { c.write32(reg_addr, ++x); },
+         proto::make_write(1, reg_addr, 0x5A5A5A5A), 0);
+  // Bursts: the driver splits them into 256-word frames; so do the precomputed requests.
+  Test bw{"burst_write", burst, [&data, burst_addr](cmnet::BoardClient& c) { c.burst_write(burst_addr, data); },
+          {}, {}, {}, {}};
+  Test br{"burst_read", burst, [&x, burst_addr, burst](cmnet::BoardClient& c) { x ^= c.burst_read(burst_addr, burst)[0]; },
+          {}, {}, {}, {}};
+  for (size_t at = 0; at < burst; at += proto::kMaxWords) {
+    const size_t n = std::min(burst - at, proto::kMaxWords);
+    const auto addr = static_cast<uint32_t>(burst_addr + 4 * at);
+    bw.requests.push_back(proto::encode(proto::make_burst_write(1, addr, std::span(data).subspan(at, n))));
+    bw.reply_bytes.push_back(frame_bytes(0));
+    br.requests.push_back(proto::encode(proto::make_burst_read(1, addr, static_cast<uint16_t>(n))));
+    br.reply_bytes.push_back(frame_bytes(n));
+  }
+  tests.push_back(std::move(bw));
+  tests.push_back(std::move(br));
+  return tests;
+}
 
-    std::vector<uint32_t> data(burst);
-    std::iota(data.begin(), data.end(), 0x1000u);
-    uint32_t x = 0;
-    std::vector<Test> tests;
-    auto single = [&](const std::string& name, std::function<void(cmnet::BoardClient&)> f, const proto::Frame& req,
-                      size_t reply_words) {
-      tests.push_back({name, 0, std::move(f), {proto::encode(req)}, {frame_bytes(reply_words)}, {}, {}});
-    };
-    single("ping", [&](cmnet::BoardClient& c) { x ^= c.ping(); }, proto::make_ping(1), 1);
-    single("read32", [&](cmnet::BoardClient& c) { x ^= c.read32(reg_addr); }, proto::make_read(1, reg_addr), 1);
-    single("write32", [&](cmnet::BoardClient& c) { c.write32(reg_addr, ++x); },
-           proto::make_write(1, reg_addr, 0x5A5A5A5A), 0);
-    // Bursts: the driver splits them into 256-word frames; so do the precomputed requests.
-    Test bw{"burst_write", burst, [&](cmnet::BoardClient& c) { c.burst_write(burst_addr, data); }, {}, {}, {}, {}};
-    Test br{"burst_read", burst, [&](cmnet::BoardClient& c) { x ^= c.burst_read(burst_addr, burst)[0]; },
-            {}, {}, {}, {}};
-    for (size_t at = 0; at < burst; at += proto::kMaxWords) {
-      const size_t n = std::min(burst - at, proto::kMaxWords);
-      const auto addr = static_cast<uint32_t>(burst_addr + 4 * at);
-      bw.requests.push_back(proto::encode(proto::make_burst_write(1, addr, std::span(data).subspan(at, n))));
-      bw.reply_bytes.push_back(frame_bytes(0));
-      br.requests.push_back(proto::encode(proto::make_burst_read(1, addr, static_cast<uint16_t>(n))));
-      br.reply_bytes.push_back(frame_bytes(n));
-    }
-    tests.push_back(std::move(bw));
-    tests.push_back(std::move(br));
+// The slices of the tests, driver and raw, each on a fresh connection; the client's counters summed.
+struct Slicer {
+  const Options& o;
+  const cmnet::TransportUri& where;
+  const std::vector<uint32_t>& data;
+  cmnet::BoardClientOptions opt;
+  double slice = 0;
+  cmnet::BoardClientStats st{};
 
-    cmnet::BoardClientStats st{};
-    const double slice = seconds / rounds;
-    auto driver_slice = [&](Test& t) {
-      auto client = cmnet::BoardClient::open(uri, opt);
-      t.driver_slices.push_back(measure(slice, [&] { t.driver(client); }));
-      if (t.name == "burst_read" && client.burst_read(burst_addr, burst) != data)
-        throw std::runtime_error("burst data mismatch");  // the data survived the trip
-      const auto& s = client.stats();
-      st.requests += s.requests;
-      st.retries += s.retries;
-      st.timeouts += s.timeouts;
-      st.crc_errors += s.crc_errors;
-      client.close();
-    };
-    auto raw_slice = [&](Test& t) {
-      RawSocket raw(where.host, where.port);
-      t.raw_slices.push_back(measure(slice, [&] {
-        for (size_t i = 0; i < t.requests.size(); ++i) raw.round_trip(t.requests[i], t.reply_bytes[i]);
-      }));
-      // The raw link really talked to the board: a burst read brought the data back.
-      const auto& last = raw.last_reply();
-      const size_t first = burst > proto::kMaxWords ? (burst - 1) / proto::kMaxWords * proto::kMaxWords : 0;
-      if (t.name == "burst_read" &&
-          (last[0] != proto::kSync ||
-           (last[14] | last[15] << 8 | last[16] << 16 | static_cast<uint32_t>(last[17]) << 24) != data[first]))
-        throw std::runtime_error("raw link: the burst read's reply is not the data");
-    };
-    for (int r = 0; r < rounds; ++r) {
+  void driver_slice(Test& t) {
+    auto client = cmnet::BoardClient::open(o.uri, opt);
+    t.driver_slices.push_back(measure(slice, [&] { t.driver(client); }));
+    if (t.name == "burst_read" && client.burst_read(o.burst_addr, o.burst) != data)
+      throw std::runtime_error("burst data mismatch");  // the data survived the trip
+    const auto& s = client.stats();
+    st.requests += s.requests;
+    st.retries += s.retries;
+    st.timeouts += s.timeouts;
+    st.crc_errors += s.crc_errors;
+    client.close();
+  }
+
+  void raw_slice(Test& t) {
+    RawSocket raw(where.host, where.port);
+    t.raw_slices.push_back(measure(slice, [&] {
+      for (size_t i = 0; i < t.requests.size(); ++i) raw.round_trip(t.requests[i], t.reply_bytes[i]);
+    }));
+    // The raw link really talked to the board: a burst read brought the data back.
+    const auto& last = raw.last_reply();
+    const size_t first = o.burst > proto::kMaxWords ? (o.burst - 1) / proto::kMaxWords * proto::kMaxWords : 0;
+    if (t.name == "burst_read" &&
+        (last[0] != proto::kSync ||
+         (last[14] | last[15] << 8 | last[16] << 16 | static_cast<uint32_t>(last[17]) << 24) != data[first]))
+      throw std::runtime_error("raw link: the burst read's reply is not the data");
+  }
+
+  void run(std::vector<Test>& tests) {
+    for (int r = 0; r < o.rounds; ++r) {
       for (auto& t : tests) {
         if (r % 2 == 0) {
           driver_slice(t);
@@ -263,59 +247,112 @@ int main(int argc, char** argv) {
         }
       }
     }
+  }
+};
 
-    std::printf("cmnet-linkbench: %s, protocol v%u, %.2f s per test and side in %d slices (medians)\n",
-                uri.c_str(), proto::kVersion, seconds, rounds);
-    std::printf("%-12s %12s %9s %9s %12s %12s %9s %11s  %s\n", "test", "driver op/s", "p50 us", "p99 us",
-                "payload MB/s", "raw op/s", "raw p50", "driver cost", "under 10%");
-    bool all_under = true;
-    for (const auto& t : tests) {
-      const Result d = summary(t.driver_slices), w = summary(t.raw_slices);
-      char mbs[32] = "-";
-      if (t.words) std::snprintf(mbs, sizeof mbs, "%.1f", d.ops_per_s * t.words * 4 / 1e6);
-      const double cost = cost_of(t);
-      all_under = all_under && cost < kTargetCost;
-      std::printf("%-12s %12.0f %9.1f %9.1f %12s %12.0f %9.1f %10.1f%%  %s\n", t.name.c_str(), d.ops_per_s,
-                  d.p50_us, d.p99_us, mbs, w.ops_per_s, w.p50_us, 100 * cost, cost < kTargetCost ? "yes" : "NO");
-    }
-    std::printf("client: %llu requests, %llu retries, %llu timeouts, %llu CRC errors\n",
-                static_cast<unsigned long long>(st.requests), static_cast<unsigned long long>(st.retries),
-                static_cast<unsigned long long>(st.timeouts), static_cast<unsigned long long>(st.crc_errors));
+// Prints the table; returns whether every test's driver cost is under the target.
+bool print_results(const Options& o, const std::vector<Test>& tests, const cmnet::BoardClientStats& st) {
+  std::printf("cmnet-linkbench: %s, protocol v%u, %.2f s per test and side in %d slices (medians)\n",
+              o.uri.c_str(), proto::kVersion, o.seconds, o.rounds);
+  std::printf("%-12s %12s %9s %9s %12s %12s %9s %11s  %s\n", "test", "driver op/s", "p50 us", "p99 us",
+              "payload MB/s", "raw op/s", "raw p50", "driver cost", "under 10%");
+  bool all_under = true;
+  for (const auto& t : tests) {
+    const Result d = summary(t.driver_slices), w = summary(t.raw_slices);
+    char mbs[32] = "-";
+    if (t.words) std::snprintf(mbs, sizeof mbs, "%.1f", d.ops_per_s * t.words * 4 / 1e6);
+    const double cost = cost_of(t);
+    all_under = all_under && cost < kTargetCost;
+    std::printf("%-12s %12.0f %9.1f %9.1f %12s %12.0f %9.1f %10.1f%%  %s\n", t.name.c_str(), d.ops_per_s,
+                d.p50_us, d.p99_us, mbs, w.ops_per_s, w.p50_us, 100 * cost, cost < kTargetCost ? "yes" : "NO");
+  }
+  std::printf("client: %llu requests, %llu retries, %llu timeouts, %llu CRC errors\n",
+              static_cast<unsigned long long>(st.requests), static_cast<unsigned long long>(st.retries),
+              static_cast<unsigned long long>(st.timeouts), static_cast<unsigned long long>(st.crc_errors));
+  return all_under;
+}
 
-    if (!json_path.empty()) {
-      nlohmann::json j;
-      j["uri"] = uri;
-      j["protocol_version"] = proto::kVersion;
-      j["seconds_per_test"] = seconds;
-      j["slices"] = rounds;
-      j["burst_words"] = burst;
-      j["target_cost"] = kTargetCost;
-      j["all_under_target"] = all_under;
-      auto side = [](const Result& r) {
-        return nlohmann::json{{"ops", r.ops},         {"seconds", r.seconds}, {"ops_per_s", r.ops_per_s},
-                              {"mean_us", r.mean_us}, {"p50_us", r.p50_us},   {"p99_us", r.p99_us}};
-      };
-      for (const auto& t : tests) {
-        const Result d = summary(t.driver_slices), w = summary(t.raw_slices);
-        const double cost = cost_of(t);
-        nlohmann::json e = side(d);  // the driver's numbers at the top level, as before
-        e["test"] = t.name;
-        e["words_per_op"] = t.words;
-        e["payload_mb_per_s"] = t.words ? d.ops_per_s * t.words * 4 / 1e6 : 0.0;
-        e["raw"] = side(w);
-        e["driver_cost"] = cost;
-        e["under_target"] = cost < kTargetCost;
-        j["results"].push_back(e);
-      }
-      j["client"] = {{"requests", st.requests}, {"retries", st.retries}, {"timeouts", st.timeouts},
-                     {"crc_errors", st.crc_errors}};
-      std::ofstream f(json_path);
-      if (!f) {
-        std::fprintf(stderr, "cmnet-linkbench: cannot write %s\n", json_path.c_str());
-        return 1;
-      }
-      f << j.dump(2) << "\n";
+// --json: the same numbers; false if the file cannot be written.
+bool write_json(const Options& o, const std::vector<Test>& tests, const cmnet::BoardClientStats& st, bool all_under) {
+  nlohmann::json j;
+  j["uri"] = o.uri;
+  j["protocol_version"] = proto::kVersion;
+  j["seconds_per_test"] = o.seconds;
+  j["slices"] = o.rounds;
+  j["burst_words"] = o.burst;
+  j["target_cost"] = kTargetCost;
+  j["all_under_target"] = all_under;
+  auto side = [](const Result& r) {
+    return nlohmann::json{{"ops", r.ops},         {"seconds", r.seconds}, {"ops_per_s", r.ops_per_s},
+                          {"mean_us", r.mean_us}, {"p50_us", r.p50_us},   {"p99_us", r.p99_us}};
+  };
+  for (const auto& t : tests) {
+    const Result d = summary(t.driver_slices), w = summary(t.raw_slices);
+    const double cost = cost_of(t);
+    nlohmann::json e = side(d);  // the driver's numbers at the top level, as before
+    e["test"] = t.name;
+    e["words_per_op"] = t.words;
+    e["payload_mb_per_s"] = t.words ? d.ops_per_s * t.words * 4 / 1e6 : 0.0;
+    e["raw"] = side(w);
+    e["driver_cost"] = cost;
+    e["under_target"] = cost < kTargetCost;
+    j["results"].push_back(e);
+  }
+  j["client"] = {{"requests", st.requests}, {"retries", st.retries}, {"timeouts", st.timeouts},
+                 {"crc_errors", st.crc_errors}};
+  std::ofstream f(o.json_path);
+  if (!f) {
+    std::fprintf(stderr, "cmnet-linkbench: cannot write %s\n", o.json_path.c_str());
+    return false;
+  }
+  f << j.dump(2) << "\n";
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cmnet-linkbench: host-link round trips and burst throughput, driver against the raw link"};
+  Options o;
+  app.add_option("--seconds", o.seconds, "time per test and side, split over the rounds")
+      ->check(CLI::Range(0.01, 600.0));
+  app.add_option("--rounds", o.rounds, "slices per test and side, driver and raw alternating")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--burst-words", o.burst, "words per burst (split into 256-word frames)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 20));
+  app.add_option("--reg-addr", o.reg_addr, "the register of the single-register tests (default 0x100)");
+  app.add_option("--burst-addr", o.burst_addr,
+                 "where the bursts go (default 0x10000; the RTL demo board: --reg-addr 0x1000 --burst-addr 0x1000, "
+                 "bursts of at most 1024 words)");
+  app.add_option("--json", o.json_path, "write results as JSON to this file");
+  app.add_option("--uri", o.uri,
+                 "benchmark this sim:// board instead of the in-process server (e.g. cmnet-rtlboard's "
+                 "sim://127.0.0.1:PORT)");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    cmnet::MemoryBackend mem;
+    std::optional<cmnet::BoardServer> server;
+    if (o.uri.empty()) {
+      server.emplace(mem);
+      server->start();
+      o.uri = "sim://127.0.0.1:" + std::to_string(server->port());
     }
+    const cmnet::TransportUri where = cmnet::parse_transport_uri(o.uri);
+    if (where.scheme != cmnet::UriScheme::Sim)
+      throw std::runtime_error("the raw baseline needs a sim:// (TCP) board, not " + o.uri);
+
+    std::vector<uint32_t> data(o.burst);
+    std::iota(data.begin(), data.end(), 0x1000u);
+    uint32_t x = 0;
+    std::vector<Test> tests = make_tests(o, data, x);
+    cmnet::BoardClientOptions opt;
+    opt.timeout = std::chrono::milliseconds(2000);
+    Slicer slicer{o, where, data, opt, o.seconds / o.rounds, {}};
+    slicer.run(tests);
+
+    const bool all_under = print_results(o, tests, slicer.st);
+    if (!o.json_path.empty() && !write_json(o, tests, slicer.st, all_under)) return 1;
     if (server) server->stop();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cmnet-linkbench: %s\n", e.what());

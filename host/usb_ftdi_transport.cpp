@@ -244,6 +244,126 @@ struct UsbFtdiTransport::Impl {
     }
     return n;
   }
+  // Finds the device (VID:PID, and the serial number if the URI gives one) and opens it.
+  void find_device(const std::string& id) {
+    libusb_device** list = nullptr;
+    const ssize_t n = libusb_get_device_list(ctx, &list);
+    if (n < 0)
+      throw HostError(HostErrorKind::NoDevice, name + ": no USB device " + id + ": cannot list USB devices (" +
+                                                   libusb_error_name(static_cast<int>(n)) + ")");
+    std::vector<std::string> other_serials;
+    int matches = 0;
+    int open_error = 0;
+    for (ssize_t i = 0; i < n && !h; ++i) {
+      libusb_device_descriptor d{};
+      if (libusb_get_device_descriptor(list[i], &d) != 0) continue;
+      if (d.idVendor != uri.vid || d.idProduct != uri.pid) continue;
+      ++matches;
+      libusb_device_handle* dh = nullptr;
+      if (int rc = libusb_open(list[i], &dh); rc != 0) {
+        open_error = rc;
+        continue;
+      }
+      std::string sn;
+      unsigned char s[256] = {};
+      if (d.iSerialNumber && libusb_get_string_descriptor_ascii(dh, d.iSerialNumber, s, sizeof s - 1) > 0)
+        sn = reinterpret_cast<const char*>(s);
+      if (!uri.serial.empty() && sn != uri.serial) {
+        other_serials.push_back(sn.empty() ? "(none)" : sn);
+        libusb_close(dh);
+        continue;
+      }
+      h = dh;
+      serial = sn;
+    }
+    libusb_free_device_list(list, 1);
+    if (!h) {
+      if (open_error != 0 && (uri.serial.empty() || other_serials.empty())) {
+        HostError e = error(open_error, "opening it");
+        if (open_error == LIBUSB_ERROR_NO_DEVICE) throw HostError(HostErrorKind::NoDevice, e.what());
+        throw e;
+      }
+      std::string why = "no USB device " + id + (uri.serial.empty() ? "" : " with serial " + uri.serial) + " found (" +
+                        std::to_string(n) + " USB device" + (n == 1 ? "" : "s") + " present";
+      if (matches > 0 && !other_serials.empty()) {
+        why += "; " + id + " with serial";
+        for (size_t i = 0; i < other_serials.size(); ++i) why += (i ? ", " : " ") + other_serials[i];
+      }
+      throw HostError(HostErrorKind::NoDevice, name + ": " + why + ")");
+    }
+  }
+
+  // The interface's bulk endpoints and packet size.
+  void find_endpoints(const std::string& id) {
+    libusb_device* dev = libusb_get_device(h);
+    libusb_config_descriptor* cfg = nullptr;
+    if (int rc = libusb_get_active_config_descriptor(dev, &cfg); rc != 0) throw error(rc, "reading its configuration");
+    const int ninterfaces = cfg->bNumInterfaces;
+    bool have_in = false, have_out = false;
+    if (ifnum < ninterfaces && cfg->interface[ifnum].num_altsetting > 0) {
+      const libusb_interface_descriptor& alt = cfg->interface[ifnum].altsetting[0];
+      for (int e = 0; e < alt.bNumEndpoints; ++e) {
+        const libusb_endpoint_descriptor& ep = alt.endpoint[e];
+        if ((ep.bmAttributes & LIBUSB_TRANSFER_TYPE_MASK) != LIBUSB_TRANSFER_TYPE_BULK) continue;
+        if (ep.bEndpointAddress & LIBUSB_ENDPOINT_IN) {
+          ep_in = ep.bEndpointAddress;
+          packet = static_cast<uint16_t>(ep.wMaxPacketSize & 0x7FF);
+          have_in = true;
+        } else {
+          ep_out = ep.bEndpointAddress;
+          have_out = true;
+        }
+      }
+    }
+    libusb_free_config_descriptor(cfg);
+    if (ifnum >= ninterfaces)
+      throw HostError(HostErrorKind::BadUri, name + ": USB device " + id + " has no interface " + uri.interface +
+                                                 " (it has " + std::to_string(ninterfaces) + ")");
+    if (!have_in || !have_out || packet <= ftdi::kStatusBytes)
+      throw HostError(HostErrorKind::Io, name + ": interface " + uri.interface + " of USB device " + id +
+                                             " has no bulk IN/OUT endpoint pair: not an FTDI UART/FIFO channel");
+  }
+
+  // Takes the interface from ftdi_sio if it holds it, then claims it.
+  void claim() {
+    const int active = libusb_kernel_driver_active(h, ifnum);
+    if (active == 1) {
+      if (int rc = libusb_detach_kernel_driver(h, ifnum); rc != 0 && rc != LIBUSB_ERROR_NOT_FOUND)
+        throw error(rc, std::string("detaching the kernel driver (ftdi_sio) from interface ") + uri.interface);
+      detached = true;
+    } else if (active < 0 && active != LIBUSB_ERROR_NOT_SUPPORTED) {
+      throw error(active, "checking for a kernel driver");
+    }
+    if (int rc = libusb_claim_interface(h, ifnum); rc != 0)
+      throw error(rc, std::string("claiming interface ") + uri.interface);
+    claimed = true;
+  }
+
+  // Resets the channel, empties its buffers, sets the latency timer, then the mode.
+  void configure(const ftdi::BaudSetting& baud, unsigned tmo) {
+    const uint8_t ch = channel;
+    vendor_out(ftdi::kSioReset, ftdi::kResetSio, ch, "resetting the channel", tmo);
+    vendor_out(ftdi::kSioReset, ftdi::kResetPurgeRx, ch, "purging the receive buffer", tmo);
+    vendor_out(ftdi::kSioReset, ftdi::kResetPurgeTx, ch, "purging the transmit buffer", tmo);
+    if (uri.usb_mode == UsbMode::Uart) {
+      vendor_out(ftdi::kSioSetLatencyTimer, ftdi::kUartLatencyMs, ch, "setting the latency timer", tmo);
+      vendor_out(ftdi::kSioSetBitmode, ftdi::kBitmodeReset << 8, ch, "setting UART mode (bit mode reset)", tmo);
+      vendor_out(ftdi::kSioSetData, ftdi::kData8N1, ch, "setting 8N1", tmo);
+      vendor_out(ftdi::kSioSetFlowCtrl, 0, static_cast<uint16_t>(ftdi::kFlowNone | ch), "turning flow control off", tmo);
+      vendor_out(ftdi::kSioSetBaudRate, baud.value(), baud.index(ch), "setting the baud rate", tmo);
+      actual_baud = baud.actual;
+      if (baud.actual != uri.baud)
+        spdlog::debug("{}: {} baud requested, the FT2232H runs at {} baud ({:+.2f}%)", name, uri.baud, baud.actual,
+                      baud.error * 100.0);
+    } else {
+      vendor_out(ftdi::kSioSetLatencyTimer, ftdi::kFifoLatencyMs, ch, "setting the latency timer", tmo);
+      vendor_out(ftdi::kSioSetBitmode, ftdi::kBitmodeReset << 8 | 0xFF, ch, "resetting the bit mode", tmo);
+      vendor_out(ftdi::kSioSetBitmode, ftdi::kBitmodeSyncFifo << 8 | 0xFF, ch,
+                 "setting synchronous FIFO mode (channel A must be configured as 245 FIFO in the EEPROM)", tmo);
+      vendor_out(ftdi::kSioSetFlowCtrl, 0, static_cast<uint16_t>(ftdi::kFlowRtsCts | ch),
+                 "turning RTS/CTS flow control on", tmo);
+    }
+  }
 };
 
 UsbFtdiTransport::UsbFtdiTransport(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -283,119 +403,10 @@ std::unique_ptr<UsbFtdiTransport> UsbFtdiTransport::open(const TransportUri& uri
                                                  libusb_error_name(rc) + ")");
   }
 
-  // Find the device: VID:PID, and the serial number if the URI gives one.
-  libusb_device** list = nullptr;
-  const ssize_t n = libusb_get_device_list(t.ctx, &list);
-  if (n < 0)
-    throw HostError(HostErrorKind::NoDevice, t.name + ": no USB device " + id + ": cannot list USB devices (" +
-                                                 libusb_error_name(static_cast<int>(n)) + ")");
-  std::vector<std::string> other_serials;
-  int matches = 0;
-  int open_error = 0;
-  for (ssize_t i = 0; i < n && !t.h; ++i) {
-    libusb_device_descriptor d{};
-    if (libusb_get_device_descriptor(list[i], &d) != 0) continue;
-    if (d.idVendor != uri.vid || d.idProduct != uri.pid) continue;
-    ++matches;
-    libusb_device_handle* h = nullptr;
-    if (int rc = libusb_open(list[i], &h); rc != 0) {
-      open_error = rc;
-      continue;
-    }
-    std::string serial;
-    unsigned char s[256] = {};
-    if (d.iSerialNumber && libusb_get_string_descriptor_ascii(h, d.iSerialNumber, s, sizeof s - 1) > 0)
-      serial = reinterpret_cast<const char*>(s);
-    if (!uri.serial.empty() && serial != uri.serial) {
-      other_serials.push_back(serial.empty() ? "(none)" : serial);
-      libusb_close(h);
-      continue;
-    }
-    t.h = h;
-    t.serial = serial;
-  }
-  libusb_free_device_list(list, 1);
-  if (!t.h) {
-    if (open_error != 0 && (uri.serial.empty() || other_serials.empty())) {
-      HostError e = t.error(open_error, "opening it");
-      if (open_error == LIBUSB_ERROR_NO_DEVICE) throw HostError(HostErrorKind::NoDevice, e.what());
-      throw e;
-    }
-    std::string why = "no USB device " + id + (uri.serial.empty() ? "" : " with serial " + uri.serial) + " found (" +
-                      std::to_string(n) + " USB device" + (n == 1 ? "" : "s") + " present";
-    if (matches > 0 && !other_serials.empty()) {
-      why += "; " + id + " with serial";
-      for (size_t i = 0; i < other_serials.size(); ++i) why += (i ? ", " : " ") + other_serials[i];
-    }
-    throw HostError(HostErrorKind::NoDevice, t.name + ": " + why + ")");
-  }
-
-  // The interface and its bulk endpoints.
-  libusb_device* dev = libusb_get_device(t.h);
-  libusb_config_descriptor* cfg = nullptr;
-  if (int rc = libusb_get_active_config_descriptor(dev, &cfg); rc != 0) throw t.error(rc, "reading its configuration");
-  const int ninterfaces = cfg->bNumInterfaces;
-  bool have_in = false, have_out = false;
-  if (t.ifnum < ninterfaces && cfg->interface[t.ifnum].num_altsetting > 0) {
-    const libusb_interface_descriptor& alt = cfg->interface[t.ifnum].altsetting[0];
-    for (int e = 0; e < alt.bNumEndpoints; ++e) {
-      const libusb_endpoint_descriptor& ep = alt.endpoint[e];
-      if ((ep.bmAttributes & LIBUSB_TRANSFER_TYPE_MASK) != LIBUSB_TRANSFER_TYPE_BULK) continue;
-      if (ep.bEndpointAddress & LIBUSB_ENDPOINT_IN) {
-        t.ep_in = ep.bEndpointAddress;
-        t.packet = static_cast<uint16_t>(ep.wMaxPacketSize & 0x7FF);
-        have_in = true;
-      } else {
-        t.ep_out = ep.bEndpointAddress;
-        have_out = true;
-      }
-    }
-  }
-  libusb_free_config_descriptor(cfg);
-  if (t.ifnum >= ninterfaces)
-    throw HostError(HostErrorKind::BadUri, t.name + ": USB device " + id + " has no interface " + uri.interface +
-                                               " (it has " + std::to_string(ninterfaces) + ")");
-  if (!have_in || !have_out || t.packet <= ftdi::kStatusBytes)
-    throw HostError(HostErrorKind::Io, t.name + ": interface " + uri.interface + " of USB device " + id +
-                                           " has no bulk IN/OUT endpoint pair: not an FTDI UART/FIFO channel");
-
-  // Take the interface from ftdi_sio if it holds it, then claim it.
-  const int active = libusb_kernel_driver_active(t.h, t.ifnum);
-  if (active == 1) {
-    if (int rc = libusb_detach_kernel_driver(t.h, t.ifnum); rc != 0 && rc != LIBUSB_ERROR_NOT_FOUND)
-      throw t.error(rc, std::string("detaching the kernel driver (ftdi_sio) from interface ") + uri.interface);
-    t.detached = true;
-  } else if (active < 0 && active != LIBUSB_ERROR_NOT_SUPPORTED) {
-    throw t.error(active, "checking for a kernel driver");
-  }
-  if (int rc = libusb_claim_interface(t.h, t.ifnum); rc != 0)
-    throw t.error(rc, std::string("claiming interface ") + uri.interface);
-  t.claimed = true;
-
-  // Reset the channel, empty its buffers, set the latency timer, then the mode.
-  const uint8_t ch = t.channel;
-  t.vendor_out(ftdi::kSioReset, ftdi::kResetSio, ch, "resetting the channel", tmo);
-  t.vendor_out(ftdi::kSioReset, ftdi::kResetPurgeRx, ch, "purging the receive buffer", tmo);
-  t.vendor_out(ftdi::kSioReset, ftdi::kResetPurgeTx, ch, "purging the transmit buffer", tmo);
-  if (uri.usb_mode == UsbMode::Uart) {
-    t.vendor_out(ftdi::kSioSetLatencyTimer, ftdi::kUartLatencyMs, ch, "setting the latency timer", tmo);
-    t.vendor_out(ftdi::kSioSetBitmode, ftdi::kBitmodeReset << 8, ch, "setting UART mode (bit mode reset)", tmo);
-    t.vendor_out(ftdi::kSioSetData, ftdi::kData8N1, ch, "setting 8N1", tmo);
-    t.vendor_out(ftdi::kSioSetFlowCtrl, 0, static_cast<uint16_t>(ftdi::kFlowNone | ch), "turning flow control off",
-                 tmo);
-    t.vendor_out(ftdi::kSioSetBaudRate, baud.value(), baud.index(ch), "setting the baud rate", tmo);
-    t.actual_baud = baud.actual;
-    if (baud.actual != uri.baud)
-      spdlog::debug("{}: {} baud requested, the FT2232H runs at {} baud ({:+.2f}%)", t.name, uri.baud, baud.actual,
-                    baud.error * 100.0);
-  } else {
-    t.vendor_out(ftdi::kSioSetLatencyTimer, ftdi::kFifoLatencyMs, ch, "setting the latency timer", tmo);
-    t.vendor_out(ftdi::kSioSetBitmode, ftdi::kBitmodeReset << 8 | 0xFF, ch, "resetting the bit mode", tmo);
-    t.vendor_out(ftdi::kSioSetBitmode, ftdi::kBitmodeSyncFifo << 8 | 0xFF, ch,
-                 "setting synchronous FIFO mode (channel A must be configured as 245 FIFO in the EEPROM)", tmo);
-    t.vendor_out(ftdi::kSioSetFlowCtrl, 0, static_cast<uint16_t>(ftdi::kFlowRtsCts | ch),
-                 "turning RTS/CTS flow control on", tmo);
-  }
+  t.find_device(id);
+  t.find_endpoints(id);
+  t.claim();
+  t.configure(baud, tmo);
   t.inbuf.resize(static_cast<size_t>(t.packet) * kInPackets);
   t.open = true;
   return std::unique_ptr<UsbFtdiTransport>(new UsbFtdiTransport(std::move(impl)));

@@ -38,11 +38,11 @@ const char* const kFunctionNames[4] = {"broadcast", "combine", "interrupt", "syn
 
 }  // namespace
 
-StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w, bool status,
-                                      const std::vector<std::pair<uint64_t, uint32_t>>& status_at) {
-  const Cm5ctlParams& p = cfg.p;
-  const Cm5Topology t = cm5_topology(p);
-  check_workload(w, t);
+namespace {
+
+// What the board cannot run of a workload: a flush with no restart, link faults without a CRC or
+// on a link that does not exist.
+void check_board_workload(const Cm5ctlParams& p, const Cm5Workload& w) {
   bool flush = false;
   for (const auto& ops : w.leaf)
     for (const Cm5Op& o : ops) flush = flush || (o.broadcast && o.comb == cm5::kFlushComb);
@@ -55,19 +55,21 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
     if (f.link < 2 || f.link >= static_cast<uint32_t>(2 * p.leaves))
       throw InputError("workload '" + w.name + "': link fault on link " + std::to_string(f.link) + " (allowed 2.." +
                        std::to_string(2 * p.leaves - 1) + ")");
-  StreamWorkload sw;
-  sw.name = w.name;
-  // The board takes its units in order: operation k of every leaf before k + 1 of any, within a
-  // round in the order the model took them, the workload's global inputs, counter changes and
-  // link faults at their cycles among them (a link fault may come while results are owed); the
-  // restarts right after the flush (each waits on the board until its leaf is halted); a status
-  // of every leaf in use last.
-  struct Ev {
-    uint64_t at;
-    int order;  // events before a round at the same cycle
-    StreamUnit u;
-  };
-  std::vector<Ev> ev;
+}
+
+// A unit the board takes at a cycle of the workload, among its operations.
+struct TimedUnit {
+  uint64_t at;
+  int order;  // events before a round at the same cycle
+  StreamUnit u;
+};
+
+// The workload's global inputs, counter changes, link faults and the statuses asked for, in order
+// of their cycles; status_count counts the statuses per leaf.
+std::vector<TimedUnit> timed_units(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5Topology& t, uint32_t settle,
+                                   const std::vector<std::pair<uint64_t, uint32_t>>& status_at,
+                                   std::vector<uint64_t>& status_count) {
+  std::vector<TimedUnit> ev;
   for (const Cm5GlobalIn& g : w.globals)
     ev.push_back({g.cycle, 0, StreamUnit{g.leaf, cm5unit::encode_control(cm5unit::kGlobals, g.value & 7u)}});
   for (size_t i = 0; i < w.counters.size(); ++i)
@@ -77,21 +79,20 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
                                                              static_cast<uint32_t>(static_cast<uint64_t>(v) & cm5::mask(p.word_bits)))}});
   for (const Cm5Flip& f : w.flips)
     ev.push_back({f.cycle, 0, StreamUnit{0, cm5unit::encode_control(cm5unit::kFlip, f.link | (f.up ? 1u << 16 : 0u))}});
-  // Long enough for a change of the global bits to reach every leaf (cm5ctl_params.h), twice.
-  const uint32_t settle = static_cast<uint32_t>(std::min<uint64_t>(0xFFFF, cm5ctl_global_settle(p)));
-  std::vector<uint64_t> status_count(static_cast<size_t>(p.leaves), 0);
   for (const auto& [c, leaf] : status_at) {
     if (leaf >= static_cast<uint32_t>(p.leaves) || t.part[leaf] < 0)
       throw InputError("workload '" + w.name + "': a status of leaf " + std::to_string(leaf) + ", not in use");
     ev.push_back({c, 0, StreamUnit{leaf, cm5unit::encode_control(cm5unit::kStatus, settle)}});
     ++status_count[leaf];
   }
-  std::stable_sort(ev.begin(), ev.end(), [](const Ev& x, const Ev& y) { return x.at < y.at; });
-  Cm5ModelOptions mo;
-  uint64_t last_event = 0;
-  for (const Ev& x : ev) last_event = std::max(last_event, x.at);
-  mo.min_cycles = last_event + settle;
-  const Cm5RunResult model = run_cm5ctl_model(p, w, mo);
+  std::stable_sort(ev.begin(), ev.end(), [](const TimedUnit& x, const TimedUnit& y) { return x.at < y.at; });
+  return ev;
+}
+
+// The operations, operation k of every leaf before k + 1 of any, with the timed units among them.
+std::vector<StreamUnit> interleave(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5RunResult& model,
+                                   const std::vector<TimedUnit>& ev) {
+  std::vector<StreamUnit> units;
   size_t longest = 0;
   for (const auto& ops : w.leaf) longest = std::max(longest, ops.size());
   size_t e = 0;
@@ -111,68 +112,91 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
                      [](const auto& x, const auto& y) { return x.first < y.first; });
     for (const auto& [at, i] : order) {
       round_at = std::max(round_at, at);
-      for (; e < ev.size() && ev[e].at <= at; ++e) sw.units.push_back(ev[e].u);
+      for (; e < ev.size() && ev[e].at <= at; ++e) units.push_back(ev[e].u);
       const Cm5Op& o = w.leaf[i][k];
-      sw.units.push_back(StreamUnit{static_cast<uint32_t>(i),
-                                    cm5unit::encode_op(o.broadcast, o.abstain, o.kind, o.comb, o.segmented, o.seg,
-                                                       static_cast<uint32_t>(o.data & cm5::mask(p.word_bits)))});
+      units.push_back(StreamUnit{static_cast<uint32_t>(i),
+                                 cm5unit::encode_op(o.broadcast, o.abstain, o.kind, o.comb, o.segmented, o.seg,
+                                                    static_cast<uint32_t>(o.data & cm5::mask(p.word_bits)))});
       if (o.broadcast && o.comb == cm5::kFlushComb)
         for (const auto& r : w.restarts)
-          sw.units.push_back(StreamUnit{r.second, cm5unit::encode_control(cm5unit::kRestart, 0)});
+          units.push_back(StreamUnit{r.second, cm5unit::encode_control(cm5unit::kRestart, 0)});
     }
   }
-  for (; e < ev.size(); ++e) sw.units.push_back(ev[e].u);
-  std::vector<StreamUnit> finals;
-  for (int j = 0; j < p.leaves && status; ++j)
-    if (t.part[static_cast<size_t>(j)] >= 0) {
-      finals.push_back(StreamUnit{static_cast<uint32_t>(j), cm5unit::encode_control(cm5unit::kStatus, settle)});
-      ++status_count[static_cast<size_t>(j)];
-    }
-  const size_t results_due = static_cast<size_t>(expected_result_count(w, t));
-  sw.expect_units = results_due;
-  for (uint64_t c : status_count) sw.expect_units += static_cast<size_t>(c);
-  if (p.send_fifo_depth == 0 || finals.empty()) {
-    // The staging register: the final statuses in order behind every operation.
-    for (StreamUnit& u : finals) sw.units.push_back(std::move(u));
-  } else {
-    // Send FIFOs: a status does not wait behind the operations (its own path), so the host sends
-    // the final ones once every result has come back.
-    struct Pace {
-      std::vector<StreamUnit> units, finals;
-      size_t next = 0, next_final = 0, seen = 0, results = 0;
-    };
-    auto pace = std::make_shared<Pace>();
-    pace->units = std::move(sw.units);
-    pace->finals = std::move(finals);
-    sw.units.clear();
-    sw.pull = [pace, results_due](const std::vector<StreamUnit>& got, StreamUnit& out) {
-      for (; pace->seen < got.size(); ++pace->seen)
-        if (!got[pace->seen].words.empty() && !cm5unit::is_status(got[pace->seen].words[0])) ++pace->results;
-      if (pace->next < pace->units.size()) {
-        out = pace->units[pace->next++];
-        return 1;
-      }
-      if (pace->next_final == pace->finals.size()) return -1;
-      if (pace->results < results_due) return 0;
-      out = pace->finals[pace->next_final++];
+  for (; e < ev.size(); ++e) units.push_back(ev[e].u);
+  return units;
+}
+
+// Send FIFOs: a status does not wait behind the operations (its own path), so the host sends
+// the final ones once every result has come back.
+void pace_final_statuses(StreamWorkload& sw, std::vector<StreamUnit> finals, size_t results_due) {
+  struct Pace {
+    std::vector<StreamUnit> units, finals;
+    size_t next = 0, next_final = 0, seen = 0, results = 0;
+  };
+  auto pace = std::make_shared<Pace>();
+  pace->units = std::move(sw.units);
+  pace->finals = std::move(finals);
+  sw.units.clear();
+  sw.pull = [pace, results_due](const std::vector<StreamUnit>& got, StreamUnit& out) {
+    for (; pace->seen < got.size(); ++pace->seen)
+      if (!got[pace->seen].words.empty() && !cm5unit::is_status(got[pace->seen].words[0])) ++pace->results;
+    if (pace->next < pace->units.size()) {
+      out = pace->units[pace->next++];
       return 1;
-    };
-  }
-  // Router-done's result is the sum of the counters, which the software computation does not
-  // know (it says 0, a balanced data network): with counters, the results are the model's.
-  bool counters = false;
-  for (const auto& c : w.counters) counters = counters || !c.empty();
-  const Cm5Expected want = counters ? split_results(model.results, p.leaves) : expected_results(w, p.word_bits, t);
-  const std::string want_what = counters ? "results as the model's (router-done sums its counters)"
-                                         : "results as computed in software";
-  // The model's last global outputs per leaf: what the final status should show.
-  std::vector<uint8_t> fin(static_cast<size_t>(p.leaves), 0);
-  for (const Cm5GlobalOut& g : model.globals) fin[g.leaf] = g.value;
-  sw.compare = [want, want_what, model, t, fin, status_count, n = p.leaves, sd = p.send_fifo_depth,
-                name = w.name](const StreamRunResult& board, RunReport& r) {
+    }
+    if (pace->next_final == pace->finals.size()) return -1;
+    if (pace->results < results_due) return 0;
+    out = pace->finals[pace->next_final++];
+    return 1;
+  };
+}
+
+// The board's run against the expected results, the model's counts and its final state.
+struct Cm5ctlCompare {
+  Cm5Expected want;
+  std::string want_what;
+  Cm5RunResult model;
+  std::vector<uint8_t> fin;  // the model's last global outputs per leaf
+  std::vector<uint64_t> status_count;
+  int n;
+  int sd;  // send FIFO depth
+  std::string name;
+
+  // What the board delivered: the results in `got`, each leaf's last status.
+  struct Delivered {
     std::vector<Cm5Result> got;
-    std::vector<std::optional<cm5unit::Status>> last_status(static_cast<size_t>(n));
+    std::vector<std::optional<cm5unit::Status>> last_status;
     nlohmann::ordered_json statuses = nlohmann::ordered_json::array();
+  };
+
+  void operator()(const StreamRunResult& board, RunReport& r) const {
+    const Delivered dl = delivered(board, r);
+    // Per leaf and function, the model's results: how many, and the error bit of the last.
+    std::vector<std::array<uint64_t, 4>> per_f(static_cast<size_t>(n), {0, 0, 0, 0});
+    std::vector<uint8_t> last_err(static_cast<size_t>(n), 0);
+    for (const Cm5Result& x : model.results) {
+      const int f = cm5unit::function_of(x.broadcast, x.kind, x.comb);
+      ++per_f[x.leaf][static_cast<size_t>(f)];
+      last_err[x.leaf] = static_cast<uint8_t>((last_err[x.leaf] & ~(1u << f)) | (x.err ? 1u << f : 0u));
+    }
+    status_rows(dl, last_err, r);
+    result_rows(dl, r);
+    counter_rows(board, per_f, r);
+    r.about.push_back("workload " + name + ": results compared leaf by leaf and function by function, in order, "
+                      "with the software results; counters (per function too) with the reference model's result "
+                      "counts (plus one status per leaf); each leaf's final status registers (global ORs, halted, "
+                      "sticky CRC link error, design fault, broadcast drop, results owed, words waiting, last error "
+                      "and overflow per function, router-done) with the model's final state (the board's timing is "
+                      "the host's)");
+    r.agreement_scope = "every result and every leaf's counters";
+    r.json["model_cycles"] = model.cycles;
+    r.json["status_units"] = dl.statuses;
+    r.json["model_results"] = model.results.size();
+  }
+
+  Delivered delivered(const StreamRunResult& board, RunReport& r) const {
+    Delivered dl;
+    dl.last_status.resize(static_cast<size_t>(n));
     for (const StreamUnit& u : board.delivered) {
       const bool st = !u.words.empty() && cm5unit::is_status(u.words[0]);
       if (u.words.size() != (st && sd ? 3u : 2u)) {  // a status with send FIFOs: three words
@@ -180,8 +204,8 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
         continue;
       }
       if (st) {
-        if (u.leaf < static_cast<uint32_t>(n)) last_status[u.leaf] = cm5unit::decode_status(u.words);
-        statuses.push_back({{"leaf", u.leaf}, {"words", u.words}});
+        if (u.leaf < static_cast<uint32_t>(n)) dl.last_status[u.leaf] = cm5unit::decode_status(u.words);
+        dl.statuses.push_back({{"leaf", u.leaf}, {"words", u.words}});
         continue;
       }
       const cm5unit::Decoded d = cm5unit::decode_result(u.words[0], u.words[1]);
@@ -194,21 +218,18 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
       x.ovf = d.ovf;
       x.err = d.err;
       x.abstained = d.abstained;
-      got.push_back(x);
+      dl.got.push_back(x);
     }
+    return dl;
+  }
+
+  // Each leaf's last status beside the model's final state.
+  void status_rows(const Delivered& dl, const std::vector<uint8_t>& last_err, RunReport& r) const {
     const bool model_lerr = model.faults.link_errors > 0, model_fault = model.faults.any_design_fault(),
                model_drop = model.faults.bcast_drops > 0;
-    // Per leaf and function, the model's results: how many, and the error bit of the last.
-    std::vector<std::array<uint64_t, 4>> per_f(static_cast<size_t>(n), {0, 0, 0, 0});
-    std::vector<uint8_t> last_err(static_cast<size_t>(n), 0);
-    for (const Cm5Result& x : model.results) {
-      const int f = cm5unit::function_of(x.broadcast, x.kind, x.comb);
-      ++per_f[x.leaf][static_cast<size_t>(f)];
-      last_err[x.leaf] = static_cast<uint8_t>((last_err[x.leaf] & ~(1u << f)) | (x.err ? 1u << f : 0u));
-    }
     for (int j = 0; j < n; ++j) {
       if (!status_count[static_cast<size_t>(j)]) continue;
-      const auto& st = last_status[static_cast<size_t>(j)];
+      const auto& st = dl.last_status[static_cast<size_t>(j)];
       char b[160], m[160];
       if (st)
         std::snprintf(b, sizeof b,
@@ -231,16 +252,25 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
       }
       r.rows.push_back({"leaf" + std::to_string(j) + " status", bs, ms, true});
     }
+  }
+
+  // The results, function by function (the board keeps their order within a function only).
+  void result_rows(const Delivered& dl, RunReport& r) const {
     std::string diff;
-    const Cm5Expected got_split = split_results(got, n);
+    const Cm5Expected got_split = split_results(dl.got, n);
     for (int f = 0; f < 4 && diff.empty(); ++f) {
       diff = compare_to_expected(only_function(want, static_cast<cm5unit::Function>(f)),
                                  only_function(got_split, static_cast<cm5unit::Function>(f)));
       if (!diff.empty()) diff = std::string(kFunctionNames[f]) + ": " + diff;
     }
-    r.rows.push_back({"results delivered (besides the status)", std::to_string(got.size()),
+    r.rows.push_back({"results delivered (besides the status)", std::to_string(dl.got.size()),
                       std::to_string(model.results.size()), true});
     r.rows.push_back({want_what, diff.empty() ? "all equal" : diff, "all equal", true});
+  }
+
+  // The leaves' counters beside the model's result counts (plus the statuses).
+  void counter_rows(const StreamRunResult& board, const std::vector<std::array<uint64_t, 4>>& per_f,
+                    RunReport& r) const {
     std::vector<uint64_t> per(static_cast<size_t>(n), 0);
     for (const auto& x : model.results) ++per[x.leaf];
     for (size_t j = 0; j < per.size(); ++j) per[j] += status_count[j];
@@ -259,17 +289,59 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
           if (what == kFunctionNames[f])
             r.rows.push_back({nm, std::to_string(c.value), std::to_string(per_f.at(leaf)[static_cast<size_t>(f)]), true});
     }
-    r.about.push_back("workload " + name + ": results compared leaf by leaf and function by function, in order, "
-                      "with the software results; counters (per function too) with the reference model's result "
-                      "counts (plus one status per leaf); each leaf's final status registers (global ORs, halted, "
-                      "sticky CRC link error, design fault, broadcast drop, results owed, words waiting, last error "
-                      "and overflow per function, router-done) with the model's final state (the board's timing is "
-                      "the host's)");
-    r.agreement_scope = "every result and every leaf's counters";
-    r.json["model_cycles"] = model.cycles;
-    r.json["status_units"] = statuses;
-    r.json["model_results"] = model.results.size();
-  };
+  }
+};
+
+}  // namespace
+
+StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload& w, bool status,
+                                      const std::vector<std::pair<uint64_t, uint32_t>>& status_at) {
+  const Cm5ctlParams& p = cfg.p;
+  const Cm5Topology t = cm5_topology(p);
+  check_workload(w, t);
+  check_board_workload(p, w);
+  StreamWorkload sw;
+  sw.name = w.name;
+  // The board takes its units in order: operation k of every leaf before k + 1 of any, within a
+  // round in the order the model took them, the workload's global inputs, counter changes and
+  // link faults at their cycles among them (a link fault may come while results are owed); the
+  // restarts right after the flush (each waits on the board until its leaf is halted); a status
+  // of every leaf in use last.
+  // Long enough for a change of the global bits to reach every leaf (cm5ctl_params.h), twice.
+  const uint32_t settle = static_cast<uint32_t>(std::min<uint64_t>(0xFFFF, cm5ctl_global_settle(p)));
+  std::vector<uint64_t> status_count(static_cast<size_t>(p.leaves), 0);
+  const std::vector<TimedUnit> ev = timed_units(p, w, t, settle, status_at, status_count);
+  Cm5ModelOptions mo;
+  uint64_t last_event = 0;
+  for (const TimedUnit& x : ev) last_event = std::max(last_event, x.at);
+  mo.min_cycles = last_event + settle;
+  const Cm5RunResult model = run_cm5ctl_model(p, w, mo);
+  sw.units = interleave(p, w, model, ev);
+  std::vector<StreamUnit> finals;
+  for (int j = 0; j < p.leaves && status; ++j)
+    if (t.part[static_cast<size_t>(j)] >= 0) {
+      finals.push_back(StreamUnit{static_cast<uint32_t>(j), cm5unit::encode_control(cm5unit::kStatus, settle)});
+      ++status_count[static_cast<size_t>(j)];
+    }
+  const size_t results_due = static_cast<size_t>(expected_result_count(w, t));
+  sw.expect_units = results_due;
+  for (uint64_t c : status_count) sw.expect_units += static_cast<size_t>(c);
+  if (p.send_fifo_depth == 0 || finals.empty()) {
+    // The staging register: the final statuses in order behind every operation.
+    for (StreamUnit& u : finals) sw.units.push_back(std::move(u));
+  } else {
+    pace_final_statuses(sw, std::move(finals), results_due);
+  }
+  // Router-done's result is the sum of the counters, which the software computation does not
+  // know (it says 0, a balanced data network): with counters, the results are the model's.
+  bool counters = false;
+  for (const auto& c : w.counters) counters = counters || !c.empty();
+  const Cm5Expected want = counters ? split_results(model.results, p.leaves) : expected_results(w, p.word_bits, t);
+  const std::string want_what = counters ? "results as the model's (router-done sums its counters)"
+                                         : "results as computed in software";
+  std::vector<uint8_t> fin(static_cast<size_t>(p.leaves), 0);
+  for (const Cm5GlobalOut& g : model.globals) fin[g.leaf] = g.value;
+  sw.compare = Cm5ctlCompare{want, want_what, model, fin, status_count, p.leaves, p.send_fifo_depth, w.name};
   return sw;
 }
 

@@ -89,70 +89,194 @@ void drive(Vcm1_chip& c, const Sampled& s, int D) {
   set_field(c.load_data, 0, D, s.load_data);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  const Input x = read_input(argv[1]);
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
-  const int C = x.C, NC = 1 << C, P = x.P, W = x.V + x.D;
-  const int ncnt = 5 + C;
-  const bool gated = x.ce_gated();
-
-  // One driver per chip; chip 0 writes the trace when one is asked for.
-  std::vector<std::unique_ptr<Driver<Vcm1_chip>>> drv;
-  std::vector<Vcm1_chip*> chip;
-  for (int n = 0; n < NC; ++n) {
-    drv.push_back(std::make_unique<Driver<Vcm1_chip>>(Origin::kRun, n == 0));
-    chip.push_back(&drv.back()->top());
-    Vcm1_chip& c = *chip.back();
-    c.my_chip = static_cast<uint32_t>(n);
-    c.eject_one = static_cast<uint8_t>(x.eject_one);
-    c.rst = 1;
-    c.ce = gated ? 0 : 1;   // with a ce pattern, reset must work without ce
-    c.run = 0;
-    c.clear = 0;
-    c.load_en = 0;
-    c.cube_in = 0;
-    c.phase = 0;
+// The network of chips and the clocks the harness gives them.
+class ChipNetwork {
+ public:
+  ChipNetwork(const Input& x, FILE* out)
+      : x_(x), out_(out), C_(x.C), NC_(1 << x.C), P_(x.P), W_(x.V + x.D), ncnt_(5 + x.C), gated_(x.ce_gated()),
+        cube_out_(static_cast<size_t>(NC_), 0), fault_mask_(static_cast<size_t>(NC_), 0), ce_rng_{x.ce_seed},
+        noise_{x.ce_seed ^ 0x5eed5eed5eed5eedull} {
+    // One driver per chip; chip 0 writes the trace when one is asked for.
+    for (int n = 0; n < NC_; ++n) {
+      drv_.push_back(std::make_unique<Driver<Vcm1_chip>>(Origin::kRun, n == 0));
+      chip_.push_back(&drv_.back()->top());
+      Vcm1_chip& c = *chip_.back();
+      c.my_chip = static_cast<uint32_t>(n);
+      c.eject_one = static_cast<uint8_t>(x.eject_one);
+      c.rst = 1;
+      c.ce = gated_ ? 0 : 1;   // with a ce pattern, reset must work without ce
+      c.run = 0;
+      c.clear = 0;
+      c.load_en = 0;
+      c.cube_in = 0;
+      c.phase = 0;
+    }
   }
-  int phase = 0;
-  std::vector<uint32_t> cube_out(static_cast<size_t>(NC), 0);
-  std::vector<uint32_t> fault_mask(static_cast<size_t>(NC), 0);
 
-  Rng ce_rng{x.ce_seed}, noise{x.ce_seed ^ 0x5eed5eed5eed5eedull};
+  void reset() {
+    clock(!gated_, nothing);
+    clock(!gated_, nothing);
+    for (auto& c : chip_) c->rst = 0;
+    phase_ = 0;
+  }
+
+  // Load the group's messages while the machine idles (run = 0): every chip has its own
+  // load port, so all chips load in parallel, one message per chip per cycle.
+  void load_group(size_t first, size_t last) {
+    std::vector<std::vector<const Load*>> per_chip(static_cast<size_t>(NC_));
+    for (size_t i = first; i < last; ++i)
+      per_chip.at(x_.loads[i].src / static_cast<uint32_t>(P_)).push_back(&x_.loads[i]);
+    for (size_t k = 0;; ++k) {
+      bool any_load = false;
+      for (int n = 0; n < NC_; ++n) {
+        Vcm1_chip& c = *chip_[n];
+        c.load_en = 0;
+        if (k >= per_chip[n].size()) continue;
+        const Load& m = *per_chip[n][k];
+        c.load_local = m.src % static_cast<uint32_t>(P_);
+        c.load_chip = m.chip;
+        c.load_dproc = m.proc;
+        c.load_vp = m.vp;
+        set_field(c.load_data, 0, x_.D, m.data);
+        c.load_en = 1;
+        any_load = true;
+      }
+      if (!any_load) break;
+      cycle([&] {
+        for (int n = 0; n < NC_; ++n)
+          if (chip_[n]->load_en && chip_[n]->load_full) die("endpoint queue full: build with a larger queue_depth");
+      });
+    }
+    for (auto& c : chip_) c->load_en = 0;
+  }
+
+  // Runs the loaded group from the next phase 0 until the network is empty (or max_petit), writing
+  // its receptions, speed and done lines. Returns whether it completed.
+  bool run_group(size_t group) {
+    // The group's petit cycle 0 begins at the next phase 0.
+    while (phase_ != 0) cycle(nothing);
+    for (auto& c : chip_) c->run = 1;
+    if (group == 0) drv_[0]->set_time_origin();  // trace windows count clocks of the run from here
+
+    Run run;
+    const auto t_start = std::chrono::steady_clock::now();
+    uint64_t cycles = 0;
+    for (uint64_t t = 0;; ++t) {
+      ++cycles;
+      for (int n = 0; n < NC_; ++n) fault_mask_[n] = 0;
+      for (const Fault& f : x_.faults)
+        if (group == 0 && f.t == t) fault_mask_.at(f.chip) |= 1u << f.dim;
+      for (const Freeze& f : x_.freezes)
+        if (group == 0 && f.t == t) idle(f.clocks);
+      cycle([&] {
+        if (phase_ == 0 && run.running) stop_when_done(run, t);
+        write_receptions(group, t);
+      });
+      if (run.stop_at >= 0 && static_cast<int64_t>(t) >= run.stop_at) break;
+    }
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    std::fprintf(out_, "speed %zu %" PRIu64 " %.6f\n", group, cycles, secs);
+    write_done(out_, x_, group, run.petit_cycles, run.completed);
+    return run.completed;
+  }
+
+  void write_counters() {
+    std::fprintf(out_, "idle %" PRIu64 " %" PRIu64 "\n", idle_clocks_, idle_changes_);
+    for (int n = 0; n < NC_; ++n) {
+      std::fprintf(out_, "cnt %d", n);
+      for (int s = 0; s < ncnt_; ++s) {
+        chip_[n]->cnt_sel = static_cast<uint32_t>(s);
+        chip_[n]->eval();
+        std::fprintf(out_, " %u", static_cast<unsigned>(chip_[n]->cnt_value));
+      }
+      std::fprintf(out_, "\n");
+    }
+  }
+
+ private:
+  static void nothing() {}
+
+  // A group's run: where it stops, and what it reports.
+  struct Run {
+    uint64_t petit_cycles = 0;
+    bool completed = false;
+    int64_t stop_at = -1;
+    bool running = true;
+  };
+
+  // At a phase 0 of bit-time t: an empty network (or max_petit) stops before this petit cycle is
+  // counted; the last receptions are flushed.
+  void stop_when_done(Run& run, uint64_t t) {
+    bool busy = false;
+    for (auto& c : chip_) busy = busy || c->msgs_present || c->pending;
+    const uint64_t petit = t / static_cast<uint64_t>(x_.TP);
+    if (busy && petit < x_.max_petit) return;
+    run.running = false;
+    for (auto& c : chip_) {
+      c->run = 0;
+      c->eval();
+    }
+    run.petit_cycles = petit;
+    run.completed = !busy;
+    run.stop_at = static_cast<int64_t>(t) + x_.rx_offset() + 1;
+  }
+
+  void write_receptions(size_t group, uint64_t t) {
+    const int64_t rx_offset = x_.rx_offset();
+    for (int n = 0; n < NC_; ++n) {
+      const Vcm1_chip& c = *chip_[n];
+      if (!any(c.rx_valid)) continue;
+      for (int q = 0; q < P_; ++q) {
+        if (!get_bit(c.rx_valid, q)) continue;
+        const int64_t petit = (static_cast<int64_t>(t) - rx_offset) / x_.TP;
+        write_rx(out_, group, petit, t, n * P_ + q, get_field(c.rx_word, q * W_, W_));
+      }
+    }
+  }
+
   // One clock for every chip. `before_edge` runs after the inputs have settled. Cube wires
   // are routed in ce cycles and carry noise in the others.
-  auto clock = [&](bool ce, auto&& before_edge) {
-    for (int n = 0; n < NC; ++n) {
-      chip[n]->phase = static_cast<uint32_t>(phase);
-      chip[n]->ce = ce ? 1 : 0;
-      drv[n]->clock(false);
-      cube_out[n] = static_cast<uint32_t>(chip[n]->cube_out);
+  template <class F>
+  void clock(bool ce, F&& before_edge) {
+    for (int n = 0; n < NC_; ++n) {
+      chip_[n]->phase = static_cast<uint32_t>(phase_);
+      chip_[n]->ce = ce ? 1 : 0;
+      drv_[n]->clock(false);
+      cube_out_[n] = static_cast<uint32_t>(chip_[n]->cube_out);
     }
-    for (int n = 0; n < NC; ++n) {
+    for (int n = 0; n < NC_; ++n) {
       uint32_t in = 0;
-      for (int d = 0; d < C; ++d) in |= ((cube_out[n ^ (1 << d)] >> d) & 1u) << d;
-      chip[n]->cube_in = ce ? in ^ fault_mask[n] : static_cast<uint32_t>(noise.next() & (NC - 1u));
-      chip[n]->eval();
+      for (int d = 0; d < C_; ++d) in |= ((cube_out_[n ^ (1 << d)] >> d) & 1u) << d;
+      chip_[n]->cube_in = ce ? in ^ fault_mask_[n] : static_cast<uint32_t>(noise_.next() & (NC_ - 1u));
+      chip_[n]->eval();
     }
     before_edge();
-    for (int n = 0; n < NC; ++n) drv[n]->clock(true);
-  };
-  auto nothing = [] {};
+    for (int n = 0; n < NC_; ++n) drv_[n]->clock(true);
+  }
 
-  // Clocks with ce low (after reset): noise on the sampled inputs, outputs checked.
-  uint64_t ce_clock = 0, idle_clocks = 0, idle_changes = 0;
-  auto show = [&](Vcm1_chip& c) {
-    Shown s{registered_outputs(c, C, P, W), {}, {}};
+  // One bit-time: the ce pattern's clocks with ce low, then a ce cycle.
+  template <class F>
+  void cycle(F&& before_edge) {
+    uint64_t low = 0;
+    for (;; ++low) {
+      const bool on = ce_clock_++ % x_.ce_period == x_.ce_period - 1;
+      if (on && (x_.ce_seed == 0 || (ce_rng_.next() & 1))) break;
+    }
+    idle(low);
+    clock(true, before_edge);
+    phase_ = (phase_ + 1) % x_.TP;
+  }
+
+  Shown show(Vcm1_chip& c) {
+    Shown s{registered_outputs(c, C_, P_, W_), {}, {}};
     const uint32_t sel = c.cnt_sel, local = c.load_local;
-    for (int k = 0; k < ncnt; ++k) {
+    for (int k = 0; k < ncnt_; ++k) {
       c.cnt_sel = static_cast<uint32_t>(k);
       c.eval();
       s.cnt.push_back(c.cnt_value);
     }
-    for (int q = 0; q < P; ++q) {
+    for (int q = 0; q < P_; ++q) {
       c.load_local = static_cast<uint32_t>(q);
       c.eval();
       s.full.push_back(c.load_full);
@@ -161,149 +285,72 @@ int main(int argc, char** argv) {
     c.load_local = local;
     c.eval();
     return s;
-  };
-  auto idle = [&](uint64_t clocks) {
+  }
+
+  // Noise on a chip's sampled inputs, for a clock with ce low.
+  Sampled noise_inputs() {
+    const uint64_t r = noise_.next();
+    const auto bits = [&](int lsb, uint64_t mod) { return static_cast<uint32_t>((r >> lsb) % mod); };
+    return Sampled{static_cast<uint8_t>(r & 1), static_cast<uint8_t>((r >> 1) & 1),
+                   static_cast<uint8_t>((r >> 2) & 1), static_cast<uint8_t>((r >> 3) & 1),
+                   bits(8, static_cast<uint64_t>(NC_)), bits(16, static_cast<uint64_t>(P_)),
+                   bits(24, static_cast<uint64_t>(NC_)), bits(32, static_cast<uint64_t>(P_)),
+                   bits(40, 1ull << x_.V), bits(56, static_cast<uint64_t>(ncnt_)), noise_.next()};
+  }
+
+  // Clocks with ce low: noise on the sampled inputs, outputs checked.
+  void idle(uint64_t clocks) {
     if (clocks == 0) return;
     std::vector<Shown> before;
-    for (auto& c : chip) before.push_back(show(*c));
+    for (auto& c : chip_) before.push_back(show(*c));
     for (uint64_t i = 0; i < clocks; ++i) {
       std::vector<Sampled> keep;
-      for (auto& c : chip) {
-        keep.push_back(sampled(*c, x.D));
-        const uint64_t r = noise.next();
-        const auto bits = [&](int lsb, uint64_t mod) { return static_cast<uint32_t>((r >> lsb) % mod); };
-        const Sampled z{static_cast<uint8_t>(r & 1), static_cast<uint8_t>((r >> 1) & 1),
-                        static_cast<uint8_t>((r >> 2) & 1), static_cast<uint8_t>((r >> 3) & 1),
-                        bits(8, static_cast<uint64_t>(NC)), bits(16, static_cast<uint64_t>(P)),
-                        bits(24, static_cast<uint64_t>(NC)), bits(32, static_cast<uint64_t>(P)),
-                        bits(40, 1ull << x.V), bits(56, static_cast<uint64_t>(ncnt)), noise.next()};
-        drive(*c, z, x.D);
+      for (auto& c : chip_) {
+        keep.push_back(sampled(*c, x_.D));
+        drive(*c, noise_inputs(), x_.D);
       }
       clock(false, nothing);
-      ++idle_clocks;
+      ++idle_clocks_;
       bool changed = false;
-      for (int n = 0; n < NC; ++n) {
-        const Vcm1_chip& c = *chip[n];
+      for (int n = 0; n < NC_; ++n) {
+        const Vcm1_chip& c = *chip_[n];
         const Shown& s = before[n];
-        changed = changed || registered_outputs(c, C, P, W) != s.regs ||
+        changed = changed || registered_outputs(c, C_, P_, W_) != s.regs ||
                   c.cnt_value != s.cnt[c.cnt_sel] || c.load_full != s.full[c.load_local];
       }
-      if (changed) ++idle_changes;
-      for (int n = 0; n < NC; ++n) drive(*chip[n], keep[n], x.D);
+      if (changed) ++idle_changes_;
+      for (int n = 0; n < NC_; ++n) drive(*chip_[n], keep[n], x_.D);
     }
-  };
-  // One bit-time: the ce pattern's clocks with ce low, then a ce cycle.
-  auto cycle = [&](auto&& before_edge) {
-    uint64_t low = 0;
-    for (;; ++low) {
-      const bool on = ce_clock++ % x.ce_period == x.ce_period - 1;
-      if (on && (x.ce_seed == 0 || (ce_rng.next() & 1))) break;
-    }
-    idle(low);
-    clock(true, before_edge);
-    phase = (phase + 1) % x.TP;
-  };
+  }
 
-  clock(!gated, nothing);
-  clock(!gated, nothing);
-  for (auto& c : chip) c->rst = 0;
-  phase = 0;
+  const Input& x_;
+  FILE* out_;
+  const int C_, NC_, P_, W_, ncnt_;
+  const bool gated_;
+  std::vector<std::unique_ptr<Driver<Vcm1_chip>>> drv_;
+  std::vector<Vcm1_chip*> chip_;
+  int phase_ = 0;
+  std::vector<uint32_t> cube_out_, fault_mask_;
+  Rng ce_rng_, noise_;
+  uint64_t ce_clock_ = 0, idle_clocks_ = 0, idle_changes_ = 0;
+};
 
-  const int64_t rx_offset = x.rx_offset();
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) die("usage: harness INPUT OUTPUT");
+  const Input x = read_input(argv[1]);
+  FILE* out = std::fopen(argv[2], "w");
+  if (!out) die("cannot open output");
+  ChipNetwork net(x, out);
+  net.reset();
   for (size_t group = 0; group < x.group_starts.size(); ++group) {
     const size_t first = x.group_starts[group];
     const size_t last = group + 1 < x.group_starts.size() ? x.group_starts[group + 1] : x.loads.size();
-    // Load the group's messages while the machine idles (run = 0): every chip has its own
-    // load port, so all chips load in parallel, one message per chip per cycle.
-    std::vector<std::vector<const Load*>> per_chip(static_cast<size_t>(NC));
-    for (size_t i = first; i < last; ++i)
-      per_chip.at(x.loads[i].src / static_cast<uint32_t>(P)).push_back(&x.loads[i]);
-    for (size_t k = 0;; ++k) {
-      bool any_load = false;
-      for (int n = 0; n < NC; ++n) {
-        Vcm1_chip& c = *chip[n];
-        c.load_en = 0;
-        if (k >= per_chip[n].size()) continue;
-        const Load& m = *per_chip[n][k];
-        c.load_local = m.src % static_cast<uint32_t>(P);
-        c.load_chip = m.chip;
-        c.load_dproc = m.proc;
-        c.load_vp = m.vp;
-        set_field(c.load_data, 0, x.D, m.data);
-        c.load_en = 1;
-        any_load = true;
-      }
-      if (!any_load) break;
-      cycle([&] {
-        for (int n = 0; n < NC; ++n)
-          if (chip[n]->load_en && chip[n]->load_full) die("endpoint queue full: build with a larger queue_depth");
-      });
-    }
-    for (auto& c : chip) c->load_en = 0;
-    // The group's petit cycle 0 begins at the next phase 0.
-    while (phase != 0) cycle(nothing);
-    for (auto& c : chip) c->run = 1;
-    if (group == 0) drv[0]->set_time_origin();  // trace windows count clocks of the run from here
-
-    uint64_t petit_cycles = 0;
-    bool completed = false;
-    int64_t stop_at = -1;
-    bool running = true;
-    const auto t_start = std::chrono::steady_clock::now();
-    uint64_t cycles = 0;
-    for (uint64_t t = 0;; ++t) {
-      ++cycles;
-      for (int n = 0; n < NC; ++n) fault_mask[n] = 0;
-      for (const Fault& f : x.faults)
-        if (group == 0 && f.t == t) fault_mask.at(f.chip) |= 1u << f.dim;
-      for (const Freeze& f : x.freezes)
-        if (group == 0 && f.t == t) idle(f.clocks);
-      cycle([&] {
-        if (phase == 0 && running) {
-          bool busy = false;
-          for (auto& c : chip) busy = busy || c->msgs_present || c->pending;
-          const uint64_t petit = t / static_cast<uint64_t>(x.TP);
-          if (!busy || petit >= x.max_petit) {
-            // Stop before this petit cycle is counted; flush the last receptions.
-            running = false;
-            for (auto& c : chip) {
-              c->run = 0;
-              c->eval();
-            }
-            petit_cycles = petit;
-            completed = !busy;
-            stop_at = static_cast<int64_t>(t) + rx_offset + 1;
-          }
-        }
-        for (int n = 0; n < NC; ++n) {
-          const Vcm1_chip& c = *chip[n];
-          if (!any(c.rx_valid)) continue;
-          for (int q = 0; q < P; ++q) {
-            if (!get_bit(c.rx_valid, q)) continue;
-            const int64_t petit = (static_cast<int64_t>(t) - rx_offset) / x.TP;
-            write_rx(out, group, petit, t, n * P + q, get_field(c.rx_word, q * W, W));
-          }
-        }
-      });
-      if (stop_at >= 0 && static_cast<int64_t>(t) >= stop_at) break;
-    }
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-    std::fprintf(out, "speed %zu %" PRIu64 " %.6f\n", group, cycles, secs);
-    write_done(out, x, group, petit_cycles, completed);
-    if (!completed) break;  // a stuck network would poison the next group
+    net.load_group(first, last);
+    if (!net.run_group(group)) break;  // a stuck network would poison the next group
   }
-
-  std::fprintf(out, "idle %" PRIu64 " %" PRIu64 "\n", idle_clocks, idle_changes);
-  for (int n = 0; n < NC; ++n) {
-    std::fprintf(out, "cnt %d", n);
-    for (int s = 0; s < ncnt; ++s) {
-      chip[n]->cnt_sel = static_cast<uint32_t>(s);
-      chip[n]->eval();
-      std::fprintf(out, " %u", static_cast<unsigned>(chip[n]->cnt_value));
-    }
-    std::fprintf(out, "\n");
-  }
+  net.write_counters();
   std::fclose(out);
   return 0;  // the drivers finalize the models and close the trace
 }

@@ -42,178 +42,239 @@ struct Op {
   uint64_t data = 0;
 };
 
-}  // namespace
+struct Flip {
+  uint64_t cycle;
+  int link;
+  bool up;
+};
 
-int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  FILE* in = std::fopen(argv[1], "r");
-  if (!in) die("cannot open input");
+struct Glob {
+  uint64_t cycle;
+  int leaf;
+  unsigned value;
+};
+
+// The input file.
+struct Input {
   int N = 0, W = 0;
   unsigned long long expect = 0, max_cycles = 0, drain = 0, min_cycles = 0;
-  if (std::fscanf(in, " params %d %d %llu %llu %llu %llu", &N, &W, &expect, &max_cycles, &drain, &min_cycles) != 6)
-    die("bad params line");
-  std::vector<std::vector<Op>> ops(static_cast<size_t>(N));
-  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> cnt(static_cast<size_t>(N));
-  char word[8];
-  struct Flip {
-    uint64_t cycle;
-    int link;
-    bool up;
-  };
+  std::vector<std::vector<Op>> ops;
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> cnt;
   std::vector<Flip> flips;
   std::vector<std::pair<uint64_t, int>> restarts;
-  struct Glob {
-    uint64_t cycle;
-    int leaf;
-    unsigned value;
-  };
   std::vector<Glob> globs;
+};
+
+// The fields of an "op" line, after its name: an operation of its leaf.
+void read_op(FILE* in, Input& x) {
+  int leaf = 0;
+  unsigned long long rel = 0, data = 0;
+  Op o;
+  const int n = std::fscanf(in, " %d %llu %d %d %d %d %d %d %llx", &leaf, &rel, &o.bcast, &o.abstain, &o.kind,
+                            &o.comb, &o.segmented, &o.seg, &data);
+  if (n != 9 || leaf < 0 || leaf >= x.N) die("bad op line");
+  o.release = rel;
+  o.data = data;
+  x.ops[static_cast<size_t>(leaf)].push_back(o);
+}
+
+Input read_input(const char* path) {
+  FILE* in = std::fopen(path, "r");
+  if (!in) die("cannot open input");
+  Input x;
+  if (std::fscanf(in, " params %d %d %llu %llu %llu %llu", &x.N, &x.W, &x.expect, &x.max_cycles, &x.drain,
+                  &x.min_cycles) != 6)
+    die("bad params line");
+  const int N = x.N;
+  x.ops.resize(static_cast<size_t>(N));
+  x.cnt.resize(static_cast<size_t>(N));
+  char word[8];
   while (std::fscanf(in, " %7s", word) == 1) {
     int leaf = 0;
     unsigned long long rel = 0, data = 0;
     if (std::string(word) == "cnt") {
       if (std::fscanf(in, " %d %llu %llx", &leaf, &rel, &data) != 3 || leaf < 0 || leaf >= N) die("bad cnt line");
-      cnt[static_cast<size_t>(leaf)].emplace_back(rel, data);
-      continue;
-    }
-    if (std::string(word) == "restart") {
+      x.cnt[static_cast<size_t>(leaf)].emplace_back(rel, data);
+    } else if (std::string(word) == "restart") {
       if (std::fscanf(in, " %d %llu", &leaf, &rel) != 2 || leaf < 0 || leaf >= N) die("bad restart line");
-      restarts.emplace_back(rel, leaf);
-      continue;
-    }
-    if (std::string(word) == "glob") {
+      x.restarts.emplace_back(rel, leaf);
+    } else if (std::string(word) == "glob") {
       unsigned val = 0;
       if (std::fscanf(in, " %d %llu %u", &leaf, &rel, &val) != 3 || leaf < 0 || leaf >= N) die("bad glob line");
-      globs.push_back({rel, leaf, val});
-      continue;
-    }
-    if (std::string(word) == "flip") {
+      x.globs.push_back({rel, leaf, val});
+    } else if (std::string(word) == "flip") {
       char dir = 0;
       if (std::fscanf(in, " %c %d %llu", &dir, &leaf, &rel) != 3 || leaf < 2 || leaf >= 2 * N) die("bad flip line");
-      flips.push_back({rel, leaf, dir == 'u'});
-      continue;
+      x.flips.push_back({rel, leaf, dir == 'u'});
+    } else if (std::string(word) == "op") {
+      read_op(in, x);
+    } else {
+      die("unknown input line");
     }
-    if (std::string(word) != "op") die("unknown input line");
-    Op o;
-    const int n = std::fscanf(in, " %d %llu %d %d %d %d %d %d %llx", &leaf, &rel, &o.bcast, &o.abstain, &o.kind,
-                              &o.comb, &o.segmented, &o.seg, &data);
-    if (n != 9 || leaf < 0 || leaf >= N) die("bad op line");
-    o.release = rel;
-    o.data = data;
-    ops[static_cast<size_t>(leaf)].push_back(o);
   }
-  std::vector<size_t> cnt_next(static_cast<size_t>(N), 0);
   std::fclose(in);
+  return x;
+}
+
+using namespace cmnet::vport;
+
+// The tree's run: what each leaf offers, and the outputs written cycle by cycle.
+class TreeRun {
+ public:
+  TreeRun(const Input& x, FILE* out)
+      : x_(x), out_(out), N_(x.N), W_(x.W), cnt_next_(static_cast<size_t>(x.N), 0), next_(static_cast<size_t>(x.N), 0),
+        last_push_(static_cast<size_t>(x.N), -1), offering_(static_cast<size_t>(x.N), 0), done_(x.expect == 0),
+        gout_(static_cast<size_t>(x.N), 0), was_aligned_(static_cast<size_t>(x.N), false) {}
+
+  void run() {
+    top_->rst = 1;
+    drv_.tick();
+    drv_.tick();
+    top_->rst = 0;
+    drv_.set_time_origin();
+    const auto t0 = std::chrono::steady_clock::now();
+    uint64_t t = 0;
+    for (; t < x_.max_cycles; ++t) {
+      if (done_ && t >= done_at_ + x_.drain && t >= x_.min_cycles) break;
+      drv_.clock(false);
+      drive_controls(t);
+      drive_leaves(t);
+      drv_.eval();
+      write_aligned(t);
+      write_globals(t);
+      write_results(t);
+      take_pushes(t);
+      fault_ = fault_ || top_->fault;
+      drop_ = drop_ || top_->bcast_drop;
+      link_error_ = link_error_ || top_->link_error;
+      drv_.clock(true);
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(out_, "done %llu %d %d %d %d %.6f\n", static_cast<unsigned long long>(t), got_ == x_.expect ? 1 : 0,
+                 fault_ ? 1 : 0, drop_ ? 1 : 0, link_error_ ? 1 : 0, secs);
+  }
+
+ private:
+  // Restarts, global inputs and link faults of cycle t (a fault lasts one cycle).
+  void drive_controls(uint64_t t) {
+    for (int i = 0; i < N_; ++i) set_bit(top_->restart, i, false);
+    for (const auto& [c, leaf] : x_.restarts)
+      if (c == t) set_bit(top_->restart, leaf, true);
+    for (const Glob& g : x_.globs)
+      if (g.cycle == t) {
+        set_bit(top_->async_in, 2 * g.leaf, g.value & 1);
+        set_bit(top_->async_in, 2 * g.leaf + 1, (g.value >> 1) & 1);
+        set_bit(top_->hard_error_in, g.leaf, (g.value >> 2) & 1);
+      }
+    for (int k : flipped_) {
+      set_bit(top_->flip_up, k - 2, false);
+      set_bit(top_->flip_down, k - 2, false);
+    }
+    flipped_.clear();
+    for (const Flip& f : x_.flips)
+      if (f.cycle == t) {
+        if (f.up) set_bit(top_->flip_up, f.link - 2, true);
+        else set_bit(top_->flip_down, f.link - 2, true);
+        flipped_.push_back(f.link);
+      }
+  }
+
+  // Each leaf's counter, and its next operation offered from its release on, one push per cycle.
+  void drive_leaves(uint64_t t) {
+    for (int i = 0; i < N_; ++i) {
+      const size_t s = static_cast<size_t>(i);
+      while (cnt_next_[s] < x_.cnt[s].size() && x_.cnt[s][cnt_next_[s]].first <= t)
+        set_field(top_->rd_count, W_ * i, W_, x_.cnt[s][cnt_next_[s]++].second);
+      offering_[s] = 0;
+      if (next_[s] < x_.ops[s].size()) {
+        const Op& o = x_.ops[s][next_[s]];
+        if (t >= o.release && static_cast<long long>(t) > last_push_[s]) {
+          offering_[s] = 1;
+          set_bit(top_->inj_bcast, i, o.bcast);
+          set_bit(top_->inj_abstain, i, o.abstain);
+          set_field(top_->inj_kind, 2 * i, 2, static_cast<uint64_t>(o.kind));
+          set_field(top_->inj_comb, 3 * i, 3, static_cast<uint64_t>(o.comb));
+          set_bit(top_->inj_segmented, i, o.segmented);
+          set_bit(top_->inj_seg, i, o.seg);
+          set_field(top_->inj_data, W_ * i, W_, o.data);
+        }
+      }
+      set_bit(top_->inj_valid, i, offering_[s]);
+    }
+  }
+
+  void write_aligned(uint64_t t) {
+    for (int i = 0; i < N_; ++i)
+      if (!was_aligned_[static_cast<size_t>(i)] && get_bit(top_->aligned, i)) {
+        was_aligned_[static_cast<size_t>(i)] = true;
+        std::fprintf(out_, "a %d %llu\n", i, static_cast<unsigned long long>(t));
+      }
+  }
+
+  void write_globals(uint64_t t) {
+    for (int i = 0; i < N_; ++i) {
+      const unsigned g = static_cast<unsigned>(get_field(top_->async_out, 2 * i, 2)) |
+                         (get_bit(top_->hard_error_out, i) ? 4u : 0u);
+      if (g != gout_[static_cast<size_t>(i)]) {
+        gout_[static_cast<size_t>(i)] = g;
+        std::fprintf(out_, "g %d %llu %u\n", i, static_cast<unsigned long long>(t), g);
+      }
+    }
+  }
+
+  void write_results(uint64_t t) {
+    if (!any(top_->res_valid)) return;
+    for (int i = 0; i < N_; ++i) {
+      if (!get_bit(top_->res_valid, i)) continue;
+      std::fprintf(out_, "res %d %llu %d %d %d %llx %d %d %d\n", i, static_cast<unsigned long long>(t),
+                   get_bit(top_->res_bcast, i) ? 1 : 0, static_cast<int>(get_field(top_->res_kind, 2 * i, 2)),
+                   static_cast<int>(get_field(top_->res_comb, 3 * i, 3)),
+                   static_cast<unsigned long long>(get_field(top_->res_data, W_ * i, W_)),
+                   get_bit(top_->res_ovf, i) ? 1 : 0, get_bit(top_->res_err, i) ? 1 : 0,
+                   get_bit(top_->res_abstained, i) ? 1 : 0);
+      ++got_;
+      if (!done_ && got_ >= x_.expect) {
+        done_ = true;
+        done_at_ = t;
+      }
+    }
+  }
+
+  void take_pushes(uint64_t t) {
+    for (int i = 0; i < N_; ++i) {
+      const size_t s = static_cast<size_t>(i);
+      if (offering_[s] && get_bit(top_->inj_ready, i)) {
+        std::fprintf(out_, "inj %d %llu\n", i, static_cast<unsigned long long>(t));
+        last_push_[s] = static_cast<long long>(t);
+        ++next_[s];
+      }
+    }
+  }
+
+  const Input& x_;
+  FILE* out_;
+  const int N_, W_;
+  cmnet::harness::Driver<Vcm5ctl_tree> drv_{cmnet::harness::Origin::kRun};
+  Vcm5ctl_tree* top_ = &drv_.top();
+  std::vector<size_t> cnt_next_, next_;
+  std::vector<long long> last_push_;
+  std::vector<int> offering_;
+  uint64_t got_ = 0, done_at_ = 0;
+  bool done_, fault_ = false, drop_ = false, link_error_ = false;
+  std::vector<int> flipped_;  // links set in the last cycle, cleared in the next
+  std::vector<unsigned> gout_;
+  std::vector<bool> was_aligned_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) die("usage: harness INPUT OUTPUT");
+  const Input x = read_input(argv[1]);
   FILE* out = std::fopen(argv[2], "w");
   if (!out) die("cannot open output");
-
-  cmnet::harness::Driver<Vcm5ctl_tree> drv(cmnet::harness::Origin::kRun);
-  Vcm5ctl_tree* top = &drv.top();
-  using namespace cmnet::vport;
-  top->rst = 1;
-  drv.tick();
-  drv.tick();
-  top->rst = 0;
-  drv.set_time_origin();
-  std::vector<size_t> next(static_cast<size_t>(N), 0);
-  std::vector<long long> last_push(static_cast<size_t>(N), -1);
-  std::vector<int> offering(static_cast<size_t>(N), 0);
-  uint64_t got = 0, done_at = 0;
-  bool done = expect == 0, fault = false, drop = false, link_error = false;
-  std::vector<int> flipped;  // links set in the last cycle, cleared in the next
-  std::vector<unsigned> gout(static_cast<size_t>(N), 0);
-  std::vector<bool> was_aligned(static_cast<size_t>(N), false);
-  const auto t0 = std::chrono::steady_clock::now();
-  uint64_t t = 0;
-  for (; t < max_cycles; ++t) {
-    if (done && t >= done_at + drain && t >= min_cycles) break;
-    drv.clock(false);
-    for (int i = 0; i < N; ++i) set_bit(top->restart, i, false);
-    for (const auto& [c, leaf] : restarts)
-      if (c == t) set_bit(top->restart, leaf, true);
-    for (const Glob& g : globs)
-      if (g.cycle == t) {
-        set_bit(top->async_in, 2 * g.leaf, g.value & 1);
-        set_bit(top->async_in, 2 * g.leaf + 1, (g.value >> 1) & 1);
-        set_bit(top->hard_error_in, g.leaf, (g.value >> 2) & 1);
-      }
-    for (int k : flipped) {
-      set_bit(top->flip_up, k - 2, false);
-      set_bit(top->flip_down, k - 2, false);
-    }
-    flipped.clear();
-    for (const Flip& f : flips)
-      if (f.cycle == t) {
-        if (f.up) set_bit(top->flip_up, f.link - 2, true);
-        else set_bit(top->flip_down, f.link - 2, true);
-        flipped.push_back(f.link);
-      }
-    for (int i = 0; i < N; ++i) {
-      const size_t s = static_cast<size_t>(i);
-      while (cnt_next[s] < cnt[s].size() && cnt[s][cnt_next[s]].first <= t)
-        set_field(top->rd_count, W * i, W, cnt[s][cnt_next[s]++].second);
-      offering[s] = 0;
-      if (next[s] < ops[s].size()) {
-        const Op& o = ops[s][next[s]];
-        if (t >= o.release && static_cast<long long>(t) > last_push[s]) {
-          offering[s] = 1;
-          set_bit(top->inj_bcast, i, o.bcast);
-          set_bit(top->inj_abstain, i, o.abstain);
-          set_field(top->inj_kind, 2 * i, 2, static_cast<uint64_t>(o.kind));
-          set_field(top->inj_comb, 3 * i, 3, static_cast<uint64_t>(o.comb));
-          set_bit(top->inj_segmented, i, o.segmented);
-          set_bit(top->inj_seg, i, o.seg);
-          set_field(top->inj_data, W * i, W, o.data);
-        }
-      }
-      set_bit(top->inj_valid, i, offering[s]);
-    }
-    drv.eval();
-    for (int i = 0; i < N; ++i)
-      if (!was_aligned[static_cast<size_t>(i)] && get_bit(top->aligned, i)) {
-        was_aligned[static_cast<size_t>(i)] = true;
-        std::fprintf(out, "a %d %llu\n", i, static_cast<unsigned long long>(t));
-      }
-    for (int i = 0; i < N; ++i) {
-      const unsigned g = static_cast<unsigned>(get_field(top->async_out, 2 * i, 2)) |
-                         (get_bit(top->hard_error_out, i) ? 4u : 0u);
-      if (g != gout[static_cast<size_t>(i)]) {
-        gout[static_cast<size_t>(i)] = g;
-        std::fprintf(out, "g %d %llu %u\n", i, static_cast<unsigned long long>(t), g);
-      }
-    }
-    if (any(top->res_valid)) {
-      for (int i = 0; i < N; ++i) {
-        if (!get_bit(top->res_valid, i)) continue;
-        std::fprintf(out, "res %d %llu %d %d %d %llx %d %d %d\n", i, static_cast<unsigned long long>(t),
-                     get_bit(top->res_bcast, i) ? 1 : 0, static_cast<int>(get_field(top->res_kind, 2 * i, 2)),
-                     static_cast<int>(get_field(top->res_comb, 3 * i, 3)),
-                     static_cast<unsigned long long>(get_field(top->res_data, W * i, W)),
-                     get_bit(top->res_ovf, i) ? 1 : 0, get_bit(top->res_err, i) ? 1 : 0,
-                     get_bit(top->res_abstained, i) ? 1 : 0);
-        ++got;
-        if (!done && got >= expect) {
-          done = true;
-          done_at = t;
-        }
-      }
-    }
-    for (int i = 0; i < N; ++i) {
-      const size_t s = static_cast<size_t>(i);
-      if (offering[s] && get_bit(top->inj_ready, i)) {
-        std::fprintf(out, "inj %d %llu\n", i, static_cast<unsigned long long>(t));
-        last_push[s] = static_cast<long long>(t);
-        ++next[s];
-      }
-    }
-    fault = fault || top->fault;
-    drop = drop || top->bcast_drop;
-    link_error = link_error || top->link_error;
-    drv.clock(true);
-  }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::fprintf(out, "done %llu %d %d %d %d %.6f\n", static_cast<unsigned long long>(t), got == expect ? 1 : 0,
-               fault ? 1 : 0, drop ? 1 : 0, link_error ? 1 : 0, secs);
+  TreeRun run(x, out);
+  run.run();
   std::fclose(out);
   return 0;
 }

@@ -119,8 +119,27 @@ struct Cm5DataNetwork::Impl {
   std::vector<int64_t> leaf_tx_msg;
   uint64_t cyc = 0;
   uint64_t flit_hops = 0, kirchhoff_violations = 0, max_held = 0;
+  // One chip's arbitration this cycle, per input: the output requested (-1: none), the slot
+  // asking (slots mode), whether it falls, the output granted (-1: none).
+  struct Arbitration {
+    int req[8], req_slot[8], grant_in[8];
+    uint8_t fall_in[8];
+  };
   void step();
   int route(const Chip& ch, int i, uint32_t head, bool& fall) const;
+  // The steps of one chip's cycle, in step()'s order.
+  bool idle(const Chip& ch, int cur) const;
+  void request(const Chip& ch, Arbitration& a) const;
+  void request_slot(const Chip& ch, int i, Arbitration& a) const;
+  void grant(const Chip& ch, Arbitration& a) const;
+  void move(Chip& ch, int nxt);
+  uint32_t outgoing_flit(Chip& ch, size_t si, uint32_t raw) const;
+  void take_grants(Chip& ch, const Arbitration& a) const;
+  void receive(Chip& ch, uint32_t c, int cur) const;
+  void store_in_slot(Chip& ch, size_t sk, uint32_t f, int64_t m) const;
+  void store_in_buffer(Chip& ch, size_t sk, uint32_t f, int64_t m) const;
+  void count_port_stats(Chip& ch, const Arbitration& a, int nxt) const;
+  void check_conservation(const Chip& ch);
 };
 
 // The output a head at input i asks for (-1: none, a climbing message with no unobstructed
@@ -281,265 +300,307 @@ std::vector<Cm5DataChipCounters> Cm5DataNetwork::counters() const {
 
 void Cm5DataNetwork::Impl::step() {
   const int cur = static_cast<int>(cyc & 1), nxt = cur ^ 1;
-  int req[8];
-  int grant_in[8];
-  int req_slot[8];
-  uint8_t fall_in[8];
+  Arbitration a;
   for (uint32_t c = 0; c < NC; ++c) {
     Chip& ch = chips[c];
-    const int NI = ch.ports;
     // A chip with nothing buffered, nothing allocated and nothing arriving (no flit, no
     // credit) only steps its LFSR: skip the rest (exactly what the full step would do).
-    if (!opt.check_every_cycle && !opt.link_stats) {
-      bool idle = true;
-      for (int k = 0; k < NI && idle; ++k) {
-        const size_t sk = static_cast<size_t>(k);
-        if (ch.busy[sk] || ch.buf[sk].size) idle = false;
-        if (K > 0)
-          for (const Slot& sl : ch.sl[sk]) idle = idle && sl.total == 0;
-        const Peer& pe = ch.peer[sk];
-        if (pe.leaf) {
-          if (leaf_tx_valid[pe.id] || leaf_rx_credit[pe.id]) idle = false;
-        } else {
-          const Chip& o = chips[pe.id];
-          const size_t op = static_cast<size_t>(pe.port);
-          if (o.out_valid[cur][op] || o.in_credit[cur][op]) idle = false;
-        }
+    if (!opt.check_every_cycle && !opt.link_stats && idle(ch, cur)) {
+      if (ch.dirty[nxt]) {
+        std::fill(ch.out_valid[nxt].begin(), ch.out_valid[nxt].end(), 0);
+        std::fill(ch.in_credit[nxt].begin(), ch.in_credit[nxt].end(), 0);
+        ch.dirty[nxt] = 0;
       }
-      if (idle) {
-        if (ch.dirty[nxt]) {
-          std::fill(ch.out_valid[nxt].begin(), ch.out_valid[nxt].end(), 0);
-          std::fill(ch.in_credit[nxt].begin(), ch.in_credit[nxt].end(), 0);
-          ch.dirty[nxt] = 0;
-        }
-        ch.lfsr = cm5_lfsr_step(ch.lfsr);
-        continue;
-      }
+      ch.lfsr = cm5_lfsr_step(ch.lfsr);
+      continue;
     }
     ch.dirty[nxt] = 1;
-    // 1. Requests, from the state at the start of the cycle.
-    for (int i = 0; i < NI; ++i) {
-      req[i] = -1;
-      grant_in[i] = -1;
-      fall_in[i] = 0;
-      req_slot[i] = -1;
-      const Buffer& b = ch.buf[static_cast<size_t>(i)];
-      if (ch.busy[static_cast<size_t>(i)]) continue;
-      if (K > 0) {
-        // Slots: the first slot, from the pointer, whose head word is in and whose output is
-        // free with a credit (for a climbing message: some unobstructed parent).
-        for (int k = 0; k < K && req[i] < 0; ++k) {
-          const int sidx = (ch.sptr[static_cast<size_t>(i)] + k) % K;
-          const Slot& sl = ch.sl[static_cast<size_t>(i)][static_cast<size_t>(sidx)];
-          if (sl.total == 0 || sl.started || sl.wr < FPW) continue;
-          uint32_t head = 0;
-          for (int f = 0; f < FPW; ++f) head |= sl.flit[static_cast<size_t>(f)] << (f * W);
-          bool fl = false;
-          const int o = route(ch, i, head, fl);
-          if (o < 0) continue;
-          if (o < 4 || fl) {
-            if (ch.obusy[static_cast<size_t>(o)] || ch.credit[static_cast<size_t>(o)] == 0) continue;
-          }
-          req[i] = o;
-          fall_in[i] = fl;
-          req_slot[i] = sidx;
-        }
-        continue;
-      }
-      if (b.size < FPW) continue;
-      uint32_t head = 0;
-      for (int k = 0; k < FPW; ++k) head |= b.flit[b.at(k)] << (k * W);
-      bool fl = false;
-      req[i] = route(ch, i, head, fl);
-      fall_in[i] = fl;
-    }
-    // 2. Round-robin grants on the free outputs.
-    for (int o = 0; o < NI; ++o) {
-      if (ch.obusy[static_cast<size_t>(o)]) continue;
-      for (int k = 0, i = ch.ptr[static_cast<size_t>(o)]; k < NI; ++k, i = i + 1 == NI ? 0 : i + 1) {
-        if (req[i] == o) {
-          grant_in[i] = o;
-          break;
-        }
-      }
-    }
-    // 3. Moves: every allocated input with a flit and a credit at its output.
-    for (int o = 0; o < NI; ++o) {
-      ch.out_valid[nxt][static_cast<size_t>(o)] = 0;
-      ch.in_credit[nxt][static_cast<size_t>(o)] = 0;
-    }
-    for (int i = 0; i < NI; ++i) {
-      const size_t si = static_cast<size_t>(i);
-      Buffer& b = ch.buf[si];
-      if (!ch.busy[si]) continue;
-      const size_t o = static_cast<size_t>(ch.dest[si]);
-      Slot* sl = K > 0 ? &ch.sl[si][static_cast<size_t>(ch.as[si])] : nullptr;
-      if (sl ? sl->rd == sl->wr : (b.size == 0 || ch.credit[o] == 0)) continue;  // slots: the credit was taken at the grant
-      const uint32_t raw = sl ? sl->flit[static_cast<size_t>(sl->rd)] : b.flit[b.at(0)];
-      uint32_t f = raw;
-      if (ch.up[si] && ch.sent[si] == u_flit) f = (f - (1u << u_off)) & wmask;
-      if (ch.fall[si] && ch.sent[si] == 0) f |= 8u;
-      // CRC: assemble the words that leave; the CRC word's flits are checked and replaced.
-      const int pos = ch.sent[si] % FPW;
-      if (ch.sent[si] < ch.crc_from[si]) {
-        const uint32_t acc = W == 32 ? raw : (ch.acc[si] >> W) | (raw << (32 - W));
-        ch.acc[si] = acc;
-        if (pos == FPW - 1) ch.crc[si] = crc32_word(ch.crc[si], ch.sent[si] < FPW ? acc & kCm5HeadCrcMask : acc);
-      } else {
-        const uint32_t pf = (ch.crc[si] >> (pos * W)) & wmask, nf = ~pf & wmask;
-        if (ch.cst[si] == 0 && raw != pf) ch.cst[si] = raw == nf ? 1 : 2;
-        else if (ch.cst[si] == 1 && raw != nf) ch.cst[si] = 2;
-        f = ch.cst[si] == 0 ? pf : nf;
-        if (ch.left[si] == 1) {
-          if (ch.cst[si] == 1) ++ch.cnt.crc_secondary;
-          if (ch.cst[si] == 2) ++ch.cnt.crc_primary;
-        }
-      }
-      ch.out_valid[nxt][o] = 1;
-      ch.out_data[nxt][o] = f;
-      if (ch.sent[si] == 0) ++ch.cnt.out[o];
-      if (sl) {
-        ch.out_msg[nxt][o] = sl->msg;
-        ++sl->rd;
-      } else {
-        ch.out_msg[nxt][o] = b.msg[b.at(0)];
-        b.head[b.at(0)] = 0;
-        b.first = b.first + 1 == b.cap() ? 0 : b.first + 1;
-        --b.size;
-        ch.in_credit[nxt][si] = 1;
-        --ch.credit[o];
-      }
-      ++ch.sent[si];
-      ++flit_hops;
-      if (--ch.left[si] == 0) {
-        ch.busy[si] = 0;
-        ch.obusy[o] = 0;
-        if (sl) {  // the slot is free: its credit goes back
-          sl->total = sl->wr = sl->rd = 0;
-          sl->started = false;
-          sl->msg = -1;
-          ch.in_credit[nxt][si] = 1;
-        }
-      }
-    }
-    // 4. The grants take effect.
-    for (int i = 0; i < NI; ++i) {
-      const int o = grant_in[i];
-      if (o < 0) continue;
-      const size_t si = static_cast<size_t>(i);
-      const Buffer& b = ch.buf[si];
-      int len = 0;
-      if (K > 0) {
-        Slot& sl = ch.sl[si][static_cast<size_t>(req_slot[i])];
-        sl.started = true;
-        len = static_cast<int>(sl.flit[0] & 7u);
-        ch.as[si] = req_slot[i];
-        ch.sptr[si] = (req_slot[i] + 1) % K;
-        --ch.credit[static_cast<size_t>(o)];  // a slot of the receiver, for the whole message
-      } else {
-        len = static_cast<int>(b.flit[b.at(0)] & 7u);
-      }
-      ch.busy[si] = 1;
-      ch.up[si] = o >= 4;
-      ch.fall[si] = fall_in[i];
-      ch.dest[si] = o;
-      ch.left[si] = (len + 2) * FPW;
-      ch.crc_from[si] = (len + 1) * FPW;
-      ch.sent[si] = 0;
-      ch.crc[si] = 0xFFFFFFFFu;
-      ch.cst[si] = 0;
-      ch.obusy[static_cast<size_t>(o)] = 1;
-      ch.ptr[static_cast<size_t>(o)] = (i + 1) % NI;
-    }
-    // 5. Credits and flits from the neighbours (their registers at the start of the cycle).
-    const bool fault_here = p.fault.on && p.fault.chip == c;
-    for (int k = 0; k < NI; ++k) {
-      const size_t sk = static_cast<size_t>(k);
-      const Peer& pe = ch.peer[sk];
-      bool v;
-      uint32_t f;
-      int64_t m;
-      if (pe.leaf) {
-        ch.credit[sk] += leaf_rx_credit[pe.id];
-        v = leaf_tx_valid[pe.id];
-        f = leaf_tx_data[pe.id];
-        m = leaf_tx_msg[pe.id];
-      } else {
-        const Chip& o = chips[pe.id];
-        const size_t op = static_cast<size_t>(pe.port);
-        ch.credit[sk] += o.in_credit[cur][op];
-        v = o.out_valid[cur][op];
-        f = o.out_data[cur][op];
-        m = o.out_msg[cur][op];
-      }
-      if (!v) continue;
-      const int idx = ch.wr_left[sk] == 0 ? 0 : ch.wr_idx[sk];
-      if (fault_here && k == p.fault.port && idx == p.fault.flit) f ^= p.fault.mask;
-      ch.wr_idx[sk] = idx + 1;
-      if (K > 0) {
-        std::vector<Slot>& v = ch.sl[sk];
-        if (ch.wr_left[sk] == 0) {  // a head: the first free slot takes the message
-          int k = 0;
-          while (k < K && v[static_cast<size_t>(k)].total != 0) ++k;
-          if (k == K) throw std::logic_error("cm5data model: no free slot (flow control broken)");
-          ch.ws[sk] = k;
-          v[static_cast<size_t>(k)].total = (static_cast<int>(f & 7u) + 2) * FPW;
-          v[static_cast<size_t>(k)].msg = m;
-          ++ch.cnt.in[sk];
-          ch.wr_left[sk] = (static_cast<int>(f & 7u) + 2) * FPW;
-        }
-        Slot& sl = v[static_cast<size_t>(ch.ws[sk])];
-        sl.flit[static_cast<size_t>(sl.wr++)] = f;
-        --ch.wr_left[sk];
-        continue;
-      }
-      Buffer& b = ch.buf[sk];
-      if (b.size == b.cap()) throw std::logic_error("cm5data model: input buffer overflow (flow control broken)");
-      const size_t at = b.at(b.size);
-      b.flit[at] = f;
-      b.msg[at] = m;
-      b.head[at] = ch.wr_left[sk] == 0;
-      ++b.size;
-      if (ch.wr_left[sk] == 0) {
-        ++ch.cnt.in[sk];
-        ch.wr_left[sk] = (static_cast<int>(f & 7u) + 2) * FPW;
-      }
-      --ch.wr_left[sk];
-    }
+    request(ch, a);
+    grant(ch, a);
+    move(ch, nxt);
+    take_grants(ch, a);
+    receive(ch, c, cur);
     ch.lfsr = cm5_lfsr_step(ch.lfsr);
-    if (opt.link_stats) {
-      if (ch.stats.empty()) ch.stats.resize(static_cast<size_t>(NI));
-      for (int o = 0; o < NI; ++o) {
-        const size_t so = static_cast<size_t>(o);
-        Cm5DataPortStats& st = ch.stats[so];
-        int owner = -1;
-        for (int i = 0; i < NI; ++i)
-          if (ch.busy[static_cast<size_t>(i)] && ch.dest[static_cast<size_t>(i)] == o) owner = i;
-        bool granted_now = false;
-        for (int i = 0; i < NI; ++i) granted_now = granted_now || grant_in[i] == o;
-        if (ch.out_valid[nxt][so]) ++st.moving;
-        else if (granted_now) ++st.granting;
-        else if (owner < 0) ++st.free;
-        else if (ch.credit[so] == 0) ++st.no_credit;
-        else ++st.no_flit;
-      }
-    }
-    if (opt.check_every_cycle) {
-      // Kirchhoff: messages in minus messages out = heads held in the buffers.
-      uint64_t in = 0, out = 0, held = 0;
-      for (int k = 0; k < NI; ++k) {
-        in += ch.cnt.in[static_cast<size_t>(k)];
-        out += ch.cnt.out[static_cast<size_t>(k)];
-        const Buffer& b = ch.buf[static_cast<size_t>(k)];
-        for (int j = 0; j < b.size; ++j) held += b.head[b.at(j)];
-        if (K > 0)
-          for (const Slot& sl : ch.sl[static_cast<size_t>(k)]) held += sl.total > 0 && sl.rd == 0;
-      }
-      if (in != out + held) ++kirchhoff_violations;
-      max_held = std::max(max_held, held);
-    }
+    if (opt.link_stats) count_port_stats(ch, a, nxt);
+    if (opt.check_every_cycle) check_conservation(ch);
   }
   ++cyc;
+}
+
+bool Cm5DataNetwork::Impl::idle(const Chip& ch, int cur) const {
+  bool quiet = true;
+  for (int k = 0; k < ch.ports && quiet; ++k) {
+    const size_t sk = static_cast<size_t>(k);
+    if (ch.busy[sk] || ch.buf[sk].size) quiet = false;
+    if (K > 0)
+      for (const Slot& sl : ch.sl[sk]) quiet = quiet && sl.total == 0;
+    const Peer& pe = ch.peer[sk];
+    if (pe.leaf) {
+      if (leaf_tx_valid[pe.id] || leaf_rx_credit[pe.id]) quiet = false;
+    } else {
+      const Chip& o = chips[pe.id];
+      const size_t op = static_cast<size_t>(pe.port);
+      if (o.out_valid[cur][op] || o.in_credit[cur][op]) quiet = false;
+    }
+  }
+  return quiet;
+}
+
+// 1. Requests, from the state at the start of the cycle.
+void Cm5DataNetwork::Impl::request(const Chip& ch, Arbitration& a) const {
+  for (int i = 0; i < ch.ports; ++i) {
+    a.req[i] = -1;
+    a.grant_in[i] = -1;
+    a.fall_in[i] = 0;
+    a.req_slot[i] = -1;
+    const Buffer& b = ch.buf[static_cast<size_t>(i)];
+    if (ch.busy[static_cast<size_t>(i)]) continue;
+    if (K > 0) {
+      request_slot(ch, i, a);
+      continue;
+    }
+    if (b.size < FPW) continue;
+    uint32_t head = 0;
+    for (int k = 0; k < FPW; ++k) head |= b.flit[b.at(k)] << (k * W);
+    bool fl = false;
+    a.req[i] = route(ch, i, head, fl);
+    a.fall_in[i] = fl;
+  }
+}
+
+// Slots: the first slot of input i, from the pointer, whose head word is in and whose output is
+// free with a credit (for a climbing message: some unobstructed parent).
+void Cm5DataNetwork::Impl::request_slot(const Chip& ch, int i, Arbitration& a) const {
+  for (int k = 0; k < K && a.req[i] < 0; ++k) {
+    const int sidx = (ch.sptr[static_cast<size_t>(i)] + k) % K;
+    const Slot& sl = ch.sl[static_cast<size_t>(i)][static_cast<size_t>(sidx)];
+    if (sl.total == 0 || sl.started || sl.wr < FPW) continue;
+    uint32_t head = 0;
+    for (int f = 0; f < FPW; ++f) head |= sl.flit[static_cast<size_t>(f)] << (f * W);
+    bool fl = false;
+    const int o = route(ch, i, head, fl);
+    if (o < 0) continue;
+    if (o < 4 || fl) {
+      if (ch.obusy[static_cast<size_t>(o)] || ch.credit[static_cast<size_t>(o)] == 0) continue;
+    }
+    a.req[i] = o;
+    a.fall_in[i] = fl;
+    a.req_slot[i] = sidx;
+  }
+}
+
+// 2. Round-robin grants on the free outputs.
+void Cm5DataNetwork::Impl::grant(const Chip& ch, Arbitration& a) const {
+  const int NI = ch.ports;
+  for (int o = 0; o < NI; ++o) {
+    if (ch.obusy[static_cast<size_t>(o)]) continue;
+    for (int k = 0, i = ch.ptr[static_cast<size_t>(o)]; k < NI; ++k, i = i + 1 == NI ? 0 : i + 1) {
+      if (a.req[i] == o) {
+        a.grant_in[i] = o;
+        break;
+      }
+    }
+  }
+}
+
+// 3. Moves: every allocated input with a flit and a credit at its output.
+void Cm5DataNetwork::Impl::move(Chip& ch, int nxt) {
+  const int NI = ch.ports;
+  for (int o = 0; o < NI; ++o) {
+    ch.out_valid[nxt][static_cast<size_t>(o)] = 0;
+    ch.in_credit[nxt][static_cast<size_t>(o)] = 0;
+  }
+  for (int i = 0; i < NI; ++i) {
+    const size_t si = static_cast<size_t>(i);
+    Buffer& b = ch.buf[si];
+    if (!ch.busy[si]) continue;
+    const size_t o = static_cast<size_t>(ch.dest[si]);
+    Slot* sl = K > 0 ? &ch.sl[si][static_cast<size_t>(ch.as[si])] : nullptr;
+    if (sl ? sl->rd == sl->wr : (b.size == 0 || ch.credit[o] == 0)) continue;  // slots: the credit was taken at the grant
+    const uint32_t raw = sl ? sl->flit[static_cast<size_t>(sl->rd)] : b.flit[b.at(0)];
+    ch.out_valid[nxt][o] = 1;
+    ch.out_data[nxt][o] = outgoing_flit(ch, si, raw);
+    if (ch.sent[si] == 0) ++ch.cnt.out[o];
+    if (sl) {
+      ch.out_msg[nxt][o] = sl->msg;
+      ++sl->rd;
+    } else {
+      ch.out_msg[nxt][o] = b.msg[b.at(0)];
+      b.head[b.at(0)] = 0;
+      b.first = b.first + 1 == b.cap() ? 0 : b.first + 1;
+      --b.size;
+      ch.in_credit[nxt][si] = 1;
+      --ch.credit[o];
+    }
+    ++ch.sent[si];
+    ++flit_hops;
+    if (--ch.left[si] == 0) {
+      ch.busy[si] = 0;
+      ch.obusy[o] = 0;
+      if (sl) {  // the slot is free: its credit goes back
+        sl->total = sl->wr = sl->rd = 0;
+        sl->started = false;
+        sl->msg = -1;
+        ch.in_credit[nxt][si] = 1;
+      }
+    }
+  }
+}
+
+// The flit input si sends for the buffered flit raw: the up-count decremented on the way up, the
+// fall bit on a falling head, and the CRC word checked and replaced.
+uint32_t Cm5DataNetwork::Impl::outgoing_flit(Chip& ch, size_t si, uint32_t raw) const {
+  uint32_t f = raw;
+  if (ch.up[si] && ch.sent[si] == u_flit) f = (f - (1u << u_off)) & wmask;
+  if (ch.fall[si] && ch.sent[si] == 0) f |= 8u;
+  // CRC: assemble the words that leave; the CRC word's flits are checked and replaced.
+  const int pos = ch.sent[si] % FPW;
+  if (ch.sent[si] < ch.crc_from[si]) {
+    const uint32_t acc = W == 32 ? raw : (ch.acc[si] >> W) | (raw << (32 - W));
+    ch.acc[si] = acc;
+    if (pos == FPW - 1) ch.crc[si] = crc32_word(ch.crc[si], ch.sent[si] < FPW ? acc & kCm5HeadCrcMask : acc);
+  } else {
+    const uint32_t pf = (ch.crc[si] >> (pos * W)) & wmask, nf = ~pf & wmask;
+    if (ch.cst[si] == 0 && raw != pf) ch.cst[si] = raw == nf ? 1 : 2;
+    else if (ch.cst[si] == 1 && raw != nf) ch.cst[si] = 2;
+    f = ch.cst[si] == 0 ? pf : nf;
+    if (ch.left[si] == 1) {
+      if (ch.cst[si] == 1) ++ch.cnt.crc_secondary;
+      if (ch.cst[si] == 2) ++ch.cnt.crc_primary;
+    }
+  }
+  return f;
+}
+
+// 4. The grants take effect.
+void Cm5DataNetwork::Impl::take_grants(Chip& ch, const Arbitration& a) const {
+  const int NI = ch.ports;
+  for (int i = 0; i < NI; ++i) {
+    const int o = a.grant_in[i];
+    if (o < 0) continue;
+    const size_t si = static_cast<size_t>(i);
+    const Buffer& b = ch.buf[si];
+    int len = 0;
+    if (K > 0) {
+      Slot& sl = ch.sl[si][static_cast<size_t>(a.req_slot[i])];
+      sl.started = true;
+      len = static_cast<int>(sl.flit[0] & 7u);
+      ch.as[si] = a.req_slot[i];
+      ch.sptr[si] = (a.req_slot[i] + 1) % K;
+      --ch.credit[static_cast<size_t>(o)];  // a slot of the receiver, for the whole message
+    } else {
+      len = static_cast<int>(b.flit[b.at(0)] & 7u);
+    }
+    ch.busy[si] = 1;
+    ch.up[si] = o >= 4;
+    ch.fall[si] = a.fall_in[i];
+    ch.dest[si] = o;
+    ch.left[si] = (len + 2) * FPW;
+    ch.crc_from[si] = (len + 1) * FPW;
+    ch.sent[si] = 0;
+    ch.crc[si] = 0xFFFFFFFFu;
+    ch.cst[si] = 0;
+    ch.obusy[static_cast<size_t>(o)] = 1;
+    ch.ptr[static_cast<size_t>(o)] = (i + 1) % NI;
+  }
+}
+
+// 5. Credits and flits from the neighbours (their registers at the start of the cycle).
+void Cm5DataNetwork::Impl::receive(Chip& ch, uint32_t c, int cur) const {
+  const bool fault_here = p.fault.on && p.fault.chip == c;
+  for (int k = 0; k < ch.ports; ++k) {
+    const size_t sk = static_cast<size_t>(k);
+    const Peer& pe = ch.peer[sk];
+    bool v;
+    uint32_t f;
+    int64_t m;
+    if (pe.leaf) {
+      ch.credit[sk] += leaf_rx_credit[pe.id];
+      v = leaf_tx_valid[pe.id];
+      f = leaf_tx_data[pe.id];
+      m = leaf_tx_msg[pe.id];
+    } else {
+      const Chip& o = chips[pe.id];
+      const size_t op = static_cast<size_t>(pe.port);
+      ch.credit[sk] += o.in_credit[cur][op];
+      v = o.out_valid[cur][op];
+      f = o.out_data[cur][op];
+      m = o.out_msg[cur][op];
+    }
+    if (!v) continue;
+    const int idx = ch.wr_left[sk] == 0 ? 0 : ch.wr_idx[sk];
+    if (fault_here && k == p.fault.port && idx == p.fault.flit) f ^= p.fault.mask;
+    ch.wr_idx[sk] = idx + 1;
+    if (K > 0) store_in_slot(ch, sk, f, m);
+    else store_in_buffer(ch, sk, f, m);
+  }
+}
+
+void Cm5DataNetwork::Impl::store_in_slot(Chip& ch, size_t sk, uint32_t f, int64_t m) const {
+  std::vector<Slot>& v = ch.sl[sk];
+  if (ch.wr_left[sk] == 0) {  // a head: the first free slot takes the message
+    int k = 0;
+    while (k < K && v[static_cast<size_t>(k)].total != 0) ++k;
+    if (k == K) throw std::logic_error("cm5data model: no free slot (flow control broken)");
+    ch.ws[sk] = k;
+    v[static_cast<size_t>(k)].total = (static_cast<int>(f & 7u) + 2) * FPW;
+    v[static_cast<size_t>(k)].msg = m;
+    ++ch.cnt.in[sk];
+    ch.wr_left[sk] = (static_cast<int>(f & 7u) + 2) * FPW;
+  }
+  Slot& sl = v[static_cast<size_t>(ch.ws[sk])];
+  sl.flit[static_cast<size_t>(sl.wr++)] = f;
+  --ch.wr_left[sk];
+}
+
+void Cm5DataNetwork::Impl::store_in_buffer(Chip& ch, size_t sk, uint32_t f, int64_t m) const {
+  Buffer& b = ch.buf[sk];
+  if (b.size == b.cap()) throw std::logic_error("cm5data model: input buffer overflow (flow control broken)");
+  const size_t at = b.at(b.size);
+  b.flit[at] = f;
+  b.msg[at] = m;
+  b.head[at] = ch.wr_left[sk] == 0;
+  ++b.size;
+  if (ch.wr_left[sk] == 0) {
+    ++ch.cnt.in[sk];
+    ch.wr_left[sk] = (static_cast<int>(f & 7u) + 2) * FPW;
+  }
+  --ch.wr_left[sk];
+}
+
+// What each output port did this cycle (Cm5DataModelOptions::link_stats).
+void Cm5DataNetwork::Impl::count_port_stats(Chip& ch, const Arbitration& a, int nxt) const {
+  const int NI = ch.ports;
+  if (ch.stats.empty()) ch.stats.resize(static_cast<size_t>(NI));
+  for (int o = 0; o < NI; ++o) {
+    const size_t so = static_cast<size_t>(o);
+    Cm5DataPortStats& st = ch.stats[so];
+    int owner = -1;
+    for (int i = 0; i < NI; ++i)
+      if (ch.busy[static_cast<size_t>(i)] && ch.dest[static_cast<size_t>(i)] == o) owner = i;
+    bool granted_now = false;
+    for (int i = 0; i < NI; ++i) granted_now = granted_now || a.grant_in[i] == o;
+    if (ch.out_valid[nxt][so]) ++st.moving;
+    else if (granted_now) ++st.granting;
+    else if (owner < 0) ++st.free;
+    else if (ch.credit[so] == 0) ++st.no_credit;
+    else ++st.no_flit;
+  }
+}
+
+// Kirchhoff: messages in minus messages out = heads held in the buffers.
+void Cm5DataNetwork::Impl::check_conservation(const Chip& ch) {
+  uint64_t in = 0, out = 0, held = 0;
+  for (int k = 0; k < ch.ports; ++k) {
+    in += ch.cnt.in[static_cast<size_t>(k)];
+    out += ch.cnt.out[static_cast<size_t>(k)];
+    const Buffer& b = ch.buf[static_cast<size_t>(k)];
+    for (int j = 0; j < b.size; ++j) held += b.head[b.at(j)];
+    if (K > 0)
+      for (const Slot& sl : ch.sl[static_cast<size_t>(k)]) held += sl.total > 0 && sl.rd == 0;
+  }
+  if (in != out + held) ++kirchhoff_violations;
+  max_held = std::max(max_held, held);
 }
 
 Cm5DataRunResult run_cm5data_model(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataModelOptions& opt) {

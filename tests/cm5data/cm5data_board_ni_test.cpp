@@ -23,21 +23,10 @@ using namespace testing_checks;
 
 Cm5DataConfig sim_board_config() { return cm5data_test_config(1, "cm5", 8, 2, 4, "cm5data-board-4-lr"); }
 
-// The host driver reaches every NI's registers by name, on both sides of every leaf: DRAIN off,
-// messages written through SEND_DATA and SEND on the left and the right networks, read back out
-// of the receive FIFOs through RECV_LEVEL, RECV_HEAD and RECV_DATA; tag masks and the interrupt
-// (raised, cleared by a write); STATUS; every counter; an address error; a receive FIFO too
-// small for three messages holds the third in the network until the host reads; a full send
-// FIFO refuses a SEND (counted); the model's network delivers the same messages.
-TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
-  const Cm5DataConfig cfg = sim_board_config();
-  const uint32_t N = cfg.cm5.leaves();
-  const uint32_t SW = static_cast<uint32_t>(cm5_stream_send_words(cfg.cm5));
-  StreamRunArgs a;
-  a.timeout_s = 120;
-  a.sim.phy = HostLinkPhy::Fifo;
-  StreamConnection conn(cm5data_stream_spec(cfg), a);
-  Cm5NiDriver ni(*conn.board, 120);
+// The steps of TheHostDriverReachesEveryNisRegistersOnBothSides, in its order.
+
+// After reset both sides are drained; DRAIN goes off, and the tag masks and interrupts are set.
+void set_up_registers(Cm5NiDriver& ni, uint32_t N) {
   std::vector<Cm5NiAccess> setup;
   for (uint32_t x = 0; x < N; ++x) {
     EXPECT_EQ(ni.read_bridge(x, "DRAIN"), 3u) << "both sides drained after reset";
@@ -48,8 +37,10 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
     }
   }
   ni.access(setup);
-  const std::vector<Cm5NiCounterSet> before = ni.all_counters(N);
-  // Read back in one exchange (each leaf's accesses in order).
+}
+
+// Read back in one exchange (each leaf's accesses in order).
+void check_registers_read_back(Cm5NiDriver& ni, uint32_t N, uint32_t SW) {
   std::vector<Cm5NiAccess> back;
   for (uint32_t x = 0; x < N; ++x) {
     back.push_back(cm5_bridge_read(x, "DRAIN"));
@@ -67,8 +58,12 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
       EXPECT_EQ(bv[i + 2], 0u);
     }
   }
-  // Leaf x sends to x + 1 on the left (tag x: leaf x + 1's left mask catches tags 0..3) and to
-  // x + 2 on the right (tag 8 + x: not in the right masks 4..7).
+}
+
+// Leaf x sends to x + 1 on the left (tag x: leaf x + 1's left mask catches tags 0..3) and to
+// x + 2 on the right (tag 8 + x: not in the right masks 4..7).
+Cm5DataTraffic send_one_message_per_side(Cm5NiDriver& ni, const Cm5DataConfig& cfg) {
+  const uint32_t N = cfg.cm5.leaves();
   Cm5DataTraffic t;
   for (uint32_t x = 0; x < N; ++x)
     for (int side = 0; side < 2; ++side) {
@@ -82,10 +77,14 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
       t.messages.push_back(m);
       EXPECT_TRUE(ni.send(x, side, m.dst, m.tag, m.data));
     }
-  // Every message whole in its receiver's FIFO: the board is idle (nothing it can do alone).
-  ni.run_until();
-  EXPECT_TRUE(ni.take_messages().empty()) << "DRAIN is off: nothing comes up by itself";
-  std::multiset<std::tuple<uint32_t, int, int, std::vector<uint32_t>>> want, got;
+  return t;
+}
+
+// Messages as received: leaf, side, tag, data words.
+using Received = std::multiset<std::tuple<uint32_t, int, int, std::vector<uint32_t>>>;
+
+// What the model's networks (left, right) deliver of `t`.
+void model_receives(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, Received& want) {
   for (int side = 0; side < 2; ++side) {
     Cm5DataTraffic ts;
     for (const auto& m : t.messages)
@@ -98,8 +97,11 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
                    std::vector<uint32_t>(d.words.begin() + 1, d.words.end() - 1)});
     }
   }
-  // Three exchanges for all eight NIs: RECV_LEVEL, INTERRUPT and RECV_HEAD; the data words
-  // (RECV_DATA, each taken); then RECV_HEAD and RECV_LEVEL (empty), INTERRUPT cleared and read.
+}
+
+// Three exchanges for all eight NIs: RECV_LEVEL, INTERRUPT and RECV_HEAD; the data words
+// (RECV_DATA, each taken); then RECV_HEAD and RECV_LEVEL (empty), INTERRUPT cleared and read.
+void board_receives(Cm5NiDriver& ni, uint32_t N, Received& got) {
   std::vector<Cm5NiAccess> r1, r2, r3;
   for (uint32_t x = 0; x < N; ++x)
     for (int side = 0; side < 2; ++side)
@@ -131,8 +133,10 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
   ASSERT_EQ(v3.size(), 3 * 2 * N);
   for (size_t i = 0; i < v3.size(); ++i)
     EXPECT_EQ(v3[i], 0u) << "the message left with its last data word; the interrupt cleared by a write (" << i << ")";
-  EXPECT_EQ(want, got);
-  const std::vector<Cm5NiCounterSet> after = ni.all_counters(N);
+}
+
+// Every NI sent one message and received one; only the left ones raised the interrupt.
+void check_counters(const std::vector<Cm5NiCounterSet>& before, const std::vector<Cm5NiCounterSet>& after, uint32_t N) {
   for (uint32_t x = 0; x < N; ++x)
     for (int side = 0; side < 2; ++side) {
       const Cm5NiCounterSet& b = before[x * 2 + side];
@@ -142,13 +146,12 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
       EXPECT_EQ(c.interrupts - b.interrupts, side ? 0u : 1u);
       EXPECT_EQ(c.refused - b.refused + c.crc_errors - b.crc_errors + c.address_errors - b.address_errors, 0u);
     }
-  // An address error: a SEND to leaf 9 of 4.
-  EXPECT_FALSE(ni.send(2, 1, 9, 0, {1}));
-  EXPECT_EQ(ni.read(2, 1, "STATUS") >> 28, 0x4u) << "STATUS.address_error";
-  EXPECT_EQ(ni.read(2, 1, "CNT_ADDR_ERRORS") - before[2 * 2 + 1].address_errors, 1u);
-  // Three 5-word messages (7 words each) to leaf 0's right NI, whose receive FIFO holds 16
-  // words: two arrive whole, the third waits in the network (the board stays busy) until the
-  // host reads one.
+}
+
+// Three 5-word messages (7 words each) to leaf 0's right NI, whose receive FIFO holds 16
+// words: two arrive whole, the third waits in the network (the board stays busy) until the
+// host reads one.
+void check_full_receive_fifo_holds_back(Cm5NiDriver& ni, StreamConnection& conn) {
   for (uint32_t x = 1; x <= 3; ++x) EXPECT_TRUE(ni.send(x, 1, 0, 5, {x, 2, 3, 4, 5}));
   ni.run_until([&] { return (ni.read(0, 1, "RECV_LEVEL") >> 16) == 2; });
   EXPECT_TRUE(conn.board->busy()) << "the third message is held in the network";
@@ -158,10 +161,13 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
   ni.run_until();
   for (int i = 0; i < 2; ++i) firsts.insert(ni.receive(0, 1).value().data.at(0));
   EXPECT_EQ(firsts, (std::multiset<uint32_t>{1, 2, 3}));
-  // A full send FIFO refuses: leaf 3's left NI sends 5-word messages to leaf 2, whose left
-  // receive FIFO nobody reads: once the network and the FIFOs fill, SENDs are refused.
-  // (One exchange: the board is busy while messages wait in the network, and a busy simulated
-  // board answers only between batches of cycles.)
+}
+
+// A full send FIFO refuses: leaf 3's left NI sends 5-word messages to leaf 2, whose left
+// receive FIFO nobody reads: once the network and the FIFOs fill, SENDs are refused.
+// (One exchange: the board is busy while messages wait in the network, and a busy simulated
+// board answers only between batches of cycles.)
+void check_full_send_fifo_refuses(Cm5NiDriver& ni, const std::vector<Cm5NiCounterSet>& before, uint32_t SW) {
   std::vector<Cm5NiAccess> burst;
   const int tries = 16;
   for (int i = 0; i < tries; ++i) {
@@ -187,6 +193,41 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
   EXPECT_EQ(drained, accepted);
   ni.run_until();
   EXPECT_EQ(ni.read(3, 0, "CNT_SENT") - before[3 * 2].sent, 1u + static_cast<uint32_t>(accepted));
+}
+
+// The host driver reaches every NI's registers by name, on both sides of every leaf: DRAIN off,
+// messages written through SEND_DATA and SEND on the left and the right networks, read back out
+// of the receive FIFOs through RECV_LEVEL, RECV_HEAD and RECV_DATA; tag masks and the interrupt
+// (raised, cleared by a write); STATUS; every counter; an address error; a receive FIFO too
+// small for three messages holds the third in the network until the host reads; a full send
+// FIFO refuses a SEND (counted); the model's network delivers the same messages.
+TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
+  const Cm5DataConfig cfg = sim_board_config();
+  const uint32_t N = cfg.cm5.leaves();
+  const uint32_t SW = static_cast<uint32_t>(cm5_stream_send_words(cfg.cm5));
+  StreamRunArgs a;
+  a.timeout_s = 120;
+  a.sim.phy = HostLinkPhy::Fifo;
+  StreamConnection conn(cm5data_stream_spec(cfg), a);
+  Cm5NiDriver ni(*conn.board, 120);
+  set_up_registers(ni, N);
+  const std::vector<Cm5NiCounterSet> before = ni.all_counters(N);
+  ASSERT_NO_FATAL_FAILURE(check_registers_read_back(ni, N, SW));
+  const Cm5DataTraffic t = send_one_message_per_side(ni, cfg);
+  // Every message whole in its receiver's FIFO: the board is idle (nothing it can do alone).
+  ni.run_until();
+  EXPECT_TRUE(ni.take_messages().empty()) << "DRAIN is off: nothing comes up by itself";
+  Received want, got;
+  ASSERT_NO_FATAL_FAILURE(model_receives(cfg, t, want));
+  ASSERT_NO_FATAL_FAILURE(board_receives(ni, N, got));
+  EXPECT_EQ(want, got);
+  check_counters(before, ni.all_counters(N), N);
+  // An address error: a SEND to leaf 9 of 4.
+  EXPECT_FALSE(ni.send(2, 1, 9, 0, {1}));
+  EXPECT_EQ(ni.read(2, 1, "STATUS") >> 28, 0x4u) << "STATUS.address_error";
+  EXPECT_EQ(ni.read(2, 1, "CNT_ADDR_ERRORS") - before[2 * 2 + 1].address_errors, 1u);
+  check_full_receive_fifo_holds_back(ni, conn);
+  check_full_send_fifo_refuses(ni, before, SW);
 }
 
 // cmnet sweep on the simulated board: offered load a rate (messages per cycle per leaf) set by the

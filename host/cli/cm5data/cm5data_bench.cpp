@@ -271,42 +271,44 @@ json cm5data_paper_with_slots(bool quick) {
   return rows;
 }
 
-int cm5data_bench(const BenchArgs& a) {
-  namespace fs = std::filesystem;
-  const bool quick = a.quick;
-  json out;
-  out["tool"] = "cmnet bench";
-  out["family"] = "cm5data";
-  out["link"] = {{"bits", 4}, {"clock_hz", kClockHz}, {"mbytes_per_s", 4 * kClockHz / 8 / 1e6}};
-  out["message_words"] = kWords;
-  const std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
-  if (a.only == "paper-slots") {
-    out["paper_with_slots"] = cm5data_paper_with_slots(quick);
-    const std::string path = a.json.empty() ? "out/bench-cm5data-paper-slots.json" : a.json;
-    if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path) << out.dump(2) << '\n';
-    std::printf("wrote %s\n", path.c_str());
-    return 0;
-  }
-  out["router_chip_ice40_hx8k"] = cm5data_chip_on_ice40("out/bench-cm5data-ice40");
-  out["ni_ice40_hx8k"] = cm5data_ni_on_ice40("out/bench-cm5data-ice40");
-  out["selftest_board_ice40_hx8k"] = cm5data_selftest_on_ice40("out/bench-cm5data-ice40");
-  std::vector<int> heights = quick ? std::vector<int>{3, 4, 5} : std::vector<int>{3, 4, 5, 6, 7};
-  const std::vector<double> loads = quick ? std::vector<double>{0.5, 0.9, 1.25}
-                                          : std::vector<double>{0.25, 0.5, 0.75, 0.9, 1.0, 1.1, 1.25};
-  const uint64_t warmup = 1500, cycles = quick ? 4500 : 6000;
+namespace {
 
+namespace fs = std::filesystem;
+
+const std::vector<std::string>& bench_patterns() {
+  static const std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
+  return patterns;
+}
+
+// The open-loop measurement window: messages arriving in cycles warmup..cycles count.
+struct Window {
+  uint64_t warmup = 0, cycles = 0;
+};
+
+void write_bench_json(const json& out, const std::string& path) {
+  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
+  std::ofstream(path) << out.dump(2) << '\n';
+}
+
+void print_bench_header(const Window& w) {
   std::printf("== cmnet bench: CM-5 data network (Leiserson et al. 1992), CM-5 profile (2 parents on levels 1-2, 4 "
               "above), links of 4 bits (20 MB/s at 40 MHz), %d-word messages (%d flits), input buffers 2 words\n",
               kWords, bench_config(2, "cm5").cm5.message_flits(kWords));
   std::printf("   open loop, Bernoulli sources; window cycles %llu..%llu; load = offered / bound; bound = the paper's "
               "performance model (worst arm load / arm bandwidth) for the same pattern, in flits/cycle/leaf\n\n",
-              static_cast<unsigned long long>(warmup), static_cast<unsigned long long>(cycles));
+              static_cast<unsigned long long>(w.warmup), static_cast<unsigned long long>(w.cycles));
+}
 
+// Throughput curves against offered load; every curve lands in `curves`, and the model's speed
+// figure is the CM-5 profile's uniform random curve at 1,024 leaves (the first one).
+struct Curves {
+  Window w;
   json curves = json::array();
   double speed_1024 = 0;
-  auto do_curve = [&](const Cm5DataConfig& cfg, const std::string& pattern, const std::string& engine,
-                      const std::vector<double>& lds) {
+
+  // Returns the saturation throughput and the bound, in flits/cycle/leaf.
+  std::pair<double, double> run(const Cm5DataConfig& cfg, const std::string& pattern, const std::string& engine,
+                                const std::vector<double>& lds) {
     const Cm5DataParams& p = cfg.cm5;
     const Cm5DataArmBound b = pattern_bound(p, pattern);
     std::printf("-- %s, %u leaves, %s (%s, buffers %d words), bound %.3f flits/cycle/leaf (worst arm: %s)\n", paper_name(pattern),
@@ -316,7 +318,7 @@ int cm5data_bench(const BenchArgs& a) {
     double sat = 0;
     double hops = 0, secs = 0;
     for (double ld : lds) {
-      const Point pt = run_point(cfg, engine, pattern, b.rate_per_leaf, ld, warmup, cycles, 7);
+      const Point pt = run_point(cfg, engine, pattern, b.rate_per_leaf, ld, w.warmup, w.cycles, 7);
       sat = std::max(sat, pt.accepted);
       hops += static_cast<double>(pt.flit_hops);
       secs += pt.seconds;
@@ -332,7 +334,6 @@ int cm5data_bench(const BenchArgs& a) {
                 sat / b.rate_per_leaf, mbytes(p, sat),
                 engine == "model" ? (" (model: " + std::to_string(static_cast<long long>(speed)) + " flit-hops/s)").c_str()
                                   : "");
-    // The speed figure: the CM-5 profile's uniform random curve at 1,024 leaves (the first one).
     if (engine == "model" && p.leaves() == 1024 && pattern == "random" && p.profile == "cm5" && speed_1024 == 0)
       speed_1024 = speed;
     curves.push_back({{"pattern", pattern}, {"leaves", p.leaves()}, {"profile", p.profile}, {"engine", engine},
@@ -340,42 +341,54 @@ int cm5data_bench(const BenchArgs& a) {
                       {"saturation", sat}, {"saturation_over_bound", sat / b.rate_per_leaf},
                       {"saturation_mbytes_per_node", mbytes(p, sat)}, {"flit_hops_per_s", speed}, {"points", pts}});
     return std::make_pair(sat, b.rate_per_leaf);
-  };
+  }
+};
 
-  std::map<std::string, std::map<uint32_t, double>> sat_mb;
+// Saturation in MB/s per node, by pattern and number of leaves.
+using SaturationMb = std::map<std::string, std::map<uint32_t, double>>;
+
+// The CM-5 profile's curves by machine size, on the model.
+SaturationMb profile_curves(Curves& c, const std::vector<int>& heights, const std::vector<double>& loads) {
+  SaturationMb sat_mb;
   // 4,096 and 16,384 leaves: fewer points (below, at and beyond the bound), the runs are long.
   const std::vector<double> big_loads = {0.5, 1.0, 1.25};
   for (int h : heights) {
     const Cm5DataConfig cfg = bench_config(h, "cm5");
-    for (const auto& pat : patterns)
-      sat_mb[pat][cfg.cm5.leaves()] = mbytes(cfg.cm5, do_curve(cfg, pat, "model", h >= 6 ? big_loads : loads).first);
+    for (const auto& pat : bench_patterns())
+      sat_mb[pat][cfg.cm5.leaves()] = mbytes(cfg.cm5, c.run(cfg, pat, "model", h >= 6 ? big_loads : loads).first);
   }
-  // Full bisection, for comparison with cycle-level NoC simulators' 4-ary fat trees (there:
-  // 0.79 / 0.73 of injection at 64 / 1,024 nodes with 16 virtual channels of 8 flits, 0.53 / 0.47
-  // with 2); and what deeper input buffers buy (a blocked message then sits whole in one chip
-  // instead of holding links back to its source).
+  return sat_mb;
+}
+
+// Full bisection, for comparison with cycle-level NoC simulators' 4-ary fat trees (there:
+// 0.79 / 0.73 of injection at 64 / 1,024 nodes with 16 virtual channels of 8 flits, 0.53 / 0.47
+// with 2); and what deeper input buffers buy (a blocked message then sits whole in one chip
+// instead of holding links back to its source).
+json buffer_depth_curves(Curves& c, bool quick, const std::vector<double>& loads) {
   json depth = json::array();
   for (int h : quick ? std::vector<int>{3} : std::vector<int>{3, 5})
     for (int bw : {2, 7, 14}) {
-      const auto [sat, bound] = do_curve(bench_config(h, "full", bw), "random", "model", loads);
+      const auto [sat, bound] = c.run(bench_config(h, "full", bw), "random", "model", loads);
       depth.push_back({{"profile", "full"}, {"leaves", 1u << (2 * h)}, {"buffer_words", bw}, {"saturation", sat},
                        {"over_bound", sat / bound}});
     }
   for (int bw : {7, 14}) {
-    const auto [sat, bound] = do_curve(bench_config(4, "cm5", bw), "random", "model", loads);
+    const auto [sat, bound] = c.run(bench_config(4, "cm5", bw), "random", "model", loads);
     depth.push_back({{"profile", "cm5"}, {"leaves", 256}, {"buffer_words", bw}, {"saturation", sat}, {"over_bound", sat / bound}});
   }
-  out["buffer_depth"] = depth;
+  return depth;
+}
 
-  // The chip's input organisation (no virtual channels): FIFO inputs of 2, 7 (one whole message)
-  // and 14 words, against k message slots per input (Cm5DataParams::slots: a message for a free
-  // output passes one waiting for a busy one). Saturation as a fraction of the bound, beside a
-  // cycle-level NoC simulator's full-bisection 4-ary fat tree with 16 VCs of 8 flits (0.79 at 64).
+// The chip's input organisation (no virtual channels): FIFO inputs of 2, 7 (one whole message)
+// and 14 words, against k message slots per input (Cm5DataParams::slots: a message for a free
+// output passes one waiting for a busy one). Saturation as a fraction of the bound, beside a
+// cycle-level NoC simulator's full-bisection 4-ary fat tree with 16 VCs of 8 flits (0.79 at 64).
+json input_organisation(const Window& w) {
   std::printf("== saturation by input organisation (model, CM-5 profile, fraction of the bound; a NoC simulator's 4-ary "
               "fat tree with 16 VCs of 8 flits: 0.79 at 64 nodes, 0.73 at 1,024)\n");
   std::printf("   %-26s", "inputs");
   for (int h : {3, 4})
-    for (const auto& pat : patterns) std::printf(" %5u %-6.6s", 1u << (2 * h), pat.c_str());
+    for (const auto& pat : bench_patterns()) std::printf(" %5u %-6.6s", 1u << (2 * h), pat.c_str());
   std::printf("\n");
   json options = json::array();
   const std::vector<std::pair<int, int>> orgs = {{2, 0}, {7, 0}, {14, 0}, {2, 2}, {2, 4}, {2, 6}, {2, 8}};
@@ -383,12 +396,12 @@ int cm5data_bench(const BenchArgs& a) {
     const std::string name = k == 0 ? "FIFO " + std::to_string(bw) + " words" : std::to_string(k) + " slots (" + std::to_string(7 * k) + " words)";
     std::printf("   %-26s", name.c_str());
     for (int h : {3, 4})
-      for (const auto& pat : patterns) {
+      for (const auto& pat : bench_patterns()) {
         const Cm5DataConfig cfg = bench_config(h, "cm5", bw, k);
         const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
         double sat = 0;
         for (double ld : std::vector<double>{0.75, 0.9, 1.0, 1.1, 1.25})
-          sat = std::max(sat, run_point(cfg, "model", pat, b.rate_per_leaf, ld, warmup, cycles, 7).accepted);
+          sat = std::max(sat, run_point(cfg, "model", pat, b.rate_per_leaf, ld, w.warmup, w.cycles, 7).accepted);
         std::printf(" %12.3f", sat / b.rate_per_leaf);
         std::fflush(stdout);
         options.push_back({{"inputs", name}, {"buffer_words", bw}, {"slots", k}, {"leaves", cfg.cm5.leaves()},
@@ -398,11 +411,36 @@ int cm5data_bench(const BenchArgs& a) {
     std::printf("\n");
   }
   std::printf("\n");
-  out["input_organisation"] = options;
+  return options;
+}
 
-  // What stops the saturation short of the bound: per level and direction, what the output
-  // ports did at saturation (load 1.25 of the bound, uniform random, 64 leaves, CM-5 profile)
-  // with 2-word buffers and with whole-message (7-word) buffers.
+// One row of the output-port table: the ports of one direction on one level, summed over chips.
+json port_stats_row(const Cm5DataParams& p, const Cm5DataRunResult& r, int bw, int l, int up) {
+  Cm5DataPortStats s{};
+  for (uint32_t n = 0; n < p.nodes_at(l); ++n)
+    for (int j = 0; j < p.chips_per_node(l); ++j) {
+      const auto& st = r.port_stats[cm5_chip_id(p, l, n, j)];
+      for (int k = up ? 4 : 0; k < (up ? 4 + p.parents_at(l) : 4); ++k) {
+        const auto& x = st[static_cast<size_t>(k)];
+        s.moving += x.moving;
+        s.no_credit += x.no_credit;
+        s.no_flit += x.no_flit;
+        s.granting += x.granting;
+        s.free += x.free;
+      }
+    }
+  const double tot = static_cast<double>(s.moving + s.no_credit + s.no_flit + s.granting + s.free);
+  const std::string name = "level " + std::to_string(l) + (up ? " up" : " down");
+  std::printf("   %-14s %8.3f %14.3f %14.3f %9.3f %6.3f\n", name.c_str(), s.moving / tot, s.no_credit / tot,
+              s.no_flit / tot, s.granting / tot, s.free / tot);
+  return {{"buffer_words", bw}, {"ports", name}, {"moving", s.moving / tot}, {"no_credit", s.no_credit / tot},
+          {"no_flit", s.no_flit / tot}, {"granting", s.granting / tot}, {"free", s.free / tot}};
+}
+
+// What stops the saturation short of the bound: per level and direction, what the output
+// ports did at saturation (load 1.25 of the bound, uniform random, 64 leaves, CM-5 profile)
+// with 2-word buffers and with whole-message (7-word) buffers.
+json what_stops_saturation(const Window& w) {
   std::printf("== what stops it: the output ports at saturation (uniform random, 64 leaves, CM-5 profile, load 1.25 "
               "of the bound), fraction of cycles\n");
   json stops = json::array();
@@ -410,41 +448,23 @@ int cm5data_bench(const BenchArgs& a) {
     const Cm5DataConfig cfg = bench_config(3, "cm5", bw);
     const Cm5DataParams& p = cfg.cm5;
     const Cm5DataArmBound b = pattern_bound(p, "random");
-    const Cm5DataTraffic t = make_cm5_open_loop("random", p, 7, 1.25 * b.rate_per_leaf / p.message_flits(kWords), cycles, kWords);
+    const Cm5DataTraffic t = make_cm5_open_loop("random", p, 7, 1.25 * b.rate_per_leaf / p.message_flits(kWords), w.cycles, kWords);
     Cm5DataModelOptions o;
-    o.max_cycles = cycles;
+    o.max_cycles = w.cycles;
     o.stop_when_done = false;
     o.link_stats = true;
     const Cm5DataRunResult r = run_cm5data_model(p, t, o);
     double acc = 0;
     for (const auto& d : r.deliveries)
-      if (d.delivered && d.arrived >= warmup) acc += p.message_flits(kWords);
-    acc /= static_cast<double>(cycles - warmup) * p.leaves();
+      if (d.delivered && d.arrived >= w.warmup) acc += p.message_flits(kWords);
+    acc /= static_cast<double>(w.cycles - w.warmup) * p.leaves();
     std::printf("   buffers of %d words: accepted %.4f = %.3f of the bound\n", bw, acc, acc / b.rate_per_leaf);
     std::printf("   %-14s %8s %14s %14s %9s %6s\n", "ports", "moving", "allocated,", "allocated,", "granting", "free");
     std::printf("   %-14s %8s %14s %14s %9s %6s\n", "", "", "no credit", "no flit", "", "");
     for (int l = 1; l <= p.height; ++l)
       for (int up = 0; up < 2; ++up) {
         if (up && l == p.height) continue;
-        Cm5DataPortStats s{};
-        for (uint32_t n = 0; n < p.nodes_at(l); ++n)
-          for (int j = 0; j < p.chips_per_node(l); ++j) {
-            const auto& st = r.port_stats[cm5_chip_id(p, l, n, j)];
-            for (int k = up ? 4 : 0; k < (up ? 4 + p.parents_at(l) : 4); ++k) {
-              const auto& x = st[static_cast<size_t>(k)];
-              s.moving += x.moving;
-              s.no_credit += x.no_credit;
-              s.no_flit += x.no_flit;
-              s.granting += x.granting;
-              s.free += x.free;
-            }
-          }
-        const double tot = static_cast<double>(s.moving + s.no_credit + s.no_flit + s.granting + s.free);
-        const std::string name = "level " + std::to_string(l) + (up ? " up" : " down");
-        std::printf("   %-14s %8.3f %14.3f %14.3f %9.3f %6.3f\n", name.c_str(), s.moving / tot, s.no_credit / tot,
-                    s.no_flit / tot, s.granting / tot, s.free / tot);
-        stops.push_back({{"buffer_words", bw}, {"ports", name}, {"moving", s.moving / tot}, {"no_credit", s.no_credit / tot},
-                         {"no_flit", s.no_flit / tot}, {"granting", s.granting / tot}, {"free", s.free / tot}});
+        stops.push_back(port_stats_row(p, r, bw, l, up));
       }
   }
   std::printf("   With 2-word buffers the bound's arm (level 2 up) is allocated but blocked (no credit) a large part of\n"
@@ -454,58 +474,56 @@ int cm5data_bench(const BenchArgs& a) {
               "   blocked head; a 4x4 input-queued switch with FIFO inputs saturates at 0.655 under uniform traffic\n"
               "   (Karol, Hluchyj, Morgan 1987). Going beyond needs per-output queues at the inputs (virtual\n"
               "   channels or output queues) or crossbar speedup.\n\n");
-  out["what_stops_saturation"] = stops;
+  return stops;
+}
 
-  // The RTL: the same points, and the same deliveries as the model's; at 64 leaves with FIFO
-  // inputs (the default chip) and with 8 slots, and at 256 leaves (not with --quick: the Verilator
-  // build of 128 chips takes long).
-  json rtl = json::array();
-  bool rtl_agrees = true;
-  double rtl_speed = 0;
-  auto rtl_section = [&](int h, int slots) {
+// The RTL: the same points, and the same deliveries as the model's.
+struct RtlComparison {
+  Window w;
+  json rows = json::array();
+  bool agrees = true;
+  double speed = 0;  // cycles/s at 64 leaves with FIFO inputs
+
+  void section(int h, int slots) {
     const Cm5DataConfig rcfg = bench_config(h, "cm5", 2, slots);
     std::printf("== RTL (Verilator, the emitted cm5data_network), %u leaves, %s, the same points as the model\n",
                 rcfg.cm5.leaves(), slots ? (std::to_string(slots) + " slots per input").c_str() : "2-word FIFO inputs");
     double rtl_cycles = 0, rtl_secs = 0;
-    for (const auto& pat : patterns) {
+    for (const auto& pat : bench_patterns()) {
       const Cm5DataArmBound b = pattern_bound(rcfg.cm5, pat);
       for (double ld : std::vector<double>{0.5, 0.9, 1.25}) {
         std::vector<Cm5DataDelivery> dm, dr;
-        const Point m = run_point(rcfg, "model", pat, b.rate_per_leaf, ld, warmup, cycles, 7, &dm);
+        const Point m = run_point(rcfg, "model", pat, b.rate_per_leaf, ld, w.warmup, w.cycles, 7, &dm);
         Point r;
         try {
-          r = run_point(rcfg, "rtl", pat, b.rate_per_leaf, ld, warmup, cycles, 7, &dr);
+          r = run_point(rcfg, "rtl", pat, b.rate_per_leaf, ld, w.warmup, w.cycles, 7, &dr);
         } catch (const std::exception& e) {
           std::printf("   RTL failed: %s\n", e.what());
-          rtl_agrees = false;
+          agrees = false;
           return;
         }
         bool same = dm.size() == dr.size();
         for (size_t i = 0; same && i < dm.size(); ++i)
           same = dm[i].delivered == dr[i].delivered && (!dm[i].delivered || dm[i].arrived == dr[i].arrived);
-        rtl_agrees = rtl_agrees && same;
+        agrees = agrees && same;
         rtl_cycles += static_cast<double>(r.cycles);
         rtl_secs += r.seconds;
         std::printf("   %-18s load %.2f: offered %.4f accepted rtl %.4f model %.4f (/bound %.3f), deliveries identical: %s\n",
                     paper_name(pat), ld, r.offered, r.accepted, m.accepted, r.accepted / b.rate_per_leaf, same ? "YES" : "NO");
         std::fflush(stdout);
-        rtl.push_back({{"leaves", rcfg.cm5.leaves()}, {"slots", slots}, {"pattern", pat}, {"load", ld}, {"offered", r.offered},
-                       {"accepted_rtl", r.accepted}, {"accepted_model", m.accepted}, {"bound", b.rate_per_leaf},
-                       {"identical", same}});
+        rows.push_back({{"leaves", rcfg.cm5.leaves()}, {"slots", slots}, {"pattern", pat}, {"load", ld}, {"offered", r.offered},
+                        {"accepted_rtl", r.accepted}, {"accepted_model", m.accepted}, {"bound", b.rate_per_leaf},
+                        {"identical", same}});
       }
     }
-    const double speed = rtl_secs > 0 ? rtl_cycles / rtl_secs : 0;
-    if (h == 3 && slots == 0) rtl_speed = speed;
-    std::printf("   RTL speed: %.0f cycles/s at %u leaves (%u chips)\n\n", speed, rcfg.cm5.leaves(), rcfg.cm5.total_chips());
-  };
-  rtl_section(3, 0);
-  rtl_section(3, 8);
-  if (!quick) {
-    rtl_section(4, 0);
-    rtl_section(4, 8);
+    const double s = rtl_secs > 0 ? rtl_cycles / rtl_secs : 0;
+    if (h == 3 && slots == 0) speed = s;
+    std::printf("   RTL speed: %.0f cycles/s at %u leaves (%u chips)\n\n", s, rcfg.cm5.leaves(), rcfg.cm5.total_chips());
   }
+};
 
-  // Latency: one message alone from leaf 0 to the last leaf (over the root), by machine size.
+// Latency: one message alone from leaf 0 to the last leaf (over the root), by machine size.
+json latency_one_message() {
   std::printf("== latency of one 5-word message alone, leaf 0 to leaf N-1 (over the root), at 40 MHz\n");
   json lat = json::array();
   for (int h = 1; h <= 7; ++h) {
@@ -522,8 +540,10 @@ int cm5data_bench(const BenchArgs& a) {
     std::printf("   %6u leaves: %4.0f cycles = %.2f us\n", cfg.cm5.leaves(), cyc, cyc / kClockHz * 1e6);
     lat.push_back({{"leaves", cfg.cm5.leaves()}, {"cycles", cyc}, {"us", cyc / kClockHz * 1e6}});
   }
+  return lat;
+}
 
-  out["paper_with_slots"] = cm5data_paper_with_slots(quick);
+void print_beside_paper(bool quick, SaturationMb& sat_mb, const json& lat, double speed_1024, bool rtl_agrees) {
   const uint32_t big = quick ? 1024u : 16384u;
   std::printf("\n== beside the paper (one network; the paper's nodes have two, left and right, each 20 MB/s)\n");
   std::printf("   %-48s %-22s %s\n", "", "measured (model)", "paper");
@@ -543,20 +563,65 @@ int cm5data_bench(const BenchArgs& a) {
   std::printf("   %-48s %-22s %s\n", "model speed at 1,024 leaves (flit-hops/s)",
               std::to_string(static_cast<long long>(speed_1024)).c_str(), "goal >= 1e7");
   std::printf("   %-48s %-22s %s\n", "RTL == model (every delivery cycle)", rtl_agrees ? "YES" : "NO", "");
+}
 
-  out["curves"] = curves;
-  out["rtl"] = rtl;
-  out["rtl_agrees"] = rtl_agrees;
-  out["rtl_cycles_per_s"] = rtl_speed;
+}  // namespace
+
+int cm5data_bench(const BenchArgs& a) {
+  const bool quick = a.quick;
+  json out;
+  out["tool"] = "cmnet bench";
+  out["family"] = "cm5data";
+  out["link"] = {{"bits", 4}, {"clock_hz", kClockHz}, {"mbytes_per_s", 4 * kClockHz / 8 / 1e6}};
+  out["message_words"] = kWords;
+  if (a.only == "paper-slots") {
+    out["paper_with_slots"] = cm5data_paper_with_slots(quick);
+    const std::string path = a.json.empty() ? "out/bench-cm5data-paper-slots.json" : a.json;
+    write_bench_json(out, path);
+    std::printf("wrote %s\n", path.c_str());
+    return 0;
+  }
+  out["router_chip_ice40_hx8k"] = cm5data_chip_on_ice40("out/bench-cm5data-ice40");
+  out["ni_ice40_hx8k"] = cm5data_ni_on_ice40("out/bench-cm5data-ice40");
+  out["selftest_board_ice40_hx8k"] = cm5data_selftest_on_ice40("out/bench-cm5data-ice40");
+  const std::vector<int> heights = quick ? std::vector<int>{3, 4, 5} : std::vector<int>{3, 4, 5, 6, 7};
+  const std::vector<double> loads = quick ? std::vector<double>{0.5, 0.9, 1.25}
+                                          : std::vector<double>{0.25, 0.5, 0.75, 0.9, 1.0, 1.1, 1.25};
+  const Window w{1500, quick ? 4500u : 6000u};
+  print_bench_header(w);
+
+  Curves curves{w, json::array(), 0};
+  SaturationMb sat_mb = profile_curves(curves, heights, loads);
+  out["buffer_depth"] = buffer_depth_curves(curves, quick, loads);
+  out["input_organisation"] = input_organisation(w);
+  out["what_stops_saturation"] = what_stops_saturation(w);
+
+  // At 64 leaves with FIFO inputs (the default chip) and with 8 slots, and at 256 leaves (not with
+  // --quick: the Verilator build of 128 chips takes long).
+  RtlComparison rtl{w, json::array(), true, 0};
+  rtl.section(3, 0);
+  rtl.section(3, 8);
+  if (!quick) {
+    rtl.section(4, 0);
+    rtl.section(4, 8);
+  }
+  const json lat = latency_one_message();
+
+  out["paper_with_slots"] = cm5data_paper_with_slots(quick);
+  print_beside_paper(quick, sat_mb, lat, curves.speed_1024, rtl.agrees);
+
+  out["curves"] = curves.curves;
+  out["rtl"] = rtl.rows;
+  out["rtl_agrees"] = rtl.agrees;
+  out["rtl_cycles_per_s"] = rtl.speed;
   out["latency_one_message"] = lat;
-  out["model_flit_hops_per_s_1024"] = speed_1024;
+  out["model_flit_hops_per_s_1024"] = curves.speed_1024;
   out["paper"] = {{"random_permutation_mbytes_per_node", "> 4"}, {"nearest_neighbour_mbytes_per_node", 15},
                   {"latency_us", "3 to 7"}};
   const std::string path = a.json.empty() ? "out/bench-cm5data.json" : a.json;
-  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << out.dump(2) << '\n';
+  write_bench_json(out, path);
   std::printf("\nwrote %s\n", path.c_str());
-  return rtl_agrees ? 0 : 1;
+  return rtl.agrees ? 0 : 1;
 }
 
 }  // namespace cmnet

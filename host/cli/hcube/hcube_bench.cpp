@@ -332,32 +332,13 @@ bool hardware_section(json& out) {
   return all_ok;
 }
 
-}  // namespace
-
-int hcube_bench(const BenchArgs& a) {
-  namespace fs = std::filesystem;
-  const bool quick = a.quick;
-  const std::string path = a.json.empty() ? "out/bench-hcube.json" : a.json;
-  const fs::path jp(path);
-  if (jp.has_parent_path()) fs::create_directories(jp.parent_path());
-  const std::string stem = (jp.parent_path() / jp.stem()).string();
-  json out;
-  out["tool"] = "cmnet bench";
-  out["family"] = "hcube";
-  out["model"] = {{"ticks_per_byte", 2}, {"arb_ticks", 4}, {"packet_bytes", 20}, {"buffers_per_port", 16},
-                  {"cut_through", true}, {"deadlock_rule", "at most buffers - 1 contrary packets per port"}};
-  const int per_node = quick ? 8 : 40;
-  std::printf("== cmnet bench: hcube, the seed-004 paper's experiment on the reference models\n");
-  std::printf("   6-cube (64 nodes, 384 channels), uniform destinations, exponential lengths, normal inter-generation "
-              "times (variance = mean / 2), %d messages per node, the same messages for every scheme; 2 ticks per "
-              "byte, 4 ticks of arbitration, 20-byte packets, 16 buffers per output port\n",
-              per_node);
-  std::printf("   times in ticks from generation: first = the first packet (wormhole: the first 16 data bytes), last = "
-              "the last byte; lat = first / wormhole first; bw = (last - first) of wormhole / of the scheme\n\n");
+// The paper's experiment: the 6-cube, uniform destinations, at the paper's nine loads for each mean
+// length, every scheme; tables and plots beside `stem`. Returns the points by mean length; all_ok
+// goes false if a scheme did not deliver every message intact.
+std::vector<std::pair<double, std::vector<Point>>> paper_experiment(json& out, int per_node, const std::string& stem,
+                                                                    bool& all_ok) {
   json experiments = json::array();
-  bool all_ok = true;
   std::vector<std::pair<double, std::vector<Point>>> runs;
-  if (!quick) all_ok = hardware_section(out) && all_ok;
   for (double len : {512.0, 2048.0}) {
     Setup su;
     su.mean_len = len;
@@ -381,8 +362,11 @@ int hcube_bench(const BenchArgs& a) {
     runs.push_back({len, pts});
   }
   out["paper_experiment"] = experiments;
+  return runs;
+}
 
-  // Summary beside the paper's sentences.
+// Summary beside the paper's sentences, from the 512- and 2048-byte points.
+json beside_the_paper(const std::vector<Point>& s5, const std::vector<Point>& s2) {
   auto range = [](const std::vector<Point>& v, size_t from, size_t to, auto f) {
     double lo = 1e9, hi = -1e9;
     for (size_t i = from; i < to && i < v.size(); ++i) lo = std::min(lo, f(v[i])), hi = std::max(hi, f(v[i]));
@@ -390,8 +374,6 @@ int hcube_bench(const BenchArgs& a) {
     std::snprintf(b, sizeof b, lo == hi ? "%.2f" : "%.2f-%.2f", lo, hi);
     return std::string(b);
   };
-  const auto& s5 = runs[0].second;
-  const auto& s2 = runs[1].second;
   auto latF = [](const Point& p) { return p.lat(1); };
   auto latQ = [](const Point& p) { return p.lat(2); };
   auto bwF = [](const Point& p) { return p.bw(1); };
@@ -416,103 +398,146 @@ int hcube_bench(const BenchArgs& a) {
     std::printf("   %-64s %-16s %s\n", r.what.c_str(), r.measured.c_str(), r.paper.c_str());
     summary.push_back({{"what", r.what}, {"measured", r.measured}, {"paper", r.paper}});
   }
-  out["beside_the_paper"] = summary;
   std::printf("\n");
+  return summary;
+}
 
-  if (!quick) {
-    // Beyond saturation the mean times grow with the length of the run (sources fall behind):
-    // the paper does not give its run length, so show what it does to the ratios.
-    std::printf("-- run length: the ratios at the two heaviest 512-byte loads against messages per node\n");
-    std::printf("   %9s %6s %5s | %5s %5s %5s %5s\n", "per node", "gap", "util", "lat F", "bw F", "lat Q", "bw Q");
-    json runlen = json::array();
-    for (int per : {10, 20, 40, 80})
-      for (double g : {1024.0, 1280.0}) {
-        Setup su;
-        su.per_node = per;
-        const Point p = run_point(su, g);
-        std::printf("   %9d %6.0f %5.3f | %5.2f %5.2f %5.2f %5.2f\n", per, g, p.util, p.lat(1), p.bw(1), p.lat(2), p.bw(2));
-        std::fflush(stdout);
-        json j = point_json(p);
-        j["messages_per_node"] = per;
-        runlen.push_back(j);
-      }
-    out["run_length"] = runlen;
-    std::printf("\n");
-    // Larger cubes, the same 512-byte workload at three of the paper's loads.
-    json bigger = json::array();
-    for (int n : {8, 10}) {
+// Beyond saturation the mean times grow with the length of the run (sources fall behind):
+// the paper does not give its run length, so show what it does to the ratios.
+json run_length_section() {
+  std::printf("-- run length: the ratios at the two heaviest 512-byte loads against messages per node\n");
+  std::printf("   %9s %6s %5s | %5s %5s %5s %5s\n", "per node", "gap", "util", "lat F", "bw F", "lat Q", "bw Q");
+  json runlen = json::array();
+  for (int per : {10, 20, 40, 80})
+    for (double g : {1024.0, 1280.0}) {
       Setup su;
-      su.dims = n;
-      su.per_node = n == 8 ? 20 : 8;
-      std::vector<Point> pts;
-      for (double g : {1024.0, 2048.0, 9216.0}) pts.push_back(run_point(su, g));
-      print_table(std::to_string(n) + "-cube, uniform, mean length 512 bytes, " + std::to_string(su.per_node) +
-                      " messages per node",
-                  pts, 512, false);
-      json jp2 = json::array();
-      for (const Point& p : pts) jp2.push_back(point_json(p));
-      bigger.push_back({{"dims", n}, {"mean_length_bytes", 512}, {"points", jp2}});
-      std::printf("\n");
-    }
-    out["larger_cubes"] = bigger;
-    // Other traffic patterns on the 6-cube.
-    json pats = json::array();
-    for (const char* pat : {"bit-complement", "transpose", "hotspot"}) {
-      Setup su;
-      su.pattern = pat;
-      su.per_node = per_node;
-      std::vector<Point> pts;
-      for (double g : {1024.0, 2048.0, 9216.0}) pts.push_back(run_point(su, g));
-      print_table(std::string("6-cube, ") + pat + ", mean length 512 bytes", pts, 512, false);
-      json jp2 = json::array();
-      for (const Point& p : pts) jp2.push_back(point_json(p));
-      pats.push_back({{"pattern", pat}, {"mean_length_bytes", 512}, {"points", jp2}});
-      std::printf("\n");
-    }
-    out["patterns"] = pats;
-    // Packet size x buffer count at the paper's storage per port (20 x 16 = 320 bytes).
-    std::printf("-- packet size x buffers per port at 320 bytes per port, quasi-adaptive packet, 6-cube, uniform, 512 B\n");
-    std::printf("   %7s %7s | %-28s | %-28s | %-28s\n", "packet", "buffers", "gap 1024: first / last", "gap 2048: first / last",
-                "gap 9216: first / last");
-    json trade = json::array();
-    plot::LineChart tc;
-    tc.title = "hcube 6-cube, quasi packet, 320 bytes of buffers per port: packet size trade-off";
-    tc.x_label = "packet size (bytes, headers included; buffers = 320 / size)";
-    tc.y_label = "mean time to the first packet (ticks)";
-    std::vector<plot::Series> ts(3);
-    for (auto [pb, bufs] : std::vector<std::pair<int, int>>{{16, 20}, {20, 16}, {32, 10}, {40, 8}, {64, 5}, {80, 4}, {160, 2}}) {
-      std::printf("   %7d %7d |", pb, bufs);
-      json row = {{"packet_bytes", pb}, {"buffers", bufs}};
-      json lp = json::array();
-      int gi = 0;
-      for (double g : {1024.0, 2048.0, 9216.0}) {
-        Setup su;
-        su.packet_bytes = pb;
-        su.buffers = bufs;
-        su.per_node = per_node;
-        const HcubeTraffic t = make_hcube_workload(6, "uniform", 512, g, su.per_node, 1);
-        const HcubeRunResult r = run_hcube_model(params_of(su, kSchemes[2]), t);
-        double f = 0, l = 0;
-        for (size_t i = 0; i < t.messages.size(); ++i) {
-          f += static_cast<double>(r.deliveries[i].first - t.messages[i].gen);
-          l += static_cast<double>(r.deliveries[i].last - t.messages[i].gen);
-        }
-        f /= static_cast<double>(t.messages.size());
-        l /= static_cast<double>(t.messages.size());
-        std::printf(" %12.0f / %-13.0f |", f, l);
-        lp.push_back({{"mean_gap_ticks", g}, {"mean_first_ticks", f}, {"mean_last_ticks", l}, {"completed", r.completed}});
-        ts[static_cast<size_t>(gi)].name = "gap " + std::to_string(static_cast<int>(g)) + " ticks";
-        ts[static_cast<size_t>(gi++)].points.push_back({static_cast<double>(pb), f});
-      }
-      std::printf("\n");
+      su.per_node = per;
+      const Point p = run_point(su, g);
+      std::printf("   %9d %6.0f %5.3f | %5.2f %5.2f %5.2f %5.2f\n", per, g, p.util, p.lat(1), p.bw(1), p.lat(2), p.bw(2));
       std::fflush(stdout);
-      row["points"] = lp;
-      trade.push_back(row);
+      json j = point_json(p);
+      j["messages_per_node"] = per;
+      runlen.push_back(j);
     }
-    tc.series = ts;
-    std::ofstream(stem + "-packet-size.svg") << plot::line_chart(tc);
-    out["packet_size_tradeoff"] = trade;
+  std::printf("\n");
+  return runlen;
+}
 
+// The workload `su` at three of the paper's loads, as a table and JSON points.
+json three_loads(const Setup& su, const std::string& title) {
+  std::vector<Point> pts;
+  for (double g : {1024.0, 2048.0, 9216.0}) pts.push_back(run_point(su, g));
+  print_table(title, pts, 512, false);
+  json jp2 = json::array();
+  for (const Point& p : pts) jp2.push_back(point_json(p));
+  std::printf("\n");
+  return jp2;
+}
+
+// Larger cubes, the same 512-byte workload at three of the paper's loads.
+json larger_cubes() {
+  json bigger = json::array();
+  for (int n : {8, 10}) {
+    Setup su;
+    su.dims = n;
+    su.per_node = n == 8 ? 20 : 8;
+    const json pts = three_loads(su, std::to_string(n) + "-cube, uniform, mean length 512 bytes, " +
+                                         std::to_string(su.per_node) + " messages per node");
+    bigger.push_back({{"dims", n}, {"mean_length_bytes", 512}, {"points", pts}});
+  }
+  return bigger;
+}
+
+// Other traffic patterns on the 6-cube.
+json other_patterns(int per_node) {
+  json pats = json::array();
+  for (const char* pat : {"bit-complement", "transpose", "hotspot"}) {
+    Setup su;
+    su.pattern = pat;
+    su.per_node = per_node;
+    const json pts = three_loads(su, std::string("6-cube, ") + pat + ", mean length 512 bytes");
+    pats.push_back({{"pattern", pat}, {"mean_length_bytes", 512}, {"points", pts}});
+  }
+  return pats;
+}
+
+// Packet size x buffer count at the paper's storage per port (20 x 16 = 320 bytes); the plot
+// beside `stem`.
+json packet_size_tradeoff(int per_node, const std::string& stem) {
+  std::printf("-- packet size x buffers per port at 320 bytes per port, quasi-adaptive packet, 6-cube, uniform, 512 B\n");
+  std::printf("   %7s %7s | %-28s | %-28s | %-28s\n", "packet", "buffers", "gap 1024: first / last", "gap 2048: first / last",
+              "gap 9216: first / last");
+  json trade = json::array();
+  plot::LineChart tc;
+  tc.title = "hcube 6-cube, quasi packet, 320 bytes of buffers per port: packet size trade-off";
+  tc.x_label = "packet size (bytes, headers included; buffers = 320 / size)";
+  tc.y_label = "mean time to the first packet (ticks)";
+  std::vector<plot::Series> ts(3);
+  for (auto [pb, bufs] : std::vector<std::pair<int, int>>{{16, 20}, {20, 16}, {32, 10}, {40, 8}, {64, 5}, {80, 4}, {160, 2}}) {
+    std::printf("   %7d %7d |", pb, bufs);
+    json row = {{"packet_bytes", pb}, {"buffers", bufs}};
+    json lp = json::array();
+    int gi = 0;
+    for (double g : {1024.0, 2048.0, 9216.0}) {
+      Setup su;
+      su.packet_bytes = pb;
+      su.buffers = bufs;
+      su.per_node = per_node;
+      const HcubeTraffic t = make_hcube_workload(6, "uniform", 512, g, su.per_node, 1);
+      const HcubeRunResult r = run_hcube_model(params_of(su, kSchemes[2]), t);
+      double f = 0, l = 0;
+      for (size_t i = 0; i < t.messages.size(); ++i) {
+        f += static_cast<double>(r.deliveries[i].first - t.messages[i].gen);
+        l += static_cast<double>(r.deliveries[i].last - t.messages[i].gen);
+      }
+      f /= static_cast<double>(t.messages.size());
+      l /= static_cast<double>(t.messages.size());
+      std::printf(" %12.0f / %-13.0f |", f, l);
+      lp.push_back({{"mean_gap_ticks", g}, {"mean_first_ticks", f}, {"mean_last_ticks", l}, {"completed", r.completed}});
+      ts[static_cast<size_t>(gi)].name = "gap " + std::to_string(static_cast<int>(g)) + " ticks";
+      ts[static_cast<size_t>(gi++)].points.push_back({static_cast<double>(pb), f});
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+    row["points"] = lp;
+    trade.push_back(row);
+  }
+  tc.series = ts;
+  std::ofstream(stem + "-packet-size.svg") << plot::line_chart(tc);
+  return trade;
+}
+
+}  // namespace
+
+int hcube_bench(const BenchArgs& a) {
+  namespace fs = std::filesystem;
+  const bool quick = a.quick;
+  const std::string path = a.json.empty() ? "out/bench-hcube.json" : a.json;
+  const fs::path jp(path);
+  if (jp.has_parent_path()) fs::create_directories(jp.parent_path());
+  const std::string stem = (jp.parent_path() / jp.stem()).string();
+  json out;
+  out["tool"] = "cmnet bench";
+  out["family"] = "hcube";
+  out["model"] = {{"ticks_per_byte", 2}, {"arb_ticks", 4}, {"packet_bytes", 20}, {"buffers_per_port", 16},
+                  {"cut_through", true}, {"deadlock_rule", "at most buffers - 1 contrary packets per port"}};
+  const int per_node = quick ? 8 : 40;
+  std::printf("== cmnet bench: hcube, the seed-004 paper's experiment on the reference models\n");
+  std::printf("   6-cube (64 nodes, 384 channels), uniform destinations, exponential lengths, normal inter-generation "
+              "times (variance = mean / 2), %d messages per node, the same messages for every scheme; 2 ticks per "
+              "byte, 4 ticks of arbitration, 20-byte packets, 16 buffers per output port\n",
+              per_node);
+  std::printf("   times in ticks from generation: first = the first packet (wormhole: the first 16 data bytes), last = "
+              "the last byte; lat = first / wormhole first; bw = (last - first) of wormhole / of the scheme\n\n");
+  bool all_ok = true;
+  if (!quick) all_ok = hardware_section(out) && all_ok;
+  const auto runs = paper_experiment(out, per_node, stem, all_ok);
+  out["beside_the_paper"] = beside_the_paper(runs[0].second, runs[1].second);
+  if (!quick) {
+    out["run_length"] = run_length_section();
+    out["larger_cubes"] = larger_cubes();
+    out["patterns"] = other_patterns(per_node);
+    out["packet_size_tradeoff"] = packet_size_tradeoff(per_node, stem);
   }
   std::ofstream(path) << out.dump(2) << '\n';
   std::printf("\nwrote %s and %s-*.svg\n", path.c_str(), stem.c_str());
