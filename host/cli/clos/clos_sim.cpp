@@ -8,7 +8,6 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "host/cli/clos/clos_family.h"
 #include "gen/clos/clos_router.h"
@@ -27,6 +26,35 @@ std::string hex(uint64_t v) {
 
 }  // namespace
 
+ClosSimWords clos_model_words(const ClosParams& p, const ClosSettings& settings, const std::vector<ClosCircuit>& routed,
+                              const std::vector<std::vector<uint64_t>>& drawn) {
+  const ClosTrace t = trace(p, settings);
+  if (!t.error.empty()) throw std::runtime_error("model: settings are inconsistent: " + t.error);
+  std::vector<int> src_at(static_cast<size_t>(p.ports()), -1);
+  for (size_t i = 0; i < t.reached.size(); ++i)
+    if (t.reached[i] >= 0) src_at[static_cast<size_t>(t.reached[i])] = static_cast<int>(i);
+  ClosSimWords sw;
+  for (const std::vector<uint64_t>& in : drawn)
+    for (const ClosCircuit& c : routed) {
+      const int s = src_at[static_cast<size_t>(c.dst)];
+      sw.data[c.src].emplace_back(in[static_cast<size_t>(c.src)], s >= 0 ? in[static_cast<size_t>(s)] : 0);
+    }
+  return sw;
+}
+
+ClosSimWords clos_rtl_words(const ClosRtlRun& r, const std::vector<std::vector<uint64_t>>& drawn) {
+  ClosSimWords sw;
+  // The drawn word as sent: a harness that drew another shows as a mismatch, not as agreement.
+  for (const ClosRx& x : r.rx) sw.data[x.src].emplace_back(drawn.at(x.word).at(static_cast<size_t>(x.src)), x.got);
+  sw.harness_mismatches = r.mismatches;
+  sw.first_mismatches = r.first_mismatches;
+  return sw;
+}
+
+int clos_sim_exit(uint64_t word_mismatches, const ClosSimWords& sw) {
+  return word_mismatches == 0 && sw.harness_mismatches == 0 ? 0 : 3;
+}
+
 int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
   const ClosParams& p = cfg.clos;
   if (!a.mode.empty()) throw InputError("--mode: not used by the clos family");
@@ -44,33 +72,19 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
     }
   const ClosSettings settings = settings_of(p, routed);
   const uint64_t words = static_cast<uint64_t>(a.per_proc);
-  const uint64_t mask = p.width >= 64 ? ~0ull : ((1ull << p.width) - 1);
-  // sent/received words per source port.
-  std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> data;
+  // Drawn once, before the engine: both send these words for the same --seed.
+  const std::vector<std::vector<uint64_t>> drawn = clos_case_words(p, a.seed, 0, words);
+  ClosSimWords sw;
   const auto t0 = std::chrono::steady_clock::now();
   if (a.engine == "model") {
-    const ClosTrace t = trace(p, settings);
-    if (!t.error.empty()) throw std::runtime_error("model: settings are inconsistent: " + t.error);
-    std::vector<int> src_at(dest.size(), -1);
-    for (size_t i = 0; i < t.reached.size(); ++i)
-      if (t.reached[i] >= 0) src_at[static_cast<size_t>(t.reached[i])] = static_cast<int>(i);
-    std::mt19937_64 rng(a.seed);
-    for (uint64_t w = 0; w < words; ++w) {
-      std::vector<uint64_t> in(dest.size());
-      for (auto& x : in) x = rng() & mask;
-      for (const ClosCircuit& c : routed) {
-        const int s = src_at[static_cast<size_t>(c.dst)];
-        data[c.src].emplace_back(in[static_cast<size_t>(c.src)], s >= 0 ? in[static_cast<size_t>(s)] : 0);
-      }
-    }
+    sw = clos_model_words(p, settings, routed, drawn);
   } else if (a.engine == "rtl") {
     ClosRtlCase k;
     k.dest = meant;
     k.settings = settings;
     k.words = words;
     k.verbose = true;
-    const ClosRtlRun r = run_clos_rtl(cfg, {k}, a.seed, 600, a.trace);
-    for (const ClosRx& x : r.rx) data[x.src].emplace_back(x.sent, x.got);
+    sw = clos_rtl_words(run_clos_rtl(cfg, {k}, a.seed, 600, a.trace), drawn);
   } else {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
   }
@@ -89,7 +103,7 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
     if (c.middle < 0) {
       ++blocked;
     } else {
-      const auto& v = data[c.src];
+      const auto& v = sw.data[c.src];
       if (v.size() != words) ok = false;
       for (const auto& [s, g] : v) {
         sent.push_back(hex(s));
@@ -116,12 +130,16 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
                   {"blocked", blocked},
                   {"words", sent_words},
                   {"mismatches", mismatches},
+                  {"harness_mismatches", sw.harness_mismatches},
                   {"seconds", secs}};
+  if (!sw.first_mismatches.empty()) s["summary"]["first_mismatches"] = sw.first_mismatches;
   out << s.dump() << '\n';
-  std::printf("%s: %s, %zu circuits, %zu routed, %llu blocked, %llu words, %llu mismatches -> %s\n", a.engine.c_str(),
-              clos_name(p).c_str(), circuits.size(), routed.size(), static_cast<unsigned long long>(blocked),
-              static_cast<unsigned long long>(sent_words), static_cast<unsigned long long>(mismatches), a.out.c_str());
-  return mismatches == 0 ? 0 : 1;
+  std::printf("%s: %s, %zu circuits, %zu routed, %llu blocked, %llu words, %llu mismatches (harness: %llu) -> %s\n",
+              a.engine.c_str(), clos_name(p).c_str(), circuits.size(), routed.size(),
+              static_cast<unsigned long long>(blocked), static_cast<unsigned long long>(sent_words),
+              static_cast<unsigned long long>(mismatches), static_cast<unsigned long long>(sw.harness_mismatches),
+              a.out.c_str());
+  return clos_sim_exit(mismatches, sw);
 }
 
 }  // namespace cmnet
