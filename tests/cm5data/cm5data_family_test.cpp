@@ -218,7 +218,7 @@ TEST(Cm5Family, PatternTrafficDependsOnTheSeedOnly) {
     }
     return s;
   };
-  for (const std::string& pat : {"random", "hot-spot"}) {
+  for (const char* pat : {"random", "hot-spot"}) {
     EXPECT_EQ(text(make_cm5_pattern(pat, p, 7, 2)), text(make_cm5_pattern(pat, p, 7, 2))) << pat;
     EXPECT_NE(text(make_cm5_pattern(pat, p, 7, 2)), text(make_cm5_pattern(pat, p, 8, 2))) << pat;
   }
