@@ -128,12 +128,14 @@ HarnessOut run_once(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const Cm5
 struct Matching {
   std::vector<size_t> msg;
   std::vector<uint8_t> ambiguous;
+  std::vector<uint8_t> copy;  // a further delivery of a message already matched
   bool any_ambiguous = false;
 };
 
 // By content: among the unmatched messages with the record's key sent before it arrived, the
 // earliest sent (a guess when there are several: the leaves cannot tell them apart); failing
-// that (corrupted on the way), the unmatched message of the same length it differs least from.
+// that (corrupted on the way), the unmatched message of the same length it differs least from;
+// failing that, a copy of a matched message with its key.
 Matching match_by_content(const Cm5DataTraffic& t, const Cm5DataParams& p, const HarnessOut& h) {
   std::vector<std::vector<uint32_t>> keys(t.messages.size());
   std::map<std::vector<uint32_t>, std::vector<size_t>> by_key;  // in traffic order
@@ -146,15 +148,18 @@ Matching match_by_content(const Cm5DataTraffic& t, const Cm5DataParams& p, const
   Matching mt;
   mt.msg.assign(h.rx.size(), kNone);
   mt.ambiguous.assign(h.rx.size(), 0);
+  mt.copy.assign(h.rx.size(), 0);
+  static const std::vector<size_t> kNoMessages;
   for (size_t r = 0; r < h.rx.size(); ++r) {
     const std::vector<uint32_t> k = content_key(h.rx[r].words);
+    const auto it = by_key.find(k);
+    const std::vector<size_t>& same = it == by_key.end() ? kNoMessages : it->second;
     size_t m = kNone, candidates = 0;
-    if (auto it = by_key.find(k); it != by_key.end())
-      for (size_t i : it->second) {
-        if (taken[i] || h.sent[i] > h.rx[r].cycle) continue;
-        ++candidates;
-        if (m == kNone || h.sent[i] < h.sent[m]) m = i;
-      }
+    for (size_t i : same) {
+      if (taken[i] || h.sent[i] > h.rx[r].cycle) continue;
+      ++candidates;
+      if (m == kNone || h.sent[i] < h.sent[m]) m = i;
+    }
     if (m == kNone) {
       size_t best = 3;
       for (size_t i = 0; i < t.messages.size(); ++i) {
@@ -167,7 +172,16 @@ Matching match_by_content(const Cm5DataTraffic& t, const Cm5DataParams& p, const
         }
       }
     }
-    if (m == kNone) continue;
+    if (m == kNone) {
+      for (size_t i : same)
+        if (h.sent[i] != kNotSent && h.sent[i] <= h.rx[r].cycle) {
+          mt.msg[r] = i;
+          mt.copy[r] = 1;
+          mt.ambiguous[r] = same.size() > 1;
+          break;
+        }
+      continue;
+    }
     taken[m] = 1;
     mt.msg[r] = m;
     mt.ambiguous[r] = candidates > 1;
@@ -220,9 +234,10 @@ Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic&
     }
   }
   for (size_t k = 0; k < h.rx.size(); ++k) {
-    if (mt.msg[k] == kNone) {
-      // Not a message of the traffic (or a duplicate): count it against the network.
+    if (mt.msg[k] == kNone || mt.copy[k]) {
+      // Not a message of the traffic, or a duplicate: count it against the network.
       ++r.kirchhoff_violations;
+      if (mt.msg[k] != kNone) ++r.deliveries[mt.msg[k]].copies;
       continue;
     }
     Cm5DataDelivery& d = r.deliveries[mt.msg[k]];
