@@ -53,6 +53,7 @@ struct Cm5DataDelivery {
   Cm5Crc crc = Cm5Crc::primary;  // what the leaf's check found
   int copies = 0;         // deliveries of this message (1 when all is well)
   bool refused = false;   // refused at the sender's interface (a mapped-out leaf): never sent
+  bool ambiguous = false; // RTL: one of several equal messages in flight, which one a guess
 };
 
 struct Cm5DataChipCounters {

@@ -19,7 +19,10 @@ struct Cm5DataRtlOptions {
 // Received messages are matched to the traffic by their words (the head word with U and the
 // all-fall-down mark zeroed, the data words; not the CRC word, not the leaf: a falling message
 // lands anywhere); a message corrupted on the way (fault injection) goes to the unmatched message
-// it differs least from. `seconds` is the harness's simulation time only.
+// it differs least from. Equal messages in flight together (the leaves cannot tell them apart)
+// are told apart by a second run whose messages carry their traffic index as first data word;
+// if that run's arrivals differ from the first's, the earliest sent candidate is taken and the
+// delivery marked `ambiguous`. `seconds` is the harness's simulation time only.
 Cm5DataRunResult run_cm5data_rtl(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const Cm5DataRtlOptions& opt = {});
 
 // The words a message arrives with: its words with the head word's U field zeroed.

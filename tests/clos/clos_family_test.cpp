@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -53,6 +54,7 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
   f.check(cfg);
   const fs::path dir = fs::temp_directory_path() / ("cmnet-clos-family-" + std::to_string(::getpid()));
   fs::create_directories(dir);
+  std::map<std::string, std::vector<nlohmann::json>> by_engine;
   for (const char* engine : {"model", "rtl"}) {
     SimArgs a;
     a.engine = engine;
@@ -70,7 +72,11 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
     }
     EXPECT_EQ(lines[8]["summary"]["mismatches"], 0) << engine;
     EXPECT_EQ(lines[8]["summary"]["routed"], 8) << engine;
+    EXPECT_EQ(lines[8]["summary"]["harness_mismatches"], 0) << engine;
+    by_engine[engine] = lines;
   }
+  // The same --seed, the same words on both engines: the circuit lines are equal line by line.
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ(by_engine["model"][i], by_engine["rtl"][i]) << i;
   // A circuit file: SRC DST [WORDS] per line (sim/clos/clos_circuit_file.h), set up through the
   // hnodes (2 of them; without any it is refused) and its words sent; bad lines name file, line,
   // field and range.
@@ -105,6 +111,31 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
     }
   }
   fs::remove_all(dir);
+}
+
+// The words are drawn once per seed (clos_case_words), whichever engine runs; the RTL's own
+// mismatch count (it also checks outputs no circuit is meant for) fails the run even when every
+// circuit's words came through.
+TEST(ClosFamily, SimWordsDrawnOnceAndHarnessMismatchesCount) {
+  const ClosParams p = clos_config(parse_config(
+      R"({"network": "clos", "clos": {"m": 2, "n": 2, "r": 4, "width": 8, "hnode_dims": 0}})", "n224.json")).clos;
+  const auto drawn = clos_case_words(p, 4, 0, 3);
+  EXPECT_EQ(drawn, clos_case_words(p, 4, 0, 3));
+  EXPECT_NE(drawn, clos_case_words(p, 5, 0, 3));
+  ASSERT_EQ(drawn.size(), 3u);
+  ASSERT_EQ(drawn[0].size(), 8u);
+  ClosRtlRun r;
+  for (uint64_t w = 0; w < 3; ++w)
+    for (int s = 0; s < 8; ++s) r.rx.push_back({0, w, s, s ^ 1, drawn[w][static_cast<size_t>(s)], drawn[w][static_cast<size_t>(s)]});
+  ClosSimWords sw = clos_rtl_words(r, drawn);
+  EXPECT_EQ(sw.data.size(), 8u);
+  EXPECT_EQ(clos_sim_exit(0, sw), 0);
+  r.mismatches = 2;
+  r.first_mismatches = {"0 1 3 5 0"};
+  sw = clos_rtl_words(r, drawn);
+  EXPECT_EQ(sw.harness_mismatches, 2u);
+  EXPECT_EQ(sw.first_mismatches, r.first_mismatches);
+  EXPECT_EQ(clos_sim_exit(0, sw), 3);
 }
 
 // `cmnet sim --engine rtl --trace`: the waveform holds the cycles asked for (from the first after

@@ -12,6 +12,7 @@
 #include "bitstreams/board.h"
 #include "host/cli/cm5data/cm5data_family.h"
 #include "gen/core/errors.h"
+#include "sim/cm5data/cm5data_traffic.h"
 #include "tests/core/fst_check.h"
 
 namespace cmnet {
@@ -168,6 +169,59 @@ TEST(Cm5Family, SimWritesJsonLinesOnBothEngines) {
   EXPECT_EQ(j["crc_ok"], true);
   EXPECT_EQ(j["lca_level"], 2);
   fs::remove_all(dir);
+}
+
+// Issue 24's reproduction: the same payload from leaves 15 and 1 to leaf 0. Both engines give each
+// message its own latency, so their lines are equal line by line, with what arrived (rx_data) and
+// how often (copies); the RTL tells the two apart (no "ambiguous"). Same 16-leaf build as above.
+TEST(Cm5Family, SimEqualPayloadsFromTwoLeavesKeepTheirLatencies) {
+  const Family* f = nullptr;
+  const NetworkConfig cfg = load_network(example("cm5data_16.json"), &f);
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-cm5fam-eq-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string traffic = (dir / "eq.traffic").string();
+  std::ofstream(traffic) << "15 0 cafe0001\n1 0 cafe0001\n";
+  std::vector<nlohmann::json> lines[2];
+  int e = 0;
+  for (const char* engine : {"model", "rtl"}) {
+    SimArgs a;
+    a.engine = engine;
+    a.traffic = traffic;
+    a.out = (dir / (std::string(engine) + ".jsonl")).string();
+    EXPECT_EQ(f->sim(cfg, a), 0) << engine;
+    std::ifstream in(a.out);
+    for (std::string l; std::getline(in, l);) lines[e].push_back(nlohmann::json::parse(l));
+    ++e;
+  }
+  ASSERT_EQ(lines[0].size(), 3u);
+  ASSERT_EQ(lines[1].size(), 3u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(lines[0][i], lines[1][i]);
+    EXPECT_EQ(lines[1][i]["rx_data"], nlohmann::json::array({"cafe0001"}));
+    EXPECT_EQ(lines[1][i]["copies"], 1);
+    EXPECT_FALSE(lines[1][i].contains("ambiguous"));
+  }
+  EXPECT_LT(lines[1][1]["latency"], lines[1][0]["latency"]);  // leaf 1 is nearer leaf 0 than leaf 15
+  fs::remove_all(dir);
+}
+
+// The traffic `cmnet sim` hands to either engine is drawn before the engine is chosen, from the
+// pattern and --seed alone: the same seed, the same messages and data words.
+TEST(Cm5Family, PatternTrafficDependsOnTheSeedOnly) {
+  const Cm5DataParams p = cm5data_config(load_network(example("cm5data_16.json"), nullptr)).cm5;
+  auto text = [](const Cm5DataTraffic& t) {
+    std::string s;
+    for (const Cm5DataMessage& m : t.messages) {
+      s += std::to_string(m.src) + ' ' + std::to_string(m.dst) + ' ' + std::to_string(m.tag) + ' ' + std::to_string(m.inject_at);
+      for (uint32_t w : m.data) s += ' ' + std::to_string(w);
+      s += '\n';
+    }
+    return s;
+  };
+  for (const char* pat : {"random", "hot-spot"}) {
+    EXPECT_EQ(text(make_cm5_pattern(pat, p, 7, 2)), text(make_cm5_pattern(pat, p, 7, 2))) << pat;
+    EXPECT_NE(text(make_cm5_pattern(pat, p, 7, 2)), text(make_cm5_pattern(pat, p, 8, 2))) << pat;
+  }
 }
 
 // `cmnet sim --engine rtl --trace`: the waveform holds the run's cycles asked for. The config is

@@ -19,6 +19,33 @@ TEST(Cm5Rtl, SixteenLeavesTwoParentsLinkBits4) {
   for (const auto& pat : kPatterns) expect_rtl_equals_model(cfg, make_cm5_pattern(pat, cfg.cm5, 2, 3), pat);
 }
 
+TEST(Cm5Rtl, EqualMessagesFromTwoLeavesKeepTheirOwnLatencies) {
+  // Issue 24's reproduction: the same payload from leaves 15 and 1 to leaf 0. The leaves cannot
+  // tell the two apart; the run that carries each message's index can, so each message gets its
+  // own latency (the model's), not the other's, and neither is marked ambiguous.
+  const Cm5DataConfig cfg = cm5data_test_config(2, "cm5", 4, 2, 1, "cm5data-16");  // the build of the test above
+  Cm5DataTraffic t;
+  for (uint32_t src : {15u, 1u}) {
+    Cm5DataMessage m;
+    m.src = src;
+    m.dst = 0;
+    m.data = {0xcafe0001u};
+    t.messages.push_back(m);
+  }
+  const Cm5DataRunResult model = run_cm5data_model(cfg.cm5, t);
+  const Cm5DataRunResult rtl = run_cm5data_rtl(cfg, t);
+  ASSERT_EQ(rtl.delivered, 2u);
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    const Cm5DataDelivery &m = model.deliveries[i], &r = rtl.deliveries[i];
+    EXPECT_EQ(r.sent, m.sent) << "message " << i;
+    EXPECT_EQ(r.arrived, m.arrived) << "message " << i;
+    EXPECT_EQ(r.words, m.words) << "message " << i;
+    EXPECT_EQ(r.copies, 1) << "message " << i;
+    EXPECT_FALSE(r.ambiguous) << "message " << i;
+  }
+  EXPECT_NE(model.deliveries[0].arrived, model.deliveries[1].arrived);  // the two are told apart by time only
+}
+
 TEST(Cm5Rtl, SixteenLeavesFourParentsLinkBits8) {
   const Cm5DataConfig cfg = cm5data_test_config(2, "full", 8, 1, 9, "cm5data-16");
   for (const auto& pat : kPatterns) expect_rtl_equals_model(cfg, make_cm5_pattern(pat, cfg.cm5, 4, 4), pat);

@@ -117,6 +117,20 @@ TEST(HcubeFamily, SimModelWritesMessagesAndPortCounters) {
 
 // A 10-cube has 10,240 ports: the summary line stays short (it used to list them all, 770 kB)
 // and the CSV holds one row per port.
+// The traffic `cmnet sim` hands to either engine is drawn before the engine is chosen, from the
+// pattern and --seed alone (the payload bytes from the config's seed, hcube_payload, on both).
+TEST(HcubeFamily, PatternTrafficDependsOnTheSeedOnly) {
+  const HcubeParams p = hcube_config(load_network(example("hcube_3.json"), nullptr)).hc;
+  auto text = [&](uint64_t seed) {
+    std::ostringstream s;
+    for (const HcubeMessage& m : hcube_sim_pattern(p, "uniform", seed, 3).messages)
+      s << m.src << ' ' << m.dst << ' ' << m.gen << ' ' << m.len << ' ' << m.seq << '\n';
+    return s.str();
+  };
+  EXPECT_EQ(text(7), text(7));
+  EXPECT_NE(text(7), text(8));
+}
+
 TEST(HcubeFamily, SimSummaryStaysShortAtTenDimensions) {
   const fs::path dir = temp_dir("sim10");
   const Family& f = find_family("hcube", "here");

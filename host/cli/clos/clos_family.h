@@ -3,9 +3,14 @@
 // implements the family interface; the functions below are its commands.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gen/clos/clos_config.h"
+#include "gen/clos/clos_router.h"
+#include "sim/clos/clos_rtl.h"
 #include "host/cli/family.h"
 
 namespace cmnet {
@@ -32,6 +37,19 @@ class ClosFamily final : public Family {
 // `cmnet sim` (clos_sim.cpp): route the pattern (off-line router when m >= n, first fit
 // otherwise), load the settings, send per_proc words over every circuit; JSON lines out.
 int clos_sim(const ClosConfig& cfg, const SimArgs& a);
+// What a `cmnet sim` engine did with the drawn words ([word][input port], clos_case_words): per
+// source port (sent, received) for every word over its circuit, and the RTL harness's own count
+// of wrong output words (it also checks that outputs no circuit is meant for read 0).
+struct ClosSimWords {
+  std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> data;
+  uint64_t harness_mismatches = 0;
+  std::vector<std::string> first_mismatches;  // "case word output got want"
+};
+ClosSimWords clos_model_words(const ClosParams& p, const ClosSettings& settings, const std::vector<ClosCircuit>& routed,
+                              const std::vector<std::vector<uint64_t>>& drawn);
+ClosSimWords clos_rtl_words(const ClosRtlRun& r, const std::vector<std::vector<uint64_t>>& drawn);
+// `cmnet sim`'s exit code: 3 (RTL or model disagrees with the circuits) when a word went wrong.
+int clos_sim_exit(uint64_t word_mismatches, const ClosSimWords& sw);
 // `cmnet bench` (clos_bench.cpp).
 int clos_bench(const BenchArgs& a);
 

@@ -12,7 +12,6 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "host/cli/clos/clos_family.h"
 #include "gen/clos/clos_router.h"
@@ -84,6 +83,35 @@ nlohmann::ordered_json setup_fields(const ClosCircuitOutcome& o) {
 
 }  // namespace
 
+ClosSimWords clos_model_words(const ClosParams& p, const ClosSettings& settings, const std::vector<ClosCircuit>& routed,
+                              const std::vector<std::vector<uint64_t>>& drawn) {
+  const ClosTrace t = trace(p, settings);
+  if (!t.error.empty()) throw std::runtime_error("model: settings are inconsistent: " + t.error);
+  std::vector<int> src_at(static_cast<size_t>(p.ports()), -1);
+  for (size_t i = 0; i < t.reached.size(); ++i)
+    if (t.reached[i] >= 0) src_at[static_cast<size_t>(t.reached[i])] = static_cast<int>(i);
+  ClosSimWords sw;
+  for (const std::vector<uint64_t>& in : drawn)
+    for (const ClosCircuit& c : routed) {
+      const int s = src_at[static_cast<size_t>(c.dst)];
+      sw.data[c.src].emplace_back(in[static_cast<size_t>(c.src)], s >= 0 ? in[static_cast<size_t>(s)] : 0);
+    }
+  return sw;
+}
+
+ClosSimWords clos_rtl_words(const ClosRtlRun& r, const std::vector<std::vector<uint64_t>>& drawn) {
+  ClosSimWords sw;
+  // The drawn word as sent: a harness that drew another shows as a mismatch, not as agreement.
+  for (const ClosRx& x : r.rx) sw.data[x.src].emplace_back(drawn.at(x.word).at(static_cast<size_t>(x.src)), x.got);
+  sw.harness_mismatches = r.mismatches;
+  sw.first_mismatches = r.first_mismatches;
+  return sw;
+}
+
+int clos_sim_exit(uint64_t word_mismatches, const ClosSimWords& sw) {
+  return word_mismatches == 0 && sw.harness_mismatches == 0 ? 0 : 3;
+}
+
 int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
   const ClosParams& p = cfg.clos;
   if (!a.mode.empty()) throw InputError("--mode: not used by the clos family");
@@ -111,8 +139,33 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
   const std::vector<ClosCircuit> circuits = rearrangeable ? route_permutation(p, dest) : route_first_fit(p, dest);
   std::vector<ClosCircuit> routed;
   for (const ClosCircuit& c : circuits)
+<<<<<<< HEAD
     if (c.middle >= 0) routed.push_back(c);
   Words data = carry_words(cfg, a, routed, words, a.traffic.empty() ? a.trace : TraceWindow{});
+=======
+    if (c.middle >= 0) {
+      routed.push_back(c);
+      meant[static_cast<size_t>(c.src)] = c.dst;
+    }
+  const ClosSettings settings = settings_of(p, routed);
+  const uint64_t words = static_cast<uint64_t>(a.per_proc);
+  // Drawn once, before the engine: both send these words for the same --seed.
+  const std::vector<std::vector<uint64_t>> drawn = clos_case_words(p, a.seed, 0, words);
+  ClosSimWords sw;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (a.engine == "model") {
+    sw = clos_model_words(p, settings, routed, drawn);
+  } else if (a.engine == "rtl") {
+    ClosRtlCase k;
+    k.dest = meant;
+    k.settings = settings;
+    k.words = words;
+    k.verbose = true;
+    sw = clos_rtl_words(run_clos_rtl(cfg, {k}, a.seed, 600, a.trace), drawn);
+  } else {
+    throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
+  }
+>>>>>>> arrived
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ofstream out(a.out);
   if (!out) throw InputError(a.out + ": cannot write output file");
@@ -134,9 +187,14 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
     if (c.middle < 0) {
       ++blocked;
     } else {
+<<<<<<< HEAD
       auto& v = data[c.src];
       if (v.size() < mine) ok = false;
       v.resize(std::min(v.size(), mine));
+=======
+      const auto& v = sw.data[c.src];
+      if (v.size() != words) ok = false;
+>>>>>>> arrived
       for (const auto& [s, g] : v) {
         sent.push_back(hex(s));
         got.push_back(hex(g));
@@ -168,7 +226,9 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
                   {"blocked", blocked},
                   {"words", sent_words},
                   {"mismatches", mismatches},
+                  {"harness_mismatches", sw.harness_mismatches},
                   {"seconds", secs}};
+<<<<<<< HEAD
   if (!a.traffic.empty())
     s["summary"]["setup"] = {{"engine", setup.engine},
                              {"hnodes", p.hnodes()},
@@ -192,6 +252,16 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
               clos_name(p).c_str(), circuits.size(), routed.size(), static_cast<unsigned long long>(blocked),
               static_cast<unsigned long long>(sent_words), static_cast<unsigned long long>(mismatches), a.out.c_str());
   return mismatches == 0 && (a.traffic.empty() || setup.done) ? 0 : 1;
+=======
+  if (!sw.first_mismatches.empty()) s["summary"]["first_mismatches"] = sw.first_mismatches;
+  out << s.dump() << '\n';
+  std::printf("%s: %s, %zu circuits, %zu routed, %llu blocked, %llu words, %llu mismatches (harness: %llu) -> %s\n",
+              a.engine.c_str(), clos_name(p).c_str(), circuits.size(), routed.size(),
+              static_cast<unsigned long long>(blocked), static_cast<unsigned long long>(sent_words),
+              static_cast<unsigned long long>(mismatches), static_cast<unsigned long long>(sw.harness_mismatches),
+              a.out.c_str());
+  return clos_sim_exit(mismatches, sw);
+>>>>>>> arrived
 }
 
 }  // namespace cmnet

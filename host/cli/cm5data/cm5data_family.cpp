@@ -185,6 +185,21 @@ Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParam
   return t;
 }
 
+namespace {
+
+// The data words of a received message (between its head and CRC words), in hex.
+nlohmann::ordered_json cm5_data_words_hex(const std::vector<uint32_t>& w) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (size_t k = 1; k + 1 < w.size(); ++k) {
+    char b[16];
+    std::snprintf(b, sizeof b, "%08x", w[k]);
+    a.push_back(b);
+  }
+  return a;
+}
+
+}  // namespace
+
 int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   const Cm5DataConfig cfg = cm5data_config(env);
   const Cm5DataParams& p = cfg.cm5;
@@ -230,6 +245,9 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
       j["at_leaf"] = d.at_leaf;
       j["crc_ok"] = d.crc_ok;
       if (!d.crc_ok) j["crc"] = d.crc == Cm5Crc::secondary ? "secondary" : "primary";
+      j["copies"] = d.copies;
+      j["rx_data"] = cm5_data_words_hex(d.words);
+      if (d.ambiguous) j["ambiguous"] = true;  // RTL: which of equal messages arrived here is a guess
     } else {
       j["arrived"] = nullptr;
       j["delivered"] = false;
