@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "gen/core/errors.h"
+#include "sim/cm5ctl/cm5ctl_workloads.h"
 #include "tests/core/fst_check.h"
 
 namespace cmnet {
@@ -78,6 +79,22 @@ TEST(Cm5ctlFamily, SimOnBothEnginesWritesTheSameResults) {
 
 // The RTL harness on the shared driver writes an FST waveform of the run's cycles asked for
 // (counted from the first after reset).
+// The workload `cmnet sim` hands to either engine is drawn before the engine is chosen, from the
+// pattern and --seed alone: the same seed, the same operations and values.
+TEST(Cm5ctlFamily, WorkloadDependsOnTheSeedOnly) {
+  auto text = [](uint64_t seed) {
+    std::ostringstream s;
+    const Cm5Workload w = make_cm5ctl_workload("mixed", 8, 32, seed, 6);
+    for (size_t l = 0; l < w.leaf.size(); ++l)
+      for (const Cm5Op& o : w.leaf[l])
+        s << l << ' ' << o.broadcast << o.abstain << int{o.kind} << int{o.comb} << o.segmented << o.seg << ' ' << o.data
+          << ' ' << o.release << '\n';
+    return s.str();
+  };
+  EXPECT_EQ(text(7), text(7));
+  EXPECT_NE(text(7), text(8));
+}
+
 TEST(Cm5ctlFamily, SimOnTheRtlWritesAWaveform) {
   const fs::path dir = temp_dir();
   SimArgs a;
