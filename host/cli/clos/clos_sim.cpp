@@ -29,43 +29,6 @@ std::string hex(uint64_t v) {
   return b;
 }
 
-using Words = std::map<int, std::vector<std::pair<uint64_t, uint64_t>>>;  // source port -> (sent, received)
-
-// `words` random words over each routed circuit, on the switch RTL or traced through the settings.
-Words carry_words(const ClosConfig& cfg, const SimArgs& a, const std::vector<ClosCircuit>& routed, uint64_t words,
-                  const TraceWindow& window) {
-  const ClosParams& p = cfg.clos;
-  const size_t N = static_cast<size_t>(p.ports());
-  const ClosSettings settings = settings_of(p, routed);
-  Words data;
-  if (a.engine == "rtl") {
-    ClosRtlCase k;
-    k.dest.assign(N, -1);
-    for (const ClosCircuit& c : routed) k.dest[static_cast<size_t>(c.src)] = c.dst;
-    k.settings = settings;
-    k.words = words;
-    k.verbose = true;
-    const ClosRtlRun r = run_clos_rtl(cfg, {k}, a.seed, 600, window);
-    for (const ClosRx& x : r.rx) data[x.src].emplace_back(x.sent, x.got);
-    return data;
-  }
-  const ClosTrace t = trace(p, settings);
-  if (!t.error.empty()) throw std::runtime_error("model: settings are inconsistent: " + t.error);
-  std::vector<int> src_at(N, -1);
-  for (size_t i = 0; i < t.reached.size(); ++i)
-    if (t.reached[i] >= 0) src_at[static_cast<size_t>(t.reached[i])] = static_cast<int>(i);
-  const uint64_t mask = p.width >= 64 ? ~0ull : ((1ull << p.width) - 1);
-  std::mt19937_64 rng(a.seed);
-  for (uint64_t w = 0; w < words; ++w) {
-    std::vector<uint64_t> in(N);
-    for (auto& x : in) x = rng() & mask;
-    for (const ClosCircuit& c : routed) {
-      const int s = src_at[static_cast<size_t>(c.dst)];
-      data[c.src].emplace_back(in[static_cast<size_t>(c.src)], s >= 0 ? in[static_cast<size_t>(s)] : 0);
-    }
-  }
-  return data;
-}
 
 nlohmann::ordered_json setup_fields(const ClosCircuitOutcome& o) {
   nlohmann::ordered_json j;
@@ -138,34 +101,27 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
   const bool rearrangeable = p.m >= p.n;
   const std::vector<ClosCircuit> circuits = rearrangeable ? route_permutation(p, dest) : route_first_fit(p, dest);
   std::vector<ClosCircuit> routed;
+  std::vector<int> meant(dest.size(), -1);
   for (const ClosCircuit& c : circuits)
-<<<<<<< HEAD
-    if (c.middle >= 0) routed.push_back(c);
-  Words data = carry_words(cfg, a, routed, words, a.traffic.empty() ? a.trace : TraceWindow{});
-=======
     if (c.middle >= 0) {
       routed.push_back(c);
       meant[static_cast<size_t>(c.src)] = c.dst;
     }
   const ClosSettings settings = settings_of(p, routed);
-  const uint64_t words = static_cast<uint64_t>(a.per_proc);
   // Drawn once, before the engine: both send these words for the same --seed.
   const std::vector<std::vector<uint64_t>> drawn = clos_case_words(p, a.seed, 0, words);
   ClosSimWords sw;
-  const auto t0 = std::chrono::steady_clock::now();
   if (a.engine == "model") {
     sw = clos_model_words(p, settings, routed, drawn);
-  } else if (a.engine == "rtl") {
+  } else {
     ClosRtlCase k;
     k.dest = meant;
     k.settings = settings;
     k.words = words;
     k.verbose = true;
-    sw = clos_rtl_words(run_clos_rtl(cfg, {k}, a.seed, 600, a.trace), drawn);
-  } else {
-    throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
+    // With a connection set the waveform is the hnodes' set-up (above).
+    sw = clos_rtl_words(run_clos_rtl(cfg, {k}, a.seed, 600, a.traffic.empty() ? a.trace : TraceWindow{}), drawn);
   }
->>>>>>> arrived
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ofstream out(a.out);
   if (!out) throw InputError(a.out + ": cannot write output file");
@@ -187,14 +143,9 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
     if (c.middle < 0) {
       ++blocked;
     } else {
-<<<<<<< HEAD
-      auto& v = data[c.src];
+      auto& v = sw.data[c.src];
       if (v.size() < mine) ok = false;
       v.resize(std::min(v.size(), mine));
-=======
-      const auto& v = sw.data[c.src];
-      if (v.size() != words) ok = false;
->>>>>>> arrived
       for (const auto& [s, g] : v) {
         sent.push_back(hex(s));
         got.push_back(hex(g));
@@ -228,7 +179,6 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
                   {"mismatches", mismatches},
                   {"harness_mismatches", sw.harness_mismatches},
                   {"seconds", secs}};
-<<<<<<< HEAD
   if (!a.traffic.empty())
     s["summary"]["setup"] = {{"engine", setup.engine},
                              {"hnodes", p.hnodes()},
@@ -240,6 +190,7 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
                              {"cancels", cancels},
                              {"done", setup.done},
                              {"error", setup.error}};
+  if (!sw.first_mismatches.empty()) s["summary"]["first_mismatches"] = sw.first_mismatches;
   out << s.dump() << '\n';
   if (!a.traffic.empty())
     std::printf("%s: %s, %zu circuits set up through %d hnodes in %llu %s (%llu set up, %llu met a blocked selection, "
@@ -248,20 +199,13 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
                 setup.engine == "rtl" ? "cycles, the model agreeing message by message" : "rounds",
                 static_cast<unsigned long long>(set_up), static_cast<unsigned long long>(met_blocked),
                 static_cast<unsigned long long>(cancels), setup.done ? "" : ": FAILED: ", setup.error.c_str());
-  std::printf("%s: %s, %zu circuits, %zu routed, %llu blocked, %llu words, %llu mismatches -> %s\n", a.engine.c_str(),
-              clos_name(p).c_str(), circuits.size(), routed.size(), static_cast<unsigned long long>(blocked),
-              static_cast<unsigned long long>(sent_words), static_cast<unsigned long long>(mismatches), a.out.c_str());
-  return mismatches == 0 && (a.traffic.empty() || setup.done) ? 0 : 1;
-=======
-  if (!sw.first_mismatches.empty()) s["summary"]["first_mismatches"] = sw.first_mismatches;
-  out << s.dump() << '\n';
   std::printf("%s: %s, %zu circuits, %zu routed, %llu blocked, %llu words, %llu mismatches (harness: %llu) -> %s\n",
               a.engine.c_str(), clos_name(p).c_str(), circuits.size(), routed.size(),
               static_cast<unsigned long long>(blocked), static_cast<unsigned long long>(sent_words),
               static_cast<unsigned long long>(mismatches), static_cast<unsigned long long>(sw.harness_mismatches),
               a.out.c_str());
-  return clos_sim_exit(mismatches, sw);
->>>>>>> arrived
+  if (const int rc = clos_sim_exit(mismatches, sw); rc != 0) return rc;
+  return a.traffic.empty() || setup.done ? 0 : 1;
 }
 
 }  // namespace cmnet
