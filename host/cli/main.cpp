@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
   sim->add_option("--engine", sa.engine, "rtl (Verilator) or model (reference model)")
       ->check(CLI::IsMember({"rtl", "model"}));
   auto* pat = sim->add_option("--pattern", sa.pattern, patterns_help);
-  auto* trf = sim->add_option("--traffic", sa.traffic, "traffic file (CM-1: SRC DST DATA [VP] per line)");
+  auto* trf = sim->add_option("--traffic", sa.traffic, "a workload file in the family's own format (see its README)");
   pat->excludes(trf);
   sim->add_option("--seed", sa.seed, "pattern seed");
   sim->add_option("--per-proc", sa.per_proc, "messages per processor (virtual-processor ratio)")
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
   run->add_option("config", config, "network config (JSON)")->required();
   run->add_option("--board", ra.board, boards_help);
   auto* rpat = run->add_option("--pattern", ra.pattern, patterns_help);
-  auto* rtrf = run->add_option("--traffic", ra.traffic, "traffic file (CM-1: SRC DST DATA [VP] per line)");
+  auto* rtrf = run->add_option("--traffic", ra.traffic, "a workload file in the family's own format (see its README)");
   auto* rgen = run->add_option("--generator", ra.generator,
                                "CM-1: let the board's on-chip generator make the pattern: uniform, permutation, "
                                "bit-complement, transpose, hot-spot, nearest-neighbour");
