@@ -39,6 +39,17 @@ fs::path temp_dir() {
   return p;
 }
 
+// `cmnet sim` of `a` on 8 leaves on the model, then on the RTL; both must exit 0. Their lines.
+std::pair<std::vector<std::string>, std::vector<std::string>> sim_on_both(SimArgs a, const fs::path& dir) {
+  a.engine = "model";
+  a.out = (dir / "model.jsonl").string();
+  EXPECT_EQ(fam().sim(config(8), a), 0);
+  a.engine = "rtl";
+  a.out = (dir / "rtl.jsonl").string();
+  EXPECT_EQ(fam().sim(config(8), a), 0);
+  return {lines((dir / "model.jsonl").string()), lines((dir / "rtl.jsonl").string())};
+}
+
 TEST(Cm5ctlFamily, IsRegisteredAndChecksItsConfig) {
   EXPECT_EQ(fam().name(), "cm5ctl");
   EXPECT_FALSE(fam().patterns().empty());
@@ -58,13 +69,7 @@ TEST(Cm5ctlFamily, SimOnBothEnginesWritesTheSameResults) {
   a.pattern = "mixed";
   a.per_proc = 12;
   a.seed = 5;
-  a.engine = "model";
-  a.out = (dir / "model.jsonl").string();
-  EXPECT_EQ(fam().sim(config(8), a), 0);
-  a.engine = "rtl";
-  a.out = (dir / "rtl.jsonl").string();
-  EXPECT_EQ(fam().sim(config(8), a), 0);
-  auto m = lines((dir / "model.jsonl").string()), r = lines((dir / "rtl.jsonl").string());
+  auto [m, r] = sim_on_both(a, dir);
   ASSERT_EQ(m.size(), r.size());
   ASSERT_GT(m.size(), 8u * 12u);
   // Every result line is the same (cycle included); the summaries differ in engine and seconds.
@@ -127,13 +132,7 @@ TEST(Cm5ctlFamily, SimRunsAWorkloadFileOnBothEngines) {
                          "global 10 5 4\n";
   SimArgs a;
   a.traffic = file;
-  a.engine = "model";
-  a.out = (dir / "model.jsonl").string();
-  EXPECT_EQ(fam().sim(config(8), a), 0);
-  a.engine = "rtl";
-  a.out = (dir / "rtl.jsonl").string();
-  EXPECT_EQ(fam().sim(config(8), a), 0);
-  auto m = lines((dir / "model.jsonl").string()), r = lines((dir / "rtl.jsonl").string());
+  auto [m, r] = sim_on_both(a, dir);
   ASSERT_EQ(m.size(), r.size());
   ASSERT_GT(m.size(), 8u * 5u);  // 4 combining results and a broadcast per leaf, the global changes
   for (size_t i = 0; i + 1 < m.size(); ++i) EXPECT_EQ(m[i], r[i]) << i;
