@@ -8,7 +8,9 @@
 
 #include <sstream>
 
+#include "gen/clos/clos_config.h"
 #include "gen/core/errors.h"
+#include "gen/core/text_file.h"
 #include "sim/clos/clos_circuit_setup.h"
 
 namespace cmnet {
@@ -16,13 +18,10 @@ namespace {
 
 const std::string kExample = std::string(CMNET_SOURCE_DIR) + "/gen/examples/clos_n32.circuits";
 
+// The example's own network, N(32, 32, 32) with 32 hnodes (gen/examples/clos_n32.json).
 ClosParams n32() {
-  ClosParams p;
-  p.m = p.n = p.r = 32;
-  p.width = 1;
-  p.hnode_dims = 5;
-  p.cancel_limit = 3;
-  return p;
+  const std::string path = std::string(CMNET_SOURCE_DIR) + "/gen/examples/clos_n32.json";
+  return parse_clos_config(read_file(path), path).clos;
 }
 
 ClosParams n224() {
