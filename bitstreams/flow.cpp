@@ -615,6 +615,21 @@ void check_ff_estimate(FlowRun& f) {
   }
 }
 
+// yosys on OUT/synth.ys (its `pass`), timed; a failure thrown with the log's tail; then the
+// design's cells for `family`.
+void run_synth(FlowRun& f, const std::string& pass, const std::string& family) {
+  const std::string& out = f.out;
+  auto t0 = std::chrono::steady_clock::now();
+  const int rc = tool_step("yosys: synthesis", {f.yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"},
+                           f.opt.timeout_s, out + "/yosys.out", out + "/yosys.log");
+  f.r.seconds["yosys"] = secs_since(t0);
+  if (rc != 0)
+    throw FlowError("yosys " + pass + " failed (exit " + std::to_string(rc) + "), log " + out +
+                    "/yosys.log:\n" + tail(read_file_or_empty(out + "/yosys.log"), 2000));
+  f.r.cells = parse_yosys_stat_json(read_file_or_empty(out + "/yosys_stat.json"), f.T);
+  summarize_cells(f.r, family);
+}
+
 // xc7: yosys synth_xilinx only, an estimate of the LUTs and flip-flops.
 void xc7_estimate(FlowRun& f) {
   const Board& board = f.board;
@@ -623,15 +638,7 @@ void xc7_estimate(FlowRun& f) {
   r.estimate_only = true;
   spit(out + "/" + f.T + ".xdc", make_xdc(board, f.ports));
   spit(out + "/synth.ys", yosys_script(f.design, f.rtl, "synth_xilinx -flatten -family xc7 -top " + f.T, out));
-  auto t0 = std::chrono::steady_clock::now();
-  const int rc = tool_step("yosys: synthesis", {f.yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"},
-                           f.opt.timeout_s, out + "/yosys.out", out + "/yosys.log");
-  r.seconds["yosys"] = secs_since(t0);
-  if (rc != 0)
-    throw FlowError("yosys synth_xilinx failed (exit " + std::to_string(rc) + "), log " + out +
-                    "/yosys.log:\n" + tail(read_file_or_empty(out + "/yosys.log"), 2000));
-  r.cells = parse_yosys_stat_json(read_file_or_empty(out + "/yosys_stat.json"), f.T);
-  summarize_cells(r, "xc7");
+  run_synth(f, "synth_xilinx", "xc7");
   r.utilisation["LUT"] = {r.luts, board.logic_cells};
   r.utilisation["FF"] = {r.ffs, board.flip_flops};
   r.fits = r.luts <= board.logic_cells && r.ffs <= board.flip_flops;
@@ -651,19 +658,10 @@ void xc7_estimate(FlowRun& f) {
 // iCE40 synthesis: synth_ice40 to T.json, the cell counts.
 void ice40_synth(FlowRun& f, const std::string& pcf) {
   const std::string& out = f.out;
-  FlowResult& r = f.r;
   spit(pcf, make_pcf(f.board, f.ports));
   spit(out + "/synth.ys",
        yosys_script(f.design, f.rtl, "synth_ice40 -top " + f.T + " -json " + out + "/" + f.T + ".json", out));
-  auto t0 = std::chrono::steady_clock::now();
-  const int rc = tool_step("yosys: synthesis", {f.yosys, "-q", "-l", out + "/yosys.log", "-s", out + "/synth.ys"},
-                           f.opt.timeout_s, out + "/yosys.out", out + "/yosys.log");
-  r.seconds["yosys"] = secs_since(t0);
-  if (rc != 0)
-    throw FlowError("yosys synth_ice40 failed (exit " + std::to_string(rc) + "), log " + out +
-                    "/yosys.log:\n" + tail(read_file_or_empty(out + "/yosys.log"), 2000));
-  r.cells = parse_yosys_stat_json(read_file_or_empty(out + "/yosys_stat.json"), f.T);
-  summarize_cells(r, "ice40");
+  run_synth(f, "synth_ice40", "ice40");
 }
 
 // nextpnr-ice40 failed (exit rc): a resource over its count is DoesNotFit; a placement that only
