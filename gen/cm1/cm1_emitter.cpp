@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gen/cm1/cm1_counter_list.h"
 #include "gen/core/errors.h"
 #include "gen/core/hypercube_topology.h"
 #include "gen/core/verilog_writer.h"
@@ -31,6 +32,18 @@ std::vector<std::pair<std::string, std::string>> header_params(const Cm1Params& 
           {"petit period", S(p.petit_period())},
           {"T_heart", S(p.t_heart())},
           {"heart storage bits", S(p.heart_storage_bits())}};
+}
+
+// The event counter `name` (gen/cm1/cm1_counter_list.h) counts, per ce cycle: its increment
+// over the router's event registers. Its index is its place in cm1_counter_names, never fixed here.
+std::string counter_increment(const std::string& name) {
+  if (name == "injected") return "ones_b(ev_rows) - ones_b(ev_bufs)";
+  if (name == "delivered") return "ones_b(ev_delivered)";
+  if (name == "desperation") return "ones_c(desperation)";
+  if (name == "petit_cycles") return "{{IW-1{1'b0}}, ev_petit}";
+  if (name == "parity_errors") return "ones_b(parity_error)";
+  if (name.starts_with(kCm1BusyCounter)) return "{{IW-1{1'b0}}, ev_busy[" + name.substr(kCm1BusyCounter.size()) + "]}";
+  throw ConfigError("CM-1 router: no increment for counter '" + name + "'");
 }
 
 std::string emit_router(const Cm1Params& p) {
@@ -161,13 +174,8 @@ std::string emit_router(const Cm1Params& p) {
   v.line("  end");
   v.line("end");
   v.line("wire [" + S(N * IW - 1) + ":0] cnt_inc;");
-  v.line("assign cnt_inc[0*IW +: IW] = ones_b(ev_rows) - ones_b(ev_bufs);");
-  v.line("assign cnt_inc[1*IW +: IW] = ones_b(ev_delivered);");
-  v.line("assign cnt_inc[2*IW +: IW] = ones_c(desperation);");
-  v.line("assign cnt_inc[3*IW +: IW] = {{IW-1{1'b0}}, ev_petit};");
-  v.line("assign cnt_inc[4*IW +: IW] = ones_b(parity_error);");
-  for (int i = 0; i < C; ++i)
-    v.line("assign cnt_inc[" + S(5 + i) + "*IW +: IW] = {{IW-1{1'b0}}, ev_busy[" + S(i) + "]};");
+  for (int i = 0; i < N; ++i)
+    v.line("assign cnt_inc[" + S(i) + "*IW +: IW] = " + counter_increment(counters[static_cast<size_t>(i)]) + ";");
   v.instance("cmnet_counter_bank", "counters",
              {{"N", S(N)}, {"CW", "32"}, {"IW", "IW"}, {"SW", S(w.sel)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"clear", "clear"}, {"inc", "cnt_inc"},
@@ -367,9 +375,8 @@ std::string emit_network(const Cm1Params& p) {
 }  // namespace
 
 std::vector<std::string> cm1_counter_names(const Cm1Params& p) {
-  std::vector<std::string> n = {"injected", "delivered", "desperation", "petit_cycles",
-                                "parity_errors"};
-  for (int i = 0; i < p.cube_dims; ++i) n.push_back("busy_dim" + S(i));
+  std::vector<std::string> n(kCm1FixedCounters.begin(), kCm1FixedCounters.end());
+  for (int i = 0; i < p.cube_dims; ++i) n.push_back(std::string(kCm1BusyCounter) + S(i));
   return n;
 }
 

@@ -14,7 +14,7 @@
 
 namespace cmnet {
 
-// The per-chip counters, in the order of their cnt_sel index.
+// The per-chip counters, in the order of their cnt_sel index (gen/cm1/cm1_counter_list.h).
 std::vector<std::string> cm1_counter_names(const Cm1Params& p);
 
 // Widths shared by the emitter and every harness that drives the network top.

@@ -133,8 +133,9 @@ GeneratedDesign emit_cm1_host_board(const Cm1Config& cfg, const HostBoardOptions
     if (f.first.ends_with(".v")) files.push_back(f);
   for (const std::string& prim : host_link_files(opt)) files.emplace_back(prim, read_hw_file(prim));
   for (const char* prim : {"cm1_traffic_gen.v", "cm1_endpoint_hist.v"}) files.emplace_back(prim, read_hw_file(prim));
-  // The register block's read decode comes from the one description of the map.
-  files.emplace_back("cm1_host_regs.v", cm1map::with_generated_read_decode(read_hw_file("cm1_host_regs.v")));
+  // The register block's decode comes from the one description of the map.
+  files.emplace_back("cm1_host_regs_decode.v", regmap::emit_decode(cm1map::kBlock));
+  files.emplace_back("cm1_host_regs.v", read_hw_file("cm1_host_regs.v"));
   files.emplace_back("cm1_host_core.v", emit_core(cfg, opt));
   files.emplace_back("cm1_host_board.v", emit_host_board_top("CM-1", "cm1", header(cfg, opt), opt));
   const std::string list = filelist(GeneratedDesign{"", files});

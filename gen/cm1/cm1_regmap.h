@@ -1,6 +1,7 @@
 // The CM-1 register block (hw/cm1/cm1_host_regs.v), described once: the host driver's offsets
-// (host/cm1/cm1_board.h), the documentation table and LiteX's csr.csv are all made from this
-// table, and a test checks that the hand-written RTL's map names every register at its offset.
+// (host/cm1/cm1_board.h), the documentation table, LiteX's csr.csv and the block's Verilog
+// decode (cm1_host_regs_decode: the read mux, the write selects, the window bases; made by
+// gen/core/register_decode.h) all come from this table.
 #pragma once
 
 #include <array>
@@ -9,67 +10,42 @@
 #include <string_view>
 
 #include "gen/cm1/cm1_params.h"
+#include "gen/core/register_decode.h"
 
 namespace cmnet::cm1map {
 
-struct Register {
-  std::string_view name;    // as in hw/cm1/cm1_host_regs.v's map
-  uint32_t offset;          // bytes from the block base; for a window, its absolute address
-  uint32_t words;           // consecutive 32-bit words; 0 for a window (sized by the network)
-  std::string_view access;  // "ro", "rw"
-  std::string_view doc;
-  std::string_view rtl = {};  // the value the read decode answers (a one-word register)
-  constexpr bool window() const { return words == 0; }
-};
+using regmap::Register;
 
 inline constexpr uint32_t kBlockBase = 0x100;        // the CM-1 block in the board's list
 inline constexpr uint32_t kBlockType = 0x434D3120;   // 'CM1 '
 inline constexpr uint32_t kBlockVersion = 2;
+inline constexpr uint32_t kBlockSize = 0x10000;
 // LiteX's identifier memory (csr.csv's identifier_mem): one character per word, NUL-terminated.
-inline constexpr uint32_t kIdentifierBase = 0x400;
+inline constexpr uint32_t kIdentifierBase = regmap::kIdentifierBase;
 
-// The block header (+0x0..+0xC) is the shared one (host/board_blocks.h); then, in address order:
+// The block header (+0x0..+0xC) is the shared one (gen/core/register_decode.h); then, in address
+// order (the decode's ports are named after the registers: r_petit, hit_control, in_counters):
 inline constexpr std::array<Register, 24> kRegisters = {{
-    {"C", 0x10, 1, "ro", "cube dimensions c (2^c router chips)",
-     "params_c"},
-    {"B", 0x14, 1, "ro", "heart rows b",
-     "B"},
-    {"P", 0x18, 1, "ro", "processors per chip",
-     "P"},
-    {"V", 0x1C, 1, "ro", "VP-ADDRESS bits",
-     "V"},
-    {"D", 0x20, 1, "ro", "DATA bits",
-     "D"},
-    {"L", 0x24, 1, "ro", "message length l in bits",
-     "L"},
-    {"TP", 0x28, 1, "ro", "petit period in bit-times",
-     "TP"},
-    {"QUEUE_DEPTH", 0x2C, 1, "ro", "messages each endpoint's queue holds",
-     "QD"},
-    {"NCOUNTERS", 0x30, 1, "ro", "counters per chip",
-     "NCNT"},
-    {"CNT_STRIDE", 0x34, 1, "ro", "counter words per chip in the counter window (a power of two)",
-     "32'd1 << SW"},
-    {"EP_HIST", 0x38, 1, "ro", "byte address of the per-endpoint delivery histograms",
-     "A_EPH"},
-    {"CONTROL", 0x40, 1, "rw", "w: bit0 start, bit1 clear, bit2 eject_one; r: bit0 running, bit2 eject_one",
-     "{29'd0, eject_one_q, 1'b0, running}"},
-    {"STATUS", 0x44, 1, "ro", "bit0 running, bit1 pending, bit2 buffered, bit3 load_full, bit4 hist_overrun",
-     "{27'd0, eph_overrun, net_load_full, net_msgs_present, net_pending, running}"},
-    {"PETIT", 0x48, 1, "ro", "petit cycles of the last (or current) run",
-     "petit_q"},
-    {"CYCLES", 0x4C, 1, "ro", "bit-times since the last start",
-     "cycles_q"},
-    {"LOAD", 0x50, 1, "rw", "w: SRC, DST, VP, DATA_LO (and DATA_HI if D > 32), pushed after the last word; r: words taken",
-     "load_taken"},
-    {"LOAD_DROPS", 0x54, 1, "ro", "messages dropped because the endpoint's queue was full",
-     "load_drops"},
-    {"GEN", 0x58, 1, "rw", "w: bits 2:0 pattern, bit 8 go (on-chip generator); r: bit0 busy",
-     "{31'd0, gen_busy}"},
-    {"GEN_COUNT", 0x5C, 1, "rw", "on-chip generator: messages per processor",
-     "{16'd0, gen_count}"},
-    {"GEN_SEED", 0x60, 1, "rw", "on-chip generator: seed",
-     "gen_seed"},
+    {"C", 0x10, 1, "ro", "cube dimensions c (2^c router chips)"},
+    {"B", 0x14, 1, "ro", "heart rows b"},
+    {"P", 0x18, 1, "ro", "processors per chip"},
+    {"V", 0x1C, 1, "ro", "VP-ADDRESS bits"},
+    {"D", 0x20, 1, "ro", "DATA bits"},
+    {"L", 0x24, 1, "ro", "message length l in bits"},
+    {"TP", 0x28, 1, "ro", "petit period in bit-times"},
+    {"QUEUE_DEPTH", 0x2C, 1, "ro", "messages each endpoint's queue holds"},
+    {"NCOUNTERS", 0x30, 1, "ro", "counters per chip"},
+    {"CNT_STRIDE", 0x34, 1, "ro", "counter words per chip in the counter window (a power of two)"},
+    {"EP_HIST", 0x38, 1, "ro", "byte address of the per-endpoint delivery histograms", "A_ENDPOINT_HIST"},
+    {"CONTROL", 0x40, 1, "rw", "w: bit0 start, bit1 clear, bit2 eject_one; r: bit0 running, bit2 eject_one"},
+    {"STATUS", 0x44, 1, "ro", "bit0 running, bit1 pending, bit2 buffered, bit3 load_full, bit4 hist_overrun"},
+    {"PETIT", 0x48, 1, "ro", "petit cycles of the last (or current) run"},
+    {"CYCLES", 0x4C, 1, "ro", "bit-times since the last start"},
+    {"LOAD", 0x50, 1, "rw", "w: SRC, DST, VP, DATA_LO (and DATA_HI if D > 32), pushed after the last word; r: words taken", {}, true},
+    {"LOAD_DROPS", 0x54, 1, "ro", "messages dropped because the endpoint's queue was full"},
+    {"GEN", 0x58, 1, "rw", "w: bits 2:0 pattern, bit 8 go (on-chip generator); r: bit0 busy"},
+    {"GEN_COUNT", 0x5C, 1, "rw", "on-chip generator: messages per processor"},
+    {"GEN_SEED", 0x60, 1, "rw", "on-chip generator: seed"},
     {"HIST", 0x80, 16, "ro", "receptions delivered in petit cycle k = 0..15 (15: 15 or later)"},
     // Windows, at absolute addresses, sized by the network (window_words).
     {"COUNTERS", 0x800, 0, "ro", "counter i of chip n at word n * CNT_STRIDE + i (cnt_sel order)"},
@@ -84,20 +60,14 @@ consteval uint32_t offset(std::string_view name) {
   throw "no such CM-1 register";  // not a constant expression: a compile error
 }
 
+inline constexpr regmap::Block kBlock = {"cm1_host_regs_decode", "CM-1 register block (hw/cm1/cm1_host_regs.v)",
+                                         "gen/cm1/cm1_regmap.h", kBlockBase, kBlockType, kBlockVersion, kBlockSize,
+                                         kRegisters};
+
 // The absolute address of a register on the board.
-constexpr uint32_t address(const Register& r) { return r.window() ? r.offset : kBlockBase + r.offset; }
+constexpr uint32_t address(const Register& r) { return regmap::address(kBlock, r); }
 // Words of a register: a window's for this network (COUNTERS, ENDPOINTS, ENDPOINT_HIST).
 uint32_t window_words(const Register& r, const Cm1Params& p, uint32_t cnt_stride);
-
-// The read decode of hw/cm1/cm1_host_regs.v, made from this table: one case item per one-word
-// register (and the BOARD and CM-1 block headers), at the given indent. The emitted register
-// block carries it between the markers "// BEGIN generated read decode" and "// END generated
-// read decode"; the file in hw/ holds a copy so that it lints on its own (a test keeps the copy
-// equal to this).
-std::string read_decode(int indent);
-// The register block's Verilog with its read decode (re)generated; ConfigError if the markers
-// are missing.
-std::string with_generated_read_decode(const std::string& hand_written);
 
 // The register table as Markdown (name, absolute address, words, access, meaning).
 std::string markdown_table(const Cm1Params& p, uint32_t cnt_stride);

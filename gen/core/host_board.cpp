@@ -26,6 +26,7 @@ std::vector<std::string> host_link_files(const HostBoardOptions& opt) {
     files.push_back("cmnet_uart_tx.v");
   }
   files.push_back("cmnet_frame_engine.v");
+  files.push_back("cmnet_bus_target.v");  // every register block answers the bus through it
   files.push_back("cmnet_ident_rom.v");  // every register block answers LiteX's identifier at 0x400
   return files;
 }

@@ -27,7 +27,8 @@ struct HostBoardOptions {
 // ConfigError unless the options make a board top (a pin-level PHY, >= 4 clocks per UART bit).
 void check_host_board_options(const HostBoardOptions& opt);
 
-// The hw/ primitives of the host link for this PHY, the frame engine and the identifier ROM, in
+// The hw/ primitives of the host link for this PHY, the frame engine, the bus target and the
+// identifier ROM (every register block answers through those two), in
 // compile order.
 std::vector<std::string> host_link_files(const HostBoardOptions& opt);
 

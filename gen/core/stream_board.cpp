@@ -292,7 +292,10 @@ GeneratedDesign emit_stream_board(const StreamBoardSpec& spec, const HostBoardOp
   for (const auto& f : spec.network.files)
     if (f.first.ends_with(".v")) files.push_back(f);
   for (const std::string& prim : host_link_files(opt)) files.emplace_back(prim, read_hw_file(prim));
-  for (const char* prim : {"cmnet_sync_fifo.v", "cmnet_stream_regs.v"}) files.emplace_back(prim, read_hw_file(prim));
+  files.emplace_back("cmnet_sync_fifo.v", read_hw_file("cmnet_sync_fifo.v"));
+  // The register block's decode, made from the one description of its map.
+  files.emplace_back("cmnet_stream_regs_decode.v", regmap::emit_decode(streammap::kBlock));
+  files.emplace_back("cmnet_stream_regs.v", read_hw_file("cmnet_stream_regs.v"));
   files.emplace_back(fam + "_stream_info.v", emit_info_rom(fam + "_stream_info", text, info_aw));
   files.emplace_back(fam + "_host_core.v", v.text());
   files.emplace_back(fam + "_host_board.v", emit_host_board_top(spec.title, fam, header, opt));

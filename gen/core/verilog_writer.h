@@ -18,6 +18,8 @@ class VerilogWriter {
   void close(const std::string& text);  // dedent, then a line that closes a block
   // Ends a port list and opens the module body.
   void end_ports() { close(");"); ++indent_; }
+  // Ends a module's parameter list and opens its port list.
+  void end_params() { close(") ("); ++indent_; }
   // An instance with named parameter and port connections, aligned one per line.
   void instance(const std::string& module, const std::string& name,
                 const std::vector<std::pair<std::string, std::string>>& params,

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "gen/cm1/cm1_counter_list.h"
 #include "host/board_blocks.h"
 #include "host/errors.h"
 #include "sim/cm1/cm1_counters.h"
@@ -32,7 +33,7 @@ Cm1Board::Cm1Board(RegisterPort& port) : c_(port) {
   info_.ep_hist = w[10];
   p.queue_depth = info_.queue_depth;
   if (p.cube_dims < 1 || p.cube_dims > 16 || info_.msg_len != p.msg_len() ||
-      info_.petit_period != p.petit_period() || info_.ncounters < 5 + p.cube_dims ||
+      info_.petit_period != p.petit_period() || info_.ncounters < cm1_counter_count(p.cube_dims) ||
       info_.cnt_stride < info_.ncounters || (info_.cnt_stride & (info_.cnt_stride - 1)) != 0)
     throw HostError(HostErrorKind::ProtocolError,
                     c_.name() + ": the CM-1 block's parameters are inconsistent (c=" +

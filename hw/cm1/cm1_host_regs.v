@@ -3,40 +3,26 @@
 // per-processor reception checks and the routers' counters. The host driver walks the block
 // list from address 0, so it finds what a board contains without a hard-coded map.
 //
-// Every block starts with: +0x0 TYPE, +0x4 VERSION, +0x8 NEXT (byte address of the next block,
-// 0 = last), +0xC SIZE (bytes). Blocks here:
-//   0x0000 BOARD  ('CMNT', v1): +0x10 CLOCK_HZ, +0x14 LINK (0 UART, 1 FIFO), +0x18 CONFIG_ID
-//   0x0100 CM1    ('CM1 ', v2):
-//     +0x10 C  +0x14 B  +0x18 P  +0x1C V  +0x20 D  +0x24 L  +0x28 TP  +0x2C QUEUE_DEPTH
-//     +0x30 NCOUNTERS (per chip)  +0x34 CNT_STRIDE (counter words per chip: 2^SW >= NCOUNTERS,
-//                     so the window decodes by bit slicing, not by dividing)
-//     +0x38 EP_HIST   byte address of the per-endpoint delivery histograms (below)
-//     +0x40 CONTROL   w: bit0 start (runs until every message is delivered), bit1 clear
-//                     (counters and reception checks), bit2 eject_one; r: bit0 running,
-//                     bit2 eject_one
-//     +0x44 STATUS    r: bit0 running, bit1 pending (endpoints hold messages), bit2 buffered
-//                     (messages in the routers' buffers at the last phase 0), bit3 load_full,
-//                     bit4 hist_overrun (an endpoint histogram missed a batch: a design error)
-//     +0x48 PETIT     r: petit cycles of the last (or current) run
-//     +0x4C CYCLES    r: bit-times since the last start
-//     +0x50 LOAD      w (repeatable, burst with the FIFO flag): SRC, DST, VP, DATA_LO and, if
-//                     D > 32, DATA_HI; the message is pushed after its last word. r: words taken
-//     +0x54 LOAD_DROPS r: messages dropped because the endpoint's queue was full
-//     +0x58 GEN       w: bits 2:0 pattern, bit 8 go (hw/cm1_traffic_gen.v fills every queue with
-//                     GEN_COUNT messages per processor); r: bit0 busy. A start waits for it.
-//     +0x5C GEN_COUNT +0x60 GEN_SEED
-//     +0x80 + 4k      r: HIST[k], k = 0..15: receptions delivered in petit cycle k (15: >= 15)
-//   0x0400 identifier_mem: r: LiteX's identifier, one byte per word (bits 7:0) at 0x400 + 4 i,
-//          then 0 up to 0x7FC (the NUL; litex_client --ident reads csr.csv's identifier_mem
-//          base and stops at the first 0): IDENT, IDENT_LEN characters (at most 255)
-//   0x0800 counters: r: word (chip * CNT_STRIDE + i): counter i of chip `chip` (cnt_sel order);
-//          words i >= NCOUNTERS read 0
-//   0x8000 endpoints: r: 4 words per processor g at 0x8000 + 16 g: COUNT of receptions, XOR of
-//          the received {DATA, VP} words (low 32 bits), SUM of their delivery petit cycles,
-//          INJECTED (messages this processor's endpoint put into its router)
-//   0x200000 endpoint histograms: r: word (g * 16 + k): receptions of processor g delivered in
-//          petit cycle k (15: 15 and later), in block RAM (hw/cm1_endpoint_hist.v); a read
-//          waits for the histograms' update of the last petit cycle (a few cycles)
+// The map is described once in C++ (gen/cm1/cm1_regmap.h): the host driver's offsets, csr.csv,
+// the documentation table and this block's decode (cm1_host_regs_decode, emitted beside the
+// board with the map as its comment: the BOARD block at 0, the CM-1 block at 0x100, LiteX's
+// identifier at 0x400, the counter window at 0x800, the endpoints at 0x8000, the endpoint
+// histograms at 0x200000) are all made from it. This file gives each register its value and
+// acts on the accesses:
+//   CONTROL     w: bit0 start (runs until every message is delivered), bit1 clear (counters
+//               and reception checks), bit2 eject_one
+//   LOAD        w (repeatable, burst with the FIFO flag): SRC, DST, VP, DATA_LO and, if D > 32,
+//               DATA_HI; the message is pushed after its last word. Refused while running.
+//   GEN         w: bits 2:0 pattern, bit 8 go (hw/cm1_traffic_gen.v fills every queue with
+//               GEN_COUNT messages per processor, from GEN_SEED). A start waits for it.
+//   HIST        receptions delivered in petit cycle k = 0..15 (15: 15 and later)
+//   counters    word (chip * CNT_STRIDE + i): counter i of chip `chip` (cnt_sel order); words
+//               i >= NCOUNTERS read 0
+//   endpoints   4 words per processor g: COUNT of receptions, XOR of the received {DATA, VP}
+//               words (low 32 bits), SUM of their delivery petit cycles, INJECTED
+//   endpoint histograms  word (g * 16 + k): receptions of processor g delivered in petit cycle
+//               k, in block RAM (hw/cm1_endpoint_hist.v); a read waits for the histograms'
+//               update of the last petit cycle (a few cycles)
 module cm1_host_regs #(
     parameter integer C = 3,
     parameter integer B = 7,
@@ -66,9 +52,9 @@ module cm1_host_regs #(
     input  wire        bus_write,
     input  wire [31:0] bus_addr,
     input  wire [31:0] bus_wdata,
-    output reg         bus_ready,
-    output reg  [31:0] bus_rdata,
-    output reg         bus_err,
+    output wire        bus_ready,
+    output wire [31:0] bus_rdata,
+    output wire        bus_err,
     // the network
     output wire        net_run,
     output wire        net_clear,
@@ -258,20 +244,13 @@ module cm1_host_regs #(
   reg [31:0] l_lo;
   wire [63:0] load_data64 = (NWORDS == 5) ? {bus_wdata, l_lo} : {32'd0, bus_wdata};
   // only the low D bits of a message's data words and of its SRC/DST/VP words are kept
-  wire unused_load = &{1'b0, load_data64, bus_wdata, rx_offset, cnt_index, eph_offset};
+  wire unused_load = &{1'b0, load_data64, bus_wdata, rx_word, cnt_index, eph_offset, hist_word};
 
-  // ---- bus decode ----
-  localparam [31:0] A_CM1 = 32'h100;
-  localparam [31:0] A_IDENT = 32'h400;
-  localparam [31:0] A_CNT = 32'h800;
-  localparam [31:0] A_RX = 32'h8000;
-  localparam [31:0] A_EPH = 32'h200000;
+  // ---- bus decode (cm1_host_regs_decode: generated from gen/cm1/cm1_regmap.h) ----
   localparam integer NCW = (1 << C) << SW;  // counter words: CNT_STRIDE = 2^SW per chip
-  wire [31:0] a = bus_addr;
-  wire in_cnt = (a >= A_CNT) && (a < A_CNT + 4 * NCW);
-  wire in_rx = (a >= A_RX) && (a < A_RX + 16 * NP);
-  wire in_eph = (a >= A_EPH) && (a < A_EPH + 64 * NP);
-  wire [31:0] eph_offset = (a - A_EPH) >> 2;
+  wire        in_cnt, in_rx, in_eph, in_hist, dec_err;
+  wire        w_control, w_load, w_gen_ctl, w_gen_count, w_gen_seed;
+  wire [31:0] cnt_index, rx_word, eph_offset, hist_word, rdata_c;
   wire        eph_ready;
   wire [RCW-1:0] eph_data;
   wire        eph_overrun;
@@ -279,88 +258,75 @@ module cm1_host_regs #(
       .clk(clk), .rst(rst), .clear(clear_q), .rx_valid(net_rx_valid), .bin(hist_bin),
       .rd_req(bus_valid && !bus_ready && in_eph && !bus_write), .rd_addr(eph_offset[GW+3:0]),
       .rd_ready(eph_ready), .rd_data(eph_data), .overrun(eph_overrun));
-  wire [31:0] cnt_index = (a - A_CNT) >> 2;
-  wire [31:0] rx_offset = (a - A_RX) >> 4;
-  wire [GW-1:0] rx_index = rx_offset[GW-1:0];
   assign net_cnt_chip = cnt_index[SW +: C];
   assign net_cnt_sel = cnt_index[SW-1:0];
-
-  wire [31:0] params_c = C;
-  // LiteX's identifier_mem: character i of IDENT (its first character is in its top byte).
-  wire in_ident = (a >= A_IDENT) && (a < A_CNT);
-  wire [7:0] ident_c;
-  cmnet_ident_rom #(.IDENT_LEN(IDENT_LEN), .IDENT(IDENT)) ident_rom (.index(a[9:2]), .char(ident_c));
-
-  reg [31:0] rdata_c;
-  reg        err_c;
+  wire [GW-1:0] rx_index = rx_word[GW+1:2];
+  reg  [31:0] rx_value;
   always @* begin
-    err_c = 1'b0;
-    rdata_c = 32'd0;
-    if (in_cnt) begin
-      rdata_c = net_cnt_value;
-    end else if (in_eph) begin
-      rdata_c = {{32-RCW{1'b0}}, eph_data};
-    end else if (in_rx) begin
-      case (a[3:2])
-        2'd0: rdata_c = rx_count_flat[rx_index*32 +: 32];
-        2'd1: rdata_c = rx_xor_flat[rx_index*32 +: 32];
-        2'd2: rdata_c = rx_sum_flat[rx_index*32 +: 32];
-        default: rdata_c = inj_count_flat[rx_index*32 +: 32];
-      endcase
-    end else if (in_ident) begin
-      rdata_c = {24'd0, ident_c};
-    end else if (a >= A_CM1 + 32'h80 && a < A_CM1 + 32'hC0) begin
-      rdata_c = {{32-RCW{1'b0}}, hist[a[5:2]]};
-    end else begin
-      case (a)
-        // BEGIN generated read decode (gen/cm1/cm1_regmap.h: cm1map::read_decode, from the one table)
-        32'h000: rdata_c = 32'h434D4E54;  // 'CMNT'
-        32'h004: rdata_c = 32'd1;
-        32'h008: rdata_c = A_CM1;
-        32'h00C: rdata_c = 32'h100;
-        32'h010: rdata_c = CLOCK_HZ;
-        32'h014: rdata_c = LINK;
-        32'h018: rdata_c = CONFIG_ID;
-        32'h100: rdata_c = 32'h434D3120;  // 'CM1 '
-        32'h104: rdata_c = 32'd2;
-        32'h108: rdata_c = 32'd0;
-        32'h10C: rdata_c = 32'h10000;
-        32'h110: rdata_c = params_c;
-        32'h114: rdata_c = B;
-        32'h118: rdata_c = P;
-        32'h11C: rdata_c = V;
-        32'h120: rdata_c = D;
-        32'h124: rdata_c = L;
-        32'h128: rdata_c = TP;
-        32'h12C: rdata_c = QD;
-        32'h130: rdata_c = NCNT;
-        32'h134: rdata_c = 32'd1 << SW;
-        32'h138: rdata_c = A_EPH;
-        32'h140: rdata_c = {29'd0, eject_one_q, 1'b0, running};
-        32'h144: rdata_c = {27'd0, eph_overrun, net_load_full, net_msgs_present, net_pending, running};
-        32'h148: rdata_c = petit_q;
-        32'h14C: rdata_c = cycles_q;
-        32'h150: rdata_c = load_taken;
-        32'h154: rdata_c = load_drops;
-        32'h158: rdata_c = {31'd0, gen_busy};
-        32'h15C: rdata_c = {16'd0, gen_count};
-        32'h160: rdata_c = gen_seed;
-        // END generated read decode
-        default: err_c = 1'b1;
-      endcase
-    end
+    case (rx_word[1:0])
+      2'd0: rx_value = rx_count_flat[rx_index*32 +: 32];
+      2'd1: rx_value = rx_xor_flat[rx_index*32 +: 32];
+      2'd2: rx_value = rx_sum_flat[rx_index*32 +: 32];
+      default: rx_value = inj_count_flat[rx_index*32 +: 32];
+    endcase
   end
+  cm1_host_regs_decode #(
+      .CLOCK_HZ(CLOCK_HZ), .LINK(LINK), .CONFIG_ID(CONFIG_ID), .COUNTERS_WORDS(NCW),
+      .ENDPOINTS_WORDS(4 * NP), .ENDPOINT_HIST_WORDS(16 * NP), .IDENT_LEN(IDENT_LEN),
+      .IDENT(IDENT)) decode (
+      .addr(bus_addr),
+      .r_c(C),
+      .r_b(B),
+      .r_p(P),
+      .r_v(V),
+      .r_d(D),
+      .r_l(L),
+      .r_tp(TP),
+      .r_queue_depth(QD),
+      .r_ncounters(NCNT),
+      .r_cnt_stride(32'd1 << SW),
+      .r_control({29'd0, eject_one_q, 1'b0, running}),
+      .hit_control(w_control),
+      .r_status({27'd0, eph_overrun, net_load_full, net_msgs_present, net_pending, running}),
+      .r_petit(petit_q),
+      .r_cycles(cycles_q),
+      .r_load(load_taken),
+      .hit_load(w_load),
+      .r_load_drops(load_drops),
+      .r_gen({31'd0, gen_busy}),
+      .hit_gen(w_gen_ctl),
+      .r_gen_count({16'd0, gen_count}),
+      .hit_gen_count(w_gen_count),
+      .r_gen_seed(gen_seed),
+      .hit_gen_seed(w_gen_seed),
+      .r_hist({{32-RCW{1'b0}}, hist[hist_word[3:0]]}),
+      .in_hist(in_hist),
+      .hist_word(hist_word),
+      .r_counters(net_cnt_value),
+      .in_counters(in_cnt),
+      .counters_word(cnt_index),
+      .r_endpoints(rx_value),
+      .in_endpoints(in_rx),
+      .endpoints_word(rx_word),
+      .r_endpoint_hist({{32-RCW{1'b0}}, eph_data}),
+      .in_endpoint_hist(in_eph),
+      .endpoint_hist_word(eph_offset),
+      .rdata(rdata_c),
+      .err(dec_err));
 
-  // Writes that are not to a writable register are errors too.
-  wire w_control = (a == A_CM1 + 32'h40);
-  wire w_load = (a == A_CM1 + 32'h50);
-  wire w_gen = (a == A_CM1 + 32'h58) || (a == A_CM1 + 32'h5C) || (a == A_CM1 + 32'h60);
+  // Writes that are not to a writable register are errors too; LOAD and GEN while running are
+  // refused (BAD_ADDRESS): the queues belong to the run. Endpoint-histogram reads answer when
+  // the RAM has the word (eph_ready).
+  wire w_gen = w_gen_ctl || w_gen_count || w_gen_seed;
+  wire take;
+  cmnet_bus_target target (
+      .clk(clk), .rst(rst), .bus_valid(bus_valid), .bus_ready(bus_ready), .bus_rdata(bus_rdata),
+      .bus_err(bus_err), .ready(!in_eph || bus_write || eph_ready), .rdata(rdata_c),
+      .err(bus_write ? !(w_control || ((w_load || w_gen) && !running && !gen_busy)) : dec_err),
+      .take(take));
 
   always @(posedge clk) begin
     if (rst) begin
-      bus_ready <= 1'b0;
-      bus_rdata <= 32'd0;
-      bus_err <= 1'b0;
       start_req <= 1'b0;
       eject_one_q <= 1'b0;
       clear_q <= 1'b0;
@@ -388,24 +354,19 @@ module cm1_host_regs #(
       if (start_req && at_last_phase && !run_q && !gen_busy) start_req <= 1'b0;
       // A push asked for last cycle is refused when the queue is full: count it.
       if (net_load_en && net_load_full) load_drops <= load_drops + 32'd1;
-      // Endpoint-histogram reads answer when the RAM has the word (eph_ready).
-      bus_ready <= bus_valid && !bus_ready && (!in_eph || bus_write || eph_ready);
-      if (bus_valid && !bus_ready && (!in_eph || bus_write || eph_ready)) begin
-        bus_rdata <= rdata_c;
-        // LOAD while running is refused (BAD_ADDRESS): the queues belong to the run.
-        bus_err <= bus_write ? !(w_control || ((w_load || w_gen) && !running && !gen_busy)) : err_c;
+      if (take) begin
         if (bus_write && w_control) begin
           if (bus_wdata[0] && !running) start_req <= 1'b1;
           clear_q <= bus_wdata[1];
           eject_one_q <= bus_wdata[2];
         end
         if (bus_write && w_gen && !running && !gen_busy) begin
-          if (a[7:0] == 8'h58) begin
+          if (w_gen_ctl) begin
             gen_pattern <= bus_wdata[2:0];
             gen_start <= bus_wdata[8];
           end
-          if (a[7:0] == 8'h5C) gen_count <= bus_wdata[15:0];
-          if (a[7:0] == 8'h60) gen_seed <= bus_wdata;
+          if (w_gen_count) gen_count <= bus_wdata[15:0];
+          if (w_gen_seed) gen_seed <= bus_wdata;
         end
         if (bus_write && w_load && !running && !gen_busy) begin
           load_taken <= load_taken + 32'd1;

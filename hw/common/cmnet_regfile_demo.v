@@ -28,9 +28,9 @@ module cmnet_regfile_demo #(
     input  wire        bus_write,
     input  wire [31:0] bus_addr,
     input  wire [31:0] bus_wdata,
-    output reg         bus_ready,
+    output wire        bus_ready,
     output wire [31:0] bus_rdata,
-    output reg         bus_err
+    output wire        bus_err
 );
   generate
     if (RAM_AW < 2 || RAM_AW > 10) begin : g_check
@@ -58,10 +58,15 @@ module cmnet_regfile_demo #(
   wire [7:0] ident_c;
   cmnet_ident_rom #(.IDENT_LEN(IDENT_LEN), .IDENT(IDENT)) ident_rom (.index(bus_addr[9:2]), .char(ident_c));
   // Answer now: the first cycle of an access plus its wait states are over.
-  wire answer = bus_valid && !bus_ready && (wait_cnt == WAIT_STATES[7:0]) && !is_hang;
+  wire answer;
+  wire [31:0] reg_q;     // the register part's read data, registered by the bus target
+  wire [31:0] reg_c = is_id ? ID : is_acc ? acc : is_count ? count : is_ident ? {24'd0, ident_c} : 32'd0;
+  cmnet_bus_target target (
+      .clk(clk), .rst(rst), .bus_valid(bus_valid), .bus_ready(bus_ready), .bus_rdata(reg_q),
+      .bus_err(bus_err), .ready((wait_cnt == WAIT_STATES[7:0]) && !is_hang), .rdata(reg_c),
+      .err(!(in_ram || is_id || is_acc || is_count || is_ident)), .take(answer));
   // Read data from the RAM comes straight from its registered read port (iCE40 BRAM).
   reg [31:0] ram_q;
-  reg [31:0] reg_q;     // the register part's read data
   reg        sel_ram;
   assign bus_rdata = sel_ram ? ram_q : reg_q;
   always @(posedge clk) begin
@@ -71,21 +76,15 @@ module cmnet_regfile_demo #(
 
   always @(posedge clk) begin
     if (rst) begin
-      bus_ready <= 1'b0;
-      bus_err <= 1'b0;
-      reg_q <= 32'd0;
       acc <= 32'd0;
       count <= 32'd0;
       wait_cnt <= 8'd0;
       sel_ram <= 1'b0;
     end else begin
-      bus_ready <= answer;
       if (!bus_valid || bus_ready) wait_cnt <= 8'd0;
       else if (!answer) wait_cnt <= wait_cnt + 1'b1;
       if (answer) begin
-        bus_err <= !(in_ram || is_id || is_acc || is_count || is_ident);
         sel_ram <= in_ram;
-        reg_q <= is_id ? ID : is_acc ? acc : is_count ? count : is_ident ? {24'd0, ident_c} : 32'd0;
         if (is_acc && bus_write) acc <= acc + bus_wdata;
         if (is_count) count <= bus_write ? bus_wdata : count + 1'b1;
       end

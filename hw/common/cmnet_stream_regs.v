@@ -1,33 +1,16 @@
 // Register-bus target that puts any family's network under host control through the stream
 // port (hw/common/STREAM_BOARD.md): a self-describing block list, run control, a transmit FIFO
 // into the leaves, a receive FIFO out of them, the family's counters and its info ROM. The
-// register map is described once in C++ (gen/core/stream_regmap.h); the host driver
-// (host/stream_board.h), csr.csv and the documentation table are made from that description,
-// and a test checks this decode against it.
-//
-//   0x0000 BOARD ('CMNT', v1): +0x10 CLOCK_HZ, +0x14 LINK (0 UART, 1 FIFO), +0x18 CONFIG_ID
-//   0x0100 STRM  ('STRM', v1):
-//     +0x10 LEAVES  +0x14 NCOUNTERS  +0x18 INFO (byte address of the info ROM)  +0x1C INFO_WORDS
-//     +0x20 FIFO_WORDS (depth of each FIFO)
-//     +0x40 CONTROL  w: bit0 run (a level), bit1 clear (counters, CYCLES, TX_UNITS, RX_UNITS), bit2
-//                    resync (the next TX_STREAM word is a header: after a failed burst); r: bit0 run
-//     +0x44 STATUS   r: bit0 busy (the network), bit1 active (run and (busy or words to send)),
-//                       bit2 rx_valid, bit3 tx_empty
-//     +0x48 CYCLES   r: active cycles since the last clear (a stopped simulated clock agrees)
-//     +0x4C TX_STREAM w (a FIFO register: burst it): unit records, each a header word
-//                    {words[31:16] (1..65535), leaf[15:0]} and then its words; a write when the
-//                    FIFO is full is a bus error. r: words the current record still expects
-//     +0x50 TX_FREE  r: free words in the transmit FIFO (headers take none)
-//     +0x54 TX_UNITS r: units written since the last clear
-//     +0x58 RX_COUNT r: words in the receive FIFO
-//     +0x5C RX_UNITS r: units the host has taken since the last clear
-//     +0x60 RX_PAIRS r (a FIFO register: burst 2 n reads): even reads give the head word's
-//                    {valid[31], last[30], leaf[15:0]}, odd reads the word itself, taking it (a
-//                    bus error when empty); any other access restarts at an even read
-//   0x0400 identifier_mem: LiteX's identifier, one character per word, then 0
-//   0x0800 counters: word i = counter i (NCOUNTERS words)
-//   0x1000 info ROM: INFO_WORDS words, 4 ASCII characters each (the first in bits 7:0): the
-//          family, its parameters, regions and counters as text lines (gen/core/stream_board.h)
+// register map is described once in C++ (gen/core/stream_regmap.h): the host driver
+// (host/stream_board.h), csr.csv, the documentation table and this block's decode
+// (cmnet_stream_regs_decode, emitted beside the board with the map as its comment) are all
+// made from that description. This file gives each register its value and acts on the
+// accesses: CONTROL (run, clear, resync), TX_STREAM (unit records into the transmit FIFO: a
+// header {words[31:16], leaf[15:0]}, then the words; a write when the FIFO is full, or a header
+// of 0 words, is a bus error), RX_PAIRS (even reads give the head word's {valid[31], last[30],
+// leaf[15:0]}, odd reads the word itself, taking it; a bus error when empty; any other access
+// restarts at an even read), the counter window (word i = counter i) and the info ROM window
+// (INFO_WORDS words of text, gen/core/stream_board.h).
 `default_nettype none
 module cmnet_stream_regs #(
     parameter integer NLEAF = 4,
@@ -48,9 +31,9 @@ module cmnet_stream_regs #(
     input  wire        bus_write,
     input  wire [31:0] bus_addr,
     input  wire [31:0] bus_wdata,
-    output reg         bus_ready,
-    output reg  [31:0] bus_rdata,
-    output reg         bus_err,
+    output wire        bus_ready,
+    output wire [31:0] bus_rdata,
+    output wire        bus_err,
     // the family's stream port
     output wire        net_run,
     output wire        net_clear,
@@ -71,10 +54,6 @@ module cmnet_stream_regs #(
     input  wire [31:0] info_data,
     output wire        active     // run, and the network busy or words waiting to go in
 );
-  localparam [31:0] A_STRM = 32'h100;
-  localparam [31:0] A_IDENT = 32'h400;
-  localparam [31:0] A_CNT = 32'h800;
-  localparam [31:0] A_INFO = 32'h1000;
   localparam integer FW = 1 + 16 + 32;  // a FIFO entry: {last, leaf, data}
 
   reg run_q, clear_q;
@@ -112,79 +91,55 @@ module cmnet_stream_regs #(
       .pop(rx_pop), .valid(rx_head_valid), .dout(rx_head), .count(rx_count));
   assign rx_ready = !rx_full;
 
-  // ---- decode ----
-  wire [31:0] a = bus_addr;
-  wire in_ident = (a >= A_IDENT) && (a < A_CNT);
-  wire in_cnt = (a >= A_CNT) && (a < A_CNT + 4 * NCNT);
-  wire in_info = (a >= A_INFO) && (a < A_INFO + 4 * NINFO);
-  wire [31:0] word_index = (a - (in_cnt ? A_CNT : A_INFO)) >> 2;
-  assign info_addr = word_index[INFO_AW-1:0];
-  // LiteX's identifier_mem: character i of IDENT (its first character is in its top byte).
-  wire [7:0] ident_c;
-  cmnet_ident_rom #(.IDENT_LEN(IDENT_LEN), .IDENT(IDENT)) ident_rom (.index(a[9:2]), .char(ident_c));
-  wire [31:0] cnt_value = counters[word_index[8:0] * 32 +: 32];
+  // ---- decode (cmnet_stream_regs_decode: generated from gen/core/stream_regmap.h) ----
+  wire        in_cnt, in_info, w_control, w_tx, r_pairs, dec_err;
+  wire [31:0] cnt_word, info_word, rdata_c;
+  wire [31:0] cnt_value;
+  cmnet_stream_regs_decode #(
+      .CLOCK_HZ(CLOCK_HZ), .LINK(LINK), .CONFIG_ID(CONFIG_ID), .COUNTERS_WORDS(NCNT),
+      .INFO_ROM_WORDS(NINFO), .IDENT_LEN(IDENT_LEN), .IDENT(IDENT)) decode (
+      .addr(bus_addr),
+      .r_leaves(NLEAF),
+      .r_ncounters(NCNT),
+      .r_info_words(NINFO),
+      .r_fifo_words({{(31-FIFO_AW){1'b0}}, DEPTH}),
+      .r_control({31'd0, run_q}),
+      .hit_control(w_control),
+      .r_status({28'd0, tx_used == {(FIFO_AW+1){1'b0}}, rx_head_valid, active, net_busy}),
+      .r_cycles(cycles_q),
+      .r_tx_stream({16'd0, tx_rem}),
+      .hit_tx_stream(w_tx),
+      .r_tx_free({{(31-FIFO_AW){1'b0}}, tx_free}),
+      .r_tx_units(tx_units_q),
+      .r_rx_count({{(31-FIFO_AW){1'b0}}, rx_count}),
+      .r_rx_units(rx_units_q),
+      .r_rx_pairs(rx_odd ? rx_head[31:0] : {rx_head_valid, rx_head[FW-1], 14'd0, rx_head[47:32]}),
+      .hit_rx_pairs(r_pairs),
+      .r_counters(cnt_value),
+      .in_counters(in_cnt),
+      .counters_word(cnt_word),
+      .r_info_rom(info_data),
+      .in_info_rom(in_info),
+      .info_rom_word(info_word),
+      .rdata(rdata_c),
+      .err(dec_err));
+  assign info_addr = info_word[INFO_AW-1:0];
+  assign cnt_value = counters[cnt_word[8:0] * 32 +: 32];
 
-  reg [31:0] rdata_c;
-  reg        err_c;
-  always @* begin
-    err_c = 1'b0;
-    rdata_c = 32'd0;
-    if (in_cnt) begin
-      rdata_c = cnt_value;
-    end else if (in_info) begin
-      rdata_c = info_data;
-    end else if (in_ident) begin
-      rdata_c = {24'd0, ident_c};
-    end else begin
-      case (a)
-        32'h000: rdata_c = 32'h434D4E54;  // 'CMNT'
-        32'h004: rdata_c = 32'd1;
-        32'h008: rdata_c = A_STRM;
-        32'h00C: rdata_c = 32'h100;
-        32'h010: rdata_c = CLOCK_HZ;
-        32'h014: rdata_c = LINK;
-        32'h018: rdata_c = CONFIG_ID;
-        32'h100: rdata_c = 32'h5354524D;  // 'STRM'
-        32'h104: rdata_c = 32'd1;
-        32'h108: rdata_c = 32'd0;
-        32'h10C: rdata_c = 32'h100;
-        32'h110: rdata_c = NLEAF;
-        32'h114: rdata_c = NCNT;
-        32'h118: rdata_c = A_INFO;
-        32'h11C: rdata_c = NINFO;
-        32'h120: rdata_c = {{(31-FIFO_AW){1'b0}}, DEPTH};
-        32'h140: rdata_c = {31'd0, run_q};
-        32'h144: rdata_c = {28'd0, tx_used == {(FIFO_AW+1){1'b0}}, rx_head_valid, active, net_busy};
-        32'h148: rdata_c = cycles_q;
-        32'h14C: rdata_c = {16'd0, tx_rem};
-        32'h150: rdata_c = {{(31-FIFO_AW){1'b0}}, tx_free};
-        32'h154: rdata_c = tx_units_q;
-        32'h158: rdata_c = {{(31-FIFO_AW){1'b0}}, rx_count};
-        32'h15C: rdata_c = rx_units_q;
-        32'h160: begin
-          rdata_c = rx_odd ? rx_head[31:0] : {rx_head_valid, rx_head[FW-1], 14'd0, rx_head[47:32]};
-          err_c = rx_odd && !rx_head_valid;
-        end
-        default: err_c = 1'b1;
-      endcase
-    end
-  end
-
-  wire w_control = (a == A_STRM + 32'h40);
-  wire w_tx = (a == A_STRM + 32'h4C);
-  wire r_pairs = (a == A_STRM + 32'h60);
   wire tx_header = (tx_rem == 16'd0);
   // A header takes no room; a header of 0 words is refused.
   wire tx_ok = tx_header ? (bus_wdata[31:16] != 16'd0) : (tx_free != {(FIFO_AW+1){1'b0}});
   // The info ROM answers one cycle after its address: a read of it waits one cycle.
   reg info_wait;
-  wire take = bus_valid && !bus_ready && (bus_write || !in_info || info_wait);
+  wire take;
+  cmnet_bus_target target (
+      .clk(clk), .rst(rst), .bus_valid(bus_valid), .bus_ready(bus_ready), .bus_rdata(bus_rdata),
+      .bus_err(bus_err), .ready(bus_write || !in_info || info_wait), .rdata(rdata_c),
+      .err(bus_write ? !(w_control || (w_tx && tx_ok)) : (dec_err || (r_pairs && rx_odd && !rx_head_valid))),
+      .take(take));
 
   always @(posedge clk) begin
     if (rst) begin
-      bus_ready <= 1'b0;
-      bus_rdata <= 32'd0;
-      bus_err <= 1'b0;
       run_q <= 1'b0;
       clear_q <= 1'b0;
       tx_leaf_q <= 16'd0;
@@ -203,10 +158,7 @@ module cmnet_stream_regs #(
       rx_pop <= 1'b0;
       info_wait <= bus_valid && !bus_ready && in_info && !bus_write && !info_wait;
       if (active) cycles_q <= cycles_q + 32'd1;
-      bus_ready <= take;
       if (take) begin
-        bus_rdata <= rdata_c;
-        bus_err <= bus_write ? !(w_control || (w_tx && tx_ok)) : err_c;
         if (bus_write && w_control) begin
           run_q <= bus_wdata[0];
           clear_q <= bus_wdata[1];
@@ -240,7 +192,7 @@ module cmnet_stream_regs #(
       end
     end
   end
-  // Only word_index's low bits address the windows (their sizes are checked by the generator).
-  wire unused_ok = &{1'b0, word_index, tx_full};  // tx_free guards the pushes
+  // Only the word offsets' low bits address the windows (their sizes are checked by the generator).
+  wire unused_ok = &{1'b0, in_cnt, cnt_word, info_word, tx_full};  // tx_free guards the pushes
 endmodule
 `default_nettype wire

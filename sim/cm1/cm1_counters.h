@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/cm1/cm1_counter_list.h"
 #include "gen/cm1/cm1_emitter.h"  // cm1_counter_names: the cnt_sel order
 #include "gen/cm1/cm1_params.h"
 #include "sim/cm1/cm1_model.h"
@@ -22,8 +23,8 @@ auto& cm1_counter(Counters& c, const std::string& name) {
   if (name == "desperation") return c.desperation;
   if (name == "petit_cycles") return c.petit_cycles;
   if (name == "parity_errors") return c.parity_errors;
-  if (name.starts_with("busy_dim")) {
-    const size_t d = static_cast<size_t>(std::stoul(name.substr(8)));
+  if (name.starts_with(kCm1BusyCounter)) {
+    const size_t d = static_cast<size_t>(std::stoul(name.substr(kCm1BusyCounter.size())));
     if (d < c.dim_busy.size()) return c.dim_busy[d];
   }
   throw std::invalid_argument("CM-1 counters: no counter '" + name + "' (" + std::to_string(c.dim_busy.size()) +

@@ -4,6 +4,7 @@
 //
 // The protocol is in sim/cm1/cm1_harness_io.h.
 #include "Vcm1_network.h"
+#include "gen/cm1/cm1_counter_list.h"
 #include "sim/cm1/cm1_harness_io.h"
 #include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
@@ -106,7 +107,7 @@ int main(int argc, char** argv) {
 
   write_done(out, x, 0, petit_cycles, completed);
   // Read every chip's counters through the select mux.
-  const int ncnt = 5 + C;
+  const int ncnt = cm1_counter_count(C);
   for (int chip = 0; chip < (1 << C); ++chip) {
     std::fprintf(out, "cnt %d", chip);
     for (int s = 0; s < ncnt; ++s) {

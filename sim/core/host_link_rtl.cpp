@@ -82,7 +82,8 @@ std::string host_link_identifier(const HostLinkRtlConfig& c) {
 
 const std::vector<std::string>& host_link_hw_files() {
   static const std::vector<std::string> files = {"cmnet_uart_rx.v", "cmnet_uart_tx.v", "cmnet_fifo_phy.v",
-                                                 "cmnet_frame_engine.v", "cmnet_ident_rom.v", "cmnet_regfile_demo.v",
+                                                 "cmnet_frame_engine.v", "cmnet_bus_target.v", "cmnet_ident_rom.v",
+                                                 "cmnet_regfile_demo.v",
                                                  "cmnet_host_link_testtop.v"};
   return files;
 }

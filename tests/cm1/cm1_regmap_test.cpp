@@ -1,7 +1,6 @@
-// The CM-1 register block is described once (gen/cm1/cm1_regmap.h); the host's offsets and LiteX's
-// csr.csv are made from it, and the hand-written RTL (hw/cm1/cm1_host_regs.v) must agree with it:
-// its map comment names every register at its offset, its read decode answers at every readable
-// address and its write decode at every writable one.
+// The CM-1 register block is described once (gen/cm1/cm1_regmap.h); the host's offsets, LiteX's
+// csr.csv and the block's Verilog decode are made from it, and the hand-written RTL
+// (hw/cm1/cm1_host_regs.v) connects every register of the decode.
 #include "gen/cm1/cm1_regmap.h"
 
 #include <gtest/gtest.h>
@@ -9,67 +8,34 @@
 #include <cstdio>
 #include <sstream>
 
+#include "gen/cm1/cm1_host_board_emitter.h"
 #include "gen/core/design.h"
-#include "gen/core/errors.h"
 #include "host/cm1/cm1_board.h"
+#include "tests/core/register_decode_checks.h"
 
 namespace cmnet {
 namespace {
 
-std::string hexu(const char* f, uint32_t v) {
-  char b[128];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
+using testing_checks::expect_decode_agrees;
 
-TEST(Cm1RegMap, TheRtlAgreesWithTheDescription) {
-  const std::string rtl = read_hw_file("cm1_host_regs.v");
-  // The map comment: one line per register naming its offset and its name.
-  std::istringstream in(rtl);
-  std::vector<std::string> comment;
-  for (std::string line; std::getline(in, line) && line.rfind("//", 0) == 0;) comment.push_back(line);
-  ASSERT_GT(comment.size(), 10u);
-  for (const auto& r : cm1map::kRegisters) {
-    SCOPED_TRACE(std::string(r.name));
-    if (r.window()) {
-      EXPECT_NE(rtl.find(hexu("= 32'h%X;", r.offset)), std::string::npos) << "window base localparam";
-      continue;
-    }
-    const std::string off = hexu("+0x%02X", r.offset);
-    bool named = false;
-    for (const auto& line : comment) {
-      const auto k = line.find(off);
-      if (k != std::string::npos && line.find(std::string(r.name), k) != std::string::npos) named = true;
-    }
-    EXPECT_TRUE(named) << "the map comment names " << r.name << " at " << off;
-    if (r.name == "HIST") {
-      EXPECT_NE(rtl.find("A_CM1 + 32'h80"), std::string::npos);
-      continue;
-    }
-    EXPECT_NE(rtl.find(hexu("32'h%03X: rdata_c", cm1map::address(r))), std::string::npos) << "read decode";
-    if (r.access == "rw") {
-      EXPECT_NE(rtl.find(hexu("A_CM1 + 32'h%02X", r.offset)), std::string::npos) << "write decode";
-    }
-  }
-  EXPECT_NE(rtl.find(hexu("localparam [31:0] A_CM1 = 32'h%X;", cm1map::kBlockBase)), std::string::npos);
-  EXPECT_NE(rtl.find(hexu("rdata_c = 32'd%u;", cm1map::kBlockVersion)), std::string::npos);
-}
-
-// The read decode is generated from the table (the emitter writes it); the copy in hw/ that keeps
-// the file lintable on its own must be exactly what the generator writes.
-TEST(Cm1RegMap, TheReadDecodeIsGeneratedFromTheTable) {
-  const std::string hand = read_hw_file("cm1_host_regs.v");
-  EXPECT_EQ(cm1map::with_generated_read_decode(hand), hand)
-      << "hw/cm1/cm1_host_regs.v's read decode differs from gen/cm1/cm1_regmap.h: copy this block in:\n"
-      << cm1map::read_decode(8);
-  // A register added to the table reaches the emitted decode: every one-word register is in it.
-  const std::string dec = cm1map::read_decode(0);
-  for (const auto& r : cm1map::kRegisters)
-    if (!r.window() && r.words == 1) {
-      EXPECT_NE(dec.find(hexu("32'h%03X: rdata_c = ", cm1map::address(r)) + std::string(r.rtl) + ";"), std::string::npos)
-          << r.name;
-    }
-  EXPECT_THROW((void)cm1map::with_generated_read_decode("module m; endmodule"), ConfigError);
+// The decode is made from the one description: every register at its address, in the map
+// comment, the read mux and the write selects; the hand-written block connects every port of it;
+// the host board carries it.
+TEST(Cm1RegMap, TheDecodeAgreesWithTheDescription) {
+  expect_decode_agrees(cm1map::kBlock, read_hw_file("cm1_host_regs.v"));
+  const std::string dec = regmap::emit_decode(cm1map::kBlock);
+  EXPECT_NE(dec.find("32'h138: rdata = A_ENDPOINT_HIST;  // EP_HIST"), std::string::npos) << dec;
+  EXPECT_NE(dec.find("localparam [31:0] A_HIST = 32'h180;  // HIST"), std::string::npos) << dec;
+  EXPECT_NE(dec.find("assign hit_gen_seed = (addr == A_BLOCK + 32'h60);  // GEN_SEED"), std::string::npos) << dec;
+  EXPECT_NE(dec.find("assign hit_load = (addr == A_BLOCK + 32'h50);  // LOAD"), std::string::npos) << dec;
+  Cm1Config cfg;
+  cfg.cm1.cube_dims = 2;
+  cfg.cm1.procs_per_chip = 2;
+  const GeneratedDesign d = emit_cm1_host_board(cfg, HostBoardOptions{});
+  bool carried = false;
+  for (const auto& [name, text] : d.files)
+    if (name == "cm1_host_regs_decode.v") carried = text == dec;
+  EXPECT_TRUE(carried) << "the host board carries cm1_host_regs_decode.v";
 }
 
 TEST(Cm1RegMap, HostOffsetsComeFromIt) {
