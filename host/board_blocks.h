@@ -8,14 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "gen/core/register_decode.h"
 #include "host/register_port.h"
 
 namespace cmnet {
 
+// The layout, described once beside the boards' decode (gen/core/register_decode.h).
 namespace blockreg {
-constexpr uint32_t kBoardType = 0x434D4E54;  // 'CMNT'
-constexpr uint32_t kType = 0x0, kVersion = 0x4, kNext = 0x8, kSize = 0xC;
-constexpr uint32_t kClockHz = 0x10, kLink = 0x14, kConfigId = 0x18;  // in the BOARD block
+using regmap::kBoardType, regmap::kType, regmap::kVersion, regmap::kNext, regmap::kSize;
+using regmap::kClockHz, regmap::kLink, regmap::kConfigId;  // in the BOARD block
 }  // namespace blockreg
 
 struct BoardBlock {

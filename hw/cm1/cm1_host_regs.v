@@ -244,7 +244,7 @@ module cm1_host_regs #(
   reg [31:0] l_lo;
   wire [63:0] load_data64 = (NWORDS == 5) ? {bus_wdata, l_lo} : {32'd0, bus_wdata};
   // only the low D bits of a message's data words and of its SRC/DST/VP words are kept
-  wire unused_load = &{1'b0, load_data64, bus_wdata, rx_word, cnt_index, eph_offset, hist_word};
+  wire unused_load = &{1'b0, load_data64, bus_wdata};
 
   // ---- bus decode (cm1_host_regs_decode: generated from gen/cm1/cm1_regmap.h) ----
   localparam integer NCW = (1 << C) << SW;  // counter words: CNT_STRIDE = 2^SW per chip
@@ -313,6 +313,8 @@ module cm1_host_regs #(
       .endpoint_hist_word(eph_offset),
       .rdata(rdata_c),
       .err(dec_err));
+  // Only the word offsets' low bits address the windows; the windows read through the decode.
+  wire unused_dec = &{1'b0, rx_word, cnt_index, eph_offset, hist_word, in_cnt, in_rx, in_hist};
 
   // Writes that are not to a writable register are errors too; LOAD and GEN while running are
   // refused (BAD_ADDRESS): the queues belong to the run. Endpoint-histogram reads answer when
