@@ -1,4 +1,5 @@
 #include "host/cli/hcube/hcube_family.h"
+#include "host/cli/sim_lines.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -225,6 +226,42 @@ nlohmann::ordered_json write_port_table(const HcubeParams& p, const std::vector<
   return j;
 }
 
+// A payload as the lines write it: hex strings of up to 4 bytes each, in the order sent.
+std::vector<std::string> hcube_byte_words(const std::vector<uint8_t>& bytes) {
+  std::vector<std::string> w;
+  char b[4];
+  for (size_t k = 0; k < bytes.size(); ++k) {
+    if (k % 4 == 0) w.emplace_back();
+    std::snprintf(b, sizeof b, "%02x", bytes[k]);
+    w.back() += b;
+  }
+  return w;
+}
+
+// Message i's line: handed to its source's chip at `gen`, its last byte at the destination at
+// `last`. What arrived is what the receiver reassembled: the harness (and the model) compare it
+// byte for byte with the payload, so it is the payload when data_ok and unknown (no words, the
+// flag false) otherwise.
+SimRecord hcube_record(const HcubeParams& p, size_t i, const HcubeMessage& m, const HcubeDelivery& d, bool model) {
+  SimRecord r;
+  r.id = i;
+  SimEnd from{m.src, m.gen, {}, hcube_byte_words(hcube_payload(p.seed, m)), {}};
+  r.sent.push_back(from);
+  r.dst = m.dst;
+  r.extra["len"] = m.len;
+  r.extra["hops"] = hcube_hops(m.src, m.dst);
+  r.extra["first_dim"] = d.first_dim;
+  if (d.delivered) {
+    SimEnd to{m.dst, d.last, {}, d.data_ok ? from.text_words : std::vector<std::string>{}, {}};
+    to.flags = {{"data_ok", d.data_ok}};
+    r.arrived.push_back(to);
+    r.delivered = d.data_ok;
+    r.extra["first"] = d.first;
+    if (model) r.extra["started"] = d.started;  // the model alone sees a header take its first channel
+  }
+  return r;
+}
+
 }  // namespace
 
 int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
@@ -246,52 +283,37 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   } else {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
   }
-  std::ofstream out(a.out);
-  if (!out) throw InputError(a.out + ": cannot write output file");
+  SimLinesWriter out(a.out);
   double first = 0, last = 0;
   uint64_t bad = 0;
   for (size_t i = 0; i < t.messages.size(); ++i) {
-    const HcubeMessage& m = t.messages[i];
     const HcubeDelivery& d = r.deliveries[i];
-    nlohmann::ordered_json j;
-    j["msg"] = i;
-    j["src"] = m.src;
-    j["dst"] = m.dst;
-    j["len"] = m.len;
-    j["gen"] = m.gen;
-    j["hops"] = hcube_hops(m.src, m.dst);
-    j["first_dim"] = d.first_dim;
     if (d.delivered) {
-      if (a.engine == "model") j["started"] = d.started;
-      j["first"] = d.first;
-      j["last"] = d.last;
-      j["data_ok"] = d.data_ok;
-      first += static_cast<double>(d.first - m.gen);
-      last += static_cast<double>(d.last - m.gen);
+      first += static_cast<double>(d.first - t.messages[i].gen);
+      last += static_cast<double>(d.last - t.messages[i].gen);
       bad += d.data_ok ? 0 : 1;
-    } else {
-      j["delivered"] = false;
     }
-    out << j.dump() << '\n';
+    out.write(hcube_record(p, i, t.messages[i], d, a.engine == "model"));
   }
   const double dn = r.delivered ? static_cast<double>(r.delivered) : 1.0;
-  nlohmann::ordered_json s;
-  s["summary"] = {{"engine", a.engine},
-                  {"scheme", p.scheme},
-                  {"routing", p.routing},
-                  {"nodes", p.nodes()},
-                  {"messages", t.messages.size()},
-                  {"delivered", r.delivered},
-                  {"completed", r.completed},
-                  {"deadlock", r.deadlock},
-                  {"ticks", r.ticks},
-                  {"ideal_utilization", hcube_ideal_utilization(t, p)},
-                  {"mean_first", first / dn},
-                  {"mean_last", last / dn},
-                  {"bad_reassembly", r.bad_reassembly},
-                  {"max_buffer_used", r.max_buffer_used},
-                  {"ports", write_port_table(p, r.ports, a.out)}};
-  out << s.dump() << '\n';
+  SimSummary s;
+  s.family = "hcube";
+  s.engine = a.engine;
+  s.time_unit = "ticks";
+  s.completed = r.completed;
+  s.extra = {{"scheme", p.scheme},
+             {"routing", p.routing},
+             {"nodes", p.nodes()},
+             {"messages", t.messages.size()},
+             {"deadlock", r.deadlock},
+             {"ticks", r.ticks},
+             {"ideal_utilization", hcube_ideal_utilization(t, p)},
+             {"mean_first", first / dn},
+             {"mean_last", last / dn},
+             {"bad_reassembly", r.bad_reassembly},
+             {"max_buffer_used", r.max_buffer_used},
+             {"ports", write_port_table(p, r.ports, a.out)}};
+  out.finish(s);
   std::printf("%s: %zu messages, %llu delivered, mean first packet %.1f ticks, last byte %.1f ticks%s -> %s, %s\n",
               a.engine.c_str(), t.messages.size(), static_cast<unsigned long long>(r.delivered), first / dn, last / dn,
               r.completed ? "" : (r.deadlock ? " (DEADLOCK)" : " (NOT completed)"), a.out.c_str(),
