@@ -153,7 +153,7 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
   SimLinesWriter out(a.out);
   std::map<int, const ClosCircuitOutcome*> outcome_of;
   for (const ClosCircuitOutcome& o : setup.circuits) outcome_of[o.req.src] = &o;
-  std::map<int, size_t> id_of;  // a file's circuits by their order in it; a pattern's by source port
+  std::map<int, size_t> id_of;  // a file's circuits by their order in it; a pattern's by source port (after a file's)
   for (size_t k = 0; k < file.size(); ++k) id_of[file[k].src] = k;
   uint64_t mismatches = 0, blocked = 0, sent_words = 0;
   std::vector<SimRecord> records;
@@ -163,7 +163,8 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
     const size_t mine = wi == words_of.end() ? words : static_cast<size_t>(wi->second);
     const auto oi = outcome_of.find(c.src);
     const auto ii = id_of.find(c.src);
-    records.push_back(clos_record(c, ii == id_of.end() ? static_cast<uint64_t>(c.src) : ii->second, mine, sw.data[c.src],
+    const uint64_t id = ii != id_of.end() ? ii->second : file.size() + static_cast<uint64_t>(c.src);
+    records.push_back(clos_record(c, id, mine, sw.data[c.src],
                                   oi == outcome_of.end() ? nullptr : oi->second));
     blocked += c.middle < 0;
     sent_words += records.back().sent.front().words.size();
