@@ -48,6 +48,7 @@ std::vector<SimRecord> cm5_machine_records(const Cm5MachineConfig& c, const Cm5M
         out[i].ambiguous = "equal messages (network, source, destination, tag, words) in flight together: the data "
                             "network carries no id, which of them arrived here is a guess";
   }
+  if (w.ctl.leaf.empty()) return out;  // no control network operations
   for (SimRecord& x : cm5ctl_records(w.ctl, cm5_topology(c.ctl.p), r.results, {}, expected_results(w.ctl, c.ctl.p.word_bits,
                                                                                                   cm5_topology(c.ctl.p)),
                                      c.ctl.p.word_bits, w.messages.size()))
