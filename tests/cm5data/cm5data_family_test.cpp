@@ -218,6 +218,33 @@ TEST(Cm5Family, SimEqualPayloadsFromTwoLeavesKeepTheirLatencies) {
   fs::remove_all(dir);
 }
 
+// Where the RTL engine cannot tell a message from an equal one (its tagged second run did not
+// arrive at the same leaves and cycles, so the first run's credit stands as a guess), the line
+// says so and why, and still holds what arrived; the summary counts it.
+TEST(Cm5Family, SimLineOfAnUntoldMessageSaysAmbiguous) {
+  Cm5DataMessage m;
+  m.src = 15;
+  m.dst = 0;
+  m.data = {0xcafe0001};
+  m.len = 1;
+  Cm5DataDelivery d;
+  d.delivered = true;
+  d.sent = 0;
+  d.arrived = 58;
+  d.at_leaf = 0;
+  d.words = {0x1234, 0xcafe0001, 0x5678};  // head, data, CRC
+  d.crc_ok = true;
+  d.copies = 1;
+  d.ambiguous = true;
+  const auto j = sim_record_json(cm5data_sim_record(0, m, d));
+  EXPECT_EQ(j["ambiguous"], true);
+  EXPECT_NE(j["why"].get<std::string>().find("equal messages in flight"), std::string::npos);
+  EXPECT_EQ(j["arrived"][0]["words"], nlohmann::ordered_json::array({"cafe0001"}));
+  EXPECT_EQ(j["latency"], 58);
+  d.ambiguous = false;
+  EXPECT_EQ(sim_record_json(cm5data_sim_record(0, m, d))["why"], nullptr);
+}
+
 // The traffic `cmnet sim` hands to either engine is drawn before the engine is chosen, from the
 // pattern and --seed alone: the same seed, the same messages and data words.
 TEST(Cm5Family, PatternTrafficDependsOnTheSeedOnly) {

@@ -195,9 +195,9 @@ std::vector<uint64_t> cm5_data_words(const std::vector<uint32_t>& w) {
   return a;
 }
 
-// Message i's line: sent from its leaf when its first flit was on the leaf link, arrived when the
-// last was on the destination's.
-SimRecord cm5data_record(size_t i, const Cm5DataMessage& m, const Cm5DataDelivery& d) {
+}  // namespace
+
+SimRecord cm5data_sim_record(size_t i, const Cm5DataMessage& m, const Cm5DataDelivery& d) {
   SimRecord r;
   r.id = i;
   SimEnd from{m.src, d.refused ? std::nullopt : std::optional<uint64_t>(d.sent), {}, {}, {}};
@@ -220,8 +220,6 @@ SimRecord cm5data_record(size_t i, const Cm5DataMessage& m, const Cm5DataDeliver
   }
   return r;
 }
-
-}  // namespace
 
 int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   const Cm5DataConfig cfg = cm5data_config(env);
@@ -254,7 +252,7 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
       crc_bad += d.crc_ok ? 0 : 1;
       lat_sum += d.arrived - d.sent;
     }
-    out.write(cm5data_record(i, t.messages[i], d));
+    out.write(cm5data_sim_record(i, t.messages[i], d));
   }
   uint64_t in = 0, outc = 0, primary = 0, secondary = 0;
   for (const auto& c : r.chips) {
