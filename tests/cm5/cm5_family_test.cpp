@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "host/cli/cm5/cm5_lines.h"
 #include "host/cli/family.h"
 #include "gen/cm5/cm5_config.h"
 #include "gen/core/errors.h"
@@ -100,6 +101,42 @@ TEST(Cm5MachineFamily, SimOnTheRtlAgreesWithTheModel) {
   EXPECT_EQ(once, r.back().at("summary").at("messages").get<size_t>());
   EXPECT_EQ(ops, 1u);
   EXPECT_GT(n, 10u);
+}
+
+// The CM-5 machine: two equal messages (network, source, destination, tag, words) are credited
+// to the first, and both lines say the credit is a guess; a message read twice is one line
+// with two arrivals.
+TEST(Cm5MachineFamily, SimLinesNameEqualMessagesAmbiguous) {
+  const Cm5MachineConfig c = cm5_machine_config(load_network(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5_4.json", nullptr));
+  Cm5MachineWorkload w;
+  Cm5MachineMessage m;
+  m.src = 1;
+  m.dst = 2;
+  m.data = {1, 0xcafe};
+  w.messages = {m, m};
+  m.release = 5;
+  m.data = {1, 0xbeef};
+  w.messages.push_back(m);
+  Cm5MachineRun r;
+  auto read = [](uint32_t leaf, uint64_t cycle, std::vector<uint32_t> words) {
+    Cm5MachineReceived x;
+    x.leaf = leaf;
+    x.msg.cycle = cycle;
+    x.msg.head = 1u << 30;
+    x.msg.words = std::move(words);
+    return x;
+  };
+  r.received = {read(2, 30, {1, 0xcafe}), read(2, 41, {1, 0xcafe}), read(2, 50, {1, 0xbeef}), read(2, 51, {1, 0xbeef})};
+  const std::vector<SimRecord> recs = cm5_machine_records(c, w, r);
+  ASSERT_GE(recs.size(), 3u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_NE(recs[i].ambiguous.find("carries no id"), std::string::npos) << i;
+    EXPECT_EQ(recs[i].arrived.size(), 1u);
+  }
+  EXPECT_EQ(recs[0].arrived[0].time, 30u);
+  EXPECT_TRUE(recs[2].ambiguous.empty());
+  EXPECT_EQ(recs[2].arrived.size(), 2u);  // read twice
+  EXPECT_EQ(sim_record_json(recs[2])["latency"], 45);
 }
 
 // `cmnet sim --engine rtl --trace`: the machine's waveform holds the run's cycles asked for

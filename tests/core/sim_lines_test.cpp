@@ -1,16 +1,13 @@
-// `cmnet sim`'s JSON lines (host/cli/sim_lines.h): one schema for every family, the writer's
-// key order and counts, and the lines that say "ambiguous" where an engine cannot tell two
-// messages apart (CM-1's OR-combined receptions, the CM-5 machine's equal messages). Model runs
-// only: each family's own test compares its RTL's lines with its model's.
+// `cmnet sim`'s JSON lines (host/cli/sim_lines.h): one schema for every family, through the
+// registry, and the writer's key order. Model runs only: each family's own test compares its
+// RTL's lines with its model's and checks the lines that say "ambiguous" (cm1_sim_lines_test,
+// cm5_family_test, cm5data_family_test).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "gen/cm5/cm5_config.h"
-#include "host/cli/cm1/cm1_sim.h"
-#include "host/cli/cm5/cm5_lines.h"
 #include "host/cli/family.h"
 #include "host/cli/sim_lines.h"
 #include "tests/core/sim_lines_check.h"
@@ -114,84 +111,6 @@ TEST(SimLines, Cm5ctlOperationHoldsEveryLeafsInputAndResult) {
   EXPECT_EQ(lines[10]["kind"], "globals");
   EXPECT_EQ(lines[10]["sent"].size(), 2u);
   fs::remove_all(dir);
-}
-
-// CM-1: processor 5 receives 0x3 twice; the messages are 0x1, 0x2 and 0x3: either reception may
-// be 0x3 and the other 0x1 | 0x2 (the hardware's messages carry no source). The three lines say
-// so and why; processor 9's does not (cm1_rtl_test's crediting case, written as `sim` writes it).
-TEST(SimLines, Cm1OrCombinedReceptionsAreNamedAmbiguous) {
-  Cm1Config cfg;
-  cfg.cm1.cube_dims = 4;
-  cfg.cm1.procs_per_chip = 16;
-  auto msg = [](uint32_t src, uint32_t dst, uint64_t data) {
-    Message m;
-    m.src = src;
-    m.dst = dst;
-    m.data = data;
-    return m;
-  };
-  auto rx = [](uint32_t dst, uint64_t petit, uint64_t data) {
-    Cm1Reception r;
-    r.dst = dst;
-    r.petit = petit;
-    r.data = data;
-    return r;
-  };
-  const Traffic t{{msg(0, 5, 0x1), msg(1, 5, 0x2), msg(2, 5, 0x3), msg(3, 9, 0x3)}};
-  SimOutcome o;
-  o.receptions = {rx(5, 2, 0x3), rx(9, 2, 0x3), rx(5, 3, 0x3)};
-  o.crediting = credit_receptions(cfg.cm1, t, o.receptions);
-  o.deliveries = o.crediting->deliveries;
-  o.completed = true;
-  const fs::path dir = temp_dir("cm1");
-  write_jsonl((dir / "rtl.jsonl").string(), cfg, t, o, "rtl", EjectMode::kOrCombine);
-  const auto lines = test::read_sim_lines((dir / "rtl.jsonl").string());
-  test::expect_sim_schema(lines, "cm1");
-  ASSERT_EQ(lines.size(), 5u);
-  for (size_t i = 0; i < 3; ++i) {
-    EXPECT_TRUE(lines[i]["ambiguous"].get<bool>()) << i;
-    EXPECT_NE(lines[i]["why"].get<std::string>().find("OR-combined"), std::string::npos);
-    EXPECT_EQ(lines[i]["arrived"][0]["words"][0], "3");  // what the processor received
-  }
-  EXPECT_FALSE(lines[3]["ambiguous"].get<bool>());
-  EXPECT_EQ(lines.back()["summary"]["ambiguous"], 3);
-  fs::remove_all(dir);
-}
-
-// The CM-5 machine: two equal messages (network, source, destination, tag, words) are credited
-// to the first, and both lines say the credit is a guess; a message read twice is one line
-// with two arrivals.
-TEST(SimLines, Cm5EqualMessagesAreNamedAmbiguous) {
-  const Cm5MachineConfig c = cm5_machine_config(load_network(example("cm5_4.json"), nullptr));
-  Cm5MachineWorkload w;
-  Cm5MachineMessage m;
-  m.src = 1;
-  m.dst = 2;
-  m.data = {1, 0xcafe};
-  w.messages = {m, m};
-  m.release = 5;
-  m.data = {1, 0xbeef};
-  w.messages.push_back(m);
-  Cm5MachineRun r;
-  auto read = [](uint32_t leaf, uint64_t cycle, std::vector<uint32_t> words) {
-    Cm5MachineReceived x;
-    x.leaf = leaf;
-    x.msg.cycle = cycle;
-    x.msg.head = 1u << 30;
-    x.msg.words = std::move(words);
-    return x;
-  };
-  r.received = {read(2, 30, {1, 0xcafe}), read(2, 41, {1, 0xcafe}), read(2, 50, {1, 0xbeef}), read(2, 51, {1, 0xbeef})};
-  const std::vector<SimRecord> recs = cm5_machine_records(c, w, r);
-  ASSERT_GE(recs.size(), 3u);
-  for (size_t i = 0; i < 2; ++i) {
-    EXPECT_NE(recs[i].ambiguous.find("carries no id"), std::string::npos) << i;
-    EXPECT_EQ(recs[i].arrived.size(), 1u);
-  }
-  EXPECT_EQ(recs[0].arrived[0].time, 30u);
-  EXPECT_TRUE(recs[2].ambiguous.empty());
-  EXPECT_EQ(recs[2].arrived.size(), 2u);  // read twice
-  EXPECT_EQ(sim_record_json(recs[2])["latency"], 45);
 }
 
 }  // namespace
