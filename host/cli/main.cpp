@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
   sim->add_option("--mode", sa.mode, "CM-1: ejector mode or | one (default: the config's)")
       ->check(CLI::IsMember({"or", "one"}));
   sim->add_option("--max-petit", sa.max_steps, "give up after this many petit cycles");
-  sim->add_option("--out", sa.out, "JSON lines output")->required();
+  sim->add_option("--out", sa.out, "JSON lines output: one line per message, operation or circuit (what was sent, what arrived, where, when; host/cli/sim_lines.h), then a summary")->required();
   auto* strace = sim->add_option("--trace", sa.trace.file, "write an FST waveform of the RTL run (GTKWave opens it)");
   sim->add_option("--trace-from", sa.trace.from, "first clock cycle of the run in the waveform (CM-1: bit-time)")
       ->needs(strace);
