@@ -22,7 +22,7 @@ TEST(BenchStats, SpreadOfSeeds) {
   EXPECT_DOUBLE_EQ(s.min, 0.926);
   EXPECT_DOUBLE_EQ(s.max, 0.957);
   EXPECT_NEAR(s.range(), 0.031, 1e-12);
-  EXPECT_NEAR(s.stddev, 0.015885, 1e-5);  // sample standard deviation
+  EXPECT_NEAR(s.stddev, 0.0159478, 1e-6);  // sample standard deviation (n - 1)
   EXPECT_EQ(s.str(), "0.944 [0.926, 0.957]");
   const auto j = s.to_json();
   EXPECT_EQ(j["seeds"].size(), 3u);
