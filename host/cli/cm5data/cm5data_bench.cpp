@@ -670,8 +670,8 @@ int cm5data_bench(const BenchArgs& a) {
     return 0;
   }
   if (a.only == "saturation") {
-    out["saturation_by_size"] = saturation_by_size(quick);
     out["input_organisation"] = input_organisation(quick);
+    out["saturation_by_size"] = saturation_by_size(quick);
     const std::string path = a.json.empty() ? "out/bench-cm5data-saturation.json" : a.json;
     write_bench_json(out, path);
     std::printf("wrote %s\n", path.c_str());
