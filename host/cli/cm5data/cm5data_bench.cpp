@@ -128,7 +128,7 @@ struct SatPlan {
 SatPlan sat_plan(bool quick) {
   SatPlan s;
   if (quick) {
-    s.window = 1500;
+    s.window = 600;
     s.doublings = 1;
   } else {
     s.progress = true;
@@ -440,7 +440,7 @@ json buffer_depth_curves(Curves& c, bool quick, const std::vector<double>& loads
 // and 14 words, against k message slots per input (Cm5DataParams::slots: a message for a free
 // output passes one waiting for a busy one). The saturation figure (SatPlan) as a fraction of
 // the bound, beside a cycle-level NoC simulator's full-bisection 4-ary fat tree with 16 VCs of 8
-// flits (0.79 at 64). --quick: 2-word FIFOs and 8 slots at 64 leaves.
+// flits (0.79 at 64). --quick: 8 slots at 64 leaves.
 json input_organisation(bool quick) {
   const SatPlan plan = sat_plan(quick);
   const std::vector<int> heights = quick ? std::vector<int>{3} : std::vector<int>{3, 4};
@@ -453,8 +453,8 @@ json input_organisation(bool quick) {
   std::printf("\n");
   json options = json::array();
   const std::vector<std::pair<int, int>> orgs =
-      quick ? std::vector<std::pair<int, int>>{{2, 0}, {2, 8}}
-            : std::vector<std::pair<int, int>>{{2, 0}, {7, 0}, {14, 0}, {2, 2}, {2, 4}, {2, 6}, {2, 8}};
+      quick ? std::vector<std::pair<int, int>>{{2, 8}}
+            : std::vector<std::pair<int, int>>{{2, 8}, {2, 0}, {7, 0}, {14, 0}, {2, 2}, {2, 4}, {2, 6}};
   for (const auto& [bw, k] : orgs) {
     const std::string name = k == 0 ? "FIFO " + std::to_string(bw) + " words" : std::to_string(k) + " slots (" + std::to_string(7 * k) + " words)";
     std::printf("   %-26s", name.c_str());
