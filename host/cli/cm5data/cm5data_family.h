@@ -31,7 +31,7 @@ class Cm5DataFamily final : public Family {
   std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const override;
   int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
   int bench(const BenchArgs& args) const override;
-  std::vector<std::string> bench_sections() const override { return {"paper-slots"}; }
+  std::vector<std::string> bench_sections() const override { return {"paper-slots", "saturation"}; }
 };
 
 // A traffic file: one message per line, "SRC DST DATA..." (decimal leaves, 1..max_words hex data
