@@ -4,7 +4,7 @@
 
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
-#include "host/clos/clos_run.h"
+#include "host/clos/clos_runner.h"
 #include "sim/clos/clos_patterns.h"
 
 namespace cmnet {

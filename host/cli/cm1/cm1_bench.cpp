@@ -25,7 +25,7 @@
 #include "sim/cm1/cm1_figures.h"
 #include "sim/cm1/cm1_rtl.h"
 #include "sim/core/rtl_build.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 namespace {

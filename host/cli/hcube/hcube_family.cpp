@@ -13,7 +13,7 @@
 #include "gen/core/errors.h"
 #include "gen/hcube/hcube_emitter.h"
 #include "gen/hcube/hcube_stream.h"
-#include "host/hcube/hcube_board.h"
+#include "host/hcube/hcube_runner.h"
 #include "sim/hcube/hcube_model.h"
 #include "sim/hcube/hcube_rtl.h"
 
