@@ -104,10 +104,10 @@ double mbytes(const Cm5DataParams& p, double flits_per_cycle) {
   return flits_per_cycle * p.link_bits * kClockHz / 8.0 / 1e6 * kWords / (kWords + 2.0);
 }
 
-// The paper's performance model for the pattern's expected arm loads (about 4 million sampled
-// destinations, at least 64 per leaf).
-Cm5DataArmBound pattern_bound(const Cm5DataParams& p, const std::string& pattern) {
-  return cm5_pattern_bound(p, pattern, 99, std::max<uint64_t>(64, (1u << 22) / p.leaves()), kWords);
+// The paper's performance model for the pattern's expected arm loads (`samples` sampled
+// destinations, about 4 million unless told, at least 64 per leaf).
+Cm5DataArmBound pattern_bound(const Cm5DataParams& p, const std::string& pattern, uint64_t samples = 1u << 22) {
+  return cm5_pattern_bound(p, pattern, 99, std::max<uint64_t>(64, samples / p.leaves()), kWords);
 }
 
 const char* paper_name(const std::string& pattern) {
@@ -117,19 +117,24 @@ const char* paper_name(const std::string& pattern) {
 // How a saturation figure is measured: accepted throughput at `load` of the bound (beyond
 // saturation: open-loop sources keep every input busy), over three seeds of the traffic, in a
 // window of `window` cycles after window / 3 cycles of warm-up, the window doubled (up to
-// `doublings` times) until a longer one no longer moves the mean (bench_stats.h).
+// `doublings` times) until a longer one no longer moves the mean (bench_stats.h). --quick (a
+// test's seconds, not a figure): uniform random only, short windows, a bound from fewer samples.
 struct SatPlan {
   uint64_t window = 4500;
   int doublings = 3;
   double load = 1.25;
   bool progress = false;
+  std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
+  uint64_t bound_samples = 1u << 22;
 };
 
 SatPlan sat_plan(bool quick) {
   SatPlan s;
   if (quick) {
-    s.window = 600;
+    s.window = 300;
     s.doublings = 1;
+    s.patterns = {"random"};
+    s.bound_samples = 1u << 14;
   } else {
     s.progress = true;
   }
@@ -440,7 +445,7 @@ json buffer_depth_curves(Curves& c, bool quick, const std::vector<double>& loads
 // and 14 words, against k message slots per input (Cm5DataParams::slots: a message for a free
 // output passes one waiting for a busy one). The saturation figure (SatPlan) as a fraction of
 // the bound, beside a cycle-level NoC simulator's full-bisection 4-ary fat tree with 16 VCs of 8
-// flits (0.79 at 64). --quick: 8 slots at 64 leaves.
+// flits (0.79 at 64). --quick: 8 slots at 64 leaves (SatPlan's quick patterns).
 json input_organisation(bool quick) {
   const SatPlan plan = sat_plan(quick);
   const std::vector<int> heights = quick ? std::vector<int>{3} : std::vector<int>{3, 4};
@@ -449,7 +454,7 @@ json input_organisation(bool quick) {
               "flits: 0.79 at 64 nodes, 0.73 at 1,024)\n", plan.load);
   std::printf("   %-26s", "inputs");
   for (int h : heights)
-    for (const auto& pat : bench_patterns()) std::printf(" %5u %-17.17s", 1u << (2 * h), pat.c_str());
+    for (const auto& pat : plan.patterns) std::printf(" %5u %-17.17s", 1u << (2 * h), pat.c_str());
   std::printf("\n");
   json options = json::array();
   const std::vector<std::pair<int, int>> orgs =
@@ -459,9 +464,9 @@ json input_organisation(bool quick) {
     const std::string name = k == 0 ? "FIFO " + std::to_string(bw) + " words" : std::to_string(k) + " slots (" + std::to_string(7 * k) + " words)";
     std::printf("   %-26s", name.c_str());
     for (int h : heights)
-      for (const auto& pat : bench_patterns()) {
+      for (const auto& pat : plan.patterns) {
         const Cm5DataConfig cfg = bench_config(h, "cm5", bw, k);
-        const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
+        const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat, plan.bound_samples);
         const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
         std::printf(" %-22s%s", f.figure.str().c_str(), f.steady ? " " : "!");
         std::fflush(stdout);
@@ -478,7 +483,7 @@ json input_organisation(bool quick) {
 }
 
 // The CM-5 profile's saturation figures (SatPlan) by machine size, FIFO inputs of 2 words, the
-// three patterns: flits/cycle/leaf and the fraction of the bound. --quick: 64 leaves.
+// three patterns: flits/cycle/leaf and the fraction of the bound. --quick: 64 leaves (SatPlan's quick patterns).
 json saturation_by_size(bool quick) {
   const SatPlan plan = sat_plan(quick);
   const std::vector<int> heights = quick ? std::vector<int>{3} : std::vector<int>{3, 4, 5, 6, 7};
@@ -486,10 +491,10 @@ json saturation_by_size(bool quick) {
               "flits/cycle/leaf, and of the bound: mean [min, max] over 3 seeds, steady window)\n", plan.load);
   std::printf("   %-20s %7s %9s %-22s %s\n", "pattern", "leaves", "flits", "/bound", "window");
   json rows = json::array();
-  for (const auto& pat : bench_patterns())
+  for (const auto& pat : plan.patterns)
     for (int h : heights) {
       const Cm5DataConfig cfg = bench_config(h, "cm5");
-      const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
+      const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat, plan.bound_samples);
       const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
       std::printf("   %-20s %7u %9.4f %-22s %llu cycles (%llu: %.3f), %s\n", paper_name(pat), cfg.cm5.leaves(),
                   f.figure.mean * b.rate_per_leaf, f.figure.str().c_str(), static_cast<unsigned long long>(f.window),
