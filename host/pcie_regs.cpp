@@ -96,12 +96,6 @@ struct DmaBuffer {
   uint32_t* p;
 };
 
-std::string pci_address(const TransportUri& u) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%u", u.pci_domain, u.pci_bus, u.pci_device, u.pci_function);
-  return buf;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- RegisterAccess

@@ -220,13 +220,14 @@ void parse_pcie(std::string_view uri, std::string_view rest, TransportUri& u) {
   }
 }
 
+}  // namespace
+
 std::string pci_address(const TransportUri& u) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%u", u.pci_domain, u.pci_bus, u.pci_device, u.pci_function);
   return buf;
 }
 
-}  // namespace
 
 TransportUri parse_transport_uri(std::string_view uri) {
   TransportUri u;

@@ -57,4 +57,7 @@ std::unique_ptr<Transport> open_transport(const TransportUri& uri,
 std::unique_ptr<Transport> open_transport(std::string_view uri,
                                           std::chrono::milliseconds connect_timeout = std::chrono::milliseconds(2000));
 
+// A PCIe address as lspci -D prints it: "DDDD:BB:DD.F".
+std::string pci_address(const TransportUri& u);
+
 }  // namespace cmnet

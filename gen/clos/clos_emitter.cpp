@@ -12,7 +12,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(int64_t x) { return std::to_string(x); }
 
 std::vector<std::pair<std::string, std::string>> header_params(const ClosParams& p) {
   return {{"network", clos_name(p) + ", " + to_string(p.kind())},

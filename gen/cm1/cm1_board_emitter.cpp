@@ -17,7 +17,6 @@ using board_parts::emit_reception_functions;
 using board_parts::emit_reset;
 using board_parts::hexlit;
 
-std::string S(int64_t x) { return std::to_string(x); }
 
 struct TopShape {
   bool chip_mode = false;

@@ -1,3 +1,4 @@
+#include "gen/core/verilog_writer.h"
 #include "gen/cm1/cm1_cube_board_emitter.h"
 
 #include <algorithm>
@@ -11,7 +12,6 @@ namespace {
 
 using board_parts::hexlit;
 
-std::string S(int64_t x) { return std::to_string(x); }
 std::string U(uint64_t x) { return std::to_string(x); }
 
 }  // namespace

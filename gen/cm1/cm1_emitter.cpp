@@ -15,7 +15,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(int x) { return std::to_string(x); }
 
 const std::vector<std::string> kPrimitives = {"cmnet_counter_bank.v", "cm1_prefix.v", "cm1_phase_flags.v",
                                               "cm1_injector.v", "cm1_heart_column.v", "cm1_ejector.v",

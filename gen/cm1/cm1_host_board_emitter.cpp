@@ -10,7 +10,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(long long x) { return std::to_string(x); }
 
 std::vector<std::pair<std::string, std::string>> header(const Cm1Config& cfg,
                                                         const HostBoardOptions& o) {

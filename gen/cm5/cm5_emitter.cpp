@@ -13,7 +13,6 @@ namespace cmnet {
 
 namespace {
 
-std::string S(int64_t x) { return std::to_string(x); }
 
 bool is_meta(const std::string& f) { return f == "filelist.f" || f == "manifest.json" || f == "config.json"; }
 

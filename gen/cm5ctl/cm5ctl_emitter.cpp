@@ -7,7 +7,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(int64_t x) { return std::to_string(x); }
 
 std::vector<std::pair<std::string, std::string>> header_params(const Cm5ctlParams& p) {
   return {{"leaves N", S(p.leaves)},

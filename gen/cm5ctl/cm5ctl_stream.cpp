@@ -8,7 +8,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(int64_t x) { return std::to_string(x); }
 
 // The send side, per leaf in use (cm5ctl_stream.h): the send FIFOs per function, the FIFO each
 // leaf presents to its tree leaf, one injection a cycle picked round robin over the leaves, and

@@ -12,7 +12,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(int64_t x) { return std::to_string(x); }
 
 std::string hex16(unsigned v) {
   char b[16];

@@ -27,7 +27,6 @@ std::string bridge_markdown_table() { return table_of(kBridgeRegisters); }
 
 namespace {
 
-std::string S(int64_t x) { return std::to_string(x); }
 
 }  // namespace
 

@@ -10,7 +10,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(int64_t x) { return std::to_string(x); }
 using board_parts::hexlit;
 
 // Leaf-indexed constants as one vector localparam: leaf g's value at [g*width +: width].

@@ -11,7 +11,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(int64_t x) { return std::to_string(x); }
 
 // The widths of the largest chip's counter select (the scan covers every chip with it).
 Cm5DataWidths widest_widths(const Cm5DataParams& p) {

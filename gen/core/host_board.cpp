@@ -1,3 +1,4 @@
+#include "gen/core/verilog_writer.h"
 #include "gen/core/host_board.h"
 
 #include <cstdio>
@@ -6,7 +7,6 @@
 
 namespace cmnet {
 namespace {
-std::string S(long long x) { return std::to_string(x); }
 }  // namespace
 
 void check_host_board_options(const HostBoardOptions& opt) {

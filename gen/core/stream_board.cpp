@@ -10,7 +10,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(long long x) { return std::to_string(x); }
 
 std::string hex(uint32_t v) {
   char b[16];

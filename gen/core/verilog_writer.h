@@ -33,4 +33,7 @@ class VerilogWriter {
 
 std::string vbits(int width);  // "[W-1:0] " or "" for width 1
 
+// A number as emitted Verilog text (decimal); the emitters' one spelling of it.
+inline std::string S(long long x) { return std::to_string(x); }
+
 }  // namespace cmnet

@@ -10,7 +10,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(long long v) { return std::to_string(v); }
 // A range even for one bit, so that per-channel slices [d] of the network's vectors stay legal.
 std::string range(int width) { return "[" + S(width - 1) + ":0] "; }
 

@@ -9,7 +9,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(int64_t x) { return std::to_string(x); }
 
 const char* kKinds[4] = {"packets", "messages", "bytes", "blocked"};
 

@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
   sim->add_option("--mode", sa.mode, "CM-1: ejector mode or | one (default: the config's)")
       ->check(CLI::IsMember({"or", "one"}));
   sim->add_option("--max-petit", sa.max_steps, "give up after this many petit cycles");
-  sim->add_option("--out", sa.out, "JSON lines output")->required();
+  sim->add_option("--out", sa.out, "JSON lines output: one line per message, operation or circuit (what was sent, what arrived, where, when; host/cli/sim_lines.h), then a summary")->required();
   auto* strace = sim->add_option("--trace", sa.trace.file, "write an FST waveform of the RTL run (GTKWave opens it)");
   sim->add_option("--trace-from", sa.trace.from, "first clock cycle of the run in the waveform (CM-1: bit-time)")
       ->needs(strace);
@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
   bench->add_option("--family", bench_family, "only this family (" + family_names() + ")");
   bench->add_option("--json", ba.json, "write the results here (default: out/bench-FAMILY.json)");
   bench->add_flag("--quick", ba.quick, "fewer points");
-  bench->add_option("--only", ba.only, "only this section of the family's bench (cm5data: paper-slots)");
+  bench->add_option("--only", ba.only, "only this section of the family's bench (cm1: figure12; cm5data: paper-slots, saturation; clos: blocking; hcube: ratios)");
 
   register_build_commands(app);
   register_board_command(app);

@@ -14,6 +14,7 @@
 #include "gen/core/errors.h"
 #include "sim/clos/clos_patterns.h"
 #include "tests/core/fst_check.h"
+#include "tests/core/sim_lines_check.h"
 
 namespace cmnet {
 namespace {
@@ -66,10 +67,14 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
     const auto lines = read_lines(a.out);
     ASSERT_EQ(lines.size(), 9u) << engine;  // 8 circuits and the summary
     for (size_t i = 0; i < 8; ++i) {
-      EXPECT_TRUE(lines[i]["ok"].get<bool>()) << engine << " " << lines[i].dump();
-      EXPECT_EQ(lines[i]["sent"], lines[i]["received"]) << engine;
-      EXPECT_EQ(lines[i]["sent"].size(), 3u);
+      EXPECT_TRUE(lines[i]["delivered"].get<bool>()) << engine << " " << lines[i].dump();
+      EXPECT_EQ(lines[i]["kind"], "circuit");
+      EXPECT_EQ(lines[i]["sent"][0]["at"], i);  // source port
+      EXPECT_EQ(lines[i]["arrived"][0]["at"], lines[i]["dst"]);  // destination port
+      EXPECT_EQ(lines[i]["sent"][0]["words"], lines[i]["arrived"][0]["words"]) << engine;
+      EXPECT_EQ(lines[i]["sent"][0]["words"].size(), 3u);
     }
+    test::expect_sim_schema(test::read_sim_lines(a.out), "clos");
     EXPECT_EQ(lines[8]["summary"]["mismatches"], 0) << engine;
     EXPECT_EQ(lines[8]["summary"]["routed"], 8) << engine;
     EXPECT_EQ(lines[8]["summary"]["harness_mismatches"], 0) << engine;
@@ -77,6 +82,8 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
   }
   // The same --seed, the same words on both engines: the circuit lines are equal line by line.
   for (size_t i = 0; i < 8; ++i) EXPECT_EQ(by_engine["model"][i], by_engine["rtl"][i]) << i;
+  test::expect_engines_agree(test::read_sim_lines((dir / "model.jsonl").string()),
+                             test::read_sim_lines((dir / "rtl.jsonl").string()));
   // A circuit file: SRC DST [WORDS] per line (sim/clos/clos_circuit_file.h), set up through the
   // hnodes (2 of them; without any it is refused) and its words sent; bad lines name file, line,
   // field and range.
@@ -92,10 +99,12 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
   ASSERT_EQ(f.sim(hn, a), 0);
   const auto lines = read_lines(a.out);
   ASSERT_EQ(lines.size(), 3u);
-  EXPECT_TRUE(lines[0]["set_up"].get<bool>()) << lines[0].dump();
-  EXPECT_EQ(lines[0]["sent"].size(), 2u);  // its own WORDS
-  EXPECT_EQ(lines[1]["sent"].size(), 3u);  // --per-proc
-  EXPECT_EQ(lines[1]["sent"], lines[1]["received"]);
+  EXPECT_TRUE(lines[0]["extra"]["setup"]["set_up"].get<bool>()) << lines[0].dump();
+  EXPECT_EQ(lines[0]["sent"][0]["at"], 0);
+  EXPECT_EQ(lines[0]["dst"], 7);
+  EXPECT_EQ(lines[0]["sent"][0]["words"].size(), 2u);  // its own WORDS
+  EXPECT_EQ(lines[1]["sent"][0]["words"].size(), 3u);  // --per-proc
+  EXPECT_EQ(lines[1]["sent"][0]["words"], lines[1]["arrived"][0]["words"]);
   EXPECT_EQ(lines[2]["summary"]["setup"]["set_up"], 2);
   EXPECT_TRUE(lines[2]["summary"]["setup"]["done"].get<bool>());
   for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{

@@ -5,10 +5,6 @@
 
 #include "tests/core/golden.h"
 
-#include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -17,27 +13,14 @@
 #include "gen/cm1/cm1_emitter.h"
 #include "gen/cm1/cm1_host_board_emitter.h"
 #include "gen/cm1/cm1_config.h"
-#include "tests/core/sha256.h"
 
 namespace cmnet {
 namespace {
 
-namespace fs = std::filesystem;
-
-const std::string kGolden = std::string(CMNET_SOURCE_DIR) + "/tests/cm1/golden_digests.txt";
-
-// "<design>/<file> <sha256>" for every file of every design, sorted.
 std::map<std::string, std::string> current_digests() {
-  std::map<std::string, std::string> out;
-  auto add = [&](const std::string& design, const GeneratedDesign& d) {
-    for (const auto& [name, text] : d.files) out[design + "/" + name] = testing::sha256_hex(text);
-  };
-  std::vector<fs::path> examples;
-  for (const auto& e : fs::directory_iterator(std::string(CMNET_SOURCE_DIR) + "/gen/examples"))
-    if (e.path().extension() == ".json" && e.path().filename().string().rfind("cm1_", 0) == 0)
-      examples.push_back(e.path());  // the CM-1 family's examples (other families pin their own)
-  std::sort(examples.begin(), examples.end());
-  for (const auto& path : examples) {
+  GoldenDigests g;
+  const auto add = [&](const std::string& design, const GeneratedDesign& d) { g.add(design, d); };
+  for (const auto& path : golden_examples("cm1_")) {
     const Cm1Config cfg = load_cm1_config(path.string());
     const std::string stem = path.stem().string();
     add(stem + "/gen", emit_cm1(cfg));
@@ -52,11 +35,11 @@ std::map<std::string, std::string> current_digests() {
   add("cm1_board/host-fifo", emit_cm1_host_board(board, fifo));
   const Cm1Config cube = load_cm1_config(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm1_cube_c2.json");
   add("cm1_cube_c2/top-cube", cm1_cube_board_top(cube, CubeTopOptions{}));
-  return out;
+  return g.files;
 }
 
 TEST(Cm1Golden, EmittedVerilogIsByteIdenticalToTheCheckedInDigests) {
-  expect_golden(kGolden, current_digests());
+  expect_golden(golden_file("cm1"), current_digests());
 }
 
 }  // namespace

@@ -7,12 +7,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "host/cli/cm5/cm5_lines.h"
 #include "host/cli/family.h"
 #include "gen/cm5/cm5_config.h"
 #include "gen/core/errors.h"
 #include "tests/cm5/cm5_check.h"
 #include "tests/core/emitter_checks.h"
 #include "tests/core/fst_check.h"
+#include "tests/core/sim_lines_check.h"
 
 namespace cmnet {
 namespace {
@@ -34,7 +36,7 @@ nlohmann::json summary(const fs::path& out) {
   std::ifstream in(out);
   std::string line, last;
   while (std::getline(in, line)) last = line;
-  return nlohmann::json::parse(last);
+  return nlohmann::json::parse(last).at("summary");
 }
 
 TEST(Cm5MachineFamily, SimOnTheModelEveryPattern) {
@@ -49,6 +51,7 @@ TEST(Cm5MachineFamily, SimOnTheModelEveryPattern) {
     a.out = (dir / (pattern + ".jsonl")).string();
     EXPECT_EQ(f.sim(cfg, a), 0) << pattern;
     const nlohmann::json s = summary(a.out);
+    test::expect_sim_schema(test::read_sim_lines(a.out), "cm5");
     EXPECT_TRUE(s.at("ok").get<bool>()) << s.dump();
     EXPECT_EQ(s.at("read"), s.at("messages")) << s.dump();
     if (pattern == "router-done") {
@@ -74,24 +77,66 @@ TEST(Cm5MachineFamily, SimOnTheRtlAgreesWithTheModel) {
   a.engine = "rtl";
   a.out = (dir / "rtl.jsonl").string();
   ASSERT_EQ(f.sim(cfg, a), 0);
-  // Every line but the summary's timing the same.
-  std::ifstream m(dir / "model.jsonl"), r(dir / "rtl.jsonl");
-  std::string lm, lr;
-  size_t n = 0;
-  while (std::getline(m, lm) && std::getline(r, lr)) {
-    nlohmann::json jm = nlohmann::json::parse(lm), jr = nlohmann::json::parse(lr);
-    if (jr.contains("summary")) {
-      EXPECT_EQ(jr.at("model_difference"), "");
+  // Line by line the same records (sim_lines.h): every message read and router-done's results.
+  const auto m = test::read_sim_lines((dir / "model.jsonl").string()), r = test::read_sim_lines((dir / "rtl.jsonl").string());
+  test::expect_sim_schema(m, "cm5");
+  test::expect_sim_schema(r, "cm5");
+  test::expect_engines_agree(m, r);
+  EXPECT_EQ(r.back().at("summary").at("model_difference"), "");
+  const size_t n = m.size();
+  // Every message read once, its words as sent (the hook doubles the counter's count, not the
+  // read); router-done's one operation, every leaf's result with the error bit.
+  size_t once = 0, ops = 0;
+  for (size_t i = 0; i + 1 < r.size(); ++i) {
+    if (r[i].at("kind") == "message") {
+      once += r[i].at("arrived").size() == 1;
+      EXPECT_EQ(r[i].at("arrived").at(0).at("words"), r[i].at("sent").at(0).at("words")) << r[i].dump();
     }
-    for (auto* j : {&jm, &jr}) {
-      j->erase("seconds");
-      j->erase("engine");
-      j->erase("model_difference");
+    if (r[i].at("kind") == "operation") {
+      ++ops;
+      EXPECT_EQ(r[i].at("arrived").size(), 4u);
+      for (const auto& e : r[i].at("arrived")) EXPECT_TRUE(e.at("flags").at("err").get<bool>()) << r[i].dump();
     }
-    EXPECT_EQ(jm, jr) << "line " << n;
-    ++n;
   }
+  EXPECT_EQ(once, r.back().at("summary").at("messages").get<size_t>());
+  EXPECT_EQ(ops, 1u);
   EXPECT_GT(n, 10u);
+}
+
+// The CM-5 machine: two equal messages (network, source, destination, tag, words) are credited
+// to the first, and both lines say the credit is a guess; a message read twice is one line
+// with two arrivals.
+TEST(Cm5MachineFamily, SimLinesNameEqualMessagesAmbiguous) {
+  const Cm5MachineConfig c = cm5_machine_config(load_network(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5_4.json", nullptr));
+  Cm5MachineWorkload w;
+  Cm5MachineMessage m;
+  m.src = 1;
+  m.dst = 2;
+  m.data = {1, 0xcafe};
+  w.messages = {m, m};
+  m.release = 5;
+  m.data = {1, 0xbeef};
+  w.messages.push_back(m);
+  Cm5MachineRun r;
+  auto read = [](uint32_t leaf, uint64_t cycle, std::vector<uint32_t> words) {
+    Cm5MachineReceived x;
+    x.leaf = leaf;
+    x.msg.cycle = cycle;
+    x.msg.head = 1u << 30;
+    x.msg.words = std::move(words);
+    return x;
+  };
+  r.received = {read(2, 30, {1, 0xcafe}), read(2, 41, {1, 0xcafe}), read(2, 50, {1, 0xbeef}), read(2, 51, {1, 0xbeef})};
+  const std::vector<SimRecord> recs = cm5_machine_records(c, w, r);
+  ASSERT_GE(recs.size(), 3u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_NE(recs[i].ambiguous.find("carries no id"), std::string::npos) << i;
+    EXPECT_EQ(recs[i].arrived.size(), 1u);
+  }
+  EXPECT_EQ(recs[0].arrived[0].time, 30u);
+  EXPECT_TRUE(recs[2].ambiguous.empty());
+  EXPECT_EQ(recs[2].arrived.size(), 2u);  // read twice
+  EXPECT_EQ(sim_record_json(recs[2])["latency"], 45);
 }
 
 // `cmnet sim --engine rtl --trace`: the machine's waveform holds the run's cycles asked for

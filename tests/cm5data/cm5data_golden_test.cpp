@@ -6,10 +6,6 @@
 
 #include "tests/core/golden.h"
 
-#include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,14 +18,9 @@
 #include "gen/core/config.h"
 #include "gen/core/stream_board.h"
 #include "sim/cm5data/cm5data_selftest_model.h"
-#include "tests/core/sha256.h"
 
 namespace cmnet {
 namespace {
-
-namespace fs = std::filesystem;
-
-const std::string kGolden = std::string(CMNET_SOURCE_DIR) + "/tests/cm5data/golden_digests.txt";
 
 // Pins as sim/core/selftest_top_main.cpp expects (no button, active-high LEDs) and as a board
 // with an active-low reset button and LEDs has them: both branches of the top's reset and LEDs.
@@ -46,12 +37,9 @@ board_parts::SelfTestPins board_pins() {
   return p;
 }
 
-// "<design>/<file> <sha256>" for every file of every design, sorted.
 std::map<std::string, std::string> current_digests() {
-  std::map<std::string, std::string> out;
-  auto add = [&](const std::string& design, const GeneratedDesign& d) {
-    for (const auto& [name, text] : d.files) out[design + "/" + name] = testing::sha256_hex(text);
-  };
+  GoldenDigests g;
+  const auto add = [&](const std::string& design, const GeneratedDesign& d) { g.add(design, d); };
   // Every file of one config under `stem` (the stream board only where it can be built).
   auto add_config = [&](const std::string& stem, const Cm5DataConfig& cfg) {
     add(stem + "/gen", emit_cm5data(cfg));
@@ -74,12 +62,7 @@ std::map<std::string, std::string> current_digests() {
           emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, "permutation", 1, 1), board_pins()));
     }
   };
-  std::vector<fs::path> examples;
-  for (const auto& e : fs::directory_iterator(std::string(CMNET_SOURCE_DIR) + "/gen/examples"))
-    if (e.path().extension() == ".json" && e.path().filename().string().rfind("cm5data_", 0) == 0)
-      examples.push_back(e.path());
-  std::sort(examples.begin(), examples.end());
-  for (const auto& path : examples) {
+  for (const auto& path : golden_examples("cm5data_")) {
     const Cm5DataConfig cfg = cm5data_config(load_config_file(path.string()));
     if (cfg.cm5.height > kCm5MaxEmitHeight) continue;  // the paper's machine runs on the model only
     const std::string stem = path.stem().string();
@@ -100,11 +83,11 @@ std::map<std::string, std::string> current_digests() {
   mapped.cm5.mapped_out_leaves = {5};
   validate(mapped.cm5, "mapped");
   add_config("variant_mapped", mapped);
-  return out;
+  return g.files;
 }
 
 TEST(Cm5DataGolden, EmittedVerilogIsByteIdenticalToTheCheckedInDigests) {
-  expect_golden(kGolden, current_digests());
+  expect_golden(golden_file("cm5data"), current_digests());
 }
 
 }  // namespace

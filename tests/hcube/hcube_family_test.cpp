@@ -14,6 +14,7 @@
 #include "host/cli/hcube/hcube_family.h"
 #include "gen/core/errors.h"
 #include "tests/core/fst_check.h"
+#include "tests/core/sim_lines_check.h"
 
 namespace cmnet {
 namespace {
@@ -149,7 +150,7 @@ TEST(HcubeFamily, SimSummaryStaysShortAtTenDimensions) {
   expect_ports_match_csv(s["ports"], dir / "ten.ports.csv", 10);
   // Each message's first packet crosses one port per hop.
   uint64_t hops = 0;
-  for (size_t i = 0; i + 1 < lines.size(); ++i) hops += nlohmann::json::parse(lines[i])["hops"].get<uint64_t>();
+  for (size_t i = 0; i + 1 < lines.size(); ++i) hops += nlohmann::json::parse(lines[i])["extra"]["hops"].get<uint64_t>();
   EXPECT_EQ(s["ports"]["total"]["messages"].get<uint64_t>(), hops);
   fs::remove_all(dir);
 }
@@ -193,6 +194,19 @@ TEST(HcubeFamily, SimOnTheRtlWritesTheWaveformAskedFor) {
   a.trace = TraceWindow{(dir / "run.fst").string(), 6, 30};
   EXPECT_EQ(f.sim(cfg, a), 0);
   EXPECT_TRUE(test::fst_holds_cycles(a.trace.file, 6, 30));
+  // The model on the same pattern: the same lines (sim_lines.h), each message's payload sent and
+  // the bytes the receiver reassembled, line by line.
+  a.engine = "model";
+  a.trace = {};
+  a.out = (dir / "model.jsonl").string();
+  EXPECT_EQ(f.sim(cfg, a), 0);
+  const auto model = test::read_sim_lines(a.out), rtl = test::read_sim_lines((dir / "rtl.jsonl").string());
+  test::expect_sim_schema(rtl, "hcube");
+  test::expect_engines_agree(model, rtl);
+  for (size_t i = 0; i + 1 < rtl.size(); ++i) {
+    EXPECT_TRUE(rtl[i]["delivered"].get<bool>());
+    EXPECT_EQ(rtl[i]["arrived"][0]["words"], rtl[i]["sent"][0]["words"]) << rtl[i].dump();
+  }
   fs::remove_all(dir);
 }
 

@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "bitstreams/flow.h"
+#include "host/cli/bench_stats.h"
 #include "host/cli/clos/clos_family.h"
 #include "gen/clos/clos_emitter.h"
 #include "gen/clos/clos_router.h"
@@ -39,14 +40,7 @@ using json = nlohmann::ordered_json;
 struct Rate {
   uint64_t x = 0, n = 0;
   double p() const { return n ? static_cast<double>(x) / static_cast<double>(n) : 0.0; }
-  // 95% Wilson score interval.
-  std::pair<double, double> ci() const {
-    if (n == 0) return {0, 1};
-    const double z = 1.96, nn = static_cast<double>(n), ph = p();
-    const double den = 1 + z * z / nn, c = (ph + z * z / (2 * nn)) / den;
-    const double h = z * std::sqrt(ph * (1 - ph) / nn + z * z / (4 * nn * nn)) / den;
-    return {std::max(0.0, c - h), std::min(1.0, c + h)};
-  }
+  std::pair<double, double> ci() const { return bench::wilson95(x, n); }
   json to_json() const { return {{"events", x}, {"trials", n}, {"rate", p()}, {"ci95", {ci().first, ci().second}}}; }
   std::string str() const {
     char b[96];
@@ -161,6 +155,7 @@ json bench_setup(bool quick) {
   json rows = json::array();
   const uint64_t requests = quick ? 20000 : 100000;
   Rate pooled;  // blocking over every row: no selection blocked anywhere
+  uint64_t most_circuits = 0;  // the most circuits up at once in any row: the occupancy it was measured at
   auto base = [&] {
     ClosSetupOptions o;
     o.requests = requests;
@@ -180,6 +175,7 @@ json bench_setup(bool quick) {
     if (!s.error.empty() || s.deadlock) throw InputError("clos bench: set-up model failed: " + s.error);
     pooled.x += s.blocked;
     pooled.n += s.selections;
+    most_circuits = std::max(most_circuits, s.max_circuits);
     char load[32];
     std::snprintf(load, sizeof load, "think %.0f ms", think / 1000);
     print_setup_row(load, "as read (closed loop)", s);
@@ -212,6 +208,7 @@ json bench_setup(bool quick) {
       if (!s.error.empty() || s.deadlock) throw InputError("clos bench: set-up model failed: " + s.error);
       pooled.x += s.blocked;
       pooled.n += s.selections;
+      most_circuits = std::max(most_circuits, s.max_circuits);
       char load[32];
       std::snprintf(load, sizeof load, "%.0f MB/s", mbs);
       print_setup_row(load, v.name, s);
@@ -224,8 +221,10 @@ json bench_setup(bool quick) {
       rows.push_back(j);
     }
   }
-  std::printf("   blocking, every row pooled: %s of %llu selections\n", pooled.str().c_str(),
-              static_cast<unsigned long long>(pooled.n));
+  std::printf("   blocking, every row pooled: %s of %llu selections, at no more than %llu circuits up (%.2f of the 960\n"
+              "   active ports; the curve against occupancy below goes to full)\n", pooled.str().c_str(),
+              static_cast<unsigned long long>(pooled.n), static_cast<unsigned long long>(most_circuits),
+              static_cast<double>(most_circuits) / 960.0);
   std::printf("   paper: blocking < 1e-4 (N(32, 32, 32), random connections); race < 1e-3 (\"with the assumed "
               "communication pattern\")\n");
   std::printf("   (rates: events / trials, 95%% Wilson interval. Open loop: each of the 960 leaves sends messages "
@@ -233,7 +232,8 @@ json bench_setup(bool quick) {
               "MB/s x 0.83;\n   'MB/s' = offered circuit traffic. '+ RESEND after a wait': h_d RESENDs a CR that "
               "waited for the leaf;\n   '+ Latin-square start': h_d's search starts at (input switch + output switch) "
               "mod m, not at h_d;\n   '+ nearest h_m': of the free middle switches one whose hnode makes h_d -> h_m -> h_o shortest, ties in\n   the Latin-square order; 'cube hops' = hypercube hops of all control messages per connection)\n\n", kHoldUs);
-  rows.push_back({{"blocking_pooled", pooled.to_json()}});
+  rows.push_back({{"blocking_pooled", pooled.to_json()}, {"most_circuits", most_circuits},
+                  {"most_occupancy", static_cast<double>(most_circuits) / 960.0}});
   return rows;
 }
 
@@ -483,8 +483,17 @@ int clos_bench(const BenchArgs& a) {
               static_cast<long long>(p.crossbar_crosspoints()), p.s_links());
   out["network"] = {{"network", clos_name(p)}, {"switches", p.switches()}, {"crosspoints", p.crosspoints()},
                     {"crossbar_crosspoints", p.crossbar_crosspoints()}};
+  const std::filesystem::path jp(path);
+  const std::string svg = ((jp.has_parent_path() ? jp.parent_path() / jp.stem() : jp.stem()).string()) + "-blocking.svg";
+  if (a.only == "blocking") {
+    out["blocking_curve"] = clos_blocking_curve(p, a.quick, svg);
+    std::ofstream(path) << out.dump(2) << "\n";
+    std::printf("JSON: %s\n", path.c_str());
+    return 0;
+  }
   out["router"] = bench_router(a.quick);
   out["setup"] = bench_setup(a.quick);
+  out["blocking_curve"] = clos_blocking_curve(p, a.quick, svg);
   out["paper"] = {{"blocking_probability_below", 1e-4}, {"race_rate_below", 1e-3}};
   out["latency"] = bench_latency(a.quick);
   out["evaluation"] = bench_eval(a.quick);

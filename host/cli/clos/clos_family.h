@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,7 @@ class ClosFamily final : public Family {
   std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const override;
   int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
   int bench(const BenchArgs& args) const override;
+  std::vector<std::string> bench_sections() const override { return {"blocking"}; }
 };
 
 // `cmnet sim` (clos_sim.cpp): route the pattern (off-line router when m >= n, first fit
@@ -52,5 +54,8 @@ ClosSimWords clos_rtl_words(const ClosRtlRun& r, const std::vector<std::vector<u
 int clos_sim_exit(uint64_t word_mismatches, const ClosSimWords& sw);
 // `cmnet bench` (clos_bench.cpp).
 int clos_bench(const BenchArgs& a);
+// Its blocking curve (clos_blocking_bench.cpp): blocking of `p` (30 active ports per switch)
+// against occupancy, the plot written to `svg_path`; the rows for the JSON.
+nlohmann::ordered_json clos_blocking_curve(const ClosParams& p, bool quick, const std::string& svg_path);
 
 }  // namespace cmnet

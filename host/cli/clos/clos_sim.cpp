@@ -5,7 +5,8 @@
 // connection set (sim/clos/clos_circuit_file.h) is first set up through the hnodes, CONNECT's
 // parallel set-up (sim/clos/clos_circuit_setup.h: the model, or the hnodes' engines in RTL
 // compared with it message by message), then its words cross the switch as above. One JSON
-// object per circuit, then a summary.
+// line per circuit (host/cli/sim_lines.h: source port, words sent, destination port, words
+// received), then a summary.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/cli/clos/clos_family.h"
+#include "host/cli/sim_lines.h"
 #include "gen/clos/clos_router.h"
 #include "gen/core/errors.h"
 #include "sim/clos/clos_circuit_setup.h"
@@ -22,13 +24,6 @@
 
 namespace cmnet {
 namespace {
-
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-
 
 nlohmann::ordered_json setup_fields(const ClosCircuitOutcome& o) {
   nlohmann::ordered_json j;
@@ -42,6 +37,38 @@ nlohmann::ordered_json setup_fields(const ClosCircuitOutcome& o) {
   j["blocked_selections"] = o.blocked;
   j["resends"] = o.resends;
   return j;
+}
+
+// Circuit c's line: from its source port, the `mine` words it should carry, to its destination
+// port, the words that came out there (none when blocked); the hnodes' set-up of a file's
+// circuit in extra (its time in the engine's own unit: RTL cycles, model rounds).
+SimRecord clos_record(const ClosCircuit& c, uint64_t id, size_t mine, std::vector<std::pair<uint64_t, uint64_t>>& v,
+                      const ClosCircuitOutcome* setup) {
+  SimRecord r;
+  r.id = id;
+  r.kind = "circuit";
+  r.dst = c.dst;
+  SimEnd from{static_cast<uint64_t>(c.src), std::nullopt, {}, {}, {}};
+  SimEnd to{static_cast<uint64_t>(c.dst), std::nullopt, {}, {}, {}};
+  uint64_t bad = 0;
+  bool ok = c.middle >= 0;
+  if (ok) {
+    if (v.size() < mine) ok = false;
+    v.resize(std::min(v.size(), mine));
+    for (const auto& [sent, got] : v) {
+      from.words.push_back(sent);
+      to.words.push_back(got);
+      if (sent != got) ++bad;
+    }
+  }
+  r.sent.push_back(from);
+  if (c.middle >= 0) r.arrived.push_back(to);
+  r.delivered = ok && bad == 0;
+  r.extra["middle"] = c.middle >= 0 ? nlohmann::ordered_json(c.middle) : nlohmann::ordered_json(nullptr);
+  r.extra["blocked"] = c.middle < 0;
+  r.extra["mismatches"] = bad;
+  if (setup) r.extra["setup"] = setup_fields(*setup);
+  return r;
 }
 
 }  // namespace
@@ -123,75 +150,61 @@ int clos_sim(const ClosConfig& cfg, const SimArgs& a) {
     sw = clos_rtl_words(run_clos_rtl(cfg, {k}, a.seed, 600, a.traffic.empty() ? a.trace : TraceWindow{}), drawn);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::ofstream out(a.out);
-  if (!out) throw InputError(a.out + ": cannot write output file");
+  SimLinesWriter out(a.out);
   std::map<int, const ClosCircuitOutcome*> outcome_of;
   for (const ClosCircuitOutcome& o : setup.circuits) outcome_of[o.req.src] = &o;
+  std::map<int, size_t> id_of;  // a file's circuits by their order in it; a pattern's by source port (after a file's)
+  for (size_t k = 0; k < file.size(); ++k) id_of[file[k].src] = k;
   uint64_t mismatches = 0, blocked = 0, sent_words = 0;
+  std::vector<SimRecord> records;
   for (const ClosCircuit& c : circuits) {
-    nlohmann::ordered_json j;
-    j["src"] = c.src;
-    j["dst"] = c.dst;
-    if (const auto it = outcome_of.find(c.src); it != outcome_of.end()) j.update(setup_fields(*it->second));
-    j["middle"] = c.middle >= 0 ? nlohmann::ordered_json(c.middle) : nlohmann::ordered_json(nullptr);
-    j["blocked"] = c.middle < 0;
     // A file's circuit carries its own WORDS (the first of the words every input drove).
     const auto wi = words_of.find(c.src);
     const size_t mine = wi == words_of.end() ? words : static_cast<size_t>(wi->second);
-    nlohmann::ordered_json sent = nlohmann::ordered_json::array(), got = nlohmann::ordered_json::array();
-    bool ok = c.middle >= 0;
-    if (c.middle < 0) {
-      ++blocked;
-    } else {
-      auto& v = sw.data[c.src];
-      if (v.size() < mine) ok = false;
-      v.resize(std::min(v.size(), mine));
-      for (const auto& [s, g] : v) {
-        sent.push_back(hex(s));
-        got.push_back(hex(g));
-        ++sent_words;
-        if (s != g) {
-          ok = false;
-          ++mismatches;
-        }
-      }
-    }
-    j["sent"] = sent;
-    j["received"] = got;
-    j["ok"] = ok;
-    out << j.dump() << '\n';
+    const auto oi = outcome_of.find(c.src);
+    const auto ii = id_of.find(c.src);
+    const uint64_t id = ii != id_of.end() ? ii->second : file.size() + static_cast<uint64_t>(c.src);
+    records.push_back(clos_record(c, id, mine, sw.data[c.src],
+                                  oi == outcome_of.end() ? nullptr : oi->second));
+    blocked += c.middle < 0;
+    sent_words += records.back().sent.front().words.size();
+    mismatches += records.back().extra["mismatches"].get<uint64_t>();
   }
+  std::sort(records.begin(), records.end(), [](const SimRecord& x, const SimRecord& y) { return x.id < y.id; });
+  for (const SimRecord& r : records) out.write(r);
   uint64_t set_up = 0, met_blocked = 0, cancels = 0;
   for (const ClosCircuitOutcome& o : setup.circuits) {
     set_up += o.ready;
     met_blocked += o.blocked > 0;
     cancels += o.cancels;
   }
-  nlohmann::ordered_json s;
-  s["summary"] = {{"engine", a.engine},
-                  {"network", clos_name(p)},
-                  {"case", to_string(p.kind())},
-                  {"router", rearrangeable ? "edge colouring (looping)" : "first fit"},
-                  {"circuits", circuits.size()},
-                  {"routed", routed.size()},
-                  {"blocked", blocked},
-                  {"words", sent_words},
-                  {"mismatches", mismatches},
-                  {"harness_mismatches", sw.harness_mismatches},
-                  {"seconds", secs}};
+  SimSummary s;
+  s.family = "clos";
+  s.engine = a.engine;
+  s.completed = sw.harness_mismatches == 0 && (a.traffic.empty() || setup.done);
+  s.extra = {{"network", clos_name(p)},
+             {"case", to_string(p.kind())},
+             {"router", rearrangeable ? "edge colouring (looping)" : "first fit"},
+             {"circuits", circuits.size()},
+             {"routed", routed.size()},
+             {"blocked", blocked},
+             {"words", sent_words},
+             {"mismatches", mismatches},
+             {"harness_mismatches", sw.harness_mismatches},
+             {"seconds", secs}};
   if (!a.traffic.empty())
-    s["summary"]["setup"] = {{"engine", setup.engine},
-                             {"hnodes", p.hnodes()},
-                             {"time_unit", setup.engine == "rtl" ? "cycles" : "rounds"},
-                             {"time", setup.time},
-                             {"handled", setup.handled},
-                             {"set_up", set_up},
-                             {"met_blocked_selection", met_blocked},
-                             {"cancels", cancels},
-                             {"done", setup.done},
-                             {"error", setup.error}};
-  if (!sw.first_mismatches.empty()) s["summary"]["first_mismatches"] = sw.first_mismatches;
-  out << s.dump() << '\n';
+    s.extra["setup"] = {{"engine", setup.engine},
+                        {"hnodes", p.hnodes()},
+                        {"time_unit", setup.engine == "rtl" ? "cycles" : "rounds"},
+                        {"time", setup.time},
+                        {"handled", setup.handled},
+                        {"set_up", set_up},
+                        {"met_blocked_selection", met_blocked},
+                        {"cancels", cancels},
+                        {"done", setup.done},
+                        {"error", setup.error}};
+  if (!sw.first_mismatches.empty()) s.extra["first_mismatches"] = sw.first_mismatches;
+  out.finish(s);
   if (!a.traffic.empty())
     std::printf("%s: %s, %zu circuits set up through %d hnodes in %llu %s (%llu set up, %llu met a blocked selection, "
                 "%llu CANCELs)%s%s\n",

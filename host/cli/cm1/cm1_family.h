@@ -29,6 +29,7 @@ class Cm1Family final : public Family {
   std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const override;
   int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
   int bench(const BenchArgs& args) const override;
+  std::vector<std::string> bench_sections() const override { return {"figure12"}; }
   void add_commands(CLI::App& app) const override;
 };
 

@@ -1,18 +1,17 @@
 // `cmnet sim` for CM-1: one pattern routed on the RTL (Verilator) or on the reference model,
-// one JSON object per message and a summary. Also what `cmnet demo` runs.
+// one JSON line per message (host/cli/sim_lines.h) and a summary. Also what `cmnet demo` runs.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "host/cli/cm1/cm1_family.h"
 #include "host/cli/cm1/cm1_sim.h"
+#include "host/cli/sim_lines.h"
 #include "gen/core/errors.h"
 #include "sim/cm1/cm1_counters.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 
@@ -53,58 +52,55 @@ SimOutcome simulate(const Cm1Config& cfg, const Traffic& traffic, EjectMode mode
 
 void write_jsonl(const std::string& path, const Cm1Config& cfg, const Traffic& traffic,
                  const SimOutcome& o, const std::string& engine, EjectMode mode) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path + ": cannot write output file");
+  SimLinesWriter out(path);
   std::vector<const Cm1Delivery*> by_msg(traffic.messages.size(), nullptr);
   for (const Cm1Delivery& d : o.deliveries) by_msg.at(d.msg) = &d;
-  uint64_t delivered = 0;
   for (size_t i = 0; i < traffic.messages.size(); ++i) {
     const Message& m = traffic.messages[i];
-    nlohmann::ordered_json j;
-    j["msg"] = i;
-    j["src"] = m.src;
-    j["dst"] = m.dst;
-    j["vp"] = m.vp;
-    j["data"] = fmt::format("{:x}", m.data);
+    SimRecord r;
+    r.id = i;
+    // Every message waits in its processor's queue from petit cycle 0 (the SIMD delivery cycle).
+    r.sent.push_back(SimEnd{m.src, 0, {m.data}, {}, {}});
+    r.dst = m.dst;
+    r.extra["vp"] = m.vp;
     if (const Cm1Delivery* d = by_msg[i]) {
-      ++delivered;
-      j["petit"] = d->petit;
-      j["rx_data"] = fmt::format("{:x}", d->rx_data);
-      j["combined"] = d->combined;
+      r.arrived.push_back(SimEnd{m.dst, d->petit, {d->rx_data}, {}, {}});
+      r.delivered = true;
+      r.extra["rx_vp"] = d->rx_vp;
+      r.extra["combined"] = d->combined;
       if (o.crediting && std::binary_search(o.crediting->ambiguous_messages.begin(),
                                             o.crediting->ambiguous_messages.end(), i))
-        j["ambiguous"] = true;  // another assignment of the OR-combined receptions credits it elsewhere
-    } else {
-      j["petit"] = nullptr;
-      j["delivered"] = false;
+        r.ambiguous = "OR-combined reception: the hardware's messages carry no source, and another assignment of "
+                      "this processor's receptions credits this message elsewhere";
     }
-    out << j.dump() << '\n';
+    out.write(r);
   }
   const Cm1ChipCounters tot = cm1_totals(cfg.cm1, o.chips);
-  nlohmann::ordered_json s;
-  s["summary"] = {{"engine", engine},
-                  {"eject_mode", to_string(mode)},
-                  {"messages", traffic.messages.size()},
-                  {"delivered", delivered},
-                  {"completed", o.completed},
-                  {"petit_cycles", o.petit_cycles},
-                  {"bit_times", o.bit_times},
-                  {"receptions", o.receptions.size()},
-                  {"counter_injected", tot.injected},
-                  {"counter_delivered", tot.delivered},
-                  {"counter_desperation", tot.desperation},
-                  {"counter_parity_errors", tot.parity_errors},
-                  {"dim_busy_bit_times", tot.dim_busy},
-                  {"wire_utilization", cm1_wire_utilization(cfg.cm1, tot, o.bit_times)},
-                  {"seconds", o.seconds}};
+  SimSummary s;
+  s.family = "cm1";
+  s.engine = engine;
+  s.time_unit = "petit cycles";
+  s.completed = o.completed;
+  s.extra = {{"eject_mode", to_string(mode)},
+             {"messages", traffic.messages.size()},
+             {"petit_cycles", o.petit_cycles},
+             {"bit_times", o.bit_times},
+             {"receptions", o.receptions.size()},
+             {"counter_injected", tot.injected},
+             {"counter_delivered", tot.delivered},
+             {"counter_desperation", tot.desperation},
+             {"counter_parity_errors", tot.parity_errors},
+             {"dim_busy_bit_times", tot.dim_busy},
+             {"wire_utilization", cm1_wire_utilization(cfg.cm1, tot, o.bit_times)},
+             {"seconds", o.seconds}};
   if (o.crediting) {
-    s["summary"]["crediting"] = {{"exact", o.crediting->exact()},
-                                 {"ambiguous_receptions", o.crediting->ambiguous.size()},
-                                 {"ambiguous_messages", o.crediting->ambiguous_messages.size()},
-                                 {"unexplained_receptions", o.crediting->unexplained.size()},
-                                 {"greedy_processors", o.crediting->greedy_dsts.size()}};
+    s.extra["crediting"] = {{"exact", o.crediting->exact()},
+                            {"ambiguous_receptions", o.crediting->ambiguous.size()},
+                            {"ambiguous_messages", o.crediting->ambiguous_messages.size()},
+                            {"unexplained_receptions", o.crediting->unexplained.size()},
+                            {"greedy_processors", o.crediting->greedy_dsts.size()}};
   }
-  out << s.dump() << '\n';
+  out.finish(s);
 }
 
 int cm1_sim(const Cm1Config& cfg, const SimArgs& a) {

@@ -1,4 +1,5 @@
 #include "host/cli/cm5/cm5_family.h"
+#include "host/cli/cm5/cm5_lines.h"
 
 #include <chrono>
 #include <cstdio>
@@ -73,38 +74,12 @@ int Cm5Family::sim(const NetworkConfig& cfg, const SimArgs& a) const {
     diff = compare_machine_runs(model, r);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::ofstream out(a.out);
-  if (!out) throw InputError(a.out + ": cannot write output file");
-  char hex[16];
-  for (const auto& m : r.received) {
-    nlohmann::ordered_json j;
-    j["type"] = "message";
-    j["leaf"] = m.leaf;
-    j["side"] = m.side == 0 ? "left" : "right";
-    j["cycle"] = m.msg.cycle;
-    j["src"] = m.msg.words.empty() ? 0u : m.msg.words[0];
-    j["tag"] = (m.msg.head >> 20) & 15u;
-    j["len"] = m.msg.words.size();
-    j["crc_ok"] = ((m.msg.head >> 30) & 1u) != 0;
-    std::vector<std::string> words;
-    for (uint32_t x : m.msg.words) {
-      std::snprintf(hex, sizeof hex, "%x", x);
-      words.emplace_back(hex);
-    }
-    j["data"] = words;
-    out << j.dump() << '\n';
-  }
+  SimLinesWriter out(a.out);
+  for (const SimRecord& x : cm5_machine_records(c, w, r)) out.write(x);
   uint64_t done = 0;
   bool err = false;
   int64_t sum = 0;
   for (const Cm5Result& x : r.results) {
-    nlohmann::ordered_json j;
-    j["type"] = "router-done";
-    j["leaf"] = x.leaf;
-    j["cycle"] = x.cycle;
-    j["err"] = x.err;
-    j["sum"] = cm5::to_signed(x.data, c.ctl.p.word_bits);
-    out << j.dump() << '\n';
     done = std::max(done, x.cycle);
     err = err || x.err;
     sum = cm5::to_signed(x.data, c.ctl.p.word_bits);
@@ -116,22 +91,24 @@ int Cm5Family::sim(const NetworkConfig& cfg, const SimArgs& a) const {
   if (pattern == "router-done") ok = ok && all_done && !err && sum == 0 && done > r.last_arrival;
   if (pattern == "lost") ok = ok && r.results.empty();
   if (pattern == "duplicated") ok = ok && all_done && err && sum < 0;
-  nlohmann::ordered_json s;
-  s["summary"] = true;
-  s["engine"] = a.engine;
-  s["pattern"] = pattern;
-  s["leaves"] = c.leaves();
-  s["messages"] = w.messages.size();
-  s["read"] = r.received.size();
-  s["router_done_pushed"] = w.ctl.leaf.empty() || w.ctl.leaf[0].empty() ? 0 : w.ctl.leaf[0][0].release;
-  s["last_arrival"] = r.last_arrival;
-  s["router_done"] = done;
-  s["router_done_err"] = err;
-  s["cycles"] = r.cycles;
-  if (a.engine == "rtl") s["model_difference"] = diff;
-  s["ok"] = ok;
-  s["seconds"] = secs;
-  out << s.dump() << '\n';
+  SimSummary s;
+  s.family = "cm5";
+  s.engine = a.engine;
+  s.time_unit = "cycles";
+  s.completed = all_read && all_done;
+  s.extra = {{"pattern", pattern},
+             {"leaves", c.leaves()},
+             {"messages", w.messages.size()},
+             {"read", r.received.size()},
+             {"router_done_pushed", w.ctl.leaf.empty() || w.ctl.leaf[0].empty() ? 0 : w.ctl.leaf[0][0].release},
+             {"last_arrival", r.last_arrival},
+             {"router_done", done},
+             {"router_done_err", err},
+             {"cycles", r.cycles}};
+  if (a.engine == "rtl") s.extra["model_difference"] = diff;
+  s.extra["ok"] = ok;
+  s.extra["seconds"] = secs;
+  out.finish(s);
   std::printf("cmnet sim (cm5, %s, %s): %zu of %zu messages read; router-done %s (last arrival %llu); %llu cycles; %s\n",
               a.engine.c_str(), pattern.c_str(), r.received.size(), w.messages.size(),
               r.results.empty() ? "still under way"

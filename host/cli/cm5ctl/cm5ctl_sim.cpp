@@ -1,15 +1,15 @@
 // `cmnet sim` for the CM-5 control network: one named workload (--pattern) or a user's workload
 // file (--traffic, sim/cm5ctl/cm5ctl_workload_file.h) on the RTL (Verilator) or the reference
-// model; one JSON object per result (leaf, cycle, operation, value, flags, the software result it
-// should be), one per change of a leaf's global outputs when the workload sets global inputs, and
-// a summary line. Exit 0 when every result arrived and matches the plain software computation
+// model; one JSON line per operation (host/cli/cm5ctl/cm5ctl_lines.h: each leaf's input, each
+// leaf's result beside the software result it should be), one for the global ORs when the
+// workload sets global inputs, and a summary line. Exit 0 when every result arrived and matches the plain software computation
 // (and every leaf's last global outputs are the OR of its partition's last inputs), 3 otherwise.
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "host/cli/cm5ctl/cm5ctl_family.h"
+#include "host/cli/cm5ctl/cm5ctl_lines.h"
 #include "gen/core/errors.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
 #include "sim/cm5ctl/cm5ctl_rtl.h"
@@ -91,70 +91,35 @@ int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a) {
   std::string diff = compare_to_expected(want, got);
   if (diff.empty()) diff = check_globals(w, cm5_topology(p), globals);
 
-  std::ofstream out(a.out);
-  if (!out) throw InputError(a.out + ": cannot write output file");
-  std::vector<size_t> seen_multi(static_cast<size_t>(p.leaves), 0), seen_bcast(static_cast<size_t>(p.leaves), 0);
+  SimLinesWriter out(a.out);
+  for (const SimRecord& r : cm5ctl_records(w, cm5_topology(p), results, globals, want, p.word_bits)) out.write(r);
   uint64_t last = 0;
-  char hex[32];
-  for (const Cm5Result& r : results) {
-    auto& seen = r.broadcast ? seen_bcast : seen_multi;
-    const auto& exp = (r.broadcast ? want.bcast : want.multi).at(r.leaf);
-    const size_t k = seen[r.leaf]++;
-    nlohmann::ordered_json j;
-    j["leaf"] = r.leaf;
-    j["cycle"] = r.cycle;
-    j["op"] = k;
-    j["type"] = r.broadcast ? "broadcast" : "combine";
-    j["kind"] = r.broadcast ? cm5::bcast_name(r.kind) : cm5::kind_name(r.kind);
-    if (!r.broadcast) j["comb"] = cm5::comb_name(r.comb);
-    std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(r.data));
-    j["data"] = hex;
-    if (k < exp.size()) {
-      std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(exp[k].data));
-      j["want"] = hex;
-    } else {
-      j["want"] = nullptr;
-    }
-    j["ovf"] = r.ovf;
-    j["err"] = r.err;
-    j["abstained"] = r.abstained;
-    out << j.dump() << '\n';
-    last = std::max(last, r.cycle);
-  }
-  if (!w.globals.empty())
-    for (const Cm5GlobalOut& g : globals) {
-      nlohmann::ordered_json j;
-      j["leaf"] = g.leaf;
-      j["cycle"] = g.cycle;
-      j["type"] = "globals";
-      j["async_or0"] = (g.value & 1) != 0;
-      j["async_or1"] = (g.value & 2) != 0;
-      j["hard_error"] = (g.value & 4) != 0;
-      out << j.dump() << '\n';
-    }
-  nlohmann::ordered_json s;
-  s["summary"] = {{"engine", a.engine},
-                  {a.traffic.empty() ? "pattern" : "traffic", what},
-                  {"seed", a.seed},
-                  {"leaves", p.leaves},
-                  {"combining_ops_per_leaf", w.multi_ops()},
-                  {"broadcasts", w.broadcasts()},
-                  {"global_changes", globals.size()},
-                  {"results", results.size()},
-                  {"expected_results", expected_result_count(w, cm5_topology(p))},
-                  {"completed", completed},
-                  {"software_agrees", diff.empty()},
-                  {"difference", diff},
-                  {"model_agrees", a.engine == "rtl" ? nlohmann::ordered_json(model_diff.empty()) : nlohmann::ordered_json(nullptr)},
-                  {"model_difference", model_diff},
-                  {"cycles", cycles},
-                  {"last_result_cycle", last},
-                  {"packet_time_cycles", p.packet_time()},
-                  {"latency_bound_cycles", p.latency_bound()},
-                  {"fault", fault},
-                  {"bcast_drop", drop},
-                  {"seconds", secs}};
-  out << s.dump() << '\n';
+  for (const Cm5Result& r : results) last = std::max(last, r.cycle);
+  SimSummary s;
+  s.family = "cm5ctl";
+  s.engine = a.engine;
+  s.time_unit = "cycles";
+  s.completed = completed;
+  s.extra = {{a.traffic.empty() ? "pattern" : "traffic", what},
+             {"seed", a.seed},
+             {"leaves", p.leaves},
+             {"combining_ops_per_leaf", w.multi_ops()},
+             {"broadcasts", w.broadcasts()},
+             {"global_changes", globals.size()},
+             {"results", results.size()},
+             {"expected_results", expected_result_count(w, cm5_topology(p))},
+             {"software_agrees", diff.empty()},
+             {"difference", diff},
+             {"model_agrees", a.engine == "rtl" ? nlohmann::ordered_json(model_diff.empty()) : nlohmann::ordered_json(nullptr)},
+             {"model_difference", model_diff},
+             {"cycles", cycles},
+             {"last_result_cycle", last},
+             {"packet_time_cycles", p.packet_time()},
+             {"latency_bound_cycles", p.latency_bound()},
+             {"fault", fault},
+             {"bcast_drop", drop},
+             {"seconds", secs}};
+  out.finish(s);
   const std::string vs_model =
       a.engine != "rtl" ? "" : model_diff.empty() ? "; the model agrees cycle for cycle" : "; the model DIFFERS: " + model_diff;
   std::printf("%s: %s on %d leaves: %zu results of %llu, last at cycle %llu; software results %s%s -> %s\n",

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bitstreams/flow.h"
+#include "host/cli/bench_stats.h"
 #include "host/cli/cm5data/cm5data_family.h"
 #include "gen/cm5data/cm5data_emitter.h"
 #include "gen/cm5data/cm5data_ni_rtl.h"
@@ -103,14 +104,66 @@ double mbytes(const Cm5DataParams& p, double flits_per_cycle) {
   return flits_per_cycle * p.link_bits * kClockHz / 8.0 / 1e6 * kWords / (kWords + 2.0);
 }
 
-// The paper's performance model for the pattern's expected arm loads (about 4 million sampled
-// destinations, at least 64 per leaf).
-Cm5DataArmBound pattern_bound(const Cm5DataParams& p, const std::string& pattern) {
-  return cm5_pattern_bound(p, pattern, 99, std::max<uint64_t>(64, (1u << 22) / p.leaves()), kWords);
+// The paper's performance model for the pattern's expected arm loads (`samples` sampled
+// destinations, about 4 million unless told, at least 64 per leaf).
+Cm5DataArmBound pattern_bound(const Cm5DataParams& p, const std::string& pattern, uint64_t samples = 1u << 22) {
+  return cm5_pattern_bound(p, pattern, 99, std::max<uint64_t>(64, samples / p.leaves()), kWords);
 }
 
 const char* paper_name(const std::string& pattern) {
   return pattern == "random" ? "uniform random" : pattern == "permutation" ? "random permutation" : "nearest neighbour";
+}
+
+// How a saturation figure is measured: accepted throughput at `load` of the bound (beyond
+// saturation: open-loop sources keep every input busy), over three seeds of the traffic, in a
+// window of `window` cycles after window / 3 cycles of warm-up, the window doubled (up to
+// `doublings` times) until a longer one no longer moves the mean (bench_stats.h). --quick (a
+// test's seconds, not a figure): uniform random only, short windows, a bound from fewer samples.
+struct SatPlan {
+  uint64_t window = 4500;
+  int doublings = 3;
+  double load = 1.25;
+  bool progress = false;
+  std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
+  uint64_t bound_samples = 1u << 22;
+};
+
+SatPlan sat_plan(bool quick) {
+  SatPlan s;
+  if (quick) {
+    s.window = 300;
+    s.doublings = 1;
+    s.patterns = {"random"};
+    s.bound_samples = 1u << 14;
+  } else {
+    s.progress = true;
+  }
+  return s;
+}
+
+// The saturation figure of `pattern` on `cfg`, as a fraction of the bound `bound`.
+bench::SteadyFigure saturation_figure(const Cm5DataConfig& cfg, const std::string& pattern, double bound,
+                                      const SatPlan& plan) {
+  bench::SteadyOptions o;
+  o.window = plan.window;
+  o.max_doublings = plan.doublings;
+  o.load = std::to_string(plan.load).substr(0, 4) + " of the bound";
+  o.window_unit = "cycles";
+  if (plan.progress)
+    o.progress = pattern + ", " + std::to_string(cfg.cm5.leaves()) + " leaves, buffers " +
+                 std::to_string(cfg.cm5.buffer_words) + ", slots " + std::to_string(cfg.cm5.slots);
+  return bench::measure_steady(
+      [&](uint64_t seed, uint64_t w) {
+        return run_point(cfg, "model", pattern, bound, plan.load, w / 3, w + w / 3, seed).accepted / bound;
+      },
+      o);
+}
+
+json figure_json(const bench::SteadyFigure& f, double bound) {
+  json j = f.to_json();
+  j["unit"] = "fraction of the bound";
+  j["bound_flits_per_cycle_per_leaf"] = bound;
+  return j;
 }
 
 }  // namespace
@@ -247,25 +300,30 @@ json cm5data_selftest_on_ice40(const std::string& dir) {
 }
 
 // The paper's throughput figures with the chip that reaches 0.9 of the bound: 8 input slots
-// (model, CM-5 profile), random permutation and nearest neighbour at 1,024 leaves and (not with
-// --quick) 16,384: saturation over loads 0.9, 1.0, 1.25 of the bound, in MB/s per node.
+// (model, CM-5 profile), random permutation and nearest neighbour at 1,024 leaves (--quick: 64;
+// 16,384 would take hours over three seeds in a steady window): the saturation figure (SatPlan)
+// in MB/s per node.
 json cm5data_paper_with_slots(bool quick) {
+  const SatPlan plan = sat_plan(quick);
   std::printf("== the paper's figures with 8 input slots (model, CM-5 profile; MB/s of payload per node, one network "
-              "and the node's two)\n");
-  std::printf("   %-20s %7s %9s %8s %10s %10s\n", "pattern", "leaves", "sat.", "/bound", "MB/s", "x2 networks");
+              "and the node's two; offered load %.2f of the bound, mean [min, max] over 3 seeds)\n", plan.load);
+  std::printf("   %-20s %7s %9s %-22s %10s %10s  %s\n", "pattern", "leaves", "sat.", "/bound", "MB/s", "x2 networks",
+              "window");
   json rows = json::array();
-  for (int h : quick ? std::vector<int>{5} : std::vector<int>{5, 7})
+  for (int h : quick ? std::vector<int>{3} : std::vector<int>{5})
     for (const std::string pat : {"permutation", "nearest-neighbour"}) {
       const Cm5DataConfig cfg = bench_config(h, "cm5", 2, 8);
       const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
-      double sat = 0;
-      for (double ld : {0.9, 1.0, 1.25}) sat = std::max(sat, run_point(cfg, "model", pat, b.rate_per_leaf, ld, 1500, 6000, 7).accepted);
+      const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
+      const double sat = f.figure.mean * b.rate_per_leaf;
       const double mb = mbytes(cfg.cm5, sat);
-      std::printf("   %-20s %7u %9.4f %8.3f %10.2f %10.2f\n", paper_name(pat), cfg.cm5.leaves(), sat, sat / b.rate_per_leaf, mb,
-                  2 * mb);
+      std::printf("   %-20s %7u %9.4f %-22s %10.2f %10.2f  %llu cycles, %s\n", paper_name(pat), cfg.cm5.leaves(), sat,
+                  f.figure.str().c_str(), mb, 2 * mb, static_cast<unsigned long long>(f.window),
+                  f.steady ? "steady" : "NOT steady");
       std::fflush(stdout);
       rows.push_back({{"pattern", pat}, {"leaves", cfg.cm5.leaves()}, {"slots", 8}, {"saturation", sat},
-                      {"over_bound", sat / b.rate_per_leaf}, {"mbytes_per_node", mb}, {"mbytes_per_node_two_networks", 2 * mb}});
+                      {"over_bound", f.figure.mean}, {"figure", figure_json(f, b.rate_per_leaf)}, {"mbytes_per_node", mb},
+                      {"mbytes_per_node_two_networks", 2 * mb}});
     }
   std::printf("   paper: random permutations > 4 MB/s per node, nearest neighbour 15 MB/s (two networks, with software)\n\n");
   return rows;
@@ -303,10 +361,13 @@ void print_bench_header(const Window& w) {
 // figure is the CM-5 profile's uniform random curve at 1,024 leaves (the first one).
 struct Curves {
   Window w;
+  SatPlan plan;
   json curves = json::array();
   double speed_1024 = 0;
 
-  // Returns the saturation throughput and the bound, in flits/cycle/leaf.
+  // The curve's points (seed 7, window w) and its saturation figure (SatPlan: three seeds, a
+  // steady window). Returns the saturation throughput (the figure's mean) and the bound, in
+  // flits/cycle/leaf.
   std::pair<double, double> run(const Cm5DataConfig& cfg, const std::string& pattern, const std::string& engine,
                                 const std::vector<double>& lds) {
     const Cm5DataParams& p = cfg.cm5;
@@ -315,11 +376,9 @@ struct Curves {
                 p.leaves(), engine.c_str(), p.profile.c_str(), p.buffer_words, b.rate_per_leaf, b.worst_arm.c_str());
     std::printf("   %6s %9s %9s %9s %10s %9s\n", "load", "offered", "accepted", "/bound", "latency", "MB/s/node");
     json pts = json::array();
-    double sat = 0;
     double hops = 0, secs = 0;
     for (double ld : lds) {
       const Point pt = run_point(cfg, engine, pattern, b.rate_per_leaf, ld, w.warmup, w.cycles, 7);
-      sat = std::max(sat, pt.accepted);
       hops += static_cast<double>(pt.flit_hops);
       secs += pt.seconds;
       std::printf("   %6.2f %9.4f %9.4f %9.3f %10.1f %9.2f\n", ld, pt.offered, pt.accepted, pt.accepted / b.rate_per_leaf,
@@ -330,15 +389,19 @@ struct Curves {
                      {"messages", pt.messages}, {"seconds", pt.seconds}, {"cycles", pt.cycles}});
     }
     const double speed = engine == "model" ? (secs > 0 ? hops / secs : 0) : 0;
-    std::printf("   saturation %.4f flits/cycle/leaf = %.3f of the bound = %.2f MB/s per node%s\n\n", sat,
-                sat / b.rate_per_leaf, mbytes(p, sat),
+    const bench::SteadyFigure f = saturation_figure(cfg, pattern, b.rate_per_leaf, plan);
+    const double sat = f.figure.mean * b.rate_per_leaf;
+    std::printf("   saturation %.4f flits/cycle/leaf = %.2f MB/s per node%s\n   of the bound: %s at %s\n\n", sat,
+                mbytes(p, sat),
                 engine == "model" ? (" (model: " + std::to_string(static_cast<long long>(speed)) + " flit-hops/s)").c_str()
-                                  : "");
+                                  : "",
+                f.str().c_str(), f.load.c_str());
     if (engine == "model" && p.leaves() == 1024 && pattern == "random" && p.profile == "cm5" && speed_1024 == 0)
       speed_1024 = speed;
     curves.push_back({{"pattern", pattern}, {"leaves", p.leaves()}, {"profile", p.profile}, {"engine", engine},
                       {"bound_flits_per_cycle_per_leaf", b.rate_per_leaf}, {"worst_arm", b.worst_arm},
-                      {"saturation", sat}, {"saturation_over_bound", sat / b.rate_per_leaf},
+                      {"saturation", sat}, {"saturation_over_bound", f.figure.mean},
+                      {"saturation_figure", figure_json(f, b.rate_per_leaf)},
                       {"saturation_mbytes_per_node", mbytes(p, sat)}, {"flit_hops_per_s", speed}, {"points", pts}});
     return std::make_pair(sat, b.rate_per_leaf);
   }
@@ -381,37 +444,70 @@ json buffer_depth_curves(Curves& c, bool quick, const std::vector<double>& loads
 
 // The chip's input organisation (no virtual channels): FIFO inputs of 2, 7 (one whole message)
 // and 14 words, against k message slots per input (Cm5DataParams::slots: a message for a free
-// output passes one waiting for a busy one). Saturation as a fraction of the bound, beside a
-// cycle-level NoC simulator's full-bisection 4-ary fat tree with 16 VCs of 8 flits (0.79 at 64).
-json input_organisation(const Window& w) {
-  std::printf("== saturation by input organisation (model, CM-5 profile, fraction of the bound; a NoC simulator's 4-ary "
-              "fat tree with 16 VCs of 8 flits: 0.79 at 64 nodes, 0.73 at 1,024)\n");
+// output passes one waiting for a busy one). The saturation figure (SatPlan) as a fraction of
+// the bound, beside a cycle-level NoC simulator's full-bisection 4-ary fat tree with 16 VCs of 8
+// flits (0.79 at 64). --quick: 8 slots at 64 leaves (SatPlan's quick patterns).
+json input_organisation(bool quick) {
+  const SatPlan plan = sat_plan(quick);
+  const std::vector<int> heights = quick ? std::vector<int>{3} : std::vector<int>{3, 4};
+  std::printf("== saturation by input organisation (model, CM-5 profile, fraction of the bound at offered load %.2f of "
+              "it; mean [min, max] over 3 seeds, steady window; a NoC simulator's 4-ary fat tree with 16 VCs of 8 "
+              "flits: 0.79 at 64 nodes, 0.73 at 1,024)\n", plan.load);
   std::printf("   %-26s", "inputs");
-  for (int h : {3, 4})
-    for (const auto& pat : bench_patterns()) std::printf(" %5u %-6.6s", 1u << (2 * h), pat.c_str());
+  for (int h : heights)
+    for (const auto& pat : plan.patterns) std::printf(" %5u %-17.17s", 1u << (2 * h), pat.c_str());
   std::printf("\n");
   json options = json::array();
-  const std::vector<std::pair<int, int>> orgs = {{2, 0}, {7, 0}, {14, 0}, {2, 2}, {2, 4}, {2, 6}, {2, 8}};
+  const std::vector<std::pair<int, int>> orgs =
+      quick ? std::vector<std::pair<int, int>>{{2, 8}}
+            : std::vector<std::pair<int, int>>{{2, 8}, {2, 0}, {7, 0}, {14, 0}, {2, 2}, {2, 4}, {2, 6}};
   for (const auto& [bw, k] : orgs) {
     const std::string name = k == 0 ? "FIFO " + std::to_string(bw) + " words" : std::to_string(k) + " slots (" + std::to_string(7 * k) + " words)";
     std::printf("   %-26s", name.c_str());
-    for (int h : {3, 4})
-      for (const auto& pat : bench_patterns()) {
+    for (int h : heights)
+      for (const auto& pat : plan.patterns) {
         const Cm5DataConfig cfg = bench_config(h, "cm5", bw, k);
-        const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
-        double sat = 0;
-        for (double ld : std::vector<double>{0.75, 0.9, 1.0, 1.1, 1.25})
-          sat = std::max(sat, run_point(cfg, "model", pat, b.rate_per_leaf, ld, w.warmup, w.cycles, 7).accepted);
-        std::printf(" %12.3f", sat / b.rate_per_leaf);
+        const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat, plan.bound_samples);
+        const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
+        std::printf(" %-22s%s", f.figure.str().c_str(), f.steady ? " " : "!");
         std::fflush(stdout);
         options.push_back({{"inputs", name}, {"buffer_words", bw}, {"slots", k}, {"leaves", cfg.cm5.leaves()},
-                           {"pattern", pat}, {"saturation", sat}, {"bound", b.rate_per_leaf},
-                           {"over_bound", sat / b.rate_per_leaf}, {"beats_0_79", sat / b.rate_per_leaf > 0.79}});
+                           {"pattern", pat}, {"saturation", f.figure.mean * b.rate_per_leaf}, {"bound", b.rate_per_leaf},
+                           {"over_bound", f.figure.mean}, {"figure", figure_json(f, b.rate_per_leaf)},
+                           {"beats_0_79", f.figure.mean > 0.79}});
       }
     std::printf("\n");
   }
-  std::printf("\n");
+  std::printf("   (each figure: accepted / bound, mean [min, max] over seeds 7, 8, 9; '!' = the longest window still "
+              "moved the mean; windows in the JSON)\n\n");
   return options;
+}
+
+// The CM-5 profile's saturation figures (SatPlan) by machine size, FIFO inputs of 2 words, the
+// three patterns: flits/cycle/leaf and the fraction of the bound, 64 to 4,096 leaves (16,384
+// takes about an hour on a loaded 2-core machine; the whole bench's curves measure it).
+// --quick: 64 leaves (SatPlan's quick patterns).
+json saturation_by_size(bool quick) {
+  const SatPlan plan = sat_plan(quick);
+  const std::vector<int> heights = quick ? std::vector<int>{3} : std::vector<int>{3, 4, 5, 6};
+  std::printf("== saturation by machine size (model, CM-5 profile, 2-word FIFO inputs, offered load %.2f of the bound; "
+              "flits/cycle/leaf, and of the bound: mean [min, max] over 3 seeds, steady window)\n", plan.load);
+  std::printf("   %-20s %7s %9s %-22s %s\n", "pattern", "leaves", "flits", "/bound", "window");
+  json rows = json::array();
+  for (const auto& pat : plan.patterns)
+    for (int h : heights) {
+      const Cm5DataConfig cfg = bench_config(h, "cm5");
+      const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat, plan.bound_samples);
+      const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
+      std::printf("   %-20s %7u %9.4f %-22s %llu cycles (%llu: %.3f), %s\n", paper_name(pat), cfg.cm5.leaves(),
+                  f.figure.mean * b.rate_per_leaf, f.figure.str().c_str(), static_cast<unsigned long long>(f.window),
+                  static_cast<unsigned long long>(f.shorter_window), f.shorter.mean, f.steady ? "steady" : "NOT steady");
+      std::fflush(stdout);
+      rows.push_back({{"pattern", pat}, {"leaves", cfg.cm5.leaves()}, {"saturation", f.figure.mean * b.rate_per_leaf},
+                      {"over_bound", f.figure.mean}, {"figure", figure_json(f, b.rate_per_leaf)}});
+    }
+  std::printf("\n");
+  return rows;
 }
 
 // One row of the output-port table: the ports of one direction on one level, summed over chips.
@@ -581,6 +677,14 @@ int cm5data_bench(const BenchArgs& a) {
     std::printf("wrote %s\n", path.c_str());
     return 0;
   }
+  if (a.only == "saturation") {
+    out["input_organisation"] = input_organisation(quick);
+    out["saturation_by_size"] = saturation_by_size(quick);
+    const std::string path = a.json.empty() ? "out/bench-cm5data-saturation.json" : a.json;
+    write_bench_json(out, path);
+    std::printf("wrote %s\n", path.c_str());
+    return 0;
+  }
   out["router_chip_ice40_hx8k"] = cm5data_chip_on_ice40("out/bench-cm5data-ice40");
   out["ni_ice40_hx8k"] = cm5data_ni_on_ice40("out/bench-cm5data-ice40");
   out["selftest_board_ice40_hx8k"] = cm5data_selftest_on_ice40("out/bench-cm5data-ice40");
@@ -590,10 +694,10 @@ int cm5data_bench(const BenchArgs& a) {
   const Window w{1500, quick ? 4500u : 6000u};
   print_bench_header(w);
 
-  Curves curves{w, json::array(), 0};
+  Curves curves{w, sat_plan(quick), json::array(), 0};
   SaturationMb sat_mb = profile_curves(curves, heights, loads);
   out["buffer_depth"] = buffer_depth_curves(curves, quick, loads);
-  out["input_organisation"] = input_organisation(w);
+  out["input_organisation"] = input_organisation(quick);
   out["what_stops_saturation"] = what_stops_saturation(w);
 
   // At 64 leaves with FIFO inputs (the default chip) and with 8 slots, and at 256 leaves (not with

@@ -1,4 +1,5 @@
 #include "host/cli/cm5data/cm5data_family.h"
+#include "host/cli/sim_lines.h"
 
 #include <cstdio>
 #include <fstream>
@@ -100,12 +101,7 @@ int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
     throw InputError("run: --rtl, --generator and --mode are CM-1's; the cm5data board takes --pattern or --traffic");
   const Cm5DataTraffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
                                              : read_cm5_traffic_file(a.traffic, p);
-  StreamRunArgs s;
-  s.board = a.board;
-  s.out_dir = a.out_dir;
-  s.timeout_s = a.timeout_s;
-  if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
-  else if (a.sim_link != "uart") throw InputError("run: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
+  StreamRunArgs s = stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link);
   s.trace = check_trace(a.trace);
   // A pattern: its messages as requests on the left network, a reply to each on the right, tag
   // masks at the odd leaves (the NIs' interrupts); a traffic file: its messages as written.
@@ -127,78 +123,44 @@ int Cm5DataFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
   const Cm5DataConfig cfg = cm5data_config(env);
   refuse_slots_on_board(env, cfg, "sweep");
   if (!a.mode.empty()) throw InputError("sweep: --mode is CM-1's; the cm5data board takes --pattern and --max-per-proc");
-  StreamRunArgs s;
-  s.board = a.board;
-  s.out_dir = a.out_dir;
-  s.timeout_s = a.timeout_s;
-  if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
-  else if (a.sim_link != "uart") throw InputError("sweep: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
+  StreamRunArgs s = stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link);
   return run_cm5data_sweep(cfg, a.pattern, a.seed, a.max_per_proc, s) ? 0 : 3;
-}
-
-Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open traffic file");
-  Cm5DataTraffic t;
-  std::string line;
-  for (int ln = 1; std::getline(in, line); ++ln) {
-    if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
-    std::istringstream ss(line);
-    std::vector<std::string> f;
-    for (std::string x; ss >> x;) f.push_back(x);
-    if (f.empty()) continue;
-    const std::string at = path + ":" + std::to_string(ln) + ": ";
-    if (f.size() < 3) throw InputError(at + "expected SRC DST DATA... (1.." + std::to_string(p.max_words) + " data words)");
-    auto leaf = [&](const std::string& s, const char* name) {
-      size_t used = 0;
-      long long v = -1;
-      try {
-        v = std::stoll(s, &used, 10);
-      } catch (...) {
-        used = 0;
-      }
-      if (used != s.size() || v < 0 || v >= static_cast<long long>(p.leaves()))
-        throw InputError(at + "field '" + name + "' value " + s + " out of range 0.." + std::to_string(p.leaves() - 1));
-      return static_cast<uint32_t>(v);
-    };
-    Cm5DataMessage m;
-    m.src = leaf(f[0], "SRC");
-    m.dst = leaf(f[1], "DST");
-    if (static_cast<int>(f.size()) - 2 > p.max_words)
-      throw InputError(at + "field 'DATA': " + std::to_string(f.size() - 2) + " words, at most " +
-                       std::to_string(p.max_words) + " (max_words)");
-    for (size_t k = 2; k < f.size(); ++k) {
-      size_t used = 0;
-      unsigned long long v = 0;
-      try {
-        v = std::stoull(f[k], &used, 16);
-      } catch (...) {
-        used = 0;
-      }
-      if (used != f[k].size() || v > 0xFFFFFFFFull)
-        throw InputError(at + "field 'DATA' value " + f[k] + " is not a 32-bit hex word");
-      m.data.push_back(static_cast<uint32_t>(v));
-    }
-    m.len = static_cast<int>(m.data.size());
-    t.messages.push_back(m);
-  }
-  return t;
 }
 
 namespace {
 
-// The data words of a received message (between its head and CRC words), in hex.
-nlohmann::ordered_json cm5_data_words_hex(const std::vector<uint32_t>& w) {
-  nlohmann::ordered_json a = nlohmann::ordered_json::array();
-  for (size_t k = 1; k + 1 < w.size(); ++k) {
-    char b[16];
-    std::snprintf(b, sizeof b, "%08x", w[k]);
-    a.push_back(b);
-  }
+// The data words of a received message (between its head and CRC words).
+std::vector<uint64_t> cm5_data_words(const std::vector<uint32_t>& w) {
+  std::vector<uint64_t> a;
+  for (size_t k = 1; k + 1 < w.size(); ++k) a.push_back(w[k]);
   return a;
 }
 
 }  // namespace
+
+SimRecord cm5data_sim_record(size_t i, const Cm5DataMessage& m, const Cm5DataDelivery& d) {
+  SimRecord r;
+  r.id = i;
+  SimEnd from{m.src, d.refused ? std::nullopt : std::optional<uint64_t>(d.sent), {}, {}, {}};
+  from.words.assign(m.data.begin(), m.data.end());
+  r.sent.push_back(from);
+  r.dst = m.dst;
+  r.extra["tag"] = m.tag;
+  r.extra["lca_level"] = cm5_lca_level(m.src, m.dst);
+  if (d.delivered) {
+    r.arrived.push_back(SimEnd{d.at_leaf, d.arrived, cm5_data_words(d.words), {}, {}});
+    r.delivered = d.at_leaf == m.dst;
+    r.extra["crc_ok"] = d.crc_ok;
+    if (!d.crc_ok) r.extra["crc"] = d.crc == Cm5Crc::secondary ? "secondary" : "primary";
+    r.extra["copies"] = d.copies;
+    if (d.ambiguous)
+      r.ambiguous = "equal messages in flight together: which of them arrived here is a guess (the RTL's tagged "
+                    "second run did not arrive at the same leaves and cycles)";
+  } else if (d.refused) {
+    r.extra["refused"] = "address error";  // from or to a leaf out of the address space or the sender's partition
+  }
+  return r;
+}
 
 int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   const Cm5DataConfig cfg = cm5data_config(env);
@@ -222,39 +184,16 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   } else {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
   }
-  std::ofstream out(a.out);
-  if (!out) throw InputError(a.out + ": cannot write output file");
-  uint64_t delivered = 0, crc_bad = 0, lat_sum = 0;
+  SimLinesWriter out(a.out);
+  uint64_t crc_bad = 0, lat_sum = 0, arrived = 0;
   for (size_t i = 0; i < t.messages.size(); ++i) {
-    const Cm5DataMessage& m = t.messages[i];
     const Cm5DataDelivery& d = r.deliveries[i];
-    nlohmann::ordered_json j;
-    j["msg"] = i;
-    j["src"] = m.src;
-    j["dst"] = m.dst;
-    j["len"] = m.len;
-    j["tag"] = m.tag;
-    j["lca_level"] = cm5_lca_level(m.src, m.dst);
-    j["sent"] = d.sent;
     if (d.delivered) {
-      ++delivered;
+      ++arrived;
       crc_bad += d.crc_ok ? 0 : 1;
       lat_sum += d.arrived - d.sent;
-      j["arrived"] = d.arrived;
-      j["latency"] = d.arrived - d.sent;
-      j["at_leaf"] = d.at_leaf;
-      j["crc_ok"] = d.crc_ok;
-      if (!d.crc_ok) j["crc"] = d.crc == Cm5Crc::secondary ? "secondary" : "primary";
-      j["copies"] = d.copies;
-      j["rx_data"] = cm5_data_words_hex(d.words);
-      if (d.ambiguous) j["ambiguous"] = true;  // RTL: which of equal messages arrived here is a guess
-    } else {
-      j["arrived"] = nullptr;
-      j["delivered"] = false;
-      // from or to a leaf out of the address space, or out of the sender's partition
-      if (d.refused) j["refused"] = "address error";
     }
-    out << j.dump() << '\n';
+    out.write(cm5data_sim_record(i, t.messages[i], d));
   }
   uint64_t in = 0, outc = 0, primary = 0, secondary = 0;
   for (const auto& c : r.chips) {
@@ -263,23 +202,25 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
     primary += c.crc_primary;
     secondary += c.crc_secondary;
   }
-  nlohmann::ordered_json s;
-  s["summary"] = {{"engine", a.engine},
-                  {"leaves", p.leaves()},
-                  {"chips", p.total_chips()},
-                  {"messages", t.messages.size()},
-                  {"delivered", delivered},
-                  {"refused_address", r.refused},
-                  {"completed", r.completed},
-                  {"cycles", r.cycles},
-                  {"chip_crc_primary", primary},
-                  {"chip_crc_secondary", secondary},
-                  {"mean_latency", delivered ? static_cast<double>(lat_sum) / static_cast<double>(delivered) : 0.0},
-                  {"crc_errors", crc_bad},
-                  {"counter_messages_in", in},
-                  {"counter_messages_out", outc},
-                  {"seconds", r.seconds}};
-  out << s.dump() << '\n';
+  const uint64_t delivered = out.delivered();
+  SimSummary s;
+  s.family = "cm5data";
+  s.engine = a.engine;
+  s.time_unit = "cycles";
+  s.completed = r.completed;
+  s.extra = {{"leaves", p.leaves()},
+             {"chips", p.total_chips()},
+             {"messages", t.messages.size()},
+             {"refused_address", r.refused},
+             {"cycles", r.cycles},
+             {"chip_crc_primary", primary},
+             {"chip_crc_secondary", secondary},
+             {"mean_latency", arrived ? static_cast<double>(lat_sum) / static_cast<double>(arrived) : 0.0},
+             {"crc_errors", crc_bad},
+             {"counter_messages_in", in},
+             {"counter_messages_out", outc},
+             {"seconds", r.seconds}};
+  out.finish(s);
   std::printf("%s: %zu messages, %llu delivered, %llu refused (address errors), %llu cycles%s -> %s\n", a.engine.c_str(),
               t.messages.size(), static_cast<unsigned long long>(delivered), static_cast<unsigned long long>(r.refused),
               static_cast<unsigned long long>(r.cycles),

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "host/cli/family.h"
+#include "host/cli/sim_lines.h"
 #include "gen/cm5data/cm5data_config.h"
+#include "sim/cm5data/cm5data_model.h"
 #include "sim/cm5data/cm5data_traffic.h"
 
 namespace cmnet {
@@ -29,12 +31,14 @@ class Cm5DataFamily final : public Family {
   std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const override;
   int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
   int bench(const BenchArgs& args) const override;
-  std::vector<std::string> bench_sections() const override { return {"paper-slots"}; }
+  std::vector<std::string> bench_sections() const override { return {"paper-slots", "saturation"}; }
 };
 
-// A traffic file: one message per line, "SRC DST DATA..." (decimal leaves, 1..max_words hex data
-// words); '#' starts a comment. InputError names the file, line and field.
-Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p);
+
+// Message i's line in `cmnet sim` (host/cli/sim_lines.h): sent from its leaf when its first flit
+// was on the leaf link, arrived when the last was on the destination's, with the data words it
+// arrived with; ambiguous when the RTL engine could not tell it from an equal message.
+SimRecord cm5data_sim_record(size_t i, const Cm5DataMessage& m, const Cm5DataDelivery& d);
 
 int cm5data_bench(const BenchArgs& a);  // cm5data_bench.cpp
 

@@ -17,10 +17,12 @@
 #include <tuple>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
 
+#include "host/cli/bench_stats.h"
 #include "host/cli/hcube/hcube_family.h"
 #include "gen/core/process.h"
 #include "bitstreams/flow.h"
@@ -507,6 +509,70 @@ json packet_size_tradeoff(int per_node, const std::string& stem) {
   return trade;
 }
 
+// The ratios the README quotes beside the paper, each a figure over seeds 7, 8, 9 in a run long
+// enough that a longer one changes nothing (bench_stats.h; the window is messages per node,
+// doubled): at the paper's heaviest and lightest loads per length. The paper's figure 6-7
+// points (paper_experiment) are one seed's curve. Beyond saturation a run's mean times grow
+// with its length (sources fall behind), so there a ratio may not be steady: it says so.
+json ratio_figures(bool quick) {
+  struct Row {
+    double len, gap;
+  };
+  // --quick (a test's seconds, not a figure): one light load of short messages, short runs.
+  const std::vector<Row> rows = quick ? std::vector<Row>{{128, 2304}}
+                                      : std::vector<Row>{{512, 1024}, {512, 1280}, {512, 9216}, {2048, 4096}, {2048, 36864}};
+  struct Ratio {
+    const char* name;
+    double (Point::*f)(int) const;
+    int scheme;
+  };
+  const Ratio ratios[] = {{"latency fixed", &Point::lat, 1}, {"latency quasi", &Point::lat, 2}, {"bandwidth quasi", &Point::bw, 2}};
+  std::printf("-- the ratios to wormhole beside the paper, 6-cube, uniform: mean [min, max] over seeds 7, 8, 9, run length\n"
+              "   (messages per node) doubled until a longer run changes nothing ('!' = it still moved)\n");
+  std::printf("   %6s %6s %5s | %-24s | %-24s | %-24s | %s\n", "length", "gap", "util", "latency fixed", "latency quasi",
+              "bandwidth quasi", "per node");
+  json out = json::array();
+  for (const Row& r : rows) {
+    std::map<std::pair<uint64_t, uint64_t>, Point> runs;  // (seed, per node) -> the three schemes' run
+    auto point = [&](uint64_t seed, uint64_t per) -> const Point& {
+      auto it = runs.find({seed, per});
+      if (it == runs.end()) {
+        Setup su;
+        su.mean_len = r.len;
+        su.per_node = static_cast<int>(per);
+        su.seed = seed;
+        it = runs.emplace(std::make_pair(seed, per), run_point(su, r.gap)).first;
+      }
+      return it->second;
+    };
+    json row = {{"mean_length_bytes", r.len}, {"mean_gap_ticks", r.gap}};
+    std::string cells;
+    double util = 0;
+    uint64_t window = 0;
+    for (const Ratio& q : ratios) {
+      bench::SteadyOptions o;
+      o.window = quick ? 2 : 20;
+      o.max_doublings = quick ? 1 : 2;
+      o.window_unit = "messages per node";
+      o.load = "mean gap " + std::to_string(static_cast<int>(r.gap)) + " ticks";
+      const bench::SteadyFigure f =
+          bench::measure_steady([&](uint64_t seed, uint64_t per) { return (point(seed, per).*q.f)(q.scheme); }, o);
+      util = point(7, f.window).util;
+      window = std::max(window, f.window);
+      char c[64];
+      std::snprintf(c, sizeof c, "%-23s%s", f.figure.str("%.2f").c_str(), f.steady ? " " : "!");
+      cells += std::string(" ") + c + " |";
+      row[q.name] = f.to_json();
+    }
+    row["ideal_link_utilization_seed7"] = util;
+    std::printf("   %6.0f %6.0f %5.3f |%s %llu\n", r.len, r.gap, util, cells.c_str(), static_cast<unsigned long long>(window));
+    std::fflush(stdout);
+    out.push_back(row);
+  }
+  std::printf("\n");
+  return out;
+}
+
 }  // namespace
 
 int hcube_bench(const BenchArgs& a) {
@@ -530,9 +596,16 @@ int hcube_bench(const BenchArgs& a) {
   std::printf("   times in ticks from generation: first = the first packet (wormhole: the first 16 data bytes), last = "
               "the last byte; lat = first / wormhole first; bw = (last - first) of wormhole / of the scheme\n\n");
   bool all_ok = true;
+  if (a.only == "ratios") {
+    out["ratio_figures"] = ratio_figures(quick);
+    std::ofstream(path) << out.dump(2) << '\n';
+    std::printf("wrote %s\n", path.c_str());
+    return 0;
+  }
   if (!quick) all_ok = hardware_section(out) && all_ok;
   const auto runs = paper_experiment(out, per_node, stem, all_ok);
   out["beside_the_paper"] = beside_the_paper(runs[0].second, runs[1].second);
+  out["ratio_figures"] = ratio_figures(quick);
   if (!quick) {
     out["run_length"] = run_length_section();
     out["larger_cubes"] = larger_cubes();

@@ -1,4 +1,5 @@
 #include "host/cli/hcube/hcube_family.h"
+#include "host/cli/sim_lines.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,7 +13,7 @@
 #include "gen/core/errors.h"
 #include "gen/hcube/hcube_emitter.h"
 #include "gen/hcube/hcube_stream.h"
-#include "host/hcube/hcube_board.h"
+#include "host/hcube/hcube_runner.h"
 #include "sim/hcube/hcube_model.h"
 #include "sim/hcube/hcube_rtl.h"
 
@@ -74,17 +75,6 @@ namespace {
 // The shared CLI default pattern ("permutation") is not an hcube pattern: it runs as uniform.
 std::string board_pattern(const std::string& p) { return p == "permutation" ? "uniform" : p; }
 
-StreamRunArgs stream_args(const std::string& board, const std::string& out_dir, double timeout_s,
-                          const std::string& sim_link, const char* cmd) {
-  StreamRunArgs s;
-  s.board = board;
-  s.out_dir = out_dir;
-  s.timeout_s = timeout_s;
-  if (sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
-  else if (sim_link != "uart") throw InputError(std::string(cmd) + ": --sim-link " + sim_link + " (allowed: uart, fifo)");
-  return s;
-}
-
 }  // namespace
 
 int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
@@ -94,7 +84,7 @@ int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   const std::string pattern = board_pattern(a.pattern);
   const HcubeTraffic t =
       a.traffic.empty() ? hcube_sim_pattern(cfg.hc, pattern, a.seed, a.per_proc) : read_hcube_traffic_file(a.traffic, cfg.hc);
-  StreamRunArgs s = stream_args(a.board, a.out_dir, a.timeout_s, a.sim_link, "run");
+  StreamRunArgs s = stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link);
   s.trace = check_trace(a.trace);
   const StreamRunOutcome o = run_hcube_board(cfg, t, a.traffic.empty() ? pattern : a.traffic, s);
   return o.verdict.ok() ? 0 : 3;
@@ -111,54 +101,9 @@ int HcubeFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
   // Messages per node: the board's stores hold 16 per node; 4 keep every point inside them.
   const int per_node = std::min(a.max_per_proc, 4);
   return run_hcube_sweep(cfg, board_pattern(a.pattern), a.seed, per_node,
-                         stream_args(a.board, a.out_dir, a.timeout_s, a.sim_link, "sweep"))
+                         stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link))
              ? 0
              : 3;
-}
-
-HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams& p) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open traffic file");
-  HcubeTraffic t;
-  std::vector<uint32_t> seq(static_cast<size_t>(p.nodes()), 0);
-  std::vector<uint64_t> last(static_cast<size_t>(p.nodes()), 0);
-  std::string line;
-  for (int ln = 1; std::getline(in, line); ++ln) {
-    if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
-    std::istringstream ss(line);
-    std::vector<std::string> f;
-    for (std::string x; ss >> x;) f.push_back(x);
-    if (f.empty()) continue;
-    const std::string at = path + ":" + std::to_string(ln) + ": ";
-    if (f.size() != 4) throw InputError(at + "expected SRC DST GEN LEN, got " + std::to_string(f.size()) + " fields");
-    auto num = [&](const std::string& s, const char* name, unsigned long long lo, unsigned long long hi) {
-      size_t used = 0;
-      unsigned long long v = 0;
-      bool ok = !s.empty() && s[0] != '-';
-      try {
-        v = ok ? std::stoull(s, &used, 10) : 0;
-      } catch (...) {
-        ok = false;
-      }
-      if (!ok || used != s.size() || v < lo || v > hi)
-        throw InputError(at + "field '" + name + "' value " + s + " out of range " + std::to_string(lo) + ".." +
-                         std::to_string(hi));
-      return v;
-    };
-    HcubeMessage m;
-    m.src = static_cast<uint32_t>(num(f[0], "SRC", 0, static_cast<unsigned>(p.nodes() - 1)));
-    m.dst = static_cast<uint32_t>(num(f[1], "DST", 0, static_cast<unsigned>(p.nodes() - 1)));
-    m.gen = num(f[2], "GEN", 0, 1ull << 40);
-    m.len = static_cast<uint32_t>(num(f[3], "LEN", 1, 1u << 24));
-    if (m.src == m.dst) throw InputError(at + "field 'DST' value " + f[1] + " is the source (a node does not send to itself)");
-    if (seq[m.src] > 0 && m.gen < last[m.src])
-      throw InputError(at + "field 'GEN' value " + f[2] + " is before source " + f[0] + "'s previous message (" +
-                       std::to_string(last[m.src]) + ")");
-    m.seq = seq[m.src]++;
-    last[m.src] = m.gen;
-    t.messages.push_back(m);
-  }
-  return t;
 }
 
 HcubeTraffic hcube_sim_pattern(const HcubeParams& p, const std::string& pattern, uint64_t seed, int per_node) {
@@ -225,6 +170,42 @@ nlohmann::ordered_json write_port_table(const HcubeParams& p, const std::vector<
   return j;
 }
 
+// A payload as the lines write it: hex strings of up to 4 bytes each, in the order sent.
+std::vector<std::string> hcube_byte_words(const std::vector<uint8_t>& bytes) {
+  std::vector<std::string> w;
+  char b[4];
+  for (size_t k = 0; k < bytes.size(); ++k) {
+    if (k % 4 == 0) w.emplace_back();
+    std::snprintf(b, sizeof b, "%02x", bytes[k]);
+    w.back() += b;
+  }
+  return w;
+}
+
+// Message i's line: handed to its source's chip at `gen`, its last byte at the destination at
+// `last`. What arrived is what the receiver reassembled: the harness (and the model) compare it
+// byte for byte with the payload, so it is the payload when data_ok and unknown (no words, the
+// flag false) otherwise.
+SimRecord hcube_record(const HcubeParams& p, size_t i, const HcubeMessage& m, const HcubeDelivery& d, bool model) {
+  SimRecord r;
+  r.id = i;
+  SimEnd from{m.src, m.gen, {}, hcube_byte_words(hcube_payload(p.seed, m)), {}};
+  r.sent.push_back(from);
+  r.dst = m.dst;
+  r.extra["len"] = m.len;
+  r.extra["hops"] = hcube_hops(m.src, m.dst);
+  r.extra["first_dim"] = d.first_dim;
+  if (d.delivered) {
+    SimEnd to{m.dst, d.last, {}, d.data_ok ? from.text_words : std::vector<std::string>{}, {}};
+    to.flags = {{"data_ok", d.data_ok}};
+    r.arrived.push_back(to);
+    r.delivered = d.data_ok;
+    r.extra["first"] = d.first;
+    if (model) r.extra["started"] = d.started;  // the model alone sees a header take its first channel
+  }
+  return r;
+}
+
 }  // namespace
 
 int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
@@ -246,52 +227,37 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
   } else {
     throw InputError("--engine " + a.engine + ": unknown engine (allowed: rtl, model)");
   }
-  std::ofstream out(a.out);
-  if (!out) throw InputError(a.out + ": cannot write output file");
+  SimLinesWriter out(a.out);
   double first = 0, last = 0;
   uint64_t bad = 0;
   for (size_t i = 0; i < t.messages.size(); ++i) {
-    const HcubeMessage& m = t.messages[i];
     const HcubeDelivery& d = r.deliveries[i];
-    nlohmann::ordered_json j;
-    j["msg"] = i;
-    j["src"] = m.src;
-    j["dst"] = m.dst;
-    j["len"] = m.len;
-    j["gen"] = m.gen;
-    j["hops"] = hcube_hops(m.src, m.dst);
-    j["first_dim"] = d.first_dim;
     if (d.delivered) {
-      if (a.engine == "model") j["started"] = d.started;
-      j["first"] = d.first;
-      j["last"] = d.last;
-      j["data_ok"] = d.data_ok;
-      first += static_cast<double>(d.first - m.gen);
-      last += static_cast<double>(d.last - m.gen);
+      first += static_cast<double>(d.first - t.messages[i].gen);
+      last += static_cast<double>(d.last - t.messages[i].gen);
       bad += d.data_ok ? 0 : 1;
-    } else {
-      j["delivered"] = false;
     }
-    out << j.dump() << '\n';
+    out.write(hcube_record(p, i, t.messages[i], d, a.engine == "model"));
   }
   const double dn = r.delivered ? static_cast<double>(r.delivered) : 1.0;
-  nlohmann::ordered_json s;
-  s["summary"] = {{"engine", a.engine},
-                  {"scheme", p.scheme},
-                  {"routing", p.routing},
-                  {"nodes", p.nodes()},
-                  {"messages", t.messages.size()},
-                  {"delivered", r.delivered},
-                  {"completed", r.completed},
-                  {"deadlock", r.deadlock},
-                  {"ticks", r.ticks},
-                  {"ideal_utilization", hcube_ideal_utilization(t, p)},
-                  {"mean_first", first / dn},
-                  {"mean_last", last / dn},
-                  {"bad_reassembly", r.bad_reassembly},
-                  {"max_buffer_used", r.max_buffer_used},
-                  {"ports", write_port_table(p, r.ports, a.out)}};
-  out << s.dump() << '\n';
+  SimSummary s;
+  s.family = "hcube";
+  s.engine = a.engine;
+  s.time_unit = "ticks";
+  s.completed = r.completed;
+  s.extra = {{"scheme", p.scheme},
+             {"routing", p.routing},
+             {"nodes", p.nodes()},
+             {"messages", t.messages.size()},
+             {"deadlock", r.deadlock},
+             {"ticks", r.ticks},
+             {"ideal_utilization", hcube_ideal_utilization(t, p)},
+             {"mean_first", first / dn},
+             {"mean_last", last / dn},
+             {"bad_reassembly", r.bad_reassembly},
+             {"max_buffer_used", r.max_buffer_used},
+             {"ports", write_port_table(p, r.ports, a.out)}};
+  out.finish(s);
   std::printf("%s: %zu messages, %llu delivered, mean first packet %.1f ticks, last byte %.1f ticks%s -> %s, %s\n",
               a.engine.c_str(), t.messages.size(), static_cast<unsigned long long>(r.delivered), first / dn, last / dn,
               r.completed ? "" : (r.deadlock ? " (DEADLOCK)" : " (NOT completed)"), a.out.c_str(),

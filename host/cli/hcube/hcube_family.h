@@ -29,12 +29,9 @@ class HcubeFamily final : public Family {
   std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const override;
   int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
   int bench(const BenchArgs& args) const override;
+  std::vector<std::string> bench_sections() const override { return {"ratios"}; }
 };
 
-// A traffic file: one message per line, "SRC DST GEN LEN" (decimal nodes, generation tick, data
-// bytes); each source's messages in generation order; '#' starts a comment. InputError names the
-// file, line and field.
-HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams& p);
 
 // `cmnet sim --pattern NAME`: the paper's workload shape at light load, `per_node` messages per
 // node (mean length 64 bytes, mean inter-generation 512 ticks).

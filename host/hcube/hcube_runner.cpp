@@ -1,4 +1,4 @@
-#include "host/hcube/hcube_board.h"
+#include "host/hcube/hcube_runner.h"
 
 #include <algorithm>
 #include <map>
@@ -11,7 +11,6 @@
 namespace cmnet {
 namespace {
 
-std::string S(uint64_t x) { return std::to_string(x); }
 
 uint64_t ejected_bytes(const HcubeParams& p, const HcubeMessage& m) {
   if (!p.packet()) return p.worm_bytes(m.len) - 2;  // the destination bytes are not ejected
@@ -47,14 +46,14 @@ void hcube_board_check_fits(const HcubeParams& p, const HcubeTraffic& t) {
   check_hcube_traffic(t, p, "hcube board traffic");
   const uint64_t words = 1u << kHcubeStreamSlotWordBits;
   if (t.messages.size() > (65536u >> kHcubeStreamSlotBits))
-    throw InputError("hcube board: " + S(t.messages.size()) + " messages, the 16-bit tags number at most " +
-                     S(65536u >> kHcubeStreamSlotBits));
+    throw InputError("hcube board: " + std::to_string(t.messages.size()) + " messages, the 16-bit tags number at most " +
+                     std::to_string(65536u >> kHcubeStreamSlotBits));
   for (size_t i = 0; i < t.messages.size(); ++i) {
     const HcubeMessage& m = t.messages[i];
-    if (m.gen > 0xFFFFFFFFull) throw InputError("hcube board: a generation tick beyond 32 bits (" + S(m.gen) + ")");
+    if (m.gen > 0xFFFFFFFFull) throw InputError("hcube board: a generation tick beyond 32 bits (" + std::to_string(m.gen) + ")");
     if (store_words(p, m) > words)
-      throw InputError("hcube board: message " + S(i) + " (node " + S(m.src) + ", " + S(m.len) + " bytes) needs " +
-                       S(store_words(p, m)) + " store words, a slot holds " + S(words));
+      throw InputError("hcube board: message " + std::to_string(i) + " (node " + std::to_string(m.src) + ", " + std::to_string(m.len) + " bytes) needs " +
+                       std::to_string(store_words(p, m)) + " store words, a slot holds " + std::to_string(words));
   }
 }
 
@@ -268,19 +267,19 @@ HcubeBoardCheck hcube_check_board(const HcubeParams& p, const HcubeTraffic& t, c
     ticks += x.delivered && y.delivered && x.first == y.first && x.last == y.last;
     dims += x.delivered && y.delivered && (!p.packet() || x.first_dim == y.first_dim);
   }
-  const std::string n = S(t.messages.size());
-  c.rows.push_back({"messages delivered bit-exact (bytes, length, type, destination)", S(exact), n, true});
-  c.rows.push_back({"messages at the model's first and last tick", S(ticks), n, true});
-  if (p.packet()) c.rows.push_back({"messages on the model's first-hop dimension", S(dims), n, true});
-  c.rows.push_back({"segments that did not reassemble", S(b.bad_reassembly), "0", true});
-  c.rows.push_back({"tick of the last arrival", S(b.ticks), S(m.ticks), true});
+  const std::string n = std::to_string(t.messages.size());
+  c.rows.push_back({"messages delivered bit-exact (bytes, length, type, destination)", std::to_string(exact), n, true});
+  c.rows.push_back({"messages at the model's first and last tick", std::to_string(ticks), n, true});
+  if (p.packet()) c.rows.push_back({"messages on the model's first-hop dimension", std::to_string(dims), n, true});
+  c.rows.push_back({"segments that did not reassemble", std::to_string(b.bad_reassembly), "0", true});
+  c.rows.push_back({"tick of the last arrival", std::to_string(b.ticks), std::to_string(m.ticks), true});
   size_t same = 0;
   for (size_t i = 0; i < m.ports.size(); ++i) {
     const HcubePortCounters &x = b.ports[i], &y = m.ports[i];
     same += x.packets == y.packets && x.messages == y.messages && x.bytes == y.bytes && x.blocked_ticks == y.blocked_ticks;
   }
-  c.rows.push_back({"ports whose packets, messages, bytes and blocked ticks equal the model's", S(same),
-                    S(m.ports.size()), true});
+  c.rows.push_back({"ports whose packets, messages, bytes and blocked ticks equal the model's", std::to_string(same),
+                    std::to_string(m.ports.size()), true});
   // The leaf counters against the traffic.
   std::vector<uint64_t> loaded(static_cast<size_t>(p.nodes()), 0), recv(loaded), msgs(loaded);
   for (const HcubeMessage& x : t.messages) {
@@ -304,9 +303,9 @@ HcubeBoardCheck hcube_check_board(const HcubeParams& p, const HcubeTraffic& t, c
     ++total;
     right += r.value == static_cast<uint32_t>(expect);
   }
-  c.rows.push_back({"leaf counters (bytes loaded and delivered, messages; nothing refused or overflowed)", S(right),
-                    S(total), true});
-  c.rows.push_back({"bytes held at the end", S(held), "0", true});
+  c.rows.push_back({"leaf counters (bytes loaded and delivered, messages; nothing refused or overflowed)", std::to_string(right),
+                    std::to_string(total), true});
+  c.rows.push_back({"bytes held at the end", std::to_string(held), "0", true});
   c.agrees = true;
   for (const ReportRow& r : c.rows)
     if (r.compared && r.board != r.model) c.agrees = false;
@@ -323,9 +322,9 @@ StreamWorkload hcube_workload(const HcubeConfig& cfg, const HcubeTraffic& t, con
   w.compare = [p, t](const StreamRunResult& got, RunReport& r) {
     const HcubeBoardCheck c = hcube_check_board(p, t, got);
     r.rows.insert(r.rows.end(), c.rows.begin(), c.rows.end());
-    r.about.push_back("hypercube: " + S(static_cast<uint64_t>(p.dims)) + "-cube, " +
+    r.about.push_back("hypercube: " + std::to_string(static_cast<uint64_t>(p.dims)) + "-cube, " +
                       (p.packet() ? "packet scheme, " + p.routing + " routing" : std::string("wormhole")) + ", " +
-                      S(t.messages.size()) + " messages");
+                      std::to_string(t.messages.size()) + " messages");
     r.notes.push_back("ticks: the board's tick counter counts the cycles its network was enabled (run on, every node's "
                       "next message loaded, room in every receive FIFO): the model's ticks");
     r.agreement_scope = "every message (bytes, first and last tick), every port counter, every leaf counter";
