@@ -94,7 +94,7 @@ void drive(Vcm1_chip& c, const Sampled& s, int D) {
 class ChipNetwork {
  public:
   ChipNetwork(const Input& x, FILE* out)
-      : x_(x), out_(out), C_(x.C), NC_(1 << x.C), P_(x.P), W_(x.V + x.D), ncnt_(cm1_counter_count(x.C)), gated_(x.ce_gated()),
+      : x_(x), out_(out), C_(x.C), NC_(1 << x.C), P_(x.P), W_(x.V + x.D), ncnt_(cmnet::cm1_counter_count(x.C)), gated_(x.ce_gated()),
         cube_out_(static_cast<size_t>(NC_), 0), fault_mask_(static_cast<size_t>(NC_), 0), ce_rng_{x.ce_seed},
         noise_{x.ce_seed ^ 0x5eed5eed5eed5eedull} {
     // One driver per chip; chip 0 writes the trace when one is asked for.

@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
 
   write_done(out, x, 0, petit_cycles, completed);
   // Read every chip's counters through the select mux.
-  const int ncnt = cm1_counter_count(C);
+  const int ncnt = cmnet::cm1_counter_count(C);
   for (int chip = 0; chip < (1 << C); ++chip) {
     std::fprintf(out, "cnt %d", chip);
     for (int s = 0; s < ncnt; ++s) {
