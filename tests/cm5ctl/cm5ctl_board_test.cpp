@@ -11,6 +11,8 @@
 
 #include "gen/cm5ctl/cm5ctl_stream.h"
 #include "gen/core/errors.h"
+#include "gen/core/design.h"
+#include "gen/core/stream_board.h"
 #include "host/cm5ctl/cm5ctl_runner.h"
 #include "sim/cm5ctl/cm5ctl_ops.h"
 #include "sim/core/sim_board.h"
@@ -101,6 +103,49 @@ TEST(Cm5ctlBoard, AWorkloadFileOnTheSimulatedBoard) {
   EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
   EXPECT_GE(o.result.delivered.size(), 2u * 7u);  // 6 combining results and a broadcast per leaf
   fs::remove_all(a.stream.out_dir);
+}
+
+// `cmnet run --rtl DIR` (host/board_connection.h): the board top a `cmnet build --mode host`
+// directory holds, simulated with its board file's clock and button, runs the same workload; a
+// directory built for another top is refused, naming it. (The directory is written here as the
+// flow writes it, rtl/ and report.json, without running the flow.)
+TEST(Cm5ctlBoard, ABuildDirectoryIsSimulatedAsTheBoard) {
+  Cm5ctlConfig c;
+  c.name = "cm5ctl-sweep-2";
+  c.p.leaves = 2;
+  c.p.queue_ram = 1;
+  validate(c.p, "test");
+  const fs::path dir = temp_dir("cm5run-rtl");
+  HostBoardOptions h;  // icebreaker: 12 MHz, an active-low button, the UART
+  write_design(emit_stream_board(cm5ctl_stream_spec(c), h), (dir / "rtl").string());
+  const std::string board_file = std::string(CMNET_SOURCE_DIR) + "/constraints/boards/icebreaker.json";
+  auto report = [&](const std::string& top) {
+    std::ofstream(dir / "report.json") << R"({"mode": "host", "top": ")" << top << R"(", "board_file": ")"
+                                       << board_file << "\"}";
+  };
+  Cm5RunArgs a;
+  a.stream.out_dir = (dir / "out").string();
+  a.stream.rtl = dir.string();
+  a.stream.timeout_s = 120;
+  a.pattern = "reduce-scan";
+  report("cm5ctl_host_board");
+  std::FILE* text = std::tmpfile();
+  ASSERT_NE(text, nullptr);
+  const StreamRunOutcome o = cm5ctl_run(c, a, text);
+  std::fclose(text);
+  EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
+  report("hcube_host_board");
+  std::FILE* refused = std::tmpfile();
+  ASSERT_NE(refused, nullptr);
+  try {
+    cm5ctl_run(c, a, refused);
+    ADD_FAILURE() << "a build of another top was run";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--rtl " + dir.string() + ": built with --mode host (top hcube_host_board)"),
+              std::string::npos) << e.what();
+  }
+  std::fclose(refused);
+  fs::remove_all(dir);
 }
 
 // `cmnet sweep` on the simulated board at 2 leaves: every point's results and counters as the
