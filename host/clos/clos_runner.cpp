@@ -151,8 +151,8 @@ CircuitPlan plan_file(const ClosConfig& cfg, const std::string& path, int defaul
   for (const ClosCircuitRequest& c : read_clos_circuit_file(path, cfg.clos, default_words)) {
     if (c.words > clos_stream_max_words())
       throw InputError(path + ":" + std::to_string(c.line) + ": " + std::to_string(c.words) +
-                       " data words (WORDS, or --per-proc without it): a circuit on the board carries at most " +
-                       std::to_string(clos_stream_max_words()) + " (clos_stream_max_words, its receive buffer)");
+                       " data words (WORDS, or --per-proc where a line has none): a circuit on the board carries at most " +
+                       std::to_string(clos_stream_max_words()) + " (the destination leaf's receive buffer)");
     plan_circuit(plan, c.src, c.dst, c.words, c.line, rng);
   }
   plan.model_ready = model_readies(cfg, requests_of(cfg, plan));

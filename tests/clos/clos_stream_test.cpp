@@ -13,6 +13,7 @@
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
 #include "host/clos/clos_runner.h"
+#include "tests/clos/clos_test_net.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {
@@ -22,11 +23,19 @@ using namespace testing_checks;
 ClosConfig cfg(int m, int n, int r, int dims) {
   ClosConfig c;
   c.name = "clos-board-test";
-  c.clos.m = m;
-  c.clos.n = n;
-  c.clos.r = r;
-  c.clos.hnode_dims = dims;
+  c.clos = clos_test::net(m, n, r, dims);
   return c;
+}
+
+// `cmnet run`'s path on the simulated board, its report written to `out_dir`, not printed.
+StreamRunOutcome run_quietly(const ClosConfig& c, const ClosRunOptions& o, const std::string& out_dir) {
+  StreamRunArgs a;
+  a.out_dir = out_dir;
+  a.timeout_s = 120;
+  std::FILE* null = std::fopen("/dev/null", "w");
+  const StreamRunOutcome r = run_clos_stream(c, o, a, null);
+  std::fclose(null);
+  return r;
 }
 
 TEST(ClosStream, BoardTopLints) {
@@ -39,15 +48,10 @@ TEST(ClosStream, BoardTopLints) {
 
 TEST(ClosStream, APermutationOfCircuitsOnTheSimulatedBoard) {
   const ClosConfig c = cfg(2, 2, 4, 2);  // 8 leaves, 4 hnodes on a 2-cube
-  StreamRunArgs a;
-  a.out_dir = temp_dir("clos-stream-run").string();
-  a.timeout_s = 120;
   ClosRunOptions o;
   o.words = 6;
   o.seed = 3;
-  std::FILE* null = std::fopen("/dev/null", "w");
-  const StreamRunOutcome r = run_clos_stream(c, o, a, null);
-  std::fclose(null);
+  const StreamRunOutcome r = run_quietly(c, o, temp_dir("clos-stream-run").string());
   EXPECT_TRUE(r.verdict.ok()) << r.verdict.conservation.summary();
   EXPECT_EQ(r.result.delivered.size(), 8u);
   for (const StreamUnit& u : r.result.delivered) EXPECT_EQ(u.words.size(), 7u);
@@ -94,16 +98,11 @@ std::string write_circuits(const std::filesystem::path& dir, const std::string& 
 TEST(ClosStream, ACircuitFileOnTheSimulatedBoardAgreesWithTheModel) {
   const ClosConfig c = cfg(2, 2, 4, 2);  // the board of the tests above: one cached model
   const std::filesystem::path dir = temp_dir("clos-stream-file");
-  StreamRunArgs a;
-  a.out_dir = (dir / "run").string();
-  a.timeout_s = 120;
   ClosRunOptions o;
   o.traffic = write_circuits(dir, "0 7 3\n# 6 takes --per-proc\n1 6 2\n6 1\n7 0 0   # no words: set up, released\n");
   o.words = 5;
   o.seed = 3;
-  std::FILE* null = std::fopen("/dev/null", "w");
-  const StreamRunOutcome r = run_clos_stream(c, o, a, null);
-  std::fclose(null);
+  const StreamRunOutcome r = run_quietly(c, o, (dir / "run").string());
   EXPECT_TRUE(r.verdict.ok()) << r.verdict.conservation.summary();
   EXPECT_EQ(r.result.delivered.size(), 4u);
   const nlohmann::json j = nlohmann::json::parse(slurp_log(dir / "run" / "run.json"));
