@@ -5,9 +5,10 @@
 //   case                       a new case (settings carry over from the previous one)
 //   cfg ADDR DATA              a configuration write (one clock with cfg_we high)
 //   dest D0 .. D(N-1)          the circuits the case expects: input i's data at output Di (-1: none)
-//   words K SEED [verbose]     K random data words per input port (splitmix64 from SEED), each
-//                              driven for one clock and checked at every output: out[Di] == in[i],
-//                              every output no input is meant for reads 0
+//   words K SEED [verbose]     K random data words per input port (clos_next_data_word from
+//                              SEED, sim/clos/clos_data_words.h), each driven for one clock
+//                              and checked at every output: out[Di] == in[i], every output
+//                              no input is meant for reads 0
 // Output: per case "result CASE WORDS MISMATCHES", the first mismatches as
 // "mismatch CASE WORD OUTPUT GOT WANT", and with `verbose` every word as "rx CASE WORD SRC DST SENT GOT".
 #include <cinttypes>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "Vclos_network.h"
+#include "sim/clos/clos_data_words.h"
 #include "sim/core/harness_driver.h"
 #include "sim/core/verilator_ports.h"
 
@@ -27,13 +29,6 @@ namespace {
 [[noreturn]] void die(const std::string& msg) {
   std::fprintf(stderr, "clos harness: %s\n", msg.c_str());
   std::exit(2);
-}
-
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
 }
 
 }  // namespace
@@ -53,7 +48,6 @@ int main(int argc, char** argv) {
   if (!(in >> kind >> N >> W >> AW >> DW) || kind != "params" || N <= 0 || W <= 0 || W > 32 || AW <= 0 ||
       AW > 32 || DW <= 0 || DW > 32)
     die("bad params line");
-  const uint64_t mask = W >= 64 ? ~0ull : ((1ull << W) - 1);
   top->rst = 1;
   top->cfg_we = 0;
   top.tick();
@@ -88,7 +82,7 @@ int main(int argc, char** argv) {
       uint64_t mismatches = 0;
       for (uint64_t w = 0; w < k; ++w) {
         for (int i = 0; i < N; ++i) {
-          sent[static_cast<size_t>(i)] = splitmix(seed) & mask;
+          sent[static_cast<size_t>(i)] = cmnet::clos_next_data_word(seed, W);
           set_field(top->in_data, i * W, W, sent[static_cast<size_t>(i)]);
         }
         top.clock(false);
