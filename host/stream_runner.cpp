@@ -160,4 +160,14 @@ bool run_stream_sweep(StreamConnection& conn, const StreamSweep& sw, const std::
   return all;
 }
 
+StreamRunArgs stream_run_args(const std::string& board, const std::string& out_dir, double timeout_s,
+                              const std::string& sim_link) {
+  StreamRunArgs s;
+  s.board = board;
+  s.out_dir = out_dir;
+  s.timeout_s = timeout_s;
+  s.sim.phy = parse_sim_link(sim_link);
+  return s;
+}
+
 }  // namespace cmnet

@@ -41,6 +41,10 @@ struct StreamRunArgs {
   uint16_t sim_port = 0;             // its TCP port on 127.0.0.1 (0: any free one)
 };
 
+// The options every `run` and `sweep` shares, as the stream runner takes them.
+StreamRunArgs stream_run_args(const std::string& board, const std::string& out_dir, double timeout_s,
+                              const std::string& sim_link);
+
 struct StreamRunOutcome {
   StreamRunResult result;
   ReportVerdict verdict;

@@ -2,7 +2,7 @@
 // emitted CM-1 network or one CM-1 chip, so that a design fits a real package.
 //
 // SELF-TEST TOPS. These are the "no host attached" tops: a ROM holds a routing pattern
-// (given as data: the caller makes it, e.g. make_pattern() in sim/cm1/traffic.h); after reset a loader pushes it into the endpoints
+// (given as data: the caller makes it, e.g. make_pattern() in sim/cm1/cm1_traffic.h); after reset a loader pushes it into the endpoints
 // through the load port, runs the machine until it is idle, then checks
 //   - the number of receptions and the XOR of every received {DATA, VP} word against the
 //     expectation it is given (the reference model's, run by the caller: sim/cm1/cm1_selftest.h),

@@ -1,6 +1,6 @@
 // A CM-1 routing pattern as data: the messages each processor sends, in the order it sends
 // them. The self-test tops embed one in a ROM, so it is a generator-level type; reading traffic
-// files and making named patterns is the simulation layer's (sim/cm1/traffic.h).
+// files and making named patterns is the simulation layer's (sim/cm1/cm1_traffic.h).
 #pragma once
 
 #include <cstdint>

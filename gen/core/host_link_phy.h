@@ -3,6 +3,10 @@
 // (sim/core/host_link_rtl.h, which also has a bare byte-stream port for tests).
 #pragma once
 
+#include <string>
+
+#include "gen/core/errors.h"
+
 namespace cmnet {
 
 // Uart: an 8N1 UART (the FT2232H's channel B). Fifo: an FT245-style synchronous FIFO (FT2232H
@@ -17,6 +21,13 @@ inline const char* host_link_phy_name(HostLinkPhy p) {
     case HostLinkPhy::Bytes: break;
   }
   return "bytes";
+}
+
+// `--sim-link NAME`, the simulated board's PHY, as every command spells it (uart | fifo).
+inline HostLinkPhy parse_sim_link(const std::string& name) {
+  if (name == "uart") return HostLinkPhy::Uart;
+  if (name == "fifo") return HostLinkPhy::Fifo;
+  throw InputError("--sim-link " + name + ": unknown (allowed: uart, fifo)");
 }
 
 }  // namespace cmnet

@@ -34,7 +34,7 @@ std::unique_ptr<SimBoard> Family::start_board(const NetworkConfig&, const BoardA
 
 std::unique_ptr<SimBoard> start_stream_board(const StreamBoardSpec& spec, const BoardArgs& args) {
   StreamRunArgs a;
-  a.sim.phy = args.sim_link == "fifo" ? HostLinkPhy::Fifo : HostLinkPhy::Uart;
+  a.sim.phy = parse_sim_link(args.sim_link);
   a.sim_port = args.port;
   return start_stream_sim_board(spec, a);
 }

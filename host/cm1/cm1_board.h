@@ -14,7 +14,7 @@
 #include "host/board_client.h"  // most callers construct a BoardClient
 #include "host/register_port.h"
 #include "sim/cm1/cm1_model.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 
@@ -81,7 +81,7 @@ class Cm1Board {
   // than its queue holds, or the board refused or dropped any.
   void load(const Traffic& t);
   // Has the board's on-chip generator fill every queue with `count` messages per processor of
-  // pattern `pattern` (sim/cm1/traffic_gen.h) and waits until it is done.
+  // pattern `pattern` (sim/cm1/cm1_traffic_gen.h) and waits until it is done.
   void generate(uint32_t pattern, uint32_t count, uint32_t seed);
   void start(EjectMode mode);
   Cm1BoardStatus status();

@@ -114,8 +114,8 @@ std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir, const Tr
 std::unique_ptr<Cm1SimBoard> start_cm1_sim_board(const Cm1Config& cfg, const std::string& sim_link,
                                                  const TraceWindow& trace, uint16_t port) {
   HostBoardOptions h;
-  if (sim_link == "fifo") {
-    h.phy = HostLinkPhy::Fifo;
+  h.phy = parse_sim_link(sim_link);
+  if (h.phy == HostLinkPhy::Fifo) {
     h.clock_hz = 60000000;  // the FT2232H's CLKOUT in synchronous FIFO mode
   }
   return std::make_unique<Cm1SimBoard>(cfg, h, trace, port);

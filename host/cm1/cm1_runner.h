@@ -13,7 +13,7 @@
 #include "host/conservation.h"
 #include "host/register_port.h"
 #include "sim/cm1/cm1_sim_board.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 
@@ -35,7 +35,7 @@ struct BoardRun {
 };
 
 // `gen` >= 0: the board's on-chip generator makes the pattern (`traffic` is its C++ twin,
-// sim/cm1/traffic_gen.h); otherwise the host loads `traffic`.
+// sim/cm1/cm1_traffic_gen.h); otherwise the host loads `traffic`.
 BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, EjectMode mode,
                  double timeout_s, const std::string& uri, int gen = -1, uint32_t gen_seed = 0,
                  uint32_t gen_count = 0);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gen/core/errors.h"
+#include "gen/core/field_lines.h"
 
 namespace cmnet {
 
@@ -15,13 +16,10 @@ std::vector<ClosCircuitRequest> parse_clos_circuits(std::istream& in, const std:
   const int N = p.ports();
   std::vector<ClosCircuitRequest> out;
   std::vector<int> src_line(static_cast<size_t>(N), 0), dst_line(static_cast<size_t>(N), 0);
-  std::string text;
-  for (int ln = 1; std::getline(in, text); ++ln) {
-    std::istringstream ss(text.substr(0, text.find('#')));
-    std::vector<std::string> f;
-    for (std::string t; ss >> t;) f.push_back(t);
-    if (f.empty()) continue;
-    const std::string at = name + ":" + std::to_string(ln) + ": ";
+  for (const FieldLine& l : read_field_lines(in, name)) {
+    const std::vector<std::string>& f = l.fields;
+    const std::string& at = l.at;
+    const int ln = l.line;
     long long v[3] = {0, 0, default_words};
     const long long hi[3] = {N - 1, N - 1, kClosMaxCircuitWords};
     for (size_t k = 0; k < f.size() && k < 3; ++k) {
@@ -47,7 +45,6 @@ std::vector<ClosCircuitRequest> parse_clos_circuits(std::istream& in, const std:
     src_line[s] = dst_line[d] = ln;
     out.push_back({static_cast<int>(s), static_cast<int>(d), static_cast<int>(v[2]), ln});
   }
-  if (in.bad()) throw InputError(name + ": cannot read the circuit file");
   if (out.empty()) throw InputError(name + ": no circuit (one 'SRC DST [WORDS]' a line)");
   return out;
 }

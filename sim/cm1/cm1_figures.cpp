@@ -8,7 +8,7 @@
 
 #include "gen/core/errors.h"
 #include "sim/cm1/cm1_model.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 

@@ -11,7 +11,7 @@
 
 #include "gen/cm1/cm1_config.h"
 #include "sim/cm1/cm1_model.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 

@@ -6,7 +6,7 @@
 #include "sim/cm1/cm1_counters.h"
 #include "sim/cm1/cm1_model.h"
 #include "sim/cm1/cm1_rtl.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 namespace {

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "gen/core/errors.h"
+#include "gen/core/field_lines.h"
 
 namespace cmnet {
 
@@ -154,6 +155,32 @@ void check_cm5_traffic(const Cm5DataTraffic& t, const Cm5DataParams& p, const st
       throw InputError(at + "length " + std::to_string(m.len) + " out of range 1.." + std::to_string(p.max_words));
     if (m.tag < 0 || m.tag > 15) throw InputError(at + "tag out of range 0..15");
   }
+}
+
+Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p) {
+  Cm5DataTraffic t;
+  const uint64_t top = static_cast<uint64_t>(p.leaves() - 1);
+  for (const FieldLine& l : read_field_lines_file(path, "traffic file")) {
+    const std::vector<std::string>& f = l.fields;
+    if (f.size() < 3)
+      throw InputError(l.at + "expected SRC DST DATA... (1.." + std::to_string(p.max_words) + " data words)");
+    Cm5DataMessage m;
+    m.src = static_cast<uint32_t>(l.num(0, "SRC", 0, top));
+    m.dst = static_cast<uint32_t>(l.num(1, "DST", 0, top));
+    if (static_cast<int>(f.size()) - 2 > p.max_words)
+      throw InputError(l.at + "field 'DATA': " + std::to_string(f.size() - 2) + " words, at most " +
+                       std::to_string(p.max_words) + " (max_words)");
+    for (size_t k = 2; k < f.size(); ++k) {
+      try {
+        m.data.push_back(static_cast<uint32_t>(l.num(k, "DATA", 0, 0xFFFFFFFFull, 16)));
+      } catch (const InputError&) {
+        throw InputError(l.error(k, "DATA", "is not a 32-bit hex word"));
+      }
+    }
+    m.len = static_cast<int>(m.data.size());
+    t.messages.push_back(m);
+  }
+  return t;
 }
 
 }  // namespace cmnet

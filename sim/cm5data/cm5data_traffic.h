@@ -68,4 +68,8 @@ bool cm5_refused(const Cm5DataParams& p, const Cm5DataMessage& m);
 // Throws InputError when a message does not fit `p`.
 void check_cm5_traffic(const Cm5DataTraffic& t, const Cm5DataParams& p, const std::string& where);
 
+// A traffic file: one message per line, "SRC DST DATA..." (decimal leaves, 1..max_words hex data
+// words); '#' starts a comment. InputError names the file, line and field (gen/core/field_lines.h).
+Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p);
+
 }  // namespace cmnet

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "gen/core/errors.h"
+#include "gen/core/field_lines.h"
 
 namespace cmnet {
 namespace {
@@ -122,6 +123,30 @@ double hcube_ideal_utilization(const HcubeTraffic& t, const HcubeParams& p) {
     last = std::max(last, m.gen);
   }
   return last == 0 ? 0.0 : link_ticks / (static_cast<double>(p.links()) * static_cast<double>(last));
+}
+
+HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams& p) {
+  HcubeTraffic t;
+  std::vector<uint32_t> seq(static_cast<size_t>(p.nodes()), 0);
+  std::vector<uint64_t> last(static_cast<size_t>(p.nodes()), 0);
+  const uint64_t top = static_cast<uint64_t>(p.nodes() - 1);
+  for (const FieldLine& l : read_field_lines_file(path, "traffic file")) {
+    if (l.fields.size() != 4)
+      throw InputError(l.at + "expected SRC DST GEN LEN, got " + std::to_string(l.fields.size()) + " fields");
+    HcubeMessage m;
+    m.src = static_cast<uint32_t>(l.num(0, "SRC", 0, top));
+    m.dst = static_cast<uint32_t>(l.num(1, "DST", 0, top));
+    m.gen = l.num(2, "GEN", 0, 1ull << 40);
+    m.len = static_cast<uint32_t>(l.num(3, "LEN", 1, 1u << 24));
+    if (m.src == m.dst) throw InputError(l.error(1, "DST", "is the source (a node does not send to itself)"));
+    if (seq[m.src] > 0 && m.gen < last[m.src])
+      throw InputError(l.error(2, "GEN", "is before source " + l.fields[0] + "'s previous message (" +
+                                             std::to_string(last[m.src]) + ")"));
+    m.seq = seq[m.src]++;
+    last[m.src] = m.gen;
+    t.messages.push_back(m);
+  }
+  return t;
 }
 
 }  // namespace cmnet

@@ -45,4 +45,9 @@ std::vector<std::string> hcube_pattern_names();
 // links x the tick of the last generation.
 double hcube_ideal_utilization(const HcubeTraffic& t, const HcubeParams& p);
 
+// A traffic file: one message per line, "SRC DST GEN LEN" (decimal nodes, generation tick, data
+// bytes); each source's messages in generation order; '#' starts a comment. InputError names the
+// file, line and field (gen/core/field_lines.h).
+HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams& p);
+
 }  // namespace cmnet

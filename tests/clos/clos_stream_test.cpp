@@ -9,7 +9,7 @@
 
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
-#include "host/clos/clos_run.h"
+#include "host/clos/clos_runner.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {

@@ -18,8 +18,8 @@
 #include "sim/core/rtl_build.h"
 #include "sim/cm1/cm1_model.h"
 #include "sim/cm1/cm1_sim_board.h"
-#include "sim/cm1/traffic.h"
-#include "sim/cm1/traffic_gen.h"
+#include "sim/cm1/cm1_traffic.h"
+#include "sim/cm1/cm1_traffic_gen.h"
 #include "tests/cm1/cm1_run_check.h"
 #include "tests/core/emitter_checks.h"
 #include "tests/core/commuart_like.h"
@@ -89,7 +89,7 @@ TEST_F(Cm1BoardTest, CountersAndReceptionsEqualTheModel) {
 }
 
 // The board's on-chip generator (hw/cm1/cm1_traffic_gen.v) makes the same pattern as its C++ twin
-// (sim/cm1/traffic_gen.cpp): the run's counters and receptions equal the model's on that twin.
+// (sim/cm1/cm1_traffic_gen.cpp): the run's counters and receptions equal the model's on that twin.
 TEST_F(Cm1BoardTest, OnChipGeneratorsMatchTheirTwinsThroughTheModel) {
   BoardClient c = BoardClient::open(sim_->uri(), client_options());
   Cm1Board b(c);

@@ -21,7 +21,7 @@
 #include "host/cm1/cm1_board.h"
 #include "sim/cm1/cm1_model.h"
 #include "sim/cm1/cm1_sim_board.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 #include "tests/cm1/cm1_run_check.h"
 #include "tests/cm1/cm1_flow_support.h"
 #include "gen/cm1/cm1_config.h"

@@ -18,7 +18,7 @@
 
 #include "gen/cm1/cm1_params.h"
 #include "gen/core/errors.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "sim/cm1/cm1_model.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "host/cm1/cm1_board.h"
 #include "sim/cm1/cm1_model.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 

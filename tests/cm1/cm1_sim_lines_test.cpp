@@ -10,7 +10,7 @@
 
 #include "host/cli/cm1/cm1_sim.h"
 #include "host/cli/sim_lines.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 #include "tests/core/sim_lines_check.h"
 
 namespace cmnet {

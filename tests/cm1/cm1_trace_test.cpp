@@ -9,7 +9,7 @@
 #include "host/transport_uri.h"
 #include "sim/cm1/cm1_rtl.h"
 #include "sim/cm1/cm1_sim_board.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 #include "tests/core/fst_check.h"
 
 namespace cmnet {

@@ -24,7 +24,7 @@
 #include "host/usb_ftdi_transport.h"
 #include "sim/cm1/cm1_model.h"
 #include "sim/cm1/cm1_sim_board.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 #include "tests/cm1/cm1_run_check.h"
 #include "tests/core/fake_ft2232h.h"
 

@@ -9,7 +9,7 @@
 #include "gen/core/errors.h"
 #include "gen/hcube/hcube_stream.h"
 #include "sim/hcube/hcube_model.h"
-#include "host/hcube/hcube_board.h"
+#include "host/hcube/hcube_runner.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {

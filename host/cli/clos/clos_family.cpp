@@ -4,7 +4,7 @@
 
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
-#include "host/clos/clos_run.h"
+#include "host/clos/clos_runner.h"
 #include "sim/clos/clos_patterns.h"
 
 namespace cmnet {
@@ -59,12 +59,7 @@ int ClosFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
     throw InputError("--pattern " + args.pattern + ": the clos board runs a permutation of circuits (allowed: permutation)");
   if (!args.traffic.empty() || !args.mode.empty() || !args.generator.empty() || !args.rtl.empty())
     throw InputError("cmnet run: --traffic, --mode, --generator and --rtl are not used by the clos family");
-  StreamRunArgs a;
-  a.board = args.board;
-  a.out_dir = args.out_dir;
-  a.timeout_s = args.timeout_s;
-  if (args.sim_link == "fifo") a.sim.phy = HostLinkPhy::Fifo;
-  else if (args.sim_link != "uart") throw InputError("--sim-link " + args.sim_link + ": unknown (allowed: uart, fifo)");
+  StreamRunArgs a = stream_run_args(args.board, args.out_dir, args.timeout_s, args.sim_link);
   a.trace = check_trace(args.trace);
   ClosRunOptions o;
   o.seed = args.seed;
@@ -82,12 +77,7 @@ int ClosFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
   if (!args.mode.empty()) throw InputError("cmnet sweep: --mode is not used by the clos family");
   if (args.max_per_proc < 1)
     throw InputError("--max-per-proc " + std::to_string(args.max_per_proc) + ": at least 1 circuit per leaf");
-  StreamRunArgs a;
-  a.board = args.board;
-  a.out_dir = args.out_dir;
-  a.timeout_s = args.timeout_s;
-  if (args.sim_link == "fifo") a.sim.phy = HostLinkPhy::Fifo;
-  else if (args.sim_link != "uart") throw InputError("--sim-link " + args.sim_link + ": unknown (allowed: uart, fifo)");
+  StreamRunArgs a = stream_run_args(args.board, args.out_dir, args.timeout_s, args.sim_link);
   ClosSweepOptions o;
   o.seed = args.seed;
   o.circuits.clear();  // offered: 1, 2, 4, ... circuits per leaf up to --max-per-proc

@@ -25,7 +25,7 @@
 #include "sim/cm1/cm1_figures.h"
 #include "sim/cm1/cm1_rtl.h"
 #include "sim/core/rtl_build.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 namespace {
@@ -69,7 +69,7 @@ int heart_column_ff_bits(const Cm1Params& p, int col) {
 void figure12_over_seeds(json& out, bool quick) {
   const std::vector<uint64_t> seeds = {7, 8, 9};
   std::vector<Cm1Fig12> runs;
-  for (uint64_t s : seeds) runs.push_back(cm1_figure12(cm1_figure12_params(), quick ? 2 : 8, s));
+  for (uint64_t s : seeds) runs.push_back(cm1_figure12(cm1_figure12_params(), quick ? 1 : 8, s));  // --quick: v = 1 only
   const Cm1Fig12& f0 = runs.front();
   std::printf("\n== Figure 12 on the reference model (c = %d, P = %d, b = %d, d = %d), random permutations, OR-combining\n"
               "   ejector; mean [min, max] over seeds 7, 8, 9 (a whole delivery cycle each: no window)\n",

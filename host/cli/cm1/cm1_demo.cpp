@@ -10,7 +10,7 @@
 #include "sim/cm1/cm1_counters.h"
 #include "host/cli/commands.h"
 #include "gen/cm1/cm1_emitter.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 

@@ -8,7 +8,7 @@
 #include "gen/cm1/cm1_host_board_emitter.h"
 #include "gen/core/errors.h"
 #include "host/cm1/cm1_runner.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 

@@ -17,8 +17,8 @@
 #include "host/register_port.h"
 #include "bitstreams/board.h"
 #include "sim/cm1/cm1_sim_board.h"
-#include "sim/cm1/traffic.h"
-#include "sim/cm1/traffic_gen.h"
+#include "sim/cm1/cm1_traffic.h"
+#include "sim/cm1/cm1_traffic_gen.h"
 
 namespace cmnet {
 namespace {

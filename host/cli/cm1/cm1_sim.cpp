@@ -11,7 +11,7 @@
 #include "host/cli/sim_lines.h"
 #include "gen/core/errors.h"
 #include "sim/cm1/cm1_counters.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 

@@ -71,12 +71,7 @@ int Cm5ctlFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
   a.traffic = args.traffic;  // a workload file instead of the pattern
   a.seed = args.seed;
   a.count = std::max(2, args.per_proc);
-  a.stream.board = args.board;
-  a.stream.out_dir = args.out_dir;
-  a.stream.timeout_s = args.timeout_s;
-  if (args.sim_link != "uart" && args.sim_link != "fifo")
-    throw InputError("--sim-link " + args.sim_link + ": allowed uart, fifo");
-  a.stream.sim.phy = args.sim_link == "fifo" ? HostLinkPhy::Fifo : HostLinkPhy::Uart;
+  a.stream = stream_run_args(args.board, args.out_dir, args.timeout_s, args.sim_link);
   a.stream.trace = check_trace(args.trace);
   return cm5ctl_run(cm5ctl_config(cfg), a).verdict.ok() ? 0 : 3;
 }
@@ -95,12 +90,7 @@ int Cm5ctlFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
   a.seed = args.seed;
   a.in_flight.clear();
   for (int k = 1; k <= args.max_per_proc; k *= 2) a.in_flight.push_back(k);
-  a.stream.board = args.board;
-  a.stream.out_dir = args.out_dir;
-  a.stream.timeout_s = args.timeout_s;
-  if (args.sim_link != "uart" && args.sim_link != "fifo")
-    throw InputError("--sim-link " + args.sim_link + ": allowed uart, fifo");
-  a.stream.sim.phy = args.sim_link == "fifo" ? HostLinkPhy::Fifo : HostLinkPhy::Uart;
+  a.stream = stream_run_args(args.board, args.out_dir, args.timeout_s, args.sim_link);
   return cm5ctl_sweep(cm5ctl_config(cfg), a) ? 0 : 3;
 }
 

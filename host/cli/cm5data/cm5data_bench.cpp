@@ -104,10 +104,10 @@ double mbytes(const Cm5DataParams& p, double flits_per_cycle) {
   return flits_per_cycle * p.link_bits * kClockHz / 8.0 / 1e6 * kWords / (kWords + 2.0);
 }
 
-// The paper's performance model for the pattern's expected arm loads (about 4 million sampled
-// destinations, at least 64 per leaf).
-Cm5DataArmBound pattern_bound(const Cm5DataParams& p, const std::string& pattern) {
-  return cm5_pattern_bound(p, pattern, 99, std::max<uint64_t>(64, (1u << 22) / p.leaves()), kWords);
+// The paper's performance model for the pattern's expected arm loads (`samples` sampled
+// destinations, about 4 million unless told, at least 64 per leaf).
+Cm5DataArmBound pattern_bound(const Cm5DataParams& p, const std::string& pattern, uint64_t samples = 1u << 22) {
+  return cm5_pattern_bound(p, pattern, 99, std::max<uint64_t>(64, samples / p.leaves()), kWords);
 }
 
 const char* paper_name(const std::string& pattern) {
@@ -117,19 +117,24 @@ const char* paper_name(const std::string& pattern) {
 // How a saturation figure is measured: accepted throughput at `load` of the bound (beyond
 // saturation: open-loop sources keep every input busy), over three seeds of the traffic, in a
 // window of `window` cycles after window / 3 cycles of warm-up, the window doubled (up to
-// `doublings` times) until a longer one no longer moves the mean (bench_stats.h).
+// `doublings` times) until a longer one no longer moves the mean (bench_stats.h). --quick (a
+// test's seconds, not a figure): uniform random only, short windows, a bound from fewer samples.
 struct SatPlan {
   uint64_t window = 4500;
   int doublings = 3;
   double load = 1.25;
   bool progress = false;
+  std::vector<std::string> patterns = {"random", "permutation", "nearest-neighbour"};
+  uint64_t bound_samples = 1u << 22;
 };
 
 SatPlan sat_plan(bool quick) {
   SatPlan s;
   if (quick) {
-    s.window = 600;
+    s.window = 300;
     s.doublings = 1;
+    s.patterns = {"random"};
+    s.bound_samples = 1u << 14;
   } else {
     s.progress = true;
   }
@@ -295,8 +300,9 @@ json cm5data_selftest_on_ice40(const std::string& dir) {
 }
 
 // The paper's throughput figures with the chip that reaches 0.9 of the bound: 8 input slots
-// (model, CM-5 profile), random permutation and nearest neighbour at 1,024 leaves (--quick: 64)
-// and (not with --quick) 16,384: the saturation figure (SatPlan) in MB/s per node.
+// (model, CM-5 profile), random permutation and nearest neighbour at 1,024 leaves (--quick: 64;
+// 16,384 would take hours over three seeds in a steady window): the saturation figure (SatPlan)
+// in MB/s per node.
 json cm5data_paper_with_slots(bool quick) {
   const SatPlan plan = sat_plan(quick);
   std::printf("== the paper's figures with 8 input slots (model, CM-5 profile; MB/s of payload per node, one network "
@@ -304,7 +310,7 @@ json cm5data_paper_with_slots(bool quick) {
   std::printf("   %-20s %7s %9s %-22s %10s %10s  %s\n", "pattern", "leaves", "sat.", "/bound", "MB/s", "x2 networks",
               "window");
   json rows = json::array();
-  for (int h : quick ? std::vector<int>{3} : std::vector<int>{5, 7})
+  for (int h : quick ? std::vector<int>{3} : std::vector<int>{5})
     for (const std::string pat : {"permutation", "nearest-neighbour"}) {
       const Cm5DataConfig cfg = bench_config(h, "cm5", 2, 8);
       const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
@@ -440,7 +446,7 @@ json buffer_depth_curves(Curves& c, bool quick, const std::vector<double>& loads
 // and 14 words, against k message slots per input (Cm5DataParams::slots: a message for a free
 // output passes one waiting for a busy one). The saturation figure (SatPlan) as a fraction of
 // the bound, beside a cycle-level NoC simulator's full-bisection 4-ary fat tree with 16 VCs of 8
-// flits (0.79 at 64). --quick: 8 slots at 64 leaves.
+// flits (0.79 at 64). --quick: 8 slots at 64 leaves (SatPlan's quick patterns).
 json input_organisation(bool quick) {
   const SatPlan plan = sat_plan(quick);
   const std::vector<int> heights = quick ? std::vector<int>{3} : std::vector<int>{3, 4};
@@ -449,7 +455,7 @@ json input_organisation(bool quick) {
               "flits: 0.79 at 64 nodes, 0.73 at 1,024)\n", plan.load);
   std::printf("   %-26s", "inputs");
   for (int h : heights)
-    for (const auto& pat : bench_patterns()) std::printf(" %5u %-17.17s", 1u << (2 * h), pat.c_str());
+    for (const auto& pat : plan.patterns) std::printf(" %5u %-17.17s", 1u << (2 * h), pat.c_str());
   std::printf("\n");
   json options = json::array();
   const std::vector<std::pair<int, int>> orgs =
@@ -459,9 +465,9 @@ json input_organisation(bool quick) {
     const std::string name = k == 0 ? "FIFO " + std::to_string(bw) + " words" : std::to_string(k) + " slots (" + std::to_string(7 * k) + " words)";
     std::printf("   %-26s", name.c_str());
     for (int h : heights)
-      for (const auto& pat : bench_patterns()) {
+      for (const auto& pat : plan.patterns) {
         const Cm5DataConfig cfg = bench_config(h, "cm5", bw, k);
-        const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
+        const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat, plan.bound_samples);
         const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
         std::printf(" %-22s%s", f.figure.str().c_str(), f.steady ? " " : "!");
         std::fflush(stdout);
@@ -478,18 +484,20 @@ json input_organisation(bool quick) {
 }
 
 // The CM-5 profile's saturation figures (SatPlan) by machine size, FIFO inputs of 2 words, the
-// three patterns: flits/cycle/leaf and the fraction of the bound. --quick: 64 leaves.
+// three patterns: flits/cycle/leaf and the fraction of the bound, 64 to 4,096 leaves (16,384
+// takes about an hour on a loaded 2-core machine; the whole bench's curves measure it).
+// --quick: 64 leaves (SatPlan's quick patterns).
 json saturation_by_size(bool quick) {
   const SatPlan plan = sat_plan(quick);
-  const std::vector<int> heights = quick ? std::vector<int>{3} : std::vector<int>{3, 4, 5, 6, 7};
+  const std::vector<int> heights = quick ? std::vector<int>{3} : std::vector<int>{3, 4, 5, 6};
   std::printf("== saturation by machine size (model, CM-5 profile, 2-word FIFO inputs, offered load %.2f of the bound; "
               "flits/cycle/leaf, and of the bound: mean [min, max] over 3 seeds, steady window)\n", plan.load);
   std::printf("   %-20s %7s %9s %-22s %s\n", "pattern", "leaves", "flits", "/bound", "window");
   json rows = json::array();
-  for (const auto& pat : bench_patterns())
+  for (const auto& pat : plan.patterns)
     for (int h : heights) {
       const Cm5DataConfig cfg = bench_config(h, "cm5");
-      const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
+      const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat, plan.bound_samples);
       const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
       std::printf("   %-20s %7u %9.4f %-22s %llu cycles (%llu: %.3f), %s\n", paper_name(pat), cfg.cm5.leaves(),
                   f.figure.mean * b.rate_per_leaf, f.figure.str().c_str(), static_cast<unsigned long long>(f.window),

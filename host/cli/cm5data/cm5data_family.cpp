@@ -101,12 +101,7 @@ int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
     throw InputError("run: --rtl, --generator and --mode are CM-1's; the cm5data board takes --pattern or --traffic");
   const Cm5DataTraffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
                                              : read_cm5_traffic_file(a.traffic, p);
-  StreamRunArgs s;
-  s.board = a.board;
-  s.out_dir = a.out_dir;
-  s.timeout_s = a.timeout_s;
-  if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
-  else if (a.sim_link != "uart") throw InputError("run: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
+  StreamRunArgs s = stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link);
   s.trace = check_trace(a.trace);
   // A pattern: its messages as requests on the left network, a reply to each on the right, tag
   // masks at the odd leaves (the NIs' interrupts); a traffic file: its messages as written.
@@ -128,62 +123,8 @@ int Cm5DataFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
   const Cm5DataConfig cfg = cm5data_config(env);
   refuse_slots_on_board(env, cfg, "sweep");
   if (!a.mode.empty()) throw InputError("sweep: --mode is CM-1's; the cm5data board takes --pattern and --max-per-proc");
-  StreamRunArgs s;
-  s.board = a.board;
-  s.out_dir = a.out_dir;
-  s.timeout_s = a.timeout_s;
-  if (a.sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
-  else if (a.sim_link != "uart") throw InputError("sweep: --sim-link " + a.sim_link + " (allowed: uart, fifo)");
+  StreamRunArgs s = stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link);
   return run_cm5data_sweep(cfg, a.pattern, a.seed, a.max_per_proc, s) ? 0 : 3;
-}
-
-Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open traffic file");
-  Cm5DataTraffic t;
-  std::string line;
-  for (int ln = 1; std::getline(in, line); ++ln) {
-    if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
-    std::istringstream ss(line);
-    std::vector<std::string> f;
-    for (std::string x; ss >> x;) f.push_back(x);
-    if (f.empty()) continue;
-    const std::string at = path + ":" + std::to_string(ln) + ": ";
-    if (f.size() < 3) throw InputError(at + "expected SRC DST DATA... (1.." + std::to_string(p.max_words) + " data words)");
-    auto leaf = [&](const std::string& s, const char* name) {
-      size_t used = 0;
-      long long v = -1;
-      try {
-        v = std::stoll(s, &used, 10);
-      } catch (...) {
-        used = 0;
-      }
-      if (used != s.size() || v < 0 || v >= static_cast<long long>(p.leaves()))
-        throw InputError(at + "field '" + name + "' value " + s + " out of range 0.." + std::to_string(p.leaves() - 1));
-      return static_cast<uint32_t>(v);
-    };
-    Cm5DataMessage m;
-    m.src = leaf(f[0], "SRC");
-    m.dst = leaf(f[1], "DST");
-    if (static_cast<int>(f.size()) - 2 > p.max_words)
-      throw InputError(at + "field 'DATA': " + std::to_string(f.size() - 2) + " words, at most " +
-                       std::to_string(p.max_words) + " (max_words)");
-    for (size_t k = 2; k < f.size(); ++k) {
-      size_t used = 0;
-      unsigned long long v = 0;
-      try {
-        v = std::stoull(f[k], &used, 16);
-      } catch (...) {
-        used = 0;
-      }
-      if (used != f[k].size() || v > 0xFFFFFFFFull)
-        throw InputError(at + "field 'DATA' value " + f[k] + " is not a 32-bit hex word");
-      m.data.push_back(static_cast<uint32_t>(v));
-    }
-    m.len = static_cast<int>(m.data.size());
-    t.messages.push_back(m);
-  }
-  return t;
 }
 
 namespace {

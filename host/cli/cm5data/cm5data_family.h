@@ -34,9 +34,6 @@ class Cm5DataFamily final : public Family {
   std::vector<std::string> bench_sections() const override { return {"paper-slots", "saturation"}; }
 };
 
-// A traffic file: one message per line, "SRC DST DATA..." (decimal leaves, 1..max_words hex data
-// words); '#' starts a comment. InputError names the file, line and field.
-Cm5DataTraffic read_cm5_traffic_file(const std::string& path, const Cm5DataParams& p);
 
 // Message i's line in `cmnet sim` (host/cli/sim_lines.h): sent from its leaf when its first flit
 // was on the leaf link, arrived when the last was on the destination's, with the data words it

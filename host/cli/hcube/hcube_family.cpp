@@ -13,7 +13,7 @@
 #include "gen/core/errors.h"
 #include "gen/hcube/hcube_emitter.h"
 #include "gen/hcube/hcube_stream.h"
-#include "host/hcube/hcube_board.h"
+#include "host/hcube/hcube_runner.h"
 #include "sim/hcube/hcube_model.h"
 #include "sim/hcube/hcube_rtl.h"
 
@@ -75,17 +75,6 @@ namespace {
 // The shared CLI default pattern ("permutation") is not an hcube pattern: it runs as uniform.
 std::string board_pattern(const std::string& p) { return p == "permutation" ? "uniform" : p; }
 
-StreamRunArgs stream_args(const std::string& board, const std::string& out_dir, double timeout_s,
-                          const std::string& sim_link, const char* cmd) {
-  StreamRunArgs s;
-  s.board = board;
-  s.out_dir = out_dir;
-  s.timeout_s = timeout_s;
-  if (sim_link == "fifo") s.sim.phy = HostLinkPhy::Fifo;
-  else if (sim_link != "uart") throw InputError(std::string(cmd) + ": --sim-link " + sim_link + " (allowed: uart, fifo)");
-  return s;
-}
-
 }  // namespace
 
 int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
@@ -95,7 +84,7 @@ int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   const std::string pattern = board_pattern(a.pattern);
   const HcubeTraffic t =
       a.traffic.empty() ? hcube_sim_pattern(cfg.hc, pattern, a.seed, a.per_proc) : read_hcube_traffic_file(a.traffic, cfg.hc);
-  StreamRunArgs s = stream_args(a.board, a.out_dir, a.timeout_s, a.sim_link, "run");
+  StreamRunArgs s = stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link);
   s.trace = check_trace(a.trace);
   const StreamRunOutcome o = run_hcube_board(cfg, t, a.traffic.empty() ? pattern : a.traffic, s);
   return o.verdict.ok() ? 0 : 3;
@@ -112,54 +101,9 @@ int HcubeFamily::sweep(const NetworkConfig& env, const SweepArgs& a) const {
   // Messages per node: the board's stores hold 16 per node; 4 keep every point inside them.
   const int per_node = std::min(a.max_per_proc, 4);
   return run_hcube_sweep(cfg, board_pattern(a.pattern), a.seed, per_node,
-                         stream_args(a.board, a.out_dir, a.timeout_s, a.sim_link, "sweep"))
+                         stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link))
              ? 0
              : 3;
-}
-
-HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams& p) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open traffic file");
-  HcubeTraffic t;
-  std::vector<uint32_t> seq(static_cast<size_t>(p.nodes()), 0);
-  std::vector<uint64_t> last(static_cast<size_t>(p.nodes()), 0);
-  std::string line;
-  for (int ln = 1; std::getline(in, line); ++ln) {
-    if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
-    std::istringstream ss(line);
-    std::vector<std::string> f;
-    for (std::string x; ss >> x;) f.push_back(x);
-    if (f.empty()) continue;
-    const std::string at = path + ":" + std::to_string(ln) + ": ";
-    if (f.size() != 4) throw InputError(at + "expected SRC DST GEN LEN, got " + std::to_string(f.size()) + " fields");
-    auto num = [&](const std::string& s, const char* name, unsigned long long lo, unsigned long long hi) {
-      size_t used = 0;
-      unsigned long long v = 0;
-      bool ok = !s.empty() && s[0] != '-';
-      try {
-        v = ok ? std::stoull(s, &used, 10) : 0;
-      } catch (...) {
-        ok = false;
-      }
-      if (!ok || used != s.size() || v < lo || v > hi)
-        throw InputError(at + "field '" + name + "' value " + s + " out of range " + std::to_string(lo) + ".." +
-                         std::to_string(hi));
-      return v;
-    };
-    HcubeMessage m;
-    m.src = static_cast<uint32_t>(num(f[0], "SRC", 0, static_cast<unsigned>(p.nodes() - 1)));
-    m.dst = static_cast<uint32_t>(num(f[1], "DST", 0, static_cast<unsigned>(p.nodes() - 1)));
-    m.gen = num(f[2], "GEN", 0, 1ull << 40);
-    m.len = static_cast<uint32_t>(num(f[3], "LEN", 1, 1u << 24));
-    if (m.src == m.dst) throw InputError(at + "field 'DST' value " + f[1] + " is the source (a node does not send to itself)");
-    if (seq[m.src] > 0 && m.gen < last[m.src])
-      throw InputError(at + "field 'GEN' value " + f[2] + " is before source " + f[0] + "'s previous message (" +
-                       std::to_string(last[m.src]) + ")");
-    m.seq = seq[m.src]++;
-    last[m.src] = m.gen;
-    t.messages.push_back(m);
-  }
-  return t;
 }
 
 HcubeTraffic hcube_sim_pattern(const HcubeParams& p, const std::string& pattern, uint64_t seed, int per_node) {

@@ -32,10 +32,6 @@ class HcubeFamily final : public Family {
   std::vector<std::string> bench_sections() const override { return {"ratios"}; }
 };
 
-// A traffic file: one message per line, "SRC DST GEN LEN" (decimal nodes, generation tick, data
-// bytes); each source's messages in generation order; '#' starts a comment. InputError names the
-// file, line and field.
-HcubeTraffic read_hcube_traffic_file(const std::string& path, const HcubeParams& p);
 
 // `cmnet sim --pattern NAME`: the paper's workload shape at light load, `per_node` messages per
 // node (mean length 64 bytes, mean inter-generation 512 ticks).

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gen/cm1/cm1_params.h"
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 namespace cmnet {
 

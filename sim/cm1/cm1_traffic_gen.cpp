@@ -1,4 +1,4 @@
-#include "sim/cm1/traffic_gen.h"
+#include "sim/cm1/cm1_traffic_gen.h"
 
 #include "gen/core/errors.h"
 

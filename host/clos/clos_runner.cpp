@@ -1,4 +1,4 @@
-#include "host/clos/clos_run.h"
+#include "host/clos/clos_runner.h"
 
 #include <algorithm>
 #include <deque>

@@ -1,5 +1,5 @@
 // Traffic files and named routing patterns.
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 #include <cerrno>
 #include <cstdint>

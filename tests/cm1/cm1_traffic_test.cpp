@@ -1,5 +1,5 @@
 // Tests of traffic files (parse/format/read) and the named routing patterns (sim/traffic.*).
-#include "sim/cm1/traffic.h"
+#include "sim/cm1/cm1_traffic.h"
 
 #include <gtest/gtest.h>
 

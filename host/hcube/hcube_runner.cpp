@@ -1,4 +1,4 @@
-#include "host/hcube/hcube_board.h"
+#include "host/hcube/hcube_runner.h"
 
 #include <algorithm>
 #include <map>
