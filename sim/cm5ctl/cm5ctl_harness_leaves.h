@@ -91,8 +91,9 @@ class LeafOps {
       std::fprintf(out, "res %d %llu %d %d %d %llx %d %d %d\n", i, static_cast<unsigned long long>(t),
                    get_bit(top.res_bcast, i) ? 1 : 0, static_cast<int>(get_field(top.res_kind, 2 * i, 2)),
                    static_cast<int>(get_field(top.res_comb, 3 * i, 3)),
-                   static_cast<unsigned long long>(get_field(top.res_data, w_ * i, w_)), get_bit(top.res_ovf, i) ? 1 : 0,
-                   get_bit(top.res_err, i) ? 1 : 0, get_bit(top.res_abstained, i) ? 1 : 0);
+                   static_cast<unsigned long long>(get_field(top.res_data, w_ * i, w_)),
+                   get_bit(top.res_ovf, i) ? 1 : 0, get_bit(top.res_err, i) ? 1 : 0,
+                   get_bit(top.res_abstained, i) ? 1 : 0);
       ++got;
     }
     return got;
