@@ -338,11 +338,9 @@ class ChipNetwork {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  const Input x = read_input(argv[1]);
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
-  ChipNetwork net(x, out);
+  const Files io("cm1 harness", argc, argv);
+  const Input x = read_input(io.in());
+  ChipNetwork net(x, io.out());
   net.reset();
   for (size_t group = 0; group < x.group_starts.size(); ++group) {
     const size_t first = x.group_starts[group];
@@ -351,6 +349,5 @@ int main(int argc, char** argv) {
     if (!net.run_group(group)) break;  // a stuck network would poison the next group
   }
   net.write_counters();
-  std::fclose(out);
   return 0;  // the drivers finalize the models and close the trace
 }
