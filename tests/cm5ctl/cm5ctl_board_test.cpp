@@ -24,6 +24,17 @@ namespace {
 
 using namespace testing_checks;
 
+// As gen/examples/cm5ctl_2.json, the board that fits the HX8K: one cached model for the tests
+// that use it.
+Cm5ctlConfig two_leaves() {
+  Cm5ctlConfig c;
+  c.name = "cm5ctl-sweep-2";
+  c.p.leaves = 2;
+  c.p.queue_ram = 1;
+  validate(c.p, "test");
+  return c;
+}
+
 Cm5ctlConfig board_cfg() {
   Cm5ctlConfig c;
   c.name = "cm5ctl-board-8";
@@ -84,11 +95,7 @@ TEST(Cm5ctlBoard, AReductionAndAScanAndAMixOnTheSimulatedBoard) {
 // `cmnet run --traffic F` on the simulated board: a user's workload file (the 2-leaf board of
 // the sweep below: one cached model) pushed by the host, every result the software's.
 TEST(Cm5ctlBoard, AWorkloadFileOnTheSimulatedBoard) {
-  Cm5ctlConfig c;
-  c.name = "cm5ctl-sweep-2";
-  c.p.leaves = 2;
-  c.p.queue_ram = 1;
-  validate(c.p, "test");
+  const Cm5ctlConfig c = two_leaves();
   Cm5RunArgs a;
   a.stream.out_dir = temp_dir("cm5run-file").string();
   a.traffic = (fs::path(a.stream.out_dir) / "mine.workload").string();
@@ -110,11 +117,7 @@ TEST(Cm5ctlBoard, AWorkloadFileOnTheSimulatedBoard) {
 // directory built for another top is refused, naming it. (The directory is written here as the
 // flow writes it, rtl/ and report.json, without running the flow.)
 TEST(Cm5ctlBoard, ABuildDirectoryIsSimulatedAsTheBoard) {
-  Cm5ctlConfig c;
-  c.name = "cm5ctl-sweep-2";
-  c.p.leaves = 2;
-  c.p.queue_ram = 1;
-  validate(c.p, "test");
+  const Cm5ctlConfig c = two_leaves();
   const fs::path dir = temp_dir("cm5run-rtl");
   HostBoardOptions h;  // icebreaker: 12 MHz, an active-low button, the UART
   write_design(emit_stream_board(cm5ctl_stream_spec(c), h), (dir / "rtl").string());
@@ -151,11 +154,7 @@ TEST(Cm5ctlBoard, ABuildDirectoryIsSimulatedAsTheBoard) {
 // `cmnet sweep` on the simulated board at 2 leaves: every point's results and counters as the
 // model's, its cycles within the staging register's allowance of the model's, and the files.
 TEST(Cm5ctlBoard, SweepOnTheSimulatedBoardAgreesWithTheModel) {
-  Cm5ctlConfig c;
-  c.name = "cm5ctl-sweep-2";
-  c.p.leaves = 2;
-  c.p.queue_ram = 1;  // as gen/examples/cm5ctl_2.json, the board that fits the HX8K
-  validate(c.p, "test");
+  const Cm5ctlConfig c = two_leaves();
   Cm5SweepArgs a;
   a.in_flight = {1, 4, 12};
   a.stream.out_dir = temp_dir("cm5sweep").string();
