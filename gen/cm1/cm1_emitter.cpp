@@ -171,8 +171,7 @@ std::string emit_router(const Cm1Params& p) {
              {{"N", S(N)}, {"CW", "32"}, {"IW", "IW"}, {"SW", S(w.sel)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"clear", "clear"}, {"inc", "cnt_inc"},
               {"sel", "cnt_sel"}, {"value", "cnt_value"}});
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 
@@ -260,8 +259,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.line("endgenerate");
   v.line("assign load_full = ep_full[load_local];");
   v.line("assign pending = |ep_pending;");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 
@@ -358,8 +356,7 @@ std::string emit_network(const Cm1Params& p) {
   v.line("assign pending = |chip_pending;");
   v.line("assign msgs_present = |chip_msgs;");
   v.line("assign cnt_value = chip_cnt[cnt_chip*32 +: 32];");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 

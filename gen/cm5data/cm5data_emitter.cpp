@@ -659,8 +659,7 @@ void RouterEmitter::emit_link_registers_and_counters() {
               {"inc", "{ones(crc_sec), ones(crc_pri)}"}, {"sel", "cnt_sel[0]"}, {"value", "crc_cnt"}});
   v.line("assign cnt_value = (cnt_sel < " + S(w.sel) + "'d" + S(2 * NI) + ") ? link_cnt : (cnt_sel < " + S(w.sel) + "'d" +
          S(2 * NI + 2) + ") ? crc_cnt : 32'd0;");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
 }
 
 std::string emit_router(const Cm5DataParams& p, int P) { return RouterEmitter{p, P}.emit(); }
@@ -786,8 +785,7 @@ std::string emit_network(const Cm5DataParams& p, const std::string& module) {
     v.instance(router_name(P), "chip_l" + S(pos.level) + "_n" + S(pos.node) + "_i" + S(pos.index), {}, straps);
   }
   v.line("assign cnt_value = (cnt_chip < " + S(w0.chip) + "'d" + S(NC) + ") ? chip_cnt[cnt_chip*32 +: 32] : 32'd0;");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 
@@ -922,8 +920,7 @@ GeneratedDesign emit_cm5data_chip(const Cm5DataParams& p, uint32_t chip) {
                               {{"in_valid", "in_valid"}, {"in_data", "in_data"}, {"in_credit", "in_credit"},
                                {"out_valid", "out_valid"}, {"out_data", "out_data"}, {"out_credit", "out_credit"},
                                {"clear", "clear"}, {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}}));
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   d.files.emplace_back("cm5data_chip.v", v.text());
   d.files.emplace_back("filelist.f", filelist(d));
   return d;
