@@ -18,6 +18,11 @@ class VerilogWriter {
   void close(const std::string& text);  // dedent, then a line that closes a block
   // Ends a port list and opens the module body.
   void end_ports() { close(");"); ++indent_; }
+  // Closes a top-level module, and the file's `default_nettype none (from header) with it.
+  void end_module() {
+    close("endmodule");
+    line("`default_nettype wire");
+  }
   // An instance with named parameter and port connections, aligned one per line.
   void instance(const std::string& module, const std::string& name,
                 const std::vector<std::pair<std::string, std::string>>& params,
