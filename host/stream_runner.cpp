@@ -21,16 +21,14 @@ std::unique_ptr<SimBoard> start_stream_sim_board(const StreamBoardSpec& spec, co
 }
 
 StreamConnection::StreamConnection(const StreamBoardSpec& spec, const StreamRunArgs& a) {
-  if (a.board.empty()) {
-    sim = start_stream_sim_board(spec, a);
-    uri = sim->uri();
-  } else {
-    uri = a.board;
-  }
-  BoardClientOptions bo;
-  const double reply_s = a.reply_timeout_s > 0 ? a.reply_timeout_s : sim ? 30.0 : 3.0;
-  bo.timeout = std::chrono::milliseconds(static_cast<long long>(reply_s * 1000));
-  port = open_register_port(uri, bo);
+  BoardSource src;
+  src.uri = a.board;
+  src.rtl_dir = a.rtl;
+  src.top = spec.info.family + "_host_board";
+  src.trace = a.trace;
+  src.start = [&] { return start_stream_sim_board(spec, a); };
+  src.reply_timeout_s = a.reply_timeout_s;
+  static_cast<BoardConnection&>(*this) = connect_board_source(src);
   board = std::make_unique<StreamBoard>(*port);
   const StreamInfo& info = board->info();
   if (info.family != spec.info.family)

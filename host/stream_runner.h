@@ -12,6 +12,7 @@
 
 #include "gen/core/stream_board.h"
 #include "host/run_report.h"
+#include "host/board_connection.h"
 #include "host/stream_board.h"
 #include "sim/core/rtl_build.h"
 
@@ -31,6 +32,7 @@ struct StreamWorkload {
 
 struct StreamRunArgs {
   std::string board;                 // URI; "" = start the simulated board
+  std::string rtl;                   // a `cmnet build --mode host` directory to simulate instead
   std::string out_dir = "out/run";
   double timeout_s = 300;
   HostBoardOptions sim;              // the simulated board's options (PHY, clock)
@@ -59,14 +61,11 @@ std::unique_ptr<SimBoard> start_stream_sim_board(const StreamBoardSpec& spec, co
 // A connected stream board of `spec`: the board at args.board, or a simulated board started
 // for it (stopped on destruction). Throws HostError / InputError for a board that is not this
 // config's (another family, another CONFIG_ID) or a link that fails.
-struct StreamConnection {
+struct StreamConnection : BoardConnection {
   StreamConnection(const StreamBoardSpec& spec, const StreamRunArgs& args);
   ~StreamConnection();
   StreamConnection(const StreamConnection&) = delete;
   StreamConnection& operator=(const StreamConnection&) = delete;
-  std::unique_ptr<SimBoard> sim;
-  std::string uri;
-  std::unique_ptr<RegisterPort> port;
   std::unique_ptr<StreamBoard> board;
 };
 

@@ -24,7 +24,50 @@ std::vector<std::pair<std::string, std::string>> header_params(const ClosParams&
           {"configuration entries", S(p.cfg_entries())}};
 }
 
+// The header's parameters of a top with hnodes: the network's, then the hnode count.
+std::vector<std::pair<std::string, std::string>> hnode_header_params(const ClosParams& p) {
+  auto params = header_params(p);
+  params.emplace_back("hnodes", S(p.hnodes()));
+  return params;
+}
+
 std::string sized(int bits, int64_t v) { return S(bits) + "'d" + S(v); }
+
+// How the switches divide among the hnodes: RL input/output switch pairs and KL middle switches
+// each, and the bits of an index among them (SW, LW).
+struct HnodeShare {
+  int RL = 1, KL = 1, SW = 1, LW = 1;
+};
+HnodeShare hnode_share(const ClosParams& p) {
+  const int H = p.hnodes();
+  HnodeShare s;
+  s.RL = (p.r + H - 1) / H;
+  s.KL = (p.m + H - 1) / H;
+  s.SW = std::max(1, clog2(static_cast<uint64_t>(s.RL)));
+  s.LW = std::max(1, clog2(static_cast<uint64_t>(s.KL)));
+  return s;
+}
+
+// Closes the top module in `v` and makes the design: the hw/clos modules `hw`, then the top.
+GeneratedDesign top_design(VerilogWriter& v, const std::string& top, const std::vector<std::string>& hw) {
+  v.end_module();
+  GeneratedDesign d;
+  d.top = top;
+  for (const std::string& f : hw) d.files.emplace_back(f, read_hw_file(f));
+  d.files.emplace_back(top + ".v", v.text());
+  d.files.emplace_back("filelist.f", filelist(d));
+  return d;
+}
+
+// The leaves' ports of the hnodes' controllers (clos_ctrl_top, and clos_switched around it): a
+// CSR / ODCR of `MW` bits in per hnode, a READY with its leaf number of `NW` bits out.
+void emit_leaf_ports(VerilogWriter& v, int H, int MW, int NW) {
+  v.line("input  wire [" + S(H - 1) + ":0] leaf_valid,        // CSR / ODCR of a leaf of hnode h");
+  v.line("input  wire [" + S(H * MW - 1) + ":0] leaf_msg,");
+  v.line("output wire [" + S(H - 1) + ":0] leaf_take,");
+  v.line("output wire [" + S(H - 1) + ":0] ready_valid,       // READY to leaf ready_orig[h]");
+  v.line("output wire [" + S(H * NW - 1) + ":0] ready_orig,");
+}
 
 std::string emit_network(const ClosParams& p) {
   const int m = p.m, n = p.n, r = p.r, W = p.width;
@@ -104,8 +147,7 @@ std::string emit_network(const ClosParams& p) {
     crossbar("osw" + S(o), m, n, static_cast<int64_t>(p.out_cfg_base()) + o * n, "osw" + S(o) + "_in",
              "out_data[" + S((o + 1) * n * W - 1) + ":" + S(o * n * W) + "]");
   }
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 
@@ -140,13 +182,11 @@ std::string clos_manifest_json(const ClosConfig& cfg) {
 GeneratedDesign emit_clos_hnode(const ClosConfig& cfg) {
   const ClosParams& p = cfg.clos;
   validate(p, "config: clos");
-  const int H = p.hnodes();
-  const int RL = (p.r + H - 1) / H, KL = (p.m + H - 1) / H;
-  const int KW = std::max(1, clog2(static_cast<uint64_t>(p.m))), RW = std::max(1, clog2(static_cast<uint64_t>(p.r)));
-  const int SW = std::max(1, clog2(static_cast<uint64_t>(RL))), LW = std::max(1, clog2(static_cast<uint64_t>(KL)));
+  const ClosCtrlLayout l = clos_ctrl_layout(cfg);
+  const int KW = l.KW, RW = l.RW;
+  const auto [RL, KL, SW, LW] = hnode_share(p);
   VerilogWriter v;
-  auto params = header_params(p);
-  params.emplace_back("hnodes", S(H));
+  auto params = hnode_header_params(p);
   params.emplace_back("switch pairs per hnode", S(RL));
   params.emplace_back("middle switches per hnode", S(KL));
   v.header("The switch status of one CONNECT hnode of " + clos_name(p) + " (hw/clos/clos_hnode.v).", params);
@@ -175,24 +215,16 @@ GeneratedDesign emit_clos_hnode(const ClosConfig& cfg) {
               {"op_k", "op_k"}, {"op_ms", "op_ms"}, {"op_in_sw", "op_in_sw"}, {"op_out_sw", "op_out_sw"},
               {"op_start", "op_start"}, {"op_iv", "op_iv"}, {"op_tried", "op_tried"}, {"res_found", "res_found"},
               {"res_ms", "res_ms"}, {"res_accept", "res_accept"}, {"res_iv", "res_iv"}});
-  v.close("endmodule");
-  v.line("`default_nettype wire");
-  GeneratedDesign d;
-  d.top = "clos_hnode_top";
-  d.files.emplace_back("clos_hnode.v", read_hw_file("clos_hnode.v"));
-  d.files.emplace_back("clos_hnode_top.v", v.text());
-  d.files.emplace_back("filelist.f", filelist(d));
-  return d;
+  return top_design(v, "clos_hnode_top", {"clos_hnode.v"});
 }
 
 GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int queue_bits) {
   const ClosParams& p = cfg.clos;
   validate(p, "config: clos");
-  const int H = p.hnodes(), L = ((p.r + H - 1) / H) * p.n;
+  const int L = hnode_share(p).RL * p.n;  // the leaves of an hnode's input switches
   const int LW = std::max(1, clog2(static_cast<uint64_t>(L)));
   VerilogWriter v;
-  auto params = header_params(p);
-  params.emplace_back("hnodes", S(H));
+  auto params = hnode_header_params(p);
   params.emplace_back("leaves per hnode", S(L));
   params.emplace_back("request number bits", S(req_bits));
   params.emplace_back("WaitingQueue depth", S(1 << queue_bits));
@@ -215,14 +247,7 @@ GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int q
              {{"clk", "clk"}, {"rst", "rst"}, {"op_valid", "op_valid"}, {"op_release", "op_release"},
               {"op_leaf", "op_leaf"}, {"op_req", "op_req"}, {"op_kind", "op_kind"}, {"res_wait", "res_wait"},
               {"res_resume", "res_resume"}, {"res_req", "res_req"}, {"res_kind", "res_kind"}, {"res_full", "res_full"}});
-  v.close("endmodule");
-  v.line("`default_nettype wire");
-  GeneratedDesign d;
-  d.top = "clos_leaf_status_top";
-  d.files.emplace_back("clos_leaf_status.v", read_hw_file("clos_leaf_status.v"));
-  d.files.emplace_back("clos_leaf_status_top.v", v.text());
-  d.files.emplace_back("filelist.f", filelist(d));
-  return d;
+  return top_design(v, "clos_leaf_status_top", {"clos_leaf_status.v"});
 }
 
 GeneratedDesign emit_clos(const ClosConfig& cfg) {
@@ -256,13 +281,11 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
     throw ConfigError("config: clos: hnode_dims = 0: the hnodes' message engines need a hypercube of at least 2 hnodes");
   const ClosCtrlLayout l = clos_ctrl_layout(cfg);
   const int H = p.hnodes(), D = l.D, MW = l.MW;
-  const int RL = (p.r + H - 1) / H, KL = (p.m + H - 1) / H;
-  const int SW = std::max(1, clog2(static_cast<uint64_t>(RL))), LW = std::max(1, clog2(static_cast<uint64_t>(KL)));
+  const auto [RL, KL, SW, LW] = hnode_share(p);
   const int LLW = std::max(1, clog2(static_cast<uint64_t>(RL * p.n)));
   const HypercubeTopology cube(D);
   VerilogWriter v;
-  auto params = header_params(p);
-  params.emplace_back("hnodes", S(H));
+  auto params = hnode_header_params(p);
   params.emplace_back("message bits", S(MW));
   params.emplace_back("CANCEL limit", S(p.cancel_limit));
   params.emplace_back("selection starts at", p.select_pair ? "(input switch + output switch) mod m" : "h_d's own middle switch");
@@ -273,11 +296,7 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
   v.open("module clos_ctrl_top (");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
-  v.line("input  wire [" + S(H - 1) + ":0] leaf_valid,        // CSR / ODCR of a leaf of hnode h");
-  v.line("input  wire [" + S(H * MW - 1) + ":0] leaf_msg,");
-  v.line("output wire [" + S(H - 1) + ":0] leaf_take,");
-  v.line("output wire [" + S(H - 1) + ":0] ready_valid,       // READY to leaf ready_orig[h]");
-  v.line("output wire [" + S(H * l.NW - 1) + ":0] ready_orig,");
+  emit_leaf_ports(v, H, MW, l.NW);
   v.line("output wire [" + S(H - 1) + ":0] handled_valid,     // trace: the message hnode h starts handling");
   v.line("output wire [" + S(H * MW - 1) + ":0] handled_msg,");
   v.line("output wire [" + S(H - 1) + ":0] sent_valid,        // trace: a message hnode h sends into the hypercube");
@@ -355,17 +374,7 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
                 {"loc_valid", "loc_valid[" + S(h) + "]"}, {"loc_msg", "loc_msg[" + M0 + "]"},
                 {"loc_take", "loc_take[" + S(h) + "]"}});
   }
-  v.close("endmodule");
-  v.line("`default_nettype wire");
-  GeneratedDesign d;
-  d.top = "clos_ctrl_top";
-  d.files.emplace_back("clos_hnode.v", read_hw_file("clos_hnode.v"));
-  d.files.emplace_back("clos_leaf_status.v", read_hw_file("clos_leaf_status.v"));
-  d.files.emplace_back("clos_hnode_engine.v", read_hw_file("clos_hnode_engine.v"));
-  d.files.emplace_back("clos_cube_router.v", read_hw_file("clos_cube_router.v"));
-  d.files.emplace_back("clos_ctrl_top.v", v.text());
-  d.files.emplace_back("filelist.f", filelist(d));
-  return d;
+  return top_design(v, "clos_ctrl_top", {"clos_hnode.v", "clos_leaf_status.v", "clos_hnode_engine.v", "clos_cube_router.v"});
 }
 
 GeneratedDesign emit_clos_switched(const ClosConfig& cfg) {
@@ -374,8 +383,7 @@ GeneratedDesign emit_clos_switched(const ClosConfig& cfg) {
   const ClosCtrlLayout l = clos_ctrl_layout(cfg);
   const int H = p.hnodes(), MW = l.MW, NW = p.ports() * p.width, CAW = p.cfg_addr_bits(), CDW = p.cfg_sel_bits() + 1;
   VerilogWriter v;
-  auto params = header_params(p);
-  params.emplace_back("hnodes", S(H));
+  auto params = hnode_header_params(p);
   params.emplace_back("message bits", S(MW));
   v.header("The Clos network " + clos_name(p) + " with its controllers: clos_network configured by the hnodes' "
                "message engines (clos_ctrl_top) through its configuration port.",
@@ -383,11 +391,7 @@ GeneratedDesign emit_clos_switched(const ClosConfig& cfg) {
   v.open("module clos_switched (");
   v.line("input  wire clk,");
   v.line("input  wire rst,");
-  v.line("input  wire [" + S(H - 1) + ":0] leaf_valid,        // CSR / ODCR of a leaf of hnode h");
-  v.line("input  wire [" + S(H * MW - 1) + ":0] leaf_msg,");
-  v.line("output wire [" + S(H - 1) + ":0] leaf_take,");
-  v.line("output wire [" + S(H - 1) + ":0] ready_valid,       // READY to leaf ready_orig[h]");
-  v.line("output wire [" + S(H * l.NW - 1) + ":0] ready_orig,");
+  emit_leaf_ports(v, H, MW, l.NW);
   v.line("input  wire [" + S(NW - 1) + ":0] in_data,           // the input c-links");
   v.line("output wire [" + S(NW - 1) + ":0] out_data,          // the output c-links");
   v.line("output wire [" + S(H - 1) + ":0] overflow,");
@@ -409,13 +413,11 @@ GeneratedDesign emit_clos_switched(const ClosConfig& cfg) {
   v.instance("clos_network", "sw", {},
              {{"clk", "clk"}, {"rst", "rst"}, {"cfg_we", "cfg_we"}, {"cfg_addr", "cfg_addr"}, {"cfg_data", "cfg_data"},
               {"in_data", "in_data"}, {"out_data", "out_data"}});
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   GeneratedDesign d;
   d.top = "clos_switched";
-  for (const GeneratedDesign* part : {&sw, &ctrl})
-    for (const auto& [name, text] : part->files)
-      if (name.size() > 2 && name.substr(name.size() - 2) == ".v") d.files.emplace_back(name, text);
+  d.files = sw.verilog_sources();
+  for (const auto& f : ctrl.verilog_sources()) d.files.push_back(f);
   d.files.emplace_back("clos_switched.v", v.text());
   d.files.emplace_back("filelist.f", filelist(d));
   return d;
@@ -539,14 +541,7 @@ GeneratedDesign emit_clos_tree(const ClosTreeLayout& l) {
                 {"in_take", n.name + "_it"}, {"out_valid", n.name + "_ov"}, {"out_msg", n.name + "_om"},
                 {"out_take", n.name + "_ot"}});
   }
-  v.close("endmodule");
-  v.line("`default_nettype wire");
-  GeneratedDesign d;
-  d.top = "clos_tree_top";
-  d.files.emplace_back("clos_tree_node.v", read_hw_file("clos_tree_node.v"));
-  d.files.emplace_back("clos_tree_top.v", v.text());
-  d.files.emplace_back("filelist.f", filelist(d));
-  return d;
+  return top_design(v, "clos_tree_top", {"clos_tree_node.v"});
 }
 
 int clos_stream_max_words() { return (1 << 4) - 2; }  // a leaf's receive buffer (2^RXQ_W) less the source word
@@ -582,13 +577,11 @@ StreamBoardSpec clos_stream_spec(const ClosConfig& cfg) {
   // engines and the leaves, then the stream module.
   s.network.files.emplace_back("clos_crossbar.v", read_hw_file("clos_crossbar.v"));
   s.network.files.emplace_back("clos_network.v", emit_network(wide.clos));
-  for (const auto& [name, text] : emit_clos_ctrl(cfg).files)
-    if (name.size() > 2 && name.substr(name.size() - 2) == ".v") s.network.files.emplace_back(name, text);
+  for (const auto& f : emit_clos_ctrl(cfg).verilog_sources()) s.network.files.push_back(f);
   s.network.files.emplace_back("clos_stream_core.v", read_hw_file("clos_stream_core.v"));
   const int lsb_dest = l.M + 1 + l.KW, lsb_orig = lsb_dest + l.NW, lsb_type = lsb_orig + l.NW, lsb_to = lsb_type + 4;
   VerilogWriter v;
-  auto params = header_params(wide.clos);
-  params.emplace_back("hnodes", S(H));
+  auto params = hnode_header_params(wide.clos);
   v.header("CONNECT's " + clos_name(p) + " on the stream board (hw/clos/clos_stream_core.v).", params);
   v.open("module clos_stream (");
   for (const std::string& d : stream_port_declarations(2 * NL + 4)) v.line(d);
@@ -601,8 +594,7 @@ StreamBoardSpec clos_stream_spec(const ClosConfig& cfg) {
               {"tx_ready", "tx_ready"}, {"tx_leaf", "tx_leaf"}, {"tx_data", "tx_data"}, {"tx_last", "tx_last"},
               {"rx_valid", "rx_valid"}, {"rx_ready", "rx_ready"}, {"rx_leaf", "rx_leaf"}, {"rx_data", "rx_data"},
               {"rx_last", "rx_last"}, {"busy", "busy"}, {"counters", "counters"}});
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   s.network.files.emplace_back("clos_stream.v", v.text());
   s.network.top = "clos_stream";
   s.stream_module = "clos_stream";

@@ -12,11 +12,9 @@ namespace {
 
 using board_parts::add_top;
 using board_parts::emit_chip_instance;
-using board_parts::emit_leds;
 using board_parts::emit_reception_functions;
 using board_parts::emit_reset;
 using board_parts::hexlit;
-
 
 struct TopShape {
   bool chip_mode = false;
@@ -25,38 +23,25 @@ struct TopShape {
   int src_w = 1;    // width of the load port's source field
 };
 
-// What the sections of a self-test top share: its shape, options, pattern and expectation, and
-// the widths derived from them.
-struct Top {
+// What the sections of a self-test top share: the sizes, its shape, options, pattern and
+// expectation.
+struct Top : board_parts::SelftestSizes {
   const Cm1Config& cfg;
   const Cm1Params& p;
   const BoardTopOptions& o;
   const TopShape& sh;
   const Traffic& t;
   const SelfTestExpect& e;
-  Cm1Widths w;
-  int C = 0, P = 0, NC = 0, D = 0, W = 0, TP = 0, PW = 0, NM = 0, AW = 0, TW = 0, NCNT = 0, FLUSH = 0, FW = 0, K = 0;
+  int NC = 0, AW = 0;            // chips counted, ROM address bits
   board_parts::PatternRom pr{};  // the ROM's entry layout
 };
 
 Top make_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopShape& sh, const Traffic& t,
              const SelfTestExpect& e) {
   const Cm1Params& p = cfg.cm1;
-  Top c{cfg, p, o, sh, t, e, cm1_widths(p)};
-  c.C = p.cube_dims;
-  c.P = p.procs_per_chip;
+  Top c{board_parts::selftest_sizes(p, o, t.messages.size()), cfg, p, o, sh, t, e};
   c.NC = sh.nc;
-  c.D = p.data_bits;
-  c.W = c.w.rx_word;
-  c.TP = p.petit_period();
-  c.PW = c.w.phase;
-  c.NM = static_cast<int>(t.messages.size());
   c.AW = std::max(1, clog2(static_cast<uint64_t>(c.NM)));
-  c.TW = std::max(2, clog2(static_cast<uint64_t>(c.NM) + 1) + 1);
-  c.NCNT = static_cast<int>(cm1_counter_names(p).size());
-  c.FLUSH = 3 * c.TP + 8;
-  c.FW = clog2(static_cast<uint64_t>(c.FLUSH) + 1);
-  c.K = static_cast<int>(o.led_active_low.size());
   c.pr = board_parts::pattern_rom_layout(p, sh.src_w, sh.chip_mode);
   return c;
 }
@@ -65,40 +50,32 @@ Top make_top(const Cm1Config& cfg, const BoardTopOptions& o, const TopShape& sh,
 void emit_top_ports(VerilogWriter& v, const Top& c) {
   std::vector<std::pair<std::string, std::string>> hp = {
       {"mode", c.sh.chip_mode ? "chip (one router chip per FPGA)" : "network (whole network in one FPGA)"},
-      {"cube_dims c", S(c.C)},
-      {"rows b", S(c.p.rows)},
-      {"procs_per_chip P", S(c.P)},
-      {"vp_bits v", S(c.p.vp_bits)},
-      {"data_bits d", S(c.D)},
-      {"eject mode", to_string(c.p.eject_mode)},
+      {"cube_dims c", S(c.C)}};
+  const auto chip = board_parts::chip_header_rows(c.p);
+  hp.insert(hp.end(), chip.begin(), chip.end());
+  hp.insert(hp.end(), {
       {"pattern", c.sh.chip_mode ? "local ring (processor g -> g+1 on this chip)"
                                : c.o.pattern + " seed " + S(static_cast<int64_t>(c.o.seed)) +
                                      " per_proc " + S(c.o.per_proc)},
       {"messages", S(c.NM)},
       {"expected receptions", S(static_cast<int64_t>(c.e.receptions))},
       {"expected rx xor", hexlit(c.e.rx_xor, std::max(1, c.W))},
-      {"model petit cycles", S(static_cast<int64_t>(c.e.model_petit_cycles))}};
+      {"model petit cycles", S(static_cast<int64_t>(c.e.model_petit_cycles))}});
   if (c.sh.chip_mode) hp.push_back({"chip id", S(c.o.chip_id)});
   v.header(std::string(c.sh.chip_mode ? "CM-1 chip board top" : "CM-1 network board top") +
                " - SELF-TEST top (no host): a ROM pattern is loaded, routed and checked;"
                " LEDs show running / pass / fail. The host-link top replaces the loader later.",
            hp);
   v.open("module " + c.sh.name + " (");
-  v.line("input  wire clk,");
-  if (c.o.reset_port)
-    v.line(std::string("input  wire rst_btn,          // reset button, active ") +
-           (c.o.reset_active_low ? "low" : "high") + " (also restarts the self-test)");
+  board_parts::emit_clock_reset_ports(v, c.o, "also restarts the self-test");
   if (c.sh.chip_mode) {
     v.line("output wire [" + S(c.C - 1) + ":0] cube_out,   // to the neighbour across each dimension (registered)");
     v.line("input  wire [" + S(c.C - 1) + ":0] cube_in,    // from the neighbour across each dimension (registered)");
   }
-  v.line("output wire [" + S(c.K - 1) + ":0] led,        // " +
-         std::string(c.K >= 3 ? "0: pass, 1: fail, 2: running" : "0: pass (blinks while running), 1: fail"));
+  board_parts::emit_led_port(v, c.K);
   v.line("output wire uart_tx           // idle high until the host link is added");
   v.end_ports();
-  v.line("localparam integer P = " + S(c.P) + ";");
-  v.line("localparam integer W = " + S(c.W) + ";");
-  v.line("localparam integer TW = " + S(c.TW) + ";");
+  board_parts::emit_reception_localparams(v, c);
   v.line("localparam integer NC = " + S(c.NC) + ";");
   v.line();
 
@@ -131,18 +108,10 @@ void emit_top_loader(VerilogWriter& v, const Top& c) {
   v.line("wire last_load = (addr == " + S(c.AW) + "'d" + S(c.NM - 1) + ");");
   v.line("wire [" + S(c.AW - 1) + ":0] rd_addr = rst ? {" + S(c.AW) + "{1'b0}} : (load_en && !last_load) ? addr + " +
          S(c.AW) + "'d1 : addr;");
-  v.line("always @(posedge clk) rom_q <= rom[rd_addr];");
-  board_parts::emit_pattern_fields(v, c.pr);
+  board_parts::emit_pattern_read(v, c.pr, "rd_addr");
   v.line();
 
-  v.line("reg run;");
-  v.line("wire [" + S(c.PW - 1) + ":0] phase;");
-  v.line("wire msgs_present;");
-  v.line("wire pending;");
-  v.line("wire [" + S(c.NC * c.P - 1) + ":0] rx_valid;");
-  v.line("wire [" + S(c.NC * c.P * c.W - 1) + ":0] rx_word;");
-  v.line("wire [" + S(c.NC * c.P - 1) + ":0] inj_valid;");
-  v.line("wire unused_inj = &{1'b0, inj_valid};  // the self-test checks receptions, not injections");
+  board_parts::emit_dut_wires(v, c.NC * c.P, c.W, c.PW, "the self-test checks receptions, not injections");
   if (!c.sh.chip_mode) v.line("reg [" + S(c.C - 1) + ":0] cnt_chip;");
   v.line("reg [" + S(c.w.sel - 1) + ":0] cnt_sel;");
   v.line("wire [31:0] cnt_value;");
@@ -163,7 +132,7 @@ void emit_top_dut(VerilogWriter& v, const Top& c) {
                 {"pending", "pending"}, {"cnt_chip", "cnt_chip"}, {"cnt_sel", "cnt_sel"},
                 {"cnt_value", "cnt_value"}, {"fault_en", "1'b0"},
                 {"fault_chip", "{" + S(c.C) + "{1'b0}}"},
-                {"fault_dim", "{" + S(cm1_widths(c.p).fault_dim) + "{1'b0}}"}});
+                {"fault_dim", "{" + S(c.w.fault_dim) + "{1'b0}}"}});
   } else {
     v.comment("This FPGA's bit-time counter: a single-board test at full clock rate. Boards cabled into");
     v.comment("a cube use cm1_cube_board_top (a bit-time every K clocks, locked to a sync bus).");
@@ -201,23 +170,7 @@ void emit_top_receptions(VerilogWriter& v) {
   v.line("genvar n;");
   v.line("generate");
   v.open("for (n = 0; n < NC; n = n + 1) begin : g_acc");
-  v.line("reg [TW-1:0] pc_q;");
-  v.line("reg [W-1:0] px_q;");
-  v.line("reg [TW-1:0] rx_n;");
-  v.line("reg [W-1:0] x_n;");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
-  v.line("    pc_q <= {TW{1'b0}};");
-  v.line("    px_q <= {W{1'b0}};");
-  v.line("    rx_n <= {TW{1'b0}};");
-  v.line("    x_n <= {W{1'b0}};");
-  v.line("  end else begin");
-  v.line("    pc_q <= pop_p(rx_valid[n*P +: P]);");
-  v.line("    px_q <= xor_p(rx_valid[n*P +: P], rx_word[n*P*W +: P*W]);");
-  v.line("    rx_n <= rx_n + pc_q;");
-  v.line("    x_n <= x_n ^ px_q;");
-  v.line("  end");
-  v.line("end");
+  board_parts::emit_reception_counter(v, {"rst", "rx_valid[n*P +: P]", "rx_word[n*P*W +: P*W]", "", false});
   v.line("assign chip_rx[n*TW +: TW] = rx_n;");
   v.line("assign chip_x[n*W +: W] = x_n;");
   v.close("end");
@@ -325,30 +278,15 @@ void emit_top_check(VerilogWriter& v, const Top& c) {
   v.line("          cnt_sel <= cnt_sel + " + S(c.w.sel) + "'d1;");
   v.line("        end");
   v.line("      end");
-  v.line("      S_DRAIN: state <= S_CHECK;");
-  v.line("      S_CHECK: begin");
-  v.line("        pass <= !timeout && !load_lost");
-  v.line("             && sum_rx == 32'd" + S(static_cast<int64_t>(c.e.receptions) + c.o.expect_offset));
-  v.line("             && sum_x == " + hexlit(c.e.rx_xor, c.W));
-  v.line("             && sum_injected == 32'd" + S(c.NM));
-  v.line("             && sum_delivered == 32'd" + S(c.NM));
-  v.line("             && sum_parity == 32'd0");
-  v.line("             && any_petit;");
-  v.line("        state <= S_DONE;");
-  v.line("      end");
-  if (c.sh.chip_mode) {
-    v.line("      S_DONE: link_en <= pass;  // the chip joins the cube once its local test passed");
-  }
-  v.line("      default: ;");
-  v.line("    endcase");
-  v.line("  end");
-  v.line("end");
-  v.line();
-
-  v.line("wire done = (state == S_DONE);");
-  emit_leds(v, c.o.led_active_low, c.o.blink_log2);
-  v.close("endmodule");
-  v.line("`default_nettype wire");}
+  std::vector<std::string> more;
+  if (c.sh.chip_mode) more.push_back("      S_DONE: link_en <= pass;  // the chip joins the cube once its local test passed");
+  board_parts::emit_check_and_end(v,
+                                  {"!timeout && !load_lost",
+                                   "sum_rx == 32'd" + S(static_cast<int64_t>(c.e.receptions) + c.o.expect_offset),
+                                   "sum_x == " + hexlit(c.e.rx_xor, c.W), "sum_injected == 32'd" + S(c.NM),
+                                   "sum_delivered == 32'd" + S(c.NM), "sum_parity == 32'd0", "any_petit"},
+                                  more, c.o);
+}
 
 // The body shared by both tops: reset, ROM loader, run control, reception accounting,
 // counter read-back and check, LEDs. The design under test is instantiated by `dut`.

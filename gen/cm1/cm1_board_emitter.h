@@ -33,20 +33,18 @@
 #include "gen/cm1/cm1_emitter.h"
 #include "gen/cm1/cm1_config.h"
 #include "gen/cm1/cm1_message.h"
+#include "gen/core/selftest_top.h"
 
 namespace cmnet {
 
-struct BoardTopOptions {
-  bool reset_port = true;          // a reset button exists (rst_btn)
-  bool reset_active_low = true;    // the button reads 0 when pressed
-  std::vector<bool> led_active_low = {false, false, false};  // one per driven LED (2 or 3)
+// The pins (reset button, 2 or 3 LEDs, blink period) as every family's self-test top has them.
+struct BoardTopOptions : board_parts::SelfTestPins {
   // Self-test traffic (network mode). The whole pattern is loaded before the run, so
   // per_proc must not exceed the config's queue_depth.
   std::string pattern = "permutation";
   uint64_t seed = 1;
   int per_proc = 1;
   int chip_id = 0;                 // chip mode: this FPGA's chip number (my_chip)
-  int blink_log2 = 22;             // LED blink period 2^blink_log2 cycles (0.35 s at 12 MHz)
   int expect_offset = 0;           // tests only: added to the expected receptions (forces fail)
 };
 

@@ -20,6 +20,50 @@ void check_selftest_options(const Cm1Config& cfg, const BoardTopOptions& o, cons
                       "endpoint's queue_depth bounds the messages per processor)");
 }
 
+SelftestSizes selftest_sizes(const Cm1Params& p, const BoardTopOptions& o, size_t messages) {
+  SelftestSizes s;
+  s.w = cm1_widths(p);
+  s.C = p.cube_dims;
+  s.P = p.procs_per_chip;
+  s.D = p.data_bits;
+  s.W = s.w.rx_word;
+  s.TP = p.petit_period();
+  s.PW = s.w.phase;
+  s.NM = static_cast<int>(messages);
+  s.TW = std::max(2, clog2(static_cast<uint64_t>(s.NM) + 1) + 1);
+  s.NCNT = static_cast<int>(cm1_counter_names(p).size());
+  s.FLUSH = 3 * s.TP + 8;
+  s.FW = clog2(static_cast<uint64_t>(s.FLUSH) + 1);
+  s.K = static_cast<int>(o.led_active_low.size());
+  return s;
+}
+
+std::vector<std::pair<std::string, std::string>> chip_header_rows(const Cm1Params& p) {
+  return {{"rows b", S(p.rows)},
+          {"procs_per_chip P", S(p.procs_per_chip)},
+          {"vp_bits v", S(p.vp_bits)},
+          {"data_bits d", S(p.data_bits)},
+          {"eject mode", to_string(p.eject_mode)}};
+}
+
+void emit_clock_reset_ports(VerilogWriter& v, const SelfTestPins& o, const std::string& restarts) {
+  v.line("input  wire clk,");
+  if (o.reset_port)
+    v.line(std::string("input  wire rst_btn,          // reset button, active ") + (o.reset_active_low ? "low" : "high") +
+           " (" + restarts + ")");
+}
+
+void emit_led_port(VerilogWriter& v, int K) {
+  v.line("output wire [" + S(K - 1) + ":0] led,        // " +
+         std::string(K >= 3 ? "0: pass, 1: fail, 2: running" : "0: pass (blinks while running), 1: fail"));
+}
+
+void emit_reception_localparams(VerilogWriter& v, const SelftestSizes& s) {
+  v.line("localparam integer P = " + S(s.P) + ";");
+  v.line("localparam integer W = " + S(s.W) + ";");
+  v.line("localparam integer TW = " + S(s.TW) + ";");
+}
+
 void emit_pattern_rom(VerilogWriter& v, const PatternRom& r, const std::vector<Message>& msgs, int depth) {
   const int n = static_cast<int>(msgs.size());
   v.line("reg [" + std::to_string(r.width() - 1) + ":0] rom [0:" + std::to_string(depth - 1) + "];" +
@@ -53,6 +97,63 @@ void emit_pattern_fields(VerilogWriter& v, const PatternRom& r) {
   field("ld_dproc", r.proc_field);
   field("ld_vp", r.vp_field);
   field("ld_data", r.D);
+}
+
+void emit_pattern_read(VerilogWriter& v, const PatternRom& r, const std::string& addr) {
+  v.line("always @(posedge clk) rom_q <= rom[" + addr + "];");
+  emit_pattern_fields(v, r);
+}
+
+void emit_dut_wires(VerilogWriter& v, int procs, int W, int phase_w, const std::string& why_unused) {
+  v.line("reg run;");
+  if (phase_w > 0) v.line("wire [" + S(phase_w - 1) + ":0] phase;");
+  v.line("wire msgs_present;");
+  v.line("wire pending;");
+  v.line("wire [" + S(procs - 1) + ":0] rx_valid;");
+  v.line("wire [" + S(procs * W - 1) + ":0] rx_word;");
+  v.line("wire [" + S(procs - 1) + ":0] inj_valid;");
+  v.line("wire unused_inj = &{1'b0, inj_valid};  // " + why_unused);
+}
+
+void emit_reception_counter(VerilogWriter& v, const ReceptionCounter& r) {
+  const std::string pub = r.harness_reads ? " /*verilator public_flat_rd*/" : "";
+  const std::string pop = "pop_p(" + r.valid + ")", x = "xor_p(" + r.valid + ", " + r.words + ")";
+  v.line("reg [TW-1:0] pc_q;");
+  v.line("reg [W-1:0] px_q;");
+  v.line("reg [TW-1:0] rx_n" + pub + ";");
+  v.line("reg [W-1:0] x_n" + pub + ";");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (" + r.rst + ") begin");
+  v.line("    pc_q <= {TW{1'b0}};");
+  v.line("    px_q <= {W{1'b0}};");
+  v.line("    rx_n <= {TW{1'b0}};");
+  v.line("    x_n <= {W{1'b0}};");
+  v.line("  end else begin");
+  v.line("    pc_q <= " + (r.ce.empty() ? pop : r.ce + " ? " + pop + " : {TW{1'b0}}") + ";");
+  v.line("    px_q <= " + (r.ce.empty() ? x : r.ce + " ? " + x + " : {W{1'b0}}") + ";");
+  v.line("    rx_n <= rx_n + pc_q;");
+  v.line("    x_n <= x_n ^ px_q;");
+  v.line("  end");
+  v.line("end");
+}
+
+void emit_check_and_end(VerilogWriter& v, const std::vector<std::string>& pass_terms,
+                        const std::vector<std::string>& more_cases, const SelfTestPins& o) {
+  v.line("      S_DRAIN: state <= S_CHECK;");
+  v.line("      S_CHECK: begin");
+  for (size_t i = 0; i < pass_terms.size(); ++i)
+    v.line((i == 0 ? "        pass <= " : "             && ") + pass_terms[i] + (i + 1 == pass_terms.size() ? ";" : ""));
+  v.line("        state <= S_DONE;");
+  v.line("      end");
+  for (const std::string& l : more_cases) v.line(l);
+  v.line("      default: ;");
+  v.line("    endcase");
+  v.line("  end");
+  v.line("end");
+  v.line();
+  v.line("wire done = (state == S_DONE);");
+  emit_leds(v, o.led_active_low, o.blink_log2);
+  v.end_module();
 }
 
 void emit_reception_functions(VerilogWriter& v) {

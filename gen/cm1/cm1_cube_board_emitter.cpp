@@ -34,34 +34,26 @@ namespace {
 
 // Everything the sections of the cube top share: the options, the expectation, and what is
 // derived from them (widths, the ROM in source-chip order, each chip's slice of it).
-struct CubeTop {
+struct CubeTop : board_parts::SelftestSizes {
   const CubeTopOptions& opt;
   const BoardTopOptions& o;
   const Cm1Params& p;
   const CubeSelfTestExpect& e;
-  Cm1Widths w;
-  int C, P, NC, D, W, TP, PW, KB, pb, NCNT, NSEL;
   std::vector<std::string> cnt_names;
-  std::vector<Message> rom;   // the pattern by source chip (each chip's in file order)
-  std::vector<int> base;      // chip n's messages are rom[base[n]..base[n+1])
-  int NM = 0, AW = 0, TW = 0, CW = 0, R = 0, RPW = 0, FLUSH = 0, FW = 0, K = 0;
-  std::string PH;             // the phase literal's prefix
-  board_parts::PatternRom pr;
+  int NC = 0, KB = 0, pb = 0, NSEL = 0;  // chips, clocks per bit-time, processor bits, counter selects
+  std::vector<Message> rom{}; // the pattern by source chip (each chip's in file order)
+  std::vector<int> base{};    // chip n's messages are rom[base[n]..base[n+1])
+  int AW = 0, CW = 0, R = 0, RPW = 0;
+  std::string PH{};           // the phase literal's prefix
+  board_parts::PatternRom pr{};
 };
 
 CubeTop make_cube_top(const Cm1Config& cfg, const CubeTopOptions& opt, const Traffic& t, const CubeSelfTestExpect& e) {
   const Cm1Params& p = cfg.cm1;
-  CubeTop c{opt, opt.board, p, e, cm1_widths(p), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, cm1_counter_names(p), {}, {}, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", {}};
-  c.C = p.cube_dims;
-  c.P = p.procs_per_chip;
+  CubeTop c{board_parts::selftest_sizes(p, opt.board, t.messages.size()), opt, opt.board, p, e, cm1_counter_names(p)};
   c.NC = p.chips();
-  c.D = p.data_bits;
-  c.W = c.w.rx_word;
-  c.TP = p.petit_period();
-  c.PW = c.w.phase;
   c.KB = opt.bit_clocks;
   c.pb = p.proc_bits();
-  c.NCNT = static_cast<int>(c.cnt_names.size());
   c.NSEL = 1 << c.w.sel;
   const int NC = c.NC, NCNT = c.NCNT, pb = c.pb;
   if (e.receptions.size() != static_cast<size_t>(NC) || e.rx_xor.size() != static_cast<size_t>(NC) ||
@@ -83,15 +75,10 @@ CubeTop make_cube_top(const Cm1Config& cfg, const CubeTopOptions& opt, const Tra
   c.base.assign(static_cast<size_t>(NC + 1), 0);
   for (const Message& m : c.rom) ++c.base[(m.src >> pb) + 1];
   for (int n = 0; n < NC; ++n) c.base[static_cast<size_t>(n + 1)] += c.base[static_cast<size_t>(n)];
-  c.NM = static_cast<int>(c.rom.size());
   c.AW = std::max(1, clog2(static_cast<uint64_t>(c.NM) + 1));
-  c.TW = std::max(2, clog2(static_cast<uint64_t>(c.NM) + 1) + 1);
   c.CW = std::max(1, clog2(max_cnt + 1));
   c.R = static_cast<int>(e.run_petit);
   c.RPW = std::max(1, clog2(static_cast<uint64_t>(c.R) + 1));
-  c.FLUSH = 3 * c.TP + 8;
-  c.FW = clog2(static_cast<uint64_t>(c.FLUSH) + 1);
-  c.K = static_cast<int>(c.o.led_active_low.size());
   c.PH = S(c.PW) + "'d";
 
   c.pr = board_parts::pattern_rom_layout(p, c.w.proc_field, true);
@@ -100,40 +87,31 @@ CubeTop make_cube_top(const Cm1Config& cfg, const CubeTopOptions& opt, const Tra
 
 // The header, the ports, the localparams and the reset.
 void emit_cube_ports(VerilogWriter& v, const CubeTop& c) {
+  std::vector<std::pair<std::string, std::string>> hp = {{"cube_dims c", S(c.C)}, {"boards", S(c.NC)}};
+  const auto chip = board_parts::chip_header_rows(c.p);
+  hp.insert(hp.end(), chip.begin(), chip.end());
+  hp.insert(hp.end(), {{"clocks per bit-time K", S(c.KB)},
+                       {"go delay (petit cycles)", S(c.opt.go_delay_petit)},
+                       {"pattern", c.o.pattern + " seed " + U(c.o.seed) + " per_proc " + S(c.o.per_proc)},
+                       {"messages", S(c.NM)},
+                       {"run (petit cycles)", S(c.R)}});
   v.header("CM-1 multi-board top: one router chip per FPGA, boards cabled into a hypercube;"
            " cube-wide SELF-TEST (each board checks its own chip against the reference model).",
-           {{"cube_dims c", S(c.C)},
-            {"boards", S(c.NC)},
-            {"rows b", S(c.p.rows)},
-            {"procs_per_chip P", S(c.P)},
-            {"vp_bits v", S(c.p.vp_bits)},
-            {"data_bits d", S(c.D)},
-            {"eject mode", to_string(c.p.eject_mode)},
-            {"clocks per bit-time K", S(c.KB)},
-            {"go delay (petit cycles)", S(c.opt.go_delay_petit)},
-            {"pattern", c.o.pattern + " seed " + U(c.o.seed) + " per_proc " + S(c.o.per_proc)},
-            {"messages", S(c.NM)},
-            {"run (petit cycles)", S(c.R)}});
+           hp);
   v.comment("Cabling: cube_out[i] of board n -> cube_in[i] of board n ^ 2^i (both ways); sync_out of");
   v.comment("chip 0 -> sync_in of every board, chip 0 included; chip_id[] straps: open = 1 (pull-up),");
   v.comment("jumper to ground = 0. Every board runs this same design.");
   v.open("module cm1_cube_board_top (");
-  v.line("input  wire clk,");
-  if (c.o.reset_port)
-    v.line(std::string("input  wire rst_btn,          // reset button, active ") +
-           (c.o.reset_active_low ? "low" : "high") + " (restarts this board's self-test)");
+  board_parts::emit_clock_reset_ports(v, c.o, "restarts this board's self-test");
   v.line("output wire [" + S(c.C - 1) + ":0] cube_out,   // to the neighbour across each dimension (registered)");
   v.line("input  wire [" + S(c.C - 1) + ":0] cube_in,    // from the neighbour across each dimension (synchronized)");
   v.line("output wire sync_out,         // chip 0: the sync bus, markers and the go bit (others drive 0)");
   v.line("input  wire sync_in,          // the sync bus, on every board");
   v.line("input  wire [" + S(c.C - 1) + ":0] chip_id,    // straps: this board's chip number");
-  v.line("output wire [" + S(c.K - 1) + ":0] led,        // " +
-         std::string(c.K >= 3 ? "0: pass, 1: fail, 2: running" : "0: pass (blinks while running), 1: fail"));
+  board_parts::emit_led_port(v, c.K);
   v.line("output wire uart_tx           // idle high");
   v.end_ports();
-  v.line("localparam integer P = " + S(c.P) + ";");
-  v.line("localparam integer W = " + S(c.W) + ";");
-  v.line("localparam integer TW = " + S(c.TW) + ";");
+  board_parts::emit_reception_localparams(v, c);
   v.line("localparam [" + S(c.PW - 1) + ":0] PH_LAST = " + c.PH + S(c.TP - 1) + ";");
   v.line();
   board_parts::emit_reset(v, c.o.reset_port, c.o.reset_active_low);
@@ -230,21 +208,14 @@ void emit_cube_chip(VerilogWriter& v, const CubeTop& c) {
   v.line("reg [3:0] state;");
   v.line("reg [" + S(c.AW - 1) + ":0] addr;");
   v.line("reg [" + S(c.pr.width() - 1) + ":0] rom_q;");
-  v.line("always @(posedge clk) rom_q <= rom[addr];");
-  board_parts::emit_pattern_fields(v, c.pr);
+  board_parts::emit_pattern_read(v, c.pr, "addr");
   v.comment("The chip takes a message at a ce with load_en (rom_q has caught up with addr by then).");
   v.line("wire load_en = (state == S_LOAD) && (addr != end_q);");
   v.line("wire load_full;");
   v.line("assign ready = (state == S_READY);");
   v.line();
 
-  v.line("reg run;");
-  v.line("wire msgs_present;");
-  v.line("wire pending;");
-  v.line("wire [" + S(c.P - 1) + ":0] rx_valid;");
-  v.line("wire [" + S(c.P * c.W - 1) + ":0] rx_word;");
-  v.line("wire [" + S(c.P - 1) + ":0] inj_valid;");
-  v.line("wire unused_inj = &{1'b0, inj_valid};  // the self-test checks receptions and counters");
+  board_parts::emit_dut_wires(v, c.P, c.W, 0, "the self-test checks receptions and counters");
   v.line("reg [" + S(c.w.sel - 1) + ":0] cnt_sel;");
   v.line("wire [31:0] cnt_value;");
   v.comment("The design under test: one chip (router and " + S(c.P) + " endpoints) on the clock enable.");
@@ -253,23 +224,7 @@ void emit_cube_chip(VerilogWriter& v, const CubeTop& c) {
 
   v.comment("Receptions: count and XOR of the {DATA, VP} words, one look per bit-time (at ce).");
   board_parts::emit_reception_functions(v);
-  v.line("reg [TW-1:0] pc_q;");
-  v.line("reg [W-1:0] px_q;");
-  v.line("reg [TW-1:0] rx_n /*verilator public_flat_rd*/;");
-  v.line("reg [W-1:0] x_n /*verilator public_flat_rd*/;");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (chip_rst) begin");
-  v.line("    pc_q <= {TW{1'b0}};");
-  v.line("    px_q <= {W{1'b0}};");
-  v.line("    rx_n <= {TW{1'b0}};");
-  v.line("    x_n <= {W{1'b0}};");
-  v.line("  end else begin");
-  v.line("    pc_q <= ce ? pop_p(rx_valid) : {TW{1'b0}};");
-  v.line("    px_q <= ce ? xor_p(rx_valid, rx_word) : {W{1'b0}};");
-  v.line("    rx_n <= rx_n + pc_q;");
-  v.line("    x_n <= x_n ^ px_q;");
-  v.line("  end");
-  v.line("end");
+  board_parts::emit_reception_counter(v, {"chip_rst", "rx_valid", "rx_word", "ce", true});
   v.line();
 }
 
@@ -360,21 +315,8 @@ void emit_cube_check(VerilogWriter& v, const CubeTop& c) {
   v.line("        if (cnt_sel == " + S(c.w.sel) + "'d" + S(c.NCNT - 1) + ") state <= S_DRAIN;");
   v.line("        else cnt_sel <= cnt_sel + " + S(c.w.sel) + "'d1;");
   v.line("      end");
-  v.line("      S_DRAIN: state <= S_CHECK;");
-  v.line("      S_CHECK: begin");
-  v.line("        pass <= !load_lost && !late && !slip && idle_ok && !cnt_bad");
-  v.line("             && rx_n == exp_rx && x_n == exp_x;");
-  v.line("        state <= S_DONE;");
-  v.line("      end");
-  v.line("      default: ;");
-  v.line("    endcase");
-  v.line("  end");
-  v.line("end");
-  v.line();
-  v.line("wire done = (state == S_DONE);");
-  board_parts::emit_leds(v, c.o.led_active_low, c.o.blink_log2);
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  board_parts::emit_check_and_end(v, {"!load_lost && !late && !slip && idle_ok && !cnt_bad", "rx_n == exp_rx && x_n == exp_x"},
+                                  {}, c.o);
 }
 
 // cube_selftest.json: what every board runs and checks, chip by chip.

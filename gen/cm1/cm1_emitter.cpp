@@ -45,14 +45,20 @@ std::string counter_increment(const std::string& name) {
   throw ConfigError("CM-1 router: no increment for counter '" + name + "'");
 }
 
-std::string emit_router(const Cm1Params& p) {
+// The load port's message fields (destination chip and processor, VP, data): the chip's and the
+// network's.
+void emit_load_fields(VerilogWriter& v, const Cm1Params& p, const Cm1Widths& w) {
+  v.line("input  wire [" + S(p.cube_dims - 1) + ":0] load_chip,");
+  v.line("input  wire [" + S(w.proc_field - 1) + ":0] load_dproc,");
+  v.line("input  wire [" + S(w.vp_field - 1) + ":0] load_vp,");
+  v.line("input  wire [" + S(p.data_bits - 1) + ":0] load_data,");
+}
+
+// The router's header, ports and localparams.
+void emit_router_ports(VerilogWriter& v, const Cm1Params& p) {
   const Cm1Widths w = cm1_widths(p);
   const int B = p.rows, C = p.cube_dims, P = p.procs_per_chip;
   const int L = p.msg_len(), TP = p.petit_period();
-  const auto counters = cm1_counter_names(p);
-  const int N = static_cast<int>(counters.size());
-  const int IW = clog2(std::max(B, C) + 1);
-  VerilogWriter v;
   v.header("CM-1 router chip: injector, " + S(C) + "-column heart, ejector, buffers, counters.",
            header_params(p));
   v.open("module cm1_router (");
@@ -83,6 +89,11 @@ std::string emit_router(const Cm1Params& p) {
   v.line("localparam integer TP = " + S(TP) + ";");
   v.line("localparam integer PW = " + S(w.phase) + ";");
   v.line();
+}
+
+// The rows' path: the injector, the heart's columns (one per cube dimension), the ejector, the buffers.
+void emit_router_datapath(VerilogWriter& v, const Cm1Params& p) {
+  const int C = p.cube_dims, TP = p.petit_period();
   v.comment("Rows entering each heart column; col" + S(C) + "_rows leaves the heart.");
   for (int i = 0; i <= C; ++i) v.line("wire [B-1:0] col" + S(i) + "_rows;");
   v.line("wire [B-1:0] buf_rows;");
@@ -129,25 +140,29 @@ std::string emit_router(const Cm1Params& p) {
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"row_in", "col" + S(C) + "_rows"},
               {"drop", "drop"}, {"buf_out", "buf_rows"}});
   v.line();
+}
+
+// The counters: the events registered, their increments and the counter bank.
+void emit_router_counters(VerilogWriter& v, const Cm1Params& p) {
+  const Cm1Widths w = cm1_widths(p);
+  const int B = p.rows, C = p.cube_dims;
+  const auto counters = cm1_counter_names(p);
+  const int N = static_cast<int>(counters.size());
+  const int IW = clog2(std::max(B, C) + 1);
   v.comment("Counters (cnt_sel index: name):");
   for (int i = 0; i < N; ++i) v.comment("  " + S(i) + ": " + counters[static_cast<size_t>(i)]);
   v.line("localparam integer IW = " + S(IW) + ";");
-  v.line("function [IW-1:0] ones_b;");
-  v.line("  input [B-1:0] x;");
-  v.line("  integer k;");
-  v.line("  begin");
-  v.line("    ones_b = {IW{1'b0}};");
-  v.line("    for (k = 0; k < B; k = k + 1) ones_b = ones_b + {{IW-1{1'b0}}, x[k]};");
-  v.line("  end");
-  v.line("endfunction");
-  v.line("function [IW-1:0] ones_c;");
-  v.line("  input [C-1:0] x;");
-  v.line("  integer k;");
-  v.line("  begin");
-  v.line("    ones_c = {IW{1'b0}};");
-  v.line("    for (k = 0; k < C; k = k + 1) ones_c = ones_c + {{IW-1{1'b0}}, x[k]};");
-  v.line("  end");
-  v.line("endfunction");
+  for (const std::string n : {"B", "C"}) {  // ones_b, ones_c: the set bits of a row, of a column's bits
+    const std::string f = n == "B" ? "ones_b" : "ones_c";
+    v.line("function [IW-1:0] " + f + ";");
+    v.line("  input [" + n + "-1:0] x;");
+    v.line("  integer k;");
+    v.line("  begin");
+    v.line("    " + f + " = {IW{1'b0}};");
+    v.line("    for (k = 0; k < " + n + "; k = k + 1) " + f + " = " + f + " + {{IW-1{1'b0}}, x[k]};");
+    v.line("  end");
+    v.line("endfunction");
+  }
   v.comment("The events are registered, then counted (the bank registers the increments again):");
   v.comment("a counter shows an event two ce cycles after it happened. `clear` drops the events in flight.");
   v.line("reg at_phase0;   // phase == 0, from the phase of the ce cycle before");
@@ -179,8 +194,14 @@ std::string emit_router(const Cm1Params& p) {
              {{"N", S(N)}, {"CW", "32"}, {"IW", "IW"}, {"SW", S(w.sel)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "ce"}, {"clear", "clear"}, {"inc", "cnt_inc"},
               {"sel", "cnt_sel"}, {"value", "cnt_value"}});
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+}
+
+std::string emit_router(const Cm1Params& p) {
+  VerilogWriter v;
+  emit_router_ports(v, p);
+  emit_router_datapath(v, p);
+  emit_router_counters(v, p);
+  v.end_module();
   return v.text();
 }
 
@@ -209,10 +230,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.line("// (in a cycle with load_en && ce && !load_full)");
   v.line("input  wire load_en,");
   v.line("input  wire [" + S(w.proc_field - 1) + ":0] load_local,");
-  v.line("input  wire [" + S(C - 1) + ":0] load_chip,");
-  v.line("input  wire [" + S(w.proc_field - 1) + ":0] load_dproc,");
-  v.line("input  wire [" + S(w.vp_field - 1) + ":0] load_vp,");
-  v.line("input  wire [" + S(p.data_bits - 1) + ":0] load_data,");
+  emit_load_fields(v, p, w);
   v.line("output wire load_full,");
   v.line("output wire [" + S(P - 1) + ":0] inj_valid, // one ce cycle (phase 1): endpoint g injected a message");
   v.line("output wire [" + S(P - 1) + ":0] rx_valid,");
@@ -268,8 +286,7 @@ std::string emit_chip(const Cm1Params& p) {
   v.line("endgenerate");
   v.line("assign load_full = ep_full[load_local];");
   v.line("assign pending = |ep_pending;");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 
@@ -291,10 +308,7 @@ std::string emit_network(const Cm1Params& p) {
   v.line("// host load port: push message (dst chip, dst proc, vp, data) into endpoint load_proc");
   v.line("input  wire load_en,");
   v.line("input  wire [" + S(w.gproc - 1) + ":0] load_proc,");
-  v.line("input  wire [" + S(C - 1) + ":0] load_chip,");
-  v.line("input  wire [" + S(w.proc_field - 1) + ":0] load_dproc,");
-  v.line("input  wire [" + S(w.vp_field - 1) + ":0] load_vp,");
-  v.line("input  wire [" + S(p.data_bits - 1) + ":0] load_data,");
+  emit_load_fields(v, p, w);
   v.line("output wire load_full,  // endpoint load_proc has no room");
   v.line("// receptions: rx_valid[g] for one cycle with rx_word[g*" + S(w.rx_word) + " +: " +
          S(w.rx_word) + "] = {DATA, VP}");
@@ -366,8 +380,7 @@ std::string emit_network(const Cm1Params& p) {
   v.line("assign pending = |chip_pending;");
   v.line("assign msgs_present = |chip_msgs;");
   v.line("assign cnt_value = chip_cnt[cnt_chip*32 +: 32];");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 

@@ -85,8 +85,7 @@ std::string emit_core(const Cm1Config& cfg, const HostBoardOptions& o) {
               {"cnt_value", "net_cnt_value"}, {"fault_en", "1'b0"},
               {"fault_chip", "{" + S(C) + "{1'b0}}"},
               {"fault_dim", "{" + S(w.fault_dim) + "{1'b0}}"}});
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 
@@ -127,9 +126,7 @@ GeneratedDesign emit_cm1_host_board(const Cm1Config& cfg, const HostBoardOptions
   check_host_board_options(opt);
   GeneratedDesign d = emit_cm1(cfg);
   // Keep the network's files, then add the host link and the two tops before the metadata.
-  std::vector<std::pair<std::string, std::string>> files;
-  for (auto& f : d.files)
-    if (f.first.ends_with(".v")) files.push_back(f);
+  std::vector<std::pair<std::string, std::string>> files = d.verilog_sources();
   for (const std::string& prim : host_link_files(opt)) files.emplace_back(prim, read_hw_file(prim));
   for (const char* prim : {"cm1_traffic_gen.v", "cm1_endpoint_hist.v"}) files.emplace_back(prim, read_hw_file(prim));
   // The register block's decode comes from the one description of the map.

@@ -293,8 +293,7 @@ class TreeEmitter {
       for (const auto& x : sink) u += ", " + x;
       v.line(u + "};");
     }
-    v.close("endmodule");
-    v.line("`default_nettype wire");
+    v.end_module();
   }
 };
 

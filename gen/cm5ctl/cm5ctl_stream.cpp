@@ -812,8 +812,7 @@ class StreamModule {
     }
     v.line("wire unused = &{1'b0, unused_tx" + std::string(R * RW > E ? ", fent[R*RW-1:W+9]" : "") +
       (sf ? ", sf_ovf, ihdr[8:7], ihdr[3:1]" : "") + "};");
-    v.close("endmodule");
-    v.line("`default_nettype wire");
+    v.end_module();
   }
 };
 

@@ -12,7 +12,6 @@
 namespace cmnet {
 namespace {
 
-
 std::string hex16(unsigned v) {
   char b[16];
   std::snprintf(b, sizeof b, "16'h%04X", v & 0xFFFFu);
@@ -43,6 +42,43 @@ std::string hexs(uint32_t v) {
 }
 
 std::string router_name(int parents) { return "cm5data_router_p" + S(parents); }
+
+// A chip's place in the tree, its parent ports and its widths.
+struct ChipShape {
+  Cm5DataChipPos pos;
+  int P = 0;
+  Cm5DataWidths w;
+};
+ChipShape chip_shape(const Cm5DataParams& p, uint32_t c) {
+  const Cm5DataChipPos pos = cm5_chip_pos(p, c);
+  const int P = p.parents_at(pos.level);
+  return {pos, P, cm5_widths(p, P)};
+}
+
+// A design whose top is `top`, begun with the hw/ modules its routers use: the counter bank and,
+// with `fifo`, the input FIFO.
+GeneratedDesign router_library(const std::string& top, bool fifo) {
+  GeneratedDesign d;
+  d.top = top;
+  d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
+  if (fifo) d.files.emplace_back("cm5data_fifo.v", read_hw_file("cm5data_fifo.v"));
+  return d;
+}
+
+// The link and counter ports of a router chip of NI ports, W bits a flit: the router module's
+// (`notes`: with their comments) and cm5data_chip's around it.
+void emit_link_ports(VerilogWriter& v, int NI, int W, int sel_bits, bool notes) {
+  auto note = [&](const std::string& n) { return notes ? n : ""; };
+  v.line("input  wire [" + S(NI - 1) + ":0] in_valid,");
+  v.line("input  wire [" + S(NI * W - 1) + ":0] in_data,");
+  v.line("output wire [" + S(NI - 1) + ":0] in_credit," + note("   // to the sender: one flit of our buffer freed"));
+  v.line("output wire [" + S(NI - 1) + ":0] out_valid,");
+  v.line("output wire [" + S(NI * W - 1) + ":0] out_data,");
+  v.line("input  wire [" + S(NI - 1) + ":0] out_credit," + note("  // from the receiver: one flit of its buffer freed"));
+  v.line("input  wire clear," + note("             // zeroes the message counters"));
+  v.line("input  wire [" + S(sel_bits - 1) + ":0] cnt_sel,");
+  v.line("output wire [31:0] cnt_value");
+}
 
 // The router module, written section by section: the chip's dimensions, shared by every section
 // (the names are the module's localparams), and the writer they all append to.
@@ -112,15 +148,7 @@ void RouterEmitter::emit_ports() {
   v.line("input  wire [" + S(W - 1) + ":0] fault_mask,");
   v.line("// Links. Port k is child k for k < 4, parent k-4 above. Each link carries one flit of");
   v.line("// W bits per cycle with a valid bit, and one credit per freed buffer flit back.");
-  v.line("input  wire [" + S(NI - 1) + ":0] in_valid,");
-  v.line("input  wire [" + S(NI * W - 1) + ":0] in_data,");
-  v.line("output wire [" + S(NI - 1) + ":0] in_credit,   // to the sender: one flit of our buffer freed");
-  v.line("output wire [" + S(NI - 1) + ":0] out_valid,");
-  v.line("output wire [" + S(NI * W - 1) + ":0] out_data,");
-  v.line("input  wire [" + S(NI - 1) + ":0] out_credit,  // from the receiver: one flit of its buffer freed");
-  v.line("input  wire clear,             // zeroes the message counters");
-  v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
-  v.line("output wire [31:0] cnt_value");
+  emit_link_ports(v, NI, W, w.sel, true);
 }
 
 // The localparams and the Verilog functions (crc32w, ones).
@@ -659,8 +687,7 @@ void RouterEmitter::emit_link_registers_and_counters() {
               {"inc", "{ones(crc_sec), ones(crc_pri)}"}, {"sel", "cnt_sel[0]"}, {"value", "crc_cnt"}});
   v.line("assign cnt_value = (cnt_sel < " + S(w.sel) + "'d" + S(2 * NI) + ") ? link_cnt : (cnt_sel < " + S(w.sel) + "'d" +
          S(2 * NI + 2) + ") ? crc_cnt : 32'd0;");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
 }
 
 std::string emit_router(const Cm5DataParams& p, int P) { return RouterEmitter{p, P}.emit(); }
@@ -670,9 +697,7 @@ std::string emit_router(const Cm5DataParams& p, int P) { return RouterEmitter{p,
 std::vector<std::pair<std::string, std::string>> chip_connections(const Cm5DataParams& p, uint32_t c, const std::string& afd,
                                                                   const std::vector<std::pair<std::string, std::string>>& ports) {
   const int W = p.link_bits, K = cm5_mapout_entries(p), NB = std::max(2, 2 * (p.height - 1));
-  const Cm5DataChipPos pos = cm5_chip_pos(p, c);
-  const int P = p.parents_at(pos.level);
-  const Cm5DataWidths w = cm5_widths(p, P);
+  const auto [pos, P, w] = chip_shape(p, c);
   std::vector<std::pair<std::string, std::string>> straps = {
       {"clk", "clk"}, {"rst", "rst"}, {"level", "4'd" + S(pos.level)},
       {"lfsr_seed", hex16(cm5_chip_seed(p.seed, c))}, {"afd_rot", "2'd" + S(cm5_afd_rot(p.seed, c))},
@@ -729,11 +754,11 @@ std::string emit_network(const Cm5DataParams& p, const std::string& module) {
   v.line();
   // Declarations per chip.
   for (uint32_t c = 0; c < NC; ++c) {
-    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
-    const int NI = 4 + p.parents_at(pos.level);
+    const ChipShape ch = chip_shape(p, c);
+    const int NI = 4 + ch.P;
     const std::string n = "c" + S(c);
-    v.comment("chip " + S(c) + ": level " + S(pos.level) + ", node " + S(pos.node) + ", index " + S(pos.index) +
-              " (" + S(p.parents_at(pos.level)) + " parents)");
+    v.comment("chip " + S(c) + ": level " + S(ch.pos.level) + ", node " + S(ch.pos.node) + ", index " +
+              S(ch.pos.index) + " (" + S(ch.P) + " parents)");
     v.line("wire [" + S(NI - 1) + ":0] " + n + "_in_valid, " + n + "_in_credit, " + n + "_out_valid, " + n +
            "_out_credit;");
     v.line("wire [" + S(NI * W - 1) + ":0] " + n + "_in_data, " + n + "_out_data;");
@@ -774,9 +799,7 @@ std::string emit_network(const Cm5DataParams& p, const std::string& module) {
   }
   v.line();
   for (uint32_t c = 0; c < NC; ++c) {
-    const Cm5DataChipPos pos = cm5_chip_pos(p, c);
-    const int P = p.parents_at(pos.level);
-    const Cm5DataWidths w = cm5_widths(p, P);
+    const auto [pos, P, w] = chip_shape(p, c);
     const std::string n = "c" + S(c);
     const std::string sel = w.sel == w0.sel ? "cnt_sel" : "cnt_sel[" + S(w.sel - 1) + ":0]";
     const auto straps = chip_connections(p, c, "afd_mode[" + S(c) + "]",
@@ -786,8 +809,7 @@ std::string emit_network(const Cm5DataParams& p, const std::string& module) {
     v.instance(router_name(P), "chip_l" + S(pos.level) + "_n" + S(pos.node) + "_i" + S(pos.index), {}, straps);
   }
   v.line("assign cnt_value = (cnt_chip < " + S(w0.chip) + "'d" + S(NC) + ") ? chip_cnt[cnt_chip*32 +: 32] : 32'd0;");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 
@@ -823,10 +845,7 @@ std::string emit_cm5data_network_module(const Cm5DataParams& p, const std::strin
 
 GeneratedDesign emit_cm5data_router(const Cm5DataParams& p, int parents) {
   validate(p, "config");
-  GeneratedDesign d;
-  d.top = router_name(parents);
-  d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
-  d.files.emplace_back("cm5data_fifo.v", read_hw_file("cm5data_fifo.v"));
+  GeneratedDesign d = router_library(router_name(parents), true);
   d.files.emplace_back(router_name(parents) + ".v", emit_router(p, parents));
   d.files.emplace_back("filelist.f", filelist(d));
   return d;
@@ -872,10 +891,7 @@ GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg) {
   if (p.height > kCm5MaxEmitHeight)
     throw ConfigError("config: cm5data: height = " + S(p.height) + ": the whole-network Verilog is emitted for height 1.." +
                       S(kCm5MaxEmitHeight) + " (up to 1,024 leaves); larger machines run on the reference model");
-  GeneratedDesign d;
-  d.top = "cm5data_network";
-  d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
-  d.files.emplace_back("cm5data_fifo.v", read_hw_file("cm5data_fifo.v"));
+  GeneratedDesign d = router_library("cm5data_network", true);
   std::set<int> ps;
   for (int l = 1; l <= p.height; ++l) ps.insert(p.parents_at(l));
   for (int P : ps) d.files.emplace_back(router_name(P) + ".v", emit_router(p, P));
@@ -889,13 +905,9 @@ GeneratedDesign emit_cm5data(const Cm5DataConfig& cfg) {
 GeneratedDesign emit_cm5data_chip(const Cm5DataParams& p, uint32_t chip) {
   validate(p, "config");
   if (chip >= p.total_chips()) throw ConfigError("config: cm5data: chip " + S(chip) + " out of range 0.." + S(p.total_chips() - 1));
-  const Cm5DataChipPos pos = cm5_chip_pos(p, chip);
-  const int P = p.parents_at(pos.level), NI = 4 + P, W = p.link_bits;
-  const Cm5DataWidths w = cm5_widths(p, P);
-  GeneratedDesign d;
-  d.top = "cm5data_chip";
-  d.files.emplace_back("cmnet_counter_bank.v", read_hw_file("cmnet_counter_bank.v"));
-  if (p.slots == 0) d.files.emplace_back("cm5data_fifo.v", read_hw_file("cm5data_fifo.v"));
+  const auto [pos, P, w] = chip_shape(p, chip);
+  const int NI = 4 + P, W = p.link_bits;
+  GeneratedDesign d = router_library("cm5data_chip", p.slots == 0);
   d.files.emplace_back(router_name(P) + ".v", emit_router(p, P));
   VerilogWriter v;
   auto hp = header_params(p);
@@ -907,23 +919,14 @@ GeneratedDesign emit_cm5data_chip(const Cm5DataParams& p, uint32_t chip) {
   v.line("input  wire clk,");
   v.line("input  wire rst,");
   v.line("input  wire afd_mode,");
-  v.line("input  wire [" + S(NI - 1) + ":0] in_valid,");
-  v.line("input  wire [" + S(NI * W - 1) + ":0] in_data,");
-  v.line("output wire [" + S(NI - 1) + ":0] in_credit,");
-  v.line("output wire [" + S(NI - 1) + ":0] out_valid,");
-  v.line("output wire [" + S(NI * W - 1) + ":0] out_data,");
-  v.line("input  wire [" + S(NI - 1) + ":0] out_credit,");
-  v.line("input  wire clear,");
-  v.line("input  wire [" + S(w.sel - 1) + ":0] cnt_sel,");
-  v.line("output wire [31:0] cnt_value");
+  emit_link_ports(v, NI, W, w.sel, false);
   v.end_ports();
   v.instance(router_name(P), "chip", {},
              chip_connections(p, chip, "afd_mode",
                               {{"in_valid", "in_valid"}, {"in_data", "in_data"}, {"in_credit", "in_credit"},
                                {"out_valid", "out_valid"}, {"out_data", "out_data"}, {"out_credit", "out_credit"},
                                {"clear", "clear"}, {"cnt_sel", "cnt_sel"}, {"cnt_value", "cnt_value"}}));
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   d.files.emplace_back("cm5data_chip.v", v.text());
   d.files.emplace_back("filelist.f", filelist(d));
   return d;

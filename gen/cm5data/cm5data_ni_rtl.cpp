@@ -25,11 +25,6 @@ std::string markdown_table() { return table_of(kRegisters); }
 std::string bridge_markdown_table() { return table_of(kBridgeRegisters); }
 }  // namespace cm5nimap
 
-namespace {
-
-
-}  // namespace
-
 std::string cm5_head_word_verilog(int height, const std::string& me, const std::string& dst, const std::string& tag,
                                   const std::string& mark, const std::string& len) {
   const int DB = 2 * height;
@@ -78,6 +73,11 @@ struct NiEmitter {
   void emit_ports();
   void emit_localparams_and_decode();
   void emit_send();
+  void emit_send_staging();
+  void emit_send_front();
+  void emit_send_crc();
+  void emit_send_fifo();
+  void emit_send_registers();
   void emit_receive();
   void emit_flags_and_counters();
   void emit_read_mux();
@@ -188,6 +188,16 @@ void NiEmitter::emit_localparams_and_decode() {
 
 // Send: the staging buffer, the address check, the send FIFO and the flits leaving with their CRC.
 void NiEmitter::emit_send() {
+  emit_send_staging();
+  emit_send_front();
+  emit_send_crc();
+  emit_send_fifo();
+  emit_send_registers();
+}
+
+// The send side's registers, the staging buffer's destination and its address check (the
+// mapped-out leaves, the user partitions).
+void NiEmitter::emit_send_staging() {
   v.comment("Send: the staging buffer, then head, data and CRC into the send FIFO in one cycle.");
   v.line("reg [31:0] stg [0:SW-1];  // entries max_words.. are never written nor chosen");
   v.line("reg [3:0] scnt;           // data words written");
@@ -220,6 +230,10 @@ void NiEmitter::emit_send() {
     v.line("    " + part + ";");
     v.line("wire addr_err = MAPPED[ME] || !dst_in || !dst_part;");
   }
+}
+
+// The send FIFO's front message and the flit of it that leaves now (a credit and tx_start allowing).
+void NiEmitter::emit_send_front() {
   v.line("wire [31:0] nethead = " + cm5_head_word_verilog(H, "ME", "dst", "wdata[23:20]", "wdata[24]", "scnt[2:0]") + ";");
   v.line("wire [3:0] slen = scnt + 4'd2;  // the message's words");
   v.line("wire [" + S(32 * SW - 1) + ":0] sflat;");
@@ -234,6 +248,10 @@ void NiEmitter::emit_send() {
   if (w.remain > SA) v.line("wire unused_twi = ^twi[RW-1:" + S(SA) + "];");
   v.line("wire [31:0] tword = sflat[tslot*32 +: 32];");
   v.line("wire [RW-1:0] tpos = tflit & POS_M;");
+}
+
+// The CRC word, stepped flit by flit as the message leaves.
+void NiEmitter::emit_send_crc() {
   v.comment("The CRC word is made as the message leaves (the send FIFO keeps its place, unwritten): each");
   v.comment("flit of the head and data words steps the CRC by W bits of its word, MSB first (the word is");
   v.comment("in hand, its flits go LSB first), so the CRC is whole when the CRC word's first flit leaves.");
@@ -247,6 +265,10 @@ void NiEmitter::emit_send() {
   v.line("always @(posedge clk)");
   v.line("  if (send && !tin_crc) tcrc <= crc32f(tflit == {RW{1'b0}} ? 32'hFFFFFFFF : tcrc, tmsb[W-1:0]);");
   v.line("wire unused_shead = ^shead[31:3];");
+}
+
+// Room, the SEND that commits, and the FIFO's slots taking the head word and the staged data.
+void NiEmitter::emit_send_fifo() {
   v.line("wire tlast = send && tflit + 1'b1 == ftotal;");
   v.comment("Room counts the words of a message whose last flit leaves in this cycle as free.");
   v.line("wire [" + S(SA) + ":0] skeep = scount - (tlast ? " + fit("flen", SA + 1) + " : 0);");
@@ -267,6 +289,10 @@ void NiEmitter::emit_send() {
   v.line("assign sflat[gi*32 +: 32] = word;");
   v.close("end");
   v.line("endgenerate");
+}
+
+// The link and event outputs, and the send side's registers (staging, FIFO pointers, flit, credits).
+void NiEmitter::emit_send_registers() {
   v.line("assign net_tx_valid = send;");
   v.line("assign send_free = 8'd" + std::to_string(SW) + " - {" + S(7 - SA) + "'d0, scount};");
   v.line("assign ev_accept = commit;");

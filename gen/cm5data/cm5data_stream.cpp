@@ -439,8 +439,7 @@ void StreamEmitter::emit_chip_scan() {
            " <= " + (c.side ? "cnt_r" : "cnt_l") + ";");
     v.line("assign counters[" + S((base + static_cast<int64_t>(i)) * 32) + " +: 32] = " + r + ";");
   }
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
 }
 
 std::string emit_stream_module(const Cm5DataParams& p) { return StreamEmitter{p}.emit(); }

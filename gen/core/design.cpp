@@ -15,8 +15,14 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> GeneratedDesign::verilog_files() const {
   std::vector<std::string> out;
+  for (const auto& f : verilog_sources()) out.push_back(f.first);
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> GeneratedDesign::verilog_sources() const {
+  std::vector<std::pair<std::string, std::string>> out;
   for (const auto& f : files)
-    if (f.first.size() > 2 && f.first.substr(f.first.size() - 2) == ".v") out.push_back(f.first);
+    if (f.first.size() > 2 && f.first.substr(f.first.size() - 2) == ".v") out.push_back(f);
   return out;
 }
 

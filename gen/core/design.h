@@ -17,6 +17,7 @@ struct GeneratedDesign {
   std::string top;                                         // top module name
   std::vector<std::pair<std::string, std::string>> files;  // file name -> contents
   std::vector<std::string> verilog_files() const;          // file names in compile order
+  std::vector<std::pair<std::string, std::string>> verilog_sources() const;  // those files, with their text
 };
 
 // Writes every file into `dir` (created if needed). Returns the paths written.

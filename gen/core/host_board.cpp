@@ -157,8 +157,7 @@ std::string emit_host_board_top(const std::string& title, const std::string& pre
     v.line("// rx_frame_err and in_ready are status only");
     v.line("wire unused_ok = &{1'b0, rx_frame_err, in_ready};");
   }
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 

@@ -161,8 +161,7 @@ std::string emit_decode(const Block& b) {
   bases_and_selects(v, b);
   v.line();
   read_mux(v, b);
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 

@@ -61,8 +61,7 @@ std::string emit_info_rom(const std::string& module, const std::string& text, in
     v.line(buf);
   }
   v.close("end");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 
@@ -284,12 +283,9 @@ GeneratedDesign emit_stream_board(const StreamBoardSpec& spec, const HostBoardOp
               {"tx_data", "tx_data"}, {"tx_last", "tx_last"}, {"rx_valid", "rx_valid"},
               {"rx_ready", "rx_ready"}, {"rx_leaf", "rx_leaf"}, {"rx_data", "rx_data"},
               {"rx_last", "rx_last"}, {"busy", "net_busy"}, {"counters", "counters"}});
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
 
-  std::vector<std::pair<std::string, std::string>> files;
-  for (const auto& f : spec.network.files)
-    if (f.first.ends_with(".v")) files.push_back(f);
+  std::vector<std::pair<std::string, std::string>> files = spec.network.verilog_sources();
   for (const std::string& prim : host_link_files(opt)) files.emplace_back(prim, read_hw_file(prim));
   files.emplace_back("cmnet_sync_fifo.v", read_hw_file("cmnet_sync_fifo.v"));
   // The register block's decode, made from the one description of its map.

@@ -20,6 +20,11 @@ class VerilogWriter {
   void end_ports() { close(");"); ++indent_; }
   // Ends a module's parameter list and opens its port list.
   void end_params() { close(") ("); ++indent_; }
+  // Closes a top-level module, and the file's `default_nettype none (from header) with it.
+  void end_module() {
+    close("endmodule");
+    line("`default_nettype wire");
+  }
   // An instance with named parameter and port connections, aligned one per line.
   void instance(const std::string& module, const std::string& name,
                 const std::vector<std::pair<std::string, std::string>>& params,

@@ -196,8 +196,7 @@ std::string emit_network(const HcubeParams& p) {
   v.line("default: cnt_value = 32'd0;");
   v.close("endcase");
   v.close("end");
-  v.close("endmodule");
-  v.line("`default_nettype wire");
+  v.end_module();
   return v.text();
 }
 

@@ -560,8 +560,7 @@ class StreamModule {
                " <= cnt_value;");
         v.line("assign counters[" + S((5 * NN + 3 + x * 4 * N + s) * 32) + " +: 32] = " + r + ";");
       }
-    v.close("endmodule");
-    v.line("`default_nettype wire");
+    v.end_module();
   }
 };
 

@@ -39,6 +39,13 @@ std::unique_ptr<SimBoard> start_stream_board(const StreamBoardSpec& spec, const 
   return start_stream_sim_board(spec, a);
 }
 
+StreamRunArgs stream_run_args(const RunArgs& a) {
+  StreamRunArgs s = stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link);
+  s.rtl = a.rtl;
+  s.trace = check_trace(a.trace);
+  return s;
+}
+
 namespace {
 
 struct BoardCmd {

@@ -125,6 +125,26 @@ class Family {
   virtual void add_commands(CLI::App& app) const { (void)app; }
 };
 
+// The members every family defines in its <family>_family.cpp, declared once: a family's class
+// writes CMNET_FAMILY_MEMBERS in its public part, beside name() and what it adds (bench_sections,
+// add_commands).
+#define CMNET_FAMILY_MEMBERS                                                                        \
+  std::string title() const override;                                                              \
+  std::vector<std::string> patterns() const override;                                              \
+  std::vector<std::string> build_modes() const override;                                           \
+  std::vector<std::string> figures() const override;                                               \
+  void check(const NetworkConfig& cfg) const override;                                             \
+  std::string canonical_json(const NetworkConfig& cfg) const override;                             \
+  GeneratedDesign emit(const NetworkConfig& cfg) const override;                                   \
+  std::string summary(const NetworkConfig& cfg) const override;                                    \
+  GeneratedDesign board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args)   \
+      const override;                                                                              \
+  int sim(const NetworkConfig& cfg, const SimArgs& args) const override;                           \
+  int run(const NetworkConfig& cfg, const RunArgs& args) const override;                           \
+  int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;                       \
+  int bench(const BenchArgs& args) const override;                                                 \
+  std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const override;
+
 // Every registered family, in registration order.
 const std::vector<const Family*>& families();
 // The family of `network`; ConfigError naming `where` and listing the families otherwise.
@@ -140,6 +160,12 @@ void reject_option(const Family& f, bool given, const std::string& option);
 // "rtl" (the model has no waveforms). Every family's sim and run call it before running;
 // returns `trace`.
 const TraceWindow& check_trace(const TraceWindow& trace, const std::string& engine = "rtl");
+
+// The stream runner's options (host/stream_runner.h) from `cmnet run`'s, for a family on the
+// stream board: the board (--board, or the simulated one: --sim-link, --rtl DIR), -o, the
+// timeout and --trace (checked).
+struct StreamRunArgs;
+StreamRunArgs stream_run_args(const RunArgs& a);
 
 // Family::start_board of a family on the stream board (gen/core/stream_board.h): the simulated
 // board a stream run starts (host/stream_runner.h, start_stream_sim_board) for `spec`.

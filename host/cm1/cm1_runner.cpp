@@ -3,10 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
-#include "bitstreams/board.h"
 #include "gen/core/errors.h"
 #include "host/errors.h"
 #include "sim/cm1/cm1_counters.h"
@@ -89,28 +86,6 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
   return r;
 }
 
-std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir, const TraceWindow& trace) {
-  const std::string report = dir + "/report.json";
-  std::ifstream in(report);
-  if (!in) throw InputError("--rtl " + dir + ": no report.json (not a cmnet build directory)");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const std::exception& e) {
-    throw InputError(report + ": " + e.what());
-  }
-  const std::string mode = j.value("mode", ""), top = j.value("top", "");
-  if (mode != "host" || top != "cm1_host_board")
-    throw InputError("--rtl " + dir + ": built with --mode " + mode + " (top " + top +
-                     "); cmnet run drives the host-link top: cmnet build --mode host");
-  const Board board = load_board(j.value("board_file", j.value("board", "")));
-  HostBoardOptions h;
-  h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
-  h.reset_button = board.reset.has_value() && board.reset->active_low;
-  spdlog::info("simulating the build in {} ({} top for {}, {} Hz)", dir, top, board.name, h.clock_hz);
-  return std::make_unique<Cm1SimBoard>(read_design(dir + "/rtl", top), h, trace);
-}
-
 std::unique_ptr<Cm1SimBoard> start_cm1_sim_board(const Cm1Config& cfg, const std::string& sim_link,
                                                  const TraceWindow& trace, uint16_t port) {
   HostBoardOptions h;
@@ -123,24 +98,14 @@ std::unique_ptr<Cm1SimBoard> start_cm1_sim_board(const Cm1Config& cfg, const std
 
 Connection connect_board(const Cm1Config& cfg, const std::string& board_uri,
                    const std::string& sim_link, const std::string& rtl, const TraceWindow& trace) {
+  BoardSource src;
+  src.uri = board_uri;
+  src.rtl_dir = rtl;
+  src.top = "cm1_host_board";
+  src.trace = trace;
+  src.start = [&] { return start_cm1_sim_board(cfg, sim_link, trace); };
   Connection c;
-  c.uri = board_uri;
-  if (!rtl.empty()) {
-    if (!c.uri.empty()) throw InputError("--rtl and --board: give one (--rtl simulates a build directory)");
-    c.sim = sim_board_of_build(rtl, trace);
-    c.uri = c.sim->uri();
-  } else if (c.uri.empty()) {
-    spdlog::info("no --board given: starting the simulated board with a {} host link (building "
-                 "its model on first use)", sim_link);
-    c.sim = start_cm1_sim_board(cfg, sim_link, trace);
-    c.uri = c.sim->uri();
-  }
-  spdlog::info("board: {}", c.uri);
-  if (c.sim)  // LiteX's tools: litex_server --uart --uart-port socket://127.0.0.1:PORT, this csr.csv
-    spdlog::info("LiteX register map of the simulated board: {}", c.sim->csr_csv_path());
-  BoardClientOptions bo;
-  bo.timeout = std::chrono::milliseconds(3000);
-  c.port = open_register_port(c.uri, bo);
+  static_cast<BoardConnection&>(c) = connect_board_source(src);
   c.board = std::make_unique<Cm1Board>(*c.port);
   c.board->check_matches(cfg.cm1);
   const Cm1BoardInfo& info = c.board->info();

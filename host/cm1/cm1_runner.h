@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/cm1/cm1_board.h"
+#include "host/board_connection.h"
 #include "host/conservation.h"
 #include "host/register_port.h"
 #include "sim/cm1/cm1_sim_board.h"
@@ -40,17 +41,10 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
                  double timeout_s, const std::string& uri, int gen = -1, uint32_t gen_seed = 0,
                  uint32_t gen_count = 0);
 
-// The board: the one at `uri`, or a freshly started simulated board.
-struct Connection {
-  std::unique_ptr<Cm1SimBoard> sim;
-  std::string uri;
-  std::unique_ptr<RegisterPort> port;  // framed protocol (sim, uart, usb) or PCIe registers
+// The board (host/board_connection.h) and its CM-1 driver.
+struct Connection : BoardConnection {
   std::unique_ptr<Cm1Board> board;
 };
-
-// The simulated board of a build directory: the very rtl/ it synthesized, with the options
-// its board gave the top (clock, button; the flow's host top has the UART PHY).
-std::unique_ptr<Cm1SimBoard> sim_board_of_build(const std::string& dir, const TraceWindow& trace);
 
 // The simulated board a run without a board URI starts (`sim_link`: uart | fifo) on
 // 127.0.0.1:`port` (0: any free one); `cmnet board` serves it alone.

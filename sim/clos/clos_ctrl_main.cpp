@@ -8,16 +8,14 @@
 // Output: "H CYCLE HNODE HEX" (handled), "S CYCLE HNODE HEX" (sent), "R CYCLE HNODE ORIG" (READY),
 // "W CYCLE HNODE ADDR DATA" (a write to the switches' configuration port),
 // then "end CYCLES REQUESTS_DONE OVERFLOW".
-#include <cstdio>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <string>
-#include <vector>
 
 #include "Vclos_ctrl_top.h"
-#include "sim/core/harness_driver.h"
-#include "sim/core/verilator_ports.h"
+#include "sim/clos/clos_harness.h"
+
+using cmnet::clos_harness::die;
 
 namespace {
 struct Req {
@@ -34,39 +32,39 @@ constexpr int kCSR = 0, kODCR = 5, kDDCR = 7;
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) return 2;
-  std::ifstream in(argv[1]);
-  FILE* out = std::fopen(argv[2], "w");
-  if (!in || !out) return 2;
+  const cmnet::harness::Files io("clos ctrl harness", argc, argv);
+  FILE* out = io.out();
   using namespace cmnet::vport;
-  std::string kind;
-  int H = 0, MW = 0, type_lsb = 0, dest_lsb = 0, orig_lsb = 0, to_lsb = 0, NW = 0;
-  uint64_t max_cycles = 0;
-  in >> kind >> H >> MW >> type_lsb >> dest_lsb >> orig_lsb >> to_lsb >> NW >> max_cycles;
-  if (kind != "params" || H <= 0 || MW <= 0 || MW > 64) return 2;
+  cmnet::clos_harness::Reader in(io.in());
+  in.expect("params");
+  const int H = in.i32(), MW = in.i32(), type_lsb = in.i32(), dest_lsb = in.i32(), orig_lsb = in.i32(),
+            to_lsb = in.i32(), NW = in.i32();
+  const uint64_t max_cycles = in.u64();
+  if (H <= 0 || MW <= 0 || MW > 64) die("bad params record");
   std::map<int, Leaf> leaves;
-  int orig = 0, hn = 0;
-  Req r{};
   uint64_t total = 0;
-  while (in >> kind >> orig >> hn >> r.dest >> r.think >> r.hold) {
-    if (kind != "req") return 2;
-    leaves[orig].hnode = hn;
-    leaves[orig].reqs.push_back(r);
-    ++total;
+  for (std::string kind; in.next(kind); ++total) {
+    if (kind != "req") die("unknown record '" + kind + "'");
+    const int orig = in.i32();
+    Leaf& l = leaves[orig];
+    l.hnode = in.i32();
+    if (l.hnode < 0 || l.hnode >= H) die("bad req record");
+    Req r{};
+    r.dest = in.i32();
+    r.think = in.i32();
+    r.hold = in.i32();
+    l.reqs.push_back(r);
   }
   cmnet::harness::Driver<Vclos_ctrl_top> top(cmnet::harness::Origin::kRun);
-  top->rst = 1;
   top->leaf_valid = 0;
-  top.tick();
-  top.tick();
-  top->rst = 0;
+  top.reset();
   top.set_time_origin();  // trace windows count the cycles of the log (CYCLE) from here
   auto field = [&](uint64_t m, int lsb, int w) { return static_cast<int>((m >> lsb) & ((uint64_t{1} << w) - 1)); };
   auto msg = [&](int ty, int o, int d, int to) {
     return (static_cast<uint64_t>(ty) << type_lsb) | (static_cast<uint64_t>(d) << dest_lsb) |
            (static_cast<uint64_t>(o) << orig_lsb) | (static_cast<uint64_t>(to) << to_lsb);
   };
-  std::vector<std::deque<uint64_t>> inject(static_cast<size_t>(H));
+  cmnet::clos_harness::MsgQueues inject(H, MW);
   for (auto& [leaf, l] : leaves)
     if (!l.reqs.empty()) {
       l.phase = Phase::kThink;
@@ -76,26 +74,22 @@ int main(int argc, char** argv) {
   for (; cycle < max_cycles; ++cycle) {
     for (auto& [leaf, l] : leaves) {
       if (l.phase == Phase::kThink && cycle >= l.until) {
-        inject[static_cast<size_t>(l.hnode)].push_back(msg(kCSR, leaf, l.reqs.front().dest, l.hnode));
+        inject.push(l.hnode, msg(kCSR, leaf, l.reqs.front().dest, l.hnode));
         l.phase = Phase::kWaitReady;
       } else if (l.phase == Phase::kHold && cycle >= l.until) {
-        inject[static_cast<size_t>(l.hnode)].push_back(msg(kODCR, leaf, l.reqs.front().dest, l.hnode));
+        inject.push(l.hnode, msg(kODCR, leaf, l.reqs.front().dest, l.hnode));
         l.phase = Phase::kWaitDone;
       }
     }
-    for (int h = 0; h < H; ++h) {
-      const bool v = !inject[static_cast<size_t>(h)].empty();
-      set_bit(top->leaf_valid, h, v);
-      set_field(top->leaf_msg, h * MW, MW, v ? inject[static_cast<size_t>(h)].front() : 0);
-    }
+    inject.offer(top->leaf_valid, top->leaf_msg);
     top.clock(false);
+    inject.take(top->leaf_take);
     bool active = false;
     for (int h = 0; h < H; ++h) {
-      if (get_bit(top->leaf_take, h)) inject[static_cast<size_t>(h)].pop_front();
       if (get_bit(top->handled_valid, h)) {
         active = true;
         const uint64_t m = get_field(top->handled_msg, h * MW, MW);
-        std::fprintf(out, "H %llu %d %llx\n", static_cast<unsigned long long>(cycle), h, static_cast<unsigned long long>(m));
+        cmnet::clos_harness::write_msg(out, 'H', cycle, h, m);
         if (field(m, type_lsb, 4) == kDDCR) {
           // The request is over at h_d: its leaf may ask for the next circuit.
           Leaf& l = leaves[field(m, orig_lsb, NW)];
@@ -113,8 +107,7 @@ int main(int argc, char** argv) {
       }
       if (get_bit(top->sent_valid, h)) {
         active = true;
-        std::fprintf(out, "S %llu %d %llx\n", static_cast<unsigned long long>(cycle), h,
-                     static_cast<unsigned long long>(get_field(top->sent_msg, h * MW, MW)));
+        cmnet::clos_harness::write_msg(out, 'S', cycle, h, get_field(top->sent_msg, h * MW, MW));
       }
       if (get_bit(top->ready_valid, h)) {
         active = true;
@@ -140,6 +133,5 @@ int main(int argc, char** argv) {
   }
   std::fprintf(out, "end %llu %llu %d\n", static_cast<unsigned long long>(cycle), static_cast<unsigned long long>(done),
                any(top->overflow) ? 1 : 0);
-  std::fclose(out);
-  return 0;  // the driver finalizes the model (and closes the trace)
+  return 0;  // the driver finalizes the model (and closes the trace), then the files close
 }

@@ -6,72 +6,58 @@
 //   bit 0 first; FOUND RES_MS: SELECT's decision, ACCEPT: CO's, as the model took them; for a
 //   CR, IV is the InputVector the model sent and must be the hnode's).
 // Output: "mismatch OPNO what got want" for the first differences, then "result OPS MISMATCHES".
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include "Vclos_hnode_top.h"
-#include "sim/core/harness_driver.h"
-#include "sim/core/verilator_ports.h"
+#include "sim/clos/clos_harness.h"
+
+using namespace cmnet::vport;
+using cmnet::clos_harness::die;
 
 int main(int argc, char** argv) {
-  if (argc != 3) return 2;
-  std::ifstream in(argv[1]);
-  FILE* out = std::fopen(argv[2], "w");
-  if (!in || !out) return 2;
-  using namespace cmnet::vport;
-  cmnet::harness::Driver<Vclos_hnode_top> top;  // one clock per operation, traced from the first
-  std::string kind;
-  int M = 0;
-  in >> kind >> M;
-  if (kind != "params" || M <= 0) return 2;
-  uint64_t ops = 0, mismatches = 0;
-  auto bad = [&](const char* what, long got, long want) {
-    if (mismatches++ < 8) std::fprintf(out, "mismatch %llu %s %ld %ld\n", static_cast<unsigned long long>(ops), what, got, want);
-  };
-  while (in >> kind) {
-    if (kind == "reset") {
-      top->op_valid = 0;
-      top->rst = 1;
-      top.tick();
-      top->rst = 0;
-      continue;
-    }
-    if (kind != "op") return 2;
-    int code = 0, sw = 0, k = 0, ms = 0, isw = 0, osw = 0, start = 0, found = 0, res_ms = 0, accept = 0;
-    std::string iv, tried;
-    in >> code >> sw >> k >> ms >> isw >> osw >> start >> iv >> tried >> found >> res_ms >> accept;
-    top->op_code = static_cast<uint8_t>(code);
-    set_field(top->op_sw, 0, 16, static_cast<uint64_t>(sw));
-    set_field(top->op_k, 0, 16, static_cast<uint64_t>(k));
-    top->op_ms = static_cast<decltype(+top->op_ms)>(ms);
-    top->op_in_sw = static_cast<decltype(+top->op_in_sw)>(isw);
-    top->op_out_sw = static_cast<decltype(+top->op_out_sw)>(osw);
-    top->op_start = static_cast<decltype(+top->op_start)>(start);
+  const cmnet::harness::Files io("clos hnode harness", argc, argv);
+  cmnet::clos_harness::Reader in(io.in());
+  in.expect("params");
+  const int M = in.i32();
+  if (M <= 0) die("bad params record");
+  int code = 0, found = 0, res_ms = 0, accept = 0;
+  std::string iv, tried;
+  cmnet::clos_harness::OpReplay<Vclos_hnode_top> replay(in, io.out());
+  auto drive = [&](Vclos_hnode_top& top) {
+    code = in.i32();
+    set_field(top.op_sw, 0, 16, static_cast<uint64_t>(in.i32()));
+    set_field(top.op_k, 0, 16, static_cast<uint64_t>(in.i32()));
+    top.op_ms = static_cast<decltype(+top.op_ms)>(in.i32());
+    top.op_in_sw = static_cast<decltype(+top.op_in_sw)>(in.i32());
+    top.op_out_sw = static_cast<decltype(+top.op_out_sw)>(in.i32());
+    top.op_start = static_cast<decltype(+top.op_start)>(in.i32());
+    iv = in.word();
+    tried = in.word();
+    found = in.i32();
+    res_ms = in.i32();
+    accept = in.i32();
+    if (iv.size() < static_cast<size_t>(M) || tried.size() < static_cast<size_t>(M)) die("bad op record");
+    top.op_code = static_cast<uint8_t>(code);
     for (int b = 0; b < M; ++b) {
-      set_bit(top->op_iv, b, iv[static_cast<size_t>(b)] == '1');
-      set_bit(top->op_tried, b, tried[static_cast<size_t>(b)] == '1');
+      set_bit(top.op_iv, b, iv[static_cast<size_t>(b)] == '1');
+      set_bit(top.op_tried, b, tried[static_cast<size_t>(b)] == '1');
     }
-    top->op_valid = 1;
-    top.clock(false);
+  };
+  auto check = [&](const Vclos_hnode_top& top) {
     if (code == 0) {
-      if (top->res_found != found) bad("found", top->res_found, found);
-      else if (found && static_cast<int>(top->res_ms) != res_ms) bad("ms", top->res_ms, res_ms);
-    } else if (code == 1 && top->res_accept != accept) {
-      bad("accept", top->res_accept, accept);
+      if (top.res_found != found) replay.bad("found", top.res_found, found);
+      else if (found && static_cast<int>(top.res_ms) != res_ms) replay.bad("ms", top.res_ms, res_ms);
+    } else if (code == 1 && top.res_accept != accept) {
+      replay.bad("accept", top.res_accept, accept);
     } else if (code == 6) {
       for (int b = 0; b < M; ++b)
-        if (get_bit(top->res_iv, b) != (iv[static_cast<size_t>(b)] == '1')) {
-          bad("iv bit", b, iv[static_cast<size_t>(b)] == '1');
+        if (get_bit(top.res_iv, b) != (iv[static_cast<size_t>(b)] == '1')) {
+          replay.bad("iv bit", b, iv[static_cast<size_t>(b)] == '1');
           break;
         }
     }
-    top.clock(true);
-    top->op_valid = 0;
-    ++ops;
-  }
-  std::fprintf(out, "result %llu %llu\n", static_cast<unsigned long long>(ops), static_cast<unsigned long long>(mismatches));
-  std::fclose(out);
-  return 0;  // the driver finalizes the model (and closes the trace)
+  };
+  replay.run(drive, check);
+  replay.write_result();
+  return 0;
 }

@@ -5,90 +5,64 @@
 //   case                       a new case (settings carry over from the previous one)
 //   cfg ADDR DATA              a configuration write (one clock with cfg_we high)
 //   dest D0 .. D(N-1)          the circuits the case expects: input i's data at output Di (-1: none)
-//   words K SEED [verbose]     K random data words per input port (splitmix64 from SEED), each
-//                              driven for one clock and checked at every output: out[Di] == in[i],
-//                              every output no input is meant for reads 0
+//   words K SEED [verbose]     K random data words per input port (clos_next_data_word from
+//                              SEED, sim/clos/clos_data_words.h), each driven for one clock
+//                              and checked at every output: out[Di] == in[i], every output
+//                              no input is meant for reads 0
 // Output: per case "result CASE WORDS MISMATCHES", the first mismatches as
 // "mismatch CASE WORD OUTPUT GOT WANT", and with `verbose` every word as "rx CASE WORD SRC DST SENT GOT".
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "Vclos_network.h"
-#include "sim/core/harness_driver.h"
-#include "sim/core/verilator_ports.h"
+#include "sim/clos/clos_data_words.h"
+#include "sim/clos/clos_harness.h"
 
-namespace {
-
-[[noreturn]] void die(const std::string& msg) {
-  std::fprintf(stderr, "clos harness: %s\n", msg.c_str());
-  std::exit(2);
-}
-
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-}  // namespace
+using cmnet::clos_harness::die;
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  std::ifstream in(argv[1]);
-  if (!in) die("cannot open input");
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
+  const cmnet::harness::Files io("clos harness", argc, argv);
+  FILE* out = io.out();
   using namespace cmnet::vport;
 
   // Traced from the first cycle after reset (cmnet sim --trace): configuration writes, then words.
   cmnet::harness::Driver<Vclos_network> top(cmnet::harness::Origin::kRun);
-  std::string kind;
-  int N = 0, W = 0, AW = 0, DW = 0;
-  if (!(in >> kind >> N >> W >> AW >> DW) || kind != "params" || N <= 0 || W <= 0 || W > 32 || AW <= 0 ||
-      AW > 32 || DW <= 0 || DW > 32)
-    die("bad params line");
-  const uint64_t mask = W >= 64 ? ~0ull : ((1ull << W) - 1);
-  top->rst = 1;
+  cmnet::clos_harness::Reader in(io.in());
+  in.expect("params");
+  const int N = in.i32(), W = in.i32(), AW = in.i32(), DW = in.i32();
+  if (N <= 0 || W <= 0 || W > 32 || AW <= 0 || AW > 32 || DW <= 0 || DW > 32) die("bad params record");
   top->cfg_we = 0;
-  top.tick();
-  top->rst = 0;
+  top.reset(1);
   top.set_time_origin();
   top.tick();
   int64_t case_no = -1;
   std::vector<int> dest(static_cast<size_t>(N), -1);
   std::vector<uint64_t> sent(static_cast<size_t>(N));
-  while (in >> kind) {
+  for (std::string kind; in.next(kind);) {
     if (kind == "case") {
       ++case_no;
     } else if (kind == "cfg") {
-      uint64_t a = 0, d = 0;
-      in >> a >> d;
       top->cfg_we = 1;
-      set_field(top->cfg_addr, 0, AW, a);
-      set_field(top->cfg_data, 0, DW, d);
+      set_field(top->cfg_addr, 0, AW, in.u64());
+      set_field(top->cfg_data, 0, DW, in.u64());
       top.tick();
       top->cfg_we = 0;
     } else if (kind == "dest") {
-      for (auto& d : dest) in >> d;
+      for (auto& d : dest)
+        if ((d = in.i32()) < -1 || d >= N) die("bad dest record");
     } else if (kind == "words") {
-      uint64_t k = 0, seed = 0;
-      in >> k >> seed;
-      std::string rest;
-      std::getline(in, rest);
-      const bool verbose = rest.find("verbose") != std::string::npos;
+      const uint64_t k = in.u64();
+      uint64_t seed = in.u64();
+      const bool verbose = in.line_has("verbose");
       std::vector<int> src_of(static_cast<size_t>(N), -1);
       for (int i = 0; i < N; ++i)
         if (dest[static_cast<size_t>(i)] >= 0) src_of[static_cast<size_t>(dest[static_cast<size_t>(i)])] = i;
       uint64_t mismatches = 0;
       for (uint64_t w = 0; w < k; ++w) {
         for (int i = 0; i < N; ++i) {
-          sent[static_cast<size_t>(i)] = splitmix(seed) & mask;
+          sent[static_cast<size_t>(i)] = cmnet::clos_next_data_word(seed, W);
           set_field(top->in_data, i * W, W, sent[static_cast<size_t>(i)]);
         }
         top.clock(false);
@@ -109,6 +83,5 @@ int main(int argc, char** argv) {
       die("unknown record '" + kind + "'");
     }
   }
-  std::fclose(out);
-  return 0;  // the driver finalizes the model (and closes the trace)
+  return 0;  // the driver finalizes the model (and closes the trace), then the files close
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gen/clos/clos_emitter.h"
+#include "sim/clos/clos_data_words.h"
 #include "sim/core/harness_run.h"
 #include "sim/core/rtl_build.h"
 
@@ -21,20 +22,10 @@ uint64_t case_seed(uint64_t seed, uint64_t case_no) { return seed * 1000003ull +
 }  // namespace
 
 std::vector<std::vector<uint64_t>> clos_case_words(const ClosParams& p, uint64_t seed, uint64_t case_no, uint64_t words) {
-  // The harness's generator (sim/clos/clos_network_main.cpp), written again here so the harness,
-  // and with it every cached model, stays as it is; `cmnet sim` compares every word the harness
-  // reports sending with these.
   uint64_t s = case_seed(seed, case_no);
-  auto splitmix = [&s] {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  };
-  const uint64_t mask = p.width >= 64 ? ~0ull : ((1ull << p.width) - 1);
   std::vector<std::vector<uint64_t>> w(words, std::vector<uint64_t>(static_cast<size_t>(p.ports())));
   for (auto& row : w)
-    for (auto& x : row) x = splitmix() & mask;
+    for (auto& x : row) x = clos_next_data_word(s, p.width);
   return w;
 }
 

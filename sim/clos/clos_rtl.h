@@ -37,8 +37,9 @@ struct ClosRtlRun {
 };
 
 // The data words the harness drives in case `case_no` of a run with `seed`, [word][input port]
-// (it draws them itself: splitmix64 from seed * 1000003 + case_no, input ports in order). The
-// model engine drives these, so both engines send the same words for the same seed.
+// (it draws them itself with the same clos_next_data_word, sim/clos/clos_data_words.h, from
+// seed * 1000003 + case_no, input ports in order). The model engine drives these, so both engines
+// send the same words for the same seed.
 std::vector<std::vector<uint64_t>> clos_case_words(const ClosParams& p, uint64_t seed, uint64_t case_no, uint64_t words);
 
 // `trace`: an FST waveform of the run, its window in clock cycles from the first after reset.

@@ -94,7 +94,8 @@ void drive(Vcm1_chip& c, const Sampled& s, int D) {
 class ChipNetwork {
  public:
   ChipNetwork(const Input& x, FILE* out)
-      : x_(x), out_(out), C_(x.C), NC_(1 << x.C), P_(x.P), W_(x.V + x.D), ncnt_(cmnet::cm1_counter_count(x.C)), gated_(x.ce_gated()),
+      : x_(x), out_(out), C_(x.C), NC_(1 << x.C), P_(x.P), W_(x.V + x.D), ncnt_(cmnet::cm1_counter_count(x.C)),
+        gated_(x.ce_gated()),
         cube_out_(static_cast<size_t>(NC_), 0), fault_mask_(static_cast<size_t>(NC_), 0), ce_rng_{x.ce_seed},
         noise_{x.ce_seed ^ 0x5eed5eed5eed5eedull} {
     // One driver per chip; chip 0 writes the trace when one is asked for.
@@ -339,11 +340,9 @@ class ChipNetwork {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  const Input x = read_input(argv[1]);
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
-  ChipNetwork net(x, out);
+  const Files io("cm1 harness", argc, argv);
+  const Input x = read_input(io.in());
+  ChipNetwork net(x, io.out());
   net.reset();
   for (size_t group = 0; group < x.group_starts.size(); ++group) {
     const size_t first = x.group_starts[group];
@@ -352,6 +351,5 @@ int main(int argc, char** argv) {
     if (!net.run_group(group)) break;  // a stuck network would poison the next group
   }
   net.write_counters();
-  std::fclose(out);
   return 0;  // the drivers finalize the models and close the trace
 }

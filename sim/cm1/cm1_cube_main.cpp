@@ -23,13 +23,11 @@
 #include "Vcm1_cube_board_top.h"
 #include "Vcm1_cube_board_top___024root.h"
 #include "sim/core/harness_driver.h"
+#include "sim/core/harness_io.h"
+
+using cmnet::harness::die;
 
 namespace {
-
-[[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "cube harness: %s\n", what);
-  std::exit(2);
-}
 
 // A wire bundle's history: (time, value) transitions in time order.
 struct History {
@@ -69,9 +67,8 @@ uint64_t splitmix(uint64_t& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) die("usage: harness INPUT");
-  FILE* in = std::fopen(argv[1], "r");
-  if (!in) die("cannot open input");
+  const cmnet::harness::Files io("cube harness", argc, argv, false);
+  FILE* in = io.in();
   int C = 0;
   uint64_t max_ps = 0, seed = 0, meta = 0, cable = 0, syncd = 0;
   std::vector<Board> boards;
@@ -107,7 +104,6 @@ int main(int argc, char** argv) {
       die("unknown record");
     }
   }
-  std::fclose(in);
   if (boards.empty()) die("no cube line");
   for (Board& b : boards) {
     if (b.period == 0) die("a board has no board line");

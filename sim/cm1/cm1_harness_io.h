@@ -27,9 +27,10 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "sim/core/harness_io.h"
 
 namespace cmnet::harness {
 
@@ -58,14 +59,7 @@ struct Input {
   int64_t rx_offset() const { return 2 * C + (L - 1); }  // rx_valid's bit-time in a petit cycle
 };
 
-[[noreturn]] inline void die(const char* what) {
-  std::fprintf(stderr, "cm1 harness: %s\n", what);
-  std::exit(2);
-}
-
-inline Input read_input(const char* path) {
-  FILE* in = std::fopen(path, "r");
-  if (!in) die("cannot open input");
+inline Input read_input(FILE* in) {
   Input x;
   char kind[16];
   while (std::fscanf(in, "%15s", kind) == 1) {
@@ -95,7 +89,6 @@ inline Input read_input(const char* path) {
       die("unknown input record");
     }
   }
-  std::fclose(in);
   if (x.C <= 0 || x.TP <= 0) die("missing params");
   return x;
 }

@@ -12,8 +12,9 @@
 using namespace cmnet::harness;
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  const Input x = read_input(argv[1]);
+  const Files io("cm1 harness", argc, argv);
+  FILE* out = io.out();
+  const Input x = read_input(io.in());
   const int C = x.C, L = x.L, TP = x.TP, P = x.P, V = x.V, D = x.D;
   (void)L;
   const uint64_t max_petit = x.max_petit;
@@ -21,8 +22,6 @@ int main(int argc, char** argv) {
   const auto& faults = x.faults;
   if (x.group_starts.size() > 1) die("the whole-network harness runs one group only");
   if (x.ce_gated()) die("the whole-network harness has no clock enable (cm1_network ties it to 1)");
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
 
   Driver<Vcm1_network> top(Origin::kRun);
   using namespace cmnet::vport;
@@ -30,15 +29,12 @@ int main(int argc, char** argv) {
   const int W = V + D;
 
   auto tick = [&] { top.tick(); };
-  top->rst = 1;
   top->run = 0;
   top->clear = 0;
   top->eject_one = x.eject_one;
   top->load_en = 0;
   top->fault_en = 0;
-  tick();
-  tick();
-  top->rst = 0;
+  top.reset();
 
   // Load the pattern while the machine idles (run = 0).
   for (const Load& m : loads) {
@@ -118,6 +114,5 @@ int main(int argc, char** argv) {
     }
     std::fprintf(out, "\n");
   }
-  std::fclose(out);
   return 0;
 }

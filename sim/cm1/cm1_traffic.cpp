@@ -1,20 +1,17 @@
 // Traffic files and named routing patterns.
 #include "sim/cm1/cm1_traffic.h"
 
-#include <cerrno>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "gen/core/errors.h"
-#include "gen/core/text_file.h"
+#include "gen/core/field_lines.h"
 
 namespace cmnet {
 
@@ -30,75 +27,45 @@ std::string hex(uint64_t v) {
 
 uint64_t mask_bits(int bits) { return bits >= 64 ? ~uint64_t{0} : ((uint64_t{1} << bits) - 1); }
 
-[[noreturn]] void fail(const std::string& where, int line, const std::string& what) {
-  throw InputError(where + ":" + std::to_string(line) + ": " + what);
+// A decimal field up to `hi`: a field with other characters than digits (after a sign) is not a
+// number; a sign, or a number above `hi`, is out of range.
+uint32_t decimal(const FieldLine& l, size_t i, const char* name, uint64_t hi) {
+  const std::string& s = l.fields[i];
+  const size_t from = s[0] == '-' || s[0] == '+' ? 1 : 0;
+  if (from == s.size() || s.find_first_not_of("0123456789", from) != std::string::npos)
+    throw InputError(l.error(i, name, "is not a decimal number"));
+  return static_cast<uint32_t>(l.num(i, name, 0, hi));
 }
 
-bool is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f'; }
-
-// Decimal field: digits only; returns false on overflow past uint64 (reported as out of range).
-void parse_decimal(std::string_view tok, const char* field, uint64_t hi, const std::string& where, int line,
-                   uint64_t* out) {
-  std::string_view digits = tok;
-  const bool negative = !digits.empty() && digits[0] == '-';
-  if (negative || (!digits.empty() && digits[0] == '+')) digits.remove_prefix(1);
-  if (digits.empty()) {
-    fail(where, line, std::string("field '") + field + "' value '" + std::string(tok) +
-                          "' is not a decimal number");
-  }
-  uint64_t v = 0;
-  bool overflow = false;
-  for (char ch : digits) {
-    if (ch < '0' || ch > '9') {
-      fail(where, line, std::string("field '") + field + "' value '" + std::string(tok) +
-                            "' is not a decimal number");
-    }
-    const uint64_t d = static_cast<uint64_t>(ch - '0');
-    if (v > (UINT64_MAX - d) / 10) overflow = true;
-    if (!overflow) v = v * 10 + d;
-  }
-  if (negative && v == 0 && !overflow) {  // "-0" is zero
-    *out = 0;
-    return;
-  }
-  if (negative || overflow || v > hi) {
-    fail(where, line, std::string("field '") + field + "' value " + std::string(tok) + " out of range 0.." +
-                          std::to_string(hi));
-  }
-  *out = v;
-}
-
-// Hex field with optional 0x; `bits` wide at most.
-void parse_hex(std::string_view tok, const char* field, int bits, const std::string& where, int line,
-               uint64_t* out) {
-  std::string_view digits = tok;
-  if (digits.size() >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) digits.remove_prefix(2);
-  if (digits.empty()) {
-    fail(where, line, std::string("field '") + field + "' value '" + std::string(tok) + "' is not a hex number");
-  }
-  uint64_t v = 0;
-  bool overflow = false;
-  for (char ch : digits) {
-    int d;
-    if (ch >= '0' && ch <= '9') {
-      d = ch - '0';
-    } else if (ch >= 'a' && ch <= 'f') {
-      d = ch - 'a' + 10;
-    } else if (ch >= 'A' && ch <= 'F') {
-      d = ch - 'A' + 10;
-    } else {
-      fail(where, line, std::string("field '") + field + "' value '" + std::string(tok) +
-                            "' is not a hex number");
-    }
-    if (v >> 60) overflow = true;
-    if (!overflow) v = (v << 4) | static_cast<uint64_t>(d);
-  }
+// A hex field, with or without 0x, `bits` wide at most.
+uint64_t hex_field(const FieldLine& l, size_t i, const char* name, int bits) {
+  std::string s = l.fields[i];
+  if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.erase(0, 2);
+  if (s.empty() || s.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    throw InputError(l.error(i, name, "is not a hex number"));
+  s.erase(0, std::min(s.find_first_not_of('0'), s.size() - 1));  // leading zeros (keeping a digit)
   const uint64_t hi = mask_bits(bits);
-  if (overflow || v > hi) {
-    fail(where, line, std::string("field '") + field + "' value " + std::string(tok) + " out of range 0x0.." +
-                          hex(hi) + " (" + std::to_string(bits) + " bits)");
+  if (s.size() > 16 || std::stoull(s, nullptr, 16) > hi)
+    throw InputError(l.error(i, name, "out of range 0x0.." + hex(hi) + " (" + std::to_string(bits) + " bits)"));
+  return std::stoull(s, nullptr, 16);
+}
+
+// The messages of a traffic file's lines.
+Traffic traffic_of(const std::vector<FieldLine>& lines, const Cm1Params& p) {
+  Traffic t;
+  const uint64_t max_proc = static_cast<uint64_t>(p.processors()) - 1;
+  for (const FieldLine& l : lines) {
+    const size_t n = l.fields.size();
+    if (n > 4) throw InputError(l.at + "unexpected extra field '" + l.fields[4] + "' (expected SRC DST DATA [VP])");
+    if (n < 3) throw InputError(l.at + "missing field '" + kFieldNames[n] + "' (expected SRC DST DATA [VP])");
+    Message m;
+    m.src = decimal(l, 0, "SRC", max_proc);
+    m.dst = decimal(l, 1, "DST", max_proc);
+    m.data = hex_field(l, 2, "DATA", p.data_bits);
+    if (n == 4) m.vp = decimal(l, 3, "VP", mask_bits(p.vp_bits));
+    t.messages.push_back(m);
   }
-  *out = v;
+  return t;
 }
 
 // Uniform integer in [0, n) from a 64-bit generator, by rejection (portable, unlike
@@ -132,55 +99,12 @@ void check_traffic(const Traffic& t, const Cm1Params& p, const std::string& wher
 }
 
 Traffic parse_traffic(const std::string& text, const std::string& name, const Cm1Params& p) {
-  Traffic t;
-  const uint64_t max_proc = static_cast<uint64_t>(p.processors()) - 1;
-  const uint64_t max_vp = mask_bits(p.vp_bits);
-  size_t pos = 0;
-  int line_no = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (const size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-
-    std::string_view tok[5];
-    int ntok = 0;
-    size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && is_space(line[i])) ++i;
-      if (i >= line.size()) break;
-      const size_t start = i;
-      while (i < line.size() && !is_space(line[i])) ++i;
-      if (ntok == 4) {
-        fail(name, line_no, "unexpected extra field '" + std::string(line.substr(start, i - start)) +
-                                "' (expected SRC DST DATA [VP])");
-      }
-      tok[ntok++] = line.substr(start, i - start);
-    }
-    if (ntok == 0) continue;
-    if (ntok < 3) {
-      fail(name, line_no, std::string("missing field '") + kFieldNames[ntok] + "' (expected SRC DST DATA [VP])");
-    }
-    Message m;
-    uint64_t v = 0;
-    parse_decimal(tok[0], "SRC", max_proc, name, line_no, &v);
-    m.src = static_cast<uint32_t>(v);
-    parse_decimal(tok[1], "DST", max_proc, name, line_no, &v);
-    m.dst = static_cast<uint32_t>(v);
-    parse_hex(tok[2], "DATA", p.data_bits, name, line_no, &m.data);
-    if (ntok == 4) {
-      parse_decimal(tok[3], "VP", max_vp, name, line_no, &v);
-      m.vp = static_cast<uint32_t>(v);
-    }
-    t.messages.push_back(m);
-  }
-  return t;
+  std::istringstream in(text);
+  return traffic_of(read_field_lines(in, name), p);
 }
 
 Traffic read_traffic_file(const std::string& path, const Cm1Params& p) {
-  return parse_traffic(read_file<InputError>(path, "traffic file"), path, p);
+  return traffic_of(read_field_lines_file(path, "traffic file"), p);
 }
 
 std::string format_traffic(const Traffic& t) {

@@ -17,29 +17,20 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "Vcm5_machine.h"
 #include "sim/cm5/cm5_proc.h"
+#include "sim/cm5ctl/cm5ctl_harness_leaves.h"
 #include "sim/core/harness_driver.h"
+#include "sim/core/harness_io.h"
 #include "sim/core/verilator_ports.h"
 
 using namespace cmnet::vport;
+using cmnet::harness::die;
 
 namespace {
-
-[[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "cm5 machine harness: %s\n", what);
-  std::exit(2);
-}
-
-struct Op {
-  uint64_t release = 0;
-  int bcast = 0, abstain = 0, kind = 0, comb = 0, segmented = 0, seg = 0;
-  unsigned long long data = 0;
-};
 
 struct Fault {
   uint64_t cycle = 0;
@@ -55,20 +46,20 @@ int64_t sign(uint64_t v, int bits) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  FILE* in = std::fopen(argv[1], "r");
-  if (!in) die("cannot open input");
+  const cmnet::harness::Files io("cm5 machine harness", argc, argv);
+  FILE* in = io.in();
+  FILE* out = io.out();
   int N = 0, WC = 0;
   uint64_t cycles = 0;
   std::vector<cmnet::cm5mach::Processor> procs;
-  std::vector<std::vector<Op>> ops;
+  cmnet::cm5ctl_harness::LeafOps ops(0, 0);
   std::vector<Fault> faults;
   char kind[16];
   while (std::fscanf(in, "%15s", kind) == 1) {
     if (!std::strcmp(kind, "params")) {
       if (std::fscanf(in, "%d %d %" SCNu64, &N, &WC, &cycles) != 3 || N <= 0 || WC < 8 || WC > 32) die("bad params");
       procs.resize(2 * static_cast<size_t>(N));
-      ops.resize(static_cast<size_t>(N));
+      ops = cmnet::cm5ctl_harness::LeafOps(N, WC);
     } else if (!std::strcmp(kind, "msg")) {
       int side = 0, src = 0, len = 0;
       cmnet::cm5mach::Outgoing m;
@@ -82,12 +73,7 @@ int main(int argc, char** argv) {
       }
       procs[static_cast<size_t>(side * N + src)].add(m);
     } else if (!std::strcmp(kind, "op")) {
-      int leaf = 0;
-      Op o;
-      if (std::fscanf(in, "%d %" SCNu64 " %d %d %d %d %d %d %llx", &leaf, &o.release, &o.bcast, &o.abstain, &o.kind,
-                      &o.comb, &o.segmented, &o.seg, &o.data) != 9 || leaf < 0 || leaf >= N)
-        die("bad op");
-      ops[static_cast<size_t>(leaf)].push_back(o);
+      ops.read(in);
     } else if (!std::strcmp(kind, "fault")) {
       Fault f;
       if (std::fscanf(in, "%" SCNu64 " %d %d", &f.cycle, &f.leaf, &f.dup) != 3 || f.leaf < 0 || f.leaf >= N) die("bad fault");
@@ -96,22 +82,13 @@ int main(int argc, char** argv) {
       die("unknown record");
     }
   }
-  std::fclose(in);
   if (N == 0) die("missing params");
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
 
   cmnet::harness::Driver<Vcm5_machine> top(cmnet::harness::Origin::kRun);
-  top->rst = 1;
-  top.tick();
-  top.tick();
-  top->rst = 0;
+  top.reset();
   top.set_time_origin();
   const size_t Q = 2 * static_cast<size_t>(N);
   std::vector<cmnet::cm5mach::Access> acc(Q);
-  std::vector<size_t> next(static_cast<size_t>(N), 0);
-  std::vector<long long> last_push(static_cast<size_t>(N), -1);
-  std::vector<int> offering(static_cast<size_t>(N), 0);
   std::vector<int64_t> shown(static_cast<size_t>(N), 0);
   bool fault = false;
   for (uint64_t t = 0; t < cycles; ++t) {
@@ -129,24 +106,7 @@ int main(int argc, char** argv) {
       set_bit(top->ni_we, static_cast<int>(q), acc[q].valid && acc[q].write);
       set_bit(top->ni_re, static_cast<int>(q), acc[q].valid && !acc[q].write);
     }
-    for (int i = 0; i < N; ++i) {
-      const size_t s = static_cast<size_t>(i);
-      offering[s] = 0;
-      if (next[s] < ops[s].size()) {
-        const Op& o = ops[s][next[s]];
-        if (t >= o.release && static_cast<long long>(t) > last_push[s]) {
-          offering[s] = 1;
-          set_bit(top->inj_bcast, i, o.bcast);
-          set_bit(top->inj_abstain, i, o.abstain);
-          set_field(top->inj_kind, 2 * i, 2, static_cast<uint64_t>(o.kind));
-          set_field(top->inj_comb, 3 * i, 3, static_cast<uint64_t>(o.comb));
-          set_bit(top->inj_segmented, i, o.segmented);
-          set_bit(top->inj_seg, i, o.seg);
-          set_field(top->inj_data, WC * i, WC, o.data);
-        }
-      }
-      set_bit(top->inj_valid, i, offering[s]);
-    }
+    ops.offer(top.top(), t);
     top.eval();
     for (int x = 0; x < N; ++x) {
       const int64_t v = sign(get_field(top->rd_count, WC * x, WC), WC);
@@ -165,22 +125,8 @@ int main(int argc, char** argv) {
       for (uint32_t wd : m.words) std::fprintf(out, " %x", wd);
       std::fprintf(out, "\n");
     }
-    if (any(top->res_valid))
-      for (int i = 0; i < N; ++i) {
-        if (!get_bit(top->res_valid, i)) continue;
-        std::fprintf(out, "res %d %" PRIu64 " %d %d %d %llx %d %d %d\n", i, t, get_bit(top->res_bcast, i) ? 1 : 0,
-                     static_cast<int>(get_field(top->res_kind, 2 * i, 2)), static_cast<int>(get_field(top->res_comb, 3 * i, 3)),
-                     static_cast<unsigned long long>(get_field(top->res_data, WC * i, WC)), get_bit(top->res_ovf, i) ? 1 : 0,
-                     get_bit(top->res_err, i) ? 1 : 0, get_bit(top->res_abstained, i) ? 1 : 0);
-      }
-    for (int i = 0; i < N; ++i) {
-      const size_t s = static_cast<size_t>(i);
-      if (offering[s] && get_bit(top->inj_ready, i)) {
-        std::fprintf(out, "inj %d %" PRIu64 "\n", i, t);
-        last_push[s] = static_cast<long long>(t);
-        ++next[s];
-      }
-    }
+    ops.write_results(top.top(), t, out);
+    ops.take(top.top(), t, out);
     fault = fault || top->fault || top->bcast_drop;
     top.clock(true);
   }
@@ -188,6 +134,5 @@ int main(int argc, char** argv) {
   for (const auto& p : procs)
     if (!p.sends().empty()) last_send = std::max(last_send, p.sends().back());
   std::fprintf(out, "done %" PRIu64 " %d %" PRIu64 "\n", cycles, fault ? 1 : 0, last_send);
-  std::fclose(out);
   return 0;
 }

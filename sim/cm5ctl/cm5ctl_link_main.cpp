@@ -11,31 +11,22 @@
 
 #include "Vcm5ctl_link_pair.h"
 #include "sim/core/harness_driver.h"
+#include "sim/core/harness_io.h"
 
 #ifndef CM5_T
 #error "CM5_T (the frame's cycles) must be defined"
 #endif
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s IN OUT\n", argv[0]);
-    return 2;
-  }
-  std::FILE* in = std::fopen(argv[1], "r");
-  std::FILE* out = std::fopen(argv[2], "w");
-  if (!in || !out) {
-    std::fprintf(stderr, "cannot open %s or %s\n", argv[1], argv[2]);
-    return 2;
-  }
+  const cmnet::harness::Files io("cm5ctl link harness", argc, argv);
+  std::FILE* in = io.in();
+  std::FILE* out = io.out();
   cmnet::harness::Driver<Vcm5ctl_link_pair> d;
-  d->rst = 1;
   d->load = 0;
   d->last = 0;
   d->flip = 0;
   d->pkt = 0;
-  d.tick();
-  d.tick();
-  d->rst = 0;
+  d.reset();
   uint64_t payload = 0;
   long long flip_cycle = -1;
   unsigned flip_wires = 0;
@@ -55,7 +46,5 @@ int main(int argc, char** argv) {
     d->last = 0;
     d->flip = 0;
   }
-  std::fclose(in);
-  std::fclose(out);
   return 0;
 }

@@ -20,27 +20,19 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "Vcm5ctl_tree.h"
+#include "sim/cm5ctl/cm5ctl_harness_leaves.h"
 #include "sim/core/harness_driver.h"
+#include "sim/core/harness_io.h"
 #include "sim/core/verilator_ports.h"
 
+using cmnet::harness::die;
+
 namespace {
-
-[[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "cm5ctl harness: %s\n", what);
-  std::exit(2);
-}
-
-struct Op {
-  uint64_t release = 0;
-  int bcast = 0, abstain = 0, kind = 0, comb = 0, segmented = 0, seg = 0;
-  uint64_t data = 0;
-};
 
 struct Flip {
   uint64_t cycle;
@@ -58,35 +50,20 @@ struct Glob {
 struct Input {
   int N = 0, W = 0;
   unsigned long long expect = 0, max_cycles = 0, drain = 0, min_cycles = 0;
-  std::vector<std::vector<Op>> ops;
+  cmnet::cm5ctl_harness::LeafOps ops{0, 0};
   std::vector<std::vector<std::pair<uint64_t, uint64_t>>> cnt;
   std::vector<Flip> flips;
   std::vector<std::pair<uint64_t, int>> restarts;
   std::vector<Glob> globs;
 };
 
-// The fields of an "op" line, after its name: an operation of its leaf.
-void read_op(FILE* in, Input& x) {
-  int leaf = 0;
-  unsigned long long rel = 0, data = 0;
-  Op o;
-  const int n = std::fscanf(in, " %d %llu %d %d %d %d %d %d %llx", &leaf, &rel, &o.bcast, &o.abstain, &o.kind,
-                            &o.comb, &o.segmented, &o.seg, &data);
-  if (n != 9 || leaf < 0 || leaf >= x.N) die("bad op line");
-  o.release = rel;
-  o.data = data;
-  x.ops[static_cast<size_t>(leaf)].push_back(o);
-}
-
-Input read_input(const char* path) {
-  FILE* in = std::fopen(path, "r");
-  if (!in) die("cannot open input");
+Input read_input(FILE* in) {
   Input x;
   if (std::fscanf(in, " params %d %d %llu %llu %llu %llu", &x.N, &x.W, &x.expect, &x.max_cycles, &x.drain,
                   &x.min_cycles) != 6)
     die("bad params line");
   const int N = x.N;
-  x.ops.resize(static_cast<size_t>(N));
+  x.ops = cmnet::cm5ctl_harness::LeafOps(N, x.W);
   x.cnt.resize(static_cast<size_t>(N));
   char word[8];
   while (std::fscanf(in, " %7s", word) == 1) {
@@ -107,12 +84,11 @@ Input read_input(const char* path) {
       if (std::fscanf(in, " %c %d %llu", &dir, &leaf, &rel) != 3 || leaf < 2 || leaf >= 2 * N) die("bad flip line");
       x.flips.push_back({rel, leaf, dir == 'u'});
     } else if (std::string(word) == "op") {
-      read_op(in, x);
+      x.ops.read(in);
     } else {
       die("unknown input line");
     }
   }
-  std::fclose(in);
   return x;
 }
 
@@ -122,15 +98,11 @@ using namespace cmnet::vport;
 class TreeRun {
  public:
   TreeRun(const Input& x, FILE* out)
-      : x_(x), out_(out), N_(x.N), W_(x.W), cnt_next_(static_cast<size_t>(x.N), 0), next_(static_cast<size_t>(x.N), 0),
-        last_push_(static_cast<size_t>(x.N), -1), offering_(static_cast<size_t>(x.N), 0), done_(x.expect == 0),
+      : x_(x), out_(out), N_(x.N), W_(x.W), ops_(x.ops), cnt_next_(static_cast<size_t>(x.N), 0), done_(x.expect == 0),
         gout_(static_cast<size_t>(x.N), 0), was_aligned_(static_cast<size_t>(x.N), false) {}
 
   void run() {
-    top_->rst = 1;
-    drv_.tick();
-    drv_.tick();
-    top_->rst = 0;
+    drv_.reset();
     drv_.set_time_origin();
     const auto t0 = std::chrono::steady_clock::now();
     uint64_t t = 0;
@@ -143,7 +115,7 @@ class TreeRun {
       write_aligned(t);
       write_globals(t);
       write_results(t);
-      take_pushes(t);
+      ops_.take(*top_, t, out_);
       fault_ = fault_ || top_->fault;
       drop_ = drop_ || top_->bcast_drop;
       link_error_ = link_error_ || top_->link_error;
@@ -179,28 +151,14 @@ class TreeRun {
       }
   }
 
-  // Each leaf's counter, and its next operation offered from its release on, one push per cycle.
+  // Each leaf's counter, and its next operation.
   void drive_leaves(uint64_t t) {
     for (int i = 0; i < N_; ++i) {
       const size_t s = static_cast<size_t>(i);
       while (cnt_next_[s] < x_.cnt[s].size() && x_.cnt[s][cnt_next_[s]].first <= t)
         set_field(top_->rd_count, W_ * i, W_, x_.cnt[s][cnt_next_[s]++].second);
-      offering_[s] = 0;
-      if (next_[s] < x_.ops[s].size()) {
-        const Op& o = x_.ops[s][next_[s]];
-        if (t >= o.release && static_cast<long long>(t) > last_push_[s]) {
-          offering_[s] = 1;
-          set_bit(top_->inj_bcast, i, o.bcast);
-          set_bit(top_->inj_abstain, i, o.abstain);
-          set_field(top_->inj_kind, 2 * i, 2, static_cast<uint64_t>(o.kind));
-          set_field(top_->inj_comb, 3 * i, 3, static_cast<uint64_t>(o.comb));
-          set_bit(top_->inj_segmented, i, o.segmented);
-          set_bit(top_->inj_seg, i, o.seg);
-          set_field(top_->inj_data, W_ * i, W_, o.data);
-        }
-      }
-      set_bit(top_->inj_valid, i, offering_[s]);
     }
+    ops_.offer(*top_, t);
   }
 
   void write_aligned(uint64_t t) {
@@ -223,31 +181,10 @@ class TreeRun {
   }
 
   void write_results(uint64_t t) {
-    if (!any(top_->res_valid)) return;
-    for (int i = 0; i < N_; ++i) {
-      if (!get_bit(top_->res_valid, i)) continue;
-      std::fprintf(out_, "res %d %llu %d %d %d %llx %d %d %d\n", i, static_cast<unsigned long long>(t),
-                   get_bit(top_->res_bcast, i) ? 1 : 0, static_cast<int>(get_field(top_->res_kind, 2 * i, 2)),
-                   static_cast<int>(get_field(top_->res_comb, 3 * i, 3)),
-                   static_cast<unsigned long long>(get_field(top_->res_data, W_ * i, W_)),
-                   get_bit(top_->res_ovf, i) ? 1 : 0, get_bit(top_->res_err, i) ? 1 : 0,
-                   get_bit(top_->res_abstained, i) ? 1 : 0);
-      ++got_;
-      if (!done_ && got_ >= x_.expect) {
-        done_ = true;
-        done_at_ = t;
-      }
-    }
-  }
-
-  void take_pushes(uint64_t t) {
-    for (int i = 0; i < N_; ++i) {
-      const size_t s = static_cast<size_t>(i);
-      if (offering_[s] && get_bit(top_->inj_ready, i)) {
-        std::fprintf(out_, "inj %d %llu\n", i, static_cast<unsigned long long>(t));
-        last_push_[s] = static_cast<long long>(t);
-        ++next_[s];
-      }
+    got_ += ops_.write_results(*top_, t, out_);
+    if (!done_ && got_ >= x_.expect) {
+      done_ = true;
+      done_at_ = t;
     }
   }
 
@@ -256,9 +193,8 @@ class TreeRun {
   const int N_, W_;
   cmnet::harness::Driver<Vcm5ctl_tree> drv_{cmnet::harness::Origin::kRun};
   Vcm5ctl_tree* top_ = &drv_.top();
-  std::vector<size_t> cnt_next_, next_;
-  std::vector<long long> last_push_;
-  std::vector<int> offering_;
+  cmnet::cm5ctl_harness::LeafOps ops_;
+  std::vector<size_t> cnt_next_;
   uint64_t got_ = 0, done_at_ = 0;
   bool done_, fault_ = false, drop_ = false, link_error_ = false;
   std::vector<int> flipped_;  // links set in the last cycle, cleared in the next
@@ -269,12 +205,9 @@ class TreeRun {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  const Input x = read_input(argv[1]);
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
-  TreeRun run(x, out);
+  const cmnet::harness::Files io("cm5ctl harness", argc, argv);
+  const Input x = read_input(io.in());
+  TreeRun run(x, io.out());
   run.run();
-  std::fclose(out);
   return 0;
 }

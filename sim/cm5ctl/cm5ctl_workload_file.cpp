@@ -4,25 +4,21 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
 #include <optional>
-#include <sstream>
+#include <string>
 #include <vector>
 
 #include "gen/core/errors.h"
+#include "gen/core/field_lines.h"
 
 namespace cmnet {
 namespace {
 
-// One line's fields and where they are, for the messages.
-struct Line {
-  std::string at;  // "FILE:LINE: "
-  std::vector<std::string> f;
-  [[noreturn]] void fail(size_t k, const std::string& why) const {
-    throw InputError(at + "field " + std::to_string(k + 1) + " '" + f[k] + "': " + why);
-  }
-  [[noreturn]] void fail_line(const std::string& why) const { throw InputError(at + why); }
-};
+// The fields are leaves' values more than named ones: an error names field K by its place.
+[[noreturn]] void fail(const FieldLine& l, size_t k, const std::string& why) {
+  throw InputError(l.at + "field " + std::to_string(k + 1) + " '" + l.fields[k] + "': " + why);
+}
+[[noreturn]] void fail_line(const FieldLine& l, const std::string& why) { throw InputError(l.at + why); }
 
 // A whole-field integer: decimal (maybe negative) or 0x hex.
 std::optional<long long> integer(const std::string& s, bool* negative) {
@@ -44,33 +40,32 @@ std::optional<long long> integer(const std::string& s, bool* negative) {
 }
 
 // Field k (or `text`, a part of it) as an integer in lo..hi.
-long long number(const Line& l, size_t k, long long lo, long long hi, const std::string* text = nullptr) {
+long long number(const FieldLine& l, size_t k, long long lo, long long hi, const std::string* text = nullptr) {
   bool neg = false;
-  const auto v = integer(text ? *text : l.f[k], &neg);
-  if (!v) l.fail(k, "not a number (decimal or 0x hex)");
-  if (*v < lo || *v > hi) l.fail(k, "out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+  const auto v = integer(text ? *text : l.fields[k], &neg);
+  if (!v) fail(l, k, "not a number (decimal or 0x hex)");
+  if (*v < lo || *v > hi) fail(l, k, "out of range " + std::to_string(lo) + ".." + std::to_string(hi));
   return *v;
 }
 
 // Field k as a W-bit word: -2^(W-1)..2^W - 1, negative values in two's complement.
-uint64_t word(const Line& l, size_t k, int w, const std::string* text = nullptr) {
+uint64_t word(const FieldLine& l, size_t k, int w, const std::string* text = nullptr) {
   const long long lo = -(1ll << (w - 1)), hi = static_cast<long long>(cm5::mask(w));
   return static_cast<uint64_t>(number(l, k, lo, hi, text)) & cm5::mask(w);
 }
 
-int index_of(const Line& l, size_t k, const std::vector<std::string>& names, const char* what) {
+int index_of(const FieldLine& l, size_t k, const std::vector<std::string>& names, const char* what) {
   for (size_t i = 0; i < names.size(); ++i)
-    if (l.f[k] == names[i]) return static_cast<int>(i);
+    if (l.fields[k] == names[i]) return static_cast<int>(i);
   std::string all;
   for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-  l.fail(k, std::string("not ") + what + " (allowed: " + all + ")");
+  fail(l, k, std::string("not ") + what + " (allowed: " + all + ")");
 }
 
 const std::vector<std::string> kCombNames = {"or", "xor", "max", "add", "uadd", "addc", "uaddc"};
 const std::vector<std::string> kBcastNames = {"user", "supervisor", "interrupt", "utility"};
 
 struct Parser {
-  std::string name;
   int n, w;
   Cm5Workload out;
   std::optional<uint32_t> broadcaster;
@@ -79,16 +74,16 @@ struct Parser {
   std::vector<Cm5Op> last;
   size_t last_line = 0;
 
-  void values_count(const Line& l, size_t first) const {
-    const size_t got = l.f.size() - first;
+  void values_count(const FieldLine& l, size_t first) const {
+    const size_t got = l.fields.size() - first;
     if (got != static_cast<size_t>(n))
-      l.fail_line(std::to_string(got) + " values after '" + l.f[0] + "', the network has " + std::to_string(n) +
-                  " leaves (one value or '-' each)");
+      fail_line(l, std::to_string(got) + " values after '" + l.fields[0] + "', the network has " + std::to_string(n) +
+                   " leaves (one value or '-' each)");
   }
 
   // reduce / scan-fwd / scan-bwd / segscan-fwd / segscan-bwd COMB V0 .. V(N-1)
-  void combine(const Line& l, uint8_t kind, bool segmented, size_t ln) {
-    if (l.f.size() < 2) l.fail_line("'" + l.f[0] + "' needs a combiner and a value per leaf");
+  void combine(const FieldLine& l, uint8_t kind, bool segmented) {
+    if (l.fields.size() < 2) fail_line(l, "'" + l.fields[0] + "' needs a combiner and a value per leaf");
     const uint8_t comb = static_cast<uint8_t>(index_of(l, 1, kCombNames, "a combiner"));
     values_count(l, 2);
     std::vector<Cm5Op> ops(static_cast<size_t>(n));
@@ -98,13 +93,13 @@ struct Parser {
       o.kind = kind;
       o.comb = comb;
       o.segmented = segmented;
-      const std::string& v = l.f[k];
+      const std::string& v = l.fields[k];
       if (v == "-") {
         o.abstain = true;
         continue;
       }
       if (!v.empty() && v[0] == '|') {
-        if (!segmented) l.fail(k, "a segment bit ('|') in an unsegmented operation (segscan-fwd, segscan-bwd take them)");
+        if (!segmented) fail(l, k, "a segment bit ('|') in an unsegmented operation (segscan-fwd, segscan-bwd take them)");
         o.seg = true;
         const std::string rest = v.substr(1);
         o.data = word(l, k, w, &rest);
@@ -115,55 +110,55 @@ struct Parser {
     if (comb == cm5::kAddc || comb == cm5::kUaddc) chain(l, ops);
     for (size_t i = 0; i < ops.size(); ++i) out.leaf[i].push_back(ops[i]);
     last = ops;
-    last_line = ln;
+    last_line = static_cast<size_t>(l.line);
   }
 
   // An addc / uaddc word goes on from the line before's addition: same operation and marks.
-  void chain(const Line& l, const std::vector<Cm5Op>& ops) const {
+  void chain(const FieldLine& l, const std::vector<Cm5Op>& ops) const {
     const std::string prev = last_line ? " (line " + std::to_string(last_line) + ")" : "";
     const bool signed_add = ops[0].comb == cm5::kAddc;
     if (last.empty() || !cm5::is_add(last[0].comb) || cm5::is_signed_add(last[0].comb) != signed_add)
-      l.fail(1, std::string("goes on from ") + (signed_add ? "an add or addc" : "a uadd or uaddc") +
-                    " on the combining line before" + prev);
+      fail(l, 1, std::string("goes on from ") + (signed_add ? "an add or addc" : "a uadd or uaddc") +
+                 " on the combining line before" + prev);
     if (last[0].kind != ops[0].kind || last[0].segmented != ops[0].segmented)
-      l.fail(0, "a multi-word addition's words are one operation: the line before" + prev + " is '" +
-                    (last[0].segmented ? "seg" : "") + cm5::kind_name(last[0].kind) + "'");
+      fail(l, 0, "a multi-word addition's words are one operation: the line before" + prev + " is '" +
+                 (last[0].segmented ? "seg" : "") + cm5::kind_name(last[0].kind) + "'");
     for (size_t i = 0; i < ops.size(); ++i)
       if (ops[i].abstain != last[i].abstain || ops[i].seg != last[i].seg)
-        l.fail(i + 2, "a multi-word addition's words have the abstain and segment marks of its first word" + prev);
+        fail(l, i + 2, "a multi-word addition's words have the abstain and segment marks of its first word" + prev);
   }
 
-  void barrier(const Line& l) {
+  void barrier(const FieldLine& l) {
     values_count(l, 1);
     for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
       Cm5Op o;
       o.kind = cm5::kSync;
       o.comb = cm5::kOr;
-      if (l.f[i + 1] == "-") o.abstain = true;
+      if (l.fields[i + 1] == "-") o.abstain = true;
       else o.data = static_cast<uint64_t>(number(l, i + 1, 0, 1));
       out.leaf[i].push_back(o);
     }
     last.clear();  // a barrier ends any multi-word addition
   }
 
-  void broadcast(const Line& l, size_t ln) {
-    if (l.f.size() < 3 || l.f.size() > 4) l.fail_line("expected 'broadcast LEAF VALUE [KIND]'");
+  void broadcast(const FieldLine& l) {
+    if (l.fields.size() < 3 || l.fields.size() > 4) fail_line(l, "expected 'broadcast LEAF VALUE [KIND]'");
     const uint32_t leaf = static_cast<uint32_t>(number(l, 1, 0, n - 1));
     if (broadcaster && *broadcaster != leaf)
-      l.fail(1, "every broadcast of a file comes from one leaf (leaf " + std::to_string(*broadcaster) +
-                    " broadcasts on line " + std::to_string(broadcaster_line) + ")");
+      fail(l, 1, "every broadcast of a file comes from one leaf (leaf " + std::to_string(*broadcaster) +
+                 " broadcasts on line " + std::to_string(broadcaster_line) + ")");
     broadcaster = leaf;
-    broadcaster_line = broadcaster_line ? broadcaster_line : ln;
+    broadcaster_line = broadcaster_line ? broadcaster_line : static_cast<size_t>(l.line);
     Cm5Op o;
     o.broadcast = true;
-    o.kind = l.f.size() == 4 ? static_cast<uint8_t>(index_of(l, 3, kBcastNames, "a broadcast kind")) : cm5::kUser;
+    o.kind = l.fields.size() == 4 ? static_cast<uint8_t>(index_of(l, 3, kBcastNames, "a broadcast kind")) : cm5::kUser;
     o.comb = 0;
     o.data = word(l, 2, w);
     out.leaf[leaf].push_back(o);
   }
 
-  void global(const Line& l) {
-    if (l.f.size() != 4) l.fail_line("expected 'global CYCLE LEAF BITS'");
+  void global(const FieldLine& l) {
+    if (l.fields.size() != 4) fail_line(l, "expected 'global CYCLE LEAF BITS'");
     Cm5GlobalIn g;
     g.cycle = static_cast<uint64_t>(number(l, 1, 0, 1ll << 40));
     g.leaf = static_cast<uint32_t>(number(l, 2, 0, n - 1));
@@ -171,37 +166,28 @@ struct Parser {
     out.globals.push_back(g);
   }
 
-  void line(const std::string& text, size_t ln) {
-    Line l;
-    l.at = name + ":" + std::to_string(ln) + ": ";
-    std::istringstream ss(text.substr(0, text.find('#')));
-    for (std::string t; ss >> t;) l.f.push_back(t);
-    if (l.f.empty()) return;
-    const std::string& op = l.f[0];
-    if (op == "reduce") combine(l, cm5::kReduce, false, ln);
-    else if (op == "scan-fwd") combine(l, cm5::kScanFwd, false, ln);
-    else if (op == "scan-bwd") combine(l, cm5::kScanBwd, false, ln);
-    else if (op == "segscan-fwd") combine(l, cm5::kScanFwd, true, ln);
-    else if (op == "segscan-bwd") combine(l, cm5::kScanBwd, true, ln);
+  void line(const FieldLine& l) {
+    const std::string& op = l.fields[0];
+    if (op == "reduce") combine(l, cm5::kReduce, false);
+    else if (op == "scan-fwd") combine(l, cm5::kScanFwd, false);
+    else if (op == "scan-bwd") combine(l, cm5::kScanBwd, false);
+    else if (op == "segscan-fwd") combine(l, cm5::kScanFwd, true);
+    else if (op == "segscan-bwd") combine(l, cm5::kScanBwd, true);
     else if (op == "barrier") barrier(l);
-    else if (op == "broadcast") broadcast(l, ln);
+    else if (op == "broadcast") broadcast(l);
     else if (op == "global") global(l);
     else
-      l.fail(0, "not an operation (allowed: reduce, scan-fwd, scan-bwd, segscan-fwd, segscan-bwd, barrier, "
-                "broadcast, global)");
+      fail(l, 0, "not an operation (allowed: reduce, scan-fwd, scan-bwd, segscan-fwd, segscan-bwd, barrier, "
+                 "broadcast, global)");
   }
 };
 
-}  // namespace
-
-Cm5Workload parse_cm5ctl_workload(std::istream& in, const std::string& name, int leaves, int word_bits) {
-  Parser p{name, leaves, word_bits, {}, {}, 0, {}, 0};
+// The workload of a file's lines.
+Cm5Workload workload_of(const std::vector<FieldLine>& lines, const std::string& name, int leaves, int word_bits) {
+  Parser p{leaves, word_bits, {}, {}, 0, {}, 0};
   p.out.name = name;
   p.out.leaf.resize(static_cast<size_t>(leaves));
-  std::string text;
-  size_t ln = 0;
-  while (std::getline(in, text)) p.line(text, ++ln);
-  if (in.bad()) throw InputError(name + ": cannot read the workload file");
+  for (const FieldLine& l : lines) p.line(l);
   if (p.out.multi_ops() == 0 && p.out.broadcasts() == 0)
     throw InputError(name + ": no operation (reduce, scan-fwd, scan-bwd, segscan-fwd, segscan-bwd, barrier, broadcast)");
   // The model and the board take global inputs in cycle order; the file may give them in any.
@@ -210,10 +196,14 @@ Cm5Workload parse_cm5ctl_workload(std::istream& in, const std::string& name, int
   return p.out;
 }
 
+}  // namespace
+
+Cm5Workload parse_cm5ctl_workload(std::istream& in, const std::string& name, int leaves, int word_bits) {
+  return workload_of(read_field_lines(in, name), name, leaves, word_bits);
+}
+
 Cm5Workload read_cm5ctl_workload(const std::string& path, int leaves, int word_bits) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the workload file");
-  return parse_cm5ctl_workload(in, path, leaves, word_bits);
+  return workload_of(read_field_lines_file(path, "the workload file"), path, leaves, word_bits);
 }
 
 }  // namespace cmnet

@@ -21,24 +21,20 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
 
 #include "Vcm5data_network.h"
 #include "sim/core/harness_driver.h"
+#include "sim/core/harness_io.h"
 #include "sim/core/verilator_ports.h"
 #include "verilated.h"
 
 using namespace cmnet::vport;
+using cmnet::harness::die;
 
 namespace {
-
-[[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "cm5data harness: %s\n", what);
-  std::exit(2);
-}
 
 struct Msg {
   uint64_t inject_at;
@@ -58,9 +54,9 @@ struct Leaf {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  FILE* in = std::fopen(argv[1], "r");
-  if (!in) die("cannot open input");
+  const cmnet::harness::Files io("cm5data harness", argc, argv);
+  FILE* in = io.in();
+  FILE* out = io.out();
   int N = 0, W = 0, D = 0, slots = 0;
   uint64_t max_cycles = 0;
   std::vector<int> chip_ports;
@@ -96,10 +92,7 @@ int main(int argc, char** argv) {
       die("unknown record");
     }
   }
-  std::fclose(in);
   if (N <= 0 || W <= 0) die("missing params");
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
   const int FPW = 32 / W;
   const uint32_t wmask = W == 32 ? 0xFFFFFFFFu : ((1u << W) - 1u);
   std::vector<Leaf> leaves(static_cast<size_t>(N));
@@ -109,13 +102,10 @@ int main(int argc, char** argv) {
   // The shared driver: clock, evaluation, time, and an FST trace when CMNET_TRACE names one.
   cmnet::harness::Driver<Vcm5data_network> top(cmnet::harness::Origin::kRun);
   auto tick = [&] { top.tick(); };
-  top->rst = 1;
   top->clear = 0;
   top->cnt_chip = 0;
   top->cnt_sel = 0;
-  tick();
-  tick();
-  top->rst = 0;
+  top.reset();
 
   size_t delivered = 0;
   uint64_t cycles = 0;
@@ -195,6 +185,5 @@ int main(int argc, char** argv) {
     }
     std::fprintf(out, "\n");
   }
-  std::fclose(out);
   return 0;  // the driver finalizes the model (and closes the trace)
 }

@@ -9,23 +9,19 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "Vcm5data_ni_net.h"
 #include "sim/core/harness_driver.h"
+#include "sim/core/harness_io.h"
 #include "sim/core/verilator_ports.h"
 #include "verilated.h"
 
 using namespace cmnet::vport;
+using cmnet::harness::die;
 
 namespace {
-
-[[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "cm5data NI harness: %s\n", what);
-  std::exit(2);
-}
 
 struct Acc {
   uint64_t cycle;
@@ -37,9 +33,9 @@ struct Acc {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  FILE* in = std::fopen(argv[1], "r");
-  if (!in) die("cannot open input");
+  const cmnet::harness::Files io("cm5data NI harness", argc, argv);
+  FILE* in = io.in();
+  FILE* out = io.out();
   uint32_t N = 0;
   uint64_t cycles = 0;
   std::vector<Acc> accs;
@@ -56,23 +52,17 @@ int main(int argc, char** argv) {
       die("unknown record");
     }
   }
-  std::fclose(in);
   if (N == 0) die("missing params");
   std::stable_sort(accs.begin(), accs.end(), [](const Acc& a, const Acc& b) {
     return a.cycle != b.cycle ? a.cycle < b.cycle : a.leaf < b.leaf;
   });
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
 
   cmnet::harness::Driver<Vcm5data_ni_net> top(cmnet::harness::Origin::kRun);
-  top->rst = 1;
   for (uint32_t x = 0; x < N; ++x) {
     set_bit(top->we, static_cast<int>(x), false);
     set_bit(top->re, static_cast<int>(x), false);
   }
-  top.tick();
-  top.tick();
-  top->rst = 0;
+  top.reset();
   top.set_time_origin();
   size_t i = 0;
   for (uint64_t t = 0; t < cycles; ++t) {
@@ -96,6 +86,5 @@ int main(int argc, char** argv) {
                      static_cast<unsigned>(get_field(top->rdata, static_cast<int>(accs[k].leaf) * 32, 32)));
     top.clock(true);
   }
-  std::fclose(out);
   return 0;
 }

@@ -94,6 +94,12 @@ class Driver {
     clock(false);
     clock(true);
   }
+  // Reset: `rst` high for `cycles` whole clock cycles, then low (the other inputs set first).
+  void reset(int cycles = 2) {
+    top_->rst = 1;
+    for (int i = 0; i < cycles; ++i) tick();
+    top_->rst = 0;
+  }
   // Clock cycles (rising edges) so far.
   uint64_t cycle() const { return cycle_; }
   // For harnesses with their own time base (boards on separate oscillators): the trace's time

@@ -7,7 +7,7 @@
 // 4 bits), from the bytes alone.
 //
 // Input (one record per line):
-//   params NODES N P MAX_CYCLES
+//   params NODES N MAX_CYCLES P
 //   msg SRC DST GEN NPK                  (each node's messages in order; the tag is the record number)
 //   pkt W HEX                            (NPK of them after each msg: wire bytes and the bytes, hex)
 // Output:
@@ -15,7 +15,6 @@
 //   done CYCLES COMPLETED
 //   speed CYCLES SECONDS
 //   cnt NODE v0 v1 ...                   (the node's counters, port * 4 + kind)
-#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <map>
@@ -25,23 +24,21 @@
 
 #include "Vhcube_network.h"
 #include "sim/core/harness_driver.h"
+#include "sim/core/harness_io.h"
 #include "sim/core/verilator_ports.h"
 #include "sim/hcube/hcube_harness_io.h"
 
 using namespace cmnet::vport;
+using cmnet::harness::die;
 
 namespace {
-
-[[noreturn]] void die(const char* what) { cmnet::hcube_harness::die("hcube harness", what); }
 
 struct Pkt {
   int w = 0;
   std::vector<uint8_t> bytes;
 };
 
-struct Msg {
-  uint32_t src = 0, dst = 0;
-  uint64_t gen = 0;
+struct Msg : cmnet::hcube_harness::MsgHead {
   std::vector<Pkt> pkts;
 };
 
@@ -54,25 +51,17 @@ struct Open {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  int NN = 0, N = 0, P = 0;
-  uint64_t max_cycles = 0;
+  const cmnet::harness::Files io("hcube harness", argc, argv);
+  FILE* out = io.out();
+  int P = 0;
   std::vector<Msg> msgs;
-  {
-    cmnet::hcube_harness::Reader in("hcube harness", argv[1]);
-    std::string kind;
-    while (in.next(kind)) {
-      if (kind == "params") {
-        NN = in.i32();
-        N = in.i32();
-        P = in.i32();
-        max_cycles = in.u64();
-      } else if (kind == "msg") {
-        Msg m;
-        m.src = in.u32();
-        m.dst = in.u32();
-        m.gen = in.u64();
+  cmnet::hcube_harness::Reader in(io.in());
+  const cmnet::hcube_harness::Params params = in.read(
+      [&] { P = in.i32(); },
+      [&](const cmnet::hcube_harness::MsgHead& head) {
+        Msg m{head, {}};
         const int npk = in.i32();
+        std::string kind;
         for (int k = 0; k < npk; ++k) {
           Pkt p;
           if (!in.next(kind) || kind != "pkt") die("bad pkt");
@@ -82,43 +71,29 @@ int main(int argc, char** argv) {
           m.pkts.push_back(p);
         }
         msgs.push_back(m);
-      } else {
-        die("unknown record");
-      }
-    }
-  }
-  if (NN <= 0 || N <= 0 || P <= 0) die("missing params");
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
+      });
+  if (P <= 0) die("missing params");
+  const int NN = params.nodes, N = params.dims;
   const int TW = 16, KW = 16, WL = [&] { int b = 0; while ((1 << b) < P + 1) ++b; return b; }();
-  std::vector<std::vector<size_t>> queue(static_cast<size_t>(NN));
-  std::vector<size_t> head(static_cast<size_t>(NN), 0);
-  for (size_t i = 0; i < msgs.size(); ++i) queue.at(msgs[i].src).push_back(i);
+  cmnet::hcube_harness::Hosts hosts(NN, N, msgs);
   // Per (node, incoming dimension): the packet arriving; per (node, source, first dim): the message.
   std::vector<std::vector<uint8_t>> arriving(static_cast<size_t>(NN * N));
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Open> open;
 
   cmnet::harness::Driver<Vhcube_network> top(cmnet::harness::Origin::kRun);
-  cmnet::hcube_harness::reset(top);
-
-  size_t done_msgs = 0;
-  uint64_t cycles = 0;
-  bool completed = msgs.empty();
-  const auto t0 = std::chrono::steady_clock::now();
   auto put_pkt = [&](auto& port, int lsb, const Pkt& p) {
     for (int i = 0; i < P; ++i) set_field(port, lsb + 8 * i, 8, p.bytes[static_cast<size_t>(i)]);
   };
-  for (uint64_t t = 0; t < max_cycles && !completed; ++t) {
-    // The sources: the heads (once generated) and the packets the ports ask for (registered).
+  // The sources: the heads (once generated) and the packets the ports ask for (registered).
+  auto offer = [&](uint64_t t) {
     for (int x = 0; x < NN; ++x) {
-      const auto& q = queue[static_cast<size_t>(x)];
-      const size_t h = head[static_cast<size_t>(x)];
-      const bool v = h < q.size() && msgs[q[h]].gen <= t;
+      size_t h = 0;
+      const bool v = hosts.head(x, h) && msgs[h].gen <= t;
       set_bit(top->src_valid, x, v);
       if (v) {
-        const Msg& m = msgs[q[h]];
+        const Msg& m = msgs[h];
         set_field(top->src_dst, x * N, N, m.dst);
-        set_field(top->src_tag, x * TW, TW, q[h]);
+        set_field(top->src_tag, x * TW, TW, h);
         set_field(top->src_npk, x * KW, KW, m.pkts.size());
         put_pkt(top->src_pkt, x * P * 8, m.pkts[0]);
         set_field(top->src_w, x * WL, WL, static_cast<uint64_t>(m.pkts[0].w));
@@ -133,10 +108,10 @@ int main(int argc, char** argv) {
         set_field(top->fd_w, f * WL, WL, static_cast<uint64_t>(msgs[tag].pkts[k].w));
       }
     }
-    top.clock(false);
-    for (int x = 0; x < NN; ++x)
-      if (get_bit(top->src_take, x)) ++head[static_cast<size_t>(x)];
-    // Ejection: bytes by incoming dimension; at a packet's end, its place in a message.
+  };
+  // Ejection: bytes by incoming dimension; at a packet's end, its place in a message.
+  auto eject = [&](uint64_t t) {
+    size_t done = 0;
     for (int f = 0; f < NN * N; ++f) {
       auto& a = arriving[static_cast<size_t>(f)];
       if (get_bit(top->ej_bvalid, f)) a.push_back(static_cast<uint8_t>(get_field(top->ej_byte, f * 8, 8)));
@@ -164,16 +139,12 @@ int main(int argc, char** argv) {
         for (uint8_t b : o.data) std::fprintf(out, "%02x", b);
         std::fprintf(out, "\n");
         open.erase(it);
-        if (++done_msgs == msgs.size()) completed = true;
+        ++done;
       }
       a.clear();
     }
-    top.clock(true);
-    cycles = t + 1;
-  }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  for (int x = 0; x < NN; ++x) set_bit(top->src_valid, x, false);
-  cmnet::hcube_harness::write_summary(out, top, NN, N, cycles, completed, secs);
-  std::fclose(out);
+    return done;
+  };
+  hosts.run(top, params.max_cycles, out, offer, eject);
   return 0;
 }

@@ -66,7 +66,7 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
       in << '\n';
     }
   } else {
-    in << "params " << p.nodes() << ' ' << p.dims << ' ' << p.packet_bytes << ' ' << opt.max_cycles << '\n';
+    in << "params " << p.nodes() << ' ' << p.dims << ' ' << opt.max_cycles << ' ' << p.packet_bytes << '\n';
     for (const HcubeMessage& m : t.messages) {
       const uint64_t np = p.packets_of(m.len);
       in << "msg " << m.src << ' ' << m.dst << ' ' << m.gen << ' ' << np << '\n';

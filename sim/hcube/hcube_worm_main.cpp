@@ -16,7 +16,6 @@
 //   speed CYCLES SECONDS
 //   cnt NODE v0 v1 ...                   (the node's counters, port * 4 + kind)
 #include <algorithm>
-#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -24,18 +23,17 @@
 
 #include "Vhcube_network.h"
 #include "sim/core/harness_driver.h"
+#include "sim/core/harness_io.h"
 #include "sim/core/verilator_ports.h"
 #include "sim/hcube/hcube_harness_io.h"
 
 using namespace cmnet::vport;
+using cmnet::harness::die;
 
 namespace {
 
-[[noreturn]] void die(const char* what) { cmnet::hcube_harness::die("hcube wormhole harness", what); }
-
-struct Msg {
-  uint32_t src = 0, dst = 0, tag = 0;
-  uint64_t gen = 0;
+struct Msg : cmnet::hcube_harness::MsgHead {
+  uint32_t tag = 0;
   std::vector<uint8_t> bytes;
 };
 
@@ -48,64 +46,39 @@ struct Open {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) die("usage: harness INPUT OUTPUT");
-  int NN = 0, N = 0;
-  uint64_t max_cycles = 0;
+  const cmnet::harness::Files io("hcube wormhole harness", argc, argv);
+  FILE* out = io.out();
   std::vector<Msg> msgs;
-  {
-    cmnet::hcube_harness::Reader in("hcube wormhole harness", argv[1]);
-    std::string kind;
-    while (in.next(kind)) {
-      if (kind == "params") {
-        NN = in.i32();
-        N = in.i32();
-        max_cycles = in.u64();
-      } else if (kind == "msg") {
-        Msg m;
-        m.src = in.u32();
-        m.dst = in.u32();
-        m.gen = in.u64();
+  cmnet::hcube_harness::Reader in(io.in());
+  const cmnet::hcube_harness::Params params = in.read(
+      [] {},
+      [&](const cmnet::hcube_harness::MsgHead& head) {
+        Msg m{head, 0, {}};
         m.tag = in.u32();
         m.bytes = in.hex();
         if (m.bytes.size() < 11) die("a worm shorter than its header");
         msgs.push_back(std::move(m));
-      } else {
-        die("unknown record");
-      }
-    }
-  }
-  if (NN <= 0 || N <= 0) die("missing params");
-  FILE* out = std::fopen(argv[2], "w");
-  if (!out) die("cannot open output");
+      });
+  const int NN = params.nodes, N = params.dims;
   const int TW = 16, KW = 25;
-  std::vector<std::vector<size_t>> queue(static_cast<size_t>(NN));
-  std::vector<size_t> head(static_cast<size_t>(NN), 0);
+  cmnet::hcube_harness::Hosts hosts(NN, N, msgs);
   std::vector<size_t> by_tag(msgs.size());
   for (size_t i = 0; i < msgs.size(); ++i) {
-    queue.at(msgs[i].src).push_back(i);
     if (msgs[i].tag >= msgs.size()) die("a tag out of range");
     by_tag[msgs[i].tag] = i;
   }
   std::vector<Open> open(static_cast<size_t>(NN * N));
 
   cmnet::harness::Driver<Vhcube_network> top(cmnet::harness::Origin::kRun);
-  cmnet::hcube_harness::reset(top);
-
-  size_t done_msgs = 0;
-  uint64_t cycles = 0;
-  bool completed = msgs.empty();
-  const auto t0 = std::chrono::steady_clock::now();
-  for (uint64_t t = 0; t < max_cycles && !completed; ++t) {
-    // The sources: each queue's head from the tick after its generation, the feeders' bytes.
+  // The sources: each queue's head from the tick after its generation, the feeders' bytes.
+  auto offer = [&](uint64_t t) {
     for (int x = 0; x < NN; ++x) {
-      const auto& q = queue[static_cast<size_t>(x)];
-      const size_t h = head[static_cast<size_t>(x)];
-      const bool v = h < q.size() && msgs[q[h]].gen + 1 <= t;
+      size_t h = 0;
+      const bool v = hosts.head(x, h) && msgs[h].gen + 1 <= t;
       set_bit(top->src_valid, x, v);
       if (v) {
-        const Msg& m = msgs[q[h]];
-        set_field(top->src_dst, x * N, N, m.dst);
-        set_field(top->src_tag, x * TW, TW, m.tag);
+        set_field(top->src_dst, x * N, N, msgs[h].dst);
+        set_field(top->src_tag, x * TW, TW, msgs[h].tag);
       }
       for (int e = 0; e < N; ++e) {
         const int f = x * N + e;
@@ -118,10 +91,10 @@ int main(int argc, char** argv) {
         set_bit(top->fd_last, f, k + 1 == m.bytes.size());
       }
     }
-    top.clock(false);
-    for (int x = 0; x < NN; ++x)
-      if (get_bit(top->src_take, x)) ++head[static_cast<size_t>(x)];
-    // Ejection: the header (the destination bytes), then the bytes up to the tail.
+  };
+  // Ejection: the header (the destination bytes), then the bytes up to the tail.
+  auto eject = [&](uint64_t t) {
+    size_t done = 0;
     for (int f = 0; f < NN * N; ++f) {
       Open& o = open[static_cast<size_t>(f)];
       const uint32_t x = static_cast<uint32_t>(f / N);
@@ -148,14 +121,10 @@ int main(int argc, char** argv) {
       for (size_t i = 10; i < b.size(); ++i) std::fprintf(out, "%02x", b[i]);
       std::fprintf(out, "\n");
       o = Open{};
-      if (++done_msgs == msgs.size()) completed = true;
+      ++done;
     }
-    top.clock(true);
-    cycles = t + 1;
-  }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  for (int x = 0; x < NN; ++x) set_bit(top->src_valid, x, false);
-  cmnet::hcube_harness::write_summary(out, top, NN, N, cycles, completed, secs);
-  std::fclose(out);
+    return done;
+  };
+  hosts.run(top, params.max_cycles, out, offer, eject);
   return 0;
 }

@@ -12,6 +12,7 @@
 #include "gen/core/errors.h"
 #include "gen/core/text_file.h"
 #include "sim/clos/clos_circuit_setup.h"
+#include "tests/clos/clos_test_net.h"
 
 namespace cmnet {
 namespace {
@@ -24,14 +25,7 @@ ClosParams n32() {
   return parse_clos_config(read_file(path), path).clos;
 }
 
-ClosParams n224() {
-  ClosParams p;
-  p.m = 2;
-  p.n = 2;
-  p.r = 4;
-  p.hnode_dims = 1;
-  return p;
-}
+ClosParams n224() { return clos_test::net(2, 2, 4, 1); }
 
 std::string error_of(const std::string& text, const ClosParams& p = n224()) {
   std::istringstream in(text);
@@ -101,11 +95,7 @@ TEST(ClosCircuitFile, TheModelSetsEveryCircuitUpThroughTheHnodes) {
 
 TEST(ClosCircuitFile, BlockedSelectionsAreRetriedUntilACircuitIsReleased) {
   // N(1, 2, 4): one middle switch, so two circuits between the same switches cannot coexist.
-  ClosParams p;
-  p.m = 1;
-  p.n = 2;
-  p.r = 4;
-  p.hnode_dims = 1;
+  const ClosParams p = clos_test::net(1, 2, 4, 1);
   std::istringstream in("0 2 6\n1 3 6\n");
   const auto c = parse_clos_circuits(in, "b.txt", p, 1);
   const ClosCircuitSetup s = setup_circuits_model(p, c);

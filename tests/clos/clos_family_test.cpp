@@ -192,6 +192,17 @@ TEST(ClosFamily, WhatIsNotBuiltRefusesClearly) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("--pattern transpose"), std::string::npos) << e.what();
   }
+  // `run --traffic` reads the connection set before it starts a board (clos_stream_test runs one).
+  ra = RunArgs{};
+  ra.traffic = (fs::temp_directory_path() / ("cmnet-clos-run-" + std::to_string(::getpid()) + ".circuits")).string();
+  std::ofstream(ra.traffic) << "0 7 3\nthis is not a circuit\n";
+  try {
+    f.run(cfg, ra);
+    ADD_FAILURE() << "run accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), ra.traffic + ":2: field 1 'this': not a number (SRC)");
+  }
+  fs::remove(ra.traffic);
   SweepArgs sa;
   sa.pattern = "transpose";
   try {

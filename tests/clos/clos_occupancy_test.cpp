@@ -5,21 +5,15 @@
 
 #include "gen/core/errors.h"
 #include "sim/clos/clos_occupancy.h"
+#include "tests/clos/clos_test_net.h"
 
 namespace cmnet {
 namespace {
 
-ClosParams net(int m, int n, int r) {
-  ClosParams p;
-  p.m = m;
-  p.n = n;
-  p.r = r;
-  p.hnode_dims = 2;
-  return p;
-}
+using clos_test::net;
 
 TEST(ClosOccupancy, DeterministicAndCounted) {
-  const ClosParams p = net(8, 8, 8);
+  const ClosParams p = net(8, 8, 8, 2);
   ClosOccupancyOptions o;
   o.circuits = 48;
   o.requests = 3000;
@@ -37,7 +31,7 @@ TEST(ClosOccupancy, DeterministicAndCounted) {
 }
 
 TEST(ClosOccupancy, EmptyAndFullNeverBlock) {
-  const ClosParams p = net(4, 4, 4);
+  const ClosParams p = net(4, 4, 4, 2);
   ClosOccupancyOptions o;
   o.requests = 2000;
   o.circuits = 0;
@@ -52,7 +46,7 @@ TEST(ClosOccupancy, EmptyAndFullNeverBlock) {
 
 TEST(ClosOccupancy, BlocksWhenMiddleSwitchesAreFew) {
   // m = 2 < n = 4: at three quarters occupancy requests must block often; every search order.
-  const ClosParams p = net(2, 4, 4);
+  const ClosParams p = net(2, 4, 4, 2);
   for (ClosSelectStart s : {ClosSelectStart::kDest, ClosSelectStart::kPair, ClosSelectStart::kRandom}) {
     ClosOccupancyOptions o;
     o.circuits = 6;
@@ -66,11 +60,11 @@ TEST(ClosOccupancy, BlocksWhenMiddleSwitchesAreFew) {
   ClosOccupancyOptions o;
   o.circuits = 14;
   o.requests = 5000;
-  EXPECT_EQ(run_clos_occupancy(net(7, 4, 4), o).blocked, 0u);
+  EXPECT_EQ(run_clos_occupancy(net(7, 4, 4, 2), o).blocked, 0u);
 }
 
 TEST(ClosOccupancy, Refusals) {
-  const ClosParams p = net(4, 4, 4);
+  const ClosParams p = net(4, 4, 4, 2);
   ClosOccupancyOptions o;
   o.circuits = 17;
   EXPECT_THROW(run_clos_occupancy(p, o), InputError);

@@ -11,17 +11,12 @@
 #include <random>
 
 #include "gen/core/errors.h"
+#include "tests/clos/clos_test_net.h"
 
 namespace cmnet {
 namespace {
 
-ClosParams net(int m, int n, int r) {
-  ClosParams p;
-  p.m = m;
-  p.n = n;
-  p.r = r;
-  return p;
-}
+using clos_test::net;
 
 // Routes `dest` and checks the settings deliver it; returns false (with a message) otherwise.
 ::testing::AssertionResult routes(const ClosParams& p, const std::vector<int>& dest) {

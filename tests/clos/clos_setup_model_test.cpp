@@ -7,17 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/clos/clos_test_net.h"
+
 namespace cmnet {
 namespace {
 
-ClosParams net(int m, int n, int r, int dims) {
-  ClosParams p;
-  p.m = m;
-  p.n = n;
-  p.r = r;
-  p.hnode_dims = dims;
-  return p;
-}
+using clos_test::net;
 
 uint64_t msgs(const ClosSetupStats& s, ClosMsgType t) { return s.messages[static_cast<int>(t)]; }
 

@@ -11,6 +11,8 @@
 
 #include "gen/cm5ctl/cm5ctl_stream.h"
 #include "gen/core/errors.h"
+#include "gen/core/design.h"
+#include "gen/core/stream_board.h"
 #include "host/cm5ctl/cm5ctl_runner.h"
 #include "sim/cm5ctl/cm5ctl_ops.h"
 #include "sim/core/sim_board.h"
@@ -21,6 +23,17 @@ namespace cmnet {
 namespace {
 
 using namespace testing_checks;
+
+// As gen/examples/cm5ctl_2.json, the board that fits the HX8K: one cached model for the tests
+// that use it.
+Cm5ctlConfig two_leaves() {
+  Cm5ctlConfig c;
+  c.name = "cm5ctl-sweep-2";
+  c.p.leaves = 2;
+  c.p.queue_ram = 1;
+  validate(c.p, "test");
+  return c;
+}
 
 Cm5ctlConfig board_cfg() {
   Cm5ctlConfig c;
@@ -82,11 +95,7 @@ TEST(Cm5ctlBoard, AReductionAndAScanAndAMixOnTheSimulatedBoard) {
 // `cmnet run --traffic F` on the simulated board: a user's workload file (the 2-leaf board of
 // the sweep below: one cached model) pushed by the host, every result the software's.
 TEST(Cm5ctlBoard, AWorkloadFileOnTheSimulatedBoard) {
-  Cm5ctlConfig c;
-  c.name = "cm5ctl-sweep-2";
-  c.p.leaves = 2;
-  c.p.queue_ram = 1;
-  validate(c.p, "test");
+  const Cm5ctlConfig c = two_leaves();
   Cm5RunArgs a;
   a.stream.out_dir = temp_dir("cm5run-file").string();
   a.traffic = (fs::path(a.stream.out_dir) / "mine.workload").string();
@@ -103,14 +112,49 @@ TEST(Cm5ctlBoard, AWorkloadFileOnTheSimulatedBoard) {
   fs::remove_all(a.stream.out_dir);
 }
 
+// `cmnet run --rtl DIR` (host/board_connection.h): the board top a `cmnet build --mode host`
+// directory holds, simulated with its board file's clock and button, runs the same workload; a
+// directory built for another top is refused, naming it. (The directory is written here as the
+// flow writes it, rtl/ and report.json, without running the flow.)
+TEST(Cm5ctlBoard, ABuildDirectoryIsSimulatedAsTheBoard) {
+  const Cm5ctlConfig c = two_leaves();
+  const fs::path dir = temp_dir("cm5run-rtl");
+  HostBoardOptions h;  // icebreaker: 12 MHz, an active-low button, the UART
+  write_design(emit_stream_board(cm5ctl_stream_spec(c), h), (dir / "rtl").string());
+  const std::string board_file = std::string(CMNET_SOURCE_DIR) + "/constraints/boards/icebreaker.json";
+  auto report = [&](const std::string& top) {
+    std::ofstream(dir / "report.json") << R"({"mode": "host", "top": ")" << top << R"(", "board_file": ")"
+                                       << board_file << "\"}";
+  };
+  Cm5RunArgs a;
+  a.stream.out_dir = (dir / "out").string();
+  a.stream.rtl = dir.string();
+  a.stream.timeout_s = 120;
+  a.pattern = "reduce-scan";
+  report("cm5ctl_host_board");
+  std::FILE* text = std::tmpfile();
+  ASSERT_NE(text, nullptr);
+  const StreamRunOutcome o = cm5ctl_run(c, a, text);
+  std::fclose(text);
+  EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
+  report("hcube_host_board");
+  std::FILE* refused = std::tmpfile();
+  ASSERT_NE(refused, nullptr);
+  try {
+    cm5ctl_run(c, a, refused);
+    ADD_FAILURE() << "a build of another top was run";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--rtl " + dir.string() + ": built with --mode host (top hcube_host_board)"),
+              std::string::npos) << e.what();
+  }
+  std::fclose(refused);
+  fs::remove_all(dir);
+}
+
 // `cmnet sweep` on the simulated board at 2 leaves: every point's results and counters as the
 // model's, its cycles within the staging register's allowance of the model's, and the files.
 TEST(Cm5ctlBoard, SweepOnTheSimulatedBoardAgreesWithTheModel) {
-  Cm5ctlConfig c;
-  c.name = "cm5ctl-sweep-2";
-  c.p.leaves = 2;
-  c.p.queue_ram = 1;  // as gen/examples/cm5ctl_2.json, the board that fits the HX8K
-  validate(c.p, "test");
+  const Cm5ctlConfig c = two_leaves();
   Cm5SweepArgs a;
   a.in_flight = {1, 4, 12};
   a.stream.out_dir = temp_dir("cm5sweep").string();

@@ -77,7 +77,7 @@ TEST(Cm5Family, BoardTopOnTheStreamShellAndRefusals) {
     f->run(cfg, r);
     ADD_FAILURE() << "run accepted --generator";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--generator and --mode are CM-1's"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--generator: not used by the cm5data family"), std::string::npos) << e.what();
   }
   // Sweep arguments are refused before a board starts.
   SweepArgs sm;

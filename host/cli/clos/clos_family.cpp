@@ -57,13 +57,13 @@ int ClosFamily::sim(const NetworkConfig& cfg, const SimArgs& args) const { retur
 int ClosFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
   if (args.pattern != "permutation")
     throw InputError("--pattern " + args.pattern + ": the clos board runs a permutation of circuits (allowed: permutation)");
-  if (!args.traffic.empty() || !args.mode.empty() || !args.generator.empty() || !args.rtl.empty())
-    throw InputError("cmnet run: --traffic, --mode, --generator and --rtl are not used by the clos family");
-  StreamRunArgs a = stream_run_args(args.board, args.out_dir, args.timeout_s, args.sim_link);
-  a.trace = check_trace(args.trace);
+  reject_option(*this, !args.mode.empty(), "--mode");
+  reject_option(*this, !args.generator.empty(), "--generator");
+  const StreamRunArgs a = stream_run_args(args);
   ClosRunOptions o;
   o.seed = args.seed;
   o.words = args.per_proc;
+  o.traffic = args.traffic;
   return run_clos_stream(clos_config(cfg), o, a).verdict.ok() ? 0 : 1;
 }
 

@@ -108,7 +108,7 @@ void figure12_over_seeds(json& out, bool quick) {
   out["model_speed"] = {{"messages_per_second", mps}, {"hops_per_second", hps}};
 }
 
-int run_bench(const std::string& json_path, bool quick) {
+int run_cm1_bench(const std::string& json_path, bool quick) {
   json out;
   out["tool"] = "cmnet bench";
 
@@ -196,7 +196,7 @@ int cm1_bench(const BenchArgs& a) {
     std::printf("\nJSON: %s\n", json_path.c_str());
     return 0;
   }
-  return run_bench(json_path, a.quick);
+  return run_cm1_bench(json_path, a.quick);
 }
 
 }  // namespace cmnet

@@ -18,6 +18,8 @@ std::string Cm5Family::title() const {
          "data network's interface counters (Leiserson et al. 1992, sections 2, 3 and 5)";
 }
 
+// No board of its own: "none" names that (board_top refuses it, pointing at the two families).
+std::vector<std::string> Cm5Family::build_modes() const { return {"none"}; }
 std::vector<std::string> Cm5Family::patterns() const { return cm5_machine_patterns(); }
 
 std::vector<std::string> Cm5Family::figures() const {

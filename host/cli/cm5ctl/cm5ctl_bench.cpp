@@ -98,7 +98,7 @@ json ice40_figures(const Cm5ctlParams& p, const std::string& top, bool place) {
   return out;
 }
 
-int run_bench(const std::string& json_path, bool quick) {
+int run_cm5ctl_bench(const std::string& json_path, bool quick) {
   json out;
   out["tool"] = "cmnet bench";
   out["family"] = "cm5ctl";
@@ -245,7 +245,7 @@ int cm5ctl_bench(const BenchArgs& a) {
   const std::string json_path = a.json.empty() ? "out/bench-cm5ctl.json" : a.json;
   fs::path p(json_path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  return run_bench(json_path, a.quick);
+  return run_cm5ctl_bench(json_path, a.quick);
 }
 
 }  // namespace cmnet

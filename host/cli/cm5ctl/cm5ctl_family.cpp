@@ -64,15 +64,13 @@ int Cm5ctlFamily::sim(const NetworkConfig& cfg, const SimArgs& args) const {
 int Cm5ctlFamily::run(const NetworkConfig& cfg, const RunArgs& args) const {
   reject_option(*this, !args.mode.empty(), "--mode");
   reject_option(*this, !args.generator.empty(), "--generator");
-  reject_option(*this, !args.rtl.empty(), "--rtl");
   Cm5RunArgs a;
   // The shared default pattern is CM-1's: this family's default is a reduction and a scan.
   a.pattern = args.pattern == "permutation" ? "reduce-scan" : args.pattern;
   a.traffic = args.traffic;  // a workload file instead of the pattern
   a.seed = args.seed;
   a.count = std::max(2, args.per_proc);
-  a.stream = stream_run_args(args.board, args.out_dir, args.timeout_s, args.sim_link);
-  a.stream.trace = check_trace(args.trace);
+  a.stream = stream_run_args(args);
   return cm5ctl_run(cm5ctl_config(cfg), a).verdict.ok() ? 0 : 3;
 }
 

@@ -97,12 +97,11 @@ int Cm5DataFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   const Cm5DataConfig cfg = cm5data_config(env);
   const Cm5DataParams& p = cfg.cm5;
   refuse_slots_on_board(env, cfg, "run");
-  if (!a.rtl.empty() || !a.generator.empty() || !a.mode.empty())
-    throw InputError("run: --rtl, --generator and --mode are CM-1's; the cm5data board takes --pattern or --traffic");
+  reject_option(*this, !a.generator.empty(), "--generator");
+  reject_option(*this, !a.mode.empty(), "--mode");
   const Cm5DataTraffic t = a.traffic.empty() ? make_cm5_pattern(a.pattern, p, a.seed, a.per_proc)
                                              : read_cm5_traffic_file(a.traffic, p);
-  StreamRunArgs s = stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link);
-  s.trace = check_trace(a.trace);
+  const StreamRunArgs s = stream_run_args(a);
   // A pattern: its messages as requests on the left network, a reply to each on the right, tag
   // masks at the odd leaves (the NIs' interrupts); a traffic file: its messages as written.
   const bool pattern = a.traffic.empty();

@@ -52,7 +52,7 @@ struct Result {
   double seconds = 0;
 };
 
-struct Point {
+struct RatioPoint {
   double gap = 0, util = 0;
   size_t messages = 0;
   Result s[3];
@@ -79,9 +79,9 @@ HcubeParams params_of(const Setup& su, const Scheme& s) {
   return p;
 }
 
-Point run_point(const Setup& su, double gap, int schemes = 3) {
+RatioPoint run_point(const Setup& su, double gap, int schemes = 3) {
   const HcubeTraffic t = make_hcube_workload(su.dims, su.pattern, su.mean_len, gap, su.per_node, su.seed);
-  Point pt;
+  RatioPoint pt;
   pt.gap = gap;
   pt.messages = t.messages.size();
   pt.util = hcube_ideal_utilization(t, params_of(su, kSchemes[0]));
@@ -110,7 +110,7 @@ std::vector<double> paper_gaps(double mean_len) {
   return g;
 }
 
-json point_json(const Point& pt) {
+json point_json(const RatioPoint& pt) {
   json s = json::object();
   for (int k = 0; k < 3; ++k)
     s[kSchemes[k].label] = {{"mean_first_ticks", pt.s[k].first}, {"mean_last_ticks", pt.s[k].last},
@@ -139,12 +139,12 @@ std::string paper_says(double mean_len, int i) {
   return s;
 }
 
-void print_table(const std::string& title, const std::vector<Point>& pts, double mean_len, bool paper) {
+void print_table(const std::string& title, const std::vector<RatioPoint>& pts, double mean_len, bool paper) {
   std::printf("-- %s\n", title.c_str());
   std::printf("   %6s %5s | %8s %8s | %8s %8s | %8s %8s | %5s %5s %5s %5s |%s\n", "gap", "util", "worm 1st", "last",
               "fixd 1st", "last", "quas 1st", "last", "lat F", "bw F", "lat Q", "bw Q", paper ? " paper (ratios to wormhole)" : "");
   for (size_t i = 0; i < pts.size(); ++i) {
-    const Point& p = pts[i];
+    const RatioPoint& p = pts[i];
     std::printf("   %6.0f %5.3f | %8.0f %8.0f | %8.0f %8.0f | %8.0f %8.0f | %5.2f %5.2f %5.2f %5.2f |%s%s\n", p.gap, p.util,
                 p.s[0].first, p.s[0].last, p.s[1].first, p.s[1].last, p.s[2].first, p.s[2].last, p.lat(1), p.bw(1), p.lat(2),
                 p.bw(2), paper ? (" " + paper_says(mean_len, static_cast<int>(i))).c_str() : "",
@@ -153,7 +153,7 @@ void print_table(const std::string& title, const std::vector<Point>& pts, double
   }
 }
 
-std::string latency_plot(const std::string& title, const std::vector<Point>& pts) {
+std::string latency_plot(const std::string& title, const std::vector<RatioPoint>& pts) {
   plot::LineChart c;
   c.title = title;
   c.x_label = "ideal link utilization (link time needed / link time until the last generation)";
@@ -165,13 +165,13 @@ std::string latency_plot(const std::string& title, const std::vector<Point>& pts
       plot::Series s;
       s.name = std::string(last ? "last " : "first ") + kSchemes[k].label;
       s.color = colors[last][k];
-      for (const Point& p : pts) s.points.push_back({p.util, last ? p.s[k].last : p.s[k].first});
+      for (const RatioPoint& p : pts) s.points.push_back({p.util, last ? p.s[k].last : p.s[k].first});
       c.series.push_back(s);
     }
   return plot::line_chart(c);
 }
 
-std::string ratio_plot(const std::string& title, const std::vector<Point>& pts) {
+std::string ratio_plot(const std::string& title, const std::vector<RatioPoint>& pts) {
   plot::LineChart c;
   c.title = title;
   c.x_label = "ideal link utilization";
@@ -181,7 +181,7 @@ std::string ratio_plot(const std::string& title, const std::vector<Point>& pts) 
   for (int j = 0; j < 4; ++j) {
     plot::Series s;
     s.name = names[j];
-    for (const Point& p : pts) s.points.push_back({p.util, j == 0 ? p.lat(1) : j == 1 ? p.bw(1) : j == 2 ? p.lat(2) : p.bw(2)});
+    for (const RatioPoint& p : pts) s.points.push_back({p.util, j == 0 ? p.lat(1) : j == 1 ? p.bw(1) : j == 2 ? p.lat(2) : p.bw(2)});
     c.series.push_back(s);
   }
   return plot::line_chart(c);
@@ -337,21 +337,21 @@ bool hardware_section(json& out) {
 // The paper's experiment: the 6-cube, uniform destinations, at the paper's nine loads for each mean
 // length, every scheme; tables and plots beside `stem`. Returns the points by mean length; all_ok
 // goes false if a scheme did not deliver every message intact.
-std::vector<std::pair<double, std::vector<Point>>> paper_experiment(json& out, int per_node, const std::string& stem,
+std::vector<std::pair<double, std::vector<RatioPoint>>> paper_experiment(json& out, int per_node, const std::string& stem,
                                                                     bool& all_ok) {
   json experiments = json::array();
-  std::vector<std::pair<double, std::vector<Point>>> runs;
+  std::vector<std::pair<double, std::vector<RatioPoint>>> runs;
   for (double len : {512.0, 2048.0}) {
     Setup su;
     su.mean_len = len;
     su.per_node = per_node;
-    std::vector<Point> pts;
+    std::vector<RatioPoint> pts;
     for (double g : paper_gaps(len)) pts.push_back(run_point(su, g));
     print_table("mean length " + std::to_string(static_cast<int>(len)) + " bytes (paper: Figs. 6a-6b for 512, 7a-7b for 2048)",
                 pts, len, true);
     std::printf("\n");
     json jp2 = json::array();
-    for (const Point& p : pts) {
+    for (const RatioPoint& p : pts) {
       jp2.push_back(point_json(p));
       for (const Result& r : p.s) all_ok = all_ok && r.ok;
     }
@@ -368,18 +368,18 @@ std::vector<std::pair<double, std::vector<Point>>> paper_experiment(json& out, i
 }
 
 // Summary beside the paper's sentences, from the 512- and 2048-byte points.
-json beside_the_paper(const std::vector<Point>& s5, const std::vector<Point>& s2) {
-  auto range = [](const std::vector<Point>& v, size_t from, size_t to, auto f) {
+json beside_the_paper(const std::vector<RatioPoint>& s5, const std::vector<RatioPoint>& s2) {
+  auto range = [](const std::vector<RatioPoint>& v, size_t from, size_t to, auto f) {
     double lo = 1e9, hi = -1e9;
     for (size_t i = from; i < to && i < v.size(); ++i) lo = std::min(lo, f(v[i])), hi = std::max(hi, f(v[i]));
     char b[64];
     std::snprintf(b, sizeof b, lo == hi ? "%.2f" : "%.2f-%.2f", lo, hi);
     return std::string(b);
   };
-  auto latF = [](const Point& p) { return p.lat(1); };
-  auto latQ = [](const Point& p) { return p.lat(2); };
-  auto bwF = [](const Point& p) { return p.bw(1); };
-  auto bwQ = [](const Point& p) { return p.bw(2); };
+  auto latF = [](const RatioPoint& p) { return p.lat(1); };
+  auto latQ = [](const RatioPoint& p) { return p.lat(2); };
+  auto bwF = [](const RatioPoint& p) { return p.bw(1); };
+  auto bwQ = [](const RatioPoint& p) { return p.bw(2); };
   struct Row {
     std::string what, measured, paper;
   };
@@ -414,7 +414,7 @@ json run_length_section() {
     for (double g : {1024.0, 1280.0}) {
       Setup su;
       su.per_node = per;
-      const Point p = run_point(su, g);
+      const RatioPoint p = run_point(su, g);
       std::printf("   %9d %6.0f %5.3f | %5.2f %5.2f %5.2f %5.2f\n", per, g, p.util, p.lat(1), p.bw(1), p.lat(2), p.bw(2));
       std::fflush(stdout);
       json j = point_json(p);
@@ -427,11 +427,11 @@ json run_length_section() {
 
 // The workload `su` at three of the paper's loads, as a table and JSON points.
 json three_loads(const Setup& su, const std::string& title) {
-  std::vector<Point> pts;
+  std::vector<RatioPoint> pts;
   for (double g : {1024.0, 2048.0, 9216.0}) pts.push_back(run_point(su, g));
   print_table(title, pts, 512, false);
   json jp2 = json::array();
-  for (const Point& p : pts) jp2.push_back(point_json(p));
+  for (const RatioPoint& p : pts) jp2.push_back(point_json(p));
   std::printf("\n");
   return jp2;
 }
@@ -523,18 +523,18 @@ json ratio_figures(bool quick) {
                                       : std::vector<Row>{{512, 1024}, {512, 1280}, {512, 9216}, {2048, 4096}, {2048, 36864}};
   struct Ratio {
     const char* name;
-    double (Point::*f)(int) const;
+    double (RatioPoint::*f)(int) const;
     int scheme;
   };
-  const Ratio ratios[] = {{"latency fixed", &Point::lat, 1}, {"latency quasi", &Point::lat, 2}, {"bandwidth quasi", &Point::bw, 2}};
+  const Ratio ratios[] = {{"latency fixed", &RatioPoint::lat, 1}, {"latency quasi", &RatioPoint::lat, 2}, {"bandwidth quasi", &RatioPoint::bw, 2}};
   std::printf("-- the ratios to wormhole beside the paper, 6-cube, uniform: mean [min, max] over seeds 7, 8, 9, run length\n"
               "   (messages per node) doubled until a longer run changes nothing ('!' = it still moved)\n");
   std::printf("   %6s %6s %5s | %-24s | %-24s | %-24s | %s\n", "length", "gap", "util", "latency fixed", "latency quasi",
               "bandwidth quasi", "per node");
   json out = json::array();
   for (const Row& r : rows) {
-    std::map<std::pair<uint64_t, uint64_t>, Point> runs;  // (seed, per node) -> the three schemes' run
-    auto point = [&](uint64_t seed, uint64_t per) -> const Point& {
+    std::map<std::pair<uint64_t, uint64_t>, RatioPoint> runs;  // (seed, per node) -> the three schemes' run
+    auto point = [&](uint64_t seed, uint64_t per) -> const RatioPoint& {
       auto it = runs.find({seed, per});
       if (it == runs.end()) {
         Setup su;

@@ -79,13 +79,12 @@ std::string board_pattern(const std::string& p) { return p == "permutation" ? "u
 
 int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   const HcubeConfig cfg = hcube_config(env);
-  if (!a.rtl.empty() || !a.generator.empty() || !a.mode.empty())
-    throw InputError("run: --rtl, --generator and --mode are CM-1's; the hcube board takes --pattern or --traffic");
+  reject_option(*this, !a.generator.empty(), "--generator");
+  reject_option(*this, !a.mode.empty(), "--mode");
   const std::string pattern = board_pattern(a.pattern);
   const HcubeTraffic t =
       a.traffic.empty() ? hcube_sim_pattern(cfg.hc, pattern, a.seed, a.per_proc) : read_hcube_traffic_file(a.traffic, cfg.hc);
-  StreamRunArgs s = stream_run_args(a.board, a.out_dir, a.timeout_s, a.sim_link);
-  s.trace = check_trace(a.trace);
+  const StreamRunArgs s = stream_run_args(a);
   const StreamRunOutcome o = run_hcube_board(cfg, t, a.traffic.empty() ? pattern : a.traffic, s);
   return o.verdict.ok() ? 0 : 3;
 }

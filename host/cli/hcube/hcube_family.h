@@ -14,21 +14,7 @@ namespace cmnet {
 class HcubeFamily final : public Family {
  public:
   std::string name() const override { return "hcube"; }
-  std::string title() const override;
-  std::vector<std::string> patterns() const override;
-  std::vector<std::string> build_modes() const override;
-  std::vector<std::string> figures() const override;
-  void check(const NetworkConfig& cfg) const override;
-  std::string canonical_json(const NetworkConfig& cfg) const override;
-  GeneratedDesign emit(const NetworkConfig& cfg) const override;
-  std::string summary(const NetworkConfig& cfg) const override;
-  GeneratedDesign board_top(const NetworkConfig& cfg, const Board& board,
-                            const BuildArgs& args) const override;
-  int sim(const NetworkConfig& cfg, const SimArgs& args) const override;
-  int run(const NetworkConfig& cfg, const RunArgs& args) const override;
-  std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const override;
-  int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;
-  int bench(const BenchArgs& args) const override;
+  CMNET_FAMILY_MEMBERS
   std::vector<std::string> bench_sections() const override { return {"ratios"}; }
 };
 
