@@ -60,9 +60,9 @@ consteval uint32_t offset(std::string_view name) {
   throw "no such CM-1 register";  // not a constant expression: a compile error
 }
 
-inline constexpr regmap::Block kBlock = {"cm1_host_regs_decode", "CM-1 register block (hw/cm1/cm1_host_regs.v)",
-                                         "gen/cm1/cm1_regmap.h", kBlockBase, kBlockType, kBlockVersion, kBlockSize,
-                                         kRegisters};
+inline constexpr regmap::Block kBlock = {"cm1_host_regs_decode", "CM-1 register block", "hw/cm1/cm1_host_regs.v",
+                                         "gen/cm1/cm1_regmap.h", "cm1", kBlockBase, kBlockType, kBlockVersion,
+                                         kBlockSize, kRegisters};
 
 // The absolute address of a register on the board.
 constexpr uint32_t address(const Register& r) { return regmap::address(kBlock, r); }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "gen/core/host_board.h"
 #include "gen/core/verilog_writer.h"
 
 namespace cmnet::regmap {
@@ -151,7 +152,7 @@ std::string port_name(std::string_view name) {
 
 std::string emit_decode(const Block& b) {
   VerilogWriter v;
-  v.header(std::string(b.title) + ": the register decode, made from " + std::string(b.source) +
+  v.header(std::string(b.name) + " (" + std::string(b.rtl) + "): the register decode, made from " + std::string(b.source) +
                " (the read mux, the write selects, the window bases).",
            {{"block", type_text(b.type)}, {"base", fmt("0x%04X", b.base)}, {"version", fmt("%u", b.version)},
             {"size", fmt("0x%X", b.size)}});
@@ -163,6 +164,26 @@ std::string emit_decode(const Block& b) {
   read_mux(v, b);
   v.end_module();
   return v.text();
+}
+
+namespace {
+uint32_t words(const Register& r, const WindowWords& window_words) { return r.window() ? window_words(r) : r.words; }
+}  // namespace
+
+std::string markdown_table(const Block& b, const WindowWords& window_words) {
+  std::string s = "| register | address | words | access | meaning |\n| --- | --- | --- | --- | --- |\n";
+  for (const Register& r : b.registers)
+    s += "| " + std::string(r.name) + " | " + fmt("0x%08x", address(b, r)) + " | " + std::to_string(words(r, window_words)) +
+         " | " + std::string(r.access) + " | " + std::string(r.doc) + " |\n";
+  return s;
+}
+
+std::string csr_csv(const Block& b, const WindowWords& window_words) {
+  std::vector<LitexCsrRegister> rows;
+  for (const Register& r : b.registers)
+    rows.push_back({std::string(r.name), address(b, r), words(r, window_words), std::string(r.access)});
+  return host_board_csr_csv(std::string(b.name) + " (" + std::string(b.source) + ")", std::string(b.litex), b.base,
+                            kIdentifierBase, rows);
 }
 
 }  // namespace cmnet::regmap

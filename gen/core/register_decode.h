@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,8 +47,10 @@ struct Register {
 // A family's register block: where it sits in the list and its registers, in address order.
 struct Block {
   std::string_view decode_module;  // the generated module, e.g. "cm1_host_regs_decode"
-  std::string_view title;          // "CM-1 register block (hw/cm1/cm1_host_regs.v)"
+  std::string_view name;           // "CM-1 register block"
+  std::string_view rtl;            // the hand-written block around the decode, "hw/cm1/cm1_host_regs.v"
   std::string_view source;         // the description, e.g. "gen/cm1/cm1_regmap.h"
+  std::string_view litex;          // the block's name in csr.csv ("cm1": cm1_control, ...)
   uint32_t base;                   // the block's address (the BOARD block's NEXT)
   uint32_t type;                   // four ASCII characters, the first in the top byte
   uint32_t version;
@@ -70,5 +73,14 @@ std::string port_name(std::string_view name);
 //   rdata, err (out)         what a read of addr answers; err: addr reads nothing
 // It instantiates cmnet_ident_rom for LiteX's identifier memory.
 std::string emit_decode(const Block& b);
+
+// A window's words on one board (sized by the network); other registers have their own.
+using WindowWords = std::function<uint32_t(const Register&)>;
+// The block's registers as Markdown (name, absolute address, words, access, meaning).
+std::string markdown_table(const Block& b, const WindowWords& window_words);
+// LiteX's csr.csv of a board with this block (gen/core/host_board.h: the BOARD block's rows, the
+// identifier memory, then every register as <litex>_<name>), so litex_client --regs and
+// RemoteClient find the registers by name.
+std::string csr_csv(const Block& b, const WindowWords& window_words);
 
 }  // namespace cmnet::regmap

@@ -10,13 +10,6 @@
 namespace cmnet {
 namespace {
 
-
-std::string hex(uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%08x", v);
-  return b;
-}
-
 // A token of the info text: printable, no spaces (names and values are single words).
 bool is_token(const std::string& s) {
   if (s.empty()) return false;
@@ -146,22 +139,17 @@ StreamInfo parse_stream_info(const std::string& text, const std::string& where) 
 
 namespace streammap {
 
-std::string markdown_table(uint32_t counters, uint32_t info_words) {
-  std::string s = "| register | address | words | access | meaning |\n| --- | --- | --- | --- | --- |\n";
-  for (const Register& r : kRegisters)
-    s += "| " + std::string(r.name) + " | " + hex(address(r)) + " | " +
-         S(r.window() ? (r.name == "COUNTERS" ? counters : info_words) : r.words) + " | " + std::string(r.access) +
-         " | " + std::string(r.doc) + " |\n";
-  return s;
+namespace {
+// The counter window holds `counters` words, the info ROM window `info_words`.
+regmap::WindowWords window_words(uint32_t counters, uint32_t info_words) {
+  return [=](const Register& r) { return r.name == "COUNTERS" ? counters : info_words; };
 }
-
+}  // namespace
+std::string markdown_table(uint32_t counters, uint32_t info_words) {
+  return regmap::markdown_table(kBlock, window_words(counters, info_words));
+}
 std::string csr_csv(uint32_t counters, uint32_t info_words) {
-  std::vector<LitexCsrRegister> rows;
-  for (const Register& r : kRegisters)
-    rows.push_back({std::string(r.name), address(r),
-                    r.window() ? (r.name == "COUNTERS" ? counters : info_words) : r.words, std::string(r.access)});
-  return host_board_csr_csv("stream board register block (gen/core/stream_regmap.h)", "strm", kBlockBase, kIdentifierBase,
-                            rows);
+  return regmap::csr_csv(kBlock, window_words(counters, info_words));
 }
 
 }  // namespace streammap

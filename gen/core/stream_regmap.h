@@ -51,9 +51,9 @@ consteval uint32_t offset(std::string_view name) {
     if (r.name == name) return r.offset;
   throw "no such stream register";  // not a constant expression: a compile error
 }
-inline constexpr regmap::Block kBlock = {"cmnet_stream_regs_decode", "stream board register block (hw/common/cmnet_stream_regs.v)",
-                                         "gen/core/stream_regmap.h", kBlockBase, kBlockType, kBlockVersion, kBlockSize,
-                                         kRegisters};
+inline constexpr regmap::Block kBlock = {"cmnet_stream_regs_decode", "stream board register block",
+                                         "hw/common/cmnet_stream_regs.v", "gen/core/stream_regmap.h", "strm",
+                                         kBlockBase, kBlockType, kBlockVersion, kBlockSize, kRegisters};
 constexpr uint32_t address(const Register& r) { return regmap::address(kBlock, r); }
 
 // The register table as Markdown, and LiteX's csr.csv, for a board with these window sizes.
