@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "gen/cm1/cm1_counter_list.h"
 #include "host/svg_plot.h"
 #include "sim/cm1/cm1_counters.h"
 
@@ -152,11 +153,14 @@ RunReport cm1_run_report(const Cm1Config& cfg, const Cm1RunDescription& d, const
       links.rows.push_back({std::to_string(n), std::to_string(d), std::to_string(n ^ (1 << d)), u64(b),
                             fmt::format("{}", bit_times ? static_cast<double>(b) / static_cast<double>(bit_times) : 0.0)});
     }
-  ReportTable chip_table{"chips.csv", {"chip", "injected", "delivered", "desperation", "petit_cycles", "parity_errors"}, {}};
+  // Every chip's counters but the per-wire ones (links.csv has those), found by name.
+  ReportTable chip_table{"chips.csv", {"chip"}, {}};
+  for (std::string_view name : kCm1FixedCounters) chip_table.columns.emplace_back(name);
   for (int n = 0; n < p.chips(); ++n) {
-    const auto& c = chips[static_cast<size_t>(n)];
-    chip_table.rows.push_back({std::to_string(n), u64(c.injected), u64(c.delivered), u64(c.desperation),
-                               u64(c.petit_cycles), u64(c.parity_errors)});
+    std::vector<std::string> row = {std::to_string(n)};
+    for (std::string_view name : kCm1FixedCounters)
+      row.push_back(u64(cm1_counter(chips[static_cast<size_t>(n)], std::string(name))));
+    chip_table.rows.push_back(row);
   }
   // Per endpoint: what the board counted beside what the model implies.
   ReportTable eps{"endpoints.csv",
