@@ -15,10 +15,6 @@ class Cm1SimBoard : public SimBoard {
   explicit Cm1SimBoard(const Cm1Config& cfg, const HostBoardOptions& opt = {}, const TraceWindow& trace = {},
                        uint16_t port = 0)
       : SimBoard(emit_cm1_host_board(cfg, opt), opt, trace, "cm1board", port) {}
-  // Runs the given board top (cm1_host_board, e.g. the rtl/ directory `cmnet build` synthesized)
-  // instead of emitting one; `opt` must be the options it was emitted with.
-  Cm1SimBoard(const GeneratedDesign& design, const HostBoardOptions& opt, const TraceWindow& trace = {})
-      : SimBoard(design, opt, trace, "cm1board") {}
 };
 
 }  // namespace cmnet
