@@ -18,6 +18,7 @@
 #include "bitstreams/flow.h"
 #include "sim/cm1/cm1_selftest.h"
 #include "gen/cm1/cm1_host_board_emitter.h"
+#include "host/board_connection.h"
 #include "host/cm1/cm1_board.h"
 #include "sim/cm1/cm1_model.h"
 #include "sim/cm1/cm1_sim_board.h"
@@ -460,9 +461,8 @@ TEST(FlowBuild, HostTopFlashedIsTheOneSimulated) {
   EXPECT_TRUE(r.timing_met) << "the host top must run at the board's 12 MHz: Fmax " << r.fmax_nextpnr;
   EXPECT_NE(read_file(r.out_dir + "/cm1_host_board.pcf").find("set_io uart_rx"), std::string::npos);
 
-  const GeneratedDesign flashed = read_design(r.out_dir + "/rtl", "cm1_host_board");
-  Cm1SimBoard sim(flashed, h);
-  BoardClient client = BoardClient::open(sim.uri());
+  const std::unique_ptr<SimBoard> sim = sim_board_of_build(r.out_dir, "cm1_host_board", {});
+  BoardClient client = BoardClient::open(sim->uri());
   Cm1Board b(client);
   EXPECT_EQ(b.info().config_id, config_id(c));
   EXPECT_EQ(b.info().clock_hz, h.clock_hz);
