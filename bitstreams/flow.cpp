@@ -467,27 +467,46 @@ ModulePlacement place_module_ice40(const GeneratedDesign& design, const std::str
     r.wrapper_ffs = r.in_bits + r.out_bits;
   }
   const std::string nextpnr = need_tool("nextpnr-ice40", "nextpnr-ice40");
-  r.nextpnr_log = dir + "/nextpnr.log";
-  const int rc = tool_step("nextpnr-ice40: place and route " + top,
-                           {nextpnr, "--" + opt.device, "--package", opt.package, "--json", net, "--freq",
-                            fmt(opt.freq_mhz), "--seed", std::to_string(opt.seed), "--timing-allow-fail"},
-                           opt.timeout_s, r.nextpnr_log);
-  const std::string log = read_file_or_empty(r.nextpnr_log);
-  const auto util = parse_nextpnr_utilisation(log);
-  if (util.count("ICESTORM_LC")) {
-    r.logic_cells = util.at("ICESTORM_LC").used;
-    r.logic_cells_available = util.at("ICESTORM_LC").available;
+  const std::vector<int> seeds = opt.seeds.empty() ? std::vector<int>{opt.seed} : opt.seeds;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    const std::string log_path =
+        dir + "/nextpnr" + (seeds.size() > 1 ? "-seed" + std::to_string(seeds[i]) : std::string()) + ".log";
+    const int rc = tool_step("nextpnr-ice40: place and route " + top,
+                             {nextpnr, "--" + opt.device, "--package", opt.package, "--json", net, "--freq",
+                              fmt(opt.freq_mhz), "--seed", std::to_string(seeds[i]), "--timing-allow-fail"},
+                             opt.timeout_s, log_path);
+    const std::string log = read_file_or_empty(log_path);
+    const auto util = parse_nextpnr_utilisation(log);
+    ModulePlacement::SeedRun run;
+    run.seed = seeds[i];
+    if (util.count("ICESTORM_LC")) {
+      run.logic_cells = util.at("ICESTORM_LC").used;
+      if (i == 0) r.logic_cells_available = util.at("ICESTORM_LC").available;
+    }
+    if (i == 0) {
+      r.nextpnr_log = log_path;
+      r.logic_cells = run.logic_cells;
+    }
+    if (rc != 0) {
+      for (const auto& [res, u] : util)
+        if (u.available >= 0 && u.used > u.available) {
+          const std::string what = res + " " + std::to_string(u.used) + " used, " + std::to_string(u.available) + " available";
+          // Packing decides the fit before any seed matters: no other seed fits either.
+          if (opt.no_fit_is_result) {
+            r.not_fit = what;
+            return r;
+          }
+          throw DoesNotFit(top + " does not fit the " + opt.device + ": " + what + " (nextpnr log " + log_path + ")", res,
+                           u.used, u.available);
+        }
+      throw FlowError("nextpnr-ice40 of " + top + " failed (exit " + std::to_string(rc) + "), log " + log_path + ":\n" +
+                      tail(log, 2000));
+    }
+    run.fmax_mhz = parse_nextpnr_fmax(log, &run.timing_met);
+    r.runs.push_back(run);
   }
-  if (rc != 0) {
-    for (const auto& [res, u] : util)
-      if (u.available >= 0 && u.used > u.available)
-        throw DoesNotFit(top + " does not fit the " + opt.device + ": " + res + " " + std::to_string(u.used) + " used, " +
-                             std::to_string(u.available) + " available (nextpnr log " + r.nextpnr_log + ")",
-                         res, u.used, u.available);
-    throw FlowError("nextpnr-ice40 of " + top + " failed (exit " + std::to_string(rc) + "), log " + r.nextpnr_log +
-                    ":\n" + tail(log, 2000));
-  }
-  r.fmax_mhz = parse_nextpnr_fmax(log, &r.timing_met);
+  r.fmax_mhz = r.runs.front().fmax_mhz;
+  r.timing_met = r.runs.front().timing_met;
   r.placed = true;
   return r;
 }

@@ -121,6 +121,12 @@ struct ModulePlaceOptions {
   std::string clock = "clk";              // the module's clock input (a pin in the wrapper too)
   double freq_mhz = 100;                  // nextpnr --freq (a miss is reported in timing_met, not thrown)
   int seed = 1;
+  // Several placements of the one synthesis, one per nextpnr seed (empty: `seed` alone); the
+  // ModulePlacement's fields are the first seed's, `runs` holds every seed's.
+  std::vector<int> seeds;
+  // A module too large for the device returns (placed = false, not_fit set) instead of throwing
+  // DoesNotFit: for a bench where "does not fit" is a result.
+  bool no_fit_is_result = false;
   bool place = true;                      // false: the synthesis counts only
   double timeout_s = 1800;                // per tool
 };
@@ -136,6 +142,14 @@ struct ModulePlacement {
   double fmax_mhz = 0;                    // nextpnr's for `clock`
   bool timing_met = false;                // at freq_mhz
   std::string nextpnr_log;                // path
+  struct SeedRun {
+    int seed = 1;
+    long logic_cells = -1;
+    double fmax_mhz = 0;
+    bool timing_met = false;
+  };
+  std::vector<SeedRun> runs;              // one per placed seed, in the order given
+  std::string not_fit;                    // no_fit_is_result: "ICESTORM_LC 13434 used, 7680 available"
 };
 // FlowError naming the step and the log when a tool fails, a port is inout, or the clock is missing.
 ModulePlacement place_module_ice40(const GeneratedDesign& design, const std::string& top, const ModulePlaceOptions& opt);

@@ -16,6 +16,7 @@
 #include "bitstreams/board.h"
 #include "gen/core/config.h"
 #include "gen/core/design.h"
+#include "host/cli/fpga_bench.h"  // FpgaBlock
 #include "sim/core/rtl_build.h"  // TraceWindow
 #include "sim/core/sim_board.h"  // start_board
 
@@ -121,7 +122,10 @@ class Family {
   virtual std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const;
   // The sections `cmnet bench --only NAME` may run alone (none: the whole bench only).
   virtual std::vector<std::string> bench_sections() const { return {}; }
-  // Commands only this family has (CM-1: demo, cube, bench-fpga); names must not clash.
+  // `cmnet bench-fpga`: the family's blocks on the iCE40 HX8K (host/cli/fpga_bench.h); none: a family
+  // whose hardware is another family's (cm5).
+  virtual std::vector<FpgaBlock> fpga_blocks() const = 0;
+  // Commands only this family has (CM-1: demo, cube); names must not clash.
   virtual void add_commands(CLI::App& app) const { (void)app; }
 };
 
@@ -143,6 +147,7 @@ class Family {
   int run(const NetworkConfig& cfg, const RunArgs& args) const override;                           \
   int sweep(const NetworkConfig& cfg, const SweepArgs& args) const override;                       \
   int bench(const BenchArgs& args) const override;                                                 \
+  std::vector<FpgaBlock> fpga_blocks() const override;                                             \
   std::unique_ptr<SimBoard> start_board(const NetworkConfig& cfg, const BoardArgs& args) const override;
 
 // Every registered family, in registration order.

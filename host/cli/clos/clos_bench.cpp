@@ -432,10 +432,6 @@ json bench_fpga() {
     bool options;
   };
   for (const Place& pl : {Place{1, false}, Place{1, true}, Place{8, false}}) {
-    ClosConfig k = c;
-    k.clos.width = pl.width;
-    k.clos.hnode_dims = 1;
-    k.clos.select_pair = k.clos.resend_after_wait = pl.options;
     const std::string what = std::to_string(pl.width) + "-bit circuits" + (pl.width == 1 ? " (serial, the paper's)" : "") +
                              ", 2 hnodes, " + (pl.options ? "pair start + RESEND after a wait" : "reference engines");
     namespace fs = std::filesystem;
@@ -444,7 +440,8 @@ json bench_fpga() {
     po.freq_mhz = 12;  // the boards' clock (met or not, Fmax is nextpnr's)
     fs::remove_all(po.dir);
     try {
-      const ModulePlacement m = place_module_ice40(emit_clos_switched(k), "clos_switched", po);
+      const PlaceableModule mod = clos_switched_placeable(pl.width, pl.options);
+      const ModulePlacement m = place_module_ice40(mod.design, mod.top, po);
       std::printf("   the switch with its controllers (clos_switched), %s, on the HX8K: %ld LUTs %ld FFs,\n"
                   "      %ld of %ld logic cells%s, Fmax %.1f MHz (nextpnr-ice40, seed %d)\n",
                   what.c_str(), m.luts, m.ffs, m.logic_cells, m.logic_cells_available,
@@ -468,6 +465,15 @@ json bench_fpga() {
 }
 
 }  // namespace
+
+PlaceableModule clos_switched_placeable(int width, bool options) {
+  ClosConfig k;
+  k.clos.m = k.clos.n = k.clos.r = 4;
+  k.clos.width = width;
+  k.clos.hnode_dims = 1;
+  k.clos.select_pair = k.clos.resend_after_wait = options;
+  return {emit_clos_switched(k), "clos_switched", "", {}};
+}
 
 int clos_bench(const BenchArgs& a) {
   const std::string path = a.json.empty() ? "out/bench-clos.json" : a.json;

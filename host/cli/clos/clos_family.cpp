@@ -88,4 +88,15 @@ int ClosFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
 
 int ClosFamily::bench(const BenchArgs& args) const { return clos_bench(args); }
 
+std::vector<FpgaBlock> ClosFamily::fpga_blocks() const {
+  // The paper's serial links: 16 ports of 1 bit.
+  FpgaBlock b;
+  b.name = "N(4, 4, 4) switch with two hnodes, 1-bit circuits";
+  b.how = "clos_switched alone (place_module_ice40): the switch configured by its 2 hnodes' engines";
+  b.ports = 16;
+  b.port_bits = 1;
+  b.measure = [](const FpgaRunOptions& o) { return measure_module(clos_switched_placeable(1, false), o); };
+  return {b};
+}
+
 }  // namespace cmnet

@@ -41,6 +41,10 @@ ClosSimWords clos_rtl_words(const ClosRtlRun& r, const std::vector<std::vector<u
 int clos_sim_exit(uint64_t word_mismatches, const ClosSimWords& sw);
 // `cmnet bench` (clos_bench.cpp).
 int clos_bench(const BenchArgs& a);
+// N(4, 4, 4)'s switch with its controllers (clos_switched, 2 hnodes), circuits `width` bits wide,
+// with or without the pair start and RESEND after a wait, as a module placed alone on the iCE40
+// (clos_bench.cpp; cmnet bench, bench-fpga).
+PlaceableModule clos_switched_placeable(int width, bool options);
 // Its blocking curve (clos_blocking_bench.cpp): blocking of `p` (30 active ports per switch)
 // against occupancy, the plot written to `svg_path`; the rows for the JSON.
 nlohmann::ordered_json clos_blocking_curve(const ClosParams& p, bool quick, const std::string& svg_path);

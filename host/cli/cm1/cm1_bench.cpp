@@ -187,6 +187,7 @@ int cm1_bench(const BenchArgs& a) {
   const std::string json_path = a.json.empty() ? "out/bench-cm1.json" : a.json;
   std::filesystem::path p(json_path);
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  if (a.only == "boards") return cm1_boards_bench(a);
   if (a.only == "figure12") {
     json out;
     out["tool"] = "cmnet bench";

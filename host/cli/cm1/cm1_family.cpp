@@ -93,7 +93,6 @@ int Cm1Family::bench(const BenchArgs& args) const { return cm1_bench(args); }
 void Cm1Family::add_commands(CLI::App& app) const {
   add_demo_command(app);
   add_cube_command(app);
-  add_bench_fpga_command(app);
 }
 
 }  // namespace cmnet

@@ -15,7 +15,7 @@ class Cm1Family final : public Family {
  public:
   std::string name() const override { return "cm1"; }
   CMNET_FAMILY_MEMBERS
-  std::vector<std::string> bench_sections() const override { return {"figure12"}; }
+  std::vector<std::string> bench_sections() const override { return {"figure12", "boards"}; }
   void add_commands(CLI::App& app) const override;
 };
 
@@ -28,7 +28,10 @@ int run_demo(const std::string& config_path, const std::string& out_dir,    // c
              const std::string& pattern, uint64_t seed);
 void add_demo_command(CLI::App& app);                                       // cm1_demo.cpp
 void add_cube_command(CLI::App& app);                                       // cm1_cube.cpp
-void add_bench_fpga_command(CLI::App& app);                                 // cm1_fpga_bench.cpp
+// `cmnet bench --only boards`: sizes and Fmax per board, the largest network per board.
+int cm1_boards_bench(const BenchArgs& a);                                   // cm1_fpga_bench.cpp
+// The chip top (`--mode chip`) of `cfg` through the flow on `b` at o's seeds (cm1_fpga_bench.cpp).
+FpgaMeasurement cm1_chip_top_on(const Cm1Config& cfg, const Board& b, const FpgaRunOptions& o);
 // The self-test tops' reset, LED and blink options from a board file (cm1_fpga_bench.cpp).
 BoardTopOptions top_options(const Board& b);
 // The board top of `a.mode` ("" = network) for `b` (cm1_family.cpp).

@@ -1,6 +1,8 @@
-// `cmnet bench-fpga` (CM-1): router and network sizes and Fmax per board, beside Hoplite's
-// published figures, and the largest CM-1 network that fits each iCE40 board. Prints a table,
-// writes JSON. Also the board-top options every CM-1 self-test top takes from a board file.
+// `cmnet bench --family cm1 --only boards`: router and network sizes and Fmax per board (HX8K,
+// UP5K, and the XC7A35T by yosys), beside Hoplite's published figures, and the largest CM-1 network
+// that fits each iCE40 board. Prints a table, writes JSON. Also CM-1's `cmnet bench-fpga` blocks
+// (the chip tops on the HX8K) and the board-top options every CM-1 self-test top takes from a
+// board file.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -26,8 +28,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct BenchFpgaArgs {
-  std::string out_json = "bench-fpga.json";
-  std::string work = "out/bench-fpga";
+  std::string out_json = "out/bench-cm1-boards.json";
+  std::string work = "out/bench-cm1-boards";
   bool quick = false;
   int seed = 1;
 };
@@ -56,36 +58,33 @@ std::map<std::string, std::pair<long, long>> router_breakdown(const GeneratedDes
 
 using ojson = nlohmann::ordered_json;
 
-// The chip top (router + P endpoints + self-test loader) of `cfg` placed and routed on board b at
-// 100 MHz; `col` gets the table's cell.
-ojson chip_top_on(const Cm1Config& cfg, const Board& b, const BenchFpgaArgs& a, const std::string& tag, std::string& col) {
+}  // namespace
+
+FpgaMeasurement cm1_chip_top_on(const Cm1Config& cfg, const Board& b, const FpgaRunOptions& o) {
   BuildArgs ba;
   ba.mode = "chip";
-  const GeneratedDesign top = cm1_board_top(cfg, b, ba);
-  FlowOptions fo;
-  fo.out_dir = a.work + "/chip_" + b.name + "_" + tag;
-  fo.freq_mhz = 100;
-  fo.seed = a.seed;
-  fo.mode = "chip";
-  fo.config_json = config_to_json(cfg);
-  ojson cell;
-  try {
-    const FlowResult r = run_flow(top, b, fo);
-    const long lc = r.utilisation.count("ICESTORM_LC") ? r.utilisation.at("ICESTORM_LC").used : -1;
-    cell = {{"fits", true}, {"logic_cells", lc}, {"luts", r.luts}, {"ffs", r.ffs},
-            {"fmax_nextpnr_mhz", r.fmax_nextpnr}, {"fmax_icetime_mhz", r.fmax_icetime},
-            {"met_100mhz", r.timing_met}};
+  return measure_board_top(cm1_board_top(cfg, b, ba), b, "chip", config_to_json(cfg), o);
+}
+
+namespace {
+
+// The chip top of `cfg` placed and routed on board b at 100 MHz; `col` gets the table's cell.
+ojson chip_top_on(const Cm1Config& cfg, const Board& b, const BenchFpgaArgs& a, const std::string& tag, std::string& col) {
+  FpgaRunOptions o;
+  o.dir = a.work + "/chip_" + b.name + "_" + tag;
+  o.seeds = {a.seed};
+  const FpgaMeasurement m = cm1_chip_top_on(cfg, b, o);
+  if (m.status == FpgaMeasurement::Status::Placed) {
+    const double f = m.fmax.front().fmax_mhz;
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%ld / %.1f MHz", lc, r.fmax_nextpnr);
+    std::snprintf(buf, sizeof buf, "%ld / %.1f MHz", m.logic_cells, f);
     col = buf;
-  } catch (const DoesNotFit& e) {
-    cell = {{"fits", false}, {"resource", e.resource}, {"used", e.used}, {"available", e.available}};
-    col = "no fit (" + e.resource + ")";
-  } catch (const ConfigError& e) {  // e.g. too few header pins for 2c cube wires
-    cell = {{"fits", false}, {"error", e.what()}};
-    col = "too few pins";
+    return {{"fits", true}, {"logic_cells", m.logic_cells}, {"luts", m.luts}, {"ffs", m.ffs},
+            {"fmax_nextpnr_mhz", f}, {"met_100mhz", f >= 100}};
   }
-  return cell;
+  col = m.status == FpgaMeasurement::Status::DoesNotFit ? "no fit (" + m.detail.substr(0, m.detail.find(' ')) + ")"
+                                                        : "too few pins";  // ConfigError: 2c cube wires
+  return {{"fits", false}, {"detail", m.detail}};
 }
 
 // The router's iCE40 LUTs and FFs by part, printed and into `row`.
@@ -239,8 +238,6 @@ int do_bench(const BenchFpgaArgs& a) {
   return 0;
 }
 
-BenchFpgaArgs g_bench;
-
 }  // namespace
 
 BoardTopOptions top_options(const Board& b) {
@@ -253,13 +250,28 @@ BoardTopOptions top_options(const Board& b) {
   return o;
 }
 
-void add_bench_fpga_command(CLI::App& app) {
-  auto* bf = app.add_subcommand("bench-fpga", "CM-1: FPGA sizes and Fmax per board; largest network per iCE40 board");
-  bf->add_option("-o,--out", g_bench.out_json, "JSON output");
-  bf->add_option("--work", g_bench.work, "work directory for the builds");
-  bf->add_flag("--quick", g_bench.quick, "fewer parameters");
-  bf->add_option("--seed", g_bench.seed, "nextpnr placement seed");
-  bf->callback([] { throw CommandExit{do_bench(g_bench)}; });
+int cm1_boards_bench(const BenchArgs& args) {
+  BenchFpgaArgs a;
+  if (!args.json.empty()) a.out_json = args.json;
+  a.quick = args.quick;
+  if (fs::path(a.out_json).has_parent_path()) fs::create_directories(fs::path(a.out_json).parent_path());
+  return do_bench(a);
+}
+
+std::vector<FpgaBlock> Cm1Family::fpga_blocks() const {
+  std::vector<FpgaBlock> out;
+  for (const RouterParams& rp : std::vector<RouterParams>{{2, 4, 8}, {4, 4, 8}, {4, 16, 8}, {8, 16, 8}, {12, 16, 8}}) {
+    FpgaBlock b;
+    b.name = "router chip c = " + std::to_string(rp.c) + ", P = " + std::to_string(rp.P);
+    b.how = "cm1_chip_board_top (router, P endpoints, self-test loader) through the whole flow on the HX8K breakout";
+    b.ports = rp.c + rp.P;  // bit-serial: c cube wires and P processor links of 1 bit
+    b.port_bits = 1;
+    b.measure = [rp](const FpgaRunOptions& o) {
+      return cm1_chip_top_on(net_cfg(rp.c, rp.P, rp.d), load_board("ice40hx8k_breakout"), o);
+    };
+    out.push_back(b);
+  }
+  return out;
 }
 
 }  // namespace cmnet

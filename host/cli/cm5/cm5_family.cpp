@@ -137,6 +137,9 @@ int Cm5Family::sweep(const NetworkConfig&, const SweepArgs&) const {
   throw InputError("sweep: the cm5 machine has no board (cmnet sim runs it; cm5data and cm5ctl have sweeps of their own)");
 }
 
+// The machine's blocks are its two networks' (cm5data, cm5ctl): none of its own.
+std::vector<FpgaBlock> Cm5Family::fpga_blocks() const { return {}; }
+
 int Cm5Family::bench(const BenchArgs& args) const {
   // The model at growing sizes: the traffic of `cmnet sim --pattern router-done` (2 messages per
   // leaf on each network), router-done pushed by every leaf after the last send.

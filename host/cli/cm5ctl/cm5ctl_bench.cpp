@@ -48,16 +48,14 @@ json latency_json(const Cm5Latency& l) {
           {"reduce", l.reduce}, {"scan", l.scan},         {"barrier", l.barrier}};
 }
 
-// One node's (or one three-node chip's) iCE40 figures through the shared place_module_ice40
-// (bitstreams/flow.h): yosys synth_ice40 of the module alone (its parameters those of a node at
-// `level` of a 1,024-leaf tree: chparam), then nextpnr-ice40 on the HX8K (ct256); a module with
-// more port bits than pins sits in the shared shift-chain wrapper. A chip's three nodes: its top
-// node at level 2, the two lower ones at level 1.
-json ice40_figures(const Cm5ctlParams& p, const std::string& top, bool place) {
-  const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-cm5-" + top + "-" + std::to_string(::getpid()));
+}  // namespace
+
+// A node of `p`'s tree (or a three-node chip) as a module to place alone: its parameters those of
+// a node at level 1 (the chip: its top node at level 2, the two lower ones at level 1), set by
+// chparam on the emitted modules.
+PlaceableModule cm5ctl_placeable(const Cm5ctlParams& p, const std::string& top) {
   Cm5ctlConfig c;
   c.p = p;
-  const GeneratedDesign d = emit_cm5ctl(c);
   const int qd = p.effective_queue_depth(), ad = p.aside_depth_at(1), ad2 = p.aside_depth_at(2);
   auto S = [](int64_t x) { return std::to_string(x); };
   auto cw = [](int x) { return static_cast<int64_t>(clog2(static_cast<uint64_t>(x) + 1)); };
@@ -69,16 +67,25 @@ json ice40_figures(const Cm5ctlParams& p, const std::string& top, bool place) {
     chparam += " -set AD_T " + S(ad2) + " -set ACW_T " + S(cw(ad2)) + " -set AD_C " + S(ad) + " -set ACW_C " + S(cw(ad));
   else
     chparam += " -set AD " + S(ad) + " -set ACW " + S(cw(ad));
-  chparam += " " + top;
-  ModulePlaceOptions o;
-  o.dir = dir.string();
-  o.before_synth = chparam;
-  o.skip_files = {"cm5ctl_tree.v"};
+  return {emit_cm5ctl(c), top, chparam + " " + top, {"cm5ctl_tree.v"}};
+}
+
+namespace {
+
+// One node's (or one three-node chip's) iCE40 figures through the shared place_module_ice40
+// (bitstreams/flow.h): yosys synth_ice40 of the module alone (a node of a 1,024-leaf tree), then
+// nextpnr-ice40 on the HX8K (ct256); a module with more port bits than pins sits in the shared
+// shift-chain wrapper.
+json ice40_figures(const Cm5ctlParams& p, const std::string& top, bool place) {
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-cm5-" + top + "-" + std::to_string(::getpid()));
+  const PlaceableModule mod = cm5ctl_placeable(p, top);
+  ModulePlaceOptions o = module_place_options(mod, dir.string());
   o.place = place;
   // A target both modules meet (the chip's Fmax is near 40 MHz): the figure is nextpnr's Fmax,
   // not the target, and timing_met says the target was met.
   o.freq_mhz = 25;
-  const ModulePlacement m = place_module_ice40(d, top, o);
+  const ModulePlacement m = place_module_ice40(mod.design, top, o);
+  const int ad = p.aside_depth_at(1), ad2 = p.aside_depth_at(2), qd = p.effective_queue_depth();
   json out = {{"module", top},
               {"aside_depth", top == "cm5ctl_chip" ? json::array({ad2, ad}) : json(ad)},
               {"queue_depth", qd},

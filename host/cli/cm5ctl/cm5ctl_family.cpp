@@ -94,4 +94,23 @@ int Cm5ctlFamily::sweep(const NetworkConfig& cfg, const SweepArgs& args) const {
 
 int Cm5ctlFamily::bench(const BenchArgs& args) const { return cm5ctl_bench(args); }
 
+std::vector<FpgaBlock> Cm5ctlFamily::fpga_blocks() const {
+  // Nodes of a 1,024-leaf tree with the CM-5's links; a port's bits are its up link's wires (6; the
+  // down link has 5). A node has 2 children and a parent, the chip 4 children and a parent.
+  auto block = [](const std::string& name, const std::string& top, int ports) {
+    FpgaBlock b;
+    b.name = name;
+    b.how = top + " alone (place_module_ice40), a 1,024-leaf tree's parameters";
+    b.ports = ports;
+    b.port_bits = Cm5ctlParams{}.up_width;
+    b.measure = [top](const FpgaRunOptions& o) {
+      Cm5ctlParams p;
+      p.leaves = 1024;
+      return measure_module(cm5ctl_placeable(p, top), o);
+    };
+    return b;
+  };
+  return {block("node (level 1)", "cm5ctl_node", 3), block("three-node chip (levels 2, 1)", "cm5ctl_chip", 5)};
+}
+
 }  // namespace cmnet

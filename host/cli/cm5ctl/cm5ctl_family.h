@@ -21,5 +21,8 @@ class Cm5ctlFamily final : public Family {
 // The commands (host/cli/cm5ctl/).
 int cm5ctl_sim(const Cm5ctlConfig& cfg, const SimArgs& a);  // cm5ctl_sim.cpp
 int cm5ctl_bench(const BenchArgs& a);                       // cm5ctl_bench.cpp
+// A node ("cm5ctl_node", level 1) or a three-node chip ("cm5ctl_chip", levels 2 and 1) of p's
+// tree as a module placed alone on the iCE40 (cmnet bench, bench-fpga).
+PlaceableModule cm5ctl_placeable(const Cm5ctlParams& p, const std::string& top);  // cm5ctl_bench.cpp
 
 }  // namespace cmnet

@@ -168,6 +168,37 @@ json figure_json(const bench::SteadyFigure& f, double bound) {
 
 }  // namespace
 
+// The CM-5's router chip (W = 4, 2-word input buffers, 5-word messages; 4 children) with `parents`
+// parents and `slots` message slots per input (0: FIFO inputs), as a module to place alone.
+namespace {
+// The CM-5's network as its blocks are placed: 64 leaves, W = 4, 2-word buffers, 5-word messages.
+Cm5DataParams cm5_block_params() {
+  Cm5DataParams p;
+  p.height = 3;
+  p.link_bits = 4;
+  p.buffer_words = 2;
+  p.max_words = 5;
+  return p;
+}
+}  // namespace
+
+PlaceableModule cm5data_router_placeable(int parents, int slots) {
+  Cm5DataParams p = cm5_block_params();
+  p.slots = slots;  // 8 slots: the slot memory (synchronous read) can be block RAM
+  p.profile.clear();
+  p.parents = {parents, parents};
+  return {emit_cm5data_router(p, parents), "cm5data_router_p" + std::to_string(parents), "", {}};
+}
+
+// The memory-mapped network interface (cm5data_ni, one side of a node) for the CM-5's network
+// (W = 4, 5-word messages, 64 leaves: LEAF is a strap).
+PlaceableModule cm5data_ni_placeable() {
+  GeneratedDesign d;
+  d.top = "cm5data_ni";
+  d.files = {{"cm5data_ni.v", emit_cm5data_ni_module(cm5_block_params())}};
+  return {d, "cm5data_ni", "chparam -set LEAF 5 cm5data_ni", {}};
+}
+
 // One router chip alone on the iCE40 HX8K (bitstreams/flow.h place_module_ice40: yosys synth_ice40,
 // nextpnr-ice40; its ports come from a shift chain, so nothing is optimised away): the CM-5's chip
 // (W = 4, 2-word input buffers, 5-word messages) with 2 and with 4 parents.
@@ -176,23 +207,14 @@ json cm5data_chip_on_ice40(const std::string& dir) {
   std::printf("   %-8s %7s %7s %7s %5s %16s %10s\n", "parents", "LUT4", "FF", "carry", "RAM", "logic cells", "Fmax MHz");
   json rows = json::array();
   for (const auto& [parents, slots] : std::vector<std::pair<int, int>>{{2, 0}, {4, 0}, {2, 8}, {4, 8}}) {
-    Cm5DataParams p;
-    p.slots = slots;  // 8 slots: the slot memory (synchronous read) can be block RAM
-    p.height = 3;
-    p.profile.clear();
-    p.parents = {parents, parents};
-    p.link_bits = 4;
-    p.buffer_words = 2;
-    p.max_words = 5;
-    const std::string top = "cm5data_router_p" + std::to_string(parents);
+    const PlaceableModule mod = cm5data_router_placeable(parents, slots);
     const std::string label = std::to_string(parents) + (slots ? " s" + std::to_string(slots) : "");
-    ModulePlaceOptions o;
-    o.dir = dir + "/" + top + (slots ? "-slots" + std::to_string(slots) : "");
+    ModulePlaceOptions o = module_place_options(mod, dir + "/" + mod.top + (slots ? "-slots" + std::to_string(slots) : ""));
     // Placed for the boards' 12 MHz; Fmax is measured either way (the CM-5's chip ran at 40 MHz).
     o.freq_mhz = 12;
-    json row = {{"parents", parents}, {"slots", slots}, {"top", top}};
+    json row = {{"parents", parents}, {"slots", slots}, {"top", mod.top}};
     try {
-      const ModulePlacement m = place_module_ice40(emit_cm5data_router(p, parents), top, o);
+      const ModulePlacement m = place_module_ice40(mod.design, mod.top, o);
       row.update({{"luts", m.luts}, {"ffs", m.ffs}, {"carries", m.carries}, {"ram_blocks", m.ram_blocks},
                   {"wrapped", m.wrapped}, {"placed", m.placed}, {"logic_cells", m.logic_cells},
                   {"logic_cells_available", m.logic_cells_available}, {"fmax_mhz", m.fmax_mhz},
@@ -207,7 +229,7 @@ json cm5data_chip_on_ice40(const std::string& dir) {
       s.dir = o.dir + "-synth";
       row["place_error"] = e.what();
       try {
-        const ModulePlacement m = place_module_ice40(emit_cm5data_router(p, parents), top, s);
+        const ModulePlacement m = place_module_ice40(mod.design, mod.top, s);
         row.update({{"luts", m.luts}, {"ffs", m.ffs}, {"carries", m.carries}, {"ram_blocks", m.ram_blocks}});
         std::printf("   %-8s %7ld %7ld %7ld %5ld %16s %10s  (not placed: %s)\n", label.c_str(), m.luts, m.ffs, m.carries,
                     m.ram_blocks, "-", "-", e.what());
@@ -222,25 +244,15 @@ json cm5data_chip_on_ice40(const std::string& dir) {
   return rows;
 }
 
-// The memory-mapped network interface (cm5data_ni, one side of a node) alone on the HX8K, for the
-// CM-5's network (W = 4, 5-word messages, 64 leaves: LEAF is a strap).
+// The network interface (cm5data_ni_placeable) alone on the HX8K.
 json cm5data_ni_on_ice40(const std::string& dir) {
   std::printf("\n== the network interface (cm5data_ni) on the iCE40 HX8K (W = 4, messages of 1..5 words)\n");
-  Cm5DataParams p;
-  p.height = 3;
-  p.link_bits = 4;
-  p.buffer_words = 2;
-  p.max_words = 5;
-  GeneratedDesign d;
-  d.top = "cm5data_ni";
-  d.files = {{"cm5data_ni.v", emit_cm5data_ni_module(p)}};
-  ModulePlaceOptions o;
-  o.dir = dir + "/cm5data_ni";
+  const PlaceableModule mod = cm5data_ni_placeable();
+  ModulePlaceOptions o = module_place_options(mod, dir + "/cm5data_ni");
   o.freq_mhz = 12;
-  o.before_synth = "chparam -set LEAF 5 cm5data_ni";
   json row = {{"top", "cm5data_ni"}};
   try {
-    const ModulePlacement m = place_module_ice40(d, "cm5data_ni", o);
+    const ModulePlacement m = place_module_ice40(mod.design, mod.top, o);
     row.update({{"luts", m.luts}, {"ffs", m.ffs}, {"carries", m.carries}, {"ram_blocks", m.ram_blocks},
                 {"wrapped", m.wrapped}, {"logic_cells", m.logic_cells}, {"fmax_mhz", m.fmax_mhz}});
     std::printf("   LUT4 %ld, FF %ld, carries %ld, RAM %ld, logic cells %ld / %ld, Fmax %.1f MHz%s\n", m.luts, m.ffs,

@@ -229,4 +229,25 @@ int Cm5DataFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
 
 int Cm5DataFamily::bench(const BenchArgs& args) const { return cm5data_bench(args); }
 
+std::vector<FpgaBlock> Cm5DataFamily::fpga_blocks() const {
+  // The chip's links: 4 children and the parents, 4 bits each (W = 4, the CM-5's); its clock in
+  // the paper is the data network's 40 MHz. The interface is an endpoint: no per-port figure.
+  auto chip = [](const std::string& name, int parents, int slots) {
+    FpgaBlock b;
+    b.name = name;
+    b.how = "cm5data_router alone (place_module_ice40), W = 4, 5-word messages";
+    b.ports = 4 + parents;
+    b.port_bits = 4;
+    b.paper_mhz = 40;
+    b.paper_clock = "Leiserson et al. 1992: the data network's 40 MHz clock, 4-bit links (20 MB/s)";
+    b.measure = [parents, slots](const FpgaRunOptions& o) { return measure_module(cm5data_router_placeable(parents, slots), o); };
+    return b;
+  };
+  FpgaBlock ni;
+  ni.name = "network interface (cm5data_ni, 64 leaves)";
+  ni.how = "cm5data_ni alone (place_module_ice40), W = 4, 5-word messages";
+  ni.measure = [](const FpgaRunOptions& o) { return measure_module(cm5data_ni_placeable(), o); };
+  return {chip("chip, 2 parents, FIFO inputs", 2, 0), chip("chip, 2 parents, 8 slots", 2, 8), ni};
+}
+
 }  // namespace cmnet

@@ -187,6 +187,21 @@ std::string ratio_plot(const std::string& title, const std::vector<RatioPoint>& 
   return plot::line_chart(c);
 }
 
+}  // namespace
+
+PlaceableModule hcube_node_placeable(const HcubeParams& p) {
+  GeneratedDesign d = emit_hcube_node(p);
+  std::string chparam = "chparam";
+  for (const auto& [k, v] : hcube_node_params(p, 1)) {
+    const auto q = v.find("'d");
+    chparam += " -set " + k + " " + (q == std::string::npos ? v : v.substr(q + 2));
+  }
+  const std::string top = d.top;
+  return {std::move(d), top, chparam + " " + top, {}};
+}
+
+namespace {
+
 // One router (a packet-scheme node chip or a wormhole router) placed alone on the iCE40 HX8K
 // (bitstreams/flow.h: yosys synth_ice40 with the node's parameters, nextpnr; its ports, far more
 // than the package's pins, come from the shift-chain wrapper). A chip too large for the part is
@@ -198,16 +213,11 @@ struct Placed {
 
 Placed place_node(const HcubeParams& p) {
   namespace fs = std::filesystem;
-  const GeneratedDesign d = emit_hcube_node(p);
-  ModulePlaceOptions o;
-  o.dir = (fs::temp_directory_path() / ("cmnet-hcube-place-" + std::to_string(::getpid()))).string();
+  const PlaceableModule mod = hcube_node_placeable(p);
+  const GeneratedDesign& d = mod.design;
+  ModulePlaceOptions o =
+      module_place_options(mod, (fs::temp_directory_path() / ("cmnet-hcube-place-" + std::to_string(::getpid()))).string());
   fs::remove_all(o.dir);
-  o.before_synth = "chparam";
-  for (const auto& [k, v] : hcube_node_params(p, 1)) {
-    const auto q = v.find("'d");
-    o.before_synth += " -set " + k + " " + (q == std::string::npos ? v : v.substr(q + 2));
-  }
-  o.before_synth += " " + d.top;
   // The target is the HX8K boards' 12 MHz oscillator; nextpnr reports the Fmax it reached.
   o.freq_mhz = 12;
   Placed r;

@@ -266,4 +266,26 @@ int HcubeFamily::sim(const NetworkConfig& env, const SimArgs& a) const {
 
 int HcubeFamily::bench(const BenchArgs& args) const { return hcube_bench(args); }
 
+std::vector<FpgaBlock> HcubeFamily::fpga_blocks() const {
+  // A node's ports: its n cube links and its host's, each a byte wide.
+  auto block = [](const std::string& name, const std::string& scheme, int n, int buffers) {
+    FpgaBlock b;
+    b.name = name;
+    b.how = "hcube node alone (place_module_ice40) in the shift-chain wrapper, node 1's parameters";
+    b.ports = n + 1;
+    b.port_bits = 8;
+    b.measure = [scheme, n, buffers](const FpgaRunOptions& o) {
+      HcubeParams p;
+      p.dims = n;
+      p.scheme = scheme;
+      p.routing = "fixed";
+      if (buffers > 0) p.buffers = buffers;
+      return measure_module(hcube_node_placeable(p), o);
+    };
+    return b;
+  };
+  return {block("wormhole router n = 3", "wormhole", 3, 0), block("wormhole router n = 6", "wormhole", 6, 0),
+          block("packet node n = 2, fixed, 2 buffers of 20 bytes", "packet", 2, 2)};
+}
+
 }  // namespace cmnet

@@ -29,5 +29,8 @@ HcubeTraffic hcube_sim_pattern(const HcubeParams& p, const std::string& pattern,
 std::string hcube_ports_path(const std::string& jsonl);
 
 int hcube_bench(const BenchArgs& a);  // hcube_bench.cpp
+// One node of p's cube (node 1's parameters: the packet chip or the wormhole router) as a module
+// placed alone on the iCE40 (hcube_bench.cpp; cmnet bench, bench-fpga).
+PlaceableModule hcube_node_placeable(const HcubeParams& p);
 
 }  // namespace cmnet
