@@ -211,6 +211,24 @@ ojson fpga_bench_json(const std::vector<FpgaBenchRow>& rows, const std::vector<i
   return out;
 }
 
+FpgaMeasurement fpga_measurement_from_json(const ojson& b) {
+  FpgaMeasurement m;
+  const std::string st = b.value("status", "error");
+  m.status = st == "placed"         ? FpgaMeasurement::Status::Placed
+             : st == "does not fit" ? FpgaMeasurement::Status::DoesNotFit
+                                    : FpgaMeasurement::Status::Error;
+  m.detail = b.value("detail", "");
+  m.luts = b.value("lut4", -1L);
+  m.ffs = b.value("flip_flops", -1L);
+  m.ram_blocks = b.value("sb_ram40_4k", -1L);
+  m.logic_cells = b.value("logic_cells", -1L);
+  m.logic_cells_available = b.value("logic_cells_available", -1L);
+  m.wrapped = b.value("wrapped", false);
+  if (b.contains("fmax"))
+    for (const auto& f : b["fmax"]) m.fmax.push_back({f.value("seed", 0), f.value("fmax_mhz", 0.0)});
+  return m;
+}
+
 namespace {
 
 struct BenchFpgaArgs {
@@ -219,6 +237,7 @@ struct BenchFpgaArgs {
   std::string out_dir = "out/bench-fpga";
   std::string work;  // "" = OUT/work
   int jobs = 2;
+  bool resume = false;
 };
 
 // The selected families' blocks, in registration order; --family takes names or comma lists.
@@ -246,6 +265,24 @@ std::string slug(const std::string& s) {
   return o;
 }
 
+// --resume: the rows `path` already holds at `seeds`, placed or not fitting (errors are retried).
+std::vector<bool> resume_rows(std::vector<FpgaBenchRow>& rows, const std::string& path, const std::vector<int>& seeds) {
+  std::vector<bool> have(rows.size(), false);
+  std::ifstream in(path);
+  if (!in) return have;
+  const ojson old = ojson::parse(in, nullptr, false);
+  if (old.is_discarded() || !old.contains("blocks") || old.value("seeds", ojson::array()) != ojson(seeds)) return have;
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (const auto& b : old["blocks"])
+      if (b.value("family", "") == rows[i].family && b.value("block", "") == rows[i].block.name) {
+        const FpgaMeasurement m = fpga_measurement_from_json(b);
+        if (m.status == FpgaMeasurement::Status::Error) continue;
+        rows[i].m = m;
+        have[i] = true;
+      }
+  return have;
+}
+
 int do_bench_fpga(const BenchFpgaArgs& a) {
   if (a.seeds < 1) throw InputError("--seeds " + std::to_string(a.seeds) + ": at least 1");
   if (a.jobs < 1) throw InputError("--jobs " + std::to_string(a.jobs) + ": at least 1");
@@ -253,18 +290,33 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
   std::vector<int> seeds;
   for (int s = 1; s <= a.seeds; ++s) seeds.push_back(s);
   const std::string work = a.work.empty() ? a.out_dir + "/work" : a.work;
+  const std::string json_path = a.out_dir + "/bench-fpga.json", md_path = a.out_dir + "/bench-fpga.md";
   fs::create_directories(work);
   const double freq = 100;
-  std::printf("bench-fpga: %zu blocks, nextpnr seeds 1..%d, %d at a time (work: %s)\n", rows.size(), a.seeds, a.jobs,
-              work.c_str());
+  std::vector<bool> have = a.resume ? resume_rows(rows, json_path, seeds) : std::vector<bool>(rows.size(), false);
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (!have[i]) todo.push_back(i);
+  std::printf("bench-fpga: %zu blocks (%zu to measure), nextpnr seeds 1..%d, %d at a time (work: %s)\n", rows.size(),
+              todo.size(), a.seeds, a.jobs, work.c_str());
   std::fflush(stdout);
   const auto t0 = std::chrono::steady_clock::now();
   auto secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::mutex io;
+  // The blocks measured so far (in the order listed), written after each one.
+  auto write = [&] {
+    std::vector<FpgaBenchRow> done_rows;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (have[i]) done_rows.push_back(rows[i]);
+    ojson js = fpga_bench_json(done_rows, seeds, freq);
+    js["blocks_listed"] = rows.size();
+    std::ofstream(json_path) << js.dump(2) << "\n";
+    std::ofstream(md_path) << fpga_bench_table(done_rows, seeds);
+  };
   std::atomic<size_t> next{0}, done{0};
   auto worker = [&] {
-    for (size_t i = next++; i < rows.size(); i = next++) {
-      FpgaBenchRow& r = rows[i];
+    for (size_t k = next++; k < todo.size(); k = next++) {
+      FpgaBenchRow& r = rows[todo[k]];
       {
         std::lock_guard<std::mutex> l(io);
         std::printf("[%6.0f s] start %s: %s\n", secs(), r.family.c_str(), r.block.name.c_str());
@@ -274,11 +326,14 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
       o.dir = work + "/" + r.family + "-" + slug(r.block.name);
       o.seeds = seeds;
       o.freq_mhz = freq;
-      r.m = r.block.measure(o);
+      FpgaMeasurement m = r.block.measure(o);
       std::lock_guard<std::mutex> l(io);
+      r.m = std::move(m);
+      have[todo[k]] = true;
+      write();
       std::string fm;
       for (const auto& f : r.m.fmax) fm += " " + fixed(f.fmax_mhz, 1);
-      std::printf("[%6.0f s] done %zu/%zu %s: %s: %s LUT4, %s logic cells, Fmax%s%s\n", secs(), ++done, rows.size(),
+      std::printf("[%6.0f s] done %zu/%zu %s: %s: %s LUT4, %s logic cells, Fmax%s%s\n", secs(), ++done, todo.size(),
                   r.family.c_str(), r.block.name.c_str(), grouped(r.m.luts).c_str(), grouped(r.m.logic_cells).c_str(),
                   fm.empty() ? " -" : fm.c_str(),
                   r.m.status == FpgaMeasurement::Status::Placed ? "" : (" (" + std::string(status_name(r.m.status)) +
@@ -287,18 +342,12 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
     }
   };
   std::vector<std::thread> pool;
-  for (int j = 0; j < std::min<int>(a.jobs, static_cast<int>(rows.size())); ++j) pool.emplace_back(worker);
+  for (int j = 0; j < std::min<int>(a.jobs, static_cast<int>(todo.size())); ++j) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
-
-  const std::string table = fpga_bench_table(rows, seeds);
-  ojson js = fpga_bench_json(rows, seeds, freq);
-  js["seconds"] = secs();
-  fs::create_directories(a.out_dir);
-  std::ofstream(a.out_dir + "/bench-fpga.json") << js.dump(2) << "\n";
-  std::ofstream(a.out_dir + "/bench-fpga.md") << table;
+  write();
   std::printf("\n%s\nLUT4 per port bit: SB_LUT4 / (ports x bits per port); Hoplite's class: about 0.6.\n"
-              "wrote %s/bench-fpga.json and bench-fpga.md (%.0f s)\n",
-              table.c_str(), a.out_dir.c_str(), secs());
+              "wrote %s and %s (%.0f s)\n",
+              fpga_bench_table(rows, seeds).c_str(), json_path.c_str(), md_path.c_str(), secs());
   bool errors = false;
   for (const auto& r : rows) errors = errors || r.m.status == FpgaMeasurement::Status::Error;
   return errors ? 1 : 0;
@@ -317,6 +366,7 @@ void add_bench_fpga_command(CLI::App& app) {
   c->add_option("-o,--out", g_args.out_dir, "directory for bench-fpga.json and bench-fpga.md (default out/bench-fpga)");
   c->add_option("--work", g_args.work, "work directory for the builds (default OUT/work)");
   c->add_option("--jobs", g_args.jobs, "blocks measured at a time (default 2)");
+  c->add_flag("--resume", g_args.resume, "keep the blocks OUT/bench-fpga.json has at the same seeds; measure the rest");
   c->callback([] { throw CommandExit{do_bench_fpga(g_args)}; });
 }
 

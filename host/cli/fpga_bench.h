@@ -78,8 +78,13 @@ double lut4_per_port_bit(const FpgaBlock& b, const FpgaMeasurement& m);
 std::string fpga_bench_table(const std::vector<FpgaBenchRow>& rows, const std::vector<int>& seeds);
 nlohmann::ordered_json fpga_bench_json(const std::vector<FpgaBenchRow>& rows, const std::vector<int>& seeds,
                                        double freq_mhz);
+// A block's measurement back from fpga_bench_json's "blocks" entry (for --resume).
+FpgaMeasurement fpga_measurement_from_json(const nlohmann::ordered_json& block);
 
-// `cmnet bench-fpga [--family F]... [--seeds N] [-o DIR] [--work DIR] [--jobs N]`.
+// `cmnet bench-fpga [--family F]... [--seeds N] [-o DIR] [--work DIR] [--jobs N] [--resume]`. The
+// table and JSON are rewritten after every block (the blocks measured so far); --resume keeps the
+// blocks DIR/bench-fpga.json already has at the same seeds (placed or not fitting) and measures
+// the rest, so an interrupted run goes on where it stopped.
 void add_bench_fpga_command(CLI::App& app);
 
 }  // namespace cmnet

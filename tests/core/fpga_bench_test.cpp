@@ -94,6 +94,23 @@ TEST(FpgaBench, JsonCarriesFiguresPerSeedAndStatus) {
   EXPECT_EQ(j["blocks"][2]["status"], "error");
 }
 
+// --resume reads a block's figures back from the JSON the bench wrote.
+TEST(FpgaBench, MeasurementReadBackFromItsJson) {
+  const auto j = fpga_bench_json({placed_row(), no_fit_row()}, {1, 2, 3}, 100);
+  const FpgaMeasurement a = fpga_measurement_from_json(j["blocks"][0]);
+  EXPECT_EQ(a.status, FpgaMeasurement::Status::Placed);
+  EXPECT_EQ(a.luts, 6703);
+  EXPECT_EQ(a.logic_cells_available, 7680);
+  ASSERT_EQ(a.fmax.size(), 3u);
+  EXPECT_EQ(a.fmax[2].seed, 3);
+  EXPECT_DOUBLE_EQ(a.fmax[1].fmax_mhz, 36.0);
+  const FpgaMeasurement b = fpga_measurement_from_json(j["blocks"][1]);
+  EXPECT_EQ(b.status, FpgaMeasurement::Status::DoesNotFit);
+  EXPECT_EQ(b.detail, "ICESTORM_LC 13434 used, 7680 available");
+  EXPECT_EQ(b.ram_blocks, 6);
+  EXPECT_TRUE(b.fmax.empty());
+}
+
 // Every family but cm5 (whose hardware is its two networks') declares named blocks, once each,
 // each with a way to measure it.
 TEST(FpgaBench, EveryFamilyDeclaresItsBlocks) {
