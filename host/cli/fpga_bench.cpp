@@ -286,7 +286,14 @@ std::vector<bool> resume_rows(std::vector<FpgaBenchRow>& rows, const std::string
 int do_bench_fpga(const BenchFpgaArgs& a) {
   if (a.seeds < 1) throw InputError("--seeds " + std::to_string(a.seeds) + ": at least 1");
   if (a.jobs < 1) throw InputError("--jobs " + std::to_string(a.jobs) + ": at least 1");
-  std::vector<FpgaBenchRow> rows = selected_blocks(a.families);
+  // --resume keeps every family's measured blocks in the files, measuring only the selected ones.
+  const std::vector<FpgaBenchRow> selected = selected_blocks(a.families);
+  std::vector<FpgaBenchRow> rows = a.resume ? selected_blocks({}) : selected;
+  auto is_selected = [&](const FpgaBenchRow& r) {
+    for (const auto& x : selected)
+      if (x.family == r.family && x.block.name == r.block.name) return true;
+    return false;
+  };
   std::vector<int> seeds;
   for (int s = 1; s <= a.seeds; ++s) seeds.push_back(s);
   const std::string work = a.work.empty() ? a.out_dir + "/work" : a.work;
@@ -296,7 +303,7 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
   std::vector<bool> have = a.resume ? resume_rows(rows, json_path, seeds) : std::vector<bool>(rows.size(), false);
   std::vector<size_t> todo;
   for (size_t i = 0; i < rows.size(); ++i)
-    if (!have[i]) todo.push_back(i);
+    if (!have[i] && is_selected(rows[i])) todo.push_back(i);
   std::printf("bench-fpga: %zu blocks (%zu to measure), nextpnr seeds 1..%d, %d at a time (work: %s)\n", rows.size(),
               todo.size(), a.seeds, a.jobs, work.c_str());
   std::fflush(stdout);
@@ -304,12 +311,21 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
   auto secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::mutex io;
   // The blocks measured so far (in the order listed), written after each one.
-  auto write = [&] {
-    std::vector<FpgaBenchRow> done_rows;
+  auto measured = [&] {
+    std::vector<FpgaBenchRow> out;
     for (size_t i = 0; i < rows.size(); ++i)
-      if (have[i]) done_rows.push_back(rows[i]);
+      if (have[i]) out.push_back(rows[i]);
+    return out;
+  };
+  auto selected_rows = [&] {
+    std::vector<FpgaBenchRow> out;
+    for (const auto& r : rows)
+      if (is_selected(r)) out.push_back(r);
+    return out;
+  };
+  auto write = [&] {
+    const std::vector<FpgaBenchRow> done_rows = measured();
     ojson js = fpga_bench_json(done_rows, seeds, freq);
-    js["blocks_listed"] = rows.size();
     std::ofstream(json_path) << js.dump(2) << "\n";
     std::ofstream(md_path) << fpga_bench_table(done_rows, seeds);
   };
@@ -347,9 +363,9 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
   write();
   std::printf("\n%s\nLUT4 per port bit: SB_LUT4 / (ports x bits per port); Hoplite's class: about 0.6.\n"
               "wrote %s and %s (%.0f s)\n",
-              fpga_bench_table(rows, seeds).c_str(), json_path.c_str(), md_path.c_str(), secs());
+              fpga_bench_table(selected_rows(), seeds).c_str(), json_path.c_str(), md_path.c_str(), secs());
   bool errors = false;
-  for (const auto& r : rows) errors = errors || r.m.status == FpgaMeasurement::Status::Error;
+  for (size_t i : todo) errors = errors || rows[i].m.status == FpgaMeasurement::Status::Error;
   return errors ? 1 : 0;
 }
 

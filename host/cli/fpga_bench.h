@@ -83,8 +83,9 @@ FpgaMeasurement fpga_measurement_from_json(const nlohmann::ordered_json& block);
 
 // `cmnet bench-fpga [--family F]... [--seeds N] [-o DIR] [--work DIR] [--jobs N] [--resume]`. The
 // table and JSON are rewritten after every block (the blocks measured so far); --resume keeps the
-// blocks DIR/bench-fpga.json already has at the same seeds (placed or not fitting) and measures
-// the rest, so an interrupted run goes on where it stopped.
+// blocks DIR/bench-fpga.json already has at the same seeds (placed or not fitting), of every
+// family, and measures the selected families' others, so an interrupted run goes on where it
+// stopped.
 void add_bench_fpga_command(CLI::App& app);
 
 }  // namespace cmnet
