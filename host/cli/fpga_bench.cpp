@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -241,7 +242,7 @@ struct BenchFpgaArgs {
 };
 
 // The selected families' blocks, in registration order; --family takes names or comma lists.
-std::vector<FpgaBenchRow> selected_blocks(const std::vector<std::string>& names) {
+std::vector<FpgaBenchRow> selected_blocks(const std::vector<std::string>& names, bool say_empty = true) {
   std::vector<std::string> want;
   for (const std::string& n : names) {
     std::stringstream ss(n);
@@ -252,7 +253,7 @@ std::vector<FpgaBenchRow> selected_blocks(const std::vector<std::string>& names)
   for (const Family* f : families()) {
     if (!want.empty() && std::find(want.begin(), want.end(), f->name()) == want.end()) continue;
     const auto blocks = f->fpga_blocks();
-    if (blocks.empty()) std::printf("%s: no blocks of its own\n", f->name().c_str());
+    if (blocks.empty() && say_empty) std::printf("%s: no blocks of its own\n", f->name().c_str());
     for (const FpgaBlock& b : blocks) rows.push_back({f->name(), b, {}});
   }
   return rows;
@@ -288,7 +289,7 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
   if (a.jobs < 1) throw InputError("--jobs " + std::to_string(a.jobs) + ": at least 1");
   // --resume keeps every family's measured blocks in the files, measuring only the selected ones.
   const std::vector<FpgaBenchRow> selected = selected_blocks(a.families);
-  std::vector<FpgaBenchRow> rows = a.resume ? selected_blocks({}) : selected;
+  std::vector<FpgaBenchRow> rows = a.resume ? selected_blocks({}, false) : selected;
   auto is_selected = [&](const FpgaBenchRow& r) {
     for (const auto& x : selected)
       if (x.family == r.family && x.block.name == r.block.name) return true;
