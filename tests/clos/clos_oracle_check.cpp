@@ -19,10 +19,17 @@ std::vector<std::string> oracle_setup(const ClosParams& p, const std::vector<Clo
     req.push_back({r.orig, r.dest, static_cast<uint64_t>(r.hold)});
   }
   std::vector<o::Event> ev;
+  std::vector<std::string> bad;  // what names no request of the leaf's
   std::map<int, int> acked;  // the middle switch of each leaf's last ACK at h_o
   auto current = [&](int leaf) { return of_leaf[leaf].empty() ? -1 : of_leaf[leaf].front(); };
   for (const ClosLogged& e : log) {
     const int leaf = e.msg.orig;
+    const bool leafs = e.msg.type == ClosMsgType::kREADY || e.msg.type == ClosMsgType::kODCR;
+    if (leafs && current(leaf) < 0) {
+      bad.push_back(std::string(to_string(e.msg.type)) + " for leaf " + std::to_string(leaf) + " at " +
+                    std::to_string(e.at) + ": it has no request outstanding");
+      continue;
+    }
     switch (e.msg.type) {
       case ClosMsgType::kCSR: ev.push_back({o::EventKind::kEnter, e.at, current(leaf), -1, {}}); break;
       case ClosMsgType::kACK: acked[leaf] = e.msg.ms; break;
@@ -39,7 +46,8 @@ std::vector<std::string> oracle_setup(const ClosParams& p, const std::vector<Clo
     }
   }
   for (const ClosCfgLogged& w : writes) ev.push_back({o::EventKind::kWrite, w.at, -1, -1, {w.addr, w.sel}});
-  return o::check_setup(oracle_net(p), req, std::move(ev), true, oracle_options());
+  for (std::string& x : o::check_setup(oracle_net(p), req, std::move(ev), true, oracle_options())) bad.push_back(std::move(x));
+  return bad;
 }
 
 std::vector<std::string> oracle_setup(const ClosParams& p, const ClosCircuitSetup& s) {

@@ -13,6 +13,7 @@
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
 #include "host/clos/clos_runner.h"
+#include "tests/clos/clos_oracle_check.h"
 #include "tests/clos/clos_test_net.h"
 #include "tests/core/emitter_checks.h"
 
@@ -123,6 +124,8 @@ TEST(ClosStream, ACircuitFileOnTheSimulatedBoardAgreesWithTheModel) {
     EXPECT_EQ(x["arrived"], x["sent"]) << x;
     EXPECT_EQ(x["bit_exact"], true);
   }
+  const auto oracle = clos_test::oracle_board_circuits(c.clos, j["circuits"]);
+  EXPECT_TRUE(oracle.empty()) << clos_test::oracle_report(oracle);
   EXPECT_NE(slurp_log(dir / "run" / "circuits.csv").find("\n2,4,6,1,"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
