@@ -134,6 +134,17 @@ std::vector<std::string> oracle_board_circuits(const ClosParams& p, const nlohma
   return o::check_delivery(oracle_net(p), sent, seen, oracle_options());
 }
 
+std::vector<std::string> oracle_tree(const ClosTreeLayout& l, const std::vector<ClosTreeMessage>& msgs,
+                                     const std::vector<ClosTreeArrival>& arrivals) {
+  std::vector<o::Packet> sent;
+  for (size_t i = 0; i < msgs.size(); ++i) sent.push_back({msgs[i].src, msgs[i].dst, i});
+  std::vector<o::PacketArrival> got;
+  for (const ClosTreeArrival& a : arrivals)
+    got.push_back({a.control, a.where, a.src, a.control ? -1 : a.dst, static_cast<uint64_t>(a.payload), a.tree_hops,
+                   a.cube_hops});
+  return o::check_packets({l.hnode_dims, l.degrees}, sent, got);
+}
+
 std::string oracle_report(const std::vector<std::string>& v) {
   std::string s;
   for (size_t i = 0; i < v.size() && i < 8; ++i) s += "\n  oracle: " + v[i];

@@ -10,7 +10,9 @@
 #include "sim/clos/clos_circuit_setup.h"
 #include "sim/clos/clos_ctrl_rtl.h"
 #include "sim/clos/clos_rtl.h"
+#include "sim/clos/clos_tree_rtl.h"
 #include "sim/clos/oracle/clos_oracle.h"
+#include "sim/clos/oracle/clos_tree_oracle.h"
 
 namespace cmnet::clos_test {
 
@@ -39,6 +41,10 @@ std::vector<std::string> oracle_words(const ClosParams& p, const std::vector<Clo
 std::vector<std::string> oracle_sim_lines(const ClosParams& p, const std::vector<nlohmann::json>& lines);
 // `cmnet run`'s run.json "circuits" on the board: each circuit's words as sent and as they arrived.
 std::vector<std::string> oracle_board_circuits(const ClosParams& p, const nlohmann::json& circuits);
+
+// The tree-shaped packet network's RTL run: every message where the paper's routing ends.
+std::vector<std::string> oracle_tree(const ClosTreeLayout& l, const std::vector<ClosTreeMessage>& msgs,
+                                     const std::vector<ClosTreeArrival>& arrivals);
 
 // The first few disagreements, one a line, for a test's message.
 std::string oracle_report(const std::vector<std::string>& v);

@@ -3,6 +3,7 @@
 // exclusivity and the refusal rules of Clos's two properties, settings traced port to port, data
 // words delivered or corrupted, and a set-up over time with each kind of fault put in.
 #include "sim/clos/oracle/clos_oracle.h"
+#include "sim/clos/oracle/clos_tree_oracle.h"
 
 #include <gtest/gtest.h>
 
@@ -159,6 +160,35 @@ TEST(ClosOracle, ASetUpOverTime) {
   Options duplex;
   duplex.leaf_status = LeafStatus::kPerCLink;
   EXPECT_TRUE(check_setup(kN224, back, ev, false, duplex).empty());
+}
+
+// Two hnodes, each the root of a tree of 2 tnodes of 2 leaves: tree 0 holds leaves 0..3, tree 1
+// 4..7. 0 -> 1 turns at their tnode (1 up, 1 down), 0 -> 2 at the hnode (2 + 2), 0 -> 5 crosses
+// the hypercube (2 + 2 in trees, 1 between hnodes); 6's control message stops at hnode 1 (2 up).
+TEST(ClosOracle, TreePacketsTakeThePapersRoutes) {
+  const TreeShape t{1, {2, 2}};
+  const std::vector<Packet> sent = {{0, 1, 10}, {0, 2, 11}, {0, 5, 12}, {6, -1, 13}};
+  const std::vector<PacketArrival> ok = {
+      {false, 1, 0, 1, 10, 2, 0}, {false, 2, 0, 2, 11, 4, 0}, {false, 5, 0, 5, 12, 4, 1}, {true, 1, 6, -1, 13, 2, 0}};
+  const auto none = check_packets(t, sent, ok);
+  EXPECT_TRUE(none.empty()) << none.front();
+  auto bad = ok;
+  bad[0].where = 3;
+  EXPECT_TRUE(has(check_packets(t, sent, bad), "packet 0 (0 -> 1): arrived at leaf 3, not at leaf 1"));
+  bad = ok;
+  bad[2].cube_hops = 2;
+  EXPECT_TRUE(has(check_packets(t, sent, bad), "packet 2 (0 -> 5): 4 tree and 2 hypercube hops, the shortest route 4 and 1"));
+  bad = ok;
+  bad[3].where = 0;
+  EXPECT_TRUE(has(check_packets(t, sent, bad), "arrived at hnode 0, not at hnode 1"));
+  bad = ok;
+  bad[1].src = 3;
+  EXPECT_TRUE(has(check_packets(t, sent, bad), "packet 1 (0 -> 2): header arrived as 3 -> 2"));
+  bad = ok;
+  bad[1] = bad[0];
+  const auto v = check_packets(t, sent, bad);
+  EXPECT_TRUE(has(v, "packet 0 (0 -> 1): arrived again"));
+  EXPECT_TRUE(has(v, "packet 1 (0 -> 2): never arrived"));
 }
 
 }  // namespace
