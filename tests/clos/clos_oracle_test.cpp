@@ -172,21 +172,18 @@ TEST(ClosOracle, TreePacketsTakeThePapersRoutes) {
       {false, 1, 0, 1, 10, 2, 0}, {false, 2, 0, 2, 11, 4, 0}, {false, 5, 0, 5, 12, 4, 1}, {true, 1, 6, -1, 13, 2, 0}};
   const auto none = check_packets(t, sent, ok);
   EXPECT_TRUE(none.empty()) << none.front();
-  auto bad = ok;
-  bad[0].where = 3;
-  EXPECT_TRUE(has(check_packets(t, sent, bad), "packet 0 (0 -> 1): arrived at leaf 3, not at leaf 1"));
-  bad = ok;
-  bad[2].cube_hops = 2;
-  EXPECT_TRUE(has(check_packets(t, sent, bad), "packet 2 (0 -> 5): 4 tree and 2 hypercube hops, the shortest route 4 and 1"));
-  bad = ok;
-  bad[3].where = 0;
-  EXPECT_TRUE(has(check_packets(t, sent, bad), "arrived at hnode 0, not at hnode 1"));
-  bad = ok;
-  bad[1].src = 3;
-  EXPECT_TRUE(has(check_packets(t, sent, bad), "packet 1 (0 -> 2): header arrived as 3 -> 2"));
-  bad = ok;
-  bad[1] = bad[0];
-  const auto v = check_packets(t, sent, bad);
+  // The arrivals with one thing changed.
+  auto with = [&](auto change) {
+    auto a = ok;
+    change(a);
+    return check_packets(t, sent, a);
+  };
+  EXPECT_TRUE(has(with([](auto& a) { a[0].where = 3; }), "packet 0 (0 -> 1): arrived at leaf 3, not at leaf 1"));
+  EXPECT_TRUE(has(with([](auto& a) { a[2].cube_hops = 2; }),
+                  "packet 2 (0 -> 5): 4 tree and 2 hypercube hops, the shortest route 4 and 1"));
+  EXPECT_TRUE(has(with([](auto& a) { a[3].where = 0; }), "arrived at hnode 0, not at hnode 1"));
+  EXPECT_TRUE(has(with([](auto& a) { a[1].src = 3; }), "packet 1 (0 -> 2): header arrived as 3 -> 2"));
+  const auto v = with([](auto& a) { a[1] = a[0]; });
   EXPECT_TRUE(has(v, "packet 0 (0 -> 1): arrived again"));
   EXPECT_TRUE(has(v, "packet 1 (0 -> 2): never arrived"));
 }
