@@ -34,7 +34,7 @@ inline cm5oracle::Options cm5_oracle_options(const Cm5DataParams& p, bool all_fa
   return o;
 }
 
-// The run's deliveries as arrivals. A message delivered more than once shows as its copies (the
+// The run's deliveries as arrivals (the arms' counters: cm5_oracle_arms). A message delivered more than once shows as its copies (the
 // RTL harness keeps the first's words); the RTL run counts the records it could name no message
 // for, with the copies, in kirchhoff_violations (0 in a model run without per-cycle checks).
 inline cm5oracle::Run cm5_oracle_run(const Cm5DataRunResult& r) {
@@ -53,11 +53,38 @@ inline cm5oracle::Run cm5_oracle_run(const Cm5DataRunResult& r) {
   return run;
 }
 
+// The chips' message counters summed per arm of the tree: a leaf's link (level 0), then the
+// links between each node at level l and its parent node (the node's chips' parent ports).
+inline void cm5_oracle_arms(const Cm5DataParams& p, const Cm5DataRunResult& r, cm5oracle::Run& run) {
+  if (r.chips.size() != p.total_chips()) return;
+  run.arm_up.assign(static_cast<size_t>(p.height), {});
+  run.arm_down.assign(static_cast<size_t>(p.height), {});
+  for (uint32_t x = 0; x < p.leaves(); ++x) {
+    const Cm5DataChipCounters& c = r.chips[cm5_chip_id(p, 1, x / 4, 0)];
+    run.arm_up[0].push_back(c.in.at(x % 4));
+    run.arm_down[0].push_back(c.out.at(x % 4));
+  }
+  for (int l = 1; l < p.height; ++l)
+    for (uint32_t n = 0; n < p.nodes_at(l); ++n) {
+      uint64_t up = 0, down = 0;
+      for (int j = 0; j < p.chips_per_node(l); ++j)
+        for (int q = 0; q < p.parents_at(l); ++q) {
+          const Cm5DataChipCounters& c = r.chips[cm5_chip_id(p, l, n, j)];
+          up += c.out.at(static_cast<size_t>(4 + q));
+          down += c.in.at(static_cast<size_t>(4 + q));
+        }
+      run.arm_up[static_cast<size_t>(l)].push_back(up);
+      run.arm_down[static_cast<size_t>(l)].push_back(down);
+    }
+}
+
 inline std::vector<cm5oracle::Disagreement> cm5_oracle_disagreements(const Cm5DataParams& p, const Cm5DataTraffic& t,
                                                                      const Cm5DataRunResult& r, bool all_fall_down) {
   std::vector<cm5oracle::Message> msgs;
   for (const Cm5DataMessage& m : t.messages) msgs.push_back({m.src, m.dst, m.tag, m.data, m.inject_at, m.afd});
-  return cm5oracle::check(cm5_oracle_shape(p), cm5_oracle_options(p, all_fall_down), msgs, cm5_oracle_run(r));
+  cm5oracle::Run run = cm5_oracle_run(r);
+  cm5_oracle_arms(p, r, run);
+  return cm5oracle::check(cm5_oracle_shape(p), cm5_oracle_options(p, all_fall_down), msgs, run);
 }
 
 inline std::string cm5_oracle_report(const std::vector<cm5oracle::Disagreement>& v, size_t most = 10) {

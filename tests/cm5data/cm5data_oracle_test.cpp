@@ -172,6 +172,27 @@ TEST(Cm5Oracle, CatchesAnOverloadedLeafLink) {
   EXPECT_EQ(all(sixteen(), {}, c), "");
 }
 
+TEST(Cm5Oracle, ArmCountersFollowTheCommonAncestor) {
+  // 64 leaves; 0 -> 9 climbs to their level-2 ancestor: leaf 0's link, the arm above level-1
+  // node 0, then down the arm into level-1 node 2 and leaf 9's link; nothing crosses level 2.
+  o::Shape s = sixteen();
+  s.leaves = 64;
+  s.parents = {2, 2};
+  Case c = zero_to_nine();
+  c.run.arm_up = {std::vector<uint64_t>(64, 0), std::vector<uint64_t>(16, 0), std::vector<uint64_t>(4, 0)};
+  c.run.arm_down = c.run.arm_up;
+  c.run.arm_up[0][0] = c.run.arm_up[1][0] = 1;
+  c.run.arm_down[0][9] = c.run.arm_down[1][2] = 1;
+  EXPECT_EQ(all(s, {}, c), "");
+  // Climbing one level too high: it also crosses the arm above (and into) level-2 node 0.
+  c.run.arm_up[2][0] = c.run.arm_down[2][0] = 1;
+  const std::string v = all(s, {}, c);
+  EXPECT_NE(v.find("run: the arm above level-2 node 0 counted 1 messages, the routing to the common ancestor sends 0"),
+            std::string::npos)
+      << v;
+  EXPECT_NE(v.find("run: the arm into level-2 node 0 counted 1 messages"), std::string::npos) << v;
+}
+
 TEST(Cm5Oracle, InterfaceRefusalsAndPartitions) {
   o::Shape s = sixteen();
   s.partitions = {{4, 4}};  // leaves 4..7, a level-1 subtree
@@ -254,7 +275,7 @@ TEST(Cm5Oracle, ModelRunsAgree) {
 }
 
 // The adapter turns a corrupted model run into disagreements: one word flipped, one message
-// dropped, one delivered twice.
+// dropped, one delivered twice, one link counter off by one.
 TEST(Cm5Oracle, AdapterCatchesACorruptedRun) {
   const Cm5DataParams p = cm5data_test_config(2, "cm5", 4, 2, 1, "oracle").cm5;
   const Cm5DataTraffic t = make_cm5_pattern("random", p, 2, 2);
@@ -275,6 +296,10 @@ TEST(Cm5Oracle, AdapterCatchesACorruptedRun) {
   r.deliveries[5].copies = 2;
   v = cm5_oracle_report(cm5_oracle_disagreements(p, t, r, false));
   EXPECT_NE(v.find("message 5: arrived 2 times, expected once"), std::string::npos) << v;
+  r = good;
+  ++r.chips[cm5_chip_id(p, 1, 3, 0)].out.at(5);  // one more message up from level-1 node 3
+  v = cm5_oracle_report(cm5_oracle_disagreements(p, t, r, false));
+  EXPECT_NE(v.find("run: the arm above level-1 node 3 counted"), std::string::npos) << v;
 }
 
 }  // namespace

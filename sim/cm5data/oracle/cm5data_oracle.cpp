@@ -142,6 +142,42 @@ void check_capacity(const Shape& s, const std::vector<Message>& msgs, const Run&
   }
 }
 
+// The paper's routing, counted: up from the source to the common ancestor, down to the
+// destination, so the arm above node n at level l carries the messages with one end inside the
+// subtree and the other outside (level 0: every message its two leaves' links). A message that
+// fell (all-fall-down) took a path of its own: then the arms are not predicted.
+void check_arms(const Shape& s, const std::vector<Message>& msgs, const Run& r,
+                const std::vector<std::vector<const Arrival*>>& by_msg, std::vector<Disagreement>& out) {
+  const int h = height_of(s);
+  if (r.arm_up.empty() && r.arm_down.empty()) return;
+  for (const Arrival& a : r.arrivals)
+    if (a.words.empty() || fell(a.words[0])) return;
+  for (int l = 0; l < h; ++l) {
+    const size_t nodes = s.leaves >> (2 * l);
+    std::vector<uint64_t> up(nodes, 0), down(nodes, 0);
+    for (size_t i = 0; i < msgs.size(); ++i) {
+      if (i >= r.sent.size() || r.sent[i] == kNotSent || by_msg[i].empty()) continue;
+      if (l > 0 && same_subtree(msgs[i].src, msgs[i].dst, l)) continue;
+      ++up[msgs[i].src >> (2 * l)];
+      ++down[msgs[i].dst >> (2 * l)];
+    }
+    for (int dir = 0; dir < 2; ++dir) {
+      const auto& got = dir == 0 ? r.arm_up : r.arm_down;
+      const auto& want = dir == 0 ? up : down;
+      if (got.empty()) continue;
+      for (size_t n = 0; n < nodes; ++n) {
+        const uint64_t g = static_cast<size_t>(l) < got.size() && n < got[static_cast<size_t>(l)].size()
+                               ? got[static_cast<size_t>(l)][n]
+                               : 0;
+        if (g != want[n])
+          out.push_back({-1, std::string("the arm ") + (dir == 0 ? "above" : "into") + " level-" + std::to_string(l) +
+                                 " node " + std::to_string(n) + " counted " + std::to_string(g) +
+                                 " messages, the routing to the common ancestor sends " + std::to_string(want[n])});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int height_of(const Shape& s) {
@@ -212,6 +248,7 @@ std::vector<Disagreement> check(const Shape& s, const Options& o, const std::vec
   if (strangers > 0) out.push_back({-1, std::to_string(strangers) + " arrivals that no message sent"});
   for (size_t i = 0; i < msgs.size(); ++i) check_message(s, o, i, msgs[i], r, by_msg, out);
   check_capacity(s, msgs, r, by_msg, out);
+  check_arms(s, msgs, r, by_msg, out);
   return out;
 }
 

@@ -15,6 +15,8 @@
 //    flits follow one per cycle on a link: a lower bound on its arrival no schedule can beat;
 //  - all-fall-down: a marked message falls from where it is, so it lands inside the subtree of
 //    the least common ancestor of its source and destination (it never climbs above it);
+//  - the message counters on every link: a message crosses the arms of the tree between its
+//    source and its least common ancestor with the destination, and back down, no others;
 //  - the paper's performance model (load through an arm / its bandwidth): the flits crossing a
 //    node's up links (or down links) fit in the links times the run's duration.
 // The paper promises no order between messages (not even from one source to one destination),
@@ -83,6 +85,10 @@ struct Run {
   std::vector<uint8_t> refused;     // per message: the run says its interface refused it
   std::vector<Arrival> arrivals;
   uint64_t unattributed = 0;        // arrivals the run could not name (counted, words unknown)
+  // The paper's message counters summed per arm of the tree (optional: empty, not checked):
+  // [l][n] the messages that crossed the links from node n at level l to its parent (up) or back
+  // (down); level 0 is the leaves' own links.
+  std::vector<std::vector<uint64_t>> arm_up, arm_down;
 };
 
 struct Disagreement {
