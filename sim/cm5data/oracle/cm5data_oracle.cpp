@@ -151,7 +151,7 @@ void check_arms(const Shape& s, const std::vector<Message>& msgs, const Run& r,
   const int h = height_of(s);
   if (r.arm_up.empty() && r.arm_down.empty()) return;
   for (const Arrival& a : r.arrivals)
-    if (a.words.empty() || fell(a.words[0])) return;
+    if (!a.words.empty() && fell(a.words[0])) return;
   for (int l = 0; l < h; ++l) {
     const size_t nodes = s.leaves >> (2 * l);
     std::vector<uint64_t> up(nodes, 0), down(nodes, 0);
