@@ -14,8 +14,8 @@
 
 namespace cmnet {
 
-inline cm5oracle::Shape cm5_oracle_shape(const Cm5DataParams& p) {
-  cm5oracle::Shape s;
+inline cm5data_oracle::Shape cm5_oracle_shape(const Cm5DataParams& p) {
+  cm5data_oracle::Shape s;
   s.leaves = p.leaves();
   s.parents = p.parents_list();
   s.link_bits = p.link_bits;
@@ -26,8 +26,8 @@ inline cm5oracle::Shape cm5_oracle_shape(const Cm5DataParams& p) {
 
 // The stated minimum time through a chip: a chip routes on its routing instructions, the head
 // word, so a flit cannot leave a chip before the head word's 32/W flits have come in.
-inline cm5oracle::Options cm5_oracle_options(const Cm5DataParams& p, bool all_fall_down) {
-  cm5oracle::Options o;
+inline cm5data_oracle::Options cm5_oracle_options(const Cm5DataParams& p, bool all_fall_down) {
+  cm5data_oracle::Options o;
   o.min_hop_cycles = static_cast<uint64_t>(p.flits_per_word());
   o.faulty_links = p.fault.on;
   o.all_fall_down = all_fall_down;
@@ -37,12 +37,12 @@ inline cm5oracle::Options cm5_oracle_options(const Cm5DataParams& p, bool all_fa
 // The run's deliveries as arrivals (the arms' counters: cm5_oracle_arms). A message delivered more than once shows as its copies (the
 // RTL harness keeps the first's words); the RTL run counts the records it could name no message
 // for, with the copies, in kirchhoff_violations (0 in a model run without per-cycle checks).
-inline cm5oracle::Run cm5_oracle_run(const Cm5DataRunResult& r) {
-  cm5oracle::Run run;
+inline cm5data_oracle::Run cm5_oracle_run(const Cm5DataRunResult& r) {
+  cm5data_oracle::Run run;
   uint64_t copies = 0;
   for (size_t i = 0; i < r.deliveries.size(); ++i) {
     const Cm5DataDelivery& d = r.deliveries[i];
-    run.sent.push_back(d.refused ? cm5oracle::kNotSent : d.sent);
+    run.sent.push_back(d.refused ? cm5data_oracle::kNotSent : d.sent);
     run.refused.push_back(d.refused);
     if (!d.delivered) continue;
     for (int c = 0; c < std::max(d.copies, 1); ++c)
@@ -55,7 +55,7 @@ inline cm5oracle::Run cm5_oracle_run(const Cm5DataRunResult& r) {
 
 // The chips' message counters summed per arm of the tree: a leaf's link (level 0), then the
 // links between each node at level l and its parent node (the node's chips' parent ports).
-inline void cm5_oracle_arms(const Cm5DataParams& p, const Cm5DataRunResult& r, cm5oracle::Run& run) {
+inline void cm5_oracle_arms(const Cm5DataParams& p, const Cm5DataRunResult& r, cm5data_oracle::Run& run) {
   if (r.chips.size() != p.total_chips()) return;
   run.arm_up.assign(static_cast<size_t>(p.height), {});
   run.arm_down.assign(static_cast<size_t>(p.height), {});
@@ -78,16 +78,16 @@ inline void cm5_oracle_arms(const Cm5DataParams& p, const Cm5DataRunResult& r, c
     }
 }
 
-inline std::vector<cm5oracle::Disagreement> cm5_oracle_disagreements(const Cm5DataParams& p, const Cm5DataTraffic& t,
+inline std::vector<cm5data_oracle::Disagreement> cm5_oracle_disagreements(const Cm5DataParams& p, const Cm5DataTraffic& t,
                                                                      const Cm5DataRunResult& r, bool all_fall_down) {
-  std::vector<cm5oracle::Message> msgs;
+  std::vector<cm5data_oracle::Message> msgs;
   for (const Cm5DataMessage& m : t.messages) msgs.push_back({m.src, m.dst, m.tag, m.data, m.inject_at, m.afd});
-  cm5oracle::Run run = cm5_oracle_run(r);
+  cm5data_oracle::Run run = cm5_oracle_run(r);
   cm5_oracle_arms(p, r, run);
-  return cm5oracle::check(cm5_oracle_shape(p), cm5_oracle_options(p, all_fall_down), msgs, run);
+  return cm5data_oracle::check(cm5_oracle_shape(p), cm5_oracle_options(p, all_fall_down), msgs, run);
 }
 
-inline std::string cm5_oracle_report(const std::vector<cm5oracle::Disagreement>& v, size_t most = 10) {
+inline std::string cm5_oracle_report(const std::vector<cm5data_oracle::Disagreement>& v, size_t most = 10) {
   std::string s;
   for (size_t k = 0; k < v.size() && k < most; ++k)
     s += "  " + (v[k].msg < 0 ? std::string("run") : "message " + std::to_string(v[k].msg)) + ": " + v[k].what + "\n";

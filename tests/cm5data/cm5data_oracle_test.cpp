@@ -17,7 +17,7 @@
 namespace cmnet {
 namespace {
 
-namespace o = cm5oracle;
+namespace o = cm5data_oracle;
 
 // 16 leaves, 2 parents at level 1, 4-bit links (8 flits a word).
 o::Shape sixteen() {

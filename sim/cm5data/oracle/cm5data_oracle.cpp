@@ -5,7 +5,7 @@
 #include <sstream>
 #include <utility>
 
-namespace cmnet::cm5oracle {
+namespace cmnet::cm5data_oracle {
 namespace {
 
 // The head word's fields (the family's documented message format): [2:0] length, [3] the
@@ -252,4 +252,4 @@ std::vector<Disagreement> check(const Shape& s, const Options& o, const std::vec
   return out;
 }
 
-}  // namespace cmnet::cm5oracle
+}  // namespace cmnet::cm5data_oracle

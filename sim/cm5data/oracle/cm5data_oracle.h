@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-namespace cmnet::cm5oracle {
+namespace cmnet::cm5data_oracle {
 
 // The machine as a user sees it: 4^h leaves on a 4-ary fat tree whose chips have 4 children and
 // parents[l - 1] parents at level l (1..h-1), one link per leaf carrying link_bits bits a cycle.
@@ -112,4 +112,4 @@ uint64_t earliest_arrival(const Shape& s, const Options& o, uint32_t src, uint32
                           uint64_t sent);
 bool refused_by_interface(const Shape& s, const Options& o, const Message& m);
 
-}  // namespace cmnet::cm5oracle
+}  // namespace cmnet::cm5data_oracle
