@@ -72,16 +72,14 @@ void partition_wants(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5Topol
     c.leaf.resize(hi - lo);
     for (size_t s = 0; s < hi - lo; ++s) {
       cm5oracle::LeafInput& x = c.leaf[s];
-      if (t.part[lo + s] != q) {
-        x.abstain = true;
-        continue;
-      }
-      const Cm5Op& o = *ops[s].at(k);
+      const bool used = t.part[lo + s] == q;  // else it abstains from the operation the others push
+      const Cm5Op& o = used ? *ops[s].at(k) : *rops[k];
       x.kind = kind_of(o);
       x.op = operator_of(o.comb);
       x.segmented = o.segmented;
+      x.abstain = !used || o.abstain;
+      if (!used) continue;
       x.segment_bit = o.seg;
-      x.abstain = o.abstain;
       for (size_t j = k; j < k1; ++j) x.words.push_back(ops[s].at(j)->data);
       const auto& ctr = w.counters.size() > lo + s ? w.counters[lo + s] : std::vector<std::pair<uint64_t, int64_t>>{};
       x.messages = ctr.empty() ? 0 : ctr.back().second;
