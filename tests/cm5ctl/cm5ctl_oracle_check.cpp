@@ -7,9 +7,9 @@
 namespace cmnet::cm5ctl_test {
 namespace {
 
-using cm5oracle::BroadcastKind;
-using cm5oracle::Kind;
-using cm5oracle::Operator;
+using cm5ctl_oracle::BroadcastKind;
+using cm5ctl_oracle::Kind;
+using cm5ctl_oracle::Operator;
 
 Kind kind_of(const Cm5Op& o) {
   if (o.kind == cm5::kReduce && o.comb == cm5::kRouterDone) return Kind::kRouterDone;
@@ -61,17 +61,17 @@ void partition_wants(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5Topol
   }
   if (ref == hi) return;
   const std::vector<const Cm5Op*>& rops = ops[ref - lo];
-  cm5oracle::Input in;
+  cm5ctl_oracle::Input in;
   in.leaves = static_cast<int>(hi - lo);
   std::vector<std::pair<size_t, size_t>> groups;  // each oracle operation's words [k, k1)
   for (size_t k = 0; k < rops.size();) {
     size_t k1 = k + 1;
     if (rops[k]->kind != cm5::kSync && cm5::is_add(rops[k]->comb))
       while (k1 < rops.size() && (rops[k1]->comb == cm5::kAddc || rops[k1]->comb == cm5::kUaddc)) ++k1;
-    cm5oracle::Combining c;
+    cm5ctl_oracle::Combining c;
     c.leaf.resize(hi - lo);
     for (size_t s = 0; s < hi - lo; ++s) {
-      cm5oracle::LeafInput& x = c.leaf[s];
+      cm5ctl_oracle::LeafInput& x = c.leaf[s];
       const bool used = t.part[lo + s] == q;  // else it abstains from the operation the others push
       const Cm5Op& o = used ? *ops[s].at(k) : *rops[k];
       x.kind = kind_of(o);
@@ -95,10 +95,10 @@ void partition_wants(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5Topol
           in.broadcasts.push_back({static_cast<int>(i - lo),
                                    o.comb == cm5::kFlushComb ? BroadcastKind::kFlush : static_cast<BroadcastKind>(o.kind & 3),
                                    o.data});
-  const cm5oracle::Output got = cm5oracle::evaluate(in, as_built_oracle_options(p));
+  const cm5ctl_oracle::Output got = cm5ctl_oracle::evaluate(in, as_built_oracle_options(p));
   for (size_t i = lo; i < hi; ++i) {
     if (t.part[i] != q) continue;
-    for (const cm5oracle::LeafResult& r : got.combining[i - lo]) {
+    for (const cm5ctl_oracle::LeafResult& r : got.combining[i - lo]) {
       const auto [k, k1] = groups[r.op];
       for (size_t j = 0; j < k1 - k; ++j) {
         const Cm5Op& o = *rops[k + j];
@@ -116,7 +116,7 @@ void partition_wants(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5Topol
       }
     }
     size_t b = 0;
-    for (const cm5oracle::Broadcast& r : got.broadcasts[i - lo]) {
+    for (const cm5ctl_oracle::Broadcast& r : got.broadcasts[i - lo]) {
       Want x;
       x.r.leaf = static_cast<uint32_t>(i);
       x.r.broadcast = true;
@@ -156,8 +156,8 @@ bool same(const Cm5Result& want, const Cm5Result& got) {
 
 }  // namespace
 
-cm5oracle::Options as_built_oracle_options(const Cm5ctlParams& p) {
-  cm5oracle::Options o;  // its defaults are the hardware's choices
+cm5ctl_oracle::Options as_built_oracle_options(const Cm5ctlParams& p) {
+  cm5ctl_oracle::Options o;  // its defaults are the hardware's choices
   o.word_bits = p.word_bits;
   return o;
 }

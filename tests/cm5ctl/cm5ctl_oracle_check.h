@@ -16,7 +16,7 @@
 namespace cmnet::cm5ctl_test {
 
 // The oracle's options as the hardware chose them (gen/cm5ctl/README.md, "As built").
-cm5oracle::Options as_built_oracle_options(const Cm5ctlParams& p);
+cm5ctl_oracle::Options as_built_oracle_options(const Cm5ctlParams& p);
 
 // What every leaf should receive, by the oracle, in the results' form (cycles 0).
 Cm5Expected oracle_expected(const Cm5ctlParams& p, const Cm5Workload& w);

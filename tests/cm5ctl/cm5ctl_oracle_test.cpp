@@ -12,17 +12,17 @@
 namespace cmnet {
 namespace {
 
-using cm5oracle::Kind;
-using cm5oracle::Operator;
-using cm5oracle::Options;
+using cm5ctl_oracle::Kind;
+using cm5ctl_oracle::Operator;
+using cm5ctl_oracle::Options;
 
 // One operation of `kind` and `op` over the given one-word values; abstainers marked by `abst`,
 // segment bits by `seg` (a segmented scan when any is given).
-cm5oracle::Combining op(Kind kind, Operator o, const std::vector<uint64_t>& v, const std::vector<bool>& abst = {},
+cm5ctl_oracle::Combining op(Kind kind, Operator o, const std::vector<uint64_t>& v, const std::vector<bool>& abst = {},
                         const std::vector<bool>& seg = {}) {
-  cm5oracle::Combining c;
+  cm5ctl_oracle::Combining c;
   for (size_t i = 0; i < v.size(); ++i) {
-    cm5oracle::LeafInput x;
+    cm5ctl_oracle::LeafInput x;
     x.kind = kind;
     x.op = o;
     x.words = {v[i]};
@@ -34,15 +34,15 @@ cm5oracle::Combining op(Kind kind, Operator o, const std::vector<uint64_t>& v, c
   return c;
 }
 
-cm5oracle::Output eval1(const cm5oracle::Combining& c, Options o = {}) {
-  cm5oracle::Input in;
+cm5ctl_oracle::Output eval1(const cm5ctl_oracle::Combining& c, Options o = {}) {
+  cm5ctl_oracle::Input in;
   in.leaves = static_cast<int>(c.leaf.size());
   in.combining = {c};
-  return cm5oracle::evaluate(in, o);
+  return cm5ctl_oracle::evaluate(in, o);
 }
 
 // Every leaf's first word of operation 0.
-std::vector<uint64_t> words(const cm5oracle::Output& out) {
+std::vector<uint64_t> words(const cm5ctl_oracle::Output& out) {
   std::vector<uint64_t> v;
   for (const auto& l : out.combining) v.push_back(l.at(0).words.at(0));
   return v;
@@ -152,17 +152,17 @@ TEST(Cm5ctlOracle, MultiWordAdditions) {
 
 TEST(Cm5ctlOracle, RouterDoneErrorsAndBroadcasts) {
   auto rd = [](const std::vector<int64_t>& m) {
-    cm5oracle::Combining c = op(Kind::kRouterDone, Operator::kOr, std::vector<uint64_t>(m.size(), 0));
+    cm5ctl_oracle::Combining c = op(Kind::kRouterDone, Operator::kOr, std::vector<uint64_t>(m.size(), 0));
     for (size_t i = 0; i < m.size(); ++i) c.leaf[i].messages = m[i];
     return c;
   };
-  cm5oracle::Input in;
+  cm5ctl_oracle::Input in;
   in.leaves = 4;
   in.combining = {rd({2, -1, -1, 0}), rd({1, -1, 1, -2}), rd({1, 0, 0, 0}), op(Kind::kReduce, Operator::kOr, {1, 1, 1, 1})};
-  in.broadcasts = {{2, cm5oracle::BroadcastKind::kUser, 0x1FF}, {2, cm5oracle::BroadcastKind::kFlush, 7}};
+  in.broadcasts = {{2, cm5ctl_oracle::BroadcastKind::kUser, 0x1FF}, {2, cm5ctl_oracle::BroadcastKind::kFlush, 7}};
   Options o = w8();
   o.sender_gets_own_broadcast = false;
-  const auto out = cm5oracle::evaluate(in, o);
+  const auto out = cm5ctl_oracle::evaluate(in, o);
   for (int i = 0; i < 4; ++i) {
     const auto& l = out.combining[static_cast<size_t>(i)];
     ASSERT_EQ(l.size(), 2u);  // done; messages created; a message lost: never done, the OR waits behind it
@@ -172,7 +172,7 @@ TEST(Cm5ctlOracle, RouterDoneErrorsAndBroadcasts) {
     EXPECT_EQ(out.broadcasts[static_cast<size_t>(i)].size(), i == 2 ? 0u : 2u);
   }
   EXPECT_EQ(out.broadcasts[0][0].word, 0xFFu);
-  EXPECT_EQ(out.broadcasts[0][1].kind, cm5oracle::BroadcastKind::kFlush);
+  EXPECT_EQ(out.broadcasts[0][1].kind, cm5ctl_oracle::BroadcastKind::kFlush);
   // Different operations: an error at every leaf; an abstainer's operation does not count.
   auto mixed = op(Kind::kReduce, Operator::kOr, {1, 2, 3, 4}, {false, false, false, true});
   mixed.leaf[3].op = Operator::kMax;

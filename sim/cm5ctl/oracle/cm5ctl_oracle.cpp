@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace cm5oracle {
+namespace cmnet::cm5ctl_oracle {
 namespace {
 
 using u128 = unsigned __int128;
@@ -225,4 +225,4 @@ Output evaluate(const Input& in, const Options& opt) {
   return out;
 }
 
-}  // namespace cm5oracle
+}  // namespace cmnet::cm5ctl_oracle

@@ -32,7 +32,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace cm5oracle {
+namespace cmnet::cm5ctl_oracle {
 
 enum class Kind { kReduce, kScanForward, kScanBackward, kBarrier, kRouterDone };
 enum class Operator { kOr, kXor, kMax, kSignedAdd, kUnsignedAdd };
@@ -110,4 +110,4 @@ struct Output {
 // 128 bits, several words with an operator that is not an addition).
 Output evaluate(const Input& in, const Options& opt = {});
 
-}  // namespace cm5oracle
+}  // namespace cmnet::cm5ctl_oracle
