@@ -100,6 +100,14 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
+TEST(OracleIndependence, EveryFamilyHasAnOracle) {
+  std::vector<std::string> missing;
+  for (const auto& e : fs::directory_iterator(fs::path(CMNET_SOURCE_DIR) / "sim"))
+    if (e.is_directory() && e.path().filename() != "core" && !fs::exists(e.path() / "oracle" / "CMakeLists.txt"))
+      missing.push_back(e.path().filename().string());
+  EXPECT_TRUE(missing.empty()) << "families without sim/<family>/oracle/: " << ::testing::PrintToString(missing);
+}
+
 TEST(OracleIndependence, OraclesIncludeOnlyThemselves) {
   const auto v = include_violations(CMNET_SOURCE_DIR);
   EXPECT_TRUE(v.empty()) << joined(v);

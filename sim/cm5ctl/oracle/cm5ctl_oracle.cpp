@@ -89,9 +89,9 @@ Op agreed(const Combining& c, const Options& opt) {
   for (const LeafInput& x : c.leaf) o.words = std::max(o.words, x.words.size());
   const int W = opt.word_bits;
   const bool barrier = o.what.kind == Kind::kBarrier;
-  if (static_cast<int>(o.words) * W > 128) throw std::invalid_argument("cm5 oracle: values past 128 bits");
+  if (static_cast<int>(o.words) * W > 128) throw std::invalid_argument("cm5ctl oracle: values past 128 bits");
   if (o.words > 1 && (barrier || !is_add(o.what.op)))
-    throw std::invalid_argument("cm5 oracle: several words with an operator that is not an addition");
+    throw std::invalid_argument("cm5ctl oracle: several words with an operator that is not an addition");
   const Arith a{barrier ? Operator::kOr : o.what.op, static_cast<int>(o.words) * W};
   o.v.assign(n, a.identity());
   o.cut.assign(n + 1, false);
@@ -176,14 +176,14 @@ std::vector<bool> overflow_of(const Op& o, const Options& opt) {
 Output evaluate(const Input& in, const Options& opt) {
   const size_t n = static_cast<size_t>(in.leaves);
   if (in.leaves < 1 || opt.word_bits < 1 || opt.word_bits > 64)
-    throw std::invalid_argument("cm5 oracle: leaves or word_bits out of range");
+    throw std::invalid_argument("cm5ctl oracle: leaves or word_bits out of range");
   Output out;
   out.combining.resize(n);
   out.broadcasts.resize(n);
   for (size_t k = 0; k < in.combining.size(); ++k) {
     const Combining& c = in.combining[k];
     if (c.leaf.size() != n)
-      throw std::invalid_argument("cm5 oracle: operation " + std::to_string(k) + " has " +
+      throw std::invalid_argument("cm5ctl oracle: operation " + std::to_string(k) + " has " +
                                   std::to_string(c.leaf.size()) + " leaves, not " + std::to_string(n));
     const Op o = agreed(c, opt);
     LeafResult r;
@@ -217,7 +217,7 @@ Output evaluate(const Input& in, const Options& opt) {
     }
   }
   for (Broadcast b : in.broadcasts) {
-    if (b.source < 0 || b.source >= in.leaves) throw std::invalid_argument("cm5 oracle: broadcast from no leaf");
+    if (b.source < 0 || b.source >= in.leaves) throw std::invalid_argument("cm5ctl oracle: broadcast from no leaf");
     b.word &= static_cast<uint64_t>(low_bits(opt.word_bits));
     for (size_t i = 0; i < n; ++i)
       if (static_cast<int>(i) != b.source || opt.sender_gets_own_broadcast) out.broadcasts[i].push_back(b);
