@@ -151,9 +151,9 @@ std::function<int(const std::vector<StreamUnit>&, StreamUnit&)> hcube_pull(const
   };
 }
 
-HcubeRunResult hcube_board_result(const HcubeParams& p, const HcubeTraffic& t, const StreamRunResult& got) {
+HcubeRunResult hcube_board_result(const HcubeParams& p, const HcubeTraffic& t, const StreamRunResult& got, bool keep) {
   HcubeRunResult r;
-  HcubeReassemblyCheck check(p, t, r, false);
+  HcubeReassemblyCheck check(p, t, r, keep);
   struct Worm {
     std::vector<uint8_t> bytes;
     uint64_t first = 0;

@@ -30,8 +30,10 @@ bool hcube_credit(const StreamUnit& u);
 std::function<int(const std::vector<StreamUnit>&, StreamUnit&)> hcube_pull(const HcubeParams& p,
                                                                              const HcubeTraffic& t);
 // The board's deliveries as the destination reassembles them (ticks as the board counted them);
-// A segment stream that does not parse counts as bad reassemblies.
-HcubeRunResult hcube_board_result(const HcubeParams& p, const HcubeTraffic& t, const StreamRunResult& got);
+// A segment stream that does not parse counts as bad reassemblies. `keep`: every reassembled
+// message also in received (the tests' oracle check).
+HcubeRunResult hcube_board_result(const HcubeParams& p, const HcubeTraffic& t, const StreamRunResult& got,
+                                  bool keep = false);
 
 struct HcubeBoardCheck {
   std::vector<ReportRow> rows;

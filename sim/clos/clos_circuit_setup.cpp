@@ -1,6 +1,7 @@
 #include "sim/clos/clos_circuit_setup.h"
 
 #include <map>
+#include <utility>
 
 #include "gen/core/errors.h"
 
@@ -79,7 +80,9 @@ ClosCircuitSetup setup_circuits_model(const ClosParams& p, const std::vector<Clo
     std::vector<ClosMsg> next;
     for (const ClosMsg& m : now) {
       log.push_back({round, m});
-      for (ClosMsg x : model.handle(m.to, m)) {
+      const std::vector<ClosMsg> sent = model.handle(m.to, m);
+      for (const auto& [addr, sel] : model.config_writes()) r.writes.push_back({round, addr, sel});
+      for (ClosMsg x : sent) {
         if (x.type != ClosMsgType::kREADY) {
           next.push_back(x);
           continue;
@@ -97,6 +100,7 @@ ClosCircuitSetup setup_circuits_model(const ClosParams& p, const std::vector<Clo
   for (const ClosLogged& e : log) r.handled += e.msg.type != ClosMsgType::kREADY;
   r.time = round;
   r.circuits = circuit_outcomes(c, log);
+  r.log = std::move(log);
   r.error = !model.error().empty() ? "model: " + model.error()
             : round >= limit       ? "the set-up did not end in " + std::to_string(limit) + " rounds"
             : !model.idle()        ? std::string("the model did not end idle")
@@ -116,6 +120,8 @@ ClosCircuitSetup setup_circuits_rtl(const ClosConfig& cfg, const std::vector<Clo
   r.time = run.cycles;
   r.handled = run.handled;
   r.circuits = circuit_outcomes(c, run.log);
+  r.log = run.log;
+  r.writes = run.writes;
   r.error = run.mismatches             ? "the RTL differs from the model: " + run.first_mismatches.at(0)
             : !run.model_error.empty() ? "model: " + run.model_error
             : run.overflow             ? std::string("a WaitingQueue overflowed in the RTL")

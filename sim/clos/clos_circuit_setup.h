@@ -35,6 +35,8 @@ struct ClosCircuitSetup {
   uint64_t handled = 0;    // messages the hnodes handled
   bool done = false;       // every circuit set up and released, the model idle, the RTL agreeing with it
   std::string error;       // otherwise why (the model's invariant, the RTL's first difference)
+  std::vector<ClosLogged> log;        // every message handled and every READY, at its round or cycle
+  std::vector<ClosCfgLogged> writes;  // every configuration write, at its round or cycle
 };
 
 // InputError without hnodes (hnode_dims 0).

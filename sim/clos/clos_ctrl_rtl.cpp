@@ -156,6 +156,8 @@ ClosCtrlRtlRun run_clos_ctrl_rtl(const ClosConfig& cfg, const std::vector<ClosLe
       out >> addr >> data;
       ++run.cfg_writes;
       got[hh].push_back(cfg_str(static_cast<int>(addr), static_cast<int>(data), p));
+      const bool valid = (data >> p.cfg_sel_bits()) & 1u;
+      run.writes.push_back({cycle, static_cast<int>(addr), valid ? static_cast<int>(data & ((1u << p.cfg_sel_bits()) - 1)) : -1});
     } else if (kind == "R") {
       int leaf = 0;
       out >> leaf;

@@ -28,6 +28,13 @@ struct ClosLogged {
   ClosMsg msg;
 };
 
+// A write the hnodes made to the switches' configuration port (ClosParams::cfg_*): the select,
+// or -1 for a cleared output.
+struct ClosCfgLogged {
+  uint64_t at = 0;
+  int addr = 0, sel = -1;
+};
+
 struct ClosCtrlRtlRun {
   uint64_t cycles = 0, requests_done = 0;
   uint64_t handled = 0, sent = 0, readies = 0, cfg_writes = 0;
@@ -38,6 +45,7 @@ struct ClosCtrlRtlRun {
   bool model_idle = false;   // the model ends with everything free
   std::string model_error;
   std::vector<ClosLogged> log;  // every message handled and every READY, in the RTL's order
+  std::vector<ClosCfgLogged> writes;  // every configuration write, in the RTL's order
 };
 
 // requests: each leaf's in order (a leaf's next starts after its previous one is over).

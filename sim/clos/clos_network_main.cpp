@@ -10,7 +10,8 @@
 //                              and checked at every output: out[Di] == in[i], every output
 //                              no input is meant for reads 0
 // Output: per case "result CASE WORDS MISMATCHES", the first mismatches as
-// "mismatch CASE WORD OUTPUT GOT WANT", and with `verbose` every word as "rx CASE WORD SRC DST SENT GOT".
+// "mismatch CASE WORD OUTPUT GOT WANT", and with `verbose` every word as "rx CASE WORD SRC DST SENT GOT"
+// and every output's word, circuit or not, as "out CASE WORD OUTPUT GOT".
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
           if (verbose && s >= 0)
             std::fprintf(out, "rx %" PRId64 " %" PRIu64 " %d %d %" PRIx64 " %" PRIx64 "\n", case_no, w, s, q,
                          sent[static_cast<size_t>(s)], got);
+          if (verbose) std::fprintf(out, "out %" PRId64 " %" PRIu64 " %d %" PRIx64 "\n", case_no, w, q, got);
         }
         top.clock(true);
       }

@@ -78,6 +78,12 @@ ClosRtlRun run_clos_rtl(const ClosConfig& cfg, const std::vector<ClosRtlCase>& c
       r.sent = std::stoull(sent, nullptr, 16);
       r.got = std::stoull(got, nullptr, 16);
       run.rx.push_back(r);
+    } else if (kind == "out") {
+      ClosOut o;
+      std::string got;
+      out >> o.case_no >> o.word >> o.port >> got;
+      o.got = std::stoull(got, nullptr, 16);
+      run.outputs.push_back(o);
     } else {
       throw std::runtime_error("Clos RTL harness output: unknown record '" + kind + "'");
     }

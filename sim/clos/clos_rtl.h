@@ -18,13 +18,19 @@ struct ClosRtlCase {
   std::vector<int> dest;  // input i's data must arrive at output dest[i] (-1: nowhere)
   ClosSettings settings;  // what the configuration port loads
   uint64_t words = 4;     // data words per input port
-  bool verbose = false;   // report every word (ClosRtlRun::rx)
+  bool verbose = false;   // report every word (ClosRtlRun::rx, ClosRtlRun::outputs)
 };
 
 struct ClosRx {
   uint64_t case_no = 0, word = 0;
   int src = 0, dst = 0;
   uint64_t sent = 0, got = 0;
+};
+
+struct ClosOut {  // an output port's word in a verbose case, whether a circuit ends there or not
+  uint64_t case_no = 0, word = 0;
+  int port = 0;
+  uint64_t got = 0;
 };
 
 struct ClosRtlRun {
@@ -34,6 +40,7 @@ struct ClosRtlRun {
   uint64_t cfg_writes = 0;  // configuration writes issued
   std::vector<std::string> first_mismatches;  // "case word output got want"
   std::vector<ClosRx> rx;   // the verbose cases' words
+  std::vector<ClosOut> outputs;  // the verbose cases' words at every output
 };
 
 // The data words the harness drives in case `case_no` of a run with `seed`, [word][input port]

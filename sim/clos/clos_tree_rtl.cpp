@@ -55,6 +55,8 @@ ClosTreeRtlRun run_clos_tree_rtl(const ClosTreeLayout& l, const std::vector<Clos
     int where = 0;
     out >> cycle >> where >> std::hex >> w >> std::dec;
     const size_t id = static_cast<size_t>(f(w, 0, l.PW));
+    run.arrivals.push_back({cycle, kind == "C", where, f(w, src_lsb, l.AW), f(w, dst_lsb, l.AW), static_cast<int>(id),
+                            f(w, th, l.HC), f(w, ch, l.HC)});
     if (id >= msgs.size() || seen[id]) {
       bad("an unknown or repeated message arrived: payload " + std::to_string(id));
       continue;

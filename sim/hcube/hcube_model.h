@@ -38,7 +38,9 @@
 //    downstream at s + A + 2T and its last byte at s + A + wT, and its buffer upstream is free at
 //    that last tick; a worm granted its last channel at tick s has its destination bytes there at
 //    s + A + 2T and byte k (k >= 1) at s + A + 2T + (k - 1)T; its i-th of h channels is released
-//    when the tail has crossed it, (h - i)T before the last byte arrives;
+//    when the tail has crossed it, (h - i)T before the last byte arrives (a worm of B bytes
+//    spans at most B - 2 channels behind its header, one flit a node: when it is shorter than its
+//    path, channel i is released T after the header reaches the node i + B - 2 hops on);
 //  - the destination takes every arriving byte at once.
 //  - results per message: the tick its first packet (wormhole: its first 16 data bytes, or all
 //    if fewer; the paper's "first packet (or 16 data bytes)") and its last byte arrived.

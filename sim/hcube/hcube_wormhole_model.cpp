@@ -2,7 +2,8 @@
 // it). Event-stepped like the packet model; in each visited tick, in this order: (1) channels
 // whose worm's tail has passed are released;
 // (2) headers arriving at a node join the wait list of their next channel, or, at the
-// destination, fix the worm's arrival ticks and the release tick of every channel it holds;
+// destination, fix the worm's arrival ticks and the release tick of every channel it holds (a
+// worm shorter than its path has released its first channels on the way, as its tail passed);
 // (3) every source, by node, puts the header of the message at the head of its queue on the wait
 // list of its first channel (the next one follows once that one has its channel); (4) every free channel, by node then dimension, is granted to the oldest waiting
 // header (generation tick, then traffic order).
@@ -10,6 +11,8 @@
 #include <chrono>
 #include <queue>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "sim/hcube/hcube_model.h"
@@ -74,16 +77,21 @@ HcubeRunResult run_hcube_wormhole_model(const HcubeParams& p, const HcubeTraffic
       } else {
         Worm& w = worms[id];
         const HcubeMessage& m = t.messages[id];
+        // Behind a header at hop j, byte k of the worm sits k - 2 nodes back (one flit buffer a
+        // node), so its tail (byte bytes - 1) crosses channel j - (bytes - 2) T after the header
+        // arrives: a worm shorter than its path releases its first channels on the way.
+        const uint64_t bytes = p.worm_bytes(m.len), h = w.path.size();
         if (w.at != m.dst) {
+          if (h >= bytes - 2) ev.emplace(now + T, kRelease, w.path[h - (bytes - 2)]);
           wait_for(chan(w.at, hcube_ecube_dim(w.at, m.dst)), id);
           continue;
         }
-        // The destination bytes are here: the rest follows at the link rate.
-        const uint64_t bytes = p.worm_bytes(m.len);
+        // The destination bytes are here: the rest follows at the link rate, and the tail leaves
+        // the channels it still holds one per T.
         const uint64_t last = now + T * (bytes - 2);
         const uint64_t first = now + T * (HcubeParams::kMessageHeaderBytes - 2 + std::min<uint64_t>(16, m.len));
-        const uint64_t h = w.path.size();
-        for (uint64_t i = 0; i < h; ++i) ev.emplace(last - (h - 1 - i) * T, kRelease, w.path[i]);
+        for (uint64_t i = h > bytes - 2 ? h - (bytes - 2) : 0; i < h; ++i)
+          ev.emplace(last - (h - 1 - i) * T, kRelease, w.path[i]);
         HcubeReceived x;
         x.dst = m.dst;
         x.src = m.src;
@@ -145,6 +153,8 @@ HcubeRunResult run_hcube_wormhole_model(const HcubeParams& p, const HcubeTraffic
       r.ticks = now;
       break;
     }
+    if (next < now) throw std::logic_error("hcube wormhole model: the clock would step back from " + std::to_string(now) +
+                                           " to " + std::to_string(next));
     for (const uint32_t c : wanted)
       if (held[c]) r.ports[c].blocked_ticks += next - now;
     now = next;

@@ -13,6 +13,7 @@
 #include "gen/clos/clos_emitter.h"
 #include "sim/clos/clos_circuit_setup.h"
 #include "gen/core/errors.h"
+#include "tests/clos/clos_oracle_check.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {
@@ -50,6 +51,8 @@ TEST(ClosCtrlRtl, EnginesAgreeWithTheModelMessageByMessage) {
     EXPECT_EQ(r.readies, reqs.size()) << what;
     EXPECT_EQ(handled(r, ClosMsgType::kODCR), reqs.size()) << what;
     EXPECT_EQ(handled(r, ClosMsgType::kDDCR), reqs.size()) << what;
+    const auto oracle = clos_test::oracle_setup(k.c.clos, reqs, r);
+    EXPECT_TRUE(oracle.empty()) << what << clos_test::oracle_report(oracle);
     std::printf("%s: %llu requests, %llu cycles, handled CR %llu CO %llu CANCEL %llu RESEND %llu\n", what.c_str(),
                 static_cast<unsigned long long>(r.requests_done), static_cast<unsigned long long>(r.cycles),
                 static_cast<unsigned long long>(handled(r, ClosMsgType::kCR)),
@@ -79,6 +82,23 @@ TEST(ClosCtrlRtl, AConnectionSetFromAFileIsSetUpAsOnTheModel) {
     EXPECT_GT(r.released_at, r.ready_at + static_cast<uint64_t>(circuits[i].words)) << i;
   }
   EXPECT_GT(rtl.handled, 7u * circuits.size() - 1);
+  // Both engines' set-ups against the oracle: links and leaves exclusive, paths set, each once.
+  for (const ClosCircuitSetup* s : {&rtl, &model}) {
+    const auto oracle = clos_test::oracle_setup(c.clos, *s);
+    EXPECT_TRUE(oracle.empty()) << s->engine << clos_test::oracle_report(oracle);
+  }
+  // and the comparison sees a lost configuration write and a second READY
+  ClosCircuitSetup lost = rtl, twice = rtl;
+  lost.writes.erase(lost.writes.begin());
+  EXPECT_NE(clos_test::oracle_report(clos_test::oracle_setup(c.clos, lost)).find("the settings carry its source to"),
+            std::string::npos);
+  for (size_t i = 0; i < twice.log.size(); ++i)
+    if (twice.log[i].msg.type == ClosMsgType::kREADY) {
+      twice.log.insert(twice.log.begin() + static_cast<std::ptrdiff_t>(i), twice.log[i]);
+      break;
+    }
+  EXPECT_NE(clos_test::oracle_report(clos_test::oracle_setup(c.clos, twice)).find("established a second time"),
+            std::string::npos);
 }
 
 TEST(ClosCtrlRtl, ADifferentModelIsCaught) {
@@ -111,6 +131,8 @@ TEST(ClosCtrlRtl, LatinSquareStartAndResendAfterWaitAgreeWithTheModel) {
     EXPECT_TRUE(r.model_idle) << what;
     EXPECT_FALSE(r.overflow) << what;
     EXPECT_EQ(r.readies, reqs.size()) << what;
+    const auto oracle = clos_test::oracle_setup(c.clos, reqs, r);
+    EXPECT_TRUE(oracle.empty()) << what << clos_test::oracle_report(oracle);
     // Every CR that waited for its destination came back as a RESEND and a second CR: more
     // RESENDs and CRs than the reference engines handle for the same requests.
     const ClosCtrlRtlRun ref = run_clos_ctrl_rtl(base, reqs);

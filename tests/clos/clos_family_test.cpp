@@ -13,6 +13,8 @@
 
 #include "gen/core/errors.h"
 #include "sim/clos/clos_patterns.h"
+#include "tests/clos/clos_oracle_check.h"
+#include "tests/clos/clos_test_net.h"
 #include "tests/core/fst_check.h"
 #include "tests/core/sim_lines_check.h"
 
@@ -78,6 +80,11 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
     EXPECT_EQ(lines[8]["summary"]["mismatches"], 0) << engine;
     EXPECT_EQ(lines[8]["summary"]["routed"], 8) << engine;
     EXPECT_EQ(lines[8]["summary"]["harness_mismatches"], 0) << engine;
+    const auto oracle = clos_test::oracle_sim_lines(clos_test::net(2, 2, 4), lines);
+    EXPECT_TRUE(oracle.empty()) << engine << clos_test::oracle_report(oracle);
+    auto flipped = lines;  // one word changed on its way: the oracle sees it
+    flipped[2]["arrived"][0]["words"][1] = "ff";
+    EXPECT_FALSE(clos_test::oracle_sim_lines(clos_test::net(2, 2, 4), flipped).empty()) << engine;
     by_engine[engine] = lines;
   }
   // The same --seed, the same words on both engines: the circuit lines are equal line by line.
@@ -105,6 +112,8 @@ TEST(ClosFamily, SimWritesOneLinePerCircuitOnBothEngines) {
   EXPECT_EQ(lines[0]["sent"][0]["words"].size(), 2u);  // its own WORDS
   EXPECT_EQ(lines[1]["sent"][0]["words"].size(), 3u);  // --per-proc
   EXPECT_EQ(lines[1]["sent"][0]["words"], lines[1]["arrived"][0]["words"]);
+  const auto oracle = clos_test::oracle_sim_lines(clos_test::net(2, 2, 4), lines);
+  EXPECT_TRUE(oracle.empty()) << clos_test::oracle_report(oracle);
   EXPECT_EQ(lines[2]["summary"]["setup"]["set_up"], 2);
   EXPECT_TRUE(lines[2]["summary"]["setup"]["done"].get<bool>());
   for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{

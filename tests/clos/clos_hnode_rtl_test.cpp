@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "gen/clos/clos_emitter.h"
+#include "tests/clos/clos_oracle_check.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {
@@ -49,6 +50,18 @@ TEST(ClosHnodeRtl, AgreesWithTheModelOperationByOperation) {
     EXPECT_EQ(run.ops, s.hnode_ops.size());
     EXPECT_EQ(run.mismatches, 0u) << clos_name(k.c.clos) << ": "
                                   << (run.first_mismatches.empty() ? "" : run.first_mismatches[0]);
+    // Every selection the RTL made (equal to the model's) picks a middle switch its CR's
+    // InputVector and the request's CANCELs leave free.
+    std::vector<std::string> bad;
+    for (const ClosHnodeOp& op : s.hnode_ops) {
+      if (op.code != ClosHnodeOpCode::kSelect) continue;
+      std::vector<char> excluded(static_cast<size_t>(k.c.clos.m), 0);
+      for (size_t b = 0; b < excluded.size(); ++b)
+        excluded[b] = (b < op.iv.size() && op.iv[b]) || (b < op.tried.size() && op.tried[b]);
+      for (const std::string& x : clos_oracle::check_selection(clos_test::oracle_net(k.c.clos), excluded, op.found, op.res_ms))
+        bad.push_back("hnode " + std::to_string(op.hnode) + ": " + x);
+    }
+    EXPECT_TRUE(bad.empty()) << clos_test::oracle_report(bad);
     // The leaves' busy bits and WaitingQueues, TAKE by TAKE and RELEASE by RELEASE.
     ASSERT_LE(s.max_waiting, 16u);
     const ClosLeafRtlRun leaves = run_clos_leaf_rtl(k.c, s.leaf_ops, 12, 4);

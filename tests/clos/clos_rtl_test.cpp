@@ -5,6 +5,7 @@
 #include "sim/clos/clos_rtl.h"
 
 #include "sim/clos/clos_setup_model.h"
+#include "tests/clos/clos_oracle_check.h"
 
 #include <gtest/gtest.h>
 
@@ -25,6 +26,16 @@ ClosConfig cfg(int m, int n, int r, int w) {
   return c;
 }
 
+// The run against the oracle: every case's circuits routed through its settings (`offline`: by
+// the off-line router), and the verbose cases' words at every output.
+void expect_oracle_agrees(const ClosParams& p, const std::vector<ClosRtlCase>& cases, const ClosRtlRun& run, bool offline) {
+  std::vector<std::string> bad;
+  for (size_t c = 0; c < cases.size(); ++c)
+    for (const std::string& x : clos_test::oracle_case(p, cases[c], offline)) bad.push_back("case " + std::to_string(c) + ": " + x);
+  for (std::string& x : clos_test::oracle_words(p, cases, run)) bad.push_back(std::move(x));
+  EXPECT_TRUE(bad.empty()) << clos_name(p) << clos_test::oracle_report(bad);
+}
+
 ClosRtlCase routed(const ClosParams& p, const std::vector<int>& dest, uint64_t words) {
   ClosRtlCase k;
   k.dest = dest;
@@ -40,12 +51,14 @@ TEST(ClosRtl, EveryPermutationOfEightArrivesBitExactThroughN224) {
   std::vector<ClosRtlCase> cases;
   do cases.push_back(routed(c.clos, dest, 2));
   while (std::next_permutation(dest.begin(), dest.end()));
+  for (size_t k = 0; k < cases.size(); k += 4999) cases[k].verbose = true;  // every output's words, for the oracle
   ASSERT_EQ(cases.size(), 40320u);
   const ClosRtlRun run = run_clos_rtl(c, cases, 3);
   EXPECT_EQ(run.cases, 40320u);
   EXPECT_EQ(run.words, 2u * 40320u);
   EXPECT_EQ(run.mismatches, 0u) << (run.first_mismatches.empty() ? "" : run.first_mismatches[0]);
   EXPECT_GT(run.cfg_writes, 40320u);  // settings change from case to case
+  expect_oracle_agrees(c.clos, cases, run, true);
 }
 
 TEST(ClosRtl, RandomPermutationsThroughBiggerNetworks) {
@@ -61,11 +74,13 @@ TEST(ClosRtl, RandomPermutationsThroughBiggerNetworks) {
         for (auto& d : dest)
           if (rng() % 3 == 0) d = -1;  // idle inputs: their old circuits are torn down
       cases.push_back(routed(c.clos, dest, 3));
+      cases.back().verbose = k % 40 == 1;
     }
     const ClosRtlRun run = run_clos_rtl(c, cases, 9);
     EXPECT_EQ(run.cases, 200u) << clos_name(c.clos);
     EXPECT_EQ(run.mismatches, 0u) << clos_name(c.clos) << ": "
                                   << (run.first_mismatches.empty() ? "" : run.first_mismatches[0]);
+    expect_oracle_agrees(c.clos, cases, run, true);
   }
 }
 
@@ -92,6 +107,7 @@ TEST(ClosRtl, TheSetUpModelsSettingsCarryItsCircuits) {
     k.dest = snap.dest;
     k.settings = snap.settings;
     k.words = 3;
+    k.verbose = cases.size() % 8 == 0;
     for (int d : snap.dest) circuits += d >= 0 ? 1 : 0;
     cases.push_back(k);
   }
@@ -99,6 +115,7 @@ TEST(ClosRtl, TheSetUpModelsSettingsCarryItsCircuits) {
   const ClosRtlRun run = run_clos_rtl(c, cases, 2);
   EXPECT_EQ(run.cases, 40u);
   EXPECT_EQ(run.mismatches, 0u) << (run.first_mismatches.empty() ? "" : run.first_mismatches[0]);
+  expect_oracle_agrees(c.clos, cases, run, false);  // the hnodes set up one circuit at a time
 }
 
 TEST(ClosRtl, WrongSettingsAreCaught) {
@@ -109,6 +126,11 @@ TEST(ClosRtl, WrongSettingsAreCaught) {
   std::swap(k.settings.out_sel[3][0], k.settings.out_sel[3][1]);
   const ClosRtlRun run = run_clos_rtl(c, {k}, 1);
   EXPECT_EQ(run.mismatches, 4u);  // outputs 6 and 7, two words each
+  // The oracle sees it in the settings alone: 1 reaches 7 and 0 reaches 6.
+  const auto bad = clos_test::oracle_case(c.clos, k, true);
+  EXPECT_FALSE(bad.empty());
+  EXPECT_NE(clos_test::oracle_report(bad).find("circuit 0 -> 7: the settings carry its source to 6"), std::string::npos)
+      << clos_test::oracle_report(bad);
 }
 
 TEST(ClosRtl, VerboseCasesReportEveryWord) {
@@ -121,6 +143,8 @@ TEST(ClosRtl, VerboseCasesReportEveryWord) {
     EXPECT_EQ(r.sent, r.got);
     EXPECT_EQ(r.dst, k.dest[static_cast<size_t>(r.src)]);
   }
+  EXPECT_EQ(run.outputs.size(), 16u);  // 8 outputs x 2 words, the idle one (2) included
+  expect_oracle_agrees(c.clos, {k}, run, true);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "gen/clos/clos_emitter.h"
 #include "gen/core/errors.h"
 #include "host/clos/clos_runner.h"
+#include "tests/clos/clos_oracle_check.h"
 #include "tests/clos/clos_test_net.h"
 #include "tests/core/emitter_checks.h"
 
@@ -51,10 +52,15 @@ TEST(ClosStream, APermutationOfCircuitsOnTheSimulatedBoard) {
   ClosRunOptions o;
   o.words = 6;
   o.seed = 3;
-  const StreamRunOutcome r = run_quietly(c, o, temp_dir("clos-stream-run").string());
+  const std::filesystem::path dir = temp_dir("clos-stream-run");
+  const StreamRunOutcome r = run_quietly(c, o, dir.string());
   EXPECT_TRUE(r.verdict.ok()) << r.verdict.conservation.summary();
   EXPECT_EQ(r.result.delivered.size(), 8u);
   for (const StreamUnit& u : r.result.delivered) EXPECT_EQ(u.words.size(), 7u);
+  const nlohmann::json j = nlohmann::json::parse(slurp_log(dir / "run.json"));
+  const auto oracle = clos_test::oracle_board_circuits(c.clos, j["circuits"]);
+  EXPECT_TRUE(oracle.empty()) << clos_test::oracle_report(oracle);
+  std::filesystem::remove_all(dir);
 }
 
 // `cmnet sweep`'s path: one simulated board, 1, 2 and 3 rounds of permutations of circuits;
@@ -123,6 +129,8 @@ TEST(ClosStream, ACircuitFileOnTheSimulatedBoardAgreesWithTheModel) {
     EXPECT_EQ(x["arrived"], x["sent"]) << x;
     EXPECT_EQ(x["bit_exact"], true);
   }
+  const auto oracle = clos_test::oracle_board_circuits(c.clos, j["circuits"]);
+  EXPECT_TRUE(oracle.empty()) << clos_test::oracle_report(oracle);
   EXPECT_NE(slurp_log(dir / "run" / "circuits.csv").find("\n2,4,6,1,"), std::string::npos);
   std::filesystem::remove_all(dir);
 }

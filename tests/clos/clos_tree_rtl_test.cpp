@@ -10,6 +10,7 @@
 #include <random>
 
 #include "gen/core/errors.h"
+#include "tests/clos/clos_oracle_check.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {
@@ -40,6 +41,13 @@ TEST(ClosTreeRtl, EveryMessageTakesTheModelsRoute) {
     for (const auto& s : r.first_mismatches) ADD_FAILURE() << s;
     EXPECT_EQ(r.arrived, msgs.size());
     EXPECT_GT(r.control, static_cast<uint64_t>(l.leaves));
+    const auto oracle = clos_test::oracle_tree(l, msgs, r.arrivals);
+    EXPECT_TRUE(oracle.empty()) << clos_test::oracle_report(oracle);
+    auto lost = r.arrivals;  // a message lost and one delivered twice: the oracle sees both
+    lost[3] = lost[4];
+    const std::string rep = clos_test::oracle_report(clos_test::oracle_tree(l, msgs, lost));
+    EXPECT_NE(rep.find("arrived again"), std::string::npos) << rep;
+    EXPECT_NE(rep.find("never arrived"), std::string::npos) << rep;
   }
 }
 

@@ -17,6 +17,7 @@
 
 #include "sim/cm1/cm1_model.h"
 #include "sim/cm1/cm1_traffic.h"
+#include "tests/cm1/cm1_oracle_check.h"
 
 namespace cmnet {
 namespace {
@@ -151,6 +152,7 @@ TEST(Cm1Rtl, Figure9LowestWantingRowCrosses) {
   EXPECT_EQ(r.chips[0].dim_busy[0], 2u * static_cast<uint64_t>(cfg.cm1.msg_len()));
   const Cm1RunResult m = run_cm1_model(cfg.cm1, t, EjectMode::kOrCombine);
   same_receptions(r.receptions, receptions_from_model(cfg.cm1, t, m), "rtl vs model");
+  expect_oracle_agrees(t, r.receptions, EjectMode::kOrCombine, r.petit_cycles, "Figure 9 case 1");
 }
 
 // Figure 9, case 2: fewer than b messages and none wants: nobody crosses, rows stay packed.
@@ -256,6 +258,7 @@ Cm1RtlRun expect_agrees_with_model(const Cm1Config& cfg, const std::vector<Traff
     EXPECT_EQ(r.group_petit_cycles[g], m.petit_cycles) << "group " << g;
     const auto mrx = receptions_from_model(p, groups[g], m);
     const auto rrx = group_rx(r, static_cast<uint32_t>(g));
+    expect_oracle_agrees(groups[g], rrx, mode, r.group_petit_cycles[g], "group " + std::to_string(g));
     if (!same_receptions(rrx, mrx, "rtl vs model, group " + std::to_string(g))) return r;
     // The per-message view inferred from the RTL's receptions (what `cmnet sim --engine rtl`
     // reports) is the model's wherever the receptions determine it.
@@ -442,7 +445,9 @@ TEST(Cm1Rtl, OrModeCombinesCollidingMessages) {
   const Cm1RtlRun r = run_cm1_rtl(cfg, t, EjectMode::kOrCombine);
   const Cm1RunResult m = run_cm1_model(cfg.cm1, t, EjectMode::kOrCombine);
   same_receptions(r.receptions, receptions_from_model(cfg.cm1, t, m), "rtl vs model");
+  expect_oracle_agrees(t, r.receptions, EjectMode::kOrCombine, r.petit_cycles, "OR mode");
   const Cm1RtlRun one = run_cm1_rtl(cfg, t, EjectMode::kOnePerPetit);
+  expect_oracle_agrees(t, one.receptions, EjectMode::kOnePerPetit, one.petit_cycles, "one per petit cycle");
   ASSERT_EQ(one.receptions.size(), 2u);
   std::set<uint64_t> data;
   for (const auto& x : one.receptions) data.insert(x.data);

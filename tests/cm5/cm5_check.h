@@ -11,6 +11,7 @@
 
 #include "gen/cm5/cm5_config.h"
 #include "sim/cm5/cm5_machine.h"
+#include "sim/cm5/oracle/cm5_oracle.h"
 
 namespace cmnet::cm5test {
 
@@ -63,6 +64,28 @@ inline uint64_t router_done_cycle(const Cm5MachineConfig& cfg, const Cm5MachineR
   }
   EXPECT_EQ(leaves.size(), static_cast<size_t>(cfg.leaves()));
   return at;
+}
+
+// The run in the oracle's terms (sim/cm5/oracle: the paper's view, sharing no code with the
+// models): what each processor read (the tag and CRC bit from RECV_HEAD), the counters at the
+// end, every router-done result. Fails the test, listing each disagreement, unless it agrees.
+inline void expect_oracle_agrees(const Cm5MachineConfig& cfg, const Cm5MachineWorkload& w, const Cm5MachineRun& r,
+                                 const std::string& what) {
+  cm5_oracle::Machine m;
+  m.leaves = static_cast<uint32_t>(cfg.leaves());
+  m.word_bits = cfg.ctl.p.word_bits;
+  for (const auto& x : w.messages) m.sent.push_back({x.src, x.dst, x.side, x.tag, x.data});
+  for (const auto& f : w.faults) m.faults.push_back({f.leaf, f.duplicate});
+  cm5_oracle::Run o;
+  for (const auto& x : r.received)
+    o.reads.push_back({x.leaf, x.side, static_cast<int>((x.msg.head >> 20) & 15u), x.msg.words, ((x.msg.head >> 30) & 1u) != 0});
+  o.counters.assign(m.leaves, 0);
+  for (const auto& c : r.counters) o.counters.at(c.leaf) = c.value;
+  for (const Cm5Result& x : r.results)
+    if (x.comb == cm5::kRouterDone) o.router_done.push_back({x.leaf, cm5::to_signed(x.data, cfg.ctl.p.word_bits), x.err});
+  std::string v;
+  for (const auto& d : cm5_oracle::disagreements(m, o)) v += "  " + d + "\n";
+  EXPECT_EQ(v, "") << what << ": the paper's view disagrees";
 }
 
 }  // namespace cmnet::cm5test

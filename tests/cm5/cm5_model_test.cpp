@@ -16,6 +16,7 @@ void completes_after_last_arrival(int height, int per_leaf) {
   const Cm5MachineWorkload w = scenario(cfg, per_leaf, 11);
   const Cm5MachineRun r = run_cm5_machine_model(cfg, w);
   expect_all_delivered(w, r);
+  expect_oracle_agrees(cfg, w, r, "the model");
   EXPECT_FALSE(r.fault);
   EXPECT_EQ(final_sum(cfg, r), 0);
   // Router-done was pushed after every send, while messages were still on their way.
@@ -61,7 +62,8 @@ TEST(Cm5MachineModel, LostMessageKeepsRouterDoneUnderWay) {
     Cm5MachineOptions opt;
     opt.max_cycles = base.cycles + 3000;
     const Cm5MachineRun r = run_cm5_machine_model(cfg, lw, opt);
-    expect_all_delivered(lw, r);  // the data all arrives: only its count is short
+    expect_all_delivered(lw, r);
+    expect_oracle_agrees(cfg, lw, r, aimed ? "lost at the last arrival" : "lost at cycle 0");  // the data all arrives: only its count is short
     EXPECT_TRUE(r.results.empty()) << "router-done completed: " << r.results.front().str();
     EXPECT_EQ(r.cycles, opt.max_cycles);
     EXPECT_EQ(final_sum(cfg, r), 1);
@@ -75,6 +77,7 @@ TEST(Cm5MachineModel, DuplicatedMessageEndsRouterDoneWithTheErrorBit) {
   w.faults = {aim_at_last_arrival(base, true)};
   const Cm5MachineRun r = run_cm5_machine_model(cfg, w);
   expect_all_delivered(w, r);
+  expect_oracle_agrees(cfg, w, r, "duplicated");
   EXPECT_EQ(final_sum(cfg, r), -1);
   const uint64_t done = router_done_cycle(cfg, r, true, -1);
   EXPECT_GT(done, r.last_arrival + 1);

@@ -17,6 +17,7 @@ Cm5MachineRun both(const Cm5MachineConfig& cfg, const Cm5MachineWorkload& w, con
   const Cm5MachineRun r = run_cm5_machine_rtl(cfg, w, m.cycles, opt);
   EXPECT_EQ(compare_machine_runs(m, r), "");
   EXPECT_FALSE(r.fault);
+  expect_oracle_agrees(cfg, w, r, "the RTL");
   return r;
 }
 

@@ -1,5 +1,5 @@
 // The cm5ctl family behind the shared commands: `cmnet sim` on both engines (the same result
-// lines, the software results agreeing), its input errors, the clear refusal of build, run and
+// lines, the software results agreeing, the RTL's lines the functional oracle's results), its input errors, the clear refusal of build, run and
 // options run and sweep have no meaning for, and `cmnet bench --quick` (RTL latency equal to the
 // model's, throughput one operation per packet time).
 #include "host/cli/cm5ctl/cm5ctl_family.h"
@@ -13,7 +13,9 @@
 #include <sstream>
 
 #include "gen/core/errors.h"
+#include "sim/cm5ctl/cm5ctl_workload_file.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
+#include "tests/cm5ctl/cm5ctl_oracle_check.h"
 #include "tests/core/fst_check.h"
 #include "tests/core/sim_lines_check.h"
 
@@ -57,6 +59,50 @@ std::pair<std::vector<std::string>, std::vector<std::string>> sim_on_both(SimArg
   return {lines((dir / "model.jsonl").string()), lines((dir / "rtl.jsonl").string())};
 }
 
+// The results `cmnet sim` wrote, back in the results' form: the k-th combining line's arrivals
+// are the leaves' k-th combining results, the broadcast lines' theirs in order (sender, then
+// push); kind and combiner as the workload pushed them, values and flags the lines'.
+Cm5Expected results_of_lines(const std::vector<nlohmann::ordered_json>& lines, const Cm5Workload& w) {
+  Cm5Expected got;
+  got.multi.resize(w.leaf.size());
+  got.bcast.resize(w.leaf.size());
+  std::vector<const Cm5Op*> bcasts;  // sender, then push
+  for (const auto& l : w.leaf)
+    for (const Cm5Op& o : l)
+      if (o.broadcast) bcasts.push_back(&o);
+  size_t k = 0, b = 0;
+  for (const auto& j : lines) {
+    if (j.value("kind", "") != "operation") continue;
+    const bool bc = j["extra"]["type"] == "broadcast";
+    for (const auto& a : j["arrived"]) {
+      Cm5Result r;
+      r.leaf = a["at"].get<uint32_t>();
+      r.broadcast = bc;
+      size_t n = 0;
+      const Cm5Op* o = bc ? bcasts.at(b) : nullptr;
+      for (const Cm5Op& x : w.leaf.at(r.leaf))
+        if (!bc && !x.broadcast && n++ == k) o = &x;
+      const bool flush = bc && o->comb == cm5::kFlushComb;
+      r.kind = flush ? cm5::kSupervisor : o->kind & 3;
+      r.comb = bc ? (flush ? cm5::kFlushComb : 0) : o->kind == cm5::kSync ? cm5::kOr : o->comb;
+      r.data = std::stoull(a["words"][0].get<std::string>(), nullptr, 16);
+      r.ovf = a["flags"]["ovf"].get<bool>();
+      r.err = a["flags"]["err"].get<bool>();
+      r.abstained = a["flags"]["abstained"].get<bool>();
+      (bc ? got.bcast : got.multi)[r.leaf].push_back(r);
+    }
+    ++(bc ? b : k);
+  }
+  return got;
+}
+
+Cm5ctlParams params8() {
+  Cm5ctlParams p;
+  p.leaves = 8;
+  validate(p, "test");
+  return p;
+}
+
 TEST(Cm5ctlFamily, IsRegisteredAndChecksItsConfig) {
   EXPECT_EQ(fam().name(), "cm5ctl");
   EXPECT_FALSE(fam().patterns().empty());
@@ -83,6 +129,8 @@ TEST(Cm5ctlFamily, SimOnBothEnginesWritesTheSameResults) {
   for (size_t i = 0; i + 1 < m.size(); ++i) EXPECT_EQ(m[i], r[i]) << i;
   test::expect_sim_schema(parsed(r), "cm5ctl");
   test::expect_engines_agree(parsed(m), parsed(r));
+  const Cm5Workload w = make_cm5ctl_workload("mixed", 8, 32, 5, 12);
+  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(params8(), w, results_of_lines(parsed(r), w))), "");
   const auto s = nlohmann::json::parse(r.back())["summary"];
   EXPECT_EQ(s["engine"], "rtl");
   EXPECT_TRUE(s["completed"].get<bool>());
@@ -148,6 +196,8 @@ TEST(Cm5ctlFamily, SimRunsAWorkloadFileOnBothEngines) {
   test::expect_sim_schema(jr, "cm5ctl");
   test::expect_engines_agree(jm, jr);
   for (size_t i = 0; i + 1 < m.size(); ++i) EXPECT_EQ(m[i], r[i]) << i;
+  const Cm5Workload w = read_cm5ctl_workload(file, 8, 32);
+  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(params8(), w, results_of_lines(jr, w))), "");
   ASSERT_EQ(jr.size(), 5u + 1 + 1);
   const auto& sum = jr[0];  // 1 + .. + 8 = 36 = 0x24, at every leaf
   EXPECT_EQ(sum["extra"]["kind"], "reduce");

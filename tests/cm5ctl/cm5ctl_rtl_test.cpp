@@ -1,6 +1,6 @@
 // The generated CM-5 control network RTL (Verilator) against the reference model, result by
 // result and cycle by cycle (the cycle each leaf presents each result, the cycle each push is
-// accepted), and against the plain software results: the paper's example, every operation and
+// accepted), and the RTL's results against the functional oracle's: the paper's example, every operation and
 // every operator, segmented scans, abstain masks, broadcasts, barriers, random pipelined mixes,
 // the error cases, at 2, 8 and 16 leaves and several link widths (32 and 64 leaves:
 // cm5ctl_scale_test, label scale).
@@ -81,9 +81,14 @@ TEST(Cm5ctlRtl, RouterDoneAndItsFaults) {
     }
   }
   // A lost message: router-done never ends; a duplicated one: it ends with the error bit.
-  const Cm5RtlRun lost = agree(cfg(8), router_done_workload(8, 3, 24, "lost").w, false);
+  // The oracle says so too (never done: nothing after it either; messages created: the error).
+  const Cm5RouterDone lost_w = router_done_workload(8, 3, 24, "lost");
+  const Cm5RtlRun lost = agree(cfg(8), lost_w.w, false);
   EXPECT_TRUE(lost.results.empty());
-  const Cm5RtlRun dup = agree(cfg(8), router_done_workload(8, 3, 24, "duplicated").w, false);
+  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(cfg(8).p, lost_w.w, lost.results)), "");
+  const Cm5RouterDone dup_w = router_done_workload(8, 3, 24, "duplicated");
+  const Cm5RtlRun dup = agree(cfg(8), dup_w.w, false);
+  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(cfg(8).p, dup_w.w, dup.results)), "");
   ASSERT_EQ(dup.results.size(), 16u);
   for (const auto& x : dup.results) {
     if (x.comb == cm5::kRouterDone) {
@@ -168,7 +173,7 @@ TEST(Cm5ctlRtl, FlushAndRestart) {
 // Priority of single-source packets (paper, section 5): a reduction waits at the nodes for leaf
 // 7's part, which comes late; a broadcast leaf 0 pushes meanwhile passes the multiple-source
 // packets waiting in the nodes' queues and reaches every leaf long before the reduction
-// completes. RTL == model, both == the software results.
+// completes. RTL == model, the RTL == the oracle.
 TEST(Cm5ctlRtl, ABroadcastPassesWaitingMultipleSourcePackets) {
   const int n = 8;
   const uint64_t late = 600;
@@ -229,7 +234,7 @@ TEST(Cm5ctlRtl, ChildQueuesInBlockRam) {
 
 // Partitions operating independently (a flush in one of them, broadcasts in each), mapped-out
 // leaves and subtrees pushing junk nobody hears, the asynchronous ORs and the hard-error OR
-// going on meanwhile: RTL == model and the software results per partition.
+// going on meanwhile: RTL == model and the oracle's results per partition.
 TEST(Cm5ctlRtl, PartitionsMapOutAndGlobalOrs) {
   Cm5ctlConfig c = cfg(16);
   c.p.partitions = {4, 5, 3};
@@ -391,7 +396,7 @@ TEST(Cm5ctlRtl, TheCm5PacketOnTheWiresBitForBit) {
 }
 
 // The whole tree with the CM-5's packet: RTL == model cycle by cycle (13-cycle frames both
-// ways), the software results, and link faults in several cycles of the frame detected alike.
+// ways), the oracle's results, and link faults in several cycles of the frame detected alike.
 TEST(Cm5ctlRtl, TheCm5PacketInTheTree) {
   const Cm5ctlConfig c = cm5_packet_cfg(8);
   Cm5MixOptions o;

@@ -5,11 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "sim/cm5data/cm5data_model.h"
 #include "sim/cm5data/cm5data_rtl.h"
+#include "tests/cm5data/cm5data_oracle_check.h"
 
 namespace cmnet {
 
@@ -89,8 +91,10 @@ inline void add_mapped_out_and_bad_link(Cm5DataParams& p) {
 }
 
 // The RTL against the model, message by message (send and arrival cycles, words, leaf, CRC
-// status) and chip by chip (link counters, CRC errors). `intact`: every message also arrives at
-// its destination, unchanged (off with fault injection or all-fall-down). Returns the model's run.
+// status) and chip by chip (link counters, CRC errors); and the RTL's deliveries against the
+// paper's view (the functional oracle), which shares nothing with the two. `intact`: every
+// message also arrives at its destination, unchanged (off with fault injection or all-fall-down).
+// Returns the model's run.
 inline Cm5DataRunResult expect_rtl_equals_model(const Cm5DataConfig& cfg, const Cm5DataTraffic& t, const std::string& what,
                                                 const std::vector<uint64_t>& afd_at = {}, bool intact = true) {
   SCOPED_TRACE(what);
@@ -101,6 +105,8 @@ inline Cm5DataRunResult expect_rtl_equals_model(const Cm5DataConfig& cfg, const 
   ro.afd_at = afd_at;
   const Cm5DataRunResult model = run_cm5data_model(p, t, mo);
   const Cm5DataRunResult rtl = run_cm5data_rtl(cfg, t, ro);
+  const bool afd = std::any_of(afd_at.begin(), afd_at.end(), [](uint64_t c) { return c != kCm5Never; });
+  expect_cm5_oracle_agrees(p, t, rtl, afd, "RTL");
   if (intact) {
     expect_all_delivered_once(p, t, rtl);
     expect_counters_conserve(p, t, rtl);

@@ -35,6 +35,7 @@ TEST(Cm5Rtl, EqualMessagesFromTwoLeavesKeepTheirOwnLatencies) {
   const Cm5DataRunResult model = run_cm5data_model(cfg.cm5, t);
   const Cm5DataRunResult rtl = run_cm5data_rtl(cfg, t);
   ASSERT_EQ(rtl.delivered, 2u);
+  expect_cm5_oracle_agrees(cfg.cm5, t, rtl, false, "RTL, equal messages");
   for (size_t i = 0; i < t.messages.size(); ++i) {
     const Cm5DataDelivery &m = model.deliveries[i], &r = rtl.deliveries[i];
     EXPECT_EQ(r.sent, m.sent) << "message " << i;

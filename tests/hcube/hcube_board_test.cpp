@@ -11,6 +11,7 @@
 #include "sim/hcube/hcube_model.h"
 #include "host/hcube/hcube_runner.h"
 #include "tests/core/emitter_checks.h"
+#include "tests/hcube/hcube_oracle_check.h"
 
 namespace cmnet {
 namespace {
@@ -85,8 +86,9 @@ StreamRunResult check_run(StreamConnection& conn, const HcubeConfig& cfg, const 
   EXPECT_TRUE(o.verdict.agree) << what;
   const HcubeBoardCheck c = hcube_check_board(cfg.hc, t, o.result);
   for (const ReportRow& r : c.rows) EXPECT_EQ(r.board, r.model) << what << ": " << r.name;
-  const HcubeRunResult b = hcube_board_result(cfg.hc, t, o.result);
+  const HcubeRunResult b = hcube_board_result(cfg.hc, t, o.result, true);
   const HcubeRunResult m = run_hcube_model(cfg.hc, t);
+  for (const std::string& s : hcube_oracle_check(cfg.hc, t, b)) ADD_FAILURE() << what << ": the board against the oracle: " << s;
   EXPECT_TRUE(m.completed);
   EXPECT_EQ(b.deliveries.size(), t.messages.size());
   for (size_t i = 0; i < std::min(b.deliveries.size(), m.deliveries.size()); ++i) {

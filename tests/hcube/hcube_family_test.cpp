@@ -15,6 +15,7 @@
 #include "gen/core/errors.h"
 #include "tests/core/fst_check.h"
 #include "tests/core/sim_lines_check.h"
+#include "tests/hcube/hcube_oracle_check.h"
 
 namespace cmnet {
 namespace {
@@ -179,6 +180,29 @@ TEST(HcubeFamily, BadTrafficFilesGiveClearErrors) {
   EXPECT_EQ(traffic_error("0 7 0 100 # ok\n"), "(accepted)");
 }
 
+// What `cmnet sim` lines say arrived, as the receivers' reassembled messages (the type field
+// is the message's sequence number at its source).
+HcubeRunResult received_of_lines(const HcubeTraffic& t, const std::vector<nlohmann::ordered_json>& lines) {
+  HcubeRunResult r;
+  for (const auto& l : lines) {
+    if (!l.contains("id") || l["arrived"].empty()) continue;
+    const auto& e = l["arrived"][0];
+    HcubeReceived x;
+    x.dst = e["at"].get<uint32_t>();
+    x.src = l["sent"][0]["at"].get<uint32_t>();
+    x.type = t.messages.at(l["id"].get<size_t>()).seq & 0xFFFFu;
+    x.len = l["extra"]["len"].get<uint32_t>();
+    x.first_dim = l["extra"]["first_dim"].get<int>();
+    x.first = l["extra"]["first"].get<uint64_t>();
+    x.last = e["time"].get<uint64_t>();
+    for (const auto& w : e["words"])
+      for (size_t k = 0; k + 1 < w.get<std::string>().size(); k += 2)
+        x.data.push_back(static_cast<uint8_t>(std::stoi(w.get<std::string>().substr(k, 2), nullptr, 16)));
+    r.received.push_back(std::move(x));
+  }
+  return r;
+}
+
 // `cmnet sim --engine rtl --trace`: the waveform holds the run's ticks asked for (counted from the
 // first after reset), on the smallest cube.
 TEST(HcubeFamily, SimOnTheRtlWritesTheWaveformAskedFor) {
@@ -207,6 +231,11 @@ TEST(HcubeFamily, SimOnTheRtlWritesTheWaveformAskedFor) {
     EXPECT_TRUE(rtl[i]["delivered"].get<bool>());
     EXPECT_EQ(rtl[i]["arrived"][0]["words"], rtl[i]["sent"][0]["words"]) << rtl[i].dump();
   }
+  // The RTL's lines against the paper's oracle: where, what, which first hop, how soon.
+  const HcubeParams p = hcube_config(cfg).hc;
+  const HcubeTraffic t = hcube_sim_pattern(p, a.pattern, a.seed, a.per_proc);
+  for (const std::string& s : hcube_oracle_check(p, t, received_of_lines(t, rtl)))
+    ADD_FAILURE() << "rtl lines against the oracle: " << s;
   fs::remove_all(dir);
 }
 

@@ -128,6 +128,44 @@ TEST(HcubeModel, WormBlocksWhilePacketsInterleave) {
   EXPECT_EQ(pk.ports[1 * 3 + 1].packets, params("packet").packets_of(200) + 1);
 }
 
+// A worm shorter than its path (issue 26): 11 bytes across all 12 dimensions span 9 channels
+// behind the header, so the tail leaves channel (0, d0) T after the header reaches the 9th node
+// (granted at 1, 8 ticks a hop: 1 + 9 x 8 + 2 = 75), not when the header reaches node 4,095 (97).
+// The model used to schedule that release at 93, in its past: the clock stepped back to 93 and the
+// blocked ticks of (0, d0) came from a negative interval. The second worm (0 -> 1, waiting from 2)
+// is granted at 75: first and last byte at 75 + 8 + 9 x 2 = 101.
+TEST(HcubeModel, WormShorterThanItsPathReleasesOnTheWayAndTheClockNeverStepsBack) {
+  HcubeTraffic t;
+  t.messages.push_back({0, 4095, 0, 1, 0});
+  t.messages.push_back({0, 1, 0, 1, 1});
+  const HcubeRunResult w = run_hcube_model(params("wormhole", "fixed", 12), t);
+  ASSERT_TRUE(w.completed);
+  EXPECT_EQ(w.deliveries[0].started, 1u);
+  EXPECT_EQ(w.deliveries[0].last, 1u + 12 * 8 + 9 * 2);
+  EXPECT_EQ(w.deliveries[1].started, 75u);
+  EXPECT_EQ(w.deliveries[1].last, 101u);
+  uint64_t blocked = 0;
+  for (const auto& k : w.ports) {
+    EXPECT_LE(k.blocked_ticks, w.ticks);  // a negative interval wraps to about 2^64
+    blocked += k.blocked_ticks;
+  }
+  EXPECT_EQ(w.ports[0].blocked_ticks, 75u - 2);
+  EXPECT_EQ(blocked, 75u - 2);
+  // Short worms across all 12 dimensions from every node, every release on the way: the model throws if its clock would
+  // step back; every message starts after its generation and arrives after it started.
+  {
+    const int n = 12;
+    const HcubeTraffic u = make_hcube_workload(n, "bit-complement", 3, 20, 1, 5);
+    const HcubeRunResult r = run_hcube_model(params("wormhole", "fixed", n), u);
+    ASSERT_TRUE(r.completed) << n;
+    for (size_t i = 0; i < u.messages.size(); ++i) {
+      EXPECT_GT(r.deliveries[i].started, u.messages[i].gen) << n << " message " << i;
+      EXPECT_GT(r.deliveries[i].first, r.deliveries[i].started) << n << " message " << i;
+    }
+    for (const auto& k : r.ports) EXPECT_LE(k.blocked_ticks, r.ticks) << n;
+  }
+}
+
 // Quasi-adaptive: the second message from node 0 to node 3 finds dimension 0's port full of the
 // first message's packets and leaves by dimension 1 (a contrary packet); fixed routing queues it
 // behind the first.

@@ -1,0 +1,35 @@
+// The CM-5 control network's workloads and runs in the functional oracle's terms
+// (sim/cm5ctl/oracle/cm5ctl_oracle.h): each partition's operations given to the oracle over the
+// partition's subtree (a leaf not in use takes part as one that abstains from everything and
+// its results are dropped), a multi-word addition (ADD / UADD, then ADDC / UADDC words) as one
+// operation of several words, router-done with each leaf's final data network counter; the
+// oracle's answers compared with a run's results, result by result.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gen/cm5ctl/cm5ctl_params.h"
+#include "sim/cm5ctl/cm5ctl_ops.h"
+#include "sim/cm5ctl/oracle/cm5ctl_oracle.h"
+
+namespace cmnet::cm5ctl_test {
+
+// The oracle's options as the hardware chose them (gen/cm5ctl/README.md, "As built").
+cm5ctl_oracle::Options as_built_oracle_options(const Cm5ctlParams& p);
+
+// What every leaf should receive, by the oracle, in the results' form (cycles 0).
+Cm5Expected oracle_expected(const Cm5ctlParams& p, const Cm5Workload& w);
+
+// Every disagreement of a run's results (either engine's) with the oracle's, each naming the
+// leaf, the operation and what was expected and got (at most 20, then a count); empty when
+// they agree. A result with the error bit is compared by its flags only (the values of
+// mixed-up operations are not defined).
+std::vector<std::string> oracle_disagreements(const Cm5ctlParams& p, const Cm5Workload& w,
+                                              const std::vector<Cm5Result>& results);
+std::vector<std::string> oracle_disagreements(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5Expected& got);
+
+// The list as one string, a line each ("" when empty): for EXPECT_EQ(..., "").
+std::string joined(const std::vector<std::string>& lines);
+
+}  // namespace cmnet::cm5ctl_test
