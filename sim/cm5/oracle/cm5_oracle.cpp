@@ -53,6 +53,8 @@ void check_router_done(const Machine& m, const Run& r, const std::vector<int64_t
   cm5ctl_oracle::Options opt;
   opt.word_bits = m.word_bits;
   const cm5ctl_oracle::Output o = cm5ctl_oracle::evaluate(in, opt);
+  int64_t sum = 0;
+  for (int64_t x : c) sum += x;
   std::map<uint32_t, const RouterDone*> got;
   for (const auto& x : r.router_done)
     if (!got.emplace(x.leaf, &x).second) out.push_back("leaf " + std::to_string(x.leaf) + ": router-done twice");
@@ -66,8 +68,6 @@ void check_router_done(const Machine& m, const Run& r, const std::vector<int64_t
     }
     if (want.empty()) continue;
     const RouterDone& g = *got[l];
-    int64_t sum = 0;
-    for (int64_t x : c) sum += x;
     if (g.error != want[0].error) out.push_back(who + (want[0].error ? "without" : "with") + " the error bit, wrongly");
     if (g.sum != sum) out.push_back(who + "sum " + std::to_string(g.sum) + ", the counts give " + std::to_string(sum));
   }
