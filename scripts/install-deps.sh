@@ -3,19 +3,30 @@
 # non-interactive; run as root (or with sudo available).
 set -euo pipefail
 
-PACKAGES=(
+# What the main job needs (scripts/main.sh: build cmnet, run Verilator models).
+MAIN_PACKAGES=(
   # build
   build-essential cmake ninja-build ccache pkg-config git ca-certificates
   # libraries
-  libgtest-dev libgmock-dev libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
-  libboost-dev libusb-1.0-0-dev umockdev libumockdev-dev
-  # simulation and the FPGA flow
+  libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libboost-dev libusb-1.0-0-dev
+  # simulation (zlib1g-dev: Verilator's FST traces link zlib)
+  verilator zlib1g-dev
+)
+# The rest: the tests, the FPGA flow, the fuzzer.
+REST_PACKAGES=(
+  libgtest-dev libgmock-dev umockdev libumockdev-dev
   # (fpga-icestorm only recommends its chip database; icetime needs it)
-  # (zlib1g-dev: Verilator's FST traces link zlib)
-  verilator zlib1g-dev yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb openfpgaloader tcl
+  yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb openfpgaloader tcl
   # libFuzzer (clang) for the frame-decoder fuzz test
   clang libclang-rt-14-dev
 )
+# --main: only the main job's packages (a fresh machine's first command starts sooner; the
+# test command, or this script without arguments, installs the rest).
+case "${1:-}" in
+  --main) PACKAGES=("${MAIN_PACKAGES[@]}") ;;
+  "") PACKAGES=("${MAIN_PACKAGES[@]}" "${REST_PACKAGES[@]}") ;;
+  *) echo "install-deps: unknown argument '$1' (expected --main or nothing)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
   bench->add_option("--family", bench_family, "only this family (" + family_names() + ")");
   bench->add_option("--json", ba.json, "write the results here (default: out/bench-FAMILY.json)");
   bench->add_flag("--quick", ba.quick, "fewer points");
-  bench->add_option("--only", ba.only, "only this section of the family's bench (cm1: figure12, boards; cm5data: paper-slots, saturation; clos: blocking; hcube: ratios)");
+  bench->add_option("--only", ba.only, "only this section of the family's bench (cm1: figure12, boards; cm5data: paper-slots, paper-16384, saturation; clos: blocking; hcube: ratios)");
 
   register_build_commands(app);
   register_board_command(app);

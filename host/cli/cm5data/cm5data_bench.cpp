@@ -311,32 +311,33 @@ json cm5data_selftest_on_ice40(const std::string& dir) {
   return rows;
 }
 
-// The paper's throughput figures with the chip that reaches 0.9 of the bound: 8 input slots
-// (model, CM-5 profile), random permutation and nearest neighbour at 1,024 leaves (--quick: 64;
-// 16,384 would take hours over three seeds in a steady window): the saturation figure (SatPlan)
-// in MB/s per node.
-json cm5data_paper_with_slots(bool quick) {
+// The paper's two throughput figures (random permutation, nearest neighbour) on `leaves` leaves
+// with `slots` input slots (0: the default chip's 2-word FIFO inputs): the saturation figure
+// (SatPlan, CM-5 profile) in MB/s per node, on one network and on the node's two.
+json cm5data_paper_figures(bool quick, uint32_t leaves, int slots) {
   const SatPlan plan = sat_plan(quick);
-  std::printf("== the paper's figures with 8 input slots (model, CM-5 profile; MB/s of payload per node, one network "
-              "and the node's two; offered load %.2f of the bound, mean [min, max] over 3 seeds)\n", plan.load);
+  const std::string chip = slots ? std::to_string(slots) + " input slots" : "2-word FIFO inputs (the default chip)";
+  std::printf("== the paper's figures, %s (model, CM-5 profile; MB/s of payload per node, one network and the node's "
+              "two; offered load %.2f of the bound, mean [min, max] over 3 seeds)\n", chip.c_str(), plan.load);
   std::printf("   %-20s %7s %9s %-22s %10s %10s  %s\n", "pattern", "leaves", "sat.", "/bound", "MB/s", "x2 networks",
               "window");
+  int h = 0;
+  while ((1u << (2 * h)) < leaves) ++h;  // leaves = 4^h
   json rows = json::array();
-  for (int h : quick ? std::vector<int>{3} : std::vector<int>{5})
-    for (const std::string pat : {"permutation", "nearest-neighbour"}) {
-      const Cm5DataConfig cfg = bench_config(h, "cm5", 2, 8);
-      const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
-      const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
-      const double sat = f.figure.mean * b.rate_per_leaf;
-      const double mb = mbytes(cfg.cm5, sat);
-      std::printf("   %-20s %7u %9.4f %-22s %10.2f %10.2f  %llu cycles, %s\n", paper_name(pat), cfg.cm5.leaves(), sat,
-                  f.figure.str().c_str(), mb, 2 * mb, static_cast<unsigned long long>(f.window),
-                  f.steady ? "steady" : "NOT steady");
-      std::fflush(stdout);
-      rows.push_back({{"pattern", pat}, {"leaves", cfg.cm5.leaves()}, {"slots", 8}, {"saturation", sat},
-                      {"over_bound", f.figure.mean}, {"figure", figure_json(f, b.rate_per_leaf)}, {"mbytes_per_node", mb},
-                      {"mbytes_per_node_two_networks", 2 * mb}});
-    }
+  for (const std::string pat : {"permutation", "nearest-neighbour"}) {
+    const Cm5DataConfig cfg = bench_config(h, "cm5", 2, slots);
+    const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat);
+    const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
+    const double sat = f.figure.mean * b.rate_per_leaf;
+    const double mb = mbytes(cfg.cm5, sat);
+    std::printf("   %-20s %7u %9.4f %-22s %10.2f %10.2f  %llu cycles, %s\n", paper_name(pat), cfg.cm5.leaves(), sat,
+                f.figure.str().c_str(), mb, 2 * mb, static_cast<unsigned long long>(f.window),
+                f.steady ? "steady" : "NOT steady");
+    std::fflush(stdout);
+    rows.push_back({{"pattern", pat}, {"leaves", cfg.cm5.leaves()}, {"slots", slots}, {"saturation", sat},
+                    {"over_bound", f.figure.mean}, {"figure", figure_json(f, b.rate_per_leaf)}, {"mbytes_per_node", mb},
+                    {"mbytes_per_node_two_networks", 2 * mb}});
+  }
   std::printf("   paper: random permutations > 4 MB/s per node, nearest neighbour 15 MB/s (two networks, with software)\n\n");
   return rows;
 }
@@ -682,9 +683,14 @@ int cm5data_bench(const BenchArgs& a) {
   out["family"] = "cm5data";
   out["link"] = {{"bits", 4}, {"clock_hz", kClockHz}, {"mbytes_per_s", 4 * kClockHz / 8 / 1e6}};
   out["message_words"] = kWords;
-  if (a.only == "paper-slots") {
-    out["paper_with_slots"] = cm5data_paper_with_slots(quick);
-    const std::string path = a.json.empty() ? "out/bench-cm5data-paper-slots.json" : a.json;
+  // The paper's figures over seeds in a steady window: with 8 slots at 1,024 leaves (the chip
+  // that reaches 0.9 of the bound; --quick: 64), and the default chip at the paper's 16,384
+  // (about an hour of one core; --quick: 256).
+  if (a.only == "paper-slots" || a.only == "paper-16384") {
+    const bool slots = a.only == "paper-slots";
+    const char* key = slots ? "paper_with_slots" : "paper_16384";
+    out[key] = slots ? cm5data_paper_figures(quick, quick ? 64 : 1024, 8) : cm5data_paper_figures(quick, quick ? 256 : 16384, 0);
+    const std::string path = a.json.empty() ? "out/bench-cm5data-" + a.only + ".json" : a.json;
     write_bench_json(out, path);
     std::printf("wrote %s\n", path.c_str());
     return 0;
@@ -723,7 +729,7 @@ int cm5data_bench(const BenchArgs& a) {
   }
   const json lat = latency_one_message();
 
-  out["paper_with_slots"] = cm5data_paper_with_slots(quick);
+  out["paper_with_slots"] = cm5data_paper_figures(quick, quick ? 64 : 1024, 8);
   print_beside_paper(quick, sat_mb, lat, curves.speed_1024, rtl.agrees);
 
   out["curves"] = curves.curves;

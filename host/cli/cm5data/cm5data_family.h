@@ -17,7 +17,7 @@ class Cm5DataFamily final : public Family {
  public:
   std::string name() const override { return "cm5data"; }
   CMNET_FAMILY_MEMBERS
-  std::vector<std::string> bench_sections() const override { return {"paper-slots", "saturation"}; }
+  std::vector<std::string> bench_sections() const override { return {"paper-slots", "paper-16384", "saturation"}; }
 };
 
 
