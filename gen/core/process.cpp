@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -45,7 +46,9 @@ int run_child(const std::vector<std::string>& argv, double timeout_s, const std:
   envp.push_back(nullptr);
   const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
+  if (rc != 0)
+    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc) +
+                             (rc == ENOENT ? " (not installed? scripts/install-deps.sh installs every tool cmnet runs)" : ""));
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + std::chrono::duration<double>(timeout_s);
   auto next_report = start + std::chrono::seconds(1);
