@@ -9,6 +9,36 @@ namespace cmnet {
 namespace {
 
 
+// Per leaf in use (inside emit_send_fifos' generate loop): its three send FIFOs' memory, the
+// FIFO presented next (cp_n) and the head presented, `ph`.
+void emit_send_memory(VerilogWriter& v) {
+  v.line("      // The three FIFOs in one memory, block RAM (read registered, into `sq`): FIFO f's");
+  v.line("      // entries at {f, pointer}. Every cycle it reads the head of the FIFO presented next,");
+  v.line("      // so `ph` is the presented FIFO's head as soon as that FIFO counts it, as flip-flops");
+  v.line("      // read combinationally gave it.");
+  v.line("      reg [E-1:0] smem [0:(4 << SPW) - 1];");
+  v.line("      reg [E-1:0] sq;");
+  v.line("      reg byp;");
+  v.line("      reg [SPW-1:0] rb, ri, rm, wb, wi, wm;");
+  v.line("      wire [SPW-1:0] rb_n = go && cp == 2'd0 ? snext(rb, SLAST) : rb;");
+  v.line("      wire [SPW-1:0] ri_n = go && cp == 2'd1 ? snext(ri, SLAST) : ri;");
+  v.line("      wire [SPW-1:0] rm_n = go && cp == 2'd2 ? snext(rm, MLAST) : rm;");
+  v.line("      wire [1:0] n1 = cp == 2'd2 ? 2'd0 : cp + 2'd1;");
+  v.line("      wire [1:0] n2 = n1 == 2'd2 ? 2'd0 : n1 + 2'd1;");
+  v.line("      // The next FIFO to present: the next non-empty one after this, unless this one waits only");
+  v.line("      // for another leaf's injection (a FIFO that cannot inject does not hold the others).");
+  v.line("      wire [1:0] cp_n = !elig[g] || go ? (ne[n1] ? n1 : ne[n2] ? n2 : cp) : cp;");
+  v.line("      wire [SPW+1:0] raddr = {cp_n, cp_n == 2'd0 ? rb_n : cp_n == 2'd1 ? ri_n : rm_n};");
+  v.line("      wire [SPW+1:0] waddr = put_b ? {2'd0, wb} : put_i ? {2'd1, wi} : {2'd2, wm};");
+  v.line("      wire put = put_b || put_i || put_m;");
+  v.line("      always @(posedge clk) begin");
+  v.line("        if (put) smem[waddr] <= uentry;");
+  v.line("        sq <= smem[raddr];");
+  v.line("        byp <= put && waddr == raddr;");
+  v.line("      end");
+  v.line("      wire [E-1:0] ph = byp ? sbyp_d : sq;");
+}
+
 // The send side, per leaf in use (cm5ctl_stream.h): the send FIFOs per function, the FIFO each
 // leaf presents to its tree leaf, one injection a cycle picked round robin over the leaves, and
 // the status register. Declares what the rest of the module takes from the staging register's
@@ -73,31 +103,7 @@ void emit_send_fifos(VerilogWriter& v, const Cm5ctlParams& p, const std::functio
   v.line("      wire put_m = mine && !hdr[0] && (uf == 2'd3 ? ns : nc) != SD[SCW-1:0];");
   v.line("      wire go = inj_valid[g];");
   v.line("      wire [3:0] ne = {1'b0, nc != {SCW{1'b0}} || ns != {SCW{1'b0}}, ni != {SCW{1'b0}}, nb != {SCW{1'b0}}};");
-  v.line("      // The three FIFOs in one memory, block RAM (read registered, into `sq`): FIFO f's");
-  v.line("      // entries at {f, pointer}. Every cycle it reads the head of the FIFO presented next,");
-  v.line("      // so `ph` is the presented FIFO's head as soon as that FIFO counts it, as flip-flops");
-  v.line("      // read combinationally gave it.");
-  v.line("      reg [E-1:0] smem [0:(4 << SPW) - 1];");
-  v.line("      reg [E-1:0] sq;");
-  v.line("      reg byp;");
-  v.line("      reg [SPW-1:0] rb, ri, rm, wb, wi, wm;");
-  v.line("      wire [SPW-1:0] rb_n = go && cp == 2'd0 ? snext(rb, SLAST) : rb;");
-  v.line("      wire [SPW-1:0] ri_n = go && cp == 2'd1 ? snext(ri, SLAST) : ri;");
-  v.line("      wire [SPW-1:0] rm_n = go && cp == 2'd2 ? snext(rm, MLAST) : rm;");
-  v.line("      wire [1:0] n1 = cp == 2'd2 ? 2'd0 : cp + 2'd1;");
-  v.line("      wire [1:0] n2 = n1 == 2'd2 ? 2'd0 : n1 + 2'd1;");
-  v.line("      // The next FIFO to present: the next non-empty one after this, unless this one waits only");
-  v.line("      // for another leaf's injection (a FIFO that cannot inject does not hold the others).");
-  v.line("      wire [1:0] cp_n = !elig[g] || go ? (ne[n1] ? n1 : ne[n2] ? n2 : cp) : cp;");
-  v.line("      wire [SPW+1:0] raddr = {cp_n, cp_n == 2'd0 ? rb_n : cp_n == 2'd1 ? ri_n : rm_n};");
-  v.line("      wire [SPW+1:0] waddr = put_b ? {2'd0, wb} : put_i ? {2'd1, wi} : {2'd2, wm};");
-  v.line("      wire put = put_b || put_i || put_m;");
-  v.line("      always @(posedge clk) begin");
-  v.line("        if (put) smem[waddr] <= uentry;");
-  v.line("        sq <= smem[raddr];");
-  v.line("        byp <= put && waddr == raddr;");
-  v.line("      end");
-  v.line("      wire [E-1:0] ph = byp ? sbyp_d : sq;");
+  emit_send_memory(v);
   v.line("      wire [1:0] pf = " + fn_of("ph") + ";");
   v.line("      wire [N-1:0] gets_g = cp == 2'd2 ? ME_V : MB;");
   v.line("      // Room for the presented head's result at every leaf that will get it.");
