@@ -9,6 +9,36 @@ namespace cmnet {
 namespace {
 
 
+// Per leaf in use (inside emit_send_fifos' generate loop): its three send FIFOs' memory, the
+// FIFO presented next (cp_n) and the head presented, `ph`.
+void emit_send_memory(VerilogWriter& v) {
+  v.line("      // The three FIFOs in one memory, block RAM (read registered, into `sq`): FIFO f's");
+  v.line("      // entries at {f, pointer}. Every cycle it reads the head of the FIFO presented next,");
+  v.line("      // so `ph` is the presented FIFO's head as soon as that FIFO counts it, as flip-flops");
+  v.line("      // read combinationally gave it.");
+  v.line("      reg [E-1:0] smem [0:(4 << SPW) - 1];");
+  v.line("      reg [E-1:0] sq;");
+  v.line("      reg byp;");
+  v.line("      reg [SPW-1:0] rb, ri, rm, wb, wi, wm;");
+  v.line("      wire [SPW-1:0] rb_n = go && cp == 2'd0 ? snext(rb, SLAST) : rb;");
+  v.line("      wire [SPW-1:0] ri_n = go && cp == 2'd1 ? snext(ri, SLAST) : ri;");
+  v.line("      wire [SPW-1:0] rm_n = go && cp == 2'd2 ? snext(rm, MLAST) : rm;");
+  v.line("      wire [1:0] n1 = cp == 2'd2 ? 2'd0 : cp + 2'd1;");
+  v.line("      wire [1:0] n2 = n1 == 2'd2 ? 2'd0 : n1 + 2'd1;");
+  v.line("      // The next FIFO to present: the next non-empty one after this, unless this one waits only");
+  v.line("      // for another leaf's injection (a FIFO that cannot inject does not hold the others).");
+  v.line("      wire [1:0] cp_n = !elig[g] || go ? (ne[n1] ? n1 : ne[n2] ? n2 : cp) : cp;");
+  v.line("      wire [SPW+1:0] raddr = {cp_n, cp_n == 2'd0 ? rb_n : cp_n == 2'd1 ? ri_n : rm_n};");
+  v.line("      wire [SPW+1:0] waddr = put_b ? {2'd0, wb} : put_i ? {2'd1, wi} : {2'd2, wm};");
+  v.line("      wire put = put_b || put_i || put_m;");
+  v.line("      always @(posedge clk) begin");
+  v.line("        if (put) smem[waddr] <= uentry;");
+  v.line("        sq <= smem[raddr];");
+  v.line("        byp <= put && waddr == raddr;");
+  v.line("      end");
+  v.line("      wire [E-1:0] ph = byp ? sbyp_d : sq;");
+}
+
 // The send side, per leaf in use (cm5ctl_stream.h): the send FIFOs per function, the FIFO each
 // leaf presents to its tree leaf, one injection a cycle picked round robin over the leaves, and
 // the status register. Declares what the rest of the module takes from the staging register's
@@ -27,7 +57,8 @@ void emit_send_fifos(VerilogWriter& v, const Cm5ctlParams& p, const std::functio
   v.line("// others hold (else it waits: the host keeps to the space the status reports).");
   v.line("localparam integer SD = " + S(SD) + ";  // send FIFO depth per function");
   v.line("localparam integer SCW = " + S(clog2(static_cast<uint64_t>(SD) + 1)) + ";");
-  v.line("localparam integer MCW = " + S(clog2(2 * static_cast<uint64_t>(SD) + 1)) + ";");
+  const int SPW = std::max(1, clog2(2 * static_cast<uint64_t>(SD)));
+  v.line("localparam integer SPW = " + S(SPW) + ";  // a send FIFO pointer");
   v.line("localparam integer E = W + 9;  // an entry: {data, word 0}");
   std::string mb;
   for (int j = N - 1; j >= 0; --j) mb += members_of(j);
@@ -45,7 +76,16 @@ void emit_send_fifos(VerilogWriter& v, const Cm5ctlParams& p, const std::functio
   v.line("wire [9*N-1:0] p_hdr;");
   v.line("wire [N*N-1:0] gets_v;");
   v.line("wire [32*N-1:0] space_all;  // per leaf the status's word 2: free units per function, 8 bits each");
-  v.line("wire [3*N-1:0] sf_ovf;      // never: a unit is placed only where there is room");
+  auto lit = [&](int x) { return S(SPW) + "'d" + S(x); };
+  v.line("localparam [SPW-1:0] SONE = " + lit(1) + ", SLAST = " + lit(SD - 1) + ", MLAST = " + lit(2 * SD - 1) + ";");
+  v.line("function [SPW-1:0] snext;  // a send FIFO pointer's next value, back to 0 after `last`");
+  v.line("  input [SPW-1:0] ptr, last;");
+  v.line("  snext = ptr == last ? {SPW{1'b0}} : ptr + SONE;");
+  v.line("endfunction");
+  v.line("// The unit written in the last cycle, for a head read from the very entry it went to (the");
+  v.line("// memory reads the old word then): one for every leaf, one unit is placed a cycle.");
+  v.line("reg [E-1:0] sbyp_d;");
+  v.line("always @(posedge clk) sbyp_d <= uentry;");
   v.line("reg st_full, st_here;");
   v.line("reg [15:0] st_leaf, st_arg;");
   v.line("wire st_load = full && ukind == 4'd5 && !st_full;");
@@ -55,23 +95,15 @@ void emit_send_fifos(VerilogWriter& v, const Cm5ctlParams& p, const std::functio
   v.line("      localparam [N-1:0] ME_V = {{(N-1){1'b0}}, 1'b1} << g;");
   v.line("      localparam [N-1:0] MB = MEMBERS[N*g +: N];");
   v.line("      reg [1:0] cp;  // the FIFO presented: 0 broadcast, 1 interrupt, 2 combine and sync");
-  v.line("      reg [SCW-1:0] nc, ns;  // combining and synchronization units in the shared memory");
-  v.line("      wire [SCW-1:0] nb, ni;");
-  v.line("      wire [MCW-1:0] nm;");
-  v.line("      wire [E-1:0] hb, hi, hm;");
+  v.line("      reg [SCW-1:0] nb, ni;  // broadcast and interrupt units");
+  v.line("      reg [SCW-1:0] nc, ns;  // combining and synchronization units in the shared FIFO");
   v.line("      wire mine = full && is_op && me[g];");
   v.line("      wire put_b = mine && hdr[0] && hdr[3:2] != 2'd2 && nb != SD[SCW-1:0];");
   v.line("      wire put_i = mine && hdr[0] && hdr[3:2] == 2'd2 && ni != SD[SCW-1:0];");
   v.line("      wire put_m = mine && !hdr[0] && (uf == 2'd3 ? ns : nc) != SD[SCW-1:0];");
   v.line("      wire go = inj_valid[g];");
-  v.line("      cm5ctl_fifo #(.WIDTH(E), .DEPTH(SD), .CW(SCW)) fb (.clk(clk), .rst(rst), .clr(1'b0), .push(put_b),");
-  v.line("        .din(uentry), .pop(go && cp == 2'd0), .head(hb), .count(nb), .overflow(sf_ovf[3*g]));");
-  v.line("      cm5ctl_fifo #(.WIDTH(E), .DEPTH(SD), .CW(SCW)) fi (.clk(clk), .rst(rst), .clr(1'b0), .push(put_i),");
-  v.line("        .din(uentry), .pop(go && cp == 2'd1), .head(hi), .count(ni), .overflow(sf_ovf[3*g+1]));");
-  v.line("      cm5ctl_fifo #(.WIDTH(E), .DEPTH(2*SD), .CW(MCW)) fm (.clk(clk), .rst(rst), .clr(1'b0), .push(put_m),");
-  v.line("        .din(uentry), .pop(go && cp == 2'd2), .head(hm), .count(nm), .overflow(sf_ovf[3*g+2]));");
-  v.line("      wire [3:0] ne = {1'b0, nm != {MCW{1'b0}}, ni != {SCW{1'b0}}, nb != {SCW{1'b0}}};");
-  v.line("      wire [E-1:0] ph = cp == 2'd0 ? hb : cp == 2'd1 ? hi : hm;");
+  v.line("      wire [3:0] ne = {1'b0, nc != {SCW{1'b0}} || ns != {SCW{1'b0}}, ni != {SCW{1'b0}}, nb != {SCW{1'b0}}};");
+  emit_send_memory(v);
   v.line("      wire [1:0] pf = " + fn_of("ph") + ";");
   v.line("      wire [N-1:0] gets_g = cp == 2'd2 ? ME_V : MB;");
   v.line("      // Room for the presented head's result at every leaf that will get it.");
@@ -93,18 +125,20 @@ void emit_send_fifos(VerilogWriter& v, const Cm5ctlParams& p, const std::functio
   v.line("      assign gets_v[N*g +: N] = gets_g;");
   v.line("      assign space_all[32*g +: 32] = {{(8-SCW){1'b0}}, SD[SCW-1:0] - ns, {(8-SCW){1'b0}}, SD[SCW-1:0] - ni,");
   v.line("                                      {(8-SCW){1'b0}}, SD[SCW-1:0] - nc, {(8-SCW){1'b0}}, SD[SCW-1:0] - nb};");
-  v.line("      // The next FIFO to present: the next non-empty one after this, unless this one waits only");
-  v.line("      // for another leaf's injection (a FIFO that cannot inject does not hold the others).");
-  v.line("      wire [1:0] n1 = cp == 2'd2 ? 2'd0 : cp + 2'd1;");
-  v.line("      wire [1:0] n2 = n1 == 2'd2 ? 2'd0 : n1 + 2'd1;");
-  v.line("      wire m_sync = hm[3:2] == 2'd3 || hm[6:4] == 3'd7;  // the shared memory's head: sync or combine");
+  v.line("      wire m_sync = ph[3:2] == 2'd3 || ph[6:4] == 3'd7;  // the shared FIFO's head (cp 2): sync or combine");
   v.line("      always @(posedge clk)");
   v.line("        if (rst) begin");
   v.line("          cp <= 2'd0;");
-  v.line("          nc <= {SCW{1'b0}};");
-  v.line("          ns <= {SCW{1'b0}};");
+  v.line("          {nb, ni, nc, ns} <= {(4*SCW){1'b0}};");
+  v.line("          {rb, ri, rm, wb, wi, wm} <= {(6*SPW){1'b0}};");
   v.line("        end else begin");
-  v.line("          if (!elig[g] || go) cp <= ne[n1] ? n1 : ne[n2] ? n2 : cp;");
+  v.line("          cp <= cp_n;");
+  v.line("          {rb, ri, rm} <= {rb_n, ri_n, rm_n};");
+  v.line("          if (put_b) wb <= snext(wb, SLAST);");
+  v.line("          if (put_i) wi <= snext(wi, SLAST);");
+  v.line("          if (put_m) wm <= snext(wm, MLAST);");
+  v.line("          nb <= nb + {{(SCW-1){1'b0}}, put_b} - {{(SCW-1){1'b0}}, go && cp == 2'd0};");
+  v.line("          ni <= ni + {{(SCW-1){1'b0}}, put_i} - {{(SCW-1){1'b0}}, go && cp == 2'd1};");
   v.line("          nc <= nc + {{(SCW-1){1'b0}}, put_m && uf != 2'd3} - {{(SCW-1){1'b0}}, go && cp == 2'd2 && !m_sync};");
   v.line("          ns <= ns + {{(SCW-1){1'b0}}, put_m && uf == 2'd3} - {{(SCW-1){1'b0}}, go && cp == 2'd2 && m_sync};");
   v.line("        end");
@@ -123,7 +157,6 @@ void emit_send_fifos(VerilogWriter& v, const Cm5ctlParams& p, const std::functio
   v.line("      assign pf_v[2*g +: 2] = 2'd0;");
   v.line("      assign gets_v[N*g +: N] = {N{1'b0}};");
   v.line("      assign space_all[32*g +: 32] = 32'd0;");
-  v.line("      assign sf_ovf[3*g +: 3] = 3'd0;");
   v.line("    end");
   v.line("  end");
   v.line("endgenerate");
@@ -811,7 +844,7 @@ class StreamModule {
       v.line("assign busy = (full && run) || (queued && run) || st_full || |owing || fv || fbusy || ob_full;");
     }
     v.line("wire unused = &{1'b0, unused_tx" + std::string(R * RW > E ? ", fent[R*RW-1:W+9]" : "") +
-      (sf ? ", sf_ovf, ihdr[8:7], ihdr[3:1]" : "") + "};");
+      (sf ? ", ihdr[8:7], ihdr[3:1]" : "") + "};");
     v.end_module();
   }
 };
