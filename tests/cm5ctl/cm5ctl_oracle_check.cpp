@@ -206,6 +206,41 @@ std::vector<std::string> oracle_disagreements(const Cm5ctlParams& p, const Cm5Wo
   return out;
 }
 
+std::vector<std::string> oracle_disagreements_under_faults(const Cm5ctlParams& p, const Cm5Workload& w,
+                                                            const std::vector<Cm5Result>& results) {
+  const Wants ws = wants_of(p, w);
+  const Cm5Expected got = split_results(results, p.leaves);
+  std::vector<std::string> out;
+  auto note = [&](size_t leaf, const std::string& s) {
+    if (out.size() < 20) out.push_back(w.name + ": leaf " + std::to_string(leaf) + ", " + s);
+  };
+  for (size_t i = 0; i < ws.multi.size(); ++i) {
+    const std::vector<Cm5Result> none;
+    const std::vector<Cm5Result>& g = i < got.multi.size() ? got.multi[i] : none;
+    if (g.size() > ws.multi[i].size())
+      note(i, std::to_string(g.size()) + " combining results, more than the oracle's " + std::to_string(ws.multi[i].size()));
+    for (size_t k = 0; k < g.size() && k < ws.multi[i].size(); ++k)
+      if (!g[k].err && !same(ws.multi[i][k].r, g[k]))
+        note(i, ws.multi[i][k].what + " unmarked: the oracle says " + flags(ws.multi[i][k].r) + ", got " + flags(g[k]));
+  }
+  // Broadcasts: those received unmarked are the oracle's, in its order, some perhaps missing.
+  for (size_t i = 0; i < ws.bcast.size(); ++i) {
+    const std::vector<Cm5Result> none;
+    const std::vector<Cm5Result>& g = i < got.bcast.size() ? got.bcast[i] : none;
+    size_t k = 0;
+    for (const Cm5Result& r : g) {
+      if (r.err) continue;
+      while (k < ws.bcast[i].size() && !same(ws.bcast[i][k].r, r)) ++k;
+      if (k == ws.bcast[i].size()) {
+        note(i, "broadcast " + flags(r) + " unmarked and not one the oracle sends there (or out of order)");
+        break;
+      }
+      ++k;
+    }
+  }
+  return out;
+}
+
 std::string joined(const std::vector<std::string>& lines) {
   std::string s;
   for (const std::string& l : lines) s += l + "\n";

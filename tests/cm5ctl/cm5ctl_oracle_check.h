@@ -29,6 +29,15 @@ std::vector<std::string> oracle_disagreements(const Cm5ctlParams& p, const Cm5Wo
                                               const std::vector<Cm5Result>& results);
 std::vector<std::string> oracle_disagreements(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5Expected& got);
 
+// A run with faults (link bits flipped, broadcasts colliding or dropped) against the oracle's
+// fault-free answers: a result the hardware marks with the error bit is a fault reported and
+// only counted; every unmarked combining result must be the oracle's for that operation, and a
+// leaf's unmarked broadcasts must be the oracle's in its order (a dropped one may be missing).
+// A run may stop early: results missing at the end are not disagreements. (A link error is a
+// hard error that voids every result since: the callers check only runs without one.)
+std::vector<std::string> oracle_disagreements_under_faults(const Cm5ctlParams& p, const Cm5Workload& w,
+                                                            const std::vector<Cm5Result>& results);
+
 // The list as one string, a line each ("" when empty): for EXPECT_EQ(..., "").
 std::string joined(const std::vector<std::string>& lines);
 

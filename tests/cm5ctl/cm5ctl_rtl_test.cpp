@@ -18,6 +18,8 @@ namespace {
 
 using cm5ctl_test::agree;
 using cm5ctl_test::cfg;
+using cm5ctl_test::joined;
+using cm5ctl_test::oracle_disagreements_under_faults;
 
 TEST(Cm5ctlRtl, ThePapersForwardScan) {
   const Cm5RtlRun r = agree(cfg(8), make_cm5ctl_workload("paper", 8, 32, 1, 1));
@@ -113,6 +115,9 @@ TEST(Cm5ctlRtl, CrcOnTheLinksAndAFlippedBit) {
     w.flips.push_back({static_cast<uint64_t>(6 * c.p.down_frame() + 1), 5, false});  // a result on its way down
     const Cm5RtlRun r = agree(c, w, false);
     EXPECT_EQ(r.link_error, crc == 8);
+    // The flipped bits corrupt results: with the CRC the link error says so (a hard error); without
+    // it they arrive unmarked and unflagged: the hardware cannot tell, the oracle can.
+    EXPECT_NE(joined(oracle_disagreements_under_faults(c.p, w, r.results)), "") << crc;
   }
 }
 
@@ -146,6 +151,8 @@ TEST(Cm5ctlRtl, ATooSmallWindowDropsBroadcastsAtTheRoot) {
   const Cm5RtlRun r = run_cm5ctl_rtl(c, w);
   EXPECT_TRUE(r.bcast_drop);
   EXPECT_EQ(compare_runs(m, r), "");
+  // What arrives is the oracle's broadcasts, in order, the dropped one missing.
+  EXPECT_EQ(joined(oracle_disagreements_under_faults(c.p, w, r.results)), "");
 }
 
 // Flush and restart, on the RTL as on the model: the same results, cycle for cycle, and the
