@@ -19,6 +19,7 @@
 #include "gen/cm5data/cm5data_ni_rtl.h"
 #include "host/cm5data/cm5data_runner.h"
 #include "tests/cm5data/cm5data_check.h"
+#include "tests/cm5data/cm5data_oracle_check.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {
@@ -91,6 +92,17 @@ TEST(Cm5Board, UnitHeadWord) {
   EXPECT_THROW((void)emit_cm5data_ni_module(sim_board_config().cm5, 12), ConfigError);  // not a power of 2
 }
 
+// The board's deliveries (the NI's RECV_HEAD, then the data words) against the paper's view,
+// untimed: every message once at its destination with its data, refusals where the oracle says.
+template <typename Units>
+void expect_board_oracle_agrees(const Cm5DataParams& p, const Cm5DataTraffic& t, const Units& delivered) {
+  std::vector<Cm5UntimedDelivery> got;
+  for (const auto& u : delivered)
+    got.push_back({u.leaf, u.words.empty() ? std::vector<uint32_t>{} : std::vector<uint32_t>(u.words.begin() + 1, u.words.end())});
+  const auto v = cm5_oracle_untimed_disagreements(p, t, got);
+  EXPECT_TRUE(v.empty()) << "the paper's view (cm5data oracle, untimed) disagrees:\n" << cm5_oracle_report(v);
+}
+
 TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
   const Cm5DataConfig cfg = sim_board_config();
   // Requests on the left, replies on the right (a reply for each request, from its destination),
@@ -137,6 +149,7 @@ TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
   }
   for (const auto& u : o.result.delivered) got.insert({u.leaf, u.words});
   EXPECT_EQ(want, got);
+  expect_board_oracle_agrees(cfg.cm5, t, o.result.delivered);
   // The interrupts: leaf 0 for its tag-0 messages, leaf 3 for every message.
   uint32_t int9 = 0, int0 = 0;
   for (const auto& c : o.result.counters) {
@@ -220,6 +233,7 @@ TEST(Cm5Board, MappedOutLeafRefusedAtTheSendersInterface) {
   EXPECT_TRUE(o.verdict.ok()) << o.verdict.conservation.summary();
   EXPECT_TRUE(o.verdict.agree);
   EXPECT_EQ(o.result.delivered.size(), t.messages.size() - refused);
+  expect_board_oracle_agrees(cfg.cm5, t, o.result.delivered);
   std::map<std::string, uint32_t> c;
   for (const auto& r : o.result.counters) c[r.counter.name] = r.value;
   uint32_t board_refused = 0;

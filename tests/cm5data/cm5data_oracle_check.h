@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,44 @@ inline std::vector<cm5data_oracle::Disagreement> cm5_oracle_disagreements(const 
   cm5data_oracle::Run run = cm5_oracle_run(r);
   cm5_oracle_arms(p, r, run);
   return cm5data_oracle::check(cm5_oracle_shape(p), cm5_oracle_options(p, all_fall_down), msgs, run);
+}
+
+// A run read through the network interfaces (a board's receive FIFOs, `cmnet sim` lines): what
+// each leaf took, its data words only, no cycles. Which message a delivery is, is matched by its
+// leaf and words (messages equal in both are interchangeable); a message that never came is
+// what the run says was refused, and the oracle says whether it must be.
+struct Cm5UntimedDelivery {
+  uint32_t leaf = 0;
+  std::vector<uint32_t> data;
+};
+
+inline std::vector<cm5data_oracle::Disagreement> cm5_oracle_untimed_disagreements(
+    const Cm5DataParams& p, const Cm5DataTraffic& t, const std::vector<Cm5UntimedDelivery>& got) {
+  std::vector<cm5data_oracle::Message> msgs;
+  std::multimap<std::pair<uint32_t, std::vector<uint32_t>>, size_t> pending;
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    const Cm5DataMessage& m = t.messages[i];
+    msgs.push_back({m.src, m.dst, m.tag, m.data, 0, m.afd});
+    pending.insert({{m.dst, m.data}, i});
+  }
+  cm5data_oracle::Run run;
+  run.sent.assign(msgs.size(), 0);
+  run.refused.assign(msgs.size(), 1);
+  for (const Cm5UntimedDelivery& d : got) {
+    const auto it = pending.find({d.leaf, d.data});
+    const int64_t i = it == pending.end() ? -1 : static_cast<int64_t>(it->second);
+    if (it != pending.end()) {
+      run.refused[it->second] = 0;
+      pending.erase(it);
+    }
+    run.arrivals.push_back({i, d.leaf, 0, d.data, true});
+  }
+  for (size_t i = 0; i < msgs.size(); ++i)
+    if (run.refused[i]) run.sent[i] = cm5data_oracle::kNotSent;
+  cm5data_oracle::Options o = cm5_oracle_options(p, false);
+  o.timed = false;
+  o.data_words_only = true;
+  return cm5data_oracle::check(cm5_oracle_shape(p), o, msgs, run);
 }
 
 inline std::string cm5_oracle_report(const std::vector<cm5data_oracle::Disagreement>& v, size_t most = 10) {

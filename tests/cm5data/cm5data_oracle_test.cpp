@@ -193,6 +193,28 @@ TEST(Cm5Oracle, ArmCountersFollowTheCommonAncestor) {
   EXPECT_NE(v.find("run: the arm into level-2 node 0 counted 1 messages"), std::string::npos) << v;
 }
 
+// Untimed, data words only (a board read through its interfaces): the same message taken with
+// its data is right at any cycle; a flipped word, a wrong leaf or a missing message is not.
+TEST(Cm5Oracle, UntimedDataWordsOnly) {
+  const o::Shape s = sixteen();
+  o::Options u;
+  u.timed = false;
+  u.data_words_only = true;
+  Case c = zero_to_nine();
+  c.run.sent = {0};
+  c.run.arrivals = {{0, 9, 0, {0xABu}, true}};
+  EXPECT_EQ(all(s, u, c), "");
+  c.run.arrivals[0].words = {0xAAu};
+  EXPECT_NE(all(s, u, c).find("message 0: arrived with data words other than those sent"), std::string::npos);
+  c.run.arrivals[0] = {0, 8, 0, {0xABu}, true};
+  EXPECT_NE(all(s, u, c).find("message 0: arrived at leaf 8, sent to 9"), std::string::npos);
+  c.run.arrivals.clear();
+  EXPECT_NE(all(s, u, c).find("message 0: arrived 0 times, expected once"), std::string::npos);
+  c.run.refused = {1};
+  c.run.sent = {o::kNotSent};
+  EXPECT_NE(all(s, u, c).find("addressable, but refused (0 -> 9)"), std::string::npos);
+}
+
 TEST(Cm5Oracle, InterfaceRefusalsAndPartitions) {
   o::Shape s = sixteen();
   s.partitions = {{4, 4}};  // leaves 4..7, a level-1 subtree

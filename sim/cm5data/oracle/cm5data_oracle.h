@@ -58,6 +58,12 @@ struct Options {
   // with the fields that change on the way zeroed, then the data words.
   uint32_t crc_poly = 0x04C11DB7u;
   uint32_t crc_init = 0xFFFFFFFFu;
+  // A run read through the network interfaces (a board's receive FIFOs, `cmnet sim` lines) has
+  // no cycles and hands over only the data words (the interface took the head and the CRC):
+  // then which messages arrive where, once, with what data, and the refusals are checked, not
+  // the times, the bounds or the head and CRC words.
+  bool timed = true;
+  bool data_words_only = false;
 };
 
 struct Message {
@@ -68,8 +74,9 @@ struct Message {
   bool marked = false;          // sent already marked all-fall-down
 };
 
-// One message arriving at a leaf: the words the leaf took (head, data, CRC), the cycle its last
-// flit was on the leaf's link; `msg` the message the run says it is (-1: none of them).
+// One message arriving at a leaf: the words the leaf took (head, data, CRC; the data only with
+// Options::data_words_only), the cycle its last flit was on the leaf's link (untimed runs: 0);
+// `msg` the message the run says it is (-1: none of them).
 struct Arrival {
   int64_t msg = -1;
   uint32_t leaf = 0;
