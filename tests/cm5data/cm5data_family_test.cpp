@@ -13,6 +13,7 @@
 #include "host/cli/cm5data/cm5data_family.h"
 #include "gen/core/errors.h"
 #include "sim/cm5data/cm5data_traffic.h"
+#include "tests/cm5data/cm5data_oracle_check.h"
 #include "tests/core/fst_check.h"
 #include "tests/core/sim_lines_check.h"
 
@@ -177,6 +178,20 @@ TEST(Cm5Family, SimWritesJsonLinesOnBothEngines) {
   EXPECT_EQ(j["latency"], j["arrived"][0]["time"].get<uint64_t>() - j["sent"][0]["time"].get<uint64_t>());
   EXPECT_EQ(j["extra"]["crc_ok"], true);
   EXPECT_EQ(j["extra"]["lca_level"], 2);
+  // What the RTL's lines say arrived, against the paper's view of the traffic file (untimed:
+  // each message once at its destination with the data words it was sent with).
+  const Cm5DataParams& p = cm5data_config(cfg).cm5;
+  std::vector<Cm5UntimedDelivery> got;
+  for (const auto& l : rtl)
+    if (l.contains("kind") && l["kind"] == "message")
+      for (const auto& a : l["arrived"]) {
+        Cm5UntimedDelivery d{a["at"].get<uint32_t>(), {}};
+        for (const auto& w : a["words"]) d.data.push_back(static_cast<uint32_t>(std::stoul(w.get<std::string>(), nullptr, 16)));
+        got.push_back(d);
+      }
+  ASSERT_EQ(got.size(), 4u);
+  const auto v = cm5_oracle_untimed_disagreements(p, read_cm5_traffic_file(example("cm5data_hello.traffic"), p), got);
+  EXPECT_TRUE(v.empty()) << cm5_oracle_report(v);
   fs::remove_all(dir);
 }
 
