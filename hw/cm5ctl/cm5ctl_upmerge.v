@@ -15,6 +15,11 @@
 // - Map-out (OUT_L, OUT_R): a mapped-out child is ignored; it counts as a child that always
 //   abstains (from the other child's operation), so the node proceeds with the other one alone.
 // `overflow` (a queue full: flow control failed) is for the node's fault flag.
+// LATE = 1 (a node that registers its decision): the tick decides (ss, fire, the queues) and
+// latches the two packets to combine; the cycle after, `lss` / `lfire` say what it decided and
+// `lpkt` is the packet going up (single-source, combined or idle), `centry`, `fcarry` and the
+// kept carry are the combination's: the adder gets a cycle of its own. LATE = 0: all at the tick
+// (`lss` = `ss`, `lfire` = `fire`).
 `default_nettype none
 module cm5ctl_upmerge #(
   parameter integer W = 32,
@@ -24,7 +29,8 @@ module cm5ctl_upmerge #(
   parameter integer QCW = 3,
   parameter integer OUT_L = 0,
   parameter integer OUT_R = 0,
-  parameter integer QRAM = 0      // 1: the child queues in block RAM (cm5ctl_fifo RAM)
+  parameter integer QRAM = 0,     // 1: the child queues in block RAM (cm5ctl_fifo RAM)
+  parameter integer LATE = 0
 ) (
   input  wire clk,
   input  wire rst,
@@ -41,6 +47,9 @@ module cm5ctl_upmerge #(
   output wire [PB-1:0] cpkt,
   output wire [AEW-1:0] centry,
   output wire fcarry,   // the carry this combination leaves (kept with its put-aside entry)
+  output wire lss,
+  output wire lfire,
+  output wire [PB-1:0] lpkt,
   output wire [QCW-1:0] qcl,
   output wire [QCW-1:0] qcr,
   output wire overflow
@@ -65,12 +74,46 @@ module cm5ctl_upmerge #(
   wire [PB-1:0] hr = OUT_R != 0 ? {ql_or_pl[PB-1:3], 2'd3, 1'b0} : qr_or_pr;
   // The carry of this node's last addition, for the next word of a multi-word addition.
   reg carry;
+  wire [PB-1:0] now_o, ll, lr;
+  wire [AEW-1:0] now_e;
+  wire now_c;
   cm5ctl_combine #(.W(W), .PB(PB), .AEW(AEW)) u_comb (
-    .l(hl), .r(hr), .cin(carry), .o(cpkt), .e(centry), .cout(fcarry));
+    .l(hl), .r(hr), .cin(carry), .o(now_o), .e(now_e), .cout(now_c));
+  generate
+    if (LATE != 0) begin : g_late
+      reg [PB-1:0] xl, xr;  // a single-source packet goes in xl
+      reg ss_r, fire_r;
+      always @(posedge clk) begin
+        if (tick) begin
+          xl <= ss ? sspkt : hl;
+          xr <= hr;
+        end
+        ss_r <= !rst && ss;
+        fire_r <= !rst && fire;
+      end
+      wire [PB-1:0] late_o;
+      cm5ctl_combine #(.W(W), .PB(PB), .AEW(AEW)) u_late (
+        .l(xl), .r(xr), .cin(carry), .o(late_o), .e(centry), .cout(fcarry));
+      assign ll = xl;
+      assign lr = late_o;
+      assign lss = ss_r;
+      assign lfire = fire_r;
+      wire unused = &{1'b0, now_e, now_c};
+    end else begin : g_now
+      assign ll = sspkt;
+      assign lr = now_o;
+      assign lss = ss;
+      assign lfire = fire;
+      assign centry = now_e;
+      assign fcarry = now_c;
+    end
+  endgenerate
+  assign cpkt = now_o;
+  assign lpkt = lss ? ll : (lfire ? lr : {PB{1'b0}});
   always @(posedge clk)
     if (rst) carry <= 1'b0;
     else if (clr) carry <= rcarry;
-    else if (fire) carry <= fcarry;
+    else if (lfire) carry <= fcarry;
   wire push_l = tick && msl && !(fire && !hasl);
   wire push_r = tick && msr && !(fire && !hasr);
   wire ovl, ovr;
