@@ -74,42 +74,61 @@ module cm5ctl_upmerge #(
   wire [PB-1:0] hr = OUT_R != 0 ? {ql_or_pl[PB-1:3], 2'd3, 1'b0} : qr_or_pr;
   // The carry of this node's last addition, for the next word of a multi-word addition.
   reg carry;
-  wire [PB-1:0] now_o, ll, lr;
+  wire [PB-1:0] now_o;
   wire [AEW-1:0] now_e;
   wire now_c;
+  wire [W-1:0] now_a, now_b;
+  wire [2:0] now_comb;
+  wire now_ovf;
   cm5ctl_combine #(.W(W), .PB(PB), .AEW(AEW)) u_comb (
-    .l(hl), .r(hr), .cin(carry), .o(now_o), .e(now_e), .cout(now_c));
+    .l(hl), .r(hr), .cin(carry), .o(now_o), .e(now_e), .cout(now_c), .oa(now_a), .ob(now_b), .ocomb(now_comb),
+    .oovf(now_ovf));
   generate
     if (LATE != 0) begin : g_late
-      reg [PB-1:0] xl, xr;  // a single-source packet goes in xl
-      reg ss_r, fire_r;
+      // Latched at the tick: the two packets (for the header and the put-aside entry) and the
+      // adder's operands, decoded; a single-source packet's word goes through the adder as
+      // OR with zero, an idle packet's is zero.
+      reg [PB-1:0] xl, xr;
+      reg [W-1:0] xa, xb;
+      reg [2:0] xcomb;
+      reg xovf, ss_r, fire_r;
       always @(posedge clk) begin
         if (tick) begin
           xl <= ss ? sspkt : hl;
           xr <= hr;
+          xa <= ss ? sspkt[15 +: W] : (fire ? now_a : {W{1'b0}});
+          xb <= ss || !fire ? {W{1'b0}} : now_b;
+          xcomb <= ss || !fire ? 3'd0 : now_comb;
+          xovf <= now_ovf;
         end
         ss_r <= !rst && ss;
         fire_r <= !rst && fire;
       end
       wire [PB-1:0] late_o;
+      wire [W-1:0] y;
+      wire yovf, late_c, late_ovf;
+      wire [W-1:0] late_a, late_b;
+      wire [2:0] late_comb;
       cm5ctl_combine #(.W(W), .PB(PB), .AEW(AEW)) u_late (
-        .l(xl), .r(xr), .cin(carry), .o(late_o), .e(centry), .cout(fcarry));
-      assign ll = xl;
-      assign lr = late_o;
+        .l(xl), .r(xr), .cin(carry), .o(late_o), .e(centry), .cout(late_c), .oa(late_a), .ob(late_b),
+        .ocomb(late_comb), .oovf(late_ovf));
+      cm5ctl_alu #(.W(W)) alu (.comb(xcomb), .a(xa), .b(xb), .cin(carry), .y(y), .ovf(yovf), .cout(fcarry));
+      // The packet going up, its word straight from the adder.
+      wire [14:0] lhdr = ss_r ? xl[14:0] : (fire_r ? {late_o[14:11], xovf || yovf, late_o[9:0]} : 15'd0);
+      assign lpkt = {y, lhdr};
       assign lss = ss_r;
       assign lfire = fire_r;
-      wire unused = &{1'b0, now_e, now_c};
+      wire unused = &{1'b0, now_e, now_c, late_o[PB-1:15], late_o[10], late_c, late_a, late_b, late_comb, late_ovf};
     end else begin : g_now
-      assign ll = sspkt;
-      assign lr = now_o;
+      assign lpkt = ss ? sspkt : (fire ? now_o : {PB{1'b0}});
       assign lss = ss;
       assign lfire = fire;
       assign centry = now_e;
       assign fcarry = now_c;
+      wire unused = &{1'b0, now_a, now_b, now_comb, now_ovf};
     end
   endgenerate
   assign cpkt = now_o;
-  assign lpkt = lss ? ll : (lfire ? lr : {PB{1'b0}});
   always @(posedge clk)
     if (rst) carry <= 1'b0;
     else if (clr) carry <= rcarry;
