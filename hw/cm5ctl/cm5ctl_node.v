@@ -93,11 +93,14 @@ module cm5ctl_node #(
   wire [2:0] gp = rx_p_crc ? gp_r : pp[14:12];
   wire [2:0] gup = gl | gr | {fault || link_error, 2'b00};
   wire [PB-1:0] upk = ss ? sspkt : (fire ? cpkt : {PB{1'b0}});
-  reg [2:0] gup_r;  // gup as the tick saw it, for the rest of the packet
+  // gup and ep as the tick saw them, for the rest of the packet (with a CRC, over all of it).
+  reg [2:0] gup_r;
+  reg ep_r;
   wire [2:0] lgup = LATE != 0 ? gup_r : gup;
+  wire lep = LATE != 0 ? ep_r : ep;
   cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU), .LATE(LATE)) tx_up (
     .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}),
-    .late({lpkt[PB-1:15], lgup, lpkt[11:1], ep}), .wires(up_out));
+    .late({lpkt[PB-1:15], lgup, lpkt[11:1], lep}), .wires(up_out));
 
   wire pmulti = pp[2];
   wire pop = dt && pmulti;
@@ -112,6 +115,7 @@ module cm5ctl_node #(
   reg [PB-1:0] pp_r;
   reg [AEW-1:0] e_r;
   reg under_r, pop_r;
+  reg [1:0] stop_r;  // the stop bits as sent in the first chunk
   wire [AEW-1:0] e_now = under ? {AEW{1'b0}} : ahead;
   // The carry of this node's last addition on the way down (multi-word scans).
   reg dcarry;
@@ -131,8 +135,9 @@ module cm5ctl_node #(
       wire [PB-1:15] dr = multi ? sr[PB-1:15] : (bcast ? p[PB-1:15] : {(PB-15){1'b0}});
       wire [11:1] hl = multi ? sl[11:1] : (bcast ? p[11:1] : 11'd0);
       wire [11:1] hr = multi ? sr[11:1] : (bcast ? p[11:1] : 11'd0);
-      wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, g, hl, qcl >= STOP_AT[QCW-1:0]};
-      wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, g, hr, qcr >= STOP_AT[QCW-1:0]};
+      wire [1:0] st = k == 0 ? {qcr >= STOP_AT[QCW-1:0], qcl >= STOP_AT[QCW-1:0]} : stop_r;
+      wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, g, hl, st[0]};
+      wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, g, hr, st[1]};
       wire unused = &{1'b0, pkl, pkr, cout, sl[0], sr[0], sl[14:12], sr[14:12]};  // one of the two unused
     end
   endgenerate
@@ -157,14 +162,20 @@ module cm5ctl_node #(
       gr_r <= 3'b000;
       gp_r <= 3'b000;
       gup_r <= 3'b000;
+      ep_r <= 1'b0;
+      stop_r <= 2'b00;
       pp_r <= {PB{1'b0}};
       e_r <= {AEW{1'b0}};
       under_r <= 1'b0;
       pop_r <= 1'b0;
     end else begin
       pop_r <= pop;
-      if (ut) gup_r <= gup;
+      if (ut) begin
+        gup_r <= gup;
+        ep_r <= ep;
+      end
       if (dt) begin
+        stop_r <= g_dn[0].st;
         pp_r <= pp;
         e_r <= e_now;
         under_r <= under;
