@@ -9,6 +9,9 @@
 // scan, the right child's for a backward scan, zero otherwise. An addition adds the carry
 // `cin` when it continues a multi-word addition (ADDC, UADDC). The global bits (14:12) and
 // bit 0 of `o` are zero: the node sets them. Combinational.
+// A segment cut is folded into the adder's operands (OR with zero passes the kept value), so
+// that `oa`, `ob`, `ocomb` through cm5ctl_alu with `cin` give o's word, and its overflow ORed
+// with `oovf` o's overflow bit: a node can latch them and do the arithmetic a cycle later.
 `default_nettype none
 module cm5ctl_combine #(
   parameter integer W = 32,
@@ -20,7 +23,11 @@ module cm5ctl_combine #(
   input  wire cin,      // the carry this node kept from its last addition
   output wire [PB-1:0] o,
   output wire [AEW-1:0] e,
-  output wire cout      // the carry to keep: of this addition (none past a segment cut)
+  output wire cout,     // the carry to keep: of this addition (none past a segment cut)
+  output wire [W-1:0] oa,
+  output wire [W-1:0] ob,
+  output wire [2:0] ocomb,
+  output wire oovf
 );
   localparam integer DL = 15;  // the data word's first bit
   wire al = l[2:1] == 2'd3;
@@ -35,14 +42,16 @@ module cm5ctl_combine #(
   wire fl = !al && l[9];
   wire fr = !ar && r[9];
   wire mismatch = !al && !ar && (l[8:3] != r[8:3]);
-  wire [W-1:0] y;
-  wire aovf, acout;
-  cm5ctl_alu #(.W(W)) alu (.comb(comb), .a(vl), .b(vr), .cin(cin), .y(y), .ovf(aovf), .cout(acout));
   wire fwd_cut = kind == 2'd1 && segd && fr;
   wire bwd_cut = kind == 2'd2 && segd && fl;
-  wire [W-1:0] v = fwd_cut ? vr : (bwd_cut ? vl : y);
-  assign cout = acout && !fwd_cut && !bwd_cut;
-  wire ovf = (!al && l[10]) || (!ar && r[10]) || (!fwd_cut && !bwd_cut && aovf);
+  assign oa = fwd_cut ? {W{1'b0}} : vl;
+  assign ob = bwd_cut ? {W{1'b0}} : vr;
+  assign ocomb = fwd_cut || bwd_cut ? 3'd0 : comb;
+  assign oovf = (!al && l[10]) || (!ar && r[10]);
+  wire [W-1:0] v;
+  wire aovf;
+  cm5ctl_alu #(.W(W)) alu (.comb(ocomb), .a(oa), .b(ob), .cin(cin), .y(v), .ovf(aovf), .cout(cout));
+  wire ovf = oovf || aovf;
   wire err = (!al && l[11]) || (!ar && r[11]) || mismatch;
   assign o = {v, 3'b000, err, ovf, fl || fr, segd, cf, kind, (al && ar) ? 2'd3 : 2'd2, 1'b0};
   wire kf = kind == 2'd1 ? fl : (kind == 2'd2 ? fr : 1'b0);

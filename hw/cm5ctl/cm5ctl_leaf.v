@@ -168,7 +168,8 @@ module cm5ctl_leaf #(
   wire [2:0] gup = init_done ? {hard_error_in || fault || link_error, async_in} : 3'b000;
   wire [PB-1:1] upk = send_ss ? ss_pkt : (send_ms ? ms[PB-2:0] : {(PB-1){1'b0}});
   cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) tx (
-    .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}), .wires(up_out));
+    .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}), .late({PB{1'b0}}),
+    .wires(up_out));
 
   // A result: the entry at rdp is the operation it belongs to.
   wire under = nfl == {ACW{1'b0}};

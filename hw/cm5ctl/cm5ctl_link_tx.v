@@ -6,52 +6,62 @@
 // counts the same frame from reset), so `last` (the frame's last cycle) is the same cycle at
 // both ends of a link.
 // This is the sending end: `load` in the last cycle of a frame takes the packet sent in the
-// next frame (cm5ctl_link_rx.v is the receiving end).
+// next frame (cm5ctl_link_rx.v is the receiving end). LATE = 1: `load` takes only the first
+// chunk of `pkt`, and the cycle after, as that chunk goes out, the rest comes from `late` (the
+// same packet, computed a cycle later by a node that registers its decision: the chunks on the
+// wires do not change, the sender's arithmetic gets a cycle of its own).
 `default_nettype none
 module cm5ctl_link_tx #(
   parameter integer PB = 44,
   parameter integer C = 0,
   parameter integer F = 0,
   parameter integer WIDTH = 6,
-  parameter integer T = 8
+  parameter integer T = 8,
+  parameter integer LATE = 0
 ) (
   input  wire clk,
   input  wire rst,
   input  wire load,
   input  wire [PB-1:0] pkt,
+  input  wire [PB-1:0] late,    // LATE: the packet, the cycle after `load`
   output wire [WIDTH-1:0] wires
 );
   localparam integer NB = PB + C;
-  wire [T*WIDTH-1:0] full;  // the frame in wire order: chunk t at bits t*WIDTH +: WIDTH
-  genvar t;
+  // The frame in wire order (chunk t at bits t*WIDTH +: WIDTH) of `pkt` (g_fr[0]) and `late` (g_fr[1]).
+  genvar t, k;
   generate
-    if (F == 1) begin : g_cm5
-      // The payload (cm5ctl_params.h: fc 0, type 2:1, kind 4:3, comb 7:5, segd 8, seg 9, ovf 10,
-      // err 11, global bits 14:12, data 46:15) into the major and minor streams.
-      wire [43:0] major_info = {1'b0, pkt[14:12], pkt[46:15], pkt[8], pkt[7:5], pkt[4:3], pkt[2:1]};
-      wire [12:0] minor = {9'd0, pkt[11], pkt[10], pkt[9], pkt[0]};
-      wire [7:0] crc;
-      cm5ctl_crc8 #(.N(57)) u_crc (.bits({minor, major_info}), .crc(crc));
-      wire [51:0] major = {crc, major_info};
-      for (t = 0; t < T; t = t + 1) begin : g_chunk
-        if (WIDTH > 5) begin : g_pad
-          assign full[t*WIDTH+5 +: WIDTH-5] = {(WIDTH-5){1'b0}};
-        end
-        assign full[t*WIDTH +: 5] = {minor[t], major[4*t +: 4]};
-      end
-    end else begin : g_plain
-      wire [NB-1:0] framed;
-      if (C == 0) begin : g_nocrc
-        assign framed = pkt;
-      end else begin : g_crc
+    for (k = 0; k < 2; k = k + 1) begin : g_fr
+      wire [PB-1:0] src = k == 0 ? pkt : late;
+      wire [T*WIDTH-1:0] full;
+      wire unused = &{1'b0, full};  // LATE: one chunk of one, the rest of the other
+      if (F == 1) begin : g_cm5
+        // The payload (cm5ctl_params.h: fc 0, type 2:1, kind 4:3, comb 7:5, segd 8, seg 9, ovf 10,
+        // err 11, global bits 14:12, data 46:15) into the major and minor streams.
+        wire [43:0] major_info = {1'b0, src[14:12], src[46:15], src[8], src[7:5], src[4:3], src[2:1]};
+        wire [12:0] minor = {9'd0, src[11], src[10], src[9], src[0]};
         wire [7:0] crc;
-        cm5ctl_crc8 #(.N(PB)) u_crc (.bits(pkt), .crc(crc));
-        assign framed = {crc, pkt};
-      end
-      if (T * WIDTH > NB) begin : g_pad
-        assign full = {{(T*WIDTH-NB){1'b0}}, framed};
-      end else begin : g_exact
-        assign full = framed;
+        cm5ctl_crc8 #(.N(57)) u_crc (.bits({minor, major_info}), .crc(crc));
+        wire [51:0] major = {crc, major_info};
+        for (t = 0; t < T; t = t + 1) begin : g_chunk
+          if (WIDTH > 5) begin : g_pad
+            assign full[t*WIDTH+5 +: WIDTH-5] = {(WIDTH-5){1'b0}};
+          end
+          assign full[t*WIDTH +: 5] = {minor[t], major[4*t +: 4]};
+        end
+      end else begin : g_plain
+        wire [NB-1:0] framed;
+        if (C == 0) begin : g_nocrc
+          assign framed = src;
+        end else begin : g_crc
+          wire [7:0] crc;
+          cm5ctl_crc8 #(.N(PB)) u_crc (.bits(src), .crc(crc));
+          assign framed = {crc, src};
+        end
+        if (T * WIDTH > NB) begin : g_pad
+          assign full = {{(T*WIDTH-NB){1'b0}}, framed};
+        end else begin : g_exact
+          assign full = framed;
+        end
       end
     end
   endgenerate
@@ -59,11 +69,22 @@ module cm5ctl_link_tx #(
   assign wires = sh[WIDTH-1:0];
   generate
     if (T == 1) begin : g_one
-      always @(posedge clk) sh <= rst ? {WIDTH{1'b0}} : (load ? full : {WIDTH{1'b0}});
+      always @(posedge clk) sh <= rst ? {WIDTH{1'b0}} : (load ? g_fr[0].full : {WIDTH{1'b0}});
+      wire unused = &{1'b0, late};
+    end else if (LATE != 0) begin : g_late
+      reg fill;  // the cycle after `load`
+      always @(posedge clk) begin
+        fill <= !rst && load;
+        if (rst) sh <= {(T*WIDTH){1'b0}};
+        else if (load) sh <= {{((T-1)*WIDTH){1'b0}}, g_fr[0].full[WIDTH-1:0]};
+        else if (fill) sh <= {{WIDTH{1'b0}}, g_fr[1].full[T*WIDTH-1:WIDTH]};
+        else sh <= {{WIDTH{1'b0}}, sh[T*WIDTH-1:WIDTH]};
+      end
     end else begin : g_shift
+      wire unused = &{1'b0, late};
       always @(posedge clk)
         if (rst) sh <= {(T*WIDTH){1'b0}};
-        else if (load) sh <= full;
+        else if (load) sh <= g_fr[0].full;
         else sh <= {{WIDTH{1'b0}}, sh[T*WIDTH-1:WIDTH]};
     end
   endgenerate

@@ -15,6 +15,10 @@
 // the flush are dropped. OUT_L / OUT_R: that child is mapped out (ignored; sent idle packets).
 // `fault` (sticky): a queue overflowed or a result came down with nothing put aside; neither
 // happens in a correct network.
+// Registered decisions (frames of 2 cycles or more): in a frame's last cycle the node decides
+// and sends the first chunk of each outgoing packet; the adders work in the next cycle, on what
+// it latched, and give the rest of the packet while the first chunk is on the wires
+// (cm5ctl_link_tx LATE). The wires carry the same chunks in the same cycles: no hop gets longer.
 `default_nettype none
 module cm5ctl_node #(
   parameter integer W = 32,
@@ -49,6 +53,7 @@ module cm5ctl_node #(
   output reg  link_error  // sticky: a packet arrived with a wrong CRC (and was taken as idle)
 );
   localparam integer AEW = W + 8;  // put-aside entry: the combine's W + 7 bits and the carry
+  localparam integer LATE = TU > 1 && TD > 1 ? 1 : 0;
   wire ut, dt, go, aligned, pat;
   cm5ctl_align #(.EN(ALIGN), .ROOT(0), .L(L), .LPW(LPW)) al (
     .clk(clk), .rst(rst), .wire0(down_in[0]), .go(go), .aligned(aligned), .pat(pat));
@@ -71,15 +76,16 @@ module cm5ctl_node #(
   wire flushing = dt && pp[2:1] == 2'd1 && pp[7:5] == 3'd7;
   wire [ACW-1:0] acount;
   wire room = acount < AD[ACW-1:0] && !stop;
-  wire ss, fire, qovf, fcarry;
-  wire [PB-1:0] sspkt, cpkt;
+  wire ss, fire, qovf, fcarry, lss, lfire;
+  wire [PB-1:0] sspkt, cpkt, lpkt;
   wire [AEW-2:0] centry;
   wire [AEW-1:0] ahead;
   wire [QCW-1:0] qcl, qcr;
-  cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R), .QRAM(QRAM)) up (
+  cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R), .QRAM(QRAM),
+                 .LATE(LATE)) up (
     .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .room(room), .ep(ep), .clr(flushing), .rcarry(ccarry),
     .ss(ss), .sspkt(sspkt), .fire(fire), .cpkt(cpkt), .centry(centry), .fcarry(fcarry), .qcl(qcl), .qcr(qcr),
-    .overflow(qovf));
+    .overflow(qovf), .lss(lss), .lfire(lfire), .lpkt(lpkt));
   // The global bits: the last good ones from each child, ORed with this node's hard errors.
   reg [2:0] gl_r, gr_r, gp_r;
   wire [2:0] gl = OUT_L != 0 ? 3'b000 : (rx_l_crc ? gl_r : pl[14:12]);
@@ -87,35 +93,63 @@ module cm5ctl_node #(
   wire [2:0] gp = rx_p_crc ? gp_r : pp[14:12];
   wire [2:0] gup = gl | gr | {fault || link_error, 2'b00};
   wire [PB-1:0] upk = ss ? sspkt : (fire ? cpkt : {PB{1'b0}});
-  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) tx_up (
-    .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}), .wires(up_out));
+  // gup and ep as the tick saw them, for the rest of the packet (with a CRC, over all of it).
+  reg [2:0] gup_r;
+  reg ep_r;
+  wire [2:0] lgup = LATE != 0 ? gup_r : gup;
+  wire lep = LATE != 0 ? ep_r : ep;
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU), .LATE(LATE)) tx_up (
+    .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}),
+    .late({lpkt[PB-1:15], lgup, lpkt[11:1], lep}), .wires(up_out));
 
   wire pmulti = pp[2];
   wire pop = dt && pmulti;
   wire under = acount == {ACW{1'b0}};
   wire aovf;
   cm5ctl_fifo #(.WIDTH(AEW), .DEPTH(AD), .CW(ACW)) aside (
-    .clk(clk), .rst(rst), .clr(flushing), .push(fire && !ss), .din({fcarry, centry}), .pop(pop), .head(ahead),
+    .clk(clk), .rst(rst), .clr(flushing), .push(lfire && !lss), .din({fcarry, centry}), .pop(pop), .head(ahead),
     .count(acount), .overflow(aovf));
-  wire [PB-1:0] sl, sr;
+  // The way down, from the parent's packet and the oldest put-aside value: g_dn[0] as they are
+  // in the frame's last cycle (all of it with LATE = 0, else the first chunk), g_dn[1] as
+  // latched then (the rest, a cycle later).
+  reg [PB-1:0] pp_r;
+  reg [AEW-1:0] e_r;
+  reg under_r, pop_r;
+  reg [1:0] stop_r;  // the stop bits as sent in the first chunk
+  wire [AEW-1:0] e_now = under ? {AEW{1'b0}} : ahead;
   // The carry of this node's last addition on the way down (multi-word scans).
   reg dcarry;
-  wire ndcarry;
-  cm5ctl_split #(.W(W), .PB(PB), .AEW(AEW)) split (
-    .p(pp), .e(under ? {AEW{1'b0}} : ahead), .under(under), .cin(dcarry), .l(sl), .r(sr), .cout(ndcarry));
-  // Above the global bits: the split result, the broadcast replicated, or idle.
-  wire [PB-1:15] dl = pmulti ? sl[PB-1:15] : (pp[2:1] == 2'd1 ? pp[PB-1:15] : {(PB-15){1'b0}});
-  wire [PB-1:15] dr = pmulti ? sr[PB-1:15] : (pp[2:1] == 2'd1 ? pp[PB-1:15] : {(PB-15){1'b0}});
-  wire [11:1] hl = pmulti ? sl[11:1] : (pp[2:1] == 2'd1 ? pp[11:1] : 11'd0);
-  wire [11:1] hr = pmulti ? sr[11:1] : (pp[2:1] == 2'd1 ? pp[11:1] : 11'd0);
-  wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, gp, hl, qcl >= STOP_AT[QCW-1:0]};
-  wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, gp, hr, qcr >= STOP_AT[QCW-1:0]};
-  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_l (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .wires(txw_l));
-  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_r (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .wires(txw_r));
+  genvar k;
+  generate
+    for (k = 0; k < 2; k = k + 1) begin : g_dn
+      wire [PB-1:0] p = k == 0 ? pp : pp_r;
+      wire multi = p[2];
+      wire bcast = p[2:1] == 2'd1;
+      wire [2:0] g = k == 0 ? gp : gp_r;
+      wire [PB-1:0] sl, sr;
+      wire cout;
+      cm5ctl_split #(.W(W), .PB(PB), .AEW(AEW)) split (
+        .p(p), .e(k == 0 ? e_now : e_r), .under(k == 0 ? under : under_r), .cin(dcarry), .l(sl), .r(sr), .cout(cout));
+      // Above the global bits: the split result, the broadcast replicated, or idle.
+      wire [PB-1:15] dl = multi ? sl[PB-1:15] : (bcast ? p[PB-1:15] : {(PB-15){1'b0}});
+      wire [PB-1:15] dr = multi ? sr[PB-1:15] : (bcast ? p[PB-1:15] : {(PB-15){1'b0}});
+      wire [11:1] hl = multi ? sl[11:1] : (bcast ? p[11:1] : 11'd0);
+      wire [11:1] hr = multi ? sr[11:1] : (bcast ? p[11:1] : 11'd0);
+      wire [1:0] st = k == 0 ? {qcr >= STOP_AT[QCW-1:0], qcl >= STOP_AT[QCW-1:0]} : stop_r;
+      wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, g, hl, st[0]};
+      wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, g, hr, st[1]};
+      wire unused = &{1'b0, pkl, pkr, cout, sl[0], sr[0], sl[14:12], sr[14:12]};  // one of the two unused
+    end
+  endgenerate
+  localparam integer LD = LATE != 0 ? 1 : 0;  // which of g_dn gives the rest of the packet
+  wire dpop = LATE != 0 ? pop_r : pop;
+  wire ndcarry = g_dn[LD].cout;
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD), .LATE(LATE)) tx_l (
+    .clk(clk), .rst(rst), .load(dt), .pkt(g_dn[0].pkl), .late(g_dn[LD].pkl), .wires(txw_l));
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD), .LATE(LATE)) tx_r (
+    .clk(clk), .rst(rst), .load(dt), .pkt(g_dn[0].pkr), .late(g_dn[LD].pkr), .wires(txw_r));
 
-  wire unused = &{1'b0, aligned, sl[0], sr[0], sl[14:12], sr[14:12], upk[14:12], upk[0]};
+  wire unused = &{1'b0, aligned, upk[14:12], upk[0], lss, lfire, lpkt[14:12], lpkt[0]};
   always @(posedge clk) begin
     if (rst) begin
       stop <= 1'b0;
@@ -127,7 +161,25 @@ module cm5ctl_node #(
       gl_r <= 3'b000;
       gr_r <= 3'b000;
       gp_r <= 3'b000;
+      gup_r <= 3'b000;
+      ep_r <= 1'b0;
+      stop_r <= 2'b00;
+      pp_r <= {PB{1'b0}};
+      e_r <= {AEW{1'b0}};
+      under_r <= 1'b0;
+      pop_r <= 1'b0;
     end else begin
+      pop_r <= pop;
+      if (ut) begin
+        gup_r <= gup;
+        ep_r <= ep;
+      end
+      if (dt) begin
+        stop_r <= g_dn[0].st;
+        pp_r <= pp;
+        e_r <= e_now;
+        under_r <= under;
+      end
       if ((rx_l_crc && OUT_L == 0) || (rx_r_crc && OUT_R == 0) || rx_p_crc) link_error <= 1'b1;
       if (ut) begin
         gl_r <= gl;
@@ -139,7 +191,7 @@ module cm5ctl_node #(
       end
       if (flushing) ep <= !ep;
       if (pop && !under) ccarry <= ahead[AEW-1];
-      if (pop) dcarry <= ndcarry;
+      if (dpop) dcarry <= ndcarry;
       if (qovf || aovf || (pop && under)) fault <= 1'b1;
     end
   end

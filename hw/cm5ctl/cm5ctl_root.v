@@ -61,8 +61,8 @@ module cm5ctl_root #(
 
   wire [RCW-1:0] rcount;
   wire [BCW-1:0] bcount;
-  wire ss, fire, qovf, fcarry;
-  wire [PB-1:0] sspkt, cpkt;
+  wire ss, fire, qovf, fcarry, lss, lfire;
+  wire [PB-1:0] sspkt, cpkt, lpkt;
   wire [AEW-2:0] centry;
   wire [QCW-1:0] qcl, qcr;
   reg ep, ccarry;
@@ -72,7 +72,7 @@ module cm5ctl_root #(
   cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R), .QRAM(QRAM)) up (
     .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .room(rcount < RQ[RCW-1:0]), .ep(ep), .clr(flushing),
     .rcarry(ccarry), .ss(ss), .sspkt(sspkt), .fire(fire), .cpkt(cpkt), .centry(centry), .fcarry(fcarry), .qcl(qcl),
-    .qcr(qcr), .overflow(qovf));
+    .qcr(qcr), .overflow(qovf), .lss(lss), .lfire(lfire), .lpkt(lpkt));
 
   // The result sent down: type multiple-source, no segment flag, the total (reduce, sync) or
   // the identity (scans: nothing comes before the first leaf or after the last).
@@ -111,9 +111,9 @@ module cm5ctl_root #(
   wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, gdn, hl, qcl >= STOP_AT[QCW-1:0]};
   wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, gdn, hr, qcr >= STOP_AT[QCW-1:0]};
   cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_l (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .wires(txw_l));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .late({PB{1'b0}}), .wires(txw_l));
   cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_r (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .wires(txw_r));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .late({PB{1'b0}}), .wires(txw_r));
 
   always @(posedge clk) begin
     if (rst) begin
@@ -140,7 +140,7 @@ module cm5ctl_root #(
       if (ss && !bs_push) bcast_drop <= 1'b1;
     end
   end
-  wire unused = &{1'b0, go, aligned, bovf, cpkt[14:12], cpkt[9], cpkt[2:0], sl[0], sr[0], sl[14:12], sr[14:12], bhead[14:12],
+  wire unused = &{1'b0, go, aligned, lss, lfire, lpkt, bovf, cpkt[14:12], cpkt[9], cpkt[2:0], sl[0], sr[0], sl[14:12], sr[14:12], bhead[14:12],
                   bhead[0]};
 endmodule
 `default_nettype wire
