@@ -14,6 +14,7 @@
 #include "gen/core/errors.h"
 #include "host/cm5data/cm5data_runner.h"
 #include "tests/cm5data/cm5data_check.h"
+#include "tests/cm5data/cm5data_oracle_check.h"
 #include "tests/core/emitter_checks.h"
 
 namespace cmnet {
@@ -221,6 +222,11 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
   ASSERT_NO_FATAL_FAILURE(model_receives(cfg, t, want));
   ASSERT_NO_FATAL_FAILURE(board_receives(ni, N, got));
   EXPECT_EQ(want, got);
+  // The paper's view of what the NIs handed over, untimed: each message once at its leaf with its data.
+  std::vector<Cm5UntimedDelivery> took;
+  for (const auto& [leaf, side, tag, data] : got) took.push_back({leaf, data});
+  const auto v = cm5_oracle_untimed_disagreements(cfg.cm5, t, took);
+  EXPECT_TRUE(v.empty()) << cm5_oracle_report(v);
   check_counters(before, ni.all_counters(N), N);
   // An address error: a SEND to leaf 9 of 4.
   EXPECT_FALSE(ni.send(2, 1, 9, 0, {1}));
