@@ -28,6 +28,14 @@ std::string family_names() {
   return join(n);
 }
 
+// Each family's bench sections, from the families themselves ("cm1: figure12, boards; ...").
+std::string bench_sections_help() {
+  std::vector<std::string> v;
+  for (const Family* f : families())
+    if (!f->bench_sections().empty()) v.push_back(f->name() + ": " + join(f->bench_sections()));
+  return join(v, "; ");
+}
+
 int cmd_list() {
   std::printf("network families (a config's \"network\"):\n");
   for (const Family* f : families()) {
@@ -192,7 +200,7 @@ int main(int argc, char** argv) {
   bench->add_option("--family", bench_family, "only this family (" + family_names() + ")");
   bench->add_option("--json", ba.json, "write the results here (default: out/bench-FAMILY.json)");
   bench->add_flag("--quick", ba.quick, "fewer points");
-  bench->add_option("--only", ba.only, "only this section of the family's bench (cm1: figure12, boards; cm5data: paper-slots, paper-16384, saturation; clos: blocking; hcube: ratios)");
+  bench->add_option("--only", ba.only, "only this section of the family's bench (" + bench_sections_help() + ")");
 
   register_build_commands(app);
   register_board_command(app);

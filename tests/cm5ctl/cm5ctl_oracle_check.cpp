@@ -154,6 +154,27 @@ bool same(const Cm5Result& want, const Cm5Result& got) {
   return want.kind == got.kind && want.comb == got.comb && want.data == got.data && want.ovf == got.ovf;
 }
 
+// A run's results at leaf i (none when the run gave it none).
+const std::vector<Cm5Result>& at_leaf(const std::vector<std::vector<Cm5Result>>& v, size_t i) {
+  static const std::vector<Cm5Result> none;
+  return i < v.size() ? v[i] : none;
+}
+
+// The disagreements of one workload's run: at most 20, then how many more.
+struct Notes {
+  std::string name;
+  std::vector<std::string> out;
+  size_t more = 0;
+  void add(std::string s) {
+    if (out.size() < 20) out.push_back(name + ": " + std::move(s));
+    else ++more;
+  }
+  std::vector<std::string> done() {
+    if (more > 0) out.push_back("... and " + std::to_string(more) + " more");
+    return std::move(out);
+  }
+};
+
 }  // namespace
 
 cm5ctl_oracle::Options as_built_oracle_options(const Cm5ctlParams& p) {
@@ -180,65 +201,56 @@ std::vector<std::string> oracle_disagreements(const Cm5ctlParams& p, const Cm5Wo
 
 std::vector<std::string> oracle_disagreements(const Cm5ctlParams& p, const Cm5Workload& w, const Cm5Expected& got) {
   const Wants ws = wants_of(p, w);
-  std::vector<std::string> out;
-  size_t more = 0;
-  auto note = [&](std::string s) {
-    if (out.size() < 20) out.push_back(w.name + ": " + std::move(s));
-    else ++more;
-  };
+  Notes notes{w.name, {}, 0};
   for (int pass = 0; pass < 2; ++pass) {
     const auto& want = pass == 0 ? ws.multi : ws.bcast;
     const auto& have = pass == 0 ? got.multi : got.bcast;
     const char* what = pass == 0 ? "combining results" : "broadcasts";
     for (size_t i = 0; i < want.size(); ++i) {
-      const std::vector<Cm5Result> none;
-      const std::vector<Cm5Result>& g = i < have.size() ? have[i] : none;
+      const std::vector<Cm5Result>& g = at_leaf(have, i);
       for (size_t k = 0; k < want[i].size() && k < g.size(); ++k)
         if (!same(want[i][k].r, g[k]))
-          note("leaf " + std::to_string(i) + ", " + want[i][k].what + ": the oracle says " + flags(want[i][k].r) +
-               ", got " + flags(g[k]));
+          notes.add("leaf " + std::to_string(i) + ", " + want[i][k].what + ": the oracle says " + flags(want[i][k].r) +
+                    ", got " + flags(g[k]));
       if (want[i].size() != g.size())
-        note("leaf " + std::to_string(i) + ": " + std::to_string(g.size()) + " " + what + ", the oracle says " +
-             std::to_string(want[i].size()));
+        notes.add("leaf " + std::to_string(i) + ": " + std::to_string(g.size()) + " " + what + ", the oracle says " +
+                  std::to_string(want[i].size()));
     }
   }
-  if (more > 0) out.push_back("... and " + std::to_string(more) + " more");
-  return out;
+  return notes.done();
 }
 
 std::vector<std::string> oracle_disagreements_under_faults(const Cm5ctlParams& p, const Cm5Workload& w,
                                                             const std::vector<Cm5Result>& results) {
   const Wants ws = wants_of(p, w);
   const Cm5Expected got = split_results(results, p.leaves);
-  std::vector<std::string> out;
-  auto note = [&](size_t leaf, const std::string& s) {
-    if (out.size() < 20) out.push_back(w.name + ": leaf " + std::to_string(leaf) + ", " + s);
-  };
+  Notes notes{w.name, {}, 0};
   for (size_t i = 0; i < ws.multi.size(); ++i) {
-    const std::vector<Cm5Result> none;
-    const std::vector<Cm5Result>& g = i < got.multi.size() ? got.multi[i] : none;
+    const std::vector<Cm5Result>& g = at_leaf(got.multi, i);
+    const std::string leaf = "leaf " + std::to_string(i) + ", ";
     if (g.size() > ws.multi[i].size())
-      note(i, std::to_string(g.size()) + " combining results, more than the oracle's " + std::to_string(ws.multi[i].size()));
+      notes.add(leaf + std::to_string(g.size()) + " combining results, more than the oracle's " +
+                std::to_string(ws.multi[i].size()));
     for (size_t k = 0; k < g.size() && k < ws.multi[i].size(); ++k)
       if (!g[k].err && !same(ws.multi[i][k].r, g[k]))
-        note(i, ws.multi[i][k].what + " unmarked: the oracle says " + flags(ws.multi[i][k].r) + ", got " + flags(g[k]));
+        notes.add(leaf + ws.multi[i][k].what + " unmarked: the oracle says " + flags(ws.multi[i][k].r) + ", got " +
+                  flags(g[k]));
   }
   // Broadcasts: those received unmarked are the oracle's, in its order, some perhaps missing.
   for (size_t i = 0; i < ws.bcast.size(); ++i) {
-    const std::vector<Cm5Result> none;
-    const std::vector<Cm5Result>& g = i < got.bcast.size() ? got.bcast[i] : none;
     size_t k = 0;
-    for (const Cm5Result& r : g) {
+    for (const Cm5Result& r : at_leaf(got.bcast, i)) {
       if (r.err) continue;
       while (k < ws.bcast[i].size() && !same(ws.bcast[i][k].r, r)) ++k;
       if (k == ws.bcast[i].size()) {
-        note(i, "broadcast " + flags(r) + " unmarked and not one the oracle sends there (or out of order)");
+        notes.add("leaf " + std::to_string(i) + ", broadcast " + flags(r) +
+                  " unmarked and not one the oracle sends there (or out of order)");
         break;
       }
       ++k;
     }
   }
-  return out;
+  return notes.done();
 }
 
 std::string joined(const std::vector<std::string>& lines) {

@@ -225,8 +225,7 @@ TEST(Cm5Board, TheHostDriverReachesEveryNisRegistersOnBothSides) {
   // The paper's view of what the NIs handed over, untimed: each message once at its leaf with its data.
   std::vector<Cm5UntimedDelivery> took;
   for (const auto& [leaf, side, tag, data] : got) took.push_back({leaf, data});
-  const auto v = cm5_oracle_untimed_disagreements(cfg.cm5, t, took);
-  EXPECT_TRUE(v.empty()) << cm5_oracle_report(v);
+  expect_cm5_oracle_agrees_untimed(cfg.cm5, t, took, "the host driver's messages");
   check_counters(before, ni.all_counters(N), N);
   // An address error: a SEND to leaf 9 of 4.
   EXPECT_FALSE(ni.send(2, 1, 9, 0, {1}));

@@ -141,4 +141,12 @@ inline void expect_cm5_oracle_agrees(const Cm5DataParams& p, const Cm5DataTraffi
   EXPECT_TRUE(v.empty()) << what << ": the paper's view (cm5data oracle) disagrees:\n" << cm5_oracle_report(v);
 }
 
+// Fails the test, listing the disagreements, unless a run read through the interfaces is what
+// the paper promises (cm5_oracle_untimed_disagreements).
+inline void expect_cm5_oracle_agrees_untimed(const Cm5DataParams& p, const Cm5DataTraffic& t,
+                                             const std::vector<Cm5UntimedDelivery>& got, const std::string& what) {
+  const auto v = cm5_oracle_untimed_disagreements(p, t, got);
+  EXPECT_TRUE(v.empty()) << what << ": the paper's view (cm5data oracle, untimed) disagrees:\n" << cm5_oracle_report(v);
+}
+
 }  // namespace cmnet
