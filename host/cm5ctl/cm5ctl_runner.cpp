@@ -13,6 +13,7 @@
 #include "host/errors.h"
 #include "sim/core/sim_board.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
+#include "sim/cm5ctl/cm5ctl_oracle_view.h"
 #include "sim/cm5ctl/cm5ctl_workload_file.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
 
@@ -35,6 +36,8 @@ Cm5Expected only_function(const Cm5Expected& e, cm5unit::Function f) {
 }
 
 const char* const kFunctionNames[4] = {"broadcast", "combine", "interrupt", "sync"};
+
+int function_class(const Cm5Result& x) { return cm5unit::function_of(x.broadcast, x.kind, x.comb); }
 
 }  // namespace
 
@@ -153,6 +156,8 @@ void pace_final_statuses(StreamWorkload& sw, std::vector<StreamUnit> finals, siz
 
 // The board's run against the expected results, the model's counts and its final state.
 struct Cm5ctlCompare {
+  Cm5ctlParams p;
+  Cm5Workload w;
   Cm5Expected want;
   std::string want_what;
   Cm5RunResult model;
@@ -181,9 +186,11 @@ struct Cm5ctlCompare {
     }
     status_rows(dl, last_err, r);
     result_rows(dl, r);
+    oracle_row(dl, r);
     counter_rows(board, per_f, r);
     r.about.push_back("workload " + name + ": results compared leaf by leaf and function by function, in order, "
-                      "with the software results; counters (per function too) with the reference model's result "
+                      "with the software results and with the functional oracle written from the paper, which "
+                      "shares no code with the model; counters (per function too) with the reference model's result "
                       "counts (plus one status per leaf); each leaf's final status registers (global ORs, halted, "
                       "sticky CRC link error, design fault, broadcast drop, results owed, words waiting, last error "
                       "and overflow per function, router-done) with the model's final state (the board's timing is "
@@ -268,6 +275,19 @@ struct Cm5ctlCompare {
     r.rows.push_back({want_what, diff.empty() ? "all equal" : diff, "all equal", true});
   }
 
+  // The second view: the functional oracle from the paper (sim/cm5ctl/oracle), which shares no
+  // code with the model or the software results. With link faults or dropped broadcasts, what
+  // the board marks with the error bit is a fault reported, and a dropped broadcast may be missing.
+  void oracle_row(const Delivered& dl, RunReport& r) const {
+    const Cm5Expected got = cm5ctl_view::in_order_of(cm5ctl_view::oracle_expected(p, w), split_results(dl.got, n),
+                                                     function_class);
+    const bool faults = !w.flips.empty() || model.faults.bcast_drops > 0;
+    const auto d = faults ? cm5ctl_view::oracle_disagreements_under_faults(p, w, got)
+                          : cm5ctl_view::oracle_disagreements(p, w, got);
+    const std::string say = d.empty() ? "all equal" : d[0] + (d.size() > 1 ? " (and " + std::to_string(d.size() - 1) + " more)" : "");
+    r.rows.push_back({"results by the paper's view (sim/cm5ctl/oracle)", say, "all equal", true});
+  }
+
   // The leaves' counters beside the model's result counts (plus the statuses).
   void counter_rows(const StreamRunResult& board, const std::vector<std::array<uint64_t, 4>>& per_f,
                     RunReport& r) const {
@@ -341,7 +361,7 @@ StreamWorkload cm5ctl_stream_workload(const Cm5ctlConfig& cfg, const Cm5Workload
                                          : "results as computed in software";
   std::vector<uint8_t> fin(static_cast<size_t>(p.leaves), 0);
   for (const Cm5GlobalOut& g : model.globals) fin[g.leaf] = g.value;
-  sw.compare = Cm5ctlCompare{want, want_what, model, fin, status_count, p.leaves, p.send_fifo_depth, w.name};
+  sw.compare = Cm5ctlCompare{p, w, want, want_what, model, fin, status_count, p.leaves, p.send_fifo_depth, w.name};
   return sw;
 }
 

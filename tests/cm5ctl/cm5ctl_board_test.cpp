@@ -373,7 +373,9 @@ TEST(Cm5ctlBoard, SendFifoStreamModuleLintsAndSynthesizesInBothModes) {
     const std::string log = synth_ice40(emit_cm5ctl_stream(c), "cm5ctl_stream", dir, &ok);
     EXPECT_TRUE(ok) << depth << ": " << log.substr(log.size() > 3000 ? log.size() - 3000 : 0);
     // The send FIFOs' memory in block RAM (the HX8K board is short of logic cells, not of this).
-    if (depth > 0) EXPECT_NE(log.find("g_on.smem via $__ICE40_RAM4K_"), std::string::npos) << depth;
+    if (depth > 0) {
+      EXPECT_NE(log.find("g_on.smem via $__ICE40_RAM4K_"), std::string::npos) << depth;
+    }
     fs::remove_all(dir);
   }
   // Send FIFOs in two partitions with a mapped-out leaf, a depth not a power of two.
@@ -499,6 +501,27 @@ TEST(Cm5ctlBoard, SendFifosPerFunctionDoNotBlockEachOtherAndStatusIsReadApart) {
     }
   }
   EXPECT_EQ(rep.mismatches, 0u) << rows;
+  // The paper's view is a row of its own, and a result changed on its way back (leaf 1's
+  // reduction: 5 + 7 read as 13) disagrees with it.
+  const std::string oracle_row = "results by the paper's view (sim/cm5ctl/oracle)";
+  auto board_value = [&](const RunReport& rp) {
+    for (const ReportRow& row : rp.rows)
+      if (row.name == oracle_row) return row.board;
+    return std::string("no such row");
+  };
+  EXPECT_EQ(board_value(rep), "all equal") << rows;
+  StreamRunResult bad = r;
+  for (StreamUnit& u : bad.delivered)
+    if (u.leaf == 1 && !cm5unit::is_status(u.words[0]) && u.words[1] == 12) {
+      u.words[1] = 13;
+      break;
+    }
+  RunReport wrong;
+  sw.compare(bad, wrong);
+  EXPECT_NE(board_value(wrong).find("leaf 1, combining operation 0 (reduce/add, word 1 of 1): the oracle says "
+                                    "combine/0 data 0xc comb add, got combine/0 data 0xd"),
+            std::string::npos)
+      << board_value(wrong);
   if (conn.sim) conn.sim->stop();
 }
 

@@ -15,7 +15,7 @@
 #include "gen/core/errors.h"
 #include "sim/cm5ctl/cm5ctl_workload_file.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
-#include "tests/cm5ctl/cm5ctl_oracle_check.h"
+#include "sim/cm5ctl/cm5ctl_oracle_view.h"
 #include "tests/core/fst_check.h"
 #include "tests/core/sim_lines_check.h"
 
@@ -130,7 +130,7 @@ TEST(Cm5ctlFamily, SimOnBothEnginesWritesTheSameResults) {
   test::expect_sim_schema(parsed(r), "cm5ctl");
   test::expect_engines_agree(parsed(m), parsed(r));
   const Cm5Workload w = make_cm5ctl_workload("mixed", 8, 32, 5, 12);
-  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(params8(), w, results_of_lines(parsed(r), w))), "");
+  EXPECT_EQ(cm5ctl_view::joined(cm5ctl_view::oracle_disagreements(params8(), w, results_of_lines(parsed(r), w))), "");
   const auto s = nlohmann::json::parse(r.back())["summary"];
   EXPECT_EQ(s["engine"], "rtl");
   EXPECT_TRUE(s["completed"].get<bool>());
@@ -197,7 +197,7 @@ TEST(Cm5ctlFamily, SimRunsAWorkloadFileOnBothEngines) {
   test::expect_engines_agree(jm, jr);
   for (size_t i = 0; i + 1 < m.size(); ++i) EXPECT_EQ(m[i], r[i]) << i;
   const Cm5Workload w = read_cm5ctl_workload(file, 8, 32);
-  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(params8(), w, results_of_lines(jr, w))), "");
+  EXPECT_EQ(cm5ctl_view::joined(cm5ctl_view::oracle_disagreements(params8(), w, results_of_lines(jr, w))), "");
   ASSERT_EQ(jr.size(), 5u + 1 + 1);
   const auto& sum = jr[0];  // 1 + .. + 8 = 36 = 0x24, at every leaf
   EXPECT_EQ(sum["extra"]["kind"], "reduce");

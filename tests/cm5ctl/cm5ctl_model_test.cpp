@@ -10,7 +10,7 @@
 #include <random>
 
 #include "sim/cm5ctl/cm5ctl_workloads.h"
-#include "tests/cm5ctl/cm5ctl_oracle_check.h"
+#include "sim/cm5ctl/cm5ctl_oracle_view.h"
 
 namespace cmnet {
 namespace {
@@ -32,7 +32,7 @@ Cm5RunResult check(const Cm5ctlParams& p, const Cm5Workload& w) {
                            << expected_result_count(w) << " results";
   EXPECT_FALSE(r.faults.any_design_fault()) << w.name;
   EXPECT_EQ(r.faults.bcast_drops, 0u) << w.name;
-  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(p, w, r.results)), "") << w.name << " N=" << p.leaves;
+  EXPECT_EQ(cm5ctl_view::joined(cm5ctl_view::oracle_disagreements(p, w, r.results)), "") << w.name << " N=" << p.leaves;
   return r;
 }
 
@@ -217,7 +217,7 @@ TEST(Cm5ctlModel, ACrcErrorOnALinkIsDetected) {
     Cm5ModelOptions o;
     o.max_cycles = 3000;
     const Cm5RunResult r = run_cm5ctl_model(p, w, o);
-    EXPECT_FALSE(cm5ctl_test::oracle_disagreements(p, w, r.results).empty()) << "crc " << crc;  // the results are wrong or missing either way
+    EXPECT_FALSE(cm5ctl_view::oracle_disagreements(p, w, r.results).empty()) << "crc " << crc;  // the results are wrong or missing either way
     EXPECT_EQ(r.faults.link_errors, crc ? 1u : 0u) << "crc " << crc;
   }
 }
@@ -351,7 +351,7 @@ TEST(Cm5ctlModel, PartitionsAndMappedOutSubtrees) {
     const Cm5RunResult r = run_cm5ctl_model(p, w);
     EXPECT_TRUE(r.completed) << s.n;
     EXPECT_FALSE(r.faults.any_design_fault());
-    EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(p, w, r.results)), "") << s.n;
+    EXPECT_EQ(cm5ctl_view::joined(cm5ctl_view::oracle_disagreements(p, w, r.results)), "") << s.n;
     for (const auto& x : r.results) EXPECT_GE(t.part[x.leaf], 0) << x.str();
   }
 }

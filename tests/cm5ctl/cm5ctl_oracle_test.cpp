@@ -1,13 +1,13 @@
 // The CM-5 control network's functional oracle (sim/cm5ctl/oracle) on cases worked by hand from
 // the paper's definitions (section 5), each of its choices where the paper is silent, and the
-// comparison with a run (tests/cm5ctl/cm5ctl_oracle_check.h) catching a corrupted result.
+// comparison with a run (sim/cm5ctl/cm5ctl_oracle_view.h) catching a corrupted result.
 #include "sim/cm5ctl/oracle/cm5ctl_oracle.h"
 
 #include <gtest/gtest.h>
 
 #include "sim/cm5ctl/cm5ctl_model.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
-#include "tests/cm5ctl/cm5ctl_oracle_check.h"
+#include "sim/cm5ctl/cm5ctl_oracle_view.h"
 
 namespace cmnet {
 namespace {
@@ -197,13 +197,13 @@ TEST(Cm5ctlOracle, TheComparisonCatchesACorruptedResult) {
   mo.chains = 0.5;
   const Cm5Workload w = partitioned_mix(p, 4, mo);
   const std::vector<Cm5Result> good = run_cm5ctl_model(p, w).results;
-  ASSERT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(p, w, good)), "");
+  ASSERT_EQ(cm5ctl_view::joined(cm5ctl_view::oracle_disagreements(p, w, good)), "");
   size_t red = 0, bc = 0;  // a reduction's result and a broadcast
   while (good[red].broadcast || good[red].kind != cm5::kReduce || good[red].err) ++red;
   while (!good[bc].broadcast) ++bc;
   auto caught = [&](std::vector<Cm5Result> bad, const std::string& what, const std::string& says) {
-    const auto d = cm5ctl_test::oracle_disagreements(p, w, bad);
-    ASSERT_EQ(d.size(), 1u) << what << "\n" << cm5ctl_test::joined(d);
+    const auto d = cm5ctl_view::oracle_disagreements(p, w, bad);
+    ASSERT_EQ(d.size(), 1u) << what << "\n" << cm5ctl_view::joined(d);
     EXPECT_NE(d[0].find(says), std::string::npos) << what << ": " << d[0];
   };
   auto flipped = good;

@@ -7,9 +7,9 @@
 
 #include "sim/cm5ctl/cm5ctl_rtl.h"
 #include "sim/cm5ctl/cm5ctl_workloads.h"
-#include "tests/cm5ctl/cm5ctl_oracle_check.h"
+#include "sim/cm5ctl/cm5ctl_oracle_view.h"
 
-namespace cmnet::cm5ctl_test {
+namespace cmnet::cm5ctl_view {
 
 inline Cm5ctlConfig cfg(int leaves, int w = 32, int up = 6, int down = 5) {
   Cm5ctlConfig c;
@@ -47,4 +47,4 @@ inline Cm5RtlRun agree(const Cm5ctlConfig& c, const Cm5Workload& w, bool check_o
   return r;
 }
 
-}  // namespace cmnet::cm5ctl_test
+}  // namespace cmnet::cm5ctl_view

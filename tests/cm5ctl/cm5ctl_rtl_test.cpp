@@ -16,10 +16,10 @@
 namespace cmnet {
 namespace {
 
-using cm5ctl_test::agree;
-using cm5ctl_test::cfg;
-using cm5ctl_test::joined;
-using cm5ctl_test::oracle_disagreements_under_faults;
+using cm5ctl_view::agree;
+using cm5ctl_view::cfg;
+using cm5ctl_view::joined;
+using cm5ctl_view::oracle_disagreements_under_faults;
 
 TEST(Cm5ctlRtl, ThePapersForwardScan) {
   const Cm5RtlRun r = agree(cfg(8), make_cm5ctl_workload("paper", 8, 32, 1, 1));
@@ -87,10 +87,10 @@ TEST(Cm5ctlRtl, RouterDoneAndItsFaults) {
   const Cm5RouterDone lost_w = router_done_workload(8, 3, 24, "lost");
   const Cm5RtlRun lost = agree(cfg(8), lost_w.w, false);
   EXPECT_TRUE(lost.results.empty());
-  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(cfg(8).p, lost_w.w, lost.results)), "");
+  EXPECT_EQ(cm5ctl_view::joined(cm5ctl_view::oracle_disagreements(cfg(8).p, lost_w.w, lost.results)), "");
   const Cm5RouterDone dup_w = router_done_workload(8, 3, 24, "duplicated");
   const Cm5RtlRun dup = agree(cfg(8), dup_w.w, false);
-  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(cfg(8).p, dup_w.w, dup.results)), "");
+  EXPECT_EQ(cm5ctl_view::joined(cm5ctl_view::oracle_disagreements(cfg(8).p, dup_w.w, dup.results)), "");
   ASSERT_EQ(dup.results.size(), 16u);
   for (const auto& x : dup.results) {
     if (x.comb == cm5::kRouterDone) {

@@ -9,8 +9,8 @@
 namespace cmnet {
 namespace {
 
-using cm5ctl_test::agree;
-using cm5ctl_test::cfg;
+using cm5ctl_view::agree;
+using cm5ctl_view::cfg;
 
 // SixtyFourLeaves shares the 64-leaf model's build.
 TEST(Cm5ctlRtl, EveryOperationAndOperatorAt32And64Leaves) {

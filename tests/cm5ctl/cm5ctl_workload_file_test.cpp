@@ -9,7 +9,7 @@
 
 #include "gen/core/errors.h"
 #include "sim/cm5ctl/cm5ctl_model.h"
-#include "tests/cm5ctl/cm5ctl_oracle_check.h"
+#include "sim/cm5ctl/cm5ctl_oracle_view.h"
 
 namespace cmnet {
 namespace {
@@ -46,7 +46,7 @@ TEST(Cm5ctlWorkloadFile, TheExampleIsWhatItSays) {
   // The oracle's results are the ones the example's comments give, leaf by leaf.
   Cm5ctlParams p;
   p.leaves = 4;
-  const Cm5Expected e = cm5ctl_test::oracle_expected(p, w);
+  const Cm5Expected e = cm5ctl_view::oracle_expected(p, w);
   const std::vector<std::vector<uint64_t>> want = {{24, 24, 24, 24}, {2, 2, 2, 2},   {0, 3, 5, 5},
                                                    {14, 12, 8, 0},   {0, 1, 1, 5},   {0, 1, 0, 3},
                                                    {1, 1, 1, 1},     {0, 0, 0, 0},   {2, 2, 2, 2}};
@@ -59,7 +59,7 @@ TEST(Cm5ctlWorkloadFile, TheExampleIsWhatItSays) {
   o.min_cycles = 200 + cm5ctl_global_settle(p);
   const Cm5RunResult r = run_cm5ctl_model(p, w, o);
   EXPECT_TRUE(r.completed);
-  EXPECT_EQ(cm5ctl_test::joined(cm5ctl_test::oracle_disagreements(p, w, r.results)), "");
+  EXPECT_EQ(cm5ctl_view::joined(cm5ctl_view::oracle_disagreements(p, w, r.results)), "");
   uint8_t last[4] = {9, 9, 9, 9};
   bool raised[4] = {};
   for (const Cm5GlobalOut& g : r.globals) {

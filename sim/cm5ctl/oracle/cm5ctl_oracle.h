@@ -1,8 +1,8 @@
 // A functional oracle of the CM-5 control network (Leiserson et al. 1992, section 5): what each
 // leaf receives, from the paper's definitions alone, with no tree, packet or timing. It shares
 // nothing with the generator, the params or the cycle model (it includes only standard
-// headers); the tests translate a workload and a run into its terms (tests/cm5ctl/
-// cm5ctl_oracle_check.h).
+// headers); sim/cm5ctl/cm5ctl_oracle_view.h translates a workload and a run into its terms
+// (for the tests and for `cmnet run`'s report).
 //
 // The paper's definitions used:
 // - reduction: "combines values provided by all (participating) processors according to a

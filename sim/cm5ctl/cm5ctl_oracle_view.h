@@ -3,7 +3,8 @@
 // partition's subtree (a leaf not in use takes part as one that abstains from everything and
 // its results are dropped), a multi-word addition (ADD / UADD, then ADDC / UADDC words) as one
 // operation of several words, router-done with each leaf's final data network counter; the
-// oracle's answers compared with a run's results, result by result.
+// oracle's answers compared with a run's results, result by result. The tests use it on the
+// model's and the RTL's runs; `cmnet run` and `cmnet sweep` on the board's (host/cm5ctl).
 #pragma once
 
 #include <string>
@@ -13,7 +14,7 @@
 #include "sim/cm5ctl/cm5ctl_ops.h"
 #include "sim/cm5ctl/oracle/cm5ctl_oracle.h"
 
-namespace cmnet::cm5ctl_test {
+namespace cmnet::cm5ctl_view {
 
 // The oracle's options as the hardware chose them (gen/cm5ctl/README.md, "As built").
 cm5ctl_oracle::Options as_built_oracle_options(const Cm5ctlParams& p);
@@ -37,8 +38,15 @@ std::vector<std::string> oracle_disagreements(const Cm5ctlParams& p, const Cm5Wo
 // hard error that voids every result since: the callers check only runs without one.)
 std::vector<std::string> oracle_disagreements_under_faults(const Cm5ctlParams& p, const Cm5Workload& w,
                                                             const std::vector<Cm5Result>& results);
+std::vector<std::string> oracle_disagreements_under_faults(const Cm5ctlParams& p, const Cm5Workload& w,
+                                                            const Cm5Expected& got);
+
+// `got`'s results per leaf put in `want`'s order where only the order within a class is known
+// (the stream board keeps each function's order, not the order between functions): each leaf's
+// results taken class by class as `want`'s sequence names them, those left over after.
+Cm5Expected in_order_of(const Cm5Expected& want, const Cm5Expected& got, int (*class_of)(const Cm5Result&));
 
 // The list as one string, a line each ("" when empty): for EXPECT_EQ(..., "").
 std::string joined(const std::vector<std::string>& lines);
 
-}  // namespace cmnet::cm5ctl_test
+}  // namespace cmnet::cm5ctl_view

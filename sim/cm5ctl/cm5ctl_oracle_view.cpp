@@ -1,10 +1,12 @@
-#include "tests/cm5ctl/cm5ctl_oracle_check.h"
+#include "sim/cm5ctl/cm5ctl_oracle_view.h"
 
 #include <cstdio>
+#include <deque>
+#include <map>
 
 #include "gen/cm5ctl/cm5ctl_packet.h"
 
-namespace cmnet::cm5ctl_test {
+namespace cmnet::cm5ctl_view {
 namespace {
 
 using cm5ctl_oracle::BroadcastKind;
@@ -222,8 +224,12 @@ std::vector<std::string> oracle_disagreements(const Cm5ctlParams& p, const Cm5Wo
 
 std::vector<std::string> oracle_disagreements_under_faults(const Cm5ctlParams& p, const Cm5Workload& w,
                                                             const std::vector<Cm5Result>& results) {
+  return oracle_disagreements_under_faults(p, w, split_results(results, p.leaves));
+}
+
+std::vector<std::string> oracle_disagreements_under_faults(const Cm5ctlParams& p, const Cm5Workload& w,
+                                                            const Cm5Expected& got) {
   const Wants ws = wants_of(p, w);
-  const Cm5Expected got = split_results(results, p.leaves);
   Notes notes{w.name, {}, 0};
   for (size_t i = 0; i < ws.multi.size(); ++i) {
     const std::vector<Cm5Result>& g = at_leaf(got.multi, i);
@@ -253,10 +259,29 @@ std::vector<std::string> oracle_disagreements_under_faults(const Cm5ctlParams& p
   return notes.done();
 }
 
+Cm5Expected in_order_of(const Cm5Expected& want, const Cm5Expected& got, int (*class_of)(const Cm5Result&)) {
+  auto reorder = [&](const std::vector<std::vector<Cm5Result>>& w, const std::vector<std::vector<Cm5Result>>& g) {
+    std::vector<std::vector<Cm5Result>> out(g.size());
+    for (size_t i = 0; i < g.size(); ++i) {
+      std::map<int, std::deque<Cm5Result>> left;
+      for (const Cm5Result& r : g[i]) left[class_of(r)].push_back(r);
+      for (const Cm5Result& r : at_leaf(w, i)) {
+        auto& q = left[class_of(r)];
+        if (q.empty()) continue;
+        out[i].push_back(q.front());
+        q.pop_front();
+      }
+      for (auto& [c, q] : left) out[i].insert(out[i].end(), q.begin(), q.end());
+    }
+    return out;
+  };
+  return {reorder(want.multi, got.multi), reorder(want.bcast, got.bcast)};
+}
+
 std::string joined(const std::vector<std::string>& lines) {
   std::string s;
   for (const std::string& l : lines) s += l + "\n";
   return s;
 }
 
-}  // namespace cmnet::cm5ctl_test
+}  // namespace cmnet::cm5ctl_view
