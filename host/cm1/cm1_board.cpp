@@ -8,6 +8,7 @@
 #include "host/board_blocks.h"
 #include "host/errors.h"
 #include "sim/cm1/cm1_counters.h"
+#include "sim/cm1/oracle/cm1_oracle.h"
 
 namespace cmnet {
 
@@ -199,6 +200,17 @@ std::vector<Cm1RxCheck> expected_rx_checks(const Cm1Params& p, const Traffic& t,
     c.petit_sum += static_cast<uint32_t>(key.first);
   }
   return out;
+}
+
+std::vector<std::string> cm1_oracle_disagreements(const Cm1Params& p, const Traffic& t, EjectMode mode,
+                                                  const std::vector<Cm1RxCheck>& rx, uint64_t petit_cycles) {
+  cm1_oracle::TalliedCycle d;
+  d.ejection = mode == EjectMode::kOrCombine ? cm1_oracle::Ejection::kOrCombine : cm1_oracle::Ejection::kOnePerPetit;
+  for (const Message& m : t.messages) d.sent.push_back({m.src, m.dst, m.vp, m.data});
+  for (const Cm1RxCheck& c : rx) d.processors.push_back({c.count, c.xor_word, c.petit_sum, c.injected});
+  d.vp_bits = p.vp_bits;
+  d.petit_cycles = petit_cycles;
+  return cm1_oracle::disagreements(d);
 }
 
 }  // namespace cmnet

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gen/cm1/cm1_params.h"
@@ -100,6 +101,10 @@ class Cm1Board {
 // The reception checks the model's result implies (what a faithful board must report).
 std::vector<Cm1RxCheck> expected_rx_checks(const Cm1Params& p, const Traffic& t,
                                            const Cm1RunResult& r);
+// The second view: the board's reception checks against the functional oracle written from the
+// paper (sim/cm1/oracle), which shares no code with the model; one sentence per disagreement.
+std::vector<std::string> cm1_oracle_disagreements(const Cm1Params& p, const Traffic& t, EjectMode mode,
+                                                  const std::vector<Cm1RxCheck>& rx, uint64_t petit_cycles);
 // The per-endpoint delivery histograms the model's result implies.
 std::vector<std::array<uint32_t, 16>> expected_endpoint_histograms(const Cm1Params& p,
                                                                    const Traffic& t,

@@ -64,6 +64,7 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
                           b.dim_busy != m.dim_busy;
   }
   for (size_t g = 0; g < r.rx.size(); ++g) r.rx_mismatch += !(r.rx[g] == r.want_rx[g]);
+  r.oracle = cm1_oracle_disagreements(p, traffic, mode, r.rx, r.st.petit);
   for (const auto& x : r.rx) r.received += x.count;
   r.bit_times = r.st.cycles;
   r.util = cm1_wire_utilization(p, r.tot, r.bit_times);
@@ -75,7 +76,7 @@ BoardRun execute(Cm1Board& board, const Cm1Params& p, const Traffic& traffic, Ej
   r.conservation = check_conservation({{"endpoint queues", traffic.messages.size(), r.tot.injected, 0},
                                        {"network", r.tot.injected, r.tot.delivered, 0}});
   r.conserved = r.conservation.ok && !r.st.pending && !r.st.buffered;
-  r.agree = r.counter_mismatch == 0 && r.rx_mismatch == 0 && r.ep_hist_mismatch == 0 &&
+  r.agree = r.counter_mismatch == 0 && r.rx_mismatch == 0 && r.ep_hist_mismatch == 0 && r.oracle.empty() &&
             !r.st.hist_overrun && r.st.petit == r.model.petit_cycles;
   // The model's histogram is the sum of its processors' (the board's global one counts the same).
   std::array<uint32_t, 16> want_hist{};

@@ -28,6 +28,7 @@ struct BoardRun {
   Cm1RunResult model;
   Cm1ChipCounters tot;
   size_t counter_mismatch = 0, rx_mismatch = 0, ep_hist_mismatch = 0;
+  std::vector<std::string> oracle;  // the paper's view's disagreements (cm1_oracle_disagreements)
   uint64_t received = 0, bit_times = 0;
   double util = 0, load_s = 0, run_s = 0;
   double mean_petit = 0, model_mean_petit = 0;  // mean delivery petit cycle of a reception

@@ -88,6 +88,31 @@ TEST_F(Cm1BoardTest, CountersAndReceptionsEqualTheModel) {
     }
 }
 
+// The paper's view of the board's tallies (host/cm1/cm1_board.h: cm1_oracle_disagreements) is no
+// formality: one processor's check word read back changed, or a reception too many, disagrees.
+TEST_F(Cm1BoardTest, ThePapersViewCatchesAWrongTally) {
+  BoardClient c = BoardClient::open(sim_->uri(), client_options());
+  Cm1Board b(c);
+  const Cm1Params& p = board_config().cm1;
+  const Traffic t = make_pattern("permutation", p, 5, 1);
+  load_run_and_check(b, p, t, EjectMode::kOrCombine, "permutation");
+  const auto rx = b.receptions();
+  const uint32_t petit = b.status().petit;
+  ASSERT_TRUE(cm1_oracle_disagreements(p, t, EjectMode::kOrCombine, rx, petit).empty());
+  size_t g = 0;
+  while (rx.at(g).count == 0) ++g;
+  auto wrong = rx;
+  wrong[g].xor_word ^= 1u << 3;
+  auto said = cm1_oracle_disagreements(p, t, EjectMode::kOrCombine, wrong, petit);
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_NE(said[0].find("processor " + std::to_string(g) + ": check words XOR to"), std::string::npos) << said[0];
+  wrong = rx;
+  ++wrong[g].count;
+  said = cm1_oracle_disagreements(p, t, EjectMode::kOrCombine, wrong, petit);
+  ASSERT_FALSE(said.empty());
+  EXPECT_NE(said[0].find("receptions for 1 messages"), std::string::npos) << said[0];
+}
+
 // The board's on-chip generator (hw/cm1/cm1_traffic_gen.v) makes the same pattern as its C++ twin
 // (sim/cm1/cm1_traffic_gen.cpp): the run's counters and receptions equal the model's on that twin.
 TEST_F(Cm1BoardTest, OnChipGeneratorsMatchTheirTwinsThroughTheModel) {

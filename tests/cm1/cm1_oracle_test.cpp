@@ -74,6 +74,42 @@ TEST(Cm1Oracle, ASenderInjectsOneMessageAPetitCycle) {
   EXPECT_NE(all(d).find("a reception in petit cycle 2 of a delivery cycle of 2"), std::string::npos) << all(d);
 }
 
+// What a board reports, per processor tallies (count, XOR of check words, petit sum, injected),
+// against the same promises. OR mode: 1, 3 and 2 in two receptions can XOR to 1 ({1, 3} {2}),
+// 0 or 2, never 3.
+TEST(Cm1Oracle, TalliesShowTheSamePromises) {
+  using cm1_oracle::TalliedCycle;
+  TalliedCycle d;
+  d.sent = {{0, 1, 1, 0}, {2, 1, 1, 1}, {3, 1, 0, 1}};  // {DATA, VP} words 1, 3, 2 with vp_bits 1
+  d.vp_bits = 1;
+  d.petit_cycles = 2;
+  d.processors = {{0, 0, 0, 1}, {2, 1, 1, 0}, {0, 0, 0, 1}, {0, 0, 0, 1}};
+  auto said = [&] { return joined_lines(cm1_oracle::disagreements(d)); };
+  EXPECT_EQ(said(), "");
+  d.processors[1].xor_word = 3;
+  EXPECT_NE(said().find("processor 1: check words XOR to 0x3: no split of its 3 messages into 2 ORed receptions"),
+            std::string::npos) << said();
+  d.processors[1] = {1, 3, 0, 0};  // everything ORed in one reception
+  EXPECT_EQ(said(), "");
+  d.processors[1] = {4, 0, 0, 0};
+  EXPECT_NE(said().find("processor 1: 4 receptions in 2 petit cycles"), std::string::npos) << said();
+  d.processors[1] = {2, 1, 3, 0};  // two receptions in petit cycles 0 and 1 sum to 1
+  EXPECT_NE(said().find("processor 1: petit cycles summing to 3, 2 distinct ones of 0..1 sum to 1..1"),
+            std::string::npos) << said();
+  d.processors[1] = {2, 1, 1, 0};
+  d.processors[3].injected = 0;
+  EXPECT_NE(said().find("processor 3: injected 0 messages, it has 1 to send"), std::string::npos) << said();
+  d.processors[3].injected = 1;
+  d.ejection = Ejection::kOnePerPetit;  // one reception per message: 3 in 2 petit cycles cannot be
+  d.petit_cycles = 3;
+  d.processors[1] = {3, 1 ^ 3 ^ 2, 0 + 1 + 2, 0};
+  EXPECT_EQ(said(), "");
+  d.processors[1].xor_word ^= 4;
+  EXPECT_NE(said().find("processor 1: check words XOR to 0x4, its messages' to 0x0"), std::string::npos) << said();
+  d.processors[1] = {2, 1, 1, 0};
+  EXPECT_NE(said().find("processor 1: 2 receptions for 3 messages (one each)"), std::string::npos) << said();
+}
+
 // The reference model's receptions of every named pattern are what the paper promises, in both
 // ejector modes (a cheap second look beside the RTL's).
 TEST(Cm1Oracle, ModelAgreesOnEveryPattern) {

@@ -1,6 +1,7 @@
 // The end-to-end check shared by every test that runs a pattern on a CM-1 board (simulated
 // board over TCP, the FIFO-PHY board, the fake FT2232H over usb://, the flow's host top):
-// everything the board reports must equal what the reference model implies.
+// everything the board reports must equal what the reference model implies, and agree with what
+// the paper promises (the functional oracle, sim/cm1/oracle).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -67,6 +68,10 @@ inline void expect_board_matches_model(Cm1Board& b, const Cm1Params& p, const Tr
   const auto want_eh = expected_endpoint_histograms(p, t, m);
   ASSERT_EQ(eh.size(), want_eh.size());
   for (size_t g = 0; g < eh.size(); ++g) EXPECT_EQ(eh[g], want_eh[g]) << "processor " << g;
+  // The second view, which shares no code with the model (sim/cm1/oracle).
+  std::string paper;
+  for (const std::string& v : cm1_oracle_disagreements(p, t, mode, rx, s.petit)) paper += "  " + v + "\n";
+  EXPECT_EQ(paper, "") << "the paper's view disagrees";
 }
 
 // Loads `t`, runs it and checks it.

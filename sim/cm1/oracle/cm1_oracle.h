@@ -40,4 +40,25 @@ struct DeliveryCycle {
 // agrees.
 std::vector<std::string> disagreements(const DeliveryCycle& d);
 
+// A delivery cycle as a board tallies it, per processor, instead of reception by reception: how
+// many receptions, the XOR of their check words (a reception's {DATA, VP-ADDRESS} as one number,
+// its low 32 bits), the sum of their petit cycles (mod 2^32), the messages it injected.
+struct Tally {
+  uint64_t receptions = 0, xor_word = 0, petit_sum = 0, injected = 0;
+};
+struct TalliedCycle {
+  Ejection ejection = Ejection::kOrCombine;
+  std::vector<Sent> sent;
+  std::vector<Tally> processors;  // every processor of the machine, by number
+  int vp_bits = 0;                // the VP-ADDRESS's width: where DATA starts in a check word
+  uint64_t petit_cycles = 0;
+  uint64_t search_budget = 200000;  // OR mode: splits tried, as for DeliveryCycle
+};
+// What the tallies can show of the same promises: every processor injects its own messages; one
+// reception per petit cycle per processor, so r receptions have a petit sum no less than
+// 0 + 1 + ... + (r - 1) and no more than the r latest petit cycles'; one-per-petit mode: one
+// reception per message, their words' XOR; OR mode: at least one and at most one per message,
+// the XOR of the ORs of some split of them into that many groups.
+std::vector<std::string> disagreements(const TalliedCycle& d);
+
 }  // namespace cmnet::cm1_oracle
