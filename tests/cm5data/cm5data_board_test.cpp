@@ -149,6 +149,19 @@ TEST(Cm5Board, ATrafficOnTheSimulatedBoardAgreesWithTheModel) {
   for (const auto& u : o.result.delivered) got.insert({u.leaf, u.words});
   EXPECT_EQ(want, got);
   expect_board_oracle_agrees(cfg.cm5, t, o.result.delivered);
+  // The run report's own row of the paper's view (host/cm5data: cmnet run and sweep); a data word
+  // changed on its way back disagrees with it.
+  auto oracle_says = [&](const StreamRunResult& r) {
+    for (const ReportRow& row : cm5data_check_board(cfg.cm5, t, masks, r).rows)
+      if (row.name.rfind("messages by the paper's view", 0) == 0) return row.board;
+    return std::string("no such row");
+  };
+  EXPECT_EQ(oracle_says(o.result), "agree");
+  StreamRunResult bad = o.result;
+  bad.delivered[0].words.back() ^= 1u;
+  const std::string said = oracle_says(bad);
+  EXPECT_NE(said, "agree");
+  EXPECT_NE(said.find("message "), std::string::npos) << said;
   // The interrupts: leaf 0 for its tag-0 messages, leaf 3 for every message.
   uint32_t int9 = 0, int0 = 0;
   for (const auto& c : o.result.counters) {
