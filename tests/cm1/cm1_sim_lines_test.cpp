@@ -1,5 +1,6 @@
 // `cmnet sim` for CM-1 on both engines (host/cli/cm1/cm1_sim.h): the RTL's JSON lines against
-// the model's for the same pattern, line by line (host/cli/sim_lines.h), each message's data sent
+// the model's for the same pattern, line by line (host/cli/sim_lines.h; both runs' receptions also
+// against the oracle), each message's data sent
 // and the data its processor received; the lines of OR-combined receptions that more than one
 // assignment explains say "ambiguous" and why. The network and options are cm1_trace_test's (the whole
 // network in one model, c = 2): the same cached Verilator build.
@@ -11,6 +12,7 @@
 #include "host/cli/cm1/cm1_sim.h"
 #include "host/cli/sim_lines.h"
 #include "sim/cm1/cm1_traffic.h"
+#include "tests/cm1/cm1_oracle_check.h"
 #include "tests/core/sim_lines_check.h"
 
 namespace cmnet {
@@ -31,6 +33,7 @@ TEST(Cm1SimLines, RtlAndModelLinesAgreeLineByLine) {
   for (const char* engine : {"model", "rtl"}) {
     const SimOutcome o = simulate(cfg, t, EjectMode::kOrCombine, engine, 1000, whole);
     ASSERT_TRUE(o.completed) << engine;
+    expect_oracle_agrees(t, o.receptions, EjectMode::kOrCombine, o.petit_cycles, engine);
     write_jsonl((dir / (std::string(engine) + ".jsonl")).string(), cfg, t, o, engine, EjectMode::kOrCombine);
   }
   const auto model = test::read_sim_lines((dir / "model.jsonl").string());

@@ -10,6 +10,7 @@
 #include "sim/cm1/cm1_rtl.h"
 #include "sim/cm1/cm1_sim_board.h"
 #include "sim/cm1/cm1_traffic.h"
+#include "tests/cm1/cm1_oracle_check.h"
 #include "tests/core/fst_check.h"
 
 namespace cmnet {
@@ -47,6 +48,7 @@ TEST(Cm1Trace, TracedRunWritesAnFstWindowAndRoutesTheSame) {
 
   EXPECT_EQ(b.receptions, a.receptions);
   EXPECT_EQ(c.receptions, a.receptions);
+  expect_oracle_agrees(t, a.receptions, EjectMode::kOrCombine, a.petit_cycles, "the RTL");
   EXPECT_EQ(b.bit_times, a.bit_times);
   // Bit-times 3..9 of the run and nothing else: not the clocks of reset and loading before it.
   EXPECT_TRUE(test::fst_holds_cycles((dir / "short.fst").string(), 3, 9));
