@@ -503,6 +503,7 @@ ModulePlacement place_module_ice40(const GeneratedDesign& design, const std::str
                       tail(log, 2000));
     }
     run.fmax_mhz = parse_nextpnr_fmax(log, &run.timing_met);
+    run.critical = parse_nextpnr_critical_path(log);
     r.runs.push_back(run);
   }
   r.fmax_mhz = r.runs.front().fmax_mhz;
@@ -541,6 +542,50 @@ double parse_nextpnr_fmax(const std::string& log, bool* pass) {
     if (pass) *pass = (*it)[3].str() == "PASS";
   }
   return f;
+}
+
+namespace {
+// A cell's name without what the mapper appended (yosys's "_SB_LUT4_I0_O_..._LC", "$...").
+std::string cell_base(std::string name) {
+  for (const char* cut : {"_SB_", "$", "_DFF", "_LC"}) {
+    const size_t at = name.find(cut);
+    if (at != std::string::npos && at > 0) name.resize(at);
+  }
+  return name;
+}
+}  // namespace
+
+CriticalPath parse_nextpnr_critical_path(const std::string& log) {
+  CriticalPath best;
+  std::istringstream in(log);
+  std::string line;
+  bool inside = false;
+  CriticalPath cur;
+  static const std::regex step(R"(^Info:\s+([0-9.]+)\s+([0-9.]+)\s+(Source|Net|Setup)\s+(\S+))");
+  static const std::regex sink(R"(^Info:\s+Sink\s+(\S+))");
+  while (std::getline(in, line)) {
+    if (line.find("Critical path report for clock") != std::string::npos) {
+      inside = line.find("posedge -> posedge") != std::string::npos;
+      cur = CriticalPath{};
+      continue;
+    }
+    if (!inside) continue;
+    std::smatch m;
+    if (std::regex_search(line, m, step)) {
+      cur.ns = std::stod(m[2].str());
+      if (m[3].str() == "Source") {
+        if (cur.from.empty()) cur.from = cell_base(m[4].str());
+        ++cur.cells;
+      }
+    } else if (std::regex_search(line, m, sink)) {
+      cur.to = cell_base(m[1].str());
+    } else if (line.rfind("Info: ", 0) != 0 || line.find("Critical path report") != std::string::npos ||
+               line.find("Max frequency") != std::string::npos) {
+      inside = false;
+    }
+    if (cur.ns > 0) best = cur;  // the report so far (the last one of the log wins)
+  }
+  return best;
 }
 
 std::map<std::string, Resource> parse_nextpnr_utilisation(const std::string& log) {
@@ -733,6 +778,7 @@ void ice40_place(FlowRun& f, const std::string& nextpnr, const std::string& pcf,
   r.utilisation = parse_nextpnr_utilisation(log);
   bool pass = false;
   r.fmax_nextpnr = parse_nextpnr_fmax(log, &pass);
+  r.critical_path = parse_nextpnr_critical_path(log);
   if (rc != 0) nextpnr_failed(f, rc, log, asc, pass);
   r.fits = true;
   r.timing_met = rc == 0 && pass;

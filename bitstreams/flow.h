@@ -55,6 +55,15 @@ struct Resource {
   long available = -1;
 };
 
+// A placement's critical path: its delay, the logic cells it crosses, and where it starts and
+// ends, each a cell's name up to the suffix the mapper added ("ctrl.engine0.leaves.head[4]_SB_
+// LUT4_..._LC" -> "ctrl.engine0.leaves.head[4]"). ns 0 when nextpnr reported none.
+struct CriticalPath {
+  double ns = 0;
+  int cells = 0;
+  std::string from, to;
+};
+
 struct FlowResult {
   std::string board, part, family, top, mode;
   std::string board_file;      // the board .json the build used
@@ -71,6 +80,7 @@ struct FlowResult {
   std::map<std::string, Resource> utilisation;  // ICESTORM_LC, ICESTORM_RAM, SB_IO, ...
   double target_mhz = 0;
   double fmax_nextpnr = 0;   // MHz, 0 when not known
+  CriticalPath critical_path;  // nextpnr's (ice40)
   double fmax_icetime = 0;
   bool timing_met = false;
   std::string bitstream;     // path of <top>.bin (ice40)
@@ -111,6 +121,7 @@ std::map<std::string, PartCells> parse_ice40_parts(const std::string& stat_text,
 // read by one pin. Nothing can be optimised away, paths into and out of the module start and end at
 // flip-flops, and the wrapper adds one flip-flop per port bit and one LUT per output bit (the
 // wrapper's cells are reported apart, in wrapper_ffs).
+
 struct ModulePlaceOptions {
   std::string dir;                        // work directory (created, kept: logs, netlist)
   std::string before_synth;               // yosys commands after reading, e.g. "chparam -set W 8 node"
@@ -147,6 +158,7 @@ struct ModulePlacement {
     long logic_cells = -1;
     double fmax_mhz = 0;
     bool timing_met = false;
+    CriticalPath critical;
   };
   std::vector<SeedRun> runs;              // one per placed seed, in the order given
   std::string not_fit;                    // no_fit_is_result: "ICESTORM_LC 13434 used, 7680 available"
@@ -173,6 +185,9 @@ FlowResult read_report(const std::string& dir);
 std::map<std::string, long> parse_yosys_stat_json(const std::string& text, const std::string& top);
 // "Info: Max frequency for clock 'clk': 75.71 MHz (PASS at 12.00 MHz)": the last such line.
 double parse_nextpnr_fmax(const std::string& log, bool* pass = nullptr);
+// nextpnr's critical path report of the clock (posedge -> posedge; the last one in the log):
+// its delay, the logic cells it crosses and where it starts and ends (CriticalPath).
+CriticalPath parse_nextpnr_critical_path(const std::string& log);
 std::map<std::string, Resource> parse_nextpnr_utilisation(const std::string& log);
 double parse_icetime_fmax(const std::string& text);
 // Sum of width x count over the $*dff* cells of `yosys stat -width` (last module block).

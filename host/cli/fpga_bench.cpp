@@ -49,7 +49,7 @@ FpgaMeasurement measure_module(const PlaceableModule& m, const FpgaRunOptions& o
       return r;
     }
     r.status = FpgaMeasurement::Status::Placed;
-    for (const auto& s : p.runs) r.fmax.push_back({s.seed, s.fmax_mhz});
+    for (const auto& s : p.runs) r.fmax.push_back({s.seed, s.fmax_mhz, s.critical});
   } catch (const std::exception& e) {
     r.status = FpgaMeasurement::Status::Error;
     r.detail = e.what();
@@ -78,7 +78,7 @@ FpgaMeasurement measure_board_top(const GeneratedDesign& top, const Board& board
         r.logic_cells = f.utilisation.at("ICESTORM_LC").used;
         r.logic_cells_available = f.utilisation.at("ICESTORM_LC").available;
       }
-      r.fmax.push_back({seed, f.fmax_nextpnr});
+      r.fmax.push_back({seed, f.fmax_nextpnr, f.critical_path});
     }
   } catch (const DoesNotFit& e) {
     r.status = FpgaMeasurement::Status::DoesNotFit;
@@ -194,7 +194,13 @@ ojson fpga_bench_json(const std::vector<FpgaBenchRow>& rows, const std::vector<i
     b["logic_cells_available"] = m.logic_cells_available;
     b["wrapped"] = m.wrapped;
     ojson fm = ojson::array();
-    for (const auto& f : m.fmax) fm.push_back({{"seed", f.seed}, {"fmax_mhz", f.fmax_mhz}});
+    for (const auto& f : m.fmax) {
+      ojson one = {{"seed", f.seed}, {"fmax_mhz", f.fmax_mhz}};
+      if (f.critical.ns > 0)
+        one["critical_path"] = {{"ns", f.critical.ns}, {"logic_cells", f.critical.cells}, {"from", f.critical.from},
+                                {"to", f.critical.to}};
+      fm.push_back(one);
+    }
     b["fmax"] = fm;
     if (!m.fmax.empty()) {
       const FmaxStats s = fmax_stats(m);
@@ -226,8 +232,28 @@ FpgaMeasurement fpga_measurement_from_json(const ojson& b) {
   m.logic_cells_available = b.value("logic_cells_available", -1L);
   m.wrapped = b.value("wrapped", false);
   if (b.contains("fmax"))
-    for (const auto& f : b["fmax"]) m.fmax.push_back({f.value("seed", 0), f.value("fmax_mhz", 0.0)});
+    for (const auto& f : b["fmax"]) {
+      FpgaMeasurement::Seed one{f.value("seed", 0), f.value("fmax_mhz", 0.0), {}};
+      if (f.contains("critical_path")) {
+        const auto& c = f["critical_path"];
+        one.critical = {c.value("ns", 0.0), c.value("logic_cells", 0), c.value("from", ""), c.value("to", "")};
+      }
+      m.fmax.push_back(one);
+    }
   return m;
+}
+
+std::string fpga_bench_critical_paths(const std::vector<FpgaBenchRow>& rows) {
+  std::ostringstream t;
+  for (const FpgaBenchRow& r : rows) {
+    if (r.m.status != FpgaMeasurement::Status::Placed || r.m.fmax.empty()) continue;
+    const auto& f = r.m.fmax.front();
+    if (f.critical.ns <= 0) continue;
+    t << "- " << r.family << ", " << r.block.name << " (seed " << f.seed << "): " << fixed(f.critical.ns, 1)
+      << " ns over " << f.critical.cells << " logic cells, from `" << f.critical.from << "` to `" << f.critical.to
+      << "`\n";
+  }
+  return t.str();
 }
 
 namespace {
@@ -328,7 +354,8 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
     const std::vector<FpgaBenchRow> done_rows = measured();
     ojson js = fpga_bench_json(done_rows, seeds, freq);
     std::ofstream(json_path) << js.dump(2) << "\n";
-    std::ofstream(md_path) << fpga_bench_table(done_rows, seeds);
+    std::ofstream(md_path) << fpga_bench_table(done_rows, seeds) << "\nCritical paths:\n\n"
+                           << fpga_bench_critical_paths(done_rows);
   };
   std::atomic<size_t> next{0}, done{0};
   auto worker = [&] {
@@ -363,8 +390,9 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
   for (auto& t : pool) t.join();
   write();
   std::printf("\n%s\nLUT4 per port bit: SB_LUT4 / (ports x bits per port); Hoplite's class: about 0.6.\n"
-              "wrote %s and %s (%.0f s)\n",
-              fpga_bench_table(selected_rows(), seeds).c_str(), json_path.c_str(), md_path.c_str(), secs());
+              "Critical paths:\n%s\nwrote %s and %s (%.0f s)\n",
+              fpga_bench_table(selected_rows(), seeds).c_str(), fpga_bench_critical_paths(selected_rows()).c_str(),
+              json_path.c_str(), md_path.c_str(), secs());
   bool errors = false;
   for (size_t i : todo) errors = errors || rows[i].m.status == FpgaMeasurement::Status::Error;
   return errors ? 1 : 0;

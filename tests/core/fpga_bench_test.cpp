@@ -24,7 +24,7 @@ FpgaBenchRow placed_row() {
   r.m.ram_blocks = 0;
   r.m.logic_cells = 7248;
   r.m.logic_cells_available = 7680;
-  r.m.fmax = {{1, 30.0}, {2, 36.0}, {3, 33.0}};
+  r.m.fmax = {{1, 30.0, {33.3, 21, "sw.in0.digit", "sw.out1.valid"}}, {2, 36.0, {}}, {3, 33.0, {}}};
   return r;
 }
 
@@ -104,11 +104,47 @@ TEST(FpgaBench, MeasurementReadBackFromItsJson) {
   ASSERT_EQ(a.fmax.size(), 3u);
   EXPECT_EQ(a.fmax[2].seed, 3);
   EXPECT_DOUBLE_EQ(a.fmax[1].fmax_mhz, 36.0);
+  EXPECT_DOUBLE_EQ(a.fmax[0].critical.ns, 33.3);
+  EXPECT_EQ(a.fmax[0].critical.cells, 21);
+  EXPECT_EQ(a.fmax[0].critical.to, "sw.out1.valid");
+  EXPECT_EQ(a.fmax[1].critical.ns, 0);
   const FpgaMeasurement b = fpga_measurement_from_json(j["blocks"][1]);
   EXPECT_EQ(b.status, FpgaMeasurement::Status::DoesNotFit);
   EXPECT_EQ(b.detail, "ICESTORM_LC 13434 used, 7680 available");
   EXPECT_EQ(b.ram_blocks, 6);
   EXPECT_TRUE(b.fmax.empty());
+}
+
+// What limits each placed block, from nextpnr's critical path report (its last clock-to-clock
+// one; the cross-domain reports after it are not the clock's): the delay with the setup time, the
+// logic cells crossed, and the first and last cells' names without the mapper's suffixes.
+TEST(FpgaBench, CriticalPathFromNextpnrsReport) {
+  const std::string log =
+      "Info: Critical path report for clock 'clk$SB_IO_IN_$glb_clk' (posedge -> posedge):\n"
+      "Info: curr total\n"
+      "Info:  0.5  0.5  Source ctrl.engine0.e_release_SB_LUT4_I3_O_SB_LUT4_I0_O_SB_LUT4_O_2_LC.O\n"
+      "Info:  2.7  3.2    Net ctrl.engine0.cfg_data_SB_DFFESR_Q_D_SB_LUT4_O_I2[2] budget 0.177000 ns (6,4) -> (12,20)\n"
+      "Info:                Sink busy_SB_LUT4_O_I1_SB_LUT4_I2_I0_SB_LUT4_O_LC.I0\n"
+      "Info:                Defined in:\n"
+      "Info:                  /usr/bin/../share/yosys/ice40/cells_map.v:6.21-6.22\n"
+      "Info:  0.4  3.7  Source busy_SB_LUT4_O_I1_SB_LUT4_I2_I0_SB_LUT4_O_LC.O\n"
+      "Info:  2.0 25.3    Net ctrl.engine0.status.output_vector[0]_SB_DFFESR_Q_1_E budget 0.194000 ns (6,13) -> (6,14)\n"
+      "Info:                Sink ctrl.engine0.status.output_vector[0]_SB_DFFESR_Q_1_DFFLC.CEN\n"
+      "Info:  0.1 25.4  Setup ctrl.engine0.status.output_vector[0]_SB_DFFESR_Q_1_DFFLC.CEN\n"
+      "Info: 6.8 ns logic, 18.7 ns routing\n"
+      "\n"
+      "Info: Critical path report for cross-domain path '<async>' -> '<async>':\n"
+      "Info: curr total\n"
+      "Info:  0.0  0.0  Source in_data[6]$sb_io.D_IN_0\n"
+      "Info:  2.7 40.7    Net in_data[6]$SB_IO_IN budget 0.896000 ns (22,33) -> (21,6)\n";
+  const CriticalPath c = parse_nextpnr_critical_path(log);
+  EXPECT_DOUBLE_EQ(c.ns, 25.4);
+  EXPECT_EQ(c.cells, 2);
+  EXPECT_EQ(c.from, "ctrl.engine0.e_release");
+  EXPECT_EQ(c.to, "ctrl.engine0.status.output_vector[0]");
+  EXPECT_EQ(parse_nextpnr_critical_path("Info: Max frequency for clock 'clk': 10 MHz\n").ns, 0);
+  EXPECT_EQ(fpga_bench_critical_paths({placed_row(), no_fit_row()}),
+            "- cm5data, chip, 2 parents (seed 1): 33.3 ns over 21 logic cells, from `sw.in0.digit` to `sw.out1.valid`\n");
 }
 
 // Every family but cm5 (whose hardware is its two networks') declares named blocks, once each,
