@@ -121,7 +121,7 @@ RunReport cm1_run_report(const Cm1Config& cfg, const Cm1RunDescription& d, const
   // nothing is in flight; the board's status flags say whether anything was left behind.
   rep.regions = {{"endpoint queues", d.messages, tot.injected, 0},
                  {"network", tot.injected, tot.delivered, 0}};
-  rep.agreement_scope = "counters of every chip, receptions and latency histogram of every processor (and the receptions by the paper's view)";
+  rep.agreement_scope = "counters of every chip, receptions and latency histogram of every processor; the receptions by the paper's view too";
   rep.mismatches = r.counter_mismatch + r.rx_mismatch + r.ep_hist_mismatch + (st.hist_overrun ? 1 : 0) +
                    (st.pending || st.buffered ? 1 : 0);
   rep.mismatch_detail = fmt::format("{} chips, {} processors' checks, {} processors' histograms differ{}{}",
