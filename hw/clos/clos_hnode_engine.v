@@ -194,12 +194,16 @@ module clos_hnode_engine #(
   reg c_blocked;
   reg [M-1:0] c_iv;
   reg [NW-1:0] rel_leaf;            // the leaf being released (S_RELEASE)
+  reg [LLW-1:0] rel_local;          // its local number, kept beside it (no division on the way)
+  reg [LLW-1:0] lo_r, ld_r;         // local numbers of c_orig and c_dest, set when they are
+  reg [NW-1:0] r_req;               // the request the release hands the leaf to (S_RESUME)
+  reg [1:0] r_kind;                 // and what it does with it
 
-  localparam [3:0] S_IDLE = 4'd0, S_DISPATCH = 4'd1, S_TAKE_O = 4'd2, S_SEND_CR = 4'd3, S_TAKE_D = 4'd4,
-                   S_SELECT = 4'd5, S_CO = 4'd6, S_CANCEL = 4'd7, S_ACK = 4'd8, S_TAKE_ACK = 4'd9,
-                   S_ODCR = 4'd10, S_IDCR = 4'd11, S_DDCR = 4'd12, S_RELEASE = 4'd13, S_EMIT = 4'd14,
-                   S_RESEND_B = 4'd15;
-  reg [3:0] state, e_next;
+  localparam [4:0] S_IDLE = 5'd0, S_DISPATCH = 5'd1, S_TAKE_O = 5'd2, S_SEND_CR = 5'd3, S_TAKE_D = 5'd4,
+                   S_SELECT = 5'd5, S_CO = 5'd6, S_CANCEL = 5'd7, S_ACK = 5'd8, S_TAKE_ACK = 5'd9,
+                   S_ODCR = 5'd10, S_IDCR = 5'd11, S_DDCR = 5'd12, S_RELEASE = 5'd13, S_EMIT = 5'd14,
+                   S_RESEND_B = 5'd15, S_RESUME = 5'd16;
+  reg [4:0] state, e_next;
   reg [MW-1:0] e_msg;
   reg e_ready_msg;                  // the message to send is a READY to a leaf
   reg e_release;                    // after the emission: release rel_leaf (else go to e_next)
@@ -243,7 +247,9 @@ module clos_hnode_engine #(
   wire [MW-1:0] head = fifo[f_head];        // its destination bits are this hnode
   /* verilator lint_on UNUSEDSIGNAL */
   assign sel_start = SELECT_PAIR != 0 ? pair_start(sw_o, sw_d) : START_MS;
-  wire [LLW-1:0] lo = local_leaf(c_orig), ld = local_leaf(c_dest), lr = local_leaf(rel_leaf);
+  wire [LLW-1:0] lo = lo_r, ld = ld_r, lr = rel_local;
+  wire [NW-1:0] head_orig = head[M + 1 + KW + NW +: NW], head_dest = head[M + 1 + KW +: NW];
+  wire [NW-1:0] resumed_dest = own_dest[local_leaf(r_req)];  // a resumed CR's destination
   wire [CW-1:0] cancels_next = cancels[c_orig] + 1'b1;
 
   // The operations of the current state (combinational: the decision is read in the same cycle).
@@ -310,6 +316,11 @@ module clos_hnode_engine #(
       c_blocked <= 1'b0;
       c_iv <= {M{1'b0}};
       rel_leaf <= {NW{1'b0}};
+      rel_local <= {LLW{1'b0}};
+      lo_r <= {LLW{1'b0}};
+      ld_r <= {LLW{1'b0}};
+      r_req <= {NW{1'b0}};
+      r_kind <= 2'd0;
       for (j = 0; j < N; j = j + 1) begin
         cr_iv[j] <= {M{1'b0}};
         tried[j] <= {M{1'b0}};
@@ -331,6 +342,8 @@ module clos_hnode_engine #(
         S_IDLE: if (!f_empty) begin
           f_head <= f_head + 1'b1;
           {c_type, c_orig, c_dest, c_ms, c_blocked, c_iv} <= head[MW-D-1:0];
+          lo_r <= local_leaf(head_orig);
+          ld_r <= local_leaf(head_dest);
           state <= S_DISPATCH;
         end
         S_DISPATCH: begin
@@ -378,6 +391,7 @@ module clos_hnode_engine #(
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b1, {M{1'b0}});
             e_release <= 1'b1;
             rel_leaf <= c_dest;
+            rel_local <= ld;
           end
           state <= S_EMIT;
         end
@@ -416,6 +430,7 @@ module clos_hnode_engine #(
           e_ready_msg <= 1'b0;
           e_release <= c_orig < c_dest;
           rel_leaf <= c_orig;
+          rel_local <= lo;
           e_next <= S_IDLE;
           state <= S_EMIT;
         end
@@ -445,6 +460,7 @@ module clos_hnode_engine #(
           e_ready_msg <= 1'b0;
           e_release <= 1'b1;
           rel_leaf <= c_orig;
+          rel_local <= lo;
           e_next <= S_IDLE;
           state <= S_EMIT;
         end
@@ -463,46 +479,52 @@ module clos_hnode_engine #(
           cfg_addr <= out_addr(c_dest);
           cfg_data <= {(CSW+1){1'b0}};
           rel_leaf <= c_dest;
+          rel_local <= ld;
           state <= S_RELEASE;
         end
         S_EMIT: if (emitted) state <= e_release ? S_RELEASE : e_next;
         S_RELEASE: begin
-          // The leaf goes to the first waiting request, which continues where it waited.
-          if (!ls_resume) begin
-            state <= S_IDLE;
-          end else begin
-            c_orig <= ls_res_req;
-            case (ls_res_kind)
-              2'd0: begin  // its CR, from h_o
-                c_dest <= own_dest[local_leaf(ls_res_req)];
-                state <= S_SEND_CR;
-              end
-              2'd1: begin  // its selection at h_d: the released leaf is its destination
-                c_dest <= rel_leaf;
-                if (RESEND_AFTER_WAIT != 0) begin
-                  // Its InputVector aged in the queue: RESEND to h_o for a current one.
-                  e_msg <= pack(hnode_of_leaf(ls_res_req), T_RESEND, ls_res_req, rel_leaf, {KW{1'b0}}, 1'b0,
-                                {M{1'b0}});
-                  e_ready_msg <= 1'b0;
-                  e_release <= 1'b0;
-                  e_next <= S_IDLE;
-                  state <= S_EMIT;
-                end else begin
-                  state <= S_SELECT;
-                end
-              end
-              default: begin  // READY: the released leaf is its originator
-                e_msg <= pack(SELF, T_READY, ls_res_req, own_dest[lr], own_ms[lr], 1'b0, {M{1'b0}});
-                cfg_valid <= 1'b1;
-                cfg_addr <= in_addr(ls_res_req, own_ms[lr]);
-                cfg_data <= sel({{(32-CSW){1'b0}}, port_of(ls_res_req)});
-                e_ready_msg <= 1'b1;
+          // The leaf goes to the first waiting request, which continues where it waited (the
+          // next cycle: the WaitingQueue's read is a path of its own).
+          r_req <= ls_res_req;
+          r_kind <= ls_res_kind;
+          state <= ls_resume ? S_RESUME : S_IDLE;
+        end
+        S_RESUME: begin
+          c_orig <= r_req;
+          lo_r <= local_leaf(r_req);
+          case (r_kind)
+            2'd0: begin  // its CR, from h_o
+              c_dest <= resumed_dest;
+              ld_r <= local_leaf(resumed_dest);
+              state <= S_SEND_CR;
+            end
+            2'd1: begin  // its selection at h_d: the released leaf is its destination
+              c_dest <= rel_leaf;
+              ld_r <= rel_local;
+              if (RESEND_AFTER_WAIT != 0) begin
+                // Its InputVector aged in the queue: RESEND to h_o for a current one.
+                e_msg <= pack(hnode_of_leaf(r_req), T_RESEND, r_req, rel_leaf, {KW{1'b0}}, 1'b0,
+                              {M{1'b0}});
+                e_ready_msg <= 1'b0;
                 e_release <= 1'b0;
                 e_next <= S_IDLE;
                 state <= S_EMIT;
+              end else begin
+                state <= S_SELECT;
               end
-            endcase
-          end
+            end
+            default: begin  // READY: the released leaf is its originator
+              e_msg <= pack(SELF, T_READY, r_req, own_dest[lr], own_ms[lr], 1'b0, {M{1'b0}});
+              cfg_valid <= 1'b1;
+              cfg_addr <= in_addr(r_req, own_ms[lr]);
+              cfg_data <= sel({{(32-CSW){1'b0}}, port_of(r_req)});
+              e_ready_msg <= 1'b1;
+              e_release <= 1'b0;
+              e_next <= S_IDLE;
+              state <= S_EMIT;
+            end
+          endcase
         end
         default: state <= S_IDLE;
       endcase

@@ -33,11 +33,12 @@ module clos_leaf_status #(
   reg busy [0:L-1];
   reg [IDW-1:0] holder [0:L-1];
   reg [QW-1:0] head [0:L-1];
+  reg [QW-1:0] tl [0:L-1];   // head + count, kept (no adder before the queue's write address)
   reg [QW:0] count [0:L-1];
   reg [IDW+1:0] queue [0:(1<<LW)*Q-1];  // leaf l's WaitingQueue at {l, position}
 
   wire [LW+QW-1:0] first = {op_leaf, head[op_leaf]};
-  wire [QW-1:0] tail = head[op_leaf] + count[op_leaf][QW-1:0];
+  wire [QW-1:0] tail = tl[op_leaf];
   wire [LW+QW-1:0] last = {op_leaf, tail};
   wire empty = count[op_leaf] == {(QW+1){1'b0}};
   assign res_full = count[op_leaf][QW];
@@ -53,6 +54,7 @@ module clos_leaf_status #(
         busy[j] <= 1'b0;
         holder[j] <= {IDW{1'b0}};
         head[j] <= {QW{1'b0}};
+        tl[j] <= {QW{1'b0}};
         count[j] <= {(QW+1){1'b0}};
       end
     end else if (op_valid) begin
@@ -60,6 +62,7 @@ module clos_leaf_status #(
         if (res_wait) begin
           if (!res_full) begin
             queue[last] <= {op_req, op_kind};
+            tl[op_leaf] <= tail + 1'b1;
             count[op_leaf] <= count[op_leaf] + 1'b1;
           end
         end else begin
