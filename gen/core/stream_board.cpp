@@ -214,6 +214,10 @@ GeneratedDesign emit_stream_board(const StreamBoardSpec& spec, const HostBoardOp
                       S(streammap::kMaxInfoWords) + "); fewer counters or shorter names");
   int info_aw = 1;
   while ((1u << info_aw) < info_words) ++info_aw;
+  // The shell's FIFOs keep a leaf field wide enough for the leaves and one more value (NLEAF: a
+  // header's leaf out of range), at most the port's 16 bits.
+  int leaf_w = 1;
+  while (leaf_w < 16 && (1u << leaf_w) <= info.leaves) ++leaf_w;
 
   const std::string& fam = info.family;
   const uint32_t cfg_id = config_hash(spec.canonical_json);
@@ -249,7 +253,7 @@ GeneratedDesign emit_stream_board(const StreamBoardSpec& spec, const HostBoardOp
   frame_engine_instance(v, opt);
   v.line();
   v.instance("cmnet_stream_regs", "regs",
-             {{"NLEAF", S(info.leaves)}, {"NCNT", S(ncnt)}, {"NINFO", S(info_words)}, {"INFO_AW", S(info_aw)},
+             {{"NLEAF", S(info.leaves)}, {"LEAF_W", S(leaf_w)}, {"NCNT", S(ncnt)}, {"NINFO", S(info_words)}, {"INFO_AW", S(info_aw)},
               {"FIFO_AW", S(spec.fifo_log2)}, {"CLOCK_HZ", S(opt.clock_hz)},
               {"LINK", opt.phy == HostLinkPhy::Fifo ? "1" : "0"}, {"CONFIG_ID", verilog_hex32(cfg_id)},
               {"IDENT_LEN", S(static_cast<long long>(ident.size()))}, {"IDENT", "\"" + ident + "\""}},

@@ -11,9 +11,14 @@
 // leaf[15:0]}, odd reads the word itself, taking it; a bus error when empty; any other access
 // restarts at an even read), the counter window (word i = counter i) and the info ROM window
 // (INFO_WORDS words of text, gen/core/stream_board.h).
+// The FIFOs keep a leaf field of LEAF_W bits only, as many as the board's leaves need (given by
+// the generator, gen/core/stream_board.h): a 34-bit entry takes 3 block RAMs where 49 bits took 4.
+// A header naming a leaf the board does not have is kept as leaf NLEAF (still out of range for
+// the family), never folded onto a leaf it has.
 `default_nettype none
 module cmnet_stream_regs #(
     parameter integer NLEAF = 4,
+    parameter integer LEAF_W = 3,        // bits of a leaf number in the FIFOs: holds min(NLEAF, 65535)
     parameter integer NCNT = 4,          // 1..512
     parameter integer NINFO = 4,         // 1..4096
     parameter integer INFO_AW = 2,       // address bits of the info ROM
@@ -54,10 +59,10 @@ module cmnet_stream_regs #(
     input  wire [31:0] info_data,
     output wire        active     // run, and the network busy or words waiting to go in
 );
-  localparam integer FW = 1 + 16 + 32;  // a FIFO entry: {last, leaf, data}
+  localparam integer FW = 1 + LEAF_W + 32;  // a FIFO entry: {last, leaf, data}
 
   reg run_q, clear_q;
-  reg [15:0] tx_leaf_q;    // the current record's leaf
+  reg [LEAF_W-1:0] tx_leaf_q;  // the current record's leaf
   reg [15:0] tx_rem;       // words the current record still expects (0: a header comes next)
   reg        rx_odd;       // the next RX_PAIRS read is the odd one (the word)
   reg [31:0] cycles_q, tx_units_q, rx_units_q;
@@ -74,7 +79,10 @@ module cmnet_stream_regs #(
       .clk(clk), .rst(rst), .push(tx_push), .din(tx_din), .full(tx_full),
       .pop(tx_ready && tx_head_valid), .valid(tx_head_valid), .dout(tx_head), .count(tx_count));
   assign tx_valid = tx_head_valid;
-  assign {tx_last, tx_leaf, tx_data} = tx_head;
+  wire [LEAF_W-1:0] tx_head_leaf;
+  assign {tx_last, tx_head_leaf, tx_data} = tx_head;
+  wire [LEAF_W+15:0] tx_leaf_x = {16'd0, tx_head_leaf};  // zero-extended (LEAF_W may be 16)
+  assign tx_leaf = tx_leaf_x[15:0];
   // The FIFO's push lands one cycle after the bus write: count it as taken at once.
   wire [FIFO_AW:0] tx_used = tx_count + {{FIFO_AW{1'b0}}, tx_push};
   localparam [FIFO_AW:0] DEPTH = 1 << FIFO_AW;
@@ -87,7 +95,7 @@ module cmnet_stream_regs #(
   wire [FW-1:0] rx_head;
   wire [FIFO_AW:0] rx_count;
   cmnet_sync_fifo #(.W(FW), .AW(FIFO_AW)) rx_fifo (
-      .clk(clk), .rst(rst), .push(rx_valid), .din({rx_last, rx_leaf, rx_data}), .full(rx_full),
+      .clk(clk), .rst(rst), .push(rx_valid), .din({rx_last, rx_leaf[LEAF_W-1:0], rx_data}), .full(rx_full),
       .pop(rx_pop), .valid(rx_head_valid), .dout(rx_head), .count(rx_count));
   assign rx_ready = !rx_full;
 
@@ -113,7 +121,7 @@ module cmnet_stream_regs #(
       .r_tx_units(tx_units_q),
       .r_rx_count({{(31-FIFO_AW){1'b0}}, rx_count}),
       .r_rx_units(rx_units_q),
-      .r_rx_pairs(rx_odd ? rx_head[31:0] : {rx_head_valid, rx_head[FW-1], 14'd0, rx_head[47:32]}),
+      .r_rx_pairs(rx_odd ? rx_head[31:0] : {rx_head_valid, rx_head[FW-1], {(30-LEAF_W){1'b0}}, rx_head[FW-2:32]}),
       .hit_rx_pairs(r_pairs),
       .r_counters(cnt_value),
       .in_counters(in_cnt),
@@ -127,6 +135,7 @@ module cmnet_stream_regs #(
   assign cnt_value = counters[cnt_word[8:0] * 32 +: 32];
 
   wire tx_header = (tx_rem == 16'd0);
+  localparam [LEAF_W-1:0] NLEAF_LEAF = NLEAF[LEAF_W-1:0];  // a leaf out of range (NLEAF < 65536)
   // A header takes no room; a header of 0 words is refused.
   wire tx_ok = tx_header ? (bus_wdata[31:16] != 16'd0) : (tx_free != {(FIFO_AW+1){1'b0}});
   // The info ROM answers one cycle after its address: a read of it waits one cycle.
@@ -142,7 +151,7 @@ module cmnet_stream_regs #(
     if (rst) begin
       run_q <= 1'b0;
       clear_q <= 1'b0;
-      tx_leaf_q <= 16'd0;
+      tx_leaf_q <= {LEAF_W{1'b0}};
       tx_rem <= 16'd0;
       rx_odd <= 1'b0;
       tx_push <= 1'b0;
@@ -173,7 +182,7 @@ module cmnet_stream_regs #(
         end
         if (bus_write && w_tx && tx_ok) begin
           if (tx_header) begin
-            tx_leaf_q <= bus_wdata[15:0];
+            tx_leaf_q <= (bus_wdata[15:0] < NLEAF) ? bus_wdata[LEAF_W-1:0] : NLEAF_LEAF;
             tx_rem <= bus_wdata[31:16];
           end else begin
             tx_push <= 1'b1;
@@ -193,6 +202,9 @@ module cmnet_stream_regs #(
     end
   end
   // Only the word offsets' low bits address the windows (their sizes are checked by the generator).
-  wire unused_ok = &{1'b0, in_cnt, cnt_word, info_word, tx_full};  // tx_free guards the pushes
+  // The family's leaf numbers are below NLEAF: the bits above LEAF_W are 0.
+  wire [16:0] rx_leaf_x = {1'b0, rx_leaf};
+  wire unused_ok = &{1'b0, in_cnt, cnt_word, info_word, tx_full,  // tx_free guards the pushes
+                     rx_leaf_x[16:LEAF_W], tx_leaf_x[LEAF_W+15:16]};
 endmodule
 `default_nettype wire
