@@ -90,12 +90,14 @@ module cmnet_stream_regs #(
   assign active = run_q && (net_busy || tx_used != {(FIFO_AW+1){1'b0}});
 
   // ---- receive FIFO: the leaves -> host reads ----
+  // The family's leaf numbers are below NLEAF: the bits above LEAF_W are 0 (LEAF_W may be 16).
+  wire [16:0] rx_leaf_x = {1'b0, rx_leaf};
   reg          rx_pop;
   wire         rx_full, rx_head_valid;
   wire [FW-1:0] rx_head;
   wire [FIFO_AW:0] rx_count;
   cmnet_sync_fifo #(.W(FW), .AW(FIFO_AW)) rx_fifo (
-      .clk(clk), .rst(rst), .push(rx_valid), .din({rx_last, rx_leaf[LEAF_W-1:0], rx_data}), .full(rx_full),
+      .clk(clk), .rst(rst), .push(rx_valid), .din({rx_last, rx_leaf_x[LEAF_W-1:0], rx_data}), .full(rx_full),
       .pop(rx_pop), .valid(rx_head_valid), .dout(rx_head), .count(rx_count));
   assign rx_ready = !rx_full;
 
@@ -182,7 +184,7 @@ module cmnet_stream_regs #(
         end
         if (bus_write && w_tx && tx_ok) begin
           if (tx_header) begin
-            tx_leaf_q <= (bus_wdata[15:0] < NLEAF) ? bus_wdata[LEAF_W-1:0] : NLEAF_LEAF;
+            tx_leaf_q <= ({16'd0, bus_wdata[15:0]} < NLEAF) ? bus_wdata[LEAF_W-1:0] : NLEAF_LEAF;
             tx_rem <= bus_wdata[31:16];
           end else begin
             tx_push <= 1'b1;
@@ -202,8 +204,6 @@ module cmnet_stream_regs #(
     end
   end
   // Only the word offsets' low bits address the windows (their sizes are checked by the generator).
-  // The family's leaf numbers are below NLEAF: the bits above LEAF_W are 0.
-  wire [16:0] rx_leaf_x = {1'b0, rx_leaf};
   wire unused_ok = &{1'b0, in_cnt, cnt_word, info_word, tx_full,  // tx_free guards the pushes
                      rx_leaf_x[16:LEAF_W], tx_leaf_x[LEAF_W+15:16]};
 endmodule
