@@ -204,8 +204,7 @@ void RouterEmitter::emit_shared_logic() {
   v.line();
   v.comment("Output state: allocated to a message (obusy), credits, round-robin pointer.");
   v.line("wire [NI-1:0] obusy;");
-  v.line("wire [NI*CW-1:0] credit;");
-  v.line("wire [NI*PW-1:0] rr_ptr;");
+  v.line("wire [NI*NI-1:0] rr_hi;   // per output: the inputs at or after its round-robin pointer");
   v.line("wire [NI-1:0] credit_ok;");
   v.line("wire [NI*NI-1:0] req;     // req[i*NI + o]: input i asks for output o");
   v.line("wire [NI*NI-1:0] gnt;     // gnt[o*NI + i]: output o granted to input i");
@@ -213,7 +212,7 @@ void RouterEmitter::emit_shared_logic() {
   v.line("wire [NI-1:0] last;       // ... and it is the message's last");
   v.line("wire [NI-1:0] first;      // ... and it is the message's first");
   v.line("wire [NI*W-1:0] flit;     // the flit input i moves (U decremented when going up)");
-  v.line("wire [NI*PW-1:0] dest;    // the output input i is allocated to");
+  v.line("wire [NI*NI-1:0] dest;    // dest[i*NI + o]: input i is allocated to output o (one-hot)");
   v.line("wire [NI-1:0] head_in;    // a message's first flit arrived on input i");
   v.line("wire [NI-1:0] crc_pri;    // input i's message left with a CRC that was neither proper nor complemented");
   v.line("wire [NI-1:0] crc_sec;    // ... with a complemented CRC (an earlier chip found the error)");
@@ -253,23 +252,18 @@ void RouterEmitter::emit_shared_logic() {
     v.line("endfunction");
     v.line();
   }
-  v.comment("Round-robin: the first requester at or after the pointer, cyclically.");
+  v.comment("Round-robin: the first requester at or after the pointer, cyclically: the lowest among");
+  v.comment("those at or after it (hi, the pointer kept as a mask), else the lowest of all (no adders).");
   v.line("function [NI-1:0] rr_grant;");
   v.line("  input [NI-1:0] r;");
-  v.line("  input [PW-1:0] ptr;");
-  v.line("  integer k, j;");
-  v.line("  reg found;");
+  v.line("  input [NI-1:0] hi;");
+  v.line("  reg [NI-1:0] x;");
+  v.line("  integer k;");
   v.line("  begin");
+  v.line("    x = ((r & hi) != {NI{1'b0}}) ? (r & hi) : r;");
   v.line("    rr_grant = {NI{1'b0}};");
-  v.line("    found = 1'b0;");
-  v.line("    for (k = 0; k < NI; k = k + 1) begin");
-  v.line("      j = {{(32-PW){1'b0}}, ptr} + k;");
-  v.line("      if (j >= NI) j = j - NI;");
-  v.line("      if (!found && r[j]) begin");
-  v.line("        rr_grant[j] = 1'b1;");
-  v.line("        found = 1'b1;");
-  v.line("      end");
-  v.line("    end");
+  v.line("    for (k = NI - 1; k >= 0; k = k - 1)");
+  v.line("      if (x[k]) rr_grant = {{(NI-1){1'b0}}, 1'b1} << k;");
   v.line("  end");
   v.line("endfunction");
   v.line();
@@ -283,6 +277,7 @@ void RouterEmitter::emit_input_arrival() {
   if (NS == 0) {
     v.line("wire [D*W-1:0] buf_flat;");
     v.line("wire [CNTW-1:0] buf_count;");
+    v.line("wire buf_ne;  // buf_count != 0, registered");
   }
   v.line("localparam [PW-1:0] GP = g;");
   v.line("localparam integer GI = g % 4;");
@@ -297,7 +292,7 @@ void RouterEmitter::emit_input_arrival() {
   if (NS == 0) {
     v.instance("cm5data_fifo", "buffer", {{"W", "W"}, {"D", "D"}, {"CNTW", "CNTW"}},
                {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "din"},
-                {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}});
+                {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}, {"nonempty", "buf_ne"}});
   }
   v.comment("Arriving messages are parsed for the counters: the length is in the first flit.");
   v.line("reg [RW-1:0] wr_left;   // flits of the arriving message still to come (0: next is a head)");
@@ -319,8 +314,10 @@ void RouterEmitter::emit_regs() {
   v.line("reg busy;");
   v.line("reg going_up;");
   v.line("reg fall_q;       // falling: the mark is set in flit 0 on the way out");
-  v.line("reg [PW-1:0] dst_q;");
-  v.line("reg [RW-1:0] crc_from;  // the first flit of the CRC word");
+  v.line("reg [NI-1:0] dst_q;   // the output allocated (one-hot)");
+  v.line("reg in_crc;       // the CRC word is leaving");
+  v.line("reg last_q;       // the next flit to leave is the message's last");
+  v.line("reg first_q;      // ... its first");
   v.line(W == 32 ? "reg acc;              // (one flit is the word)" : "reg [31-W:0] acc;     // the flits of the word leaving so far (LSB first, the newest on top)");
   v.line("reg [31:0] crc;       // the CRC of the words that left");
   v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
@@ -380,7 +377,6 @@ void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, 
 void RouterEmitter::emit_input_slots() {
   emit_regs();
   v.line("wire granted;");
-  v.line("wire [PW-1:0] granted_port;");
   v.comment("Slots: NS messages, each in its own 2^SIW-flit region of one memory (synchronous read, so");
   v.comment("it can be block RAM). Per slot: in use, flits written, granted, and its head word.");
   v.line("reg [NS-1:0] s_used;");
@@ -498,36 +494,24 @@ void RouterEmitter::emit_input_slots() {
 // Per input (closes g_in): the request, the grant, the flit leaving and its CRC check.
 void RouterEmitter::emit_input_send() {
   v.line("assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
-  if (NS == 0) {
-    v.line("wire granted;");
-    v.line("wire [PW-1:0] granted_port;");
-  }
-  v.line("reg gr;");
-  v.line("reg [PW-1:0] gp;");
-  v.line("integer o;");
-  v.line("always @(*) begin");
-  v.line("  gr = 1'b0;");
-  v.line("  gp = {PW{1'b0}};");
-  v.line("  for (o = 0; o < NI; o = o + 1)");
-  v.line("    if (gnt[o*NI + g]) begin");
-  v.line("      gr = 1'b1;");
-  v.line("      gp = o[PW-1:0];");
-  v.line("    end");
+  if (NS == 0) v.line("wire granted;");
+  v.line("wire [NI-1:0] gcol;   // the output granted to this input (one-hot)");
+  v.line("genvar o;");
+  v.line("for (o = 0; o < NI; o = o + 1) begin : g_gcol");
+  v.line("  assign gcol[o] = gnt[o*NI + g];");
   v.line("end");
-  v.line("assign granted = gr;");
-  v.line("assign granted_port = gp;");
-  v.line("assign dest[g*PW +: PW] = dst_q;");
-  if (NS == 0) v.line("assign send[g] = busy && buf_count != {CNTW{1'b0}} && credit_ok[dst_q];");
+  v.line("assign granted = gcol != {NI{1'b0}};");
+  v.line("assign dest[g*NI +: NI] = dst_q;");
+  if (NS == 0) v.line("assign send[g] = busy && buf_ne && (credit_ok & dst_q) != {NI{1'b0}};");
   else v.line("assign send[g] = busy && sent < as_wr;  // the receiver's slot was taken at the grant");
-  v.line("assign last[g] = left == {{(RW-1){1'b0}}, 1'b1};");
-  v.line("assign first[g] = sent == {RW{1'b0}};");
+  v.line("assign last[g] = last_q;");
+  v.line("assign first[g] = first_q;");
   if (NS == 0) v.line("wire [W-1:0] raw = buf_flat[W-1:0];");
   v.line("wire [W-1:0] dec = raw - ({{(W-1){1'b0}}, 1'b1} << UOFF);");
   v.line("wire [W-1:0] routed = (going_up && sent == UFL) ? dec : (fall_q && first[g]) ? (raw | MARK) : raw;");
   v.comment("CRC check of what leaves: the words before the CRC word go into the CRC; the CRC word's");
   v.comment("flits are compared with it and replaced by it, or by its complement from the first flit");
   v.comment("that differs (so the chips after this one see a secondary error, not a primary).");
-  v.line("wire in_crc = sent >= crc_from;");
   if (W == 32) {
     v.line("wire [31:0] word_now = raw;");
     v.line("wire word_end = 1'b1;");
@@ -538,9 +522,7 @@ void RouterEmitter::emit_input_send() {
     v.line("wire [31:0] word_now = {raw, acc};");
     v.line("wire [" + S(PB - 1) + ":0] pos = sent[" + S(PB - 1) + ":0];");
     v.line("wire word_end = &pos;");
-    v.line("wire [31:0] crc_sh = crc >> {pos, " + S(clog2(static_cast<uint64_t>(W))) + "'d0};");
-    v.line("wire [W-1:0] pf = crc_sh[W-1:0];");
-    v.line("wire unused_crc_sh = ^crc_sh[31:W];");
+    v.line("wire [W-1:0] pf = crc[W-1:0];  // crc shifts a flit down as each CRC flit leaves");
   }
   v.line("wire [W-1:0] nf = ~pf;");
   v.line("wire [1:0] cst_next = (cst == 2'd0 && raw != pf) ? ((raw == nf) ? 2'd1 : 2'd2) :");
@@ -553,11 +535,13 @@ void RouterEmitter::emit_input_send() {
   v.line("    busy <= 1'b0;");
   v.line("    going_up <= 1'b0;");
   v.line("    fall_q <= 1'b0;");
-  v.line("    crc_from <= {RW{1'b0}};");
+  v.line("    in_crc <= 1'b0;");
+  v.line("    last_q <= 1'b0;");
+  v.line("    first_q <= 1'b0;");
   v.line(W == 32 ? "    acc <= 1'b0;" : "    acc <= {(32-W){1'b0}};");
   v.line("    crc <= 32'd0;");
   v.line("    cst <= 2'd0;");
-  v.line("    dst_q <= {PW{1'b0}};");
+  v.line("    dst_q <= {NI{1'b0}};");
   v.line("    left <= {RW{1'b0}};");
   v.line("    sent <= {RW{1'b0}};");
   v.line("  end else if (!busy) begin");
@@ -565,10 +549,12 @@ void RouterEmitter::emit_input_send() {
   v.line("      busy <= 1'b1;");
   v.line("      going_up <= want_up;");
   v.line("      fall_q <= falling;");
-  v.line("      crc_from <= ({{(RW-3){1'b0}}, head[2:0]} + 1'b1) * FPW_R;");
+  v.line("      in_crc <= 1'b0;");
+  v.line("      last_q <= 1'b0;  // a message has at least 3 words");
+  v.line("      first_q <= 1'b1;");
   v.line("      crc <= 32'hFFFFFFFF;");
   v.line("      cst <= 2'd0;");
-  v.line("      dst_q <= granted_port;");
+  v.line("      dst_q <= gcol;");
   v.line("      left <= ({{(RW-3){1'b0}}, head[2:0]} + TWO) * FPW_R;");
   v.line("      sent <= {RW{1'b0}};");
   v.line("    end");
@@ -576,11 +562,15 @@ void RouterEmitter::emit_input_send() {
   v.line("    left <= left - 1'b1;");
   v.line("    sent <= sent + 1'b1;");
   v.line("    if (last[g]) busy <= 1'b0;");
+  v.line("    last_q <= left == {{(RW-2){1'b0}}, 2'd2};");
+  v.line("    first_q <= 1'b0;");
+  v.line("    if (left == FPW_R + 1'b1) in_crc <= 1'b1;  // the data's last flit: the CRC word is next");
   v.line("    if (!in_crc) begin");
   if (W != 32) v.line("      acc <= word_now[31:W];");
   v.line("      if (word_end) crc <= crc32w(crc, (sent < FPW_R) ? (word_now & HMASK) : word_now);");
   v.line("    end else begin");
   v.line("      cst <= cst_next;");
+  if (W != 32) v.line("      crc <= {{W{1'b0}}, crc[31:W]};");
   v.line("    end");
   v.line("  end");
   v.line("end");
@@ -596,59 +586,65 @@ void RouterEmitter::emit_outputs() {
   v.line("wire [NI-1:0] out_first;");
   v.line("wire [NI*W-1:0] out_flit;");
   v.open("for (g = 0; g < NI; g = g + 1) begin : g_out");
-  v.line("localparam [PW-1:0] ME = g;");
   v.line("wire [NI-1:0] asking;");
   v.line("genvar i;");
   v.line("for (i = 0; i < NI; i = i + 1) begin : g_col");
   v.line("  assign asking[i] = req[i*NI + g];");
   v.line("end");
-  v.line("assign gnt[g*NI +: NI] = obusy[g] ? {NI{1'b0}} : rr_grant(asking, rr_ptr[g*PW +: PW]);");
-  v.line("reg s, l, f;");
+  v.line("assign gnt[g*NI +: NI] = obusy[g] ? {NI{1'b0}} : rr_grant(asking, rr_hi[g*NI +: NI]);");
+  v.comment("The input sending here (one at most: the output is allocated to one message), AND-OR muxed.");
+  v.line("wire [NI-1:0] mine;");
+  v.line("for (i = 0; i < NI; i = i + 1) begin : g_mine");
+  v.line("  assign mine[i] = send[i] && dest[i*NI + g];");
+  v.line("end");
+  v.line("reg l, f;");
   v.line("reg [W-1:0] d;");
   v.line("integer k;");
   v.line("always @(*) begin");
-  v.line("  s = 1'b0;");
   v.line("  l = 1'b0;");
   v.line("  f = 1'b0;");
   v.line("  d = {W{1'b0}};");
-  v.line("  for (k = 0; k < NI; k = k + 1)");
-  v.line("    if (send[k] && dest[k*PW +: PW] == ME) begin");
-  v.line("      s = 1'b1;");
-  v.line("      l = last[k];");
-  v.line("      f = first[k];");
-  v.line("      d = flit[k*W +: W];");
-  v.line("    end");
+  v.line("  for (k = 0; k < NI; k = k + 1) begin");
+  v.line("    l = l | (mine[k] & last[k]);");
+  v.line("    f = f | (mine[k] & first[k]);");
+  v.line("    d = d | ({W{mine[k]}} & flit[k*W +: W]);");
+  v.line("  end");
   v.line("end");
+  v.line("wire s = mine != {NI{1'b0}};");
   v.line("assign out_send[g] = s;");
   v.line("assign out_first[g] = f;");
   v.line("assign out_flit[g*W +: W] = d;");
-  v.line("assign credit_ok[g] = credit[g*CW +: CW] != {CW{1'b0}};");
-  v.line("reg [PW-1:0] next_ptr;");
+  v.comment("The pointer after a grant to input j is j + 1: the mask of the inputs above j (all after NI-1).");
+  v.line("wire [NI-1:0] gv = gnt[g*NI +: NI];");
+  v.line("reg [NI-1:0] hi_next;");
   v.line("integer j;");
   v.line("always @(*) begin");
-  v.line("  next_ptr = rr_ptr[g*PW +: PW];");
-  v.line("  for (j = 0; j < NI; j = j + 1)");
-  v.line("    if (gnt[g*NI + j]) next_ptr = (j == NI - 1) ? {PW{1'b0}} : j[PW-1:0] + 1'b1;");
+  v.line("  hi_next = {gv[NI-2:0], gv[NI-1]};");
+  v.line("  for (j = 1; j < NI; j = j + 1) hi_next[j] = hi_next[j] | hi_next[j-1];");
   v.line("end");
   v.line("reg busy_q;");
   v.line("reg [CW-1:0] cred_q;");
-  v.line("reg [PW-1:0] ptr_q;");
+  v.line("reg cok_q;  // cred_q != 0, registered: from the count before this cycle's change");
+  v.line("reg [NI-1:0] hi_q;");
+  const std::string dec = NS == 0 ? "s" : "gv != {NI{1'b0}}";
+  v.line("wire dec = " + dec + ";" + (NS == 0 ? "  // a flit sent" : "  // a slot per message"));
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    busy_q <= 1'b0;");
   v.line("    cred_q <= CREDITS;");
-  v.line("    ptr_q <= {PW{1'b0}};");
+  v.line("    cok_q <= 1'b1;");
+  v.line("    hi_q <= {NI{1'b1}};");
   v.line("  end else begin");
-  v.line("    if (gnt[g*NI +: NI] != {NI{1'b0}}) busy_q <= 1'b1;");
+  v.line("    if (gv != {NI{1'b0}}) busy_q <= 1'b1;");
   v.line("    else if (s && l) busy_q <= 1'b0;");
-  if (NS == 0) v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, s} + {{(CW-1){1'b0}}, out_credit[g]};");
-  else v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, gnt[g*NI +: NI] != {NI{1'b0}}} + {{(CW-1){1'b0}}, out_credit[g]};  // a slot per message");
-  v.line("    ptr_q <= next_ptr;");
+  v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, dec} + {{(CW-1){1'b0}}, out_credit[g]};");
+  v.line("    cok_q <= out_credit[g] || cred_q[CW-1:1] != {(CW-1){1'b0}} || (cred_q[0] && !dec);");
+  v.line("    if (gv != {NI{1'b0}}) hi_q <= hi_next;");
   v.line("  end");
   v.line("end");
+  v.line("assign credit_ok[g] = cok_q;");
   v.line("assign obusy[g] = busy_q;");
-  v.line("assign credit[g*CW +: CW] = cred_q;");
-  v.line("assign rr_ptr[g*PW +: PW] = ptr_q;");
+  v.line("assign rr_hi[g*NI +: NI] = hi_q;");
   v.close("end");
   v.line("endgenerate");
 }
