@@ -100,6 +100,7 @@ struct RouterEmitter {
   void emit_shared_logic();
   void emit_input_arrival();
   void emit_regs();
+  void emit_head_fields(const std::string& hd, bool registered);
   void emit_route(const std::string& hd, const std::string& extra, bool fifo);
   void emit_input_slots();
   void emit_input_send();
@@ -278,6 +279,7 @@ void RouterEmitter::emit_input_arrival() {
     v.line("wire [D*W-1:0] buf_flat;");
     v.line("wire [CNTW-1:0] buf_count;");
     v.line("wire buf_ne;  // buf_count != 0, registered");
+    v.line("wire [D*W-1:0] buf_next;  // buf_flat's next state");
   }
   v.line("localparam [PW-1:0] GP = g;");
   v.line("localparam integer GI = g % 4;");
@@ -292,7 +294,7 @@ void RouterEmitter::emit_input_arrival() {
   if (NS == 0) {
     v.instance("cm5data_fifo", "buffer", {{"W", "W"}, {"D", "D"}, {"CNTW", "CNTW"}},
                {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "din"},
-                {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}, {"nonempty", "buf_ne"}});
+                {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}, {"nonempty", "buf_ne"}, {"flat_next", "buf_next"}});
   }
   v.comment("Arriving messages are parsed for the counters: the length is in the first flit.");
   v.line("reg [RW-1:0] wr_left;   // flits of the arriving message still to come (0: next is a head)");
@@ -303,9 +305,12 @@ void RouterEmitter::emit_input_arrival() {
   v.line("  else if (in_valid[g]) wr_left <= (head_in[g] ? wr_total : wr_left) - 1'b1;");
   v.line("end");
   if (NS == 0) {
-    v.comment("The head word: the first FPW flits of the buffer.");
+    v.comment("The head word: the first FPW flits of the buffer (its length is read at the grant), and");
+    v.comment("the same in the buffer's next state (its routing fields are registered).");
     v.line("wire [31:0] head = buf_flat[31:0];");
-    emit_route("head", D * W > 32 ? "wire unused_rest = ^buf_flat[D*W-1:32];  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "", true);
+    v.line("wire unused_head = ^head[31:3];");
+    v.line("wire [31:0] head_nx = buf_next[31:0];");
+    emit_route("head_nx", D * W > 32 ? "wire unused_rest = ^{buf_flat[D*W-1:32], buf_next[D*W-1:32]};  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "", true);
   }
 }
 
@@ -325,19 +330,53 @@ void RouterEmitter::emit_regs() {
   v.line("reg [RW-1:0] sent;    // flits sent");
 }
 
+// The head word's fields the route needs: the digit down, the mark, whether U is nonzero and
+// (with parents) the parents mapped out for its destination. registered: from the buffer's next
+// head word into registers, so they are this cycle's head's without its decoding in the request
+// path (no cycle changes); else combinational from `hd` (a slot's head register).
+void RouterEmitter::emit_head_fields(const std::string& hd, bool registered) {
+  const std::string q = registered ? "_d" : "";
+  v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
+  v.line("wire [1:0] digit" + q + " = " + hd + "[digit_at +: 2];");
+  v.line(std::string("wire unused_tag = ^") + hd + (registered ? "[11:8] ^ ^" + hd + "[2:0];" : "[11:8];") + "  // the tag: not used for routing");
+  v.line("wire mark" + q + " = " + hd + "[3];");
+  v.line("wire up_nz" + q + " = " + hd + "[7:4] != 4'd0;");
+  if (P > 0) {
+    v.comment("Map-out: the destination's node at this level against the table.");
+    v.line("wire [" + S(2 * H - 1) + ":0] dst_digits = " + hd + "[12 +: " + S(2 * H) + "];");
+    v.line("wire [" + S(2 * H - 1) + ":0] dst_shift = dst_digits >> {level, 1'b0};");
+    v.line("wire [" + S(NB - 1) + ":0] dst_node = dst_shift[" + S(NB - 1) + ":0];");
+    if (2 * H > NB) v.line("wire unused_dst = ^dst_shift[" + S(2 * H - 1) + ":" + S(NB) + "];");
+    v.line("reg [" + S(P - 1) + ":0] mo_out" + q + ";");
+    v.line("integer e;");
+    v.line("always @(*) begin");
+    v.line("  mo_out" + q + " = mo_up;");
+    v.line("  for (e = 0; e < " + S(K) + "; e = e + 1)");
+    v.line("    if (mo_node[e*" + S(NB) + " +: " + S(NB) + "] == dst_node) mo_out" + q + " = mo_out" + q + " | mo_mask[e*" + S(P) + " +: " + S(P) + "];");
+    v.line("end");
+  }
+  if (!registered) return;
+  v.line("reg [1:0] digit;");
+  v.line("reg mark, up_nz;");
+  if (P > 0) v.line("reg [" + S(P - 1) + ":0] mo_out;");
+  v.line("always @(posedge clk) begin");
+  v.line("  digit <= digit_d;");
+  v.line("  mark <= mark_d;");
+  v.line("  up_nz <= up_nz_d;");
+  if (P > 0) v.line("  mo_out <= mo_out_d;");
+  v.line("end");
+}
+
 // The routing of one head (FIFO: the buffer's head word; slots: each slot's): the output it asks
 // for (want), whether it climbs or falls, and route_ok (a climbing head needs an unobstructed
 // parent that is not mapped out for its destination).
-// fifo: the FIFO input's one head (the registers and `ready` declared in its order, `asking`
-// at the end); else a slot's (`route_ok` at the end).
+// fifo: the FIFO input's one head (its fields registered, the registers and `ready` declared in
+// its order, `asking` at the end); else a slot's (`route_ok` at the end).
 void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, bool fifo) {
-  v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
-  v.line("wire [1:0] digit = " + hd + "[digit_at +: 2];");
-  v.line("wire unused_tag = ^" + hd + "[11:8];  // the tag: not used for routing");
-  v.line("wire falling = " + hd + "[3] || afd_mode;");
+  emit_head_fields(hd, fifo);
+  v.line("wire falling = mark || afd_mode;");
   v.line("wire [1:0] fall_port = G2 + afd_rot;");
   if (!extra.empty()) v.line(extra);
-  v.line("wire [3:0] up_count = " + hd + "[7:4];");
   if (fifo) {
     emit_regs();
     v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
@@ -345,20 +384,8 @@ void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, 
   const std::string fp = w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port";
   const std::string dg = w.port > 2 ? "{{(PW-2){1'b0}}, digit}" : "digit";
   if (P > 0) {
-    v.line("wire want_up = !falling && (g < 4) && up_count != 4'd0;");
+    v.line("wire want_up = !falling && (g < 4) && up_nz;");
     v.line("wire [3:0] r = lfsr[(g % 4) * 4 +: 4];");
-    v.comment("Map-out: the destination's node at this level against the table.");
-    v.line("wire [" + S(2 * H - 1) + ":0] dst_digits = " + hd + "[12 +: " + S(2 * H) + "];");
-    v.line("wire [" + S(2 * H - 1) + ":0] dst_shift = dst_digits >> {level, 1'b0};");
-    v.line("wire [" + S(NB - 1) + ":0] dst_node = dst_shift[" + S(NB - 1) + ":0];");
-    if (2 * H > NB) v.line("wire unused_dst = ^dst_shift[" + S(2 * H - 1) + ":" + S(NB) + "];");
-    v.line("reg [" + S(P - 1) + ":0] mo_out;");
-    v.line("integer e;");
-    v.line("always @(*) begin");
-    v.line("  mo_out = mo_up;");
-    v.line("  for (e = 0; e < " + S(K) + "; e = e + 1)");
-    v.line("    if (mo_node[e*" + S(NB) + " +: " + S(NB) + "] == dst_node) mo_out = mo_out | mo_mask[e*" + S(P) + " +: " + S(P) + "];");
-    v.line("end");
     v.line("wire [" + S(P - 1) + ":0] par_ok = par_free & ~mo_out;");
     v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_ok, r)};");
     v.line("wire [PW-1:0] route = want_up ? up_port : " + dg + ";");
@@ -366,7 +393,7 @@ void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, 
     v.line(fifo ? "wire asking = ready && (!want_up || par_ok != 0);" : "wire route_ok = !want_up || par_ok != 0;");
   } else {
     v.comment("A top-level chip has no parents: every message turns down here.");
-    v.line("wire unused_lfsr = ^{lfsr, up_count};");
+    v.line("wire unused_lfsr = ^{lfsr, up_nz};");
     v.line("wire want_up = 1'b0;");
     v.line("wire [PW-1:0] want = falling ? " + fp + " : " + dg + ";");
     v.line(fifo ? "wire asking = ready;" : "wire route_ok = 1'b1;");
@@ -530,6 +557,8 @@ void RouterEmitter::emit_input_send() {
   v.line("assign flit[g*W +: W] = !in_crc ? routed : (cst_next == 2'd0) ? pf : nf;");
   v.line("assign crc_pri[g] = send[g] && in_crc && last[g] && cst_next == 2'd2;");
   v.line("assign crc_sec[g] = send[g] && in_crc && last[g] && cst_next == 2'd1;");
+  v.comment("Idle, the message registers follow the head that asks (they matter only while busy), so a");
+  v.comment("grant sets busy alone.");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    busy <= 1'b0;");
@@ -545,19 +574,17 @@ void RouterEmitter::emit_input_send() {
   v.line("    left <= {RW{1'b0}};");
   v.line("    sent <= {RW{1'b0}};");
   v.line("  end else if (!busy) begin");
-  v.line("    if (granted) begin");
-  v.line("      busy <= 1'b1;");
-  v.line("      going_up <= want_up;");
-  v.line("      fall_q <= falling;");
-  v.line("      in_crc <= 1'b0;");
-  v.line("      last_q <= 1'b0;  // a message has at least 3 words");
-  v.line("      first_q <= 1'b1;");
-  v.line("      crc <= 32'hFFFFFFFF;");
-  v.line("      cst <= 2'd0;");
-  v.line("      dst_q <= gcol;");
-  v.line("      left <= ({{(RW-3){1'b0}}, head[2:0]} + TWO) * FPW_R;");
-  v.line("      sent <= {RW{1'b0}};");
-  v.line("    end");
+  v.line("    busy <= granted;");
+  v.line("    going_up <= want_up;");
+  v.line("    fall_q <= falling;");
+  v.line("    in_crc <= 1'b0;");
+  v.line("    last_q <= 1'b0;  // a message has at least 3 words");
+  v.line("    first_q <= 1'b1;");
+  v.line("    crc <= 32'hFFFFFFFF;");
+  v.line("    cst <= 2'd0;");
+  v.line("    dst_q <= gcol;");
+  v.line("    left <= ({{(RW-3){1'b0}}, head[2:0]} + TWO) * FPW_R;");
+  v.line("    sent <= {RW{1'b0}};");
   v.line("  end else if (send[g]) begin");
   v.line("    left <= left - 1'b1;");
   v.line("    sent <= sent + 1'b1;");
@@ -638,7 +665,7 @@ void RouterEmitter::emit_outputs() {
   v.line("    if (gv != {NI{1'b0}}) busy_q <= 1'b1;");
   v.line("    else if (s && l) busy_q <= 1'b0;");
   v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, dec} + {{(CW-1){1'b0}}, out_credit[g]};");
-  v.line("    cok_q <= out_credit[g] || cred_q[CW-1:1] != {(CW-1){1'b0}} || (cred_q[0] && !dec);");
+  v.line(std::string("    cok_q <= out_credit[g] || ") + (w.credit > 1 ? "cred_q[CW-1:1] != {(CW-1){1'b0}} || " : "") + "(cred_q[0] && !dec);");
   v.line("    if (gv != {NI{1'b0}}) hi_q <= hi_next;");
   v.line("  end");
   v.line("end");

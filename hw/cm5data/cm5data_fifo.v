@@ -4,7 +4,8 @@
 // allowed. The sender's credits keep it from overflowing: a push into a full FIFO without a
 // pop is a protocol violation and is dropped. `nonempty` is count != 0, registered (the pop
 // that depends on it starts at a flip-flop); an entry is written where count says, decoded
-// from the register, so no subtraction follows the pop.
+// from the register, so no subtraction follows the pop. `flat_next` is what `flat` will be
+// after this cycle (the router registers its head word's routing fields from it).
 `default_nettype none
 module cm5data_fifo #(
     parameter integer W    = 4,
@@ -18,7 +19,8 @@ module cm5data_fifo #(
     input  wire            pop,    // only when count != 0
     output wire [D*W-1:0]  flat,
     output reg  [CNTW-1:0] count,
-    output reg             nonempty
+    output reg             nonempty,
+    output wire [D*W-1:0]  flat_next
 );
   localparam [CNTW-1:0] DEPTH = D[CNTW-1:0];
   wire do_push = push && (count != DEPTH || pop);
@@ -36,11 +38,10 @@ module cm5data_fifo #(
       end
       // The push lands at count - pop: entry g when count is g (no pop) or g + 1 (pop).
       wire at_g = count == IDX, at_g1 = count == IDX1;
-      always @(posedge clk) begin
-        if (do_push && (pop ? at_g1 : at_g)) q <= din;
-        else if (pop) q <= above;
-      end
+      wire [W-1:0] nxt = (do_push && (pop ? at_g1 : at_g)) ? din : pop ? above : q;
+      always @(posedge clk) q <= nxt;
       assign flat[g * W +: W] = q;
+      assign flat_next[g * W +: W] = nxt;
     end
   endgenerate
   always @(posedge clk) begin
