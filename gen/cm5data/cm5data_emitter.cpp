@@ -280,6 +280,8 @@ void RouterEmitter::emit_input_arrival() {
     v.line("wire [CNTW-1:0] buf_count;");
     v.line("wire buf_ne;  // buf_count != 0, registered");
     v.line("wire [D*W-1:0] buf_next;  // buf_flat's next state");
+    v.line("wire [CNTW-1:0] buf_cnext;  // buf_count's");
+    v.line("wire unused_count = ^buf_count;  // read through buf_cnext, registered");
   }
   v.line("localparam [PW-1:0] GP = g;");
   v.line("localparam integer GI = g % 4;");
@@ -294,7 +296,7 @@ void RouterEmitter::emit_input_arrival() {
   if (NS == 0) {
     v.instance("cm5data_fifo", "buffer", {{"W", "W"}, {"D", "D"}, {"CNTW", "CNTW"}},
                {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "din"},
-                {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}, {"nonempty", "buf_ne"}, {"flat_next", "buf_next"}});
+                {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}, {"nonempty", "buf_ne"}, {"flat_next", "buf_next"}, {"count_next", "buf_cnext"}});
   }
   v.comment("Arriving messages are parsed for the counters: the length is in the first flit.");
   v.line("reg [RW-1:0] wr_left;   // flits of the arriving message still to come (0: next is a head)");
@@ -379,7 +381,9 @@ void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, 
   if (!extra.empty()) v.line(extra);
   if (fifo) {
     emit_regs();
-    v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
+    v.line("reg head_in_buf;  // buf_count >= FPW, registered from the buffer's next count");
+    v.line("always @(posedge clk) head_in_buf <= !rst && buf_cnext >= FPW[CNTW-1:0];");
+    v.line("wire ready = !busy && head_in_buf;");
   }
   const std::string fp = w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port";
   const std::string dg = w.port > 2 ? "{{(PW-2){1'b0}}, digit}" : "digit";

@@ -5,7 +5,8 @@
 // pop is a protocol violation and is dropped. `nonempty` is count != 0, registered (the pop
 // that depends on it starts at a flip-flop); an entry is written where count says, decoded
 // from the register, so no subtraction follows the pop. `flat_next` is what `flat` will be
-// after this cycle (the router registers its head word's routing fields from it).
+// after this cycle, `count_next` what `count` will be (the router registers its head word's
+// routing fields and whether it is all in from them).
 `default_nettype none
 module cm5data_fifo #(
     parameter integer W    = 4,
@@ -20,7 +21,8 @@ module cm5data_fifo #(
     output wire [D*W-1:0]  flat,
     output reg  [CNTW-1:0] count,
     output reg             nonempty,
-    output wire [D*W-1:0]  flat_next
+    output wire [D*W-1:0]  flat_next,
+    output wire [CNTW-1:0] count_next
 );
   localparam [CNTW-1:0] DEPTH = D[CNTW-1:0];
   wire do_push = push && (count != DEPTH || pop);
@@ -44,12 +46,13 @@ module cm5data_fifo #(
       assign flat_next[g * W +: W] = nxt;
     end
   endgenerate
+  assign count_next = count + {{(CNTW-1){1'b0}}, do_push} - {{(CNTW-1){1'b0}}, pop};
   always @(posedge clk) begin
     if (rst) begin
       count <= {CNTW{1'b0}};
       nonempty <= 1'b0;
     end else begin
-      count <= count + {{(CNTW-1){1'b0}}, do_push} - {{(CNTW-1){1'b0}}, pop};
+      count <= count_next;
       nonempty <= do_push || count[CNTW-1:1] != {(CNTW-1){1'b0}} || (count[0] && !pop);
     end
   end
