@@ -210,6 +210,7 @@ void RouterEmitter::emit_shared_logic() {
   v.line("wire [NI*NI-1:0] req;     // req[i*NI + o]: input i asks for output o");
   v.line("wire [NI*NI-1:0] gnt;     // gnt[o*NI + i]: output o granted to input i");
   v.line("wire [NI-1:0] send;       // input i moves a flit this cycle");
+  v.line("wire [NI-1:0] has_flit;   // input i is allocated and has a flit (it moves with its output's credit)");
   v.line("wire [NI-1:0] last;       // ... and it is the message's last");
   v.line("wire [NI-1:0] first;      // ... and it is the message's first");
   v.line("wire [NI*W-1:0] flit;     // the flit input i moves (U decremented when going up)");
@@ -533,8 +534,13 @@ void RouterEmitter::emit_input_send() {
   v.line("end");
   v.line("assign granted = gcol != {NI{1'b0}};");
   v.line("assign dest[g*NI +: NI] = dst_q;");
-  if (NS == 0) v.line("assign send[g] = busy && buf_ne && (credit_ok & dst_q) != {NI{1'b0}};");
-  else v.line("assign send[g] = busy && sent < as_wr;  // the receiver's slot was taken at the grant");
+  if (NS == 0) {
+    v.line("assign has_flit[g] = busy && buf_ne;");
+    v.line("assign send[g] = has_flit[g] && (credit_ok & dst_q) != {NI{1'b0}};");
+  } else {
+    v.line("assign has_flit[g] = busy && sent < as_wr;");
+    v.line("assign send[g] = has_flit[g];  // the receiver's slot was taken at the grant");
+  }
   v.line("assign last[g] = last_q;");
   v.line("assign first[g] = first_q;");
   if (NS == 0) v.line("wire [W-1:0] raw = buf_flat[W-1:0];");
@@ -624,9 +630,10 @@ void RouterEmitter::emit_outputs() {
   v.line("end");
   v.line("assign gnt[g*NI +: NI] = obusy[g] ? {NI{1'b0}} : rr_grant(asking, rr_hi[g*NI +: NI]);");
   v.comment("The input sending here (one at most: the output is allocated to one message), AND-OR muxed.");
-  v.line("wire [NI-1:0] mine;");
+  v.line("wire [NI-1:0] mine, ready_here;");
   v.line("for (i = 0; i < NI; i = i + 1) begin : g_mine");
   v.line("  assign mine[i] = send[i] && dest[i*NI + g];");
+  v.line("  assign ready_here[i] = has_flit[i] && dest[i*NI + g];");
   v.line("end");
   v.line("reg l, f;");
   v.line("reg [W-1:0] d;");
@@ -641,7 +648,9 @@ void RouterEmitter::emit_outputs() {
   v.line("    d = d | ({W{mine[k]}} & flit[k*W +: W]);");
   v.line("  end");
   v.line("end");
-  v.line("wire s = mine != {NI{1'b0}};");
+  v.comment("A flit moves here when the allocated input has one (and, per flit, a credit): from registers,");
+  v.comment("not through the inputs' send.");
+  v.line(std::string("wire s = ") + (NS == 0 ? "credit_ok[g] && " : "") + "ready_here != {NI{1'b0}};");
   v.line("assign out_send[g] = s;");
   v.line("assign out_first[g] = f;");
   v.line("assign out_flit[g*W +: W] = d;");
