@@ -716,10 +716,17 @@ void RouterEmitter::emit_link_registers_and_counters() {
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"clear", "clear"},
               {"inc", "{out_send & out_first, head_in}"}, {"sel", SWL == w.sel ? "cnt_sel" : "cnt_sel[" + S(SWL - 1) + ":0]"},
               {"value", "link_cnt"}});
-  v.comment("CRC errors of the whole chip (its inputs may finish messages in the same cycle).");
+  v.comment("CRC errors of the whole chip (its inputs may finish messages in the same cycle): the inputs'");
+  v.comment("flags registered before they are counted (a count shows two cycles after its message; a");
+  v.comment("clear drops them as the bank drops its increments).");
+  v.line("reg [NI-1:0] crc_pri_q, crc_sec_q;");
+  v.line("always @(posedge clk) begin");
+  v.line("  crc_pri_q <= (rst || clear) ? {NI{1'b0}} : crc_pri;");
+  v.line("  crc_sec_q <= (rst || clear) ? {NI{1'b0}} : crc_sec;");
+  v.line("end");
   v.instance("cmnet_counter_bank", "crc_counters", {{"N", "2"}, {"CW", "32"}, {"IW", S(EW)}, {"SW", "1"}},
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"clear", "clear"},
-              {"inc", "{ones(crc_sec), ones(crc_pri)}"}, {"sel", "cnt_sel[0]"}, {"value", "crc_cnt"}});
+              {"inc", "{ones(crc_sec_q), ones(crc_pri_q)}"}, {"sel", "cnt_sel[0]"}, {"value", "crc_cnt"}});
   v.line("assign cnt_value = (cnt_sel < " + S(w.sel) + "'d" + S(2 * NI) + ") ? link_cnt : (cnt_sel < " + S(w.sel) + "'d" +
          S(2 * NI + 2) + ") ? crc_cnt : 32'd0;");
   v.end_module();
