@@ -46,6 +46,14 @@ module cm5data_fifo #(
       assign flat_next[g * W +: W] = nxt;
     end
   endgenerate
+  wire above_one;  // count > 1
+  generate
+    if (CNTW > 1) begin : g_wide
+      assign above_one = |count[CNTW-1:1];
+    end else begin : g_narrow
+      assign above_one = 1'b0;
+    end
+  endgenerate
   assign count_next = count + {{(CNTW-1){1'b0}}, do_push} - {{(CNTW-1){1'b0}}, pop};
   always @(posedge clk) begin
     if (rst) begin
@@ -53,7 +61,7 @@ module cm5data_fifo #(
       nonempty <= 1'b0;
     end else begin
       count <= count_next;
-      nonempty <= do_push || count[CNTW-1:1] != {(CNTW-1){1'b0}} || (count[0] && !pop);
+      nonempty <= do_push || above_one || (count[0] && !pop);
     end
   end
 endmodule
