@@ -100,6 +100,7 @@ struct RouterEmitter {
   void emit_shared_logic();
   void emit_input_arrival();
   void emit_regs();
+  void emit_head_fields(const std::string& hd, bool registered);
   void emit_route(const std::string& hd, const std::string& extra, bool fifo);
   void emit_input_slots();
   void emit_input_send();
@@ -204,16 +205,15 @@ void RouterEmitter::emit_shared_logic() {
   v.line();
   v.comment("Output state: allocated to a message (obusy), credits, round-robin pointer.");
   v.line("wire [NI-1:0] obusy;");
-  v.line("wire [NI*CW-1:0] credit;");
-  v.line("wire [NI*PW-1:0] rr_ptr;");
   v.line("wire [NI-1:0] credit_ok;");
   v.line("wire [NI*NI-1:0] req;     // req[i*NI + o]: input i asks for output o");
   v.line("wire [NI*NI-1:0] gnt;     // gnt[o*NI + i]: output o granted to input i");
   v.line("wire [NI-1:0] send;       // input i moves a flit this cycle");
+  v.line("wire [NI-1:0] has_flit;   // input i is allocated and has a flit (it moves with its output's credit)");
   v.line("wire [NI-1:0] last;       // ... and it is the message's last");
   v.line("wire [NI-1:0] first;      // ... and it is the message's first");
   v.line("wire [NI*W-1:0] flit;     // the flit input i moves (U decremented when going up)");
-  v.line("wire [NI*PW-1:0] dest;    // the output input i is allocated to");
+  v.line("wire [NI*NI-1:0] dest;    // dest[i*NI + o]: input i is allocated to output o (one-hot)");
   v.line("wire [NI-1:0] head_in;    // a message's first flit arrived on input i");
   v.line("wire [NI-1:0] crc_pri;    // input i's message left with a CRC that was neither proper nor complemented");
   v.line("wire [NI-1:0] crc_sec;    // ... with a complemented CRC (an earlier chip found the error)");
@@ -253,23 +253,18 @@ void RouterEmitter::emit_shared_logic() {
     v.line("endfunction");
     v.line();
   }
-  v.comment("Round-robin: the first requester at or after the pointer, cyclically.");
+  v.comment("Round-robin: the first requester at or after the pointer, cyclically: the lowest among");
+  v.comment("those at or after it (hi, the pointer kept as a mask), else the lowest of all (no adders).");
   v.line("function [NI-1:0] rr_grant;");
   v.line("  input [NI-1:0] r;");
-  v.line("  input [PW-1:0] ptr;");
-  v.line("  integer k, j;");
-  v.line("  reg found;");
+  v.line("  input [NI-1:0] hi;");
+  v.line("  reg [NI-1:0] x;");
+  v.line("  integer k;");
   v.line("  begin");
+  v.line("    x = ((r & hi) != {NI{1'b0}}) ? (r & hi) : r;");
   v.line("    rr_grant = {NI{1'b0}};");
-  v.line("    found = 1'b0;");
-  v.line("    for (k = 0; k < NI; k = k + 1) begin");
-  v.line("      j = {{(32-PW){1'b0}}, ptr} + k;");
-  v.line("      if (j >= NI) j = j - NI;");
-  v.line("      if (!found && r[j]) begin");
-  v.line("        rr_grant[j] = 1'b1;");
-  v.line("        found = 1'b1;");
-  v.line("      end");
-  v.line("    end");
+  v.line("    for (k = NI - 1; k >= 0; k = k - 1)");
+  v.line("      if (x[k]) rr_grant = {{(NI-1){1'b0}}, 1'b1} << k;");
   v.line("  end");
   v.line("endfunction");
   v.line();
@@ -283,6 +278,10 @@ void RouterEmitter::emit_input_arrival() {
   if (NS == 0) {
     v.line("wire [D*W-1:0] buf_flat;");
     v.line("wire [CNTW-1:0] buf_count;");
+    v.line("wire buf_ne;  // buf_count != 0, registered");
+    v.line("wire [D*W-1:0] buf_next;  // buf_flat's next state");
+    v.line("wire [CNTW-1:0] buf_cnext;  // buf_count's");
+    v.line("wire unused_count = ^buf_count;  // read through buf_cnext, registered");
   }
   v.line("localparam [PW-1:0] GP = g;");
   v.line("localparam integer GI = g % 4;");
@@ -297,7 +296,7 @@ void RouterEmitter::emit_input_arrival() {
   if (NS == 0) {
     v.instance("cm5data_fifo", "buffer", {{"W", "W"}, {"D", "D"}, {"CNTW", "CNTW"}},
                {{"clk", "clk"}, {"rst", "rst"}, {"push", "in_valid[g]"}, {"din", "din"},
-                {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}});
+                {"pop", "send[g]"}, {"flat", "buf_flat"}, {"count", "buf_count"}, {"nonempty", "buf_ne"}, {"flat_next", "buf_next"}, {"count_next", "buf_cnext"}});
   }
   v.comment("Arriving messages are parsed for the counters: the length is in the first flit.");
   v.line("reg [RW-1:0] wr_left;   // flits of the arriving message still to come (0: next is a head)");
@@ -308,9 +307,12 @@ void RouterEmitter::emit_input_arrival() {
   v.line("  else if (in_valid[g]) wr_left <= (head_in[g] ? wr_total : wr_left) - 1'b1;");
   v.line("end");
   if (NS == 0) {
-    v.comment("The head word: the first FPW flits of the buffer.");
+    v.comment("The head word: the first FPW flits of the buffer (its length is read at the grant), and");
+    v.comment("the same in the buffer's next state (its routing fields are registered).");
     v.line("wire [31:0] head = buf_flat[31:0];");
-    emit_route("head", D * W > 32 ? "wire unused_rest = ^buf_flat[D*W-1:32];  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "", true);
+    v.line("wire unused_head = ^head[31:3];");
+    v.line("wire [31:0] head_nx = buf_next[31:0];");
+    emit_route("head_nx", D * W > 32 ? "wire unused_rest = ^{buf_flat[D*W-1:32], buf_next[D*W-1:32]};  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "", true);
   }
 }
 
@@ -319,8 +321,10 @@ void RouterEmitter::emit_regs() {
   v.line("reg busy;");
   v.line("reg going_up;");
   v.line("reg fall_q;       // falling: the mark is set in flit 0 on the way out");
-  v.line("reg [PW-1:0] dst_q;");
-  v.line("reg [RW-1:0] crc_from;  // the first flit of the CRC word");
+  v.line("reg [NI-1:0] dst_q;   // the output allocated (one-hot)");
+  v.line("reg in_crc;       // the CRC word is leaving");
+  v.line("reg last_q;       // the next flit to leave is the message's last");
+  v.line("reg first_q;      // ... its first");
   v.line(W == 32 ? "reg acc;              // (one flit is the word)" : "reg [31-W:0] acc;     // the flits of the word leaving so far (LSB first, the newest on top)");
   v.line("reg [31:0] crc;       // the CRC of the words that left");
   v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
@@ -328,40 +332,64 @@ void RouterEmitter::emit_regs() {
   v.line("reg [RW-1:0] sent;    // flits sent");
 }
 
-// The routing of one head (FIFO: the buffer's head word; slots: each slot's): the output it asks
-// for (want), whether it climbs or falls, and route_ok (a climbing head needs an unobstructed
-// parent that is not mapped out for its destination).
-// fifo: the FIFO input's one head (the registers and `ready` declared in its order, `asking`
-// at the end); else a slot's (`route_ok` at the end).
-void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, bool fifo) {
+// The head word's fields the route needs: the digit down, the mark, whether U is nonzero and
+// (with parents) the parents mapped out for its destination. registered: from the buffer's next
+// head word into registers, so they are this cycle's head's without its decoding in the request
+// path (no cycle changes); else combinational from `hd` (a slot's head register).
+void RouterEmitter::emit_head_fields(const std::string& hd, bool registered) {
+  const std::string q = registered ? "_d" : "";
   v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
-  v.line("wire [1:0] digit = " + hd + "[digit_at +: 2];");
-  v.line("wire unused_tag = ^" + hd + "[11:8];  // the tag: not used for routing");
-  v.line("wire falling = " + hd + "[3] || afd_mode;");
-  v.line("wire [1:0] fall_port = G2 + afd_rot;");
-  if (!extra.empty()) v.line(extra);
-  v.line("wire [3:0] up_count = " + hd + "[7:4];");
-  if (fifo) {
-    emit_regs();
-    v.line("wire ready = !busy && buf_count >= FPW[CNTW-1:0];");
-  }
-  const std::string fp = w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port";
-  const std::string dg = w.port > 2 ? "{{(PW-2){1'b0}}, digit}" : "digit";
+  v.line("wire [1:0] digit" + q + " = " + hd + "[digit_at +: 2];");
+  v.line(std::string("wire unused_tag = ^") + hd + (registered ? "[11:8] ^ ^" + hd + "[2:0];" : "[11:8];") + "  // the tag: not used for routing");
+  v.line("wire mark" + q + " = " + hd + "[3];");
+  v.line("wire up_nz" + q + " = " + hd + "[7:4] != 4'd0;");
   if (P > 0) {
-    v.line("wire want_up = !falling && (g < 4) && up_count != 4'd0;");
-    v.line("wire [3:0] r = lfsr[(g % 4) * 4 +: 4];");
     v.comment("Map-out: the destination's node at this level against the table.");
     v.line("wire [" + S(2 * H - 1) + ":0] dst_digits = " + hd + "[12 +: " + S(2 * H) + "];");
     v.line("wire [" + S(2 * H - 1) + ":0] dst_shift = dst_digits >> {level, 1'b0};");
     v.line("wire [" + S(NB - 1) + ":0] dst_node = dst_shift[" + S(NB - 1) + ":0];");
     if (2 * H > NB) v.line("wire unused_dst = ^dst_shift[" + S(2 * H - 1) + ":" + S(NB) + "];");
-    v.line("reg [" + S(P - 1) + ":0] mo_out;");
+    v.line("reg [" + S(P - 1) + ":0] mo_out" + q + ";");
     v.line("integer e;");
     v.line("always @(*) begin");
-    v.line("  mo_out = mo_up;");
+    v.line("  mo_out" + q + " = mo_up;");
     v.line("  for (e = 0; e < " + S(K) + "; e = e + 1)");
-    v.line("    if (mo_node[e*" + S(NB) + " +: " + S(NB) + "] == dst_node) mo_out = mo_out | mo_mask[e*" + S(P) + " +: " + S(P) + "];");
+    v.line("    if (mo_node[e*" + S(NB) + " +: " + S(NB) + "] == dst_node) mo_out" + q + " = mo_out" + q + " | mo_mask[e*" + S(P) + " +: " + S(P) + "];");
     v.line("end");
+  }
+  if (!registered) return;
+  v.line("reg [1:0] digit;");
+  v.line("reg mark, up_nz;");
+  if (P > 0) v.line("reg [" + S(P - 1) + ":0] mo_out;");
+  v.line("always @(posedge clk) begin");
+  v.line("  digit <= digit_d;");
+  v.line("  mark <= mark_d;");
+  v.line("  up_nz <= up_nz_d;");
+  if (P > 0) v.line("  mo_out <= mo_out_d;");
+  v.line("end");
+}
+
+// The routing of one head (FIFO: the buffer's head word; slots: each slot's): the output it asks
+// for (want), whether it climbs or falls, and route_ok (a climbing head needs an unobstructed
+// parent that is not mapped out for its destination).
+// fifo: the FIFO input's one head (its fields registered, the registers and `ready` declared in
+// its order, `asking` at the end); else a slot's (`route_ok` at the end).
+void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, bool fifo) {
+  emit_head_fields(hd, fifo);
+  v.line("wire falling = mark || afd_mode;");
+  v.line("wire [1:0] fall_port = G2 + afd_rot;");
+  if (!extra.empty()) v.line(extra);
+  if (fifo) {
+    emit_regs();
+    v.line("reg head_in_buf;  // buf_count >= FPW, registered from the buffer's next count");
+    v.line("always @(posedge clk) head_in_buf <= !rst && buf_cnext >= FPW[CNTW-1:0];");
+    v.line("wire ready = !busy && head_in_buf;");
+  }
+  const std::string fp = w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port";
+  const std::string dg = w.port > 2 ? "{{(PW-2){1'b0}}, digit}" : "digit";
+  if (P > 0) {
+    v.line("wire want_up = !falling && (g < 4) && up_nz;");
+    v.line("wire [3:0] r = lfsr[(g % 4) * 4 +: 4];");
     v.line("wire [" + S(P - 1) + ":0] par_ok = par_free & ~mo_out;");
     v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_ok, r)};");
     v.line("wire [PW-1:0] route = want_up ? up_port : " + dg + ";");
@@ -369,7 +397,7 @@ void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, 
     v.line(fifo ? "wire asking = ready && (!want_up || par_ok != 0);" : "wire route_ok = !want_up || par_ok != 0;");
   } else {
     v.comment("A top-level chip has no parents: every message turns down here.");
-    v.line("wire unused_lfsr = ^{lfsr, up_count};");
+    v.line("wire unused_lfsr = ^{lfsr, up_nz};");
     v.line("wire want_up = 1'b0;");
     v.line("wire [PW-1:0] want = falling ? " + fp + " : " + dg + ";");
     v.line(fifo ? "wire asking = ready;" : "wire route_ok = 1'b1;");
@@ -380,7 +408,6 @@ void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, 
 void RouterEmitter::emit_input_slots() {
   emit_regs();
   v.line("wire granted;");
-  v.line("wire [PW-1:0] granted_port;");
   v.comment("Slots: NS messages, each in its own 2^SIW-flit region of one memory (synchronous read, so");
   v.comment("it can be block RAM). Per slot: in use, flits written, granted, and its head word.");
   v.line("reg [NS-1:0] s_used;");
@@ -498,36 +525,29 @@ void RouterEmitter::emit_input_slots() {
 // Per input (closes g_in): the request, the grant, the flit leaving and its CRC check.
 void RouterEmitter::emit_input_send() {
   v.line("assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
-  if (NS == 0) {
-    v.line("wire granted;");
-    v.line("wire [PW-1:0] granted_port;");
-  }
-  v.line("reg gr;");
-  v.line("reg [PW-1:0] gp;");
-  v.line("integer o;");
-  v.line("always @(*) begin");
-  v.line("  gr = 1'b0;");
-  v.line("  gp = {PW{1'b0}};");
-  v.line("  for (o = 0; o < NI; o = o + 1)");
-  v.line("    if (gnt[o*NI + g]) begin");
-  v.line("      gr = 1'b1;");
-  v.line("      gp = o[PW-1:0];");
-  v.line("    end");
+  if (NS == 0) v.line("wire granted;");
+  v.line("wire [NI-1:0] gcol;   // the output granted to this input (one-hot)");
+  v.line("genvar o;");
+  v.line("for (o = 0; o < NI; o = o + 1) begin : g_gcol");
+  v.line("  assign gcol[o] = gnt[o*NI + g];");
   v.line("end");
-  v.line("assign granted = gr;");
-  v.line("assign granted_port = gp;");
-  v.line("assign dest[g*PW +: PW] = dst_q;");
-  if (NS == 0) v.line("assign send[g] = busy && buf_count != {CNTW{1'b0}} && credit_ok[dst_q];");
-  else v.line("assign send[g] = busy && sent < as_wr;  // the receiver's slot was taken at the grant");
-  v.line("assign last[g] = left == {{(RW-1){1'b0}}, 1'b1};");
-  v.line("assign first[g] = sent == {RW{1'b0}};");
+  v.line("assign granted = gcol != {NI{1'b0}};");
+  v.line("assign dest[g*NI +: NI] = dst_q;");
+  if (NS == 0) {
+    v.line("assign has_flit[g] = busy && buf_ne;");
+    v.line("assign send[g] = has_flit[g] && (credit_ok & dst_q) != {NI{1'b0}};");
+  } else {
+    v.line("assign has_flit[g] = busy && sent < as_wr;");
+    v.line("assign send[g] = has_flit[g];  // the receiver's slot was taken at the grant");
+  }
+  v.line("assign last[g] = last_q;");
+  v.line("assign first[g] = first_q;");
   if (NS == 0) v.line("wire [W-1:0] raw = buf_flat[W-1:0];");
   v.line("wire [W-1:0] dec = raw - ({{(W-1){1'b0}}, 1'b1} << UOFF);");
   v.line("wire [W-1:0] routed = (going_up && sent == UFL) ? dec : (fall_q && first[g]) ? (raw | MARK) : raw;");
   v.comment("CRC check of what leaves: the words before the CRC word go into the CRC; the CRC word's");
   v.comment("flits are compared with it and replaced by it, or by its complement from the first flit");
   v.comment("that differs (so the chips after this one see a secondary error, not a primary).");
-  v.line("wire in_crc = sent >= crc_from;");
   if (W == 32) {
     v.line("wire [31:0] word_now = raw;");
     v.line("wire word_end = 1'b1;");
@@ -538,9 +558,7 @@ void RouterEmitter::emit_input_send() {
     v.line("wire [31:0] word_now = {raw, acc};");
     v.line("wire [" + S(PB - 1) + ":0] pos = sent[" + S(PB - 1) + ":0];");
     v.line("wire word_end = &pos;");
-    v.line("wire [31:0] crc_sh = crc >> {pos, " + S(clog2(static_cast<uint64_t>(W))) + "'d0};");
-    v.line("wire [W-1:0] pf = crc_sh[W-1:0];");
-    v.line("wire unused_crc_sh = ^crc_sh[31:W];");
+    v.line("wire [W-1:0] pf = crc[W-1:0];  // crc shifts a flit down as each CRC flit leaves");
   }
   v.line("wire [W-1:0] nf = ~pf;");
   v.line("wire [1:0] cst_next = (cst == 2'd0 && raw != pf) ? ((raw == nf) ? 2'd1 : 2'd2) :");
@@ -548,39 +566,47 @@ void RouterEmitter::emit_input_send() {
   v.line("assign flit[g*W +: W] = !in_crc ? routed : (cst_next == 2'd0) ? pf : nf;");
   v.line("assign crc_pri[g] = send[g] && in_crc && last[g] && cst_next == 2'd2;");
   v.line("assign crc_sec[g] = send[g] && in_crc && last[g] && cst_next == 2'd1;");
+  v.comment("Idle, the message registers follow the head that asks (they matter only while busy), so a");
+  v.comment("grant sets busy alone.");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    busy <= 1'b0;");
   v.line("    going_up <= 1'b0;");
   v.line("    fall_q <= 1'b0;");
-  v.line("    crc_from <= {RW{1'b0}};");
+  v.line("    in_crc <= 1'b0;");
+  v.line("    last_q <= 1'b0;");
+  v.line("    first_q <= 1'b0;");
   v.line(W == 32 ? "    acc <= 1'b0;" : "    acc <= {(32-W){1'b0}};");
   v.line("    crc <= 32'd0;");
   v.line("    cst <= 2'd0;");
-  v.line("    dst_q <= {PW{1'b0}};");
+  v.line("    dst_q <= {NI{1'b0}};");
   v.line("    left <= {RW{1'b0}};");
   v.line("    sent <= {RW{1'b0}};");
   v.line("  end else if (!busy) begin");
-  v.line("    if (granted) begin");
-  v.line("      busy <= 1'b1;");
-  v.line("      going_up <= want_up;");
-  v.line("      fall_q <= falling;");
-  v.line("      crc_from <= ({{(RW-3){1'b0}}, head[2:0]} + 1'b1) * FPW_R;");
-  v.line("      crc <= 32'hFFFFFFFF;");
-  v.line("      cst <= 2'd0;");
-  v.line("      dst_q <= granted_port;");
-  v.line("      left <= ({{(RW-3){1'b0}}, head[2:0]} + TWO) * FPW_R;");
-  v.line("      sent <= {RW{1'b0}};");
-  v.line("    end");
+  v.line("    busy <= granted;");
+  v.line("    going_up <= want_up;");
+  v.line("    fall_q <= falling;");
+  v.line("    in_crc <= 1'b0;");
+  v.line("    last_q <= 1'b0;  // a message has at least 3 words");
+  v.line("    first_q <= 1'b1;");
+  v.line("    crc <= 32'hFFFFFFFF;");
+  v.line("    cst <= 2'd0;");
+  v.line("    dst_q <= gcol;");
+  v.line("    left <= ({{(RW-3){1'b0}}, head[2:0]} + TWO) * FPW_R;");
+  v.line("    sent <= {RW{1'b0}};");
   v.line("  end else if (send[g]) begin");
   v.line("    left <= left - 1'b1;");
   v.line("    sent <= sent + 1'b1;");
   v.line("    if (last[g]) busy <= 1'b0;");
+  v.line("    last_q <= left == {{(RW-2){1'b0}}, 2'd2};");
+  v.line("    first_q <= 1'b0;");
+  v.line("    if (left == FPW_R + 1'b1) in_crc <= 1'b1;  // the data's last flit: the CRC word is next");
   v.line("    if (!in_crc) begin");
   if (W != 32) v.line("      acc <= word_now[31:W];");
   v.line("      if (word_end) crc <= crc32w(crc, (sent < FPW_R) ? (word_now & HMASK) : word_now);");
   v.line("    end else begin");
   v.line("      cst <= cst_next;");
+  if (W != 32) v.line("      crc <= {{W{1'b0}}, crc[31:W]};");
   v.line("    end");
   v.line("  end");
   v.line("end");
@@ -596,59 +622,68 @@ void RouterEmitter::emit_outputs() {
   v.line("wire [NI-1:0] out_first;");
   v.line("wire [NI*W-1:0] out_flit;");
   v.open("for (g = 0; g < NI; g = g + 1) begin : g_out");
-  v.line("localparam [PW-1:0] ME = g;");
   v.line("wire [NI-1:0] asking;");
   v.line("genvar i;");
   v.line("for (i = 0; i < NI; i = i + 1) begin : g_col");
   v.line("  assign asking[i] = req[i*NI + g];");
   v.line("end");
-  v.line("assign gnt[g*NI +: NI] = obusy[g] ? {NI{1'b0}} : rr_grant(asking, rr_ptr[g*PW +: PW]);");
-  v.line("reg s, l, f;");
+  v.comment("The round-robin pointer is just after the input granted last (lg_q): as a mask, the inputs");
+  v.comment("above it (all of them after NI-1), made from the register at the start of the cycle.");
+  v.line("reg [NI-1:0] lg_q;");
+  v.line("reg [NI-1:0] hi;");
+  v.line("integer j;");
+  v.line("always @(*) begin");
+  v.line("  hi = {lg_q[NI-2:0], lg_q[NI-1]};");
+  v.line("  for (j = 1; j < NI; j = j + 1) hi[j] = hi[j] | hi[j-1];");
+  v.line("end");
+  v.line("wire take = !obusy[g] && asking != {NI{1'b0}};  // granted to some input this cycle");
+  v.line("assign gnt[g*NI +: NI] = obusy[g] ? {NI{1'b0}} : rr_grant(asking, hi);");
+  v.comment("The input sending here (one at most: the output is allocated to one message), AND-OR muxed.");
+  v.line("wire [NI-1:0] mine, ready_here;");
+  v.line("for (i = 0; i < NI; i = i + 1) begin : g_mine");
+  v.line("  assign mine[i] = send[i] && dest[i*NI + g];");
+  v.line("  assign ready_here[i] = has_flit[i] && dest[i*NI + g];");
+  v.line("end");
+  v.line("reg l, f;");
   v.line("reg [W-1:0] d;");
   v.line("integer k;");
   v.line("always @(*) begin");
-  v.line("  s = 1'b0;");
   v.line("  l = 1'b0;");
   v.line("  f = 1'b0;");
   v.line("  d = {W{1'b0}};");
-  v.line("  for (k = 0; k < NI; k = k + 1)");
-  v.line("    if (send[k] && dest[k*PW +: PW] == ME) begin");
-  v.line("      s = 1'b1;");
-  v.line("      l = last[k];");
-  v.line("      f = first[k];");
-  v.line("      d = flit[k*W +: W];");
-  v.line("    end");
+  v.line("  for (k = 0; k < NI; k = k + 1) begin");
+  v.line("    l = l | (mine[k] & last[k]);");
+  v.line("    f = f | (mine[k] & first[k]);");
+  v.line("    d = d | ({W{mine[k]}} & flit[k*W +: W]);");
+  v.line("  end");
   v.line("end");
+  v.comment("A flit moves here when the allocated input has one (and, per flit, a credit): from registers,");
+  v.comment("not through the inputs' send.");
+  v.line(std::string("wire s = ") + (NS == 0 ? "credit_ok[g] && " : "") + "ready_here != {NI{1'b0}};");
   v.line("assign out_send[g] = s;");
   v.line("assign out_first[g] = f;");
   v.line("assign out_flit[g*W +: W] = d;");
-  v.line("assign credit_ok[g] = credit[g*CW +: CW] != {CW{1'b0}};");
-  v.line("reg [PW-1:0] next_ptr;");
-  v.line("integer j;");
-  v.line("always @(*) begin");
-  v.line("  next_ptr = rr_ptr[g*PW +: PW];");
-  v.line("  for (j = 0; j < NI; j = j + 1)");
-  v.line("    if (gnt[g*NI + j]) next_ptr = (j == NI - 1) ? {PW{1'b0}} : j[PW-1:0] + 1'b1;");
-  v.line("end");
   v.line("reg busy_q;");
   v.line("reg [CW-1:0] cred_q;");
-  v.line("reg [PW-1:0] ptr_q;");
+  v.line("reg cok_q;  // cred_q != 0, registered: from the count before this cycle's change");
+  const std::string dec = NS == 0 ? "s" : "take";
+  v.line("wire dec = " + dec + ";" + (NS == 0 ? "  // a flit sent" : "  // a slot per message"));
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    busy_q <= 1'b0;");
   v.line("    cred_q <= CREDITS;");
-  v.line("    ptr_q <= {PW{1'b0}};");
+  v.line("    cok_q <= 1'b1;");
+  v.line("    lg_q <= {1'b1, {(NI-1){1'b0}}};  // the pointer at input 0");
   v.line("  end else begin");
-  v.line("    if (gnt[g*NI +: NI] != {NI{1'b0}}) busy_q <= 1'b1;");
+  v.line("    if (take) busy_q <= 1'b1;");
   v.line("    else if (s && l) busy_q <= 1'b0;");
-  if (NS == 0) v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, s} + {{(CW-1){1'b0}}, out_credit[g]};");
-  else v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, gnt[g*NI +: NI] != {NI{1'b0}}} + {{(CW-1){1'b0}}, out_credit[g]};  // a slot per message");
-  v.line("    ptr_q <= next_ptr;");
+  v.line("    cred_q <= cred_q - {{(CW-1){1'b0}}, dec} + {{(CW-1){1'b0}}, out_credit[g]};");
+  v.line(std::string("    cok_q <= out_credit[g] || ") + (w.credit > 1 ? "cred_q[CW-1:1] != {(CW-1){1'b0}} || " : "") + "(cred_q[0] && !dec);");
+  v.line("    if (take) lg_q <= gnt[g*NI +: NI];");
   v.line("  end");
   v.line("end");
+  v.line("assign credit_ok[g] = cok_q;");
   v.line("assign obusy[g] = busy_q;");
-  v.line("assign credit[g*CW +: CW] = cred_q;");
-  v.line("assign rr_ptr[g*PW +: PW] = ptr_q;");
   v.close("end");
   v.line("endgenerate");
 }
@@ -681,10 +716,17 @@ void RouterEmitter::emit_link_registers_and_counters() {
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"clear", "clear"},
               {"inc", "{out_send & out_first, head_in}"}, {"sel", SWL == w.sel ? "cnt_sel" : "cnt_sel[" + S(SWL - 1) + ":0]"},
               {"value", "link_cnt"}});
-  v.comment("CRC errors of the whole chip (its inputs may finish messages in the same cycle).");
+  v.comment("CRC errors of the whole chip (its inputs may finish messages in the same cycle): the inputs'");
+  v.comment("flags registered before they are counted (a count shows two cycles after its message; a");
+  v.comment("clear drops them as the bank drops its increments).");
+  v.line("reg [NI-1:0] crc_pri_q, crc_sec_q;");
+  v.line("always @(posedge clk) begin");
+  v.line("  crc_pri_q <= (rst || clear) ? {NI{1'b0}} : crc_pri;");
+  v.line("  crc_sec_q <= (rst || clear) ? {NI{1'b0}} : crc_sec;");
+  v.line("end");
   v.instance("cmnet_counter_bank", "crc_counters", {{"N", "2"}, {"CW", "32"}, {"IW", S(EW)}, {"SW", "1"}},
              {{"clk", "clk"}, {"rst", "rst"}, {"ce", "1'b1"}, {"clear", "clear"},
-              {"inc", "{ones(crc_sec), ones(crc_pri)}"}, {"sel", "cnt_sel[0]"}, {"value", "crc_cnt"}});
+              {"inc", "{ones(crc_sec_q), ones(crc_pri_q)}"}, {"sel", "cnt_sel[0]"}, {"value", "crc_cnt"}});
   v.line("assign cnt_value = (cnt_sel < " + S(w.sel) + "'d" + S(2 * NI) + ") ? link_cnt : (cnt_sel < " + S(w.sel) + "'d" +
          S(2 * NI + 2) + ") ? crc_cnt : 32'd0;");
   v.end_module();
