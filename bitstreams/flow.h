@@ -121,7 +121,6 @@ std::map<std::string, PartCells> parse_ice40_parts(const std::string& stat_text,
 // read by one pin. Nothing can be optimised away, paths into and out of the module start and end at
 // flip-flops, and the wrapper adds one flip-flop per port bit and one LUT per output bit (the
 // wrapper's cells are reported apart, in wrapper_ffs).
-
 struct ModulePlaceOptions {
   std::string dir;                        // work directory (created, kept: logs, netlist)
   std::string before_synth;               // yosys commands after reading, e.g. "chparam -set W 8 node"

@@ -112,6 +112,16 @@ std::vector<std::string> wrap_text(const std::string& text, size_t width, const 
   return lines;
 }
 
+ReportRow second_view_row(const std::string& name, const std::vector<std::string>& disagreements,
+                          const std::string& agreed) {
+  std::string say = agreed;
+  if (!disagreements.empty()) {
+    say = disagreements[0];
+    if (disagreements.size() > 1) say += " (and " + std::to_string(disagreements.size() - 1) + " more)";
+  }
+  return {name, say, agreed, true};
+}
+
 ReportVerdict judge_run_report(const RunReport& r) {
   ReportVerdict v;
   v.conservation = check_conservation(r.regions);

@@ -22,6 +22,11 @@ struct ReportRow {
   bool compared = false;  // board must equal model (counted in the verdict)
 };
 
+// A compared row of a second view (a family's functional oracle): `agreed` on both sides when it
+// has nothing to say, else its first disagreement ("... (and N more)") against `agreed`.
+ReportRow second_view_row(const std::string& name, const std::vector<std::string>& disagreements,
+                          const std::string& agreed);
+
 struct ReportTable {
   std::string file;  // e.g. "chips.csv"
   std::vector<std::string> columns;

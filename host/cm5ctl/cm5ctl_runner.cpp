@@ -284,8 +284,7 @@ struct Cm5ctlCompare {
     const bool faults = !w.flips.empty() || model.faults.bcast_drops > 0;
     const auto d = faults ? cm5ctl_view::oracle_disagreements_under_faults(p, w, got)
                           : cm5ctl_view::oracle_disagreements(p, w, got);
-    const std::string say = d.empty() ? "all equal" : d[0] + (d.size() > 1 ? " (and " + std::to_string(d.size() - 1) + " more)" : "");
-    r.rows.push_back({"results by the paper's view (sim/cm5ctl/oracle)", say, "all equal", true});
+    r.rows.push_back(second_view_row("results by the paper's view (sim/cm5ctl/oracle)", d, "all equal"));
   }
 
   // The leaves' counters beside the model's result counts (plus the statuses).

@@ -135,9 +135,7 @@ ReportRow oracle_row(const Cm5DataParams& p, const Cm5DataTraffic& t, const Stre
                                 : "message " + std::to_string(index.at(static_cast<size_t>(d.msg)))) +
                      ": " + d.what);
   }
-  const std::string say =
-      said.empty() ? "agree" : said[0] + (said.size() > 1 ? " (and " + std::to_string(said.size() - 1) + " more)" : "");
-  return {"messages by the paper's view (sim/cm5data/oracle, untimed)", say, "agree", true};
+  return second_view_row("messages by the paper's view (sim/cm5data/oracle, untimed)", said, "agree");
 }
 
 }  // namespace
