@@ -177,6 +177,15 @@ std::vector<RegionCount> StreamBoard::regions(const std::vector<CounterReading>&
   return out;
 }
 
+void check_units_per_run(const StreamInfo& info, uint64_t units) {
+  // Narrow counters wrap: a unit adds at most one to each, so a run is bounded by its units.
+  const uint64_t most = (uint64_t{1} << info.counter_bits) - 1;  // counter_bits <= 32 (the info parser)
+  if (units > most)
+    throw InputError("stream board: a run of " + std::to_string(units) + " units, but the board's counters are " +
+                     std::to_string(info.counter_bits) + " bits: at most " + std::to_string(most) +
+                     " units a run (split the workload into runs)");
+}
+
 StreamRunResult run_units(StreamBoard& board, const std::vector<StreamUnit>& units, size_t expect_units,
                           const StreamRunOptions& opt) {
   using clock = std::chrono::steady_clock;
@@ -193,6 +202,7 @@ StreamRunResult run_units(StreamBoard& board, const std::vector<StreamUnit>& uni
   std::optional<StreamUnit> pulled;
   bool pull_done = !opt.pull;
   if (opt.pull && !units.empty()) throw InputError("stream board: a run gives units either as a list or by pull");
+  check_units_per_run(board.info(), units.size());
   auto have_next = [&]() -> const StreamUnit* {
     if (!opt.pull) return next < units.size() ? &units[next] : nullptr;
     if (!pulled && !pull_done) {
@@ -207,6 +217,7 @@ StreamRunResult run_units(StreamBoard& board, const std::vector<StreamUnit>& uni
     uint32_t free = board.tx_free();
     std::vector<StreamUnit> batch;  // as many units as fit, in one burst
     for (const StreamUnit* u = have_next(); u && u->words.size() <= free; u = have_next()) {
+      if (opt.pull) check_units_per_run(board.info(), next + 1);
       free -= static_cast<uint32_t>(u->words.size());
       batch.push_back(*u);
       ++next;

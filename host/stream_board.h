@@ -86,6 +86,10 @@ struct StreamRunResult {
   size_t sent = 0;  // units sent
 };
 
+// Throws InputError when a run of `units` units could wrap the board's counters
+// (info.counter_bits): run_units checks it before sending.
+void check_units_per_run(const StreamInfo& info, uint64_t units);
+
 // clear, run, send every unit (or every unit opt.pull gives; `units` must then be empty),
 // (draining the receive FIFO whenever the transmit FIFO is full),
 // wait until the board is idle and `expect_units` units came back (0 = just idle), read the

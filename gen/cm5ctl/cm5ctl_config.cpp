@@ -36,7 +36,7 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   config_fields::reject_unknown(o, {"leaves", "word_bits", "up_width", "down_width", "queue_depth",
                                     "aside_depth", "leaf_fifo_depth", "broadcast_window",
                                     "root_queue_depth", "crc_bits", "partitions", "mapped_out", "chip_nodes", "alignment",
-                                    "packet", "queue_ram", "send_fifo_depth"}, w);
+                                    "packet", "queue_ram", "send_fifo_depth", "counter_bits"}, w);
   Cm5ctlParams& p = cfg.p;
   p.leaves = get_int(o, "leaves", p.leaves, w);
   p.word_bits = get_int(o, "word_bits", p.word_bits, w);
@@ -53,6 +53,7 @@ Cm5ctlConfig cm5ctl_config(const NetworkConfig& env) {
   p.packet = config_fields::get_string(o, "packet", p.packet, w);
   p.queue_ram = get_int(o, "queue_ram", p.queue_ram, w);
   p.send_fifo_depth = get_int(o, "send_fifo_depth", p.send_fifo_depth, w);
+  p.counter_bits = get_int(o, "counter_bits", p.counter_bits, w);
   p.partitions = int_list(o, "partitions", w);
   p.mapped_out = int_list(o, "mapped_out", w);
   validate(p, w);
@@ -86,6 +87,7 @@ std::string config_to_json(const Cm5ctlConfig& cfg) {
               {"queue_ram", p.queue_ram}}}};
   // Written only when set: the configs without it (and their boards' CONFIG_ID) stay as they were.
   if (p.send_fifo_depth) j["cm5ctl"]["send_fifo_depth"] = p.send_fifo_depth;
+  if (p.counter_bits != 32) j["cm5ctl"]["counter_bits"] = p.counter_bits;
   return j.dump(2) + "\n";
 }
 

@@ -105,6 +105,8 @@ void validate(const Cm5ctlParams& p, const std::string& where) {
                       " (allowed: 0, shallow queues in flip-flops; 1, the nodes' child queues in block RAM)");
   check_range(where, "send_fifo_depth", p.send_fifo_depth, 0, 16,
               " (0 = one staging register for every unit; else a send FIFO per leaf and function)");
+  check_range(where, "counter_bits", p.counter_bits, 16, 32,
+              " (the stream board's counters; a run may have at most 2^counter_bits - 1 units)");
   if (p.chip_nodes != 1 && p.chip_nodes != 3)
     throw ConfigError(where + ": chip_nodes = " + std::to_string(p.chip_nodes) +
                       " (allowed: 1, a module per node; 3, three nodes per chip as the CM-5 packs them)");

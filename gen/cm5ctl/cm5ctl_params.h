@@ -77,6 +77,9 @@ struct Cm5ctlParams {
   // of this depth per function (broadcast, combine, interrupt, synchronization) and a status
   // register read apart from the operations. Not the tree's: its Verilog does not change.
   int send_fifo_depth = 0;
+  // The stream board's counters (due, results, pushed, per function), in bits: 32, or fewer for a
+  // board short of logic cells; the host refuses a run of more units than they can count.
+  int counter_bits = 32;
   // The packet on the links: "plain" (the payload bits, then the CRC, sent a chunk of all the
   // wires per cycle: the frame as short as the link allows) or "cm5" (the CM-5's 65 bits in a
   // major stream on wires 0..3 and a minor stream on wire 4, 13 cycles per packet in both

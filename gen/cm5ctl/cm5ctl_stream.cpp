@@ -786,12 +786,13 @@ class StreamModule {
   void emit_counters() {
     v.line("// Owed results per function (the injection's room) and in all, and the counters (due -");
     v.line("// results = pending, at every instant).");
+    v.line("localparam integer CB = " + S(p.counter_bits) + ";  // counter bits (the host bounds a run's units by them)");
     v.line("generate");
     v.line("  for (g = 0; g < N; g = g + 1) begin : g_cnt");
     v.line("    localparam [31:0] ME_I = g;");
     v.line("    localparam [15:0] ME = ME_I[15:0];");
-    v.line("    reg [31:0] due, results, pushed;");
-    v.line("    reg [31:0] per_f [0:3];");
+    v.line("    reg [CB-1:0] due, results, pushed;");
+    v.line("    reg [CB-1:0] per_f [0:3];");
     v.line("    reg [OCW-1:0] owed;");
     v.line("    reg [4*RCW-1:0] owed_f;");
     if (!sf) {
@@ -811,29 +812,29 @@ class StreamModule {
     v.line("      if (rst) begin");
     v.line("        owed <= {OCW{1'b0}};");
     v.line("        owed_f <= {(4*RCW){1'b0}};");
-    v.line("        due <= 32'd0;");
-    v.line("        results <= 32'd0;");
-    v.line("        pushed <= 32'd0;");
-    v.line("        for (f = 0; f < 4; f = f + 1) per_f[f] <= 32'd0;");
+    v.line("        due <= {CB{1'b0}};");
+    v.line("        results <= {CB{1'b0}};");
+    v.line("        pushed <= {CB{1'b0}};");
+    v.line("        for (f = 0; f < 4; f = f + 1) per_f[f] <= {CB{1'b0}};");
     v.line("      end else begin");
     v.line("        owed <= next;");
     v.line("        for (f = 0; f < 4; f = f + 1)");
     v.line("          owed_f[f*RCW +: RCW] <= owed_f[f*RCW +: RCW] + {{(RCW-1){1'b0}}, inc_f && opf == f[1:0]}");
     v.line("                                  - {{(RCW-1){1'b0}}, got_f[4*g + f]};");
-    v.line("        due <= clear ? {{(32-OCW){1'b0}}, next} : due + {31'd0, inc[g]};");
-    v.line("        results <= clear ? 32'd0 : results + {31'd0, out_g};");
-    v.line("        pushed <= clear ? 32'd0 : pushed + {31'd0, done && here && li == ME_I[" + lw1 + ":0]};");
-    v.line("        for (f = 0; f < 4; f = f + 1) per_f[f] <= clear ? 32'd0 : per_f[f] + {31'd0, got_f[4*g + f]};");
+    v.line("        due <= clear ? {{(CB-OCW){1'b0}}, next} : due + {{(CB-1){1'b0}}, inc[g]};");
+    v.line("        results <= clear ? {CB{1'b0}} : results + {{(CB-1){1'b0}}, out_g};");
+    v.line("        pushed <= clear ? {CB{1'b0}} : pushed + {{(CB-1){1'b0}}, done && here && li == ME_I[" + lw1 + ":0]};");
+    v.line("        for (f = 0; f < 4; f = f + 1)");
+    v.line("          per_f[f] <= clear ? {CB{1'b0}} : per_f[f] + {{(CB-1){1'b0}}, got_f[4*g + f]};");
     v.line("      end");
     v.line("    end");
-    v.line("    assign counters[(8*g)*32 +: 32] = due;");
-    v.line("    assign counters[(8*g+1)*32 +: 32] = results;");
-    v.line("    assign counters[(8*g+2)*32 +: 32] = {{(32-OCW){1'b0}}, owed};");
-    v.line("    assign counters[(8*g+3)*32 +: 32] = pushed;");
-    v.line("    assign counters[(8*g+4)*32 +: 32] = per_f[0];");
-    v.line("    assign counters[(8*g+5)*32 +: 32] = per_f[1];");
-    v.line("    assign counters[(8*g+6)*32 +: 32] = per_f[2];");
-    v.line("    assign counters[(8*g+7)*32 +: 32] = per_f[3];");
+    // In the order of cm5ctl_stream_spec's counter list, zero-extended to the port's 32 bits.
+    const char* per_leaf[] = {"due", "results", "{{(CB-OCW){1'b0}}, owed}", "pushed",
+                              "per_f[0]", "per_f[1]", "per_f[2]", "per_f[3]"};
+    for (int k = 0; k < 8; ++k) {
+      const std::string c = per_leaf[k];
+      v.line("    assign counters[(8*g+" + S(k) + ")*32 +: 32] = " + (p.counter_bits < 32 ? "{{(32-CB){1'b0}}, " + c + "}" : c) + ";");
+    }
     v.line("  end");
     v.line("endgenerate");
     v.line("// Work the network does without the host: a unit to inject, results owed or going out.");
@@ -883,6 +884,7 @@ StreamBoardSpec cm5ctl_stream_spec(const Cm5ctlConfig& cfg) {
                    {"partitions", S(static_cast<int64_t>(t.roots.size()))},
                    {"result_depth", S(kCm5ResultDepth)}};
   if (p.send_fifo_depth) s.info.params.push_back({"send_fifo_depth", S(p.send_fifo_depth)});
+  s.info.counter_bits = static_cast<uint32_t>(p.counter_bits);
   for (size_t q = 0; q < t.roots.size(); ++q) s.info.regions.push_back("partition" + S(t.roots[q]));
   bool unused = false;
   for (int x : t.part) unused = unused || x < 0;

@@ -76,6 +76,7 @@ std::string stream_info_text(const StreamInfo& info) {
   s += "name " + info.name + "\n";
   s += "leaves " + S(info.leaves) + "\n";
   for (const auto& [k, v] : info.params) s += "param " + k + " " + v + "\n";
+  if (info.counter_bits != 32) s += "counter_bits " + S(info.counter_bits) + "\n";  // 32 is not written
   for (size_t i = 0; i < info.regions.size(); ++i) s += "region " + S(static_cast<long long>(i)) + " " + info.regions[i] + "\n";
   for (size_t i = 0; i < info.counters.size(); ++i) {
     const StreamCounter& c = info.counters[i];
@@ -113,6 +114,10 @@ StreamInfo parse_stream_info(const std::string& text, const std::string& where) 
     else if (key == "name" && t.size() == 2) info.name = t[1];
     else if (key == "leaves" && t.size() == 2) info.leaves = number(t[1]);
     else if (key == "param" && t.size() == 3) info.params.emplace_back(t[1], t[2]);
+    else if (key == "counter_bits" && t.size() == 2) {
+      info.counter_bits = number(t[1]);
+      if (info.counter_bits < 1 || info.counter_bits > 32) fail("counter_bits must be 1..32");
+    }
     else if (key == "region" && t.size() == 3) {
       if (number(t[1]) != info.regions.size()) fail("regions must be numbered 0, 1, ... in order");
       info.regions.push_back(t[2]);

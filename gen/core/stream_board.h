@@ -34,6 +34,9 @@ struct StreamInfo {
   std::vector<std::pair<std::string, std::string>> params;  // the family's parameters
   std::vector<std::string> regions;
   std::vector<StreamCounter> counters;  // in the order of the stream port's counters bus
+  // The counters' width: they wrap at 2^counter_bits, so a run of more units than that is
+  // refused (a unit adds at most one to each counter).
+  uint32_t counter_bits = 32;
   bool operator==(const StreamInfo&) const = default;
 };
 

@@ -118,8 +118,12 @@ module cm5ctl_leaf #(
   wire p_ms = pp[2];
   wire flushing = dt && p_ss && pp[7:5] == 3'd7;
 
-  // The combine buffer: {data, seg, segmented, comb, kind, abstain} per entry.
-  reg [W+7:0] cmem [0:D-1];
+  // The combine buffer: {data, seg, segmented, comb, kind, abstain} per entry. The data is
+  // read only where a packet is sent (snd), so it fits one block RAM read port; the 8 header
+  // bits are also read where a result comes back (rdp), from flip-flops: one memory read at
+  // both would be a block RAM copy per port (4 blocks of 40 bits where 2 do).
+  reg [W-1:0] cdat [0:D-1];
+  (* ram_style = "logic" *) reg [7:0] chdr [0:D-1];
   reg [PW-1:0] rdp, snd, wrp;
   reg [DCW-1:0] nq;   // pushed, not sent
   reg [ACW-1:0] nfl;  // sent, result not back
@@ -156,8 +160,8 @@ module cm5ctl_leaf #(
                3'b000, 2'b00, segd && h[7] && !abs, segd, comb, kind, abs ? 2'd3 : 2'd2};
     end
   endfunction
-  wire [W+7:0] shead = cmem[snd];
-  wire [W+7:0] rhead = cmem[rdp];
+  wire [W+7:0] shead = {cdat[snd], chdr[snd]};
+  wire [W+7:0] rhead = {{W{1'b0}}, chdr[rdp]};  // a result needs the header only
   wire s_rd = shead[2:1] == 2'd0 && shead[5:3] == 3'd7;
   wire [W+13:0] ms = ms_of(shead, rd_count);
   wire [W+13:0] rm = ms_of(rhead, rd_count);
@@ -189,7 +193,11 @@ module cm5ctl_leaf #(
   wire again = dt && rd_round && !rd_end;                      // another router-done round
   wire sent = send_ms;
 
-  always @(posedge clk) if (!rst && push && !inj_bcast) cmem[wrp] <= {inj_data, inj_seg, inj_segmented, inj_comb, inj_kind, inj_abstain};
+  always @(posedge clk)
+    if (!rst && push && !inj_bcast) begin
+      cdat[wrp] <= inj_data;
+      chdr[wrp] <= {inj_seg, inj_segmented, inj_comb, inj_kind, inj_abstain};
+    end
 
   function [PW-1:0] inc;
     input [PW-1:0] p;

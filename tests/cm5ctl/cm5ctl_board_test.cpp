@@ -31,6 +31,7 @@ Cm5ctlConfig two_leaves() {
   c.name = "cm5ctl-sweep-2";
   c.p.leaves = 2;
   c.p.queue_ram = 1;
+  c.p.counter_bits = 16;
   validate(c.p, "test");
   return c;
 }
@@ -349,13 +350,15 @@ TEST(Cm5ctlBoard, WhatTheBoardCannotDoIsRefused) {
 }
 
 // The send side per function (send_fifo_depth > 0): gen/examples/cm5ctl_2_send.json (2 leaves,
-// queue_ram 1, send FIFOs of 2 units per function).
+// queue_ram 1, send FIFOs of 2 units per function, the tree leaves' own FIFOs at 1, 16-bit counters).
 Cm5ctlConfig send_cfg() {
   Cm5ctlConfig c;
   c.name = "cm5ctl-2-send";
   c.p.leaves = 2;
   c.p.queue_ram = 1;
   c.p.send_fifo_depth = 2;
+  c.p.leaf_fifo_depth = 1;
+  c.p.counter_bits = 16;
   validate(c.p, "test");
   return c;
 }

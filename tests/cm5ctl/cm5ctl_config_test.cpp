@@ -23,7 +23,7 @@ TEST(Cm5ctlConfig, ParsesEveryFieldAndRoundTrips) {
       R"({"network": "cm5ctl", "name": "x", "cm5ctl": {"leaves": 64, "word_bits": 16, "up_width": 4,
           "down_width": 3, "queue_depth": 9, "aside_depth": 7, "leaf_fifo_depth": 2, "broadcast_window": 3,
           "root_queue_depth": 5, "partitions": [2, 6, 7], "mapped_out": [12, 70], "chip_nodes": 3,
-          "queue_ram": 1, "send_fifo_depth": 4}})",
+          "queue_ram": 1, "send_fifo_depth": 4, "counter_bits": 20}})",
       "net.json");
   EXPECT_EQ(c.name, "x");
   EXPECT_EQ(c.p.leaves, 64);
@@ -40,6 +40,7 @@ TEST(Cm5ctlConfig, ParsesEveryFieldAndRoundTrips) {
   EXPECT_EQ(c.p.chip_nodes, 3);
   EXPECT_EQ(c.p.queue_ram, 1);
   EXPECT_EQ(c.p.send_fifo_depth, 4);
+  EXPECT_EQ(c.p.counter_bits, 20);
   EXPECT_EQ(config_to_json(parse_cm5ctl_config(config_to_json(c), "again")), config_to_json(c));
 }
 
@@ -109,6 +110,9 @@ TEST(Cm5ctlConfig, BadValuesNameTheFieldAndTheRange) {
             std::string::npos);
   EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"send_fifo_depth": 17}})")
                 .find("send_fifo_depth = 17 out of range 0..16"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"counter_bits": 8}})")
+                .find("counter_bits = 8 out of range 16..32"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8}})"), "") ;
   EXPECT_EQ(error_of(R"({"network": "cm5ctl", "cm5ctl": {"leaves": 8}})"), "(accepted)");

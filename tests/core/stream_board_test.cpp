@@ -58,6 +58,25 @@ TEST(StreamInfo, TextRoundTrips) {
   EXPECT_EQ(text.rfind("cmnet-stream 1\nfamily loopback\n", 0), 0u) << text;
   EXPECT_NE(text.find("counter 8 held 0 network.held\n"), std::string::npos) << text;
   EXPECT_EQ(parse_stream_info(text, "rom"), info);
+  EXPECT_EQ(text.find("counter_bits"), std::string::npos) << "32 bits is not written";
+  StreamInfo narrow = info;
+  narrow.counter_bits = 16;
+  EXPECT_NE(stream_info_text(narrow).find("\ncounter_bits 16\n"), std::string::npos);
+  EXPECT_EQ(parse_stream_info(stream_info_text(narrow), "rom"), narrow);
+}
+
+// A board with narrow counters bounds a run's units (a unit adds at most one to each counter).
+TEST(StreamInfo, NarrowCountersBoundARunsUnits) {
+  StreamInfo info = loopback_spec().info;
+  EXPECT_NO_THROW(check_units_per_run(info, 4000000000u));
+  info.counter_bits = 16;
+  EXPECT_NO_THROW(check_units_per_run(info, 65535));
+  try {
+    check_units_per_run(info, 65536);
+    ADD_FAILURE() << "65,536 units accepted with 16-bit counters";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("16 bits: at most 65535 units a run"), std::string::npos) << e.what();
+  }
 }
 
 TEST(StreamInfo, MalformedTextNamesTheLine) {
@@ -77,6 +96,7 @@ TEST(StreamInfo, MalformedTextNamesTheLine) {
   EXPECT_NE(err("cmnet-stream 1\nfamily f\nregion 1 r\n").find("in order"), std::string::npos);
   EXPECT_NE(err("cmnet-stream 1\nfamily f\nleaves many\n").find("'many' is not a number"), std::string::npos);
   EXPECT_NE(err("cmnet-stream 1\nwhat is this\n").find("line 2 ('what is this')"), std::string::npos);
+  EXPECT_NE(err("cmnet-stream 1\ncounter_bits 40\n").find("counter_bits must be 1..32"), std::string::npos);
 }
 
 // The port every family's stream module opens with (stream_port_declarations) is the contract's:
