@@ -415,19 +415,19 @@ void RouterEmitter::emit_input_slots() {
   emit_regs();
   v.line("wire granted;");
   v.comment("Slots: NS messages, each in its own 2^SIW-flit region of one memory (synchronous read, so");
-  v.comment("it can be block RAM). Per slot: in use, head word in, granted, and its head's routing fields.");
+  v.comment("it can be block RAM). Per slot: in use, head word in, and its head's routing fields; a slot");
+  v.comment("is granted while the input is busy with it (it is freed as its last flit leaves).");
   v.line("reg [NS-1:0] s_used;");
-  v.line("reg [NS-1:0] s_started;");
   v.line("reg [NS-1:0] s_hin;    // its head word is in");
   v.line("reg [SB-1:0] as_q;     // the slot being sent (while busy)");
   v.line("reg [SB-1:0] sptr;     // round-robin among the slots");
   v.line("reg [SB-1:0] ws_q;     // the slot being written");
   v.line("reg [SB-1:0] sel;      // the slot this input asks for (below)");
-  v.comment("Flits written to the slot being sent: the arrival's count while that slot is the one being");
-  v.comment("written, else the whole message, as the arrival counted it (as_tot, loaded at the grant).");
-  v.line("reg [RW-1:0] as_tot;");
-  v.line("wire [RW-1:0] as_wr = as_q == ws_q ? wr_idx : as_tot;");
-  v.line("wire freeing = busy && sent < as_wr && left == {{(RW-1){1'b0}}, 1'b1};  // the active slot's last flit leaves");
+  v.comment("The slot being sent has its next flit: it is all in unless it is the slot being written (one");
+  v.comment("message arrives at a time), and then the arrival counts its flits (wr_idx). The length it");
+  v.comment("sends by is the one it arrived by: the fault injection never changes a head word (fault_flit >= FPW).");
+  v.line("wire as_flit = as_q != ws_q || sent < wr_idx;");
+  v.line("wire freeing = busy && as_flit && left == {{(RW-1){1'b0}}, 1'b1};  // the active slot's last flit leaves");
   v.comment("A head takes the first slot free at the end of this cycle (credits guarantee one).");
   v.line("reg [SB-1:0] free_slot;");
   v.line("reg free_found;");
@@ -478,7 +478,7 @@ void RouterEmitter::emit_input_slots() {
   v.line("wire [NS-1:0] s_ask;");
   v.line("genvar sg;");
   v.open("for (sg = 0; sg < NS; sg = sg + 1) begin : g_slot");
-  v.line("wire ready = s_used[sg] && s_hin[sg] && !s_started[sg];");
+  v.line("wire ready = s_used[sg] && s_hin[sg] && !(busy && as_q == sg);");
   v.line("wire fall = s_mark[sg] || afd_mode;");
   v.line("wire [1:0] cport = fall ? fall_port : s_digit[sg*2 +: 2];");
   v.comment("A message for a child asks only when that output is free with a credit (a slot there); a");
@@ -492,15 +492,12 @@ void RouterEmitter::emit_input_slots() {
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    s_used[sg] <= 1'b0;");
-  v.line("    s_started[sg] <= 1'b0;");
   v.line("    s_hin[sg] <= 1'b0;");
   v.line("  end else begin");
   v.line("    if (freeing && as_q == sg) begin");
   v.line("      s_used[sg] <= 1'b0;");
-  v.line("      s_started[sg] <= 1'b0;");
   v.line("      s_hin[sg] <= 1'b0;");
   v.line("    end");
-  v.line("    if (granted && !busy && sel == sg) s_started[sg] <= 1'b1;");
   v.line("    if (in_valid[g] && ws == sg) begin");
   v.line("      if (head_in[g]) s_used[sg] <= 1'b1;");
   v.line("      if (idx_now == HLAST) s_hin[sg] <= 1'b1;");
@@ -557,19 +554,15 @@ void RouterEmitter::emit_input_slots() {
   v.line("wire falling = mark || afd_mode;");
   emit_want();
   v.line("wire asking = !busy && s_ask != {NS{1'b0}};");
-  v.comment("The arrival counted the length before the fault injection (a strap) could change it.");
-  v.line("wire [2:0] fault_len = (fault_en && fault_port == GP && fault_flit == {RW{1'b0}}) ? fault_mask[2:0] : 3'd0;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    as_q <= {SB{1'b0}};");
   v.line("    sptr <= {SB{1'b0}};");
   v.line("    ws_q <= {SB{1'b0}};");
-  v.line("    as_tot <= {RW{1'b0}};");
   v.line("  end else begin");
   v.line("    as_q <= as_next;");
   v.line("    if (granted && !busy) sptr <= (sel == SLAST) ? {SB{1'b0}} : sel + 1'b1;");
   v.line("    if (in_valid[g]) ws_q <= ws;");
-  v.line("    if (!busy) as_tot <= ({{(RW-3){1'b0}}, head ^ fault_len} + TWO) * FPW_R;");
   v.line("  end");
   v.line("end");
 }
@@ -589,7 +582,7 @@ void RouterEmitter::emit_input_send() {
     v.line("assign has_flit[g] = busy && buf_ne;");
     v.line("assign send[g] = has_flit[g] && (credit_ok & dst_q) != {NI{1'b0}};");
   } else {
-    v.line("assign has_flit[g] = busy && sent < as_wr;");
+    v.line("assign has_flit[g] = busy && as_flit;");
     v.line("assign send[g] = has_flit[g];  // the receiver's slot was taken at the grant");
   }
   v.line("assign last[g] = last_q;");
