@@ -445,8 +445,10 @@ void RouterEmitter::emit_input_slots() {
   v.line("reg [W-1:0] mem [0:(1 << AW) - 1];  // slot k at {k, flit index}");
   v.line("wire [AW-1:0] wa = {ws, idx_now[SIW-1:0]};");
   v.line("wire [SB-1:0] as_next = granted && !busy ? sel : as_q;");
-  v.line("wire [RW-1:0] sent_next = granted && !busy ? {RW{1'b0}} : send[g] ? sent + 1'b1 : sent;");
-  v.line("wire [AW-1:0] ra = {as_next, sent_next[SIW-1:0]};");
+  v.line("wire [RW-1:0] sent_next = send[g] ? sent + 1'b1 : sent;");
+  v.comment("Idle, the input reads the first flit of the slot it asks for: what it reads is used only if");
+  v.comment("the grant comes (so the address does not wait for it).");
+  v.line("wire [AW-1:0] ra = busy ? {as_q, sent_next[SIW-1:0]} : {sel, {SIW{1'b0}}};");
   v.line("reg [W-1:0] rd_q, wd_q;");
   v.line("reg byp_q;  // the flit read was written in the same cycle: take it from the write side");
   v.line("always @(posedge clk) begin");
