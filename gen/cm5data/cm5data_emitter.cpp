@@ -104,6 +104,7 @@ struct RouterEmitter {
   void emit_route(const std::string& hd, const std::string& extra);
   void emit_want();
   void emit_input_slots();
+  void emit_slot_pick();
   void emit_input_send();
   void emit_outputs();
   void emit_link_registers_and_counters();
@@ -516,6 +517,26 @@ void RouterEmitter::emit_input_slots() {
   if (P > 0) v.line("    s_mo[sg*" + S(P) + " +: " + S(P) + "] <= mo_out_a;");
   v.line("  end");
   v.close("end");
+  emit_slot_pick();
+  v.line("wire falling = mark || afd_mode;");
+  emit_want();
+  v.line("wire asking = !busy && s_ask != {NS{1'b0}};");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    as_q <= {SB{1'b0}};");
+  v.line("    sptr <= {SB{1'b0}};");
+  v.line("    ws_q <= {SB{1'b0}};");
+  v.line("  end else begin");
+  v.line("    as_q <= as_next;");
+  v.line("    if (granted && !busy) sptr <= (sel == SLAST) ? {SB{1'b0}} : sel + 1'b1;");
+  v.line("    if (in_valid[g]) ws_q <= ws;");
+  v.line("  end");
+  v.line("end");
+}
+
+// Slots mode: the slot an input asks for (sel, one-hot s_pick) and that slot's routing fields,
+// named as the FIFO input's so that emit_want routes it.
+void RouterEmitter::emit_slot_pick() {
   v.comment("The input asks for the first slot, from the pointer, that can go: the lowest asking at or");
   v.comment("after the pointer, else the lowest (one-hot s_pick and its index sel).");
   v.line("reg [NS-1:0] s_hi;");
@@ -551,20 +572,6 @@ void RouterEmitter::emit_input_slots() {
   v.line("    up_nz = up_nz | (s_pick[sk] & s_upnz[sk]);");
   v.line("    head = head | ({3{s_pick[sk]}} & s_len[sk*3 +: 3]);");
   if (P > 0) v.line("    mo_out = mo_out | ({" + S(P) + "{s_pick[sk]}} & s_mo[sk*" + S(P) + " +: " + S(P) + "]);");
-  v.line("  end");
-  v.line("end");
-  v.line("wire falling = mark || afd_mode;");
-  emit_want();
-  v.line("wire asking = !busy && s_ask != {NS{1'b0}};");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
-  v.line("    as_q <= {SB{1'b0}};");
-  v.line("    sptr <= {SB{1'b0}};");
-  v.line("    ws_q <= {SB{1'b0}};");
-  v.line("  end else begin");
-  v.line("    as_q <= as_next;");
-  v.line("    if (granted && !busy) sptr <= (sel == SLAST) ? {SB{1'b0}} : sel + 1'b1;");
-  v.line("    if (in_valid[g]) ws_q <= ws;");
   v.line("  end");
   v.line("end");
 }
