@@ -101,8 +101,10 @@ struct RouterEmitter {
   void emit_input_arrival();
   void emit_regs();
   void emit_head_fields(const std::string& hd, bool registered);
-  void emit_route(const std::string& hd, const std::string& extra, bool fifo);
+  void emit_route(const std::string& hd, const std::string& extra);
+  void emit_want();
   void emit_input_slots();
+  void emit_slot_pick();
   void emit_input_send();
   void emit_outputs();
   void emit_link_registers_and_counters();
@@ -172,6 +174,7 @@ void RouterEmitter::emit_localparams() {
     v.line("localparam integer SB = " + S(SB) + ";      // slot index bits");
     v.line("localparam integer AW = SB + SIW;  // slot memory address bits");
     v.line("localparam [SB-1:0] SLAST = " + S(SB) + "'d" + S(NS - 1) + ";");
+    v.line("localparam [RW-1:0] HLAST = FPW[RW-1:0] - 1'b1;  // the head word's last flit");
   }
   v.comment("The U field (head word bits [7:4]) is in flit UFL at bit UOFF: decremented going up.");
   v.line("localparam [RW-1:0] UFL = " + S(w.remain) + "'d" + S(4 / W) + ";");
@@ -312,7 +315,7 @@ void RouterEmitter::emit_input_arrival() {
     v.line("wire [31:0] head = buf_flat[31:0];");
     v.line("wire unused_head = ^head[31:3];");
     v.line("wire [31:0] head_nx = buf_next[31:0];");
-    emit_route("head_nx", D * W > 32 ? "wire unused_rest = ^{buf_flat[D*W-1:32], buf_next[D*W-1:32]};  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "", true);
+    emit_route("head_nx", D * W > 32 ? "wire unused_rest = ^{buf_flat[D*W-1:32], buf_next[D*W-1:32]};  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "");
   }
 }
 
@@ -333,11 +336,12 @@ void RouterEmitter::emit_regs() {
 }
 
 // The head word's fields the route needs: the digit down, the mark, whether U is nonzero and
-// (with parents) the parents mapped out for its destination. registered: from the buffer's next
-// head word into registers, so they are this cycle's head's without its decoding in the request
-// path (no cycle changes); else combinational from `hd` (a slot's head register).
+// (with parents) the parents mapped out for its destination. registered (FIFO): from the buffer's
+// next head word into registers, so they are this cycle's head's without its decoding in the
+// request path (no cycle changes); else (slots) combinational from `hd`, the arriving head word,
+// named *_a: the slot it goes to keeps them.
 void RouterEmitter::emit_head_fields(const std::string& hd, bool registered) {
-  const std::string q = registered ? "_d" : "";
+  const std::string q = registered ? "_d" : "_a";
   v.line("wire [4:0] digit_at = {level, 1'b0} + 5'd10;  // 12 + 2*(level-1), level 1..10");
   v.line("wire [1:0] digit" + q + " = " + hd + "[digit_at +: 2];");
   v.line(std::string("wire unused_tag = ^") + hd + (registered ? "[11:8] ^ ^" + hd + "[2:0];" : "[11:8];") + "  // the tag: not used for routing");
@@ -369,22 +373,26 @@ void RouterEmitter::emit_head_fields(const std::string& hd, bool registered) {
   v.line("end");
 }
 
-// The routing of one head (FIFO: the buffer's head word; slots: each slot's): the output it asks
-// for (want), whether it climbs or falls, and route_ok (a climbing head needs an unobstructed
-// parent that is not mapped out for its destination).
-// fifo: the FIFO input's one head (its fields registered, the registers and `ready` declared in
-// its order, `asking` at the end); else a slot's (`route_ok` at the end).
-void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, bool fifo) {
-  emit_head_fields(hd, fifo);
+// The routing of the FIFO input's one head: its fields registered, the registers and `ready`
+// declared in its order, then the output it asks for and `asking`.
+void RouterEmitter::emit_route(const std::string& hd, const std::string& extra) {
+  emit_head_fields(hd, true);
   v.line("wire falling = mark || afd_mode;");
   v.line("wire [1:0] fall_port = G2 + afd_rot;");
   if (!extra.empty()) v.line(extra);
-  if (fifo) {
-    emit_regs();
-    v.line("reg head_in_buf;  // buf_count >= FPW, registered from the buffer's next count");
-    v.line("always @(posedge clk) head_in_buf <= !rst && buf_cnext >= FPW[CNTW-1:0];");
-    v.line("wire ready = !busy && head_in_buf;");
-  }
+  emit_regs();
+  v.line("reg head_in_buf;  // buf_count >= FPW, registered from the buffer's next count");
+  v.line("always @(posedge clk) head_in_buf <= !rst && buf_cnext >= FPW[CNTW-1:0];");
+  v.line("wire ready = !busy && head_in_buf;");
+  emit_want();
+  if (P > 0) v.line("wire asking = ready && (!want_up || par_ok != 0);");
+  else v.line("wire asking = ready;");
+}
+
+// The output a head asks for (want), from its fields (digit, mark, up_nz, mo_out), `falling` and
+// `fall_port`: whether it climbs (want_up) and, climbing, the LFSR's choice among the
+// unobstructed parents not mapped out for its destination (par_ok).
+void RouterEmitter::emit_want() {
   const std::string fp = w.port > 2 ? "{{(PW-2){1'b0}}, fall_port}" : "fall_port";
   const std::string dg = w.port > 2 ? "{{(PW-2){1'b0}}, digit}" : "digit";
   if (P > 0) {
@@ -394,33 +402,33 @@ void RouterEmitter::emit_route(const std::string& hd, const std::string& extra, 
     v.line("wire [PW-1:0] up_port = 3'd4 + {1'b0, pick_parent(par_ok, r)};");
     v.line("wire [PW-1:0] route = want_up ? up_port : " + dg + ";");
     v.line("wire [PW-1:0] want = falling ? " + fp + " : route;");
-    v.line(fifo ? "wire asking = ready && (!want_up || par_ok != 0);" : "wire route_ok = !want_up || par_ok != 0;");
   } else {
     v.comment("A top-level chip has no parents: every message turns down here.");
     v.line("wire unused_lfsr = ^{lfsr, up_nz};");
     v.line("wire want_up = 1'b0;");
     v.line("wire [PW-1:0] want = falling ? " + fp + " : " + dg + ";");
-    v.line(fifo ? "wire asking = ready;" : "wire route_ok = 1'b1;");
   }
 }
 
-// Slots mode, per input: the slot memory, each slot's head and route, the slot asked for.
+// Slots mode, per input: the slot memory, the arriving head's routing fields (kept per slot),
+// each slot's request, the slot asked for and the route of its head.
 void RouterEmitter::emit_input_slots() {
   emit_regs();
   v.line("wire granted;");
   v.comment("Slots: NS messages, each in its own 2^SIW-flit region of one memory (synchronous read, so");
-  v.comment("it can be block RAM). Per slot: in use, flits written, granted, and its head word.");
+  v.comment("it can be block RAM). Per slot: in use, head word in, and its head's routing fields; a slot");
+  v.comment("is granted while the input is busy with it (it is freed as its last flit leaves).");
   v.line("reg [NS-1:0] s_used;");
-  v.line("reg [NS-1:0] s_started;");
-  v.line("reg [NS*RW-1:0] s_wr;");
-  v.line("wire [NS*32-1:0] s_head;  // g_slot[sg].sh_q, one register per slot");
+  v.line("reg [NS-1:0] s_hin;    // its head word is in");
   v.line("reg [SB-1:0] as_q;     // the slot being sent (while busy)");
   v.line("reg [SB-1:0] sptr;     // round-robin among the slots");
   v.line("reg [SB-1:0] ws_q;     // the slot being written");
   v.line("reg [SB-1:0] sel;      // the slot this input asks for (below)");
-  v.line("reg any;");
-  v.line("wire [RW-1:0] as_wr = s_wr[as_q*RW +: RW];");
-  v.line("wire freeing = busy && sent < as_wr && left == {{(RW-1){1'b0}}, 1'b1};  // the active slot's last flit leaves");
+  v.comment("The slot being sent has its next flit: it is all in unless it is the slot being written (one");
+  v.comment("message arrives at a time), and then the arrival counts its flits (wr_idx). The length it");
+  v.comment("sends by is the one it arrived by: the fault injection never changes a head word (fault_flit >= FPW).");
+  v.line("wire as_flit = as_q != ws_q || sent < wr_idx;");
+  v.line("wire freeing = busy && as_flit && left == {{(RW-1){1'b0}}, 1'b1};  // the active slot's last flit leaves");
   v.comment("A head takes the first slot free at the end of this cycle (credits guarantee one).");
   v.line("reg [SB-1:0] free_slot;");
   v.line("reg free_found;");
@@ -438,8 +446,10 @@ void RouterEmitter::emit_input_slots() {
   v.line("reg [W-1:0] mem [0:(1 << AW) - 1];  // slot k at {k, flit index}");
   v.line("wire [AW-1:0] wa = {ws, idx_now[SIW-1:0]};");
   v.line("wire [SB-1:0] as_next = granted && !busy ? sel : as_q;");
-  v.line("wire [RW-1:0] sent_next = granted && !busy ? {RW{1'b0}} : send[g] ? sent + 1'b1 : sent;");
-  v.line("wire [AW-1:0] ra = {as_next, sent_next[SIW-1:0]};");
+  v.line("wire [RW-1:0] sent_next = send[g] ? sent + 1'b1 : sent;");
+  v.comment("Idle, the input reads the first flit of the slot it asks for: what it reads is used only if");
+  v.comment("the grant comes (so the address does not wait for it).");
+  v.line("wire [AW-1:0] ra = busy ? {as_q, sent_next[SIW-1:0]} : {sel, {SIW{1'b0}}};");
   v.line("reg [W-1:0] rd_q, wd_q;");
   v.line("reg byp_q;  // the flit read was written in the same cycle: take it from the write side");
   v.line("always @(posedge clk) begin");
@@ -450,65 +460,67 @@ void RouterEmitter::emit_input_slots() {
   v.line("end");
   v.line("wire [W-1:0] raw = byp_q ? wd_q : rd_q;");
   v.line("wire unused_idx = ^idx_now[RW-1:SIW] ^ ^sent_next[RW-1:SIW];");
+  v.comment("The arriving head word (the last FPW-1 flits and this one): its routing fields are decoded");
+  v.comment("once, at its last flit, and kept by its slot (the straps they read are constant).");
+  if (W == 32) {
+    v.line("wire [31:0] hw = din;");
+  } else {
+    v.line("reg [31-W:0] ah_q;  // the flits that arrived last, the newest on top");
+    v.line(std::string("always @(posedge clk) if (in_valid[g]) ah_q <= ") + (W < 16 ? "{din, ah_q[31-W:W]};" : "din;"));
+    v.line("wire [31:0] hw = {din, ah_q};");
+  }
+  emit_head_fields("hw", false);
+  const int used_top = P > 0 ? 12 + 2 * H : 8;  // bits above: not routing fields (the tag is counted)
+  if (used_top < 32) v.line("wire unused_hw = ^hw[31:" + S(used_top) + "];");
+  v.line("wire [1:0] fall_port = G2 + afd_rot;");
+  v.line("wire [3:0] child_ok = ~obusy[3:0] & credit_ok[3:0];  // child outputs free with a credit");
+  v.line("reg [NS*2-1:0] s_digit;");
+  v.line("reg [NS-1:0] s_mark, s_upnz;");
+  v.line("reg [NS*3-1:0] s_len;");
+  if (P > 0) v.line("reg [NS*" + S(P) + "-1:0] s_mo;");
   v.line("wire [NS-1:0] s_ask;");
-  v.line("wire [NS-1:0] s_up;");
-  v.line("wire [NS-1:0] s_fall;");
-  v.line("wire [NS*PW-1:0] s_want;");
   v.line("genvar sg;");
   v.open("for (sg = 0; sg < NS; sg = sg + 1) begin : g_slot");
-  v.comment("The head word in a register of the slot's own: written at a flit index known only at run");
-  v.comment("time, a slice of one shared vector would be driven by every slot's block (yosys).");
-  v.line("reg [31:0] sh_q;");
-  v.line("assign s_head[sg*32 +: 32] = sh_q;");
-  v.line("wire [31:0] sh = sh_q;");
-  emit_route("sh", "", false);
-  v.line("wire ready = s_used[sg] && !s_started[sg] && s_wr[sg*RW +: RW] >= FPW[RW-1:0];");
-  v.comment("A message for a child asks only when that output is free with a credit (a slot there).");
-  v.line("assign s_ask[sg] = ready && route_ok && (want_up || (!obusy[want] && credit_ok[want]));");
-  v.line("assign s_up[sg] = want_up;");
-  v.line("assign s_fall[sg] = falling;");
-  v.line("assign s_want[sg*PW +: PW] = want;");
+  v.line("wire ready = s_used[sg] && s_hin[sg] && !(busy && as_q == sg);");
+  v.line("wire fall = s_mark[sg] || afd_mode;");
+  v.line("wire [1:0] cport = fall ? fall_port : s_digit[sg*2 +: 2];");
+  v.comment("A message for a child asks only when that output is free with a credit (a slot there); a");
+  v.comment("climbing one when a parent is unobstructed and not mapped out for its destination.");
+  if (P > 0) {
+    v.line("wire up = !fall && (g < 4) && s_upnz[sg];");
+    v.line("assign s_ask[sg] = ready && (up ? (par_free & ~s_mo[sg*" + S(P) + " +: " + S(P) + "]) != 0 : child_ok[cport]);");
+  } else {
+    v.line("assign s_ask[sg] = ready && child_ok[cport];");
+  }
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    s_used[sg] <= 1'b0;");
-  v.line("    s_started[sg] <= 1'b0;");
-  v.line("    s_wr[sg*RW +: RW] <= {RW{1'b0}};");
-  v.line("    sh_q <= 32'd0;");
+  v.line("    s_hin[sg] <= 1'b0;");
   v.line("  end else begin");
   v.line("    if (freeing && as_q == sg) begin");
   v.line("      s_used[sg] <= 1'b0;");
-  v.line("      s_started[sg] <= 1'b0;");
-  v.line("      s_wr[sg*RW +: RW] <= {RW{1'b0}};");
+  v.line("      s_hin[sg] <= 1'b0;");
   v.line("    end");
-  v.line("    if (granted && !busy && sel == sg) s_started[sg] <= 1'b1;");
   v.line("    if (in_valid[g] && ws == sg) begin");
   v.line("      if (head_in[g]) s_used[sg] <= 1'b1;");
-  v.line("      s_wr[sg*RW +: RW] <= (head_in[g] ? {RW{1'b0}} : s_wr[sg*RW +: RW]) + 1'b1;");
-  v.line("      if (idx_now < FPW_R) sh_q[idx_now*W +: W] <= din;");
+  v.line("      if (idx_now == HLAST) s_hin[sg] <= 1'b1;");
   v.line("    end");
   v.line("  end");
   v.line("end");
+  v.comment("The routing fields (read only while s_hin: no reset).");
+  v.line("always @(posedge clk)");
+  v.line("  if (in_valid[g] && ws == sg && idx_now == HLAST) begin");
+  v.line("    s_digit[sg*2 +: 2] <= digit_a;");
+  v.line("    s_mark[sg] <= mark_a;");
+  v.line("    s_upnz[sg] <= up_nz_a;");
+  v.line("    s_len[sg*3 +: 3] <= hw[2:0];");
+  if (P > 0) v.line("    s_mo[sg*" + S(P) + " +: " + S(P) + "] <= mo_out_a;");
+  v.line("  end");
   v.close("end");
-  v.comment("The input asks for the first slot, from the pointer, that can go.");
-  v.line("integer sk, sj;");
-  v.line("always @(*) begin");
-  v.line("  sel = {SB{1'b0}};");
-  v.line("  any = 1'b0;");
-  v.line("  for (sk = 0; sk < NS; sk = sk + 1) begin");
-  v.line("    sj = {{(32-SB){1'b0}}, sptr} + sk;");
-  v.line("    if (sj >= NS) sj = sj - NS;");
-  v.line("    if (!any && s_ask[sj]) begin");
-  v.line("      sel = sj[SB-1:0];");
-  v.line("      any = 1'b1;");
-  v.line("    end");
-  v.line("  end");
-  v.line("end");
-  v.line("wire [31:0] head = s_head[sel*32 +: 32];");
-  v.line("wire unused_head = ^head[31:3];  // the length is what the grant needs");
-  v.line("wire want_up = s_up[sel];");
-  v.line("wire falling = s_fall[sel];");
-  v.line("wire [PW-1:0] want = s_want[sel*PW +: PW];");
-  v.line("wire asking = !busy && any;");
+  emit_slot_pick();
+  v.line("wire falling = mark || afd_mode;");
+  emit_want();
+  v.line("wire asking = !busy && s_ask != {NS{1'b0}};");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    as_q <= {SB{1'b0}};");
@@ -518,6 +530,48 @@ void RouterEmitter::emit_input_slots() {
   v.line("    as_q <= as_next;");
   v.line("    if (granted && !busy) sptr <= (sel == SLAST) ? {SB{1'b0}} : sel + 1'b1;");
   v.line("    if (in_valid[g]) ws_q <= ws;");
+  v.line("  end");
+  v.line("end");
+}
+
+// Slots mode: the slot an input asks for (sel, one-hot s_pick) and that slot's routing fields,
+// named as the FIFO input's so that emit_want routes it.
+void RouterEmitter::emit_slot_pick() {
+  v.comment("The input asks for the first slot, from the pointer, that can go: the lowest asking at or");
+  v.comment("after the pointer, else the lowest (one-hot s_pick and its index sel).");
+  v.line("reg [NS-1:0] s_hi;");
+  v.line("reg [NS-1:0] s_pick;");
+  v.line("integer sk;");
+  v.line("always @(*) begin");
+  v.line("  for (sk = 0; sk < NS; sk = sk + 1) s_hi[sk] = sk >= {{(32-SB){1'b0}}, sptr};");
+  v.line("end");
+  v.line("wire [NS-1:0] s_x = ((s_ask & s_hi) != {NS{1'b0}}) ? (s_ask & s_hi) : s_ask;");
+  v.line("always @(*) begin");
+  v.line("  s_pick = {NS{1'b0}};");
+  v.line("  sel = {SB{1'b0}};");
+  v.line("  for (sk = NS - 1; sk >= 0; sk = sk - 1)");
+  v.line("    if (s_x[sk]) begin");
+  v.line("      s_pick = {{(NS-1){1'b0}}, 1'b1} << sk;");
+  v.line("      sel = sk[SB-1:0];");
+  v.line("    end");
+  v.line("end");
+  v.comment("The picked slot's fields (AND-OR): head is its length, what the grant needs.");
+  v.line("reg [1:0] digit;");
+  v.line("reg mark, up_nz;");
+  v.line("reg [2:0] head;");
+  if (P > 0) v.line("reg [" + S(P - 1) + ":0] mo_out;");
+  v.line("always @(*) begin");
+  v.line("  digit = 2'd0;");
+  v.line("  mark = 1'b0;");
+  v.line("  up_nz = 1'b0;");
+  v.line("  head = 3'd0;");
+  if (P > 0) v.line("  mo_out = " + S(P) + "'d0;");
+  v.line("  for (sk = 0; sk < NS; sk = sk + 1) begin");
+  v.line("    digit = digit | ({2{s_pick[sk]}} & s_digit[sk*2 +: 2]);");
+  v.line("    mark = mark | (s_pick[sk] & s_mark[sk]);");
+  v.line("    up_nz = up_nz | (s_pick[sk] & s_upnz[sk]);");
+  v.line("    head = head | ({3{s_pick[sk]}} & s_len[sk*3 +: 3]);");
+  if (P > 0) v.line("    mo_out = mo_out | ({" + S(P) + "{s_pick[sk]}} & s_mo[sk*" + S(P) + " +: " + S(P) + "]);");
   v.line("  end");
   v.line("end");
 }
@@ -537,7 +591,7 @@ void RouterEmitter::emit_input_send() {
     v.line("assign has_flit[g] = busy && buf_ne;");
     v.line("assign send[g] = has_flit[g] && (credit_ok & dst_q) != {NI{1'b0}};");
   } else {
-    v.line("assign has_flit[g] = busy && sent < as_wr;");
+    v.line("assign has_flit[g] = busy && as_flit;");
     v.line("assign send[g] = has_flit[g];  // the receiver's slot was taken at the grant");
   }
   v.line("assign last[g] = last_q;");

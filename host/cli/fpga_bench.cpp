@@ -260,6 +260,7 @@ namespace {
 
 struct BenchFpgaArgs {
   std::vector<std::string> families;  // empty: all
+  std::vector<std::string> blocks;    // empty: all; else the blocks whose name contains one of these
   int seeds = 3;
   std::string out_dir = "out/bench-fpga";
   std::string work;  // "" = OUT/work
@@ -267,8 +268,10 @@ struct BenchFpgaArgs {
   bool resume = false;
 };
 
-// The selected families' blocks, in registration order; --family takes names or comma lists.
-std::vector<FpgaBenchRow> selected_blocks(const std::vector<std::string>& names, bool say_empty = true) {
+// The selected families' blocks, in registration order; --family takes names or comma lists;
+// with `only`, the blocks whose name contains one of its texts.
+std::vector<FpgaBenchRow> selected_blocks(const std::vector<std::string>& names, const std::vector<std::string>& only = {},
+                                          bool say_empty = true) {
   std::vector<std::string> want;
   for (const std::string& n : names) {
     std::stringstream ss(n);
@@ -280,8 +283,11 @@ std::vector<FpgaBenchRow> selected_blocks(const std::vector<std::string>& names,
     if (!want.empty() && std::find(want.begin(), want.end(), f->name()) == want.end()) continue;
     const auto blocks = f->fpga_blocks();
     if (blocks.empty() && say_empty) std::printf("%s: no blocks of its own\n", f->name().c_str());
-    for (const FpgaBlock& b : blocks) rows.push_back({f->name(), b, {}});
+    for (const FpgaBlock& b : blocks)
+      if (only.empty() || std::any_of(only.begin(), only.end(), [&](const std::string& t) { return b.name.find(t) != std::string::npos; }))
+        rows.push_back({f->name(), b, {}});
   }
+  if (rows.empty() && !only.empty()) throw InputError("--block: no block of the selected families has that name");
   return rows;
 }
 
@@ -314,8 +320,8 @@ int do_bench_fpga(const BenchFpgaArgs& a) {
   if (a.seeds < 1) throw InputError("--seeds " + std::to_string(a.seeds) + ": at least 1");
   if (a.jobs < 1) throw InputError("--jobs " + std::to_string(a.jobs) + ": at least 1");
   // --resume keeps every family's measured blocks in the files, measuring only the selected ones.
-  const std::vector<FpgaBenchRow> selected = selected_blocks(a.families);
-  std::vector<FpgaBenchRow> rows = a.resume ? selected_blocks({}, false) : selected;
+  const std::vector<FpgaBenchRow> selected = selected_blocks(a.families, a.blocks);
+  std::vector<FpgaBenchRow> rows = a.resume ? selected_blocks({}, {}, false) : selected;
   auto is_selected = [&](const FpgaBenchRow& r) {
     for (const auto& x : selected)
       if (x.family == r.family && x.block.name == r.block.name) return true;
@@ -407,6 +413,7 @@ void add_bench_fpga_command(CLI::App& app) {
                                "Every family's blocks on the iCE40 HX8K: LUT4, flip-flops, block RAM, logic cells, "
                                "Fmax at several nextpnr seeds; one table and one JSON");
   c->add_option("--family", g_args.families, "only these families (repeat or comma list)");
+  c->add_option("--block", g_args.blocks, "only the blocks whose name contains this text (repeat: any of them)");
   c->add_option("--seeds", g_args.seeds, "nextpnr seeds 1..N (default 3)");
   c->add_option("-o,--out", g_args.out_dir, "directory for bench-fpga.json and bench-fpga.md (default out/bench-fpga)");
   c->add_option("--work", g_args.work, "work directory for the builds (default OUT/work)");

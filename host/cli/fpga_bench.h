@@ -85,7 +85,7 @@ nlohmann::ordered_json fpga_bench_json(const std::vector<FpgaBenchRow>& rows, co
 // A block's measurement back from fpga_bench_json's "blocks" entry (for --resume).
 FpgaMeasurement fpga_measurement_from_json(const nlohmann::ordered_json& block);
 
-// `cmnet bench-fpga [--family F]... [--seeds N] [-o DIR] [--work DIR] [--jobs N] [--resume]`. The
+// `cmnet bench-fpga [--family F]... [--block TEXT]... [--seeds N] [-o DIR] [--work DIR] [--jobs N] [--resume]`. The
 // table and JSON are rewritten after every block (the blocks measured so far); --resume keeps the
 // blocks DIR/bench-fpga.json already has at the same seeds (placed or not fitting), of every
 // family, and measures the selected families' others, so an interrupted run goes on where it
