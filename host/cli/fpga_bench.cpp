@@ -58,7 +58,7 @@ FpgaMeasurement measure_module(const PlaceableModule& m, const FpgaRunOptions& o
 }
 
 FpgaMeasurement measure_board_top(const GeneratedDesign& top, const Board& board, const std::string& mode,
-                                  const std::string& config_json, const FpgaRunOptions& o) {
+                                  const std::string& config_json, const FpgaRunOptions& o, bool ignore_loops) {
   FpgaMeasurement r;
   r.status = FpgaMeasurement::Status::Placed;
   try {
@@ -70,6 +70,7 @@ FpgaMeasurement measure_board_top(const GeneratedDesign& top, const Board& board
       fo.mode = mode;
       fo.config_json = config_json;
       fo.run_icetime = false;  // nextpnr's Fmax is the figure
+      fo.ignore_loops = ignore_loops;
       const FlowResult f = run_flow(top, board, fo);
       r.luts = f.luts;
       r.ffs = f.ffs;
