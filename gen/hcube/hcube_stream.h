@@ -5,10 +5,10 @@
 // per incoming dimension; a tick counter keeps the model's ticks, and one clock enable (`en`) on
 // every router register makes a tick of an enabled cycle only, so long runs stream through.
 //  - host -> leaf x, a message (at least 5 words): word 0 {tag[31:16], dst[15:0]} (the tag's low
-//    hcube_stream_store(p).slot_bits bits are the store slot the host chose for it, the rest its age rank: the
-//    wormhole routers' priority); word 1 its generation tick; word 2 its packets (packet scheme) or
-//    its worm's bytes (wormhole); word 3 the bytes the destination will eject (the In of the byte
-//    conservation); then the data, at most 2^word_bits words: packet scheme, per
+//    slot_bits bits (hcube_stream_store below) are the store slot the host chose for it, the rest
+//    its age rank: the wormhole routers' priority); word 1 its generation tick; word 2 its packets
+//    (packet scheme) or its worm's bytes (wormhole); word 3 the bytes the destination will eject
+//    (the In of the byte conservation); then the data, at most 2^word_bits words: packet scheme, per
 //    packet a word with its wire bytes and ceil(P / 4) words of its bytes (little endian);
 //    wormhole, the worm's bytes four to a word. Messages of a node join its queue in order. A unit
 //    naming a slot in use, and words beyond a slot, are dropped and counted (refused).
