@@ -771,6 +771,7 @@ void ice40_place(FlowRun& f, const std::string& nextpnr, const std::string& pcf,
                                   "--json", out + "/" + f.T + ".json", "--pcf", pcf, "--asc", asc,
                                   "--freq", fmt(r.target_mhz), "--seed", std::to_string(f.opt.seed),
                                   "--report", out + "/nextpnr_report.json"};
+  if (f.opt.ignore_loops) cmd.push_back("--ignore-loops");
   auto t0 = std::chrono::steady_clock::now();
   const int rc = tool_step("nextpnr-ice40: place and route", cmd, f.opt.timeout_s, out + "/nextpnr.log");
   r.seconds["nextpnr"] = secs_since(t0);

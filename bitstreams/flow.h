@@ -48,6 +48,10 @@ struct FlowOptions {
   bool quick_estimate = true;  // reject designs with more flip-flops than the device first
   std::string mode;         // "network" / "chip": recorded in the report
   std::string config_json;  // recorded in the report (the network config)
+  // nextpnr --ignore-loops: time a design whose netlist has combinational loops that never close
+  // in operation (hcube's wormhole network: a byte's acceptance runs along the worm, and a node's
+  // channels may be owned by any input); the paths through the loops are then not all timed.
+  bool ignore_loops = false;
 };
 
 struct Resource {

@@ -38,7 +38,8 @@ class StreamModule {
   const HcubeWidths w = hcube_widths(p);
   const bool pk = p.packet();
   const int N = p.dims, NN = p.nodes(), P = p.packet_bytes, PW = (P + 3) / 4;
-  const int SLB = kHcubeStreamSlotBits, SWB = kHcubeStreamSlotWordBits, AW = SLB + SWB,
+  const HcubeStreamStore store = hcube_stream_store(p);
+  const int SLB = store.slot_bits, SWB = store.word_bits, AW = SLB + SWB,
             RBW = z.rx_byte_bits, DSW = z.rx_seg_bits;
   const int KW = pk ? w.kw : w.worm_kw, TW = w.tw, WL = w.wl;
   const int NODEW = std::max(1, w.nodew), CSW = w.csw;
@@ -165,13 +166,12 @@ class StreamModule {
     v.line("wire [NN-1:0] n_msg, n_ref;  // a message loaded, a word refused");
     v.line("wire [NF-1:0] f_has;         // FIFO f holds a whole segment");
     v.line("wire [NF*49-1:0] f_desc;     // its descriptor {last, bytes, tick}");
-    v.line("wire [NF*32-1:0] f_front;    // its next four bytes");
+    v.line("wire [NF*8-1:0] f_byte;      // its byte at the read pointer (registered read)");
     v.line("wire [NF-1:0] f_ovf;         // a byte found FIFO f full");
     v.line("wire [NN*SL-1:0] n_cred;     // per node the freed slots to report");
     v.line("wire [NN*SL-1:0] cred_clr;   // ... reported this cycle");
     v.line("wire [NF-1:0] f_pop;         // the output takes FIFO f's descriptor");
-    v.line("wire [NF-1:0] f_adv;         // the output takes a data word of FIFO f");
-    v.line("wire [2:0] adv_n;            // ... with this many of its bytes");
+    v.line("wire [NF-1:0] f_adv;         // the output takes a byte of FIFO f");
     v.line();
   }
 
@@ -183,7 +183,7 @@ class StreamModule {
     v.comment("The message store: a slot per message, chosen by the host (the tag's low bits): its head");
     v.comment("fields and SLW data words. The queue holds the slots in arrival order; a slot taken by the");
     v.comment("source is free again once no feeder reads it, and a credit goes back to the host.");
-    v.line("reg [31:0] smem [0:SW-1];");
+    if (pk) v.line("reg [31:0] smem [0:SW-1];  // flip-flops: a feeder reads a whole packet at once");
     v.line("reg [31:0] sgen [0:SL-1];");
     v.line("reg [15:0] stag [0:SL-1];");
     v.line("reg [N-1:0] sdst [0:SL-1];");
@@ -242,7 +242,7 @@ class StreamModule {
     v.line("      end");
     v.line("    end");
     v.line("    if (wdata) begin");
-    v.line("      smem[{us, woff[SWB-1:0]}] <= tx_data;");
+    if (pk) v.line("      smem[{us, woff[SWB-1:0]}] <= tx_data;");
     v.line("      woff <= woff + 1'b1;");
     v.line("    end");
     v.line("    if (pop) qr <= qr + 1'b1;");
@@ -303,7 +303,16 @@ class StreamModule {
       v.line("wire [KW-1:0] fi = fd_idx[F*KW +: KW];");
       v.line("wire [AW-1:0] fa = {fs, fi[SWB+1:2]};");
       v.line("wire unused_fi = ^fi[KW-1:SWB+2];");
-      v.line("wire [31:0] fwd = smem[fa] >> {fi[1:0], 3'd0};");
+      v.comment("This feeder's copy of the store, in block RAM: the word of its current byte, read in the");
+      v.comment("cycle after its index moved, is on time (a byte moves at most every T >= 2 ticks, and not");
+      v.comment("in the tick after its worm's grant).");
+      v.line("reg [31:0] fmem [0:SW-1];");
+      v.line("reg [31:0] fq;");
+      v.line("always @(posedge clk) begin");
+      v.line("  if (wdata) fmem[{us, woff[SWB-1:0]}] <= tx_data;");
+      v.line("  fq <= fmem[fa];");
+      v.line("end");
+      v.line("wire [31:0] fwd = fq >> {fi[1:0], 3'd0};");
       v.line("assign fd_byte[F*8 +: 8] = fwd[7:0];");
       v.line("wire unused_fwd = ^fwd[31:8];");
       v.line("assign fd_last[F] = fi + 1'b1 == scnt[fs];");
@@ -319,10 +328,12 @@ class StreamModule {
 
   // Emits per node the receive FIFOs, one per incoming dimension, and the generate block's end.
   void emit_receive_fifos() {
-    v.comment("The receive FIFOs, one per incoming dimension: bytes and segment descriptors.");
+    v.comment("The receive FIFOs, one per incoming dimension: bytes (block RAM, read a cycle ahead: rq is the");
+    v.comment("byte at rrp) and segment descriptors (flip-flops).");
     v.open("for (d = 0; d < N; d = d + 1) begin : g_rx");
     v.line("localparam integer F = g * N + d;");
     v.line("reg [7:0] rmem [0:(1<<RBW)-1];");
+    v.line("reg [7:0] rq;");
     v.line("reg [48:0] dq [0:(1<<DSW)-1];");
     v.line("reg [RBW:0] rwp, rrp;");
     v.line("reg [DSW:0] dwp, drp;");
@@ -337,9 +348,13 @@ class StreamModule {
     v.line("assign f_room[F] = room;");
     v.line("assign f_has[F] = dwp != drp;");
     v.line("assign f_desc[F*49 +: 49] = dq[drp[DSW-1:0]];");
-    v.line("wire [RBW-1:0] ra = rrp[RBW-1:0];");
-    v.line("localparam [RBW-1:0] R1 = 1, R2 = 2, R3 = 3;");
-    v.line("assign f_front[F*32 +: 32] = {rmem[ra + R3], rmem[ra + R2], rmem[ra + R1], rmem[ra]};");
+    v.line("wire [RBW:0] rrp_n = rrp + {{RBW{1'b0}}, f_adv[F]};");
+    v.line("assign f_byte[F*8 +: 8] = rq;");
+    v.comment("The output reads a segment's bytes only once its descriptor is in, cycles after they were written.");
+    v.line("always @(posedge clk) begin");
+    v.line("  if (put) rmem[rwp[RBW-1:0]] <= ej_byte[F*8 +: 8];");
+    v.line("  rq <= rmem[rrp_n[RBW-1:0]];");
+    v.line("end");
     v.line("always @(posedge clk) begin");
     v.line("  if (rst || clear) begin");
     v.line("    rwp <= {(RBW+1){1'b0}};");
@@ -349,7 +364,6 @@ class StreamModule {
     v.line("    segn <= 16'd0;");
     v.line("  end else begin");
     v.line("    if (put) begin");
-    v.line("      rmem[rwp[RBW-1:0]] <= ej_byte[F*8 +: 8];");
     v.line("      rwp <= rwp + 1'b1;");
     v.line("      segn <= close ? 16'd0 : segn + 16'd1;");
     v.line("    end");
@@ -358,7 +372,7 @@ class StreamModule {
     v.line("      dwp <= dwp + 1'b1;");
     v.line("    end");
     v.line("    if (f_pop[F]) drp <= drp + 1'b1;");
-    v.line("    if (f_adv[F]) rrp <= rrp + {{(RBW-2){1'b0}}, adv_n};");
+    v.line("    rrp <= rrp_n;");
     v.line("  end");
     v.line("end");
     v.close("end");
@@ -370,12 +384,15 @@ class StreamModule {
   void emit_output() {
     v.line();
     v.comment("Output: credits first (a one-word unit {2'b01, slot} from a node whose slot is free again),");
-    v.comment("then one whole segment at a time, the lowest FIFO first: its head, its tick, its bytes.");
+    v.comment("then one whole segment at a time, the lowest FIFO first: its head, its tick, its bytes (each data");
+    v.comment("word gathered a byte per cycle from the FIFO's block RAM before it is offered).");
     v.line("reg out_busy;");
     v.line("reg [1:0] out_ph;    // 0 head, 1 tick, 2 data, 3 a credit");
     v.line("reg [FW-1:0] out_src;");
     v.line("reg [48:0] out_desc;");
     v.line("reg [15:0] out_rem;  // bytes still to go");
+    v.line("reg [31:0] out_w;    // the data word being gathered");
+    v.line("reg [2:0] out_k;     // ... its bytes so far");
     v.line("reg [" + S(NODEW - 1) + ":0] out_cnode;");
     v.line("reg [SLB-1:0] out_cslot;");
     v.line("reg pick_any, cpick_any;");
@@ -402,24 +419,25 @@ class StreamModule {
     v.line("        cpick_s = ks[SLB-1:0];");
     v.line("      end");
     v.line("end");
-    v.line("wire give = out_busy && rx_ready;");
+    v.line("wire [2:0] need = out_rem <= 16'd4 ? out_rem[2:0] : 3'd4;  // bytes of this data word");
+    v.line("wire gather = out_busy && out_ph == 2'd2 && out_k != need;");
+    v.line("wire give = out_busy && !gather && rx_ready;");
     v.line("wire data_word = give && out_ph == 2'd2;");
     v.line("wire done_unit = data_word && out_rem <= 16'd4;");
     v.line("wire [NF-1:0] one = {{(NF-1){1'b0}}, 1'b1};");
     v.line("wire cstart = !out_busy && cpick_any;");
     v.line("assign f_pop = (!out_busy && !cpick_any && pick_any) ? (one << pick) : {NF{1'b0}};");
-    v.line("assign f_adv = data_word ? (one << out_src) : {NF{1'b0}};");
+    v.line("assign f_adv = gather ? (one << out_src) : {NF{1'b0}};");
     v.line("wire [31:0] cbit = {{(32-" + S(NODEW) + "){1'b0}}, cpick_n} * SL + {{(32-SLB){1'b0}}, cpick_s};");
     v.line("assign cred_clr = cstart ? ({{(NN*SL-1){1'b0}}, 1'b1} << cbit) : {(NN*SL){1'b0}};");
-    v.line("assign adv_n = out_rem <= 16'd4 ? out_rem[2:0] : 3'd4;");
     v.line("localparam [FW-1:0] NW = " + S(FW) + "'d" + S(N) + ";");
     v.line("wire [FW-1:0] o_node = out_src / NW;");
     v.line("wire [FW-1:0] o_dim = out_src % NW;");
-    v.line("assign rx_valid = out_busy;");
+    v.line("assign rx_valid = out_busy && !gather;");
     v.line("assign rx_leaf = out_ph == 2'd3 ? {{(16-" + S(NODEW) + "){1'b0}}, out_cnode} : {{(16-FW){1'b0}}, o_node};");
     v.line("assign rx_data = out_ph == 2'd0 ? {out_desc[48], 7'd0, {(8-FW){1'b0}}, o_dim, out_desc[47:32]}");
     v.line("               : out_ph == 2'd1 ? out_desc[31:0]");
-    v.line("               : out_ph == 2'd3 ? {2'b01, {(30-SLB){1'b0}}, out_cslot} : f_front[out_src*32 +: 32];");
+    v.line("               : out_ph == 2'd3 ? {2'b01, {(30-SLB){1'b0}}, out_cslot} : out_w;");
     v.line("assign rx_last = out_ph == 2'd3 || (out_ph == 2'd2 && out_rem <= 16'd4);");
     v.line("always @(posedge clk) begin");
     v.line("  if (rst) begin");
@@ -428,6 +446,8 @@ class StreamModule {
     v.line("    out_src <= {FW{1'b0}};");
     v.line("    out_desc <= 49'd0;");
     v.line("    out_rem <= 16'd0;");
+    v.line("    out_w <= 32'd0;");
+    v.line("    out_k <= 3'd0;");
     v.line("    out_cnode <= 0;");
     v.line("    out_cslot <= {SLB{1'b0}};");
     v.line("  end else if (!out_busy) begin");
@@ -443,11 +463,18 @@ class StreamModule {
     v.line("      out_desc <= f_desc[pick*49 +: 49];");
     v.line("      out_rem <= f_desc[pick*49 + 32 +: 16];");
     v.line("    end");
+    v.line("  end else if (gather) begin");
+    v.line("    out_w[out_k*8 +: 8] <= f_byte[out_src*8 +: 8];");
+    v.line("    out_k <= out_k + 3'd1;");
     v.line("  end else if (give) begin");
     v.line("    if (out_ph == 2'd3) out_busy <= 1'b0;");
     v.line("    else if (out_ph != 2'd2) out_ph <= out_ph + 2'd1;");
-    v.line("    else if (done_unit) out_busy <= 1'b0;");
-    v.line("    else out_rem <= out_rem - 16'd4;");
+    v.line("    else begin");
+    v.line("      out_w <= 32'd0;");
+    v.line("      out_k <= 3'd0;");
+    v.line("      if (done_unit) out_busy <= 1'b0;");
+    v.line("      else out_rem <= out_rem - 16'd4;");
+    v.line("    end");
     v.line("  end");
     v.line("end");
   }
@@ -570,6 +597,11 @@ std::string emit_stream_module(const HcubeParams& p, const HcubeStreamSizes& z) 
 
 }  // namespace
 
+HcubeStreamStore hcube_stream_store(const HcubeParams& p) {
+  if (p.packet()) return {3, 8};
+  return {std::max(2, clog2(static_cast<uint64_t>(p.dims) + 1)), 6};
+}
+
 std::string hcube_stream_port_counter(int node, int dim, int kind) {
   return "n" + S(node) + ".d" + S(dim) + "." + kKinds[kind];
 }
@@ -581,6 +613,9 @@ GeneratedDesign emit_hcube_stream(const HcubeConfig& cfg, const HcubeStreamSizes
       z.rx_seg_bits > 16)
     throw ConfigError("hcube stream: receive FIFOs of 2^" + S(z.rx_byte_bits) + " bytes and 2^" + S(z.rx_seg_bits) +
                       " segments: they hold at least a segment (" + S(seg) + " bytes), at most 2^16");
+  if (!cfg.hc.packet() && cfg.hc.ticks_per_byte < 2)
+    throw ConfigError("hcube stream: a wormhole board needs ticks_per_byte >= 2 (its feeders' store is block RAM, "
+                      "read the cycle after a feeder's index moves), not " + S(cfg.hc.ticks_per_byte));
   GeneratedDesign d = emit_hcube(cfg);
   auto it = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
   d.files.insert(it, {"hcube_stream.v", emit_stream_module(cfg.hc, z)});

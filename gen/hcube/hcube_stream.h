@@ -5,10 +5,10 @@
 // per incoming dimension; a tick counter keeps the model's ticks, and one clock enable (`en`) on
 // every router register makes a tick of an enabled cycle only, so long runs stream through.
 //  - host -> leaf x, a message (at least 5 words): word 0 {tag[31:16], dst[15:0]} (the tag's low
-//    kHcubeStreamSlotBits bits are the store slot the host chose for it, the rest its age rank: the
-//    wormhole routers' priority); word 1 its generation tick; word 2 its packets (packet scheme) or
-//    its worm's bytes (wormhole); word 3 the bytes the destination will eject (the In of the byte
-//    conservation); then the data, at most 2^kHcubeStreamSlotWordBits words: packet scheme, per
+//    slot_bits bits (hcube_stream_store below) are the store slot the host chose for it, the rest
+//    its age rank: the wormhole routers' priority); word 1 its generation tick; word 2 its packets
+//    (packet scheme) or its worm's bytes (wormhole); word 3 the bytes the destination will eject
+//    (the In of the byte conservation); then the data, at most 2^word_bits words: packet scheme, per
 //    packet a word with its wire bytes and ceil(P / 4) words of its bytes (little endian);
 //    wormhole, the worm's bytes four to a word. Messages of a node join its queue in order. A unit
 //    naming a slot in use, and words beyond a slot, are dropped and counted (refused).
@@ -44,22 +44,28 @@
 
 namespace cmnet {
 
-// Slots: more than a node's ports (a source feeds at most one message per port, so a node waiting
-// for its next message always has a free slot), each large enough for the CLI's exponential
-// lengths of mean 64 bytes (a slot holds 42 packets of 20 bytes, 666 data bytes, or a worm of
-// 1,024 bytes).
-constexpr int kHcubeStreamSlotBits = 3;       // 8 message slots per node
-constexpr int kHcubeStreamSlotWordBits = 8;   // 256 data words per slot
+// A node's message store: 2^slot_bits slots of 2^word_bits words. Slots: more than a node's ports
+// (a source feeds at most one message per port, so a node waiting for its next message always has
+// a free slot). Packet scheme: 8 slots of 256 words (42 packets of 20 bytes, 666 data bytes), in
+// flip-flops (a feeder reads a whole packet in a cycle). Wormhole: a copy of the store per feeder
+// in block RAM, read one cycle after the feeder's index moves; 64 words a slot (a worm of 256
+// bytes), 4 slots up to n = 3: one 256 x 32 pair of SB_RAM40_4K per feeder.
+struct HcubeStreamStore {
+  int slot_bits = 3;
+  int word_bits = 8;
+};
+HcubeStreamStore hcube_stream_store(const HcubeParams& p);
 constexpr int kHcubeStreamWormSegment = 24;   // wormhole: bytes per segment
 
 // The receive FIFOs' sizes (the host need not know them: the network waits for their room).
 struct HcubeStreamSizes {
-  int rx_byte_bits = 9;  // 512 bytes per incoming dimension
-  int rx_seg_bits = 5;   // 32 segments
+  int rx_byte_bits = 9;  // 512 bytes per incoming dimension: one 512 x 8 block RAM
+  int rx_seg_bits = 2;   // 4 segment descriptors (flip-flops)
 };
 
 // The network's design (emit_hcube) with hcube_stream.v added; top hcube_stream. ConfigError for
-// receive FIFOs that cannot hold a segment.
+// receive FIFOs that cannot hold a segment, and for a wormhole board at 1 tick per byte (its
+// feeders' store is read one cycle after their index moves: a byte per cycle would be late).
 GeneratedDesign emit_hcube_stream(const HcubeConfig& cfg, const HcubeStreamSizes& z = {});
 StreamBoardSpec hcube_stream_spec(const HcubeConfig& cfg, const HcubeStreamSizes& z = {});
 // Names of a port's counters on the bus ("n3.d1.packets").

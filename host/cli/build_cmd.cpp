@@ -1,6 +1,6 @@
 // `cmnet build` and `cmnet flash`: the FPGA flow from the command line.
 //
-//   cmnet build CONFIG --board NAME -o DIR [--mode MODE] [--freq MHZ] [--seed N]
+//   cmnet build CONFIG --board NAME -o DIR [--mode MODE] [--freq MHZ] [--seed N] [--ignore-loops]
 //     Has the config's family emit its board top of MODE (Family::board_top; CM-1: network,
 //     chip, cube, host), runs yosys / nextpnr-ice40 / icepack /
 //     icetime (iCE40) or the yosys synth_xilinx estimate (xc7), writes DIR/report.txt and
@@ -35,6 +35,7 @@ struct BuildCmd {
   std::string config, board, out;
   double freq = 0;
   int seed = 1;
+  bool ignore_loops = false;
   BuildArgs family;  // what the family's board top takes
 };
 
@@ -55,6 +56,7 @@ int do_build(BuildCmd a) {
   fo.out_dir = a.out;
   fo.freq_mhz = a.freq;
   fo.seed = a.seed;
+  fo.ignore_loops = a.ignore_loops;
   fo.mode = a.family.mode;
   fo.config_json = family->canonical_json(cfg);
   std::printf("cmnet build: %s top %s for %s (%s) in %s\n", a.family.mode.c_str(), d.top.c_str(),
@@ -130,6 +132,9 @@ void register_build_commands(CLI::App& app) {
   b->add_option("--freq", g_build.freq, "nextpnr target frequency in MHz (default: the board clock)")
       ->check(CLI::Range(0.1, 1000.0));
   b->add_option("--seed", g_build.seed, "nextpnr placement seed");
+  b->add_flag("--ignore-loops", g_build.ignore_loops,
+              "nextpnr --ignore-loops: time a netlist with combinational loops that never close in operation "
+              "(hcube wormhole boards); paths through the loops are not all timed");
   b->add_option("--pattern", g_build.family.pattern, "self-test pattern (network mode)");
   b->add_option("--pattern-seed", g_build.family.pattern_seed, "self-test pattern seed");
   b->add_option("--per-proc", g_build.family.per_proc, "self-test messages per processor (CM-1: <= queue_depth; cm5data: 1..64 per leaf)");

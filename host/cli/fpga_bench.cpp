@@ -58,18 +58,20 @@ FpgaMeasurement measure_module(const PlaceableModule& m, const FpgaRunOptions& o
 }
 
 FpgaMeasurement measure_board_top(const GeneratedDesign& top, const Board& board, const std::string& mode,
-                                  const std::string& config_json, const FpgaRunOptions& o) {
+                                  const std::string& config_json, const FpgaRunOptions& o, bool ignore_loops) {
   FpgaMeasurement r;
   r.status = FpgaMeasurement::Status::Placed;
+  std::string dir;  // the last run's
   try {
     for (int seed : o.seeds) {
       FlowOptions fo;
-      fo.out_dir = o.dir + (o.seeds.size() > 1 ? "/seed" + std::to_string(seed) : std::string());
+      fo.out_dir = dir = o.dir + (o.seeds.size() > 1 ? "/seed" + std::to_string(seed) : std::string());
       fo.freq_mhz = o.freq_mhz;
       fo.seed = seed;
       fo.mode = mode;
       fo.config_json = config_json;
       fo.run_icetime = false;  // nextpnr's Fmax is the figure
+      fo.ignore_loops = ignore_loops;
       const FlowResult f = run_flow(top, board, fo);
       r.luts = f.luts;
       r.ffs = f.ffs;
@@ -84,6 +86,13 @@ FpgaMeasurement measure_board_top(const GeneratedDesign& top, const Board& board
     r.status = FpgaMeasurement::Status::DoesNotFit;
     r.detail = e.resource + " " + std::to_string(e.used) + " used, " + std::to_string(e.available) + " available";
     r.fmax.clear();
+    try {  // the synthesis counts, which the flow's report kept
+      const FlowResult f = read_report(dir);
+      r.luts = f.luts;
+      r.ffs = f.ffs;
+      r.ram_blocks = f.ram_blocks;
+    } catch (const InputError&) {  // the flow stopped before its report (e.g. the flip-flop estimate)
+    }
   } catch (const std::exception& e) {  // e.g. ConfigError: too few header pins for the cube wires
     r.status = FpgaMeasurement::Status::Error;
     r.detail = e.what();

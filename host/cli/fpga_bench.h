@@ -63,9 +63,10 @@ struct PlaceableModule {
 ModulePlaceOptions module_place_options(const PlaceableModule& m, const std::string& dir);
 // `m` synthesized once and placed at every seed; "does not fit" is a result.
 FpgaMeasurement measure_module(const PlaceableModule& m, const FpgaRunOptions& o);
-// A board top through the whole flow (bitstreams/flow.h run_flow) on `board` once per seed.
+// A board top through the whole flow (bitstreams/flow.h run_flow) on `board` once per seed
+// (ignore_loops: FlowOptions::ignore_loops).
 FpgaMeasurement measure_board_top(const GeneratedDesign& top, const Board& board, const std::string& mode,
-                                  const std::string& config_json, const FpgaRunOptions& o);
+                                  const std::string& config_json, const FpgaRunOptions& o, bool ignore_loops = false);
 
 // The report: a block, its family and its figures.
 struct FpgaBenchRow {

@@ -44,10 +44,11 @@ std::vector<size_t> age_ranks(const HcubeTraffic& t) {
 
 void hcube_board_check_fits(const HcubeParams& p, const HcubeTraffic& t) {
   check_hcube_traffic(t, p, "hcube board traffic");
-  const uint64_t words = 1u << kHcubeStreamSlotWordBits;
-  if (t.messages.size() > (65536u >> kHcubeStreamSlotBits))
+  const HcubeStreamStore store = hcube_stream_store(p);
+  const uint64_t words = 1u << store.word_bits;
+  if (t.messages.size() > (65536u >> store.slot_bits))
     throw InputError("hcube board: " + std::to_string(t.messages.size()) + " messages, the 16-bit tags number at most " +
-                     std::to_string(65536u >> kHcubeStreamSlotBits));
+                     std::to_string(65536u >> store.slot_bits));
   for (size_t i = 0; i < t.messages.size(); ++i) {
     const HcubeMessage& m = t.messages[i];
     if (m.gen > 0xFFFFFFFFull) throw InputError("hcube board: a generation tick beyond 32 bits (" + std::to_string(m.gen) + ")");
@@ -72,7 +73,7 @@ std::vector<StreamUnit> hcube_units(const HcubeParams& p, const HcubeTraffic& t)
     const HcubeMessage& m = t.messages[i];
     StreamUnit u;
     u.leaf = m.src;
-    const uint32_t tag = static_cast<uint32_t>(rank[i] << kHcubeStreamSlotBits);  // the slot: when it is sent
+    const uint32_t tag = static_cast<uint32_t>(rank[i] << hcube_stream_store(p).slot_bits);  // the slot: when it is sent
     u.words = {(tag << 16) | m.dst, static_cast<uint32_t>(m.gen),
                static_cast<uint32_t>(p.packet() ? p.packets_of(m.len) : p.worm_bytes(m.len)),
                static_cast<uint32_t>(ejected_bytes(p, m))};
@@ -110,13 +111,13 @@ std::function<int(const std::vector<StreamUnit>&, StreamUnit&)> hcube_pull(const
   st->ended.assign(NN, false);
   st->free.resize(NN);
   for (size_t i = 0; i < t.messages.size(); ++i) st->queue[t.messages[i].src].push_back(i);
+  const uint32_t slots = 1u << hcube_stream_store(p).slot_bits;
   for (auto& f : st->free)
-    for (uint32_t s = 1u << kHcubeStreamSlotBits; s-- > 0;) f.push_back(s);  // lowest slot last: taken first
+    for (uint32_t s = slots; s-- > 0;) f.push_back(s);  // lowest slot last: taken first
   const std::vector<HcubeMessage> msgs = t.messages;
-  return [st, msgs](const std::vector<StreamUnit>& got, StreamUnit& out) {
+  return [st, msgs, slots](const std::vector<StreamUnit>& got, StreamUnit& out) {
     for (; st->seen < got.size(); ++st->seen)
-      if (hcube_credit(got[st->seen]))
-        st->free.at(got[st->seen].leaf).push_back(got[st->seen].words[0] & ((1u << kHcubeStreamSlotBits) - 1));
+      if (hcube_credit(got[st->seen])) st->free.at(got[st->seen].leaf).push_back(got[st->seen].words[0] & (slots - 1));
     if (!st->started) {
       out = StreamUnit{0, {0}};  // the start: the ticks run while every node's next message is in
       st->started = true;

@@ -60,9 +60,10 @@ HcubeTraffic few_messages() {
   return t;
 }
 
-// More messages than the stores hold (24 per node against 8 slots), at a load that queues them
-// at their sources: they stream through, the network held back while a node's next message is
-// not yet in or a receive FIFO is full. Lengths are capped so that every message fits a slot.
+// More messages than the stores hold (24 per node against 8 slots, 4 for the wormhole), at a
+// load that queues them at their sources: they stream through, the network held back while a
+// node's next message is not yet in or a receive FIFO is full. Lengths are capped so that every
+// message fits a slot.
 HcubeTraffic streaming_workload(const HcubeParams& p) {
   HcubeTraffic t = make_hcube_workload(p.dims, "uniform", 24, 40, 24, 7);
   for (HcubeMessage& m : t.messages) m.len = std::min<uint32_t>(m.len, 100);
@@ -190,6 +191,21 @@ TEST(HcubeBoard, TheHostWaitsForACreditWhenASlotIsNeeded) {
   EXPECT_EQ(next.words[0] >> 16, (8u << 3) | 5u);  // age rank 8, slot 5
   ASSERT_EQ(pull(got, next), 1);
   EXPECT_EQ(next, (StreamUnit{1, {1}}));
+}
+
+// The wormhole board's store is block RAM read the cycle after a feeder's index moves: on time
+// only when a byte takes at least 2 ticks.
+TEST(HcubeBoard, AWormholeBoardAtOneTickPerByteIsRefused) {
+  HcubeConfig cfg = board_config("wormhole", "fixed");
+  cfg.hc.ticks_per_byte = 1;
+  try {
+    (void)emit_hcube_stream(cfg);
+    ADD_FAILURE() << "a wormhole board at 1 tick per byte was emitted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("ticks_per_byte >= 2"), std::string::npos) << e.what();
+  }
+  cfg.hc.scheme = "packet";  // the packet scheme's store is flip-flops: any rate
+  EXPECT_NO_THROW((void)emit_hcube_stream(cfg));
 }
 
 TEST(HcubeBoard, MessagesASlotCannotHoldAreRefused) {

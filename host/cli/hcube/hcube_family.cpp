@@ -61,13 +61,22 @@ std::string HcubeFamily::summary(const NetworkConfig& cfg) const {
   return buf;
 }
 
-GeneratedDesign HcubeFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
-  const std::string mode = a.mode.empty() ? "host" : a.mode;
-  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host)");
+namespace {
+
+// The stream board top of `cfg` on board `b`: `cmnet build`'s and the FPGA bench's.
+GeneratedDesign hcube_board_top_on(const HcubeConfig& cfg, const Board& b) {
   HostBoardOptions h;
   h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
   h.reset_button = b.reset.has_value() && b.reset->active_low;
-  return emit_stream_board(hcube_stream_spec(hcube_config(env)), h);
+  return emit_stream_board(hcube_stream_spec(cfg), h);
+}
+
+}  // namespace
+
+GeneratedDesign HcubeFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
+  const std::string mode = a.mode.empty() ? "host" : a.mode;
+  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host)");
+  return hcube_board_top_on(hcube_config(env), b);
 }
 
 namespace {
@@ -284,8 +293,19 @@ std::vector<FpgaBlock> HcubeFamily::fpga_blocks() const {
     };
     return b;
   };
+  // The smallest useful stream board (gen/examples/hcube_2_board.json): `cmnet build`'s flow; its
+  // wormhole network's acceptance loops through the nodes' vectors, so nextpnr ignores the loops.
+  FpgaBlock board;
+  board.name = "stream board n = 2, wormhole (hcube_host_board)";
+  board.how = "hcube_host_board of gen/examples/hcube_2_board.json through the whole flow on the HX8K breakout "
+              "(nextpnr --ignore-loops)";
+  board.measure = [](const FpgaRunOptions& o) {
+    const HcubeConfig cfg = hcube_config(load_config_file(std::string(CMNET_SOURCE_DIR) + "/gen/examples/hcube_2_board.json"));
+    const Board b = load_board("ice40hx8k_breakout");
+    return measure_board_top(hcube_board_top_on(cfg, b), b, "host", config_to_json(cfg), o, true);
+  };
   return {block("wormhole router n = 3", "wormhole", 3, 0), block("wormhole router n = 6", "wormhole", 6, 0),
-          block("packet node n = 2, fixed, 2 buffers of 20 bytes", "packet", 2, 2)};
+          block("packet node n = 2, fixed, 2 buffers of 20 bytes", "packet", 2, 2), board};
 }
 
 }  // namespace cmnet
