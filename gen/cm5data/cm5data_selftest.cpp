@@ -8,16 +8,88 @@
 #include "gen/core/verilog_writer.h"
 
 namespace cmnet {
+
+// Leaf-indexed constants as one vector localparam: leaf g's value at [g*width +: width].
+std::string cm5_vector_param(const std::string& name, int width, const std::vector<uint64_t>& values) {
+  std::string s = "localparam [" + S(static_cast<int64_t>(values.size()) * width - 1) + ":0] " + name + " = {";
+  for (size_t k = values.size(); k-- > 0;) s += board_parts::hexlit(values[k], width) + (k ? ", " : "");
+  return s + "};";
+}
+
+
+// The ROM function rom_word(leaf, a): each leaf's messages back to back, as a leaf sends them.
+void emit_cm5_rom(VerilogWriter& v, const Cm5SelfTest& t, int LW, int AW) {
+  const uint32_t N = static_cast<uint32_t>(t.leaves.size());
+  v.comment("Each leaf's messages back to back, as a leaf sends them (head, data, CRC).");
+  v.line("function [31:0] rom_word;");
+  v.line("  input [" + S(LW - 1) + ":0] leaf;");
+  v.line("  input [" + S(AW - 1) + ":0] a;");
+  v.line("  begin");
+  v.line("    case ({leaf, a})");
+  for (uint32_t g = 0; g < N; ++g) {
+    uint64_t a = 0;
+    const auto& msgs = t.leaves[g].messages;
+    for (size_t m = 0; m < msgs.size(); ++m)
+      for (size_t k = 0; k < msgs[m].size(); ++k, ++a)
+        v.line("      " + board_parts::hexlit((static_cast<uint64_t>(g) << AW) | a, LW + AW) + ": rom_word = " + board_parts::hexlit(msgs[m][k], 32) +
+               ";  // leaf " + S(g) + ", message " + S(static_cast<int64_t>(m)) + ", " +
+               (k == 0 ? std::string("head") : k + 1 == msgs[m].size() ? std::string("CRC") : "data " + S(static_cast<int64_t>(k - 1))));
+  }
+  v.line("      default: rom_word = 32'd0;");
+  v.line("    endcase");
+  v.line("  end");
+  v.line("endfunction");
+  v.line();
+}
+
+// The function exp_counter(k): counter k's {chip, select, value} as the model counts them.
+void emit_cm5_counter_rom(VerilogWriter& v, const std::vector<Cm5SelfTestCounter>& counters, int chip_bits, int sel_bits,
+                          int KW) {
+  const int ew = chip_bits + sel_bits + 32;
+  v.comment("Every chip's counters as the model counts them: {chip, select, value}.");
+  v.line("function [" + S(ew - 1) + ":0] exp_counter;");
+  v.line("  input [" + S(KW - 1) + ":0] k;");
+  v.line("  begin");
+  v.line("    case (k)");
+  for (size_t k = 0; k < counters.size(); ++k) {
+    const Cm5SelfTestCounter& c = counters[k];
+    v.line("      " + board_parts::hexlit(k, KW) + ": exp_counter = {" + S(chip_bits) + "'d" + S(c.chip) + ", " + S(sel_bits) + "'d" +
+           S(c.sel) + ", 32'd" + S(c.value) + "};");
+  }
+  v.line("      default: exp_counter = {" + S(ew) + "{1'b0}};");
+  v.line("    endcase");
+  v.line("  end");
+  v.line("endfunction");
+  v.line();
+}
+
+// The scan: once `all_done`, a few cycles for the counters (they count a cycle late), then counter
+// sk against exp[31:0] a cycle (sk, exp, cnt_value declared by the caller) into cnt_ok and scanned.
+void emit_cm5_counter_scan(VerilogWriter& v, int KW, uint64_t NK, const std::string& all_done) {
+  v.comment("Once every leaf has its count: a few cycles for the counters (they count a cycle late),");
+  v.comment("then every chip counter against the model's, one a cycle.");
+  v.line("reg [2:0] settle;");
+  v.line("reg scanned, cnt_ok;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    sk <= {" + S(KW) + "{1'b0}};");
+  v.line("    settle <= 3'd0;");
+  v.line("    scanned <= 1'b0;");
+  v.line("    cnt_ok <= 1'b1;");
+  v.line("  end else if (" + all_done + " && !scanned) begin");
+  v.line("    if (settle != 3'd7) settle <= settle + 3'd1;");
+  v.line("    else begin");
+  v.line("      if (cnt_value != exp[31:0]) cnt_ok <= 1'b0;");
+  v.line("      if (sk == " + S(KW) + "'d" + S(NK - 1) + ") scanned <= 1'b1;");
+  v.line("      else sk <= sk + " + S(KW) + "'d1;");
+  v.line("    end");
+  v.line("  end");
+  v.line("end");
+}
+
 namespace {
 
 using board_parts::hexlit;
-
-// Leaf-indexed constants as one vector localparam: leaf g's value at [g*width +: width].
-std::string vector_param(const std::string& name, int width, const std::vector<uint64_t>& values) {
-  std::string s = "localparam [" + S(static_cast<int64_t>(values.size()) * width - 1) + ":0] " + name + " = {";
-  for (size_t k = values.size(); k-- > 0;) s += hexlit(values[k], width) + (k ? ", " : "");
-  return s + "};";
-}
 
 // The self-test top, written section by section: the traffic checked and measured (the widths of
 // the ROM index, the counts and the cycles), shared by every section, and the writer they append to.
@@ -128,47 +200,14 @@ void SelfTestTop::emit_header_and_roms() {
   v.line("localparam [" + S(CW - 1) + ":0] CREDITS = " + S(CW) + "'d" + S(p.link_credits()) + ";");
   v.line("localparam [" + S(TW - 1) + ":0] LIMIT = " + S(TW) + "'d" + S(static_cast<int64_t>(limit)) + ";");
   v.comment("Per leaf (leaf g at [g*width +: width]): ROM words, and the model's count, XOR, last arrival.");
-  v.line(vector_param("TOTAL", AW, totals));
-  v.line(vector_param("EXP_COUNT", CNW, counts));
-  v.line(vector_param("EXP_XOR", 32, xors));
-  v.line(vector_param("EXP_LAST", TW, lasts));
+  v.line(cm5_vector_param("TOTAL", AW, totals));
+  v.line(cm5_vector_param("EXP_COUNT", CNW, counts));
+  v.line(cm5_vector_param("EXP_XOR", 32, xors));
+  v.line(cm5_vector_param("EXP_LAST", TW, lasts));
   v.line();
   board_parts::emit_reset(v, pins.reset_port, pins.reset_active_low);
-  v.comment("Each leaf's messages back to back, as a leaf sends them (head, data, CRC).");
-  v.line("function [31:0] rom_word;");
-  v.line("  input [" + S(LW - 1) + ":0] leaf;");
-  v.line("  input [" + S(AW - 1) + ":0] a;");
-  v.line("  begin");
-  v.line("    case ({leaf, a})");
-  for (uint32_t g = 0; g < N; ++g) {
-    uint64_t a = 0;
-    const auto& msgs = t.leaves[g].messages;
-    for (size_t m = 0; m < msgs.size(); ++m)
-      for (size_t k = 0; k < msgs[m].size(); ++k, ++a)
-        v.line("      " + hexlit((static_cast<uint64_t>(g) << AW) | a, LW + AW) + ": rom_word = " + hexlit(msgs[m][k], 32) +
-               ";  // leaf " + S(g) + ", message " + S(static_cast<int64_t>(m)) + ", " +
-               (k == 0 ? std::string("head") : k + 1 == msgs[m].size() ? std::string("CRC") : "data " + S(static_cast<int64_t>(k - 1))));
-  }
-  v.line("      default: rom_word = 32'd0;");
-  v.line("    endcase");
-  v.line("  end");
-  v.line("endfunction");
-  v.line();
-  v.comment("Every chip's counters as the model counts them: {chip, select, value}.");
-  v.line("function [" + S(EW - 1) + ":0] exp_counter;");
-  v.line("  input [" + S(KW - 1) + ":0] k;");
-  v.line("  begin");
-  v.line("    case (k)");
-  for (size_t k = 0; k < t.counters.size(); ++k) {
-    const Cm5SelfTestCounter& c = t.counters[k];
-    v.line("      " + hexlit(k, KW) + ": exp_counter = {" + S(w0.chip) + "'d" + S(c.chip) + ", " + S(w0.sel) + "'d" +
-           S(c.sel) + ", 32'd" + S(c.value) + "};");
-  }
-  v.line("      default: exp_counter = {" + S(EW) + "{1'b0}};");
-  v.line("    endcase");
-  v.line("  end");
-  v.line("endfunction");
-  v.line();
+  emit_cm5_rom(v, t, LW, AW);
+  emit_cm5_counter_rom(v, t.counters, w0.chip, w0.sel, KW);
   v.comment("Flits of a message from its head's length field (head, len data words, CRC).");
   v.line("function [" + S(RW - 1) + ":0] message_flits;");
   v.line("  input [2:0] len;");
@@ -293,25 +332,7 @@ void SelfTestTop::emit_leaf_receive() {
 // The chip counter scan, the verdict and the LEDs (ends the module).
 void SelfTestTop::emit_scan_and_verdict() {
   v.line();
-  v.comment("Once every leaf has its count: a few cycles for the counters (they count a cycle late),");
-  v.comment("then every chip counter against the model's, one a cycle.");
-  v.line("reg [2:0] settle;");
-  v.line("reg scanned, cnt_ok;");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
-  v.line("    sk <= {" + S(KW) + "{1'b0}};");
-  v.line("    settle <= 3'd0;");
-  v.line("    scanned <= 1'b0;");
-  v.line("    cnt_ok <= 1'b1;");
-  v.line("  end else if (&leaf_done && !scanned) begin");
-  v.line("    if (settle != 3'd7) settle <= settle + 3'd1;");
-  v.line("    else begin");
-  v.line("      if (cnt_value != exp[31:0]) cnt_ok <= 1'b0;");
-  v.line("      if (sk == " + S(KW) + "'d" + S(NK - 1) + ") scanned <= 1'b1;");
-  v.line("      else sk <= sk + " + S(KW) + "'d1;");
-  v.line("    end");
-  v.line("  end");
-  v.line("end");
+  emit_cm5_counter_scan(v, KW, NK, "&leaf_done");
   v.comment("The verdict, once the counters are read or the limit passed.");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");

@@ -18,6 +18,7 @@
 #include "gen/cm5data/cm5data_config.h"
 #include "gen/core/design.h"
 #include "gen/core/selftest_top.h"
+#include "gen/core/verilog_writer.h"
 
 namespace cmnet {
 
@@ -53,6 +54,18 @@ uint64_t cm5_selftest_limit(const Cm5SelfTest& t);
 // The network (emit_cm5data) plus cm5data_selftest_top.v and selftest.json; top
 // cm5data_selftest_top. Throws ConfigError for a traffic the top cannot hold (a leaf count that
 // is not the network's, a message of a wrong length).
+// Parts the board tops that play leaves from a ROM share (this one and gen/cm5data/cm5data_cabled.h):
+// leaf-indexed constants as one vector localparam (leaf g's value at [g*width +: width]), and the
+// ROM function rom_word(leaf, a) holding each leaf's messages back to back (LW leaf bits, AW word bits).
+std::string cm5_vector_param(const std::string& name, int width, const std::vector<uint64_t>& values);
+void emit_cm5_rom(VerilogWriter& v, const Cm5SelfTest& t, int LW, int AW);
+// The function exp_counter(k) = {chip, select, value} of counters[k], and the scan that compares
+// them once `all_done` (it declares settle, scanned, cnt_ok; the caller declares sk, exp =
+// exp_counter(sk) and the network's cnt_value).
+void emit_cm5_counter_rom(VerilogWriter& v, const std::vector<Cm5SelfTestCounter>& counters, int chip_bits, int sel_bits,
+                          int KW);
+void emit_cm5_counter_scan(VerilogWriter& v, int KW, uint64_t NK, const std::string& all_done);
+
 GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTest& t,
                                       const board_parts::SelfTestPins& pins);
 

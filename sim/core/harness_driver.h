@@ -100,6 +100,18 @@ class Driver {
     for (int i = 0; i < cycles; ++i) tick();
     top_->rst = 0;
   }
+  // For a top with several clocks (boards on their own oscillators, in the harness's own time
+  // base): evaluates at time t (never going backwards) and records the signals, once per time
+  // (two clock edges at the same instant are one step of the trace). No window: the whole run.
+  void eval_at(uint64_t t) {
+    ctx_->time(t);
+    top_->eval();
+#if VM_TRACE_FST
+    if (fst_ && (!dumped_ || t != last_dump_)) fst_->dump(t);
+    dumped_ = true;
+    last_dump_ = t;
+#endif
+  }
   // Clock cycles (rising edges) so far.
   uint64_t cycle() const { return cycle_; }
   // For harnesses with their own time base (boards on separate oscillators): the trace's time
@@ -137,6 +149,8 @@ class Driver {
   const Origin origin_kind_;
   bool origin_set_ = false;
   uint64_t cycle_ = 0, origin_ = 0, origin_time_ = 0;
+  bool dumped_ = false;
+  uint64_t last_dump_ = 0;
   int64_t from_ = 0, to_ = INT64_MAX;
   std::string trace_path_;
 #if VM_TRACE_FST

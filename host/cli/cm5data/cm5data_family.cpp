@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "gen/cm5data/cm5data_emitter.h"
+#include "gen/cm5data/cm5data_cabled.h"
 #include "gen/cm5data/cm5data_selftest.h"
 #include "gen/cm5data/cm5data_stream.h"
 #include "sim/cm5data/cm5data_selftest_model.h"
@@ -26,8 +27,14 @@ std::vector<std::string> Cm5DataFamily::patterns() const { return cm5_pattern_na
 
 // host: the stream board (gen/cm5data/cm5data_stream.h on the shared shell), the host drives
 // it; network: the self-test top (gen/cm5data/cm5data_selftest.h), the network alone with its
-// leaves played from a ROM and checked against the model.
-std::vector<std::string> Cm5DataFamily::build_modes() const { return {"host", "network"}; }
+// leaves played from a ROM and checked against the model; cabled-network, cabled-leaf: the
+// network split over boards (gen/cm5data/cm5data_cabled.h), the network board and the leaf
+// boards' one bitstream (the leaf number on straps).
+std::vector<std::string> Cm5DataFamily::build_modes() const {
+  return {"host", "network", "cabled-network", "cabled-leaf"};
+}
+
+void Cm5DataFamily::add_commands(CLI::App& app) const { add_cabled_command(app); }
 
 std::vector<std::string> Cm5DataFamily::figures() const {
   return {"accepted throughput vs offered load (uniform random, random permutation, nearest neighbour) on the "
@@ -85,7 +92,15 @@ GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig& env, const Board& 
     return emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc),
                                  selftest_pins(b));
   }
-  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host, network)");
+  if (mode == "cabled-network" || mode == "cabled-leaf") {
+    const Cm5DataConfig cfg = cm5data_config(env);
+    Cm5CabledOptions o;
+    o.bit_clocks = a.bit_clocks;
+    return emit_cm5data_cabled(cfg, cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc), selftest_pins(b),
+                               mode == "cabled-leaf" ? Cm5CabledTop::kLeaf : Cm5CabledTop::kNetwork, o);
+  }
+  if (mode != "host")
+    throw InputError("--mode " + mode + ": unknown mode (allowed: host, network, cabled-network, cabled-leaf)");
   HostBoardOptions h;
   h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
   h.reset_button = b.reset.has_value() && b.reset->active_low;

@@ -18,7 +18,10 @@ class Cm5DataFamily final : public Family {
   std::string name() const override { return "cm5data"; }
   CMNET_FAMILY_MEMBERS
   std::vector<std::string> bench_sections() const override { return {"paper-slots", "paper-16384", "saturation"}; }
+  void add_commands(CLI::App& app) const override;
 };
+
+void add_cabled_command(CLI::App& app);  // cm5data_cabled_cmd.cpp
 
 
 // Message i's line in `cmnet sim` (host/cli/sim_lines.h): sent from its leaf when its first flit

@@ -1,0 +1,114 @@
+// `cmnet cabled`: the CM-5 data network split over boards (gen/cm5data/cm5data_cabled.h), the
+// network board and a board per leaf simulated together on their own oscillators
+// (sim/cm5data/cm5data_cabled_sim.h), each checking what arrived against the reference model,
+// as its LEDs would show.
+//
+//   cmnet cabled CONFIG [--pattern NAME] [--pattern-seed S] [--per-proc N] [--bit-clocks K]
+//                       [--clock-mhz F] [--ppm LIST] [--start-us LIST] [--cable-ns X]
+//                       [--trace FILE] [--json FILE]
+// Exit 0 when every board passes.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gen/cm5data/cm5data_cabled.h"
+#include "gen/core/errors.h"
+#include "host/cli/cm5data/cm5data_family.h"
+#include "host/cli/commands.h"
+#include "sim/cm5data/cm5data_cabled_sim.h"
+#include "sim/cm5data/cm5data_selftest_model.h"
+
+namespace cmnet {
+namespace {
+
+struct CabledArgs {
+  std::string config, pattern = "random", json;
+  uint64_t pattern_seed = 1;
+  int per_proc = 2;
+  Cm5CabledOptions top;
+  Cm5CabledSimOptions sim;
+} g_cabled;
+
+// The simulation's boards: 3 active-high LEDs, no button (sim/core/multiboard_main.cpp).
+board_parts::SelfTestPins sim_pins() {
+  board_parts::SelfTestPins p;
+  p.reset_port = false;
+  p.led_active_low = {false, false, false};
+  return p;
+}
+
+// Default oscillators and power-on times: the boards' spread, so a default run exercises it.
+void default_spread(Cm5CabledSimOptions& s, size_t nb) {
+  if (s.ppm.empty())
+    for (size_t b = 0; b < nb; ++b) s.ppm.push_back(b == 0 ? -50.0 : (b % 2 ? 1.0 : -1.0) * 25.0 * static_cast<double>(b));
+  if (s.start_us.empty())
+    for (size_t b = 0; b < nb; ++b) s.start_us.push_back(static_cast<double>((b * 37) % 100));
+}
+
+int do_cabled(CabledArgs a) {
+  const Family* fam = nullptr;
+  const NetworkConfig env = load_network(a.config, &fam);
+  if (fam->name() != "cm5data") throw InputError(a.config + ": cmnet cabled is for cm5data networks, this is " + fam->name());
+  const Cm5DataConfig cfg = cm5data_config(env);
+  const Cm5SelfTest t = cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc);
+  const GeneratedDesign d = emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, a.top);
+  const size_t nb = t.leaves.size() + 1;
+  default_spread(a.sim, nb);
+  uint64_t messages = 0;
+  for (const auto& l : t.leaves) messages += l.messages.size();
+  fmt::print("== cmnet cabled: {} boards (the network, one router chip; a board per leaf), cables of 2 wires each way\n"
+             "   {} clocks per cable bit at {:.3g} MHz, cables {:.0f} ns; pattern {} seed {}: {} messages\n",
+             nb, a.top.bit_clocks, a.sim.clock_mhz, a.sim.cable_ns, t.pattern, t.seed, messages);
+  std::fflush(stdout);
+  const Cm5CabledResult r = run_cm5_cabled(d, a.sim);
+  std::printf("   %-8s %-8s %-10s %-8s %s\n", "board", "ppm", "power-on", "result", "clocks to result");
+  nlohmann::ordered_json j;
+  j["pattern"] = t.pattern;
+  j["seed"] = t.seed;
+  j["messages"] = messages;
+  j["bit_clocks"] = a.top.bit_clocks;
+  j["clock_mhz"] = a.sim.clock_mhz;
+  j["cable_ns"] = a.sim.cable_ns;
+  for (const auto& b : r.boards) {
+    const size_t n = static_cast<size_t>(b.board);
+    fmt::print("   {:<8} {:<8.0f} {:<7.1f} us {:<8} {}\n", b.role, a.sim.ppm[n], a.sim.start_us[n], b.state, b.cycles);
+    j["boards"].push_back({{"board", b.role}, {"ppm", a.sim.ppm[n]}, {"start_us", a.sim.start_us[n]},
+                           {"state", b.state}, {"clocks", b.cycles}});
+  }
+  std::printf("   every board received what the reference model delivers: %s (simulated %.0f us)\n",
+              r.all_pass() ? "YES" : "NO", r.end_us);
+  if (!a.sim.trace_file.empty()) std::printf("   wrote %s (every board; time in ps)\n", a.sim.trace_file.c_str());
+  j["all_pass"] = r.all_pass();
+  if (!a.json.empty()) {
+    std::ofstream out(a.json);
+    if (!out) throw InputError("--json " + a.json + ": cannot write");
+    out << j.dump(2) << "\n";
+    std::printf("   wrote %s\n", a.json.c_str());
+  }
+  return r.all_pass() ? 0 : 1;
+}
+
+}  // namespace
+
+void add_cabled_command(CLI::App& app) {
+  auto* c = app.add_subcommand("cabled", "cm5data: the network split over boards (the network on one, each leaf on its own), "
+                                         "simulated together on their own oscillators");
+  c->add_option("config", g_cabled.config, "network config (JSON; height 1)")->required();
+  c->add_option("--pattern", g_cabled.pattern, "traffic pattern (the self-test's)");
+  c->add_option("--pattern-seed", g_cabled.pattern_seed, "pattern seed");
+  c->add_option("--per-proc", g_cabled.per_proc, "messages per leaf")->check(CLI::Range(1, 64));
+  c->add_option("--bit-clocks", g_cabled.top.bit_clocks, "clocks per cable bit (4..64, default 8)")->check(CLI::Range(4, 64));
+  c->add_option("--clock-mhz", g_cabled.sim.clock_mhz, "nominal oscillator")->check(CLI::Range(0.5, 500.0));
+  c->add_option("--ppm", g_cabled.sim.ppm, "per-board oscillator error in ppm (network, then each leaf)")->delimiter(',');
+  c->add_option("--start-us", g_cabled.sim.start_us, "per-board power-on time in us (network, then each leaf)")->delimiter(',');
+  c->add_option("--cable-ns", g_cabled.sim.cable_ns, "delay of every cable wire")->check(CLI::Range(0.5, 1e5));
+  c->add_option("--seed", g_cabled.sim.seed, "seed of the metastable samples");
+  c->add_option("--trace", g_cabled.sim.trace_file, "write an FST waveform of every board (time in ps)");
+  c->add_option("--json", g_cabled.json, "write the results as JSON");
+  c->callback([] { throw CommandExit{do_cabled(g_cabled)}; });
+}
+
+}  // namespace cmnet
