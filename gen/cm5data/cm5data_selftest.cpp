@@ -17,29 +17,31 @@ std::string cm5_vector_param(const std::string& name, int width, const std::vect
 }
 
 
-// The ROM function rom_word(leaf, a): each leaf's messages back to back, as a leaf sends them.
-void emit_cm5_rom(VerilogWriter& v, const Cm5SelfTest& t, int LW, int AW) {
-  const uint32_t N = static_cast<uint32_t>(t.leaves.size());
-  v.comment("Each leaf's messages back to back, as a leaf sends them (head, data, CRC).");
-  v.line("function [31:0] rom_word;");
+void emit_cm5_rom_function(VerilogWriter& v, const std::string& name, int LW, int AW, const Cm5LeafRom& rom) {
+  v.line("function [31:0] " + name + ";");
   v.line("  input [" + S(LW - 1) + ":0] leaf;");
   v.line("  input [" + S(AW - 1) + ":0] a;");
   v.line("  begin");
   v.line("    case ({leaf, a})");
-  for (uint32_t g = 0; g < N; ++g) {
-    uint64_t a = 0;
-    const auto& msgs = t.leaves[g].messages;
-    for (size_t m = 0; m < msgs.size(); ++m)
-      for (size_t k = 0; k < msgs[m].size(); ++k, ++a)
-        v.line("      " + board_parts::hexlit((static_cast<uint64_t>(g) << AW) | a, LW + AW) + ": rom_word = " + board_parts::hexlit(msgs[m][k], 32) +
-               ";  // leaf " + S(g) + ", message " + S(static_cast<int64_t>(m)) + ", " +
-               (k == 0 ? std::string("head") : k + 1 == msgs[m].size() ? std::string("CRC") : "data " + S(static_cast<int64_t>(k - 1))));
-  }
-  v.line("      default: rom_word = 32'd0;");
+  for (size_t g = 0; g < rom.size(); ++g)
+    for (size_t a = 0; a < rom[g].size(); ++a)
+      v.line("      " + board_parts::hexlit((static_cast<uint64_t>(g) << AW) | a, LW + AW) + ": " + name + " = " +
+             board_parts::hexlit(rom[g][a].value, 32) + ";  // leaf " + S(static_cast<int64_t>(g)) + ", " + rom[g][a].what);
+  v.line("      default: " + name + " = 32'd0;");
   v.line("    endcase");
   v.line("  end");
   v.line("endfunction");
-  v.line();
+}
+
+std::vector<Cm5RomWord> cm5_message_rom(const std::vector<std::vector<uint32_t>>& messages) {
+  std::vector<Cm5RomWord> out;
+  for (size_t m = 0; m < messages.size(); ++m)
+    for (size_t k = 0; k < messages[m].size(); ++k)
+      out.push_back({messages[m][k], "message " + S(static_cast<int64_t>(m)) + ", " +
+                                         (k == 0                          ? std::string("head")
+                                          : k + 1 == messages[m].size() ? std::string("CRC")
+                                                                        : "data " + S(static_cast<int64_t>(k - 1)))});
+  return out;
 }
 
 // The function exp_counter(k): counter k's {chip, select, value} as the model counts them.
@@ -206,7 +208,11 @@ void SelfTestTop::emit_header_and_roms() {
   v.line(cm5_vector_param("EXP_LAST", TW, lasts));
   v.line();
   board_parts::emit_reset(v, pins.reset_port, pins.reset_active_low);
-  emit_cm5_rom(v, t, LW, AW);
+  v.comment("Each leaf's messages back to back, as a leaf sends them (head, data, CRC).");
+  Cm5LeafRom rom;
+  for (const Cm5SelfTestLeaf& l : t.leaves) rom.push_back(cm5_message_rom(l.messages));
+  emit_cm5_rom_function(v, "rom_word", LW, AW, rom);
+  v.line();
   emit_cm5_counter_rom(v, t.counters, w0.chip, w0.sel, KW);
   v.comment("Flits of a message from its head's length field (head, len data words, CRC).");
   v.line("function [" + S(RW - 1) + ":0] message_flits;");

@@ -55,10 +55,17 @@ uint64_t cm5_selftest_limit(const Cm5SelfTest& t);
 // cm5data_selftest_top. Throws ConfigError for a traffic the top cannot hold (a leaf count that
 // is not the network's, a message of a wrong length).
 // Parts the board tops that play leaves from a ROM share (this one and gen/cm5data/cm5data_cabled.h):
-// leaf-indexed constants as one vector localparam (leaf g's value at [g*width +: width]), and the
-// ROM function rom_word(leaf, a) holding each leaf's messages back to back (LW leaf bits, AW word bits).
+// leaf-indexed constants as one vector localparam (leaf g's value at [g*width +: width]); the ROM
+// function NAME(leaf, a) holding each leaf's words back to back (LW leaf bits, AW word bits), each
+// with what it is in a comment; and a leaf's messages as such words (head, data, CRC).
 std::string cm5_vector_param(const std::string& name, int width, const std::vector<uint64_t>& values);
-void emit_cm5_rom(VerilogWriter& v, const Cm5SelfTest& t, int LW, int AW);
+struct Cm5RomWord {
+  uint32_t value = 0;
+  std::string what;
+};
+using Cm5LeafRom = std::vector<std::vector<Cm5RomWord>>;  // per leaf
+void emit_cm5_rom_function(VerilogWriter& v, const std::string& name, int LW, int AW, const Cm5LeafRom& rom);
+std::vector<Cm5RomWord> cm5_message_rom(const std::vector<std::vector<uint32_t>>& messages);
 // The function exp_counter(k) = {chip, select, value} of counters[k], and the scan that compares
 // them once `all_done` (it declares settle, scanned, cnt_ok; the caller declares sk, exp =
 // exp_counter(sk) and the network's cnt_value).

@@ -138,7 +138,7 @@ void register_build_commands(CLI::App& app) {
   b->add_option("--pattern", g_build.family.pattern, "self-test pattern (network mode)");
   b->add_option("--pattern-seed", g_build.family.pattern_seed, "self-test pattern seed");
   b->add_option("--per-proc", g_build.family.per_proc, "self-test messages per processor (CM-1: <= queue_depth; cm5data: 1..64 per leaf)");
-  b->add_option("--chip-id", g_build.family.chip_id, "chip mode: this FPGA's chip number");
+  b->add_option("--chip-id", g_build.family.chip_id, "CM-1 chip mode: this FPGA's chip number; cm5data cabled modes: the network board's side (0 left, 1 right) or the leaf board's leaf");
   b->add_option("--bit-clocks", g_build.family.bit_clocks, "CM-1 cube mode: clocks per bit-time; cm5data cabled modes: clocks per cable bit (8..64)")->check(CLI::Range(8, 64));
   b->add_option("--go-delay", g_build.family.go_delay_s, "cube mode: seconds from chip 0's lock to the run (every board must be on by then)")
       ->check(CLI::Range(0.0, 100.0));

@@ -26,7 +26,7 @@ std::pair<uint32_t, uint64_t> cabling_of(const GeneratedDesign& design) {
   for (const auto& [name, text] : design.files)
     if (name == "cabling.json") {
       const auto j = nlohmann::json::parse(text);
-      return {static_cast<uint32_t>(j.at("boards").size() - 1), j.at("cycle_limit").get<uint64_t>()};
+      return {static_cast<uint32_t>(j.at("boards").size() - 2), j.at("cycle_limit").get<uint64_t>()};
     }
   throw std::invalid_argument("cabled simulation: the design has no cabling.json");
 }
@@ -35,11 +35,11 @@ std::pair<uint32_t, uint64_t> cabling_of(const GeneratedDesign& design) {
 
 Cm5CabledResult run_cm5_cabled(const GeneratedDesign& design, const Cm5CabledSimOptions& opt) {
   const auto [leaves, limit] = cabling_of(design);
-  const size_t nb = leaves + 1;
+  const size_t nb = leaves + 2;
   auto per_board = [&](const std::vector<double>& v, const char* what) {
     if (!v.empty() && v.size() != nb)
       throw std::invalid_argument(std::string("cabled simulation: ") + what + " has " + std::to_string(v.size()) +
-                                  " entries for " + std::to_string(nb) + " boards (the network, then each leaf)");
+                                  " entries for " + std::to_string(nb) + " boards (the left and right networks, then each leaf)");
   };
   per_board(opt.ppm, "ppm");
   per_board(opt.start_us, "start_us");
@@ -79,7 +79,7 @@ Cm5CabledResult run_cm5_cabled(const GeneratedDesign& design, const Cm5CabledSim
     if (kind == "board") {
       Cm5CabledBoard b;
       text >> b.board >> b.state >> b.cycles;
-      b.role = b.board == 0 ? "network" : "leaf " + std::to_string(b.board - 1);
+      b.role = b.board == 0 ? "left" : b.board == 1 ? "right" : "leaf " + std::to_string(b.board - 2);
       r.boards.push_back(b);
     } else if (kind == "end") {
       uint64_t end_ps = 0;

@@ -1,5 +1,5 @@
 // Runs the CM-5 data network split over boards (gen/cm5data/cm5data_cabled.h) as its boards in
-// one Verilator process (sim/core/multiboard_main.cpp): the network board and a board per leaf,
+// one Verilator process (sim/core/multiboard_main.cpp): the two network boards and a board per leaf,
 // each with its own oscillator error and power-on time, cables with a delay, inputs sampled with
 // a metastability window. The boards are the very tops the flow synthesizes.
 #pragma once
@@ -14,7 +14,7 @@ namespace cmnet {
 
 struct Cm5CabledSimOptions {
   double clock_mhz = 12;         // nominal oscillator
-  std::vector<double> ppm;       // per board (0 the network, 1 + g leaf g): error (empty: 0)
+  std::vector<double> ppm;       // per board (0, 1 the left, right network, 2 + g leaf g): error (empty: 0)
   std::vector<double> start_us;  // per board: power-on time (empty: all at 0)
   double cable_ns = 5;           // every cable wire
   double meta_ns = 0.2;          // a wire changing this close to a clock edge is sampled at random
@@ -25,7 +25,7 @@ struct Cm5CabledSimOptions {
 
 struct Cm5CabledBoard {
   int board = 0;
-  std::string role;     // "network" or "leaf G"
+  std::string role;     // "left", "right" (the network boards) or "leaf G"
   std::string state;    // "pass", "fail" or "running"
   uint64_t cycles = 0;  // its clocks until its LEDs showed the result (or in all)
 };

@@ -1,23 +1,19 @@
 #include "sim/cm5data/cm5data_selftest_model.h"
 
+#include <algorithm>
+
 #include "gen/core/errors.h"
 #include "sim/cm5data/cm5data_model.h"
 #include "sim/cm5data/cm5data_traffic.h"
 
 namespace cmnet {
 
-Cm5SelfTest cm5_selftest_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
-  if (per_leaf < 1 || per_leaf > 64)
-    throw ConfigError("cm5data self-test: " + std::to_string(per_leaf) + " messages per leaf (allowed: 1..64)");
-  Cm5DataTraffic t = make_cm5_pattern(pattern, p, seed, per_leaf);
-  // The top's leaves send from the first cycle, one network, nothing refused at the sender.
-  Cm5DataTraffic sent;
-  for (Cm5DataMessage m : t.messages) {
-    if (cm5_refused(p, m)) continue;
-    m.inject_at = 0;
-    m.side = 0;
-    sent.messages.push_back(std::move(m));
-  }
+namespace {
+
+// The self-test of `sent` (each from cycle 0, on one network): the words each leaf sends, and
+// what the model delivers to each and counts in each chip. *deliveries: the model's, by message.
+Cm5SelfTest selftest_of(const Cm5DataParams& p, const Cm5DataTraffic& sent, const std::string& pattern, uint64_t seed,
+                        int per_leaf, std::vector<Cm5DataDelivery>* deliveries) {
   const Cm5DataRunResult r = run_cm5data_model(p, sent);
   if (!r.completed)
     throw ConfigError("cm5data self-test: the model did not deliver every message of '" + pattern + "' in " +
@@ -46,7 +42,56 @@ Cm5SelfTest cm5_selftest_traffic(const Cm5DataParams& p, const std::string& patt
     for (size_t sel = 0; sel < v.size(); ++sel)
       s.counters.push_back({c, static_cast<int>(sel), static_cast<uint32_t>(v[sel])});
   }
+  if (deliveries) *deliveries = r.deliveries;
   return s;
+}
+
+// The pattern's messages a self-test sends: from cycle 0, none refused at the sender.
+std::vector<Cm5DataMessage> selftest_messages(const Cm5DataParams& p, const std::string& pattern, uint64_t seed,
+                                              int per_leaf) {
+  if (per_leaf < 1 || per_leaf > 64)
+    throw ConfigError("cm5data self-test: " + std::to_string(per_leaf) + " messages per leaf (allowed: 1..64)");
+  std::vector<Cm5DataMessage> out;
+  for (Cm5DataMessage m : make_cm5_pattern(pattern, p, seed, per_leaf).messages) {
+    if (cm5_refused(p, m)) continue;
+    m.inject_at = 0;
+    m.side = 0;
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace
+
+Cm5SelfTest cm5_selftest_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
+  Cm5DataTraffic sent;
+  sent.messages = selftest_messages(p, pattern, seed, per_leaf);
+  return selftest_of(p, sent, pattern, seed, per_leaf, nullptr);
+}
+
+Cm5CabledTraffic cm5_cabled_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
+  // Each leaf's messages alternate between the networks: its first on the left, its second on
+  // the right, and so on; each network runs alone (they share nothing but the leaves).
+  Cm5DataTraffic by_side[2];
+  std::vector<int> nth(p.leaves(), 0);
+  for (Cm5DataMessage m : selftest_messages(p, pattern, seed, per_leaf)) {
+    m.side = nth.at(m.src)++ % 2;
+    by_side[m.side].messages.push_back(std::move(m));
+  }
+  Cm5CabledTraffic t;
+  for (int s = 0; s < 2; ++s) {
+    std::vector<Cm5DataDelivery> del;
+    Cm5CabledSide& side = t.sides[static_cast<size_t>(s)];
+    side.net = selftest_of(p, by_side[s], pattern, seed, per_leaf, &del);
+    side.sends.resize(p.leaves());
+    side.data_xor.assign(p.leaves(), 0);
+    for (size_t i = 0; i < by_side[s].messages.size(); ++i) {
+      const Cm5DataMessage& m = by_side[s].messages[i];
+      side.sends.at(m.src).push_back({m.dst, m.tag, m.data});
+      for (uint32_t w : m.data) side.data_xor.at(del[i].at_leaf) ^= w;
+    }
+  }
+  return t;
 }
 
 }  // namespace cmnet

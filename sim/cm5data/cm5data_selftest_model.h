@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "gen/cm5data/cm5data_cabled.h"
 #include "gen/cm5data/cm5data_selftest.h"
 
 namespace cmnet {
@@ -13,5 +14,8 @@ namespace cmnet {
 // Throws ConfigError when the model does not deliver every message (the self-test would wait
 // forever) or the pattern is unknown.
 Cm5SelfTest cm5_selftest_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf);
+// The split over boards (gen/cm5data/cm5data_cabled.h): the same messages, each leaf's
+// alternating between the left and right networks, each network's run by the model.
+Cm5CabledTraffic cm5_cabled_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf);
 
 }  // namespace cmnet

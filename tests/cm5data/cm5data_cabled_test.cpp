@@ -1,7 +1,8 @@
 // The CM-5 data network split over boards (gen/cm5data/cm5data_cabled.h): the network board and
-// each leaf board lint and synthesize, and the boards, each on its own oscillator and powered on
-// at its own time, cabled with delays (sim/core/multiboard_main.cpp), all light pass; a wrong
-// expectation lights fail on the boards that check it; bad options are refused by name.
+// each leaf board (with its NIs and from a ROM) lint and synthesize, and the boards, each on its
+// own oscillator and powered on at its own time, cabled with delays (sim/core/multiboard_main.cpp),
+// all light pass; a wrong expectation lights fail on the boards that check it; bad options are
+// refused by name.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -34,42 +35,71 @@ std::string states(const Cm5CabledResult& r) {
 
 TEST(Cm5Cabled, BoardTopsLintAndSynthesize) {
   const Cm5DataConfig cfg = cm5data_test_config(1, "cm5", 4, 2, 3, "cabled-4");
-  const Cm5SelfTest t = cm5_selftest_traffic(cfg.cm5, "random", 5, 3);
+  const Cm5CabledTraffic t = cm5_cabled_traffic(cfg.cm5, "random", 5, 3);
   const fs::path dir = temp_dir("cm5cabled-lint");
-  for (Cm5CabledTop top : {Cm5CabledTop::kNetwork, Cm5CabledTop::kLeaf}) {
-    const GeneratedDesign d = emit_cm5data_cabled(cfg, t, sim_pins(), top, {});
-    EXPECT_EQ(lint_problems(d, d.top, dir / ("lint-" + d.top)), "") << d.top;
-    bool ok = false;
-    const std::string log = synth_ice40(d, d.top, dir / ("synth-" + d.top), &ok);
-    EXPECT_TRUE(ok) << log;
-    EXPECT_NE(file_of(d, "cabling.json").find("\"network cube_out[0]\""), std::string::npos);
-  }
+  for (bool ni : {true, false})
+    for (Cm5CabledTop top : {Cm5CabledTop::kNetwork, Cm5CabledTop::kLeaf}) {
+      if (!ni && top == Cm5CabledTop::kNetwork) continue;  // the same network board
+      Cm5CabledOptions o;
+      o.interfaces = ni;
+      o.board = 1;
+      const GeneratedDesign d = emit_cm5data_cabled(cfg, t, sim_pins(), top, o);
+      const std::string what = d.top + (ni ? "" : " (ROM leaf)");
+      EXPECT_EQ(lint_problems(d, d.top, dir / ("lint-" + d.top)), "") << what;
+      bool ok = false;
+      const std::string log = synth_ice40(d, d.top, dir / ("synth-" + d.top), &ok);
+      EXPECT_TRUE(ok) << what << log;
+      EXPECT_NE(file_of(d, "cabling.json").find("\"left network cube_out[0]\""), std::string::npos);
+    }
   fs::remove_all(dir);
 }
 
-TEST(Cm5Cabled, BoardsOnTheirOwnClocksPassAndAWrongExpectationFails) {
-  const Cm5DataConfig cfg = cm5data_test_config(1, "cm5", 4, 2, 3, "cabled-4");
-  Cm5SelfTest t = cm5_selftest_traffic(cfg.cm5, "random", 5, 3);
+Cm5CabledSimOptions spread() {
   Cm5CabledSimOptions o;
-  o.ppm = {-100, 80, 0, 35, -60};
-  o.start_us = {0, 40, 3, 77, 12};  // leaf boards on before and after the network board
+  o.ppm = {-100, 60, 80, 0, 35, -60};
+  o.start_us = {0, 25, 40, 3, 77, 12};  // leaf boards on before and after the network boards
   o.cable_ns = 30;
-  const Cm5CabledResult r = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, {}), o);
+  return o;
+}
+
+TEST(Cm5Cabled, BoardsWithInterfacesOnTheirOwnClocksPassAndAWrongExpectationFails) {
+  const Cm5DataConfig cfg = cm5data_test_config(1, "cm5", 4, 2, 3, "cabled-4");
+  Cm5CabledTraffic t = cm5_cabled_traffic(cfg.cm5, "random", 5, 3);
+  const Cm5CabledResult r = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, {}), spread());
   EXPECT_TRUE(r.all_pass()) << states(r);
-  ASSERT_EQ(r.boards.size(), 5u);
-  EXPECT_EQ(r.boards[0].role, "network");
-  // Leaf 0 expects one message too many: its board and the network board (which checks every
-  // leaf port) fail; the other leaves still pass.
-  t.expect_offset = 1;
-  const Cm5CabledResult bad = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, {}), o);
+  ASSERT_EQ(r.boards.size(), 6u);
+  EXPECT_EQ(r.boards[0].role, "left");
+  EXPECT_EQ(r.boards[2].role, "leaf 0");
+  // Leaf 0 expects one message too many on the left: its board and the left network board (which
+  // checks every leaf port) fail; the right network and the other leaves still pass.
+  ++t.sides[0].net.leaves[0].rx_count;
+  const Cm5CabledResult bad = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, {}), spread());
   EXPECT_EQ(bad.boards[0].state, "fail") << states(bad);
+  EXPECT_EQ(bad.boards[1].state, "pass") << states(bad);
+  EXPECT_EQ(bad.boards[2].state, "fail") << states(bad);
+  EXPECT_EQ(bad.boards[3].state, "pass") << states(bad);
+}
+
+TEST(Cm5Cabled, RomLeavesPassAndAWrongDataWordFails) {
+  const Cm5DataConfig cfg = cm5data_test_config(1, "cm5", 4, 2, 3, "cabled-4");
+  Cm5CabledTraffic t = cm5_cabled_traffic(cfg.cm5, "hot-spot", 2, 2);
+  Cm5CabledOptions o;
+  o.interfaces = false;
+  o.bit_clocks = 4;
+  const Cm5CabledResult r = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, o), spread());
+  EXPECT_TRUE(r.all_pass()) << states(r);
+  // A leaf on the right expects another XOR: it fails, and so does nothing else.
+  t.sides[1].net.leaves[3].rx_xor ^= 1;
+  const Cm5CabledResult bad = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, o), spread());
   EXPECT_EQ(bad.boards[1].state, "fail") << states(bad);
+  EXPECT_EQ(bad.boards[5].state, "fail") << states(bad);
+  EXPECT_EQ(bad.boards[0].state, "pass") << states(bad);
   EXPECT_EQ(bad.boards[2].state, "pass") << states(bad);
 }
 
 TEST(Cm5Cabled, BadOptionsAreRefusedByName) {
   const Cm5DataConfig tall = cm5data_test_config(2, "cm5", 4, 2, 3, "cabled-16");
-  const Cm5SelfTest t16 = cm5_selftest_traffic(tall.cm5, "random", 5, 1);
+  const Cm5CabledTraffic t16 = cm5_cabled_traffic(tall.cm5, "random", 5, 1);
   try {
     emit_cm5data_cabled(tall, t16, sim_pins(), Cm5CabledTop::kNetwork, {});
     ADD_FAILURE() << "height 2 accepted";
@@ -77,9 +107,12 @@ TEST(Cm5Cabled, BadOptionsAreRefusedByName) {
     EXPECT_NE(std::string(e.what()).find("height = 2"), std::string::npos) << e.what();
   }
   const Cm5DataConfig cfg = cm5data_test_config(1, "cm5", 4, 2, 3, "cabled-4");
-  const Cm5SelfTest t = cm5_selftest_traffic(cfg.cm5, "random", 5, 1);
+  const Cm5CabledTraffic t = cm5_cabled_traffic(cfg.cm5, "random", 5, 1);
   Cm5CabledOptions o;
   o.bit_clocks = 2;
+  EXPECT_THROW(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kLeaf, o), ConfigError);
+  o.bit_clocks = 8;
+  o.board = 9;
   EXPECT_THROW(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kLeaf, o), ConfigError);
   Cm5CabledSimOptions s;
   s.ppm = {1, 2};

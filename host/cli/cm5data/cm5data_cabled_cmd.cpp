@@ -1,5 +1,5 @@
 // `cmnet cabled`: the CM-5 data network split over boards (gen/cm5data/cm5data_cabled.h), the
-// network board and a board per leaf simulated together on their own oscillators
+// two network boards and a board per leaf simulated together on their own oscillators
 // (sim/cm5data/cm5data_cabled_sim.h), each checking what arrived against the reference model,
 // as its LEDs would show.
 //
@@ -43,7 +43,7 @@ board_parts::SelfTestPins sim_pins() {
 // Default oscillators and power-on times: the boards' spread, so a default run exercises it.
 void default_spread(Cm5CabledSimOptions& s, size_t nb) {
   if (s.ppm.empty())
-    for (size_t b = 0; b < nb; ++b) s.ppm.push_back(b == 0 ? -50.0 : (b % 2 ? 1.0 : -1.0) * 25.0 * static_cast<double>(b));
+    for (size_t b = 0; b < nb; ++b) s.ppm.push_back((b % 2 ? 1.0 : -1.0) * 20.0 * static_cast<double>(b + 1));
   if (s.start_us.empty())
     for (size_t b = 0; b < nb; ++b) s.start_us.push_back(static_cast<double>((b * 37) % 100));
 }
@@ -53,21 +53,26 @@ int do_cabled(CabledArgs a) {
   const NetworkConfig env = load_network(a.config, &fam);
   if (fam->name() != "cm5data") throw InputError(a.config + ": cmnet cabled is for cm5data networks, this is " + fam->name());
   const Cm5DataConfig cfg = cm5data_config(env);
-  const Cm5SelfTest t = cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc);
+  const Cm5CabledTraffic t = cm5_cabled_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc);
   const GeneratedDesign d = emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, a.top);
-  const size_t nb = t.leaves.size() + 1;
+  const size_t nb = t.sides[0].net.leaves.size() + 2;
   default_spread(a.sim, nb);
   uint64_t messages = 0;
-  for (const auto& l : t.leaves) messages += l.messages.size();
-  fmt::print("== cmnet cabled: {} boards (the network, one router chip; a board per leaf), cables of 2 wires each way\n"
-             "   {} clocks per cable bit at {:.3g} MHz, cables {:.0f} ns; pattern {} seed {}: {} messages\n",
-             nb, a.top.bit_clocks, a.sim.clock_mhz, a.sim.cable_ns, t.pattern, t.seed, messages);
+  for (const auto& side : t.sides)
+    for (const auto& l : side.net.leaves) messages += l.messages.size();
+  fmt::print("== cmnet cabled: {} boards: the left and right networks (one router chip each), a board per leaf {}; "
+             "cables of 2 wires each way\n"
+             "   {} clocks per cable bit at {:.3g} MHz, cables {:.0f} ns; pattern {} seed {}: {} messages, each leaf's "
+             "alternating between the networks\n",
+             nb, a.top.interfaces ? "with its two network interfaces" : "(ROM leaves, no interfaces)", a.top.bit_clocks,
+             a.sim.clock_mhz, a.sim.cable_ns, a.pattern, a.pattern_seed, messages);
   std::fflush(stdout);
   const Cm5CabledResult r = run_cm5_cabled(d, a.sim);
   std::printf("   %-8s %-8s %-10s %-8s %s\n", "board", "ppm", "power-on", "result", "clocks to result");
   nlohmann::ordered_json j;
-  j["pattern"] = t.pattern;
-  j["seed"] = t.seed;
+  j["pattern"] = a.pattern;
+  j["seed"] = a.pattern_seed;
+  j["interfaces"] = a.top.interfaces;
   j["messages"] = messages;
   j["bit_clocks"] = a.top.bit_clocks;
   j["clock_mhz"] = a.sim.clock_mhz;
@@ -94,7 +99,7 @@ int do_cabled(CabledArgs a) {
 }  // namespace
 
 void add_cabled_command(CLI::App& app) {
-  auto* c = app.add_subcommand("cabled", "cm5data: the network split over boards (the network on one, each leaf on its own), "
+  auto* c = app.add_subcommand("cabled", "cm5data: the network split over boards (each network on one, each leaf with its interfaces on its own), "
                                          "simulated together on their own oscillators");
   c->add_option("config", g_cabled.config, "network config (JSON; height 1)")->required();
   c->add_option("--pattern", g_cabled.pattern, "traffic pattern (the self-test's)");
@@ -102,10 +107,11 @@ void add_cabled_command(CLI::App& app) {
   c->add_option("--per-proc", g_cabled.per_proc, "messages per leaf")->check(CLI::Range(1, 64));
   c->add_option("--bit-clocks", g_cabled.top.bit_clocks, "clocks per cable bit (4..64, default 8)")->check(CLI::Range(4, 64));
   c->add_option("--clock-mhz", g_cabled.sim.clock_mhz, "nominal oscillator")->check(CLI::Range(0.5, 500.0));
-  c->add_option("--ppm", g_cabled.sim.ppm, "per-board oscillator error in ppm (network, then each leaf)")->delimiter(',');
-  c->add_option("--start-us", g_cabled.sim.start_us, "per-board power-on time in us (network, then each leaf)")->delimiter(',');
+  c->add_option("--ppm", g_cabled.sim.ppm, "per-board oscillator error in ppm (left network, right network, then each leaf)")->delimiter(',');
+  c->add_option("--start-us", g_cabled.sim.start_us, "per-board power-on time in us (left network, right network, then each leaf)")->delimiter(',');
   c->add_option("--cable-ns", g_cabled.sim.cable_ns, "delay of every cable wire")->check(CLI::Range(0.5, 1e5));
   c->add_option("--seed", g_cabled.sim.seed, "seed of the metastable samples");
+  c->add_flag("!--no-interfaces", g_cabled.top.interfaces, "leaf boards without NIs: the words from a ROM straight onto the links");
   c->add_option("--trace", g_cabled.sim.trace_file, "write an FST waveform of every board (time in ps)");
   c->add_option("--json", g_cabled.json, "write the results as JSON");
   c->callback([] { throw CommandExit{do_cabled(g_cabled)}; });

@@ -28,10 +28,10 @@ std::vector<std::string> Cm5DataFamily::patterns() const { return cm5_pattern_na
 // host: the stream board (gen/cm5data/cm5data_stream.h on the shared shell), the host drives
 // it; network: the self-test top (gen/cm5data/cm5data_selftest.h), the network alone with its
 // leaves played from a ROM and checked against the model; cabled-network, cabled-leaf: the
-// network split over boards (gen/cm5data/cm5data_cabled.h), the network board and the leaf
-// boards' one bitstream (the leaf number on straps).
+// network split over boards (gen/cm5data/cm5data_cabled.h): a network board (--chip-id: the side),
+// a leaf board with its interfaces or from a ROM (--chip-id: the leaf).
 std::vector<std::string> Cm5DataFamily::build_modes() const {
-  return {"host", "network", "cabled-network", "cabled-leaf"};
+  return {"host", "network", "cabled-network", "cabled-leaf", "cabled-rom-leaf"};
 }
 
 void Cm5DataFamily::add_commands(CLI::App& app) const { add_cabled_command(app); }
@@ -92,15 +92,18 @@ GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig& env, const Board& 
     return emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc),
                                  selftest_pins(b));
   }
-  if (mode == "cabled-network" || mode == "cabled-leaf") {
+  if (mode == "cabled-network" || mode == "cabled-leaf" || mode == "cabled-rom-leaf") {
     const Cm5DataConfig cfg = cm5data_config(env);
     Cm5CabledOptions o;
     o.bit_clocks = a.bit_clocks;
-    return emit_cm5data_cabled(cfg, cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc), selftest_pins(b),
-                               mode == "cabled-leaf" ? Cm5CabledTop::kLeaf : Cm5CabledTop::kNetwork, o);
+    o.interfaces = mode != "cabled-rom-leaf";
+    o.board = a.chip_id;  // the side of a network board, the leaf of a leaf board
+    return emit_cm5data_cabled(cfg, cm5_cabled_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc), selftest_pins(b),
+                               mode == "cabled-network" ? Cm5CabledTop::kNetwork : Cm5CabledTop::kLeaf, o);
   }
   if (mode != "host")
-    throw InputError("--mode " + mode + ": unknown mode (allowed: host, network, cabled-network, cabled-leaf)");
+    throw InputError("--mode " + mode +
+                     ": unknown mode (allowed: host, network, cabled-network, cabled-leaf, cabled-rom-leaf)");
   HostBoardOptions h;
   h.clock_hz = static_cast<uint32_t>(b.clock_mhz * 1e6 + 0.5);
   h.reset_button = b.reset.has_value() && b.reset->active_low;
