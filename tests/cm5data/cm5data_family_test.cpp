@@ -51,7 +51,8 @@ TEST(Cm5Family, ExamplesLoadEmitAndRoundTrip) {
 TEST(Cm5Family, BoardTopOnTheStreamShellAndRefusals) {
   const Family* f = nullptr;
   const NetworkConfig cfg = load_network(example("cm5data_16.json"), &f);
-  EXPECT_EQ(f->build_modes(), (std::vector<std::string>{"host", "network"}));
+  EXPECT_EQ(f->build_modes(),
+            (std::vector<std::string>{"host", "network", "cabled-network", "cabled-leaf", "cabled-rom-leaf"}));
   Board b;
   b.clock_mhz = 12;
   const GeneratedDesign d = f->board_top(cfg, b, BuildArgs{});
@@ -72,6 +73,17 @@ TEST(Cm5Family, BoardTopOnTheStreamShellAndRefusals) {
   for (const auto& [name, text] : st.files)
     if (name == "selftest.json") has_json = text.find("\"pattern\": \"nearest-neighbour\"") != std::string::npos;
   EXPECT_TRUE(has_json);
+  // The split over boards: a 16-leaf network is refused by name; the 4-leaf one builds each board.
+  BuildArgs cabled = selftest;
+  cabled.mode = "cabled-leaf";
+  EXPECT_THROW(f->board_top(cfg, b, cabled), ConfigError);
+  const NetworkConfig four = load_network(example("cm5data_4_board.json"), &f);
+  cabled.chip_id = 3;
+  EXPECT_EQ(f->board_top(four, b, cabled).top, "cm5data_cabled_leaf");
+  cabled.mode = "cabled-network";
+  EXPECT_THROW(f->board_top(four, b, cabled), ConfigError);  // a network board's side is 0 or 1
+  cabled.chip_id = 1;
+  EXPECT_EQ(f->board_top(four, b, cabled).top, "cm5data_cabled_network");
   RunArgs r;
   r.generator = "x";
   try {

@@ -265,7 +265,27 @@ std::vector<FpgaBlock> Cm5DataFamily::fpga_blocks() const {
   ni.name = "network interface (cm5data_ni, 64 leaves)";
   ni.how = "cm5data_ni alone (place_module_ice40), W = 4, 5-word messages";
   ni.measure = [](const FpgaRunOptions& o) { return measure_module(cm5data_ni_placeable(), o); };
-  return {chip("chip, 2 parents, FIFO inputs", 2, 0), chip("chip, 2 parents, 8 slots", 2, 8), ni};
+  // The 4-leaf network split over boards (gen/cm5data/cm5data_cabled.h), as `cmnet build` makes
+  // them from gen/examples/cm5data_4_board.json: a network board and a leaf board with its NIs.
+  auto split = [](const std::string& name, const std::string& mode) {
+    FpgaBlock b;
+    b.name = name;
+    b.how = "cm5data_4_board.json --mode " + mode + " through the whole flow on the HX8K breakout (random, 2 per leaf)";
+    b.measure = [mode](const FpgaRunOptions& o) {
+      const NetworkConfig env = load_config_file(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5data_4_board.json");
+      const Board board = load_board("ice40hx8k_breakout");
+      BuildArgs a;
+      a.mode = mode;
+      a.pattern = "random";
+      a.per_proc = 2;
+      return measure_board_top(Cm5DataFamily().board_top(env, board, a), board, mode,
+                               config_to_json(cm5data_config(env)), o);
+    };
+    return b;
+  };
+  return {chip("chip, 2 parents, FIFO inputs", 2, 0), chip("chip, 2 parents, 8 slots", 2, 8), ni,
+          split("split over boards: a network board (4 leaves, one chip)", "cabled-network"),
+          split("split over boards: a leaf board with its two NIs", "cabled-leaf")};
 }
 
 }  // namespace cmnet
