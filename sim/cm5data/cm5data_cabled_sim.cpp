@@ -71,6 +71,12 @@ Cm5CabledResult run_cm5_cabled(const GeneratedDesign& design, const Cm5CabledSim
   }
   for (const Cm5CableWire& w : cm5_cabled_wiring(leaves))
     in << "wire " << w.bit << ' ' << w.from << ' ' << w.to << ' ' << ps(opt.cable_ns) << '\n';
+  for (int bit : opt.cut) {
+    if (bit < 0 || bit >= static_cast<int>(8 * leaves))
+      throw std::invalid_argument("cabled simulation: cut wire " + std::to_string(bit) + " out of range 0.." +
+                                  std::to_string(8 * leaves - 1));
+    in << "cut " << bit << '\n';
+  }
   const std::string log = run_harness("cabled harness", exe, in.str(), opt.timeout_s, trace.env(), {}, false).log;
   Cm5CabledResult r;
   std::istringstream text(log);

@@ -19,6 +19,7 @@ struct Cm5CabledSimOptions {
   double cable_ns = 5;           // every cable wire
   double meta_ns = 0.2;          // a wire changing this close to a clock edge is sampled at random
   uint64_t seed = 1;
+  std::vector<int> cut;          // faults: cable wires (cm5_cabled_wiring's bits) whose receiver reads 0
   double timeout_s = 600;        // wall-clock limit for the harness process
   std::string trace_file;        // an FST waveform of every board ("" = none), time in ps
 };

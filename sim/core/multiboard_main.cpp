@@ -12,6 +12,7 @@
 //   run NB MAX_PS SEED META_PS
 //   board B PERIOD_PS START_PS
 //   wire BIT FROM TO DELAY_PS
+//   cut BIT                  (a fault) wire BIT is cut: its receiver reads 0
 // Output: "board B pass|fail|running CYCLES" per board (CYCLES: its clocks when its LEDs first
 // showed a result, or in all), then "end PS".
 #include <cinttypes>
@@ -69,6 +70,7 @@ struct History {
 struct Wire {
   int bit = 0, from = 0, to = 0;
   uint64_t delay = 0;
+  bool cut = false;
   History h;
 };
 
@@ -116,6 +118,13 @@ int main(int argc, char** argv) {
       boards[static_cast<size_t>(w.from)].out.push_back(static_cast<int>(wires.size()));
       boards[static_cast<size_t>(w.to)].in.push_back(static_cast<int>(wires.size()));
       wires.push_back(w);
+    } else if (!std::strcmp(kind, "cut")) {
+      int bit = 0;
+      if (std::fscanf(in, "%d", &bit) != 1) die("bad cut line");
+      bool found = false;
+      for (Wire& w : wires)
+        if (w.bit == bit) found = w.cut = true;
+      if (!found) die("cut: no such wire");
     } else {
       die("unknown record");
     }
@@ -152,7 +161,7 @@ int main(int argc, char** argv) {
     }
     for (int wi : b.in) {
       const Wire& w = wires[static_cast<size_t>(wi)];
-      set_bit(m.cab_in, w.bit, sample(w.h, now > w.delay ? now - w.delay : 0));
+      set_bit(m.cab_in, w.bit, w.cut ? 0 : sample(w.h, now > w.delay ? now - w.delay : 0));
     }
     set_bit(m.clk, clk_bit, 1);
     d.eval_at(now);

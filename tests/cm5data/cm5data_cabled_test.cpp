@@ -13,6 +13,7 @@
 #include "sim/cm5data/cm5data_selftest_model.h"
 #include "tests/cm5data/cm5data_check.h"
 #include "tests/core/emitter_checks.h"
+#include "tests/core/fst_check.h"
 
 namespace cmnet {
 namespace {
@@ -86,8 +87,17 @@ TEST(Cm5Cabled, RomLeavesPassAndAWrongDataWordFails) {
   Cm5CabledOptions o;
   o.interfaces = false;
   o.bit_clocks = 4;
-  const Cm5CabledResult r = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, o), spread());
+  // With a waveform of every board, in picoseconds of the boards' common time.
+  const fs::path dir = temp_dir("cm5cabled-trace");
+  Cm5CabledSimOptions traced = spread();
+  traced.trace_file = (dir / "cabled.fst").string();
+  const Cm5CabledResult r = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, o), traced);
   EXPECT_TRUE(r.all_pass()) << states(r);
+  const test::FstSummary f = test::read_fst(traced.trace_file);
+  EXPECT_GT(f.vars, 500u);  // six boards' signals
+  EXPECT_GT(f.steps, 10000u);
+  EXPECT_GE(static_cast<double>(f.end), r.end_us * 1e6 - 1e5);  // to the last board's verdict
+  fs::remove_all(dir);
   // A leaf on the right expects another XOR: it fails, and so does nothing else.
   t.sides[1].net.leaves[3].rx_xor ^= 1;
   const Cm5CabledResult bad = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, o), spread());
@@ -95,6 +105,24 @@ TEST(Cm5Cabled, RomLeavesPassAndAWrongDataWordFails) {
   EXPECT_EQ(bad.boards[5].state, "fail") << states(bad);
   EXPECT_EQ(bad.boards[0].state, "pass") << states(bad);
   EXPECT_EQ(bad.boards[2].state, "pass") << states(bad);
+}
+
+TEST(Cm5Cabled, ACutCableFailsItsBoardsByTheLimitAndHangsNothing) {
+  const Cm5DataConfig cfg = cm5data_test_config(1, "cm5", 4, 2, 3, "cabled-4");
+  const Cm5CabledTraffic t = cm5_cabled_traffic(cfg.cm5, "random", 5, 2);
+  Cm5CabledOptions o;
+  o.interfaces = false;
+  o.bit_clocks = 4;
+  Cm5CabledSimOptions s = spread();
+  // Leaf 0's D wire to the left network (cabling: leaf 0's cube_out[0]).
+  for (const Cm5CableWire& w : cm5_cabled_wiring(4))
+    if (w.from_pin == "leaf 0 cube_out[0]") s.cut.push_back(w.bit);
+  ASSERT_EQ(s.cut.size(), 1u);
+  const Cm5CabledResult r = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, o), s);
+  for (const auto& b : r.boards) EXPECT_NE(b.state, "running") << states(r);  // every board gave its verdict
+  EXPECT_EQ(r.boards[0].state, "fail") << states(r);  // the left network never hears leaf 0
+  EXPECT_EQ(r.boards[1].state, "pass") << states(r);  // the right network is not touched
+  EXPECT_EQ(r.boards[2].state, "fail") << states(r);  // leaf 0's left link never comes up
 }
 
 TEST(Cm5Cabled, BadOptionsAreRefusedByName) {
@@ -115,6 +143,10 @@ TEST(Cm5Cabled, BadOptionsAreRefusedByName) {
   o.board = 9;
   EXPECT_THROW(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kLeaf, o), ConfigError);
   Cm5CabledSimOptions s;
+  s.cut = {32};  // 4 leaves: wires 0..31
+  EXPECT_THROW(run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, {}), s),
+               std::invalid_argument);
+  s.cut.clear();
   s.ppm = {1, 2};
   EXPECT_THROW(run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, {}), s),
                std::invalid_argument);
