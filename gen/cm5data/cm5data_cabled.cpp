@@ -205,12 +205,7 @@ std::string Cabled::network_top() const {
   v.line("wire [31:0] cnt_value;");
   v.line("reg [" + S(KW - 1) + ":0] sk;  // the counter being read");
   v.line("wire [" + S(EW - 1) + ":0] exp = exp_counter({SIDE_BIT, sk});");
-  v.instance("cm5data_network", "net", {},
-             {{"clk", "clk"}, {"rst", "rst"}, {"clear", "1'b0"}, {"afd_mode", "{" + S(p.total_chips()) + "{1'b0}}"},
-              {"leaf_tx_valid", "tx_valid"}, {"leaf_tx_data", "tx_data"}, {"leaf_tx_credit", "tx_credit"},
-              {"leaf_rx_valid", "rx_valid"}, {"leaf_rx_data", "rx_data"}, {"leaf_rx_credit", "rx_credit"},
-              {"cnt_chip", "exp[" + S(EW - 1) + ":" + S(32 + w0.sel) + "]"}, {"cnt_sel", "exp[" + S(32 + w0.sel - 1) + ":32]"},
-              {"cnt_value", "cnt_value"}});
+  emit_cm5_network_instance(v, p, w0.chip, w0.sel);
   v.line("genvar g;");
   v.line("generate");
   v.open("for (g = 0; g < N; g = g + 1) begin : g_leaf");

@@ -65,6 +65,18 @@ void emit_cm5_counter_rom(VerilogWriter& v, const std::vector<Cm5SelfTestCounter
   v.line();
 }
 
+// The network under test, its leaf links on tx_* and rx_* and its counter port on exp and cnt_value
+// (declared by the caller; exp = {chip, select, value}).
+void emit_cm5_network_instance(VerilogWriter& v, const Cm5DataParams& p, int chip_bits, int sel_bits) {
+  const int EW = chip_bits + sel_bits + 32;
+  v.instance("cm5data_network", "net", {},
+             {{"clk", "clk"}, {"rst", "rst"}, {"clear", "1'b0"}, {"afd_mode", "{" + S(p.total_chips()) + "{1'b0}}"},
+              {"leaf_tx_valid", "tx_valid"}, {"leaf_tx_data", "tx_data"}, {"leaf_tx_credit", "tx_credit"},
+              {"leaf_rx_valid", "rx_valid"}, {"leaf_rx_data", "rx_data"}, {"leaf_rx_credit", "rx_credit"},
+              {"cnt_chip", "exp[" + S(EW - 1) + ":" + S(32 + sel_bits) + "]"}, {"cnt_sel", "exp[" + S(32 + sel_bits - 1) + ":32]"},
+              {"cnt_value", "cnt_value"}});
+}
+
 // The scan: once `all_done`, a few cycles for the counters (they count a cycle late), then counter
 // sk against exp[31:0] a cycle (sk, exp, cnt_value declared by the caller) into cnt_ok and scanned.
 void emit_cm5_counter_scan(VerilogWriter& v, int KW, uint64_t NK, const std::string& all_done) {
@@ -234,12 +246,7 @@ void SelfTestTop::emit_network() {
   v.line("wire [31:0] cnt_value;");
   v.line("reg [" + S(KW - 1) + ":0] sk;  // the counter being read");
   v.line("wire [" + S(EW - 1) + ":0] exp = exp_counter(sk);");
-  v.instance("cm5data_network", "net", {},
-             {{"clk", "clk"}, {"rst", "rst"}, {"clear", "1'b0"}, {"afd_mode", "{" + S(p.total_chips()) + "{1'b0}}"},
-              {"leaf_tx_valid", "tx_valid"}, {"leaf_tx_data", "tx_data"}, {"leaf_tx_credit", "tx_credit"},
-              {"leaf_rx_valid", "rx_valid"}, {"leaf_rx_data", "rx_data"}, {"leaf_rx_credit", "rx_credit"},
-              {"cnt_chip", "exp[" + S(EW - 1) + ":" + S(32 + w0.sel) + "]"}, {"cnt_sel", "exp[" + S(32 + w0.sel - 1) + ":32]"},
-              {"cnt_value", "cnt_value"}});
+  emit_cm5_network_instance(v, p, w0.chip, w0.sel);
   v.line();
 }
 

@@ -72,6 +72,9 @@ std::vector<Cm5RomWord> cm5_message_rom(const std::vector<std::vector<uint32_t>>
 void emit_cm5_counter_rom(VerilogWriter& v, const std::vector<Cm5SelfTestCounter>& counters, int chip_bits, int sel_bits,
                           int KW);
 void emit_cm5_counter_scan(VerilogWriter& v, int KW, uint64_t NK, const std::string& all_done);
+// cm5data_network as net: its leaf links on tx_valid, tx_data, tx_credit, rx_valid, rx_data,
+// rx_credit and its counter port on exp's chip and select fields and cnt_value (the caller's).
+void emit_cm5_network_instance(VerilogWriter& v, const Cm5DataParams& p, int chip_bits, int sel_bits);
 
 GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTest& t,
                                       const board_parts::SelfTestPins& pins);

@@ -22,29 +22,15 @@
 
 #include "Vcm1_cube_board_top.h"
 #include "Vcm1_cube_board_top___024root.h"
+#include "sim/core/cable_wire.h"
 #include "sim/core/harness_driver.h"
 #include "sim/core/harness_io.h"
 
 using cmnet::harness::die;
+using cmnet::harness::History;
+using cmnet::harness::splitmix;
 
 namespace {
-
-// A wire bundle's history: (time, value) transitions in time order.
-struct History {
-  std::vector<std::pair<uint64_t, uint32_t>> tr{{0, 0}};
-  uint32_t at(uint64_t t) const {
-    uint32_t v = tr.front().second;
-    for (const auto& [when, val] : tr) {
-      if (when > t) break;
-      v = val;
-    }
-    return v;
-  }
-  void set(uint64_t t, uint32_t v) {
-    if (v != tr.back().second) tr.emplace_back(t, v);
-    if (tr.size() > 256) tr.erase(tr.begin(), tr.begin() + 128);
-  }
-};
 
 struct Board {
   std::unique_ptr<cmnet::harness::Driver<Vcm1_cube_board_top>> d;
@@ -56,13 +42,6 @@ struct Board {
   int result = 0;  // 0 running, 1 pass, 2 fail
   History out;     // bits 0..C-1 cube_out, bit C sync_out
 };
-
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 }  // namespace
 

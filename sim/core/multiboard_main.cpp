@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/core/cable_wire.h"
 #include "sim/core/harness_driver.h"
 #include "sim/core/harness_io.h"
 
@@ -29,6 +30,8 @@
 #include CMNET_STR(CMNET_TOP.h)
 
 using cmnet::harness::die;
+using cmnet::harness::History;
+using cmnet::harness::splitmix;
 
 namespace {
 
@@ -50,23 +53,6 @@ void set_bit(T& v, int i, uint32_t b) {
   }
 }
 
-// A wire's history: (time, value) transitions in time order (the old ones dropped).
-struct History {
-  std::vector<std::pair<uint64_t, uint32_t>> tr{{0, 0}};
-  uint32_t at(uint64_t t) const {
-    uint32_t v = tr.front().second;
-    for (const auto& [when, val] : tr) {
-      if (when > t) break;
-      v = val;
-    }
-    return v;
-  }
-  void set(uint64_t t, uint32_t v) {
-    if (v != tr.back().second) tr.emplace_back(t, v);
-    if (tr.size() > 64) tr.erase(tr.begin(), tr.begin() + 32);
-  }
-};
-
 struct Wire {
   int bit = 0, from = 0, to = 0;
   uint64_t delay = 0;
@@ -80,13 +66,6 @@ struct Board {
   int result = 0;     // 0 running, 1 pass, 2 fail
   std::vector<int> in, out;  // the wires it samples and drives
 };
-
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 }  // namespace
 

@@ -20,14 +20,6 @@ namespace {
 
 using namespace testing_checks;
 
-board_parts::SelfTestPins sim_pins() {
-  board_parts::SelfTestPins p;
-  p.reset_port = false;
-  p.led_active_low = {false, false, false};
-  p.blink_log2 = 4;
-  return p;
-}
-
 std::string states(const Cm5CabledResult& r) {
   std::string s;
   for (const auto& b : r.boards) s += b.role + ": " + b.state + " after " + std::to_string(b.cycles) + "; ";

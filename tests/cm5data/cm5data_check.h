@@ -9,11 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "gen/core/selftest_top.h"
 #include "sim/cm5data/cm5data_model.h"
 #include "sim/cm5data/cm5data_rtl.h"
 #include "tests/cm5data/cm5data_oracle_check.h"
 
 namespace cmnet {
+
+// A self-test or split board top's pins in simulation: 3 active-high LEDs and no button (what
+// sim/core/selftest_top_main.cpp and sim/core/multiboard_main.cpp expect).
+inline board_parts::SelfTestPins sim_pins() {
+  board_parts::SelfTestPins p;
+  p.reset_port = false;
+  p.led_active_low = {false, false, false};
+  p.blink_log2 = 4;
+  return p;
+}
 
 inline void expect_all_delivered_once(const Cm5DataParams& p, const Cm5DataTraffic& t, const Cm5DataRunResult& r) {
   ASSERT_TRUE(r.completed);

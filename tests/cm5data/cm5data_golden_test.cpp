@@ -1,6 +1,6 @@
 // The emitted Verilog of every cm5data example config, pinned by SHA-256 digest
 // (tests/cm5data/golden_digests.txt): the network, the NI design, the stream module, the stream
-// board top and the self-test top. A refactor that changes one byte of the RTL fails here.
+// board top, the self-test top and the split over boards. A refactor that changes one byte of the RTL fails here.
 // After an intended change of the RTL, regenerate with CMNET_UPDATE_GOLDEN=1 and commit the file.
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/cm5data/cm5data_cabled.h"
 #include "gen/cm5data/cm5data_config.h"
 #include "gen/cm5data/cm5data_emitter.h"
 #include "gen/cm5data/cm5data_ni_rtl.h"
@@ -18,19 +19,11 @@
 #include "gen/core/config.h"
 #include "gen/core/stream_board.h"
 #include "sim/cm5data/cm5data_selftest_model.h"
+#include "tests/cm5data/cm5data_check.h"
 
 namespace cmnet {
 namespace {
 
-// Pins as sim/core/selftest_top_main.cpp expects (no button, active-high LEDs) and as a board
-// with an active-low reset button and LEDs has them: both branches of the top's reset and LEDs.
-board_parts::SelfTestPins sim_pins() {
-  board_parts::SelfTestPins p;
-  p.reset_port = false;
-  p.led_active_low = {false, false, false};
-  p.blink_log2 = 4;
-  return p;
-}
 board_parts::SelfTestPins board_pins() {
   board_parts::SelfTestPins p;
   p.led_active_low = {true, true, true};
@@ -60,6 +53,14 @@ std::map<std::string, std::string> current_digests() {
       add(stem + "/selftest-sim", emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, "random", 5, 2), sim_pins()));
       add(stem + "/selftest-board",
           emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, "permutation", 1, 1), board_pins()));
+    }
+    if (cfg.cm5.height == 1) {  // the split over boards: every board and the simulation top
+      const Cm5CabledTraffic t = cm5_cabled_traffic(cfg.cm5, "random", 5, 2);
+      add(stem + "/cabled-sim", emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, {}));
+      Cm5CabledOptions rom;
+      rom.interfaces = false;
+      rom.board = 3;
+      add(stem + "/cabled-rom-leaf", emit_cm5data_cabled(cfg, t, board_pins(), Cm5CabledTop::kLeaf, rom));
     }
   };
   for (const auto& path : golden_examples("cm5data_")) {

@@ -18,15 +18,6 @@ namespace {
 
 using namespace testing_checks;
 
-// 3 active-high LEDs, no button: what sim/core/selftest_top_main.cpp expects.
-board_parts::SelfTestPins sim_pins() {
-  board_parts::SelfTestPins p;
-  p.reset_port = false;
-  p.led_active_low = {false, false, false};
-  p.blink_log2 = 4;
-  return p;
-}
-
 // The message of what `f` throws ("" and a failure when it throws nothing).
 template <typename F>
 std::string expect_error(F f) {
