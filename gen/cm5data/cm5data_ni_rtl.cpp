@@ -145,6 +145,11 @@ void NiEmitter::emit_localparams_and_decode() {
   v.line("localparam integer W = " + S(W) + ";");
   v.line("localparam [3:0] MAXW4 = 4'd" + S(MAXW) + ";");
   v.line("localparam integer SW = " + S(SW) + ";    // send FIFO words");
+  {
+    const int lqa = std::max(1, clog2(static_cast<uint64_t>(SW / 3)));
+    v.line("localparam integer LQA = " + S(lqa) + ";    // index bits of the length queue");
+    v.line("localparam integer LQ = " + S(1 << lqa) + ";     // its entries: messages the FIFO can hold (3 words each at least)");
+  }
   v.line("localparam integer RW = " + S(w.remain) + ";    // flit index bits of a message");
   v.line("localparam integer CW = " + S(w.credit) + ";");
   v.line("localparam integer OW = " + S(OW) + ";");
@@ -237,9 +242,15 @@ void NiEmitter::emit_send_front() {
   v.line("wire [31:0] nethead = " + cm5_head_word_verilog(H, "ME", "dst", "wdata[23:20]", "wdata[24]", "scnt[2:0]") + ";");
   v.line("wire [3:0] slen = scnt + 4'd2;  // the message's words");
   v.line("wire [" + S(32 * SW - 1) + ":0] sflat;");
-  v.line("wire [31:0] shead = sflat[srp*32 +: 32];");
-  v.line("wire [3:0] flen = {1'b0, shead[2:0]} + 4'd2;  // the front message's words");
-  v.line("wire [RW-1:0] ftotal = ({{(RW-3){1'b0}}, shead[2:0]} + TWO_R) * FPW_R;");
+  v.comment("The front message's length field, kept in a register beside a queue of the lengths of the");
+  v.comment("messages behind it (a message is at least 3 words), so that the room a SEND needs comes from");
+  v.comment("registers, not through the FIFO's read mux: the same value as the front head word's [2:0].");
+  v.line("reg [2:0] fl;");
+  v.line("reg [2:0] lenq [0:LQ-1];");
+  v.line("reg [LQA-1:0] lwp, lrp;");
+  v.line("reg [LQA:0] msgs;  // messages in the send FIFO");
+  v.line("wire [3:0] flen = {1'b0, fl} + 4'd2;  // the front message's words");
+  v.line("wire [RW-1:0] ftotal = ({{(RW-3){1'b0}}, fl} + TWO_R) * FPW_R;");
   v.line("wire has = scount != 0;");
   v.line("wire send = has && (tcred != {CW{1'b0}} || net_tx_credit) && (tflit != {RW{1'b0}} || tx_start);  // a credit arriving now counts");
   v.line("wire [RW-1:0] twi = tflit >> " + S(FPWL) + ";");
@@ -264,7 +275,6 @@ void NiEmitter::emit_send_crc() {
   if (W < 32) v.line("wire unused_tsh = ^tsh[31:W];");
   v.line("always @(posedge clk)");
   v.line("  if (send && !tin_crc) tcrc <= crc32f(tflit == {RW{1'b0}} ? 32'hFFFFFFFF : tcrc, tmsb[W-1:0]);");
-  v.line("wire unused_shead = ^shead[31:3];");
 }
 
 // Room, the SEND that commits, and the FIFO's slots taking the head word and the staged data.
@@ -305,6 +315,10 @@ void NiEmitter::emit_send_registers() {
   v.line("    scount <= 0;");
   v.line("    swp <= 0;");
   v.line("    srp <= 0;");
+  v.line("    lwp <= {LQA{1'b0}};");
+  v.line("    lrp <= {LQA{1'b0}};");
+  v.line("    msgs <= {(LQA+1){1'b0}};");
+  v.line("    fl <= 3'd0;");
   v.line("    tflit <= {RW{1'b0}};");
   v.line("    tcred <= CREDITS;");
   v.line("  end else begin");
@@ -318,6 +332,18 @@ void NiEmitter::emit_send_registers() {
   v.line("    scount <= scount + (commit ? " + fit("slen", SA + 1) + " : 0) - (tlast ? " + fit("flen", SA + 1) + " : 0);");
   v.line("    if (send) tflit <= tlast ? {RW{1'b0}} : tflit + 1'b1;");
   v.line("    if (tlast) srp <= srp + " + fit("flen", SA) + ";");
+  v.line("    if (commit) begin");
+  v.line("      lenq[lwp] <= scnt[2:0];");
+  v.line("      lwp <= lwp + 1'b1;");
+  v.line("    end");
+  v.line("    if (tlast) lrp <= lrp + 1'b1;");
+  v.line("    msgs <= msgs + {{LQA{1'b0}}, commit} - {{LQA{1'b0}}, tlast};");
+  v.line("    // The next front: the one behind the leaving message, else the message committed now.");
+  v.line("    if (tlast ? msgs == {{LQA{1'b0}}, 1'b1} : msgs == {(LQA+1){1'b0}}) begin");
+  v.line("      if (commit) fl <= scnt[2:0];");
+  v.line("    end else if (tlast) begin");
+  v.line("      fl <= lenq[lrp + 1'b1];");
+  v.line("    end");
   v.line("  end");
   v.line("end");
   v.line();
