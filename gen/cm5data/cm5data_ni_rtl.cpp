@@ -251,8 +251,15 @@ void NiEmitter::emit_send_front() {
   v.line("reg [LQA:0] msgs;  // messages in the send FIFO");
   v.line("wire [3:0] flen = {1'b0, fl} + 4'd2;  // the front message's words");
   v.line("wire [RW-1:0] ftotal = ({{(RW-3){1'b0}}, fl} + TWO_R) * FPW_R;");
+  v.line("reg [RW-1:0] fend;  // ftotal - 1, the front message's last flit, kept with fl");
+  v.line("reg at_end;         // tflit == fend, a cycle ahead");
+  v.line("function [RW-1:0] last_flit;");
+  v.line("  input [2:0] len;");
+  v.line("  last_flit = ({{(RW-3){1'b0}}, len} + TWO_R) * FPW_R - 1'b1;");
+  v.line("endfunction");
   v.line("wire has = scount != 0;");
-  v.line("wire send = has && (tcred != {CW{1'b0}} || net_tx_credit) && (tflit != {RW{1'b0}} || tx_start);  // a credit arriving now counts");
+  v.line("reg thead;  // tflit == 0: the front message's head flit is next");
+  v.line("wire send = has && (tcred != {CW{1'b0}} || net_tx_credit) && (!thead || tx_start);  // a credit arriving now counts");
   v.line("wire [RW-1:0] twi = tflit >> " + S(FPWL) + ";");
   v.line("wire [" + S(SA - 1) + ":0] tslot = srp + " +
          (w.remain >= SA ? "twi[" + S(SA - 1) + ":0]" : "{" + S(SA - w.remain) + "'d0, twi}") + ";");
@@ -274,15 +281,16 @@ void NiEmitter::emit_send_crc() {
   if (W < 32) v.line("wire unused_tmsb = ^tmsb[31:W];");
   if (W < 32) v.line("wire unused_tsh = ^tsh[31:W];");
   v.line("always @(posedge clk)");
-  v.line("  if (send && !tin_crc) tcrc <= crc32f(tflit == {RW{1'b0}} ? 32'hFFFFFFFF : tcrc, tmsb[W-1:0]);");
+  v.line("  if (send && !tin_crc) tcrc <= crc32f(thead ? 32'hFFFFFFFF : tcrc, tmsb[W-1:0]);");
 }
 
 // Room, the SEND that commits, and the FIFO's slots taking the head word and the staged data.
 void NiEmitter::emit_send_fifo() {
-  v.line("wire tlast = send && tflit + 1'b1 == ftotal;");
-  v.comment("Room counts the words of a message whose last flit leaves in this cycle as free.");
-  v.line("wire [" + S(SA) + ":0] skeep = scount - (tlast ? " + fit("flen", SA + 1) + " : 0);");
-  v.line("wire room = {1'b0, skeep} + {" + S(SA - 2) + "'d0, slen} <= " + S(SA + 2) + "'d" + S(SW) + ";");
+  v.line("wire tlast = send && at_end;");
+  v.comment("Room counts the words of a message whose last flit leaves in this cycle as free: both");
+  v.comment("cases compared from registers at once, the leaving flit only choosing between them.");
+  v.line("wire [" + S(SA + 1) + ":0] sneed = {1'b0, scount} + {" + S(SA - 2) + "'d0, slen};");
+  v.line("wire room = sneed <= " + S(SA + 2) + "'d" + S(SW) + " + (tlast ? {" + S(SA - 2) + "'d0, flen} : " + S(SA + 2) + "'d0);");
   v.line("wire go = wr_send && scnt != 4'd0;");
   v.line("wire commit = go && !addr_err && room;");
   v.line("genvar gi;");
@@ -306,7 +314,7 @@ void NiEmitter::emit_send_registers() {
   v.line("assign net_tx_valid = send;");
   v.line("assign send_free = 8'd" + std::to_string(SW) + " - {" + S(7 - SA) + "'d0, scount};");
   v.line("assign ev_accept = commit;");
-  v.line("assign ev_sent = send && tflit == {RW{1'b0}};");
+  v.line("assign ev_sent = send && thead;");
   v.line("assign ev_addr = go && addr_err;");
   v.line("assign net_tx_data = tsh[W-1:0];");
   v.line("always @(posedge clk) begin");
@@ -319,6 +327,9 @@ void NiEmitter::emit_send_registers() {
   v.line("    lrp <= {LQA{1'b0}};");
   v.line("    msgs <= {(LQA+1){1'b0}};");
   v.line("    fl <= 3'd0;");
+  v.line("    fend <= last_flit(3'd0);");
+  v.line("    at_end <= 1'b0;");
+  v.line("    thead <= 1'b1;");
   v.line("    tflit <= {RW{1'b0}};");
   v.line("    tcred <= CREDITS;");
   v.line("  end else begin");
@@ -331,6 +342,10 @@ void NiEmitter::emit_send_registers() {
   v.line("    if (commit) swp <= swp + " + fit("slen", SA) + ";");
   v.line("    scount <= scount + (commit ? " + fit("slen", SA + 1) + " : 0) - (tlast ? " + fit("flen", SA + 1) + " : 0);");
   v.line("    if (send) tflit <= tlast ? {RW{1'b0}} : tflit + 1'b1;");
+  v.line("    // A new front message starts at flit 0, never its last (it has at least 3 words).");
+  v.line("    if (send) at_end <= !tlast && tflit + 1'b1 == fend;");
+  v.line("    if (send) thead <= tlast;");
+  v.line("    else if (commit && msgs == {(LQA+1){1'b0}}) at_end <= 1'b0;");
   v.line("    if (tlast) srp <= srp + " + fit("flen", SA) + ";");
   v.line("    if (commit) begin");
   v.line("      lenq[lwp] <= scnt[2:0];");
@@ -340,9 +355,13 @@ void NiEmitter::emit_send_registers() {
   v.line("    msgs <= msgs + {{LQA{1'b0}}, commit} - {{LQA{1'b0}}, tlast};");
   v.line("    // The next front: the one behind the leaving message, else the message committed now.");
   v.line("    if (tlast ? msgs == {{LQA{1'b0}}, 1'b1} : msgs == {(LQA+1){1'b0}}) begin");
-  v.line("      if (commit) fl <= scnt[2:0];");
+  v.line("      if (commit) begin");
+  v.line("        fl <= scnt[2:0];");
+  v.line("        fend <= last_flit(scnt[2:0]);");
+  v.line("      end");
   v.line("    end else if (tlast) begin");
   v.line("      fl <= lenq[lrp + 1'b1];");
+  v.line("      fend <= last_flit(lenq[lrp + 1'b1]);");
   v.line("    end");
   v.line("  end");
   v.line("end");
@@ -488,7 +507,7 @@ void NiEmitter::emit_flags_and_counters() {
   v.line("      intr <= 1'b1;");
   v.line("      c_intr <= c_intr + 32'd1;");
   v.line("    end");
-  v.line("    if (send && tflit == {RW{1'b0}}) c_sent <= c_sent + 32'd1;");
+  v.line("    if (send && thead) c_sent <= c_sent + 32'd1;");
   v.line("    if (rmsg_end) c_recv <= c_recv + 32'd1;");
   v.line("    if (rmsg_end && rword != rcrc_now) c_crc <= c_crc + 32'd1;");
   v.line("  end");
