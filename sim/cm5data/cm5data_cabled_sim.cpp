@@ -51,6 +51,10 @@ Cm5CabledResult run_cm5_cabled(const GeneratedDesign& design, const Cm5CabledSim
     throw std::invalid_argument("cabled simulation: clock_mhz out of range 0.1..1000");
   if (!(opt.meta_ns >= 0) || !(opt.cable_ns > opt.meta_ns) || !(opt.cable_ns < 1e6))
     throw std::invalid_argument("cabled simulation: cable_ns must exceed meta_ns >= 0 (and be under 1 ms)");
+  for (int bit : opt.cut)
+    if (bit < 0 || bit >= static_cast<int>(8 * leaves))
+      throw std::invalid_argument("cabled simulation: cut wire " + std::to_string(bit) + " out of range 0.." +
+                                  std::to_string(8 * leaves - 1));
   const TraceWindow trace{opt.trace_file, 0, UINT64_MAX};
   const std::string exe =
       build_verilated_model(design, design.top, std::string(CMNET_SOURCE_DIR) + "/sim/core/multiboard_main.cpp",
@@ -71,12 +75,7 @@ Cm5CabledResult run_cm5_cabled(const GeneratedDesign& design, const Cm5CabledSim
   }
   for (const Cm5CableWire& w : cm5_cabled_wiring(leaves))
     in << "wire " << w.bit << ' ' << w.from << ' ' << w.to << ' ' << ps(opt.cable_ns) << '\n';
-  for (int bit : opt.cut) {
-    if (bit < 0 || bit >= static_cast<int>(8 * leaves))
-      throw std::invalid_argument("cabled simulation: cut wire " + std::to_string(bit) + " out of range 0.." +
-                                  std::to_string(8 * leaves - 1));
-    in << "cut " << bit << '\n';
-  }
+  for (int bit : opt.cut) in << "cut " << bit << '\n';
   const std::string log = run_harness("cabled harness", exe, in.str(), opt.timeout_s, trace.env(), {}, false).log;
   Cm5CabledResult r;
   std::istringstream text(log);
