@@ -373,7 +373,13 @@ void NiEmitter::emit_receive() {
   v.comment("Receive: flits into words into the FIFO; a credit goes back in the cycle while every flit");
   v.comment("the network may still send has room (held + credits out <= the FIFO); a message leaves");
   v.comment("when the processor has read its last data word.");
+  v.comment("The words in a memory with one write port and one registered read port (block RAM): rnext_q");
+  v.comment("is always the word at rdi, read a cycle ahead; a word is whole in it before its message can be");
+  v.comment("read (the CRC word comes after it). Each head word's fields (tag, mark, length) also go to hmem,");
+  v.comment("8 bits a word, read at rrel.");
   v.line("reg [31:0] rmem [0:" + S(RC - 1) + "];");
+  v.line("reg [31:0] rnext_q;");
+  v.line("reg [7:0] hmem [0:" + S(RC - 1) + "];");
   v.line("reg [" + S(RC - 1) + ":0] okmem;  // at a message's head word: its CRC was right");
   v.line("reg [" + S(RA - 1) + ":0] rwp, rrel, rhpos;");
   v.line("reg [2:0] ridx;      // data words of the front message read");
@@ -404,8 +410,7 @@ void NiEmitter::emit_receive() {
   v.line("wire [CW-1:0] ncred_in = ncred - {{(CW-1){1'b0}}, rin};");
   v.line("wire give = ncred_in != CREDITS && ({{(OW-CW){1'b0}}, ncred_in} + occ_in + 1'b1 <= RXCAP);");
   v.line("assign net_rx_credit = give;");
-  v.line("wire [31:0] rhead = rmem[rrel];");
-  v.line("wire unused_rhead = ^{rhead[31:12], rhead[7:4]};");
+  v.line("wire [7:0] rhead = hmem[rrel];  // {tag, mark, length} of the front message's head word");
   v.line("wire rvalid = units != 8'd0;");
   v.line("wire [" + S(RA - 1) + ":0] rdi = rrel + " + ra3("ridx") + " + 1'b1;");
   v.line("wire rlast = ridx + 3'd1 == rhead[2:0];");
@@ -451,16 +456,19 @@ void NiEmitter::emit_receive() {
   v.line("      rsteps <= FPW_S;");
   v.line("    end");
   v.line("    if (rmsg_end) okmem[rhpos] <= rword == rcrc_now;");
-  v.line("    if (rword_end) begin");
-  v.line("      rmem[rwp] <= rword;");
-  v.line("      rwp <= rwp + 1'b1;");
-  v.line("    end");
+  v.line("    if (rword_end) rwp <= rwp + 1'b1;");
+  v.line("    if (rhead_end) hmem[rwp] <= {rword[11:8], rword[3:0]};");
   v.line("    if (rd_data && rvalid) begin");
   v.line("      ridx <= rlast ? 3'd0 : ridx + 3'd1;");
   v.line("      if (rlast) rrel <= rrel + rlen;");
   v.line("    end");
   v.line("    units <= units + {7'd0, rmsg_end} - {7'd0, release_msg};");
   v.line("  end");
+  v.line("end");
+  v.line("wire [" + S(RA - 1) + ":0] rdi_next = (rd_data && rvalid) ? (rlast ? rrel + rlen + 1'b1 : rdi + 1'b1) : rdi;");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rword_end && !rst) rmem[rwp] <= rword;");
+  v.line("  rnext_q <= rmem[rdi_next];");
   v.line("end");
   v.line();
 }
@@ -518,8 +526,8 @@ void NiEmitter::emit_flags_and_counters() {
 // The read mux: every readable register of the table has its value here.
 void NiEmitter::emit_read_mux() {
   const std::map<std::string, std::string> value = {
-      {"RECV_HEAD", "rvalid ? {1'b1, okmem[rrel], 5'd0, rhead[3], rhead[11:8], 1'b0, rhead[2:0], 13'd0, ridx} : 32'd0"},
-      {"RECV_DATA", "rvalid ? rmem[rdi] : 32'd0"},
+      {"RECV_HEAD", "rvalid ? {1'b1, okmem[rrel], 5'd0, rhead[3], rhead[7:4], 1'b0, rhead[2:0], 13'd0, ridx} : 32'd0"},
+      {"RECV_DATA", "rvalid ? rnext_q : 32'd0"},
       {"STATUS", "{f_refused, f_addr, f_ovf, intr, 4'd0, units, " + S(7 - SA) + "'d0, " + S(SA + 1) + "'d" + S(SW) +
                      " - scount, " + S(7 - SA) + "'d0, scount}"},
       {"RECV_LEVEL", "{8'd0, units, " + S(16 - OW) + "'d0, occ}"},
