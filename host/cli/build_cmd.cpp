@@ -137,6 +137,7 @@ void register_build_commands(CLI::App& app) {
               "(hcube wormhole boards); paths through the loops are not all timed");
   b->add_option("--pattern", g_build.family.pattern, "self-test pattern (network mode)");
   b->add_option("--pattern-seed", g_build.family.pattern_seed, "self-test pattern seed");
+  b->add_option("--traffic", g_build.family.traffic, "cm5data network and cabled modes: the self-test's messages from a traffic file (SRC DST DATA... per line) instead of a pattern");
   b->add_option("--per-proc", g_build.family.per_proc, "self-test messages per processor (CM-1: <= queue_depth; cm5data: 1..64 per leaf)");
   b->add_option("--chip-id", g_build.family.chip_id, "CM-1 chip mode: this FPGA's chip number; cm5data cabled modes: the network board's side (0 left, 1 right) or the leaf board's leaf");
   b->add_option("--bit-clocks", g_build.family.bit_clocks, "CM-1 cube mode: clocks per bit-time; cm5data cabled modes: clocks per cable bit (8..64)")->check(CLI::Range(8, 64));

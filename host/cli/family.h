@@ -79,6 +79,7 @@ struct BuildArgs {
   std::string pattern = "permutation";  // self-test pattern
   uint64_t pattern_seed = 1;
   int per_proc = 1;
+  std::string traffic;           // cm5data network and cabled modes: the messages from a traffic file, not a pattern
   int chip_id = 0;               // CM-1 chip mode: this FPGA's chip number
   int bit_clocks = 8;            // CM-1 cube mode: clocks per bit-time
   double go_delay_s = 0.5;       // CM-1 cube mode: seconds from lock to the run

@@ -46,14 +46,14 @@ Cm5SelfTest selftest_of(const Cm5DataParams& p, const Cm5DataTraffic& sent, cons
   return s;
 }
 
-// The pattern's messages a self-test sends: from cycle 0, none refused at the sender.
-std::vector<Cm5DataMessage> selftest_messages(const Cm5DataParams& p, const std::string& pattern, uint64_t seed,
-                                              int per_leaf) {
-  if (per_leaf < 1 || per_leaf > 64)
-    throw ConfigError("cm5data self-test: " + std::to_string(per_leaf) + " messages per leaf (allowed: 1..64)");
+// The messages a self-test sends: from cycle 0, none refused at the sender; at most 64 a leaf.
+std::vector<Cm5DataMessage> selftest_messages(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::string& what) {
   std::vector<Cm5DataMessage> out;
-  for (Cm5DataMessage m : make_cm5_pattern(pattern, p, seed, per_leaf).messages) {
+  std::vector<int> per(p.leaves(), 0);
+  for (Cm5DataMessage m : t.messages) {
     if (cm5_refused(p, m)) continue;
+    if (++per.at(m.src) > 64)
+      throw InputError(what + ": leaf " + std::to_string(m.src) + " sends more than 64 messages (a self-test's ROM holds 64 a leaf)");
     m.inject_at = 0;
     m.side = 0;
     out.push_back(std::move(m));
@@ -61,20 +61,28 @@ std::vector<Cm5DataMessage> selftest_messages(const Cm5DataParams& p, const std:
   return out;
 }
 
-}  // namespace
-
-Cm5SelfTest cm5_selftest_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
-  Cm5DataTraffic sent;
-  sent.messages = selftest_messages(p, pattern, seed, per_leaf);
-  return selftest_of(p, sent, pattern, seed, per_leaf, nullptr);
+// The most messages a leaf sends.
+int most_per_leaf(const Cm5DataParams& p, const std::vector<Cm5DataMessage>& ms) {
+  std::vector<int> per(p.leaves(), 0);
+  int most = 0;
+  for (const auto& m : ms) most = std::max(most, ++per.at(m.src));
+  return most;
 }
 
-Cm5CabledTraffic cm5_cabled_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
+std::vector<Cm5DataMessage> pattern_messages(const Cm5DataParams& p, const std::string& pattern, uint64_t seed,
+                                             int per_leaf) {
+  if (per_leaf < 1 || per_leaf > 64)
+    throw ConfigError("cm5data self-test: " + std::to_string(per_leaf) + " messages per leaf (allowed: 1..64)");
+  return selftest_messages(p, make_cm5_pattern(pattern, p, seed, per_leaf), pattern);
+}
+
+Cm5CabledTraffic cabled_of(const Cm5DataParams& p, const std::vector<Cm5DataMessage>& ms, const std::string& name,
+                           uint64_t seed, int per_leaf) {
   // Each leaf's messages alternate between the networks: its first on the left, its second on
   // the right, and so on; each network runs alone (they share nothing but the leaves).
   Cm5DataTraffic by_side[2];
   std::vector<int> nth(p.leaves(), 0);
-  for (Cm5DataMessage m : selftest_messages(p, pattern, seed, per_leaf)) {
+  for (Cm5DataMessage m : ms) {
     m.side = nth.at(m.src)++ % 2;
     by_side[m.side].messages.push_back(std::move(m));
   }
@@ -82,7 +90,7 @@ Cm5CabledTraffic cm5_cabled_traffic(const Cm5DataParams& p, const std::string& p
   for (int s = 0; s < 2; ++s) {
     std::vector<Cm5DataDelivery> del;
     Cm5CabledSide& side = t.sides[static_cast<size_t>(s)];
-    side.net = selftest_of(p, by_side[s], pattern, seed, per_leaf, &del);
+    side.net = selftest_of(p, by_side[s], name, seed, per_leaf, &del);
     side.sends.resize(p.leaves());
     side.data_xor.assign(p.leaves(), 0);
     for (size_t i = 0; i < by_side[s].messages.size(); ++i) {
@@ -92,6 +100,29 @@ Cm5CabledTraffic cm5_cabled_traffic(const Cm5DataParams& p, const std::string& p
     }
   }
   return t;
+}
+
+}  // namespace
+
+Cm5SelfTest cm5_selftest_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
+  Cm5DataTraffic sent;
+  sent.messages = pattern_messages(p, pattern, seed, per_leaf);
+  return selftest_of(p, sent, pattern, seed, per_leaf, nullptr);
+}
+
+Cm5SelfTest cm5_selftest_of(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::string& name) {
+  Cm5DataTraffic sent;
+  sent.messages = selftest_messages(p, t, name);
+  return selftest_of(p, sent, name, 0, most_per_leaf(p, sent.messages), nullptr);
+}
+
+Cm5CabledTraffic cm5_cabled_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
+  return cabled_of(p, pattern_messages(p, pattern, seed, per_leaf), pattern, seed, per_leaf);
+}
+
+Cm5CabledTraffic cm5_cabled_traffic_of(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::string& name) {
+  const std::vector<Cm5DataMessage> ms = selftest_messages(p, t, name);
+  return cabled_of(p, ms, name, 0, most_per_leaf(p, ms));
 }
 
 }  // namespace cmnet

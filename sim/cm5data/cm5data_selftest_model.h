@@ -8,6 +8,7 @@
 
 #include "gen/cm5data/cm5data_cabled.h"
 #include "gen/cm5data/cm5data_selftest.h"
+#include "sim/cm5data/cm5data_traffic.h"
 
 namespace cmnet {
 
@@ -17,5 +18,9 @@ Cm5SelfTest cm5_selftest_traffic(const Cm5DataParams& p, const std::string& patt
 // The split over boards (gen/cm5data/cm5data_cabled.h): the same messages, each leaf's
 // alternating between the left and right networks, each network's run by the model.
 Cm5CabledTraffic cm5_cabled_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf);
+// The same for a user's messages (a traffic file's, named `name` in the tops' headers): InputError
+// when a leaf sends more than 64 (what a self-test's ROM holds).
+Cm5SelfTest cm5_selftest_of(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::string& name);
+Cm5CabledTraffic cm5_cabled_traffic_of(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::string& name);
 
 }  // namespace cmnet

@@ -5,12 +5,14 @@
 // refused by name.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "gen/cm5data/cm5data_cabled.h"
 #include "gen/core/errors.h"
 #include "sim/cm5data/cm5data_cabled_sim.h"
 #include "sim/cm5data/cm5data_selftest_model.h"
+#include "sim/cm5data/cm5data_traffic.h"
 #include "tests/cm5data/cm5data_check.h"
 #include "tests/core/emitter_checks.h"
 #include "tests/core/fst_check.h"
@@ -115,6 +117,36 @@ TEST(Cm5Cabled, ACutCableFailsItsBoardsByTheLimitAndHangsNothing) {
   EXPECT_EQ(r.boards[0].state, "fail") << states(r);  // the left network never hears leaf 0
   EXPECT_EQ(r.boards[1].state, "pass") << states(r);  // the right network is not touched
   EXPECT_EQ(r.boards[2].state, "fail") << states(r);  // leaf 0's left link never comes up
+}
+
+TEST(Cm5Cabled, AUsersTrafficFilePassesOnTheBoards) {
+  const Cm5DataConfig cfg = cm5data_test_config(1, "cm5", 4, 2, 3, "cabled-4");
+  const fs::path dir = temp_dir("cm5cabled-traffic");
+  const std::string file = (dir / "mine.txt").string();
+  {
+    std::ofstream f(file);
+    f << "# src dst data...\n0 3 11 12\n1 2 aa\n2 0 5 6 7\n3 1 9\n0 2 4\n3 3 1 2 3 4 5\n";
+  }
+  const Cm5CabledTraffic t = cm5_cabled_traffic_of(cfg.cm5, read_cm5_traffic_file(file, cfg.cm5), file);
+  // Leaf 0's and leaf 3's second messages go on the right network.
+  EXPECT_EQ(t.sides[0].sends[0].size(), 1u);
+  EXPECT_EQ(t.sides[1].sends[0].size(), 1u);
+  EXPECT_EQ(t.sides[1].sends[3].at(0).data.size(), 5u);
+  EXPECT_EQ(t.sides[0].data_xor[3], 0x11u ^ 0x12u);
+  const Cm5CabledResult r = run_cm5_cabled(emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, {}), spread());
+  EXPECT_TRUE(r.all_pass()) << states(r);
+  // More messages from one leaf than a ROM holds: refused, naming the file.
+  {
+    std::ofstream f(file);
+    for (int i = 0; i < 65; ++i) f << "1 2 " << i << "\n";
+  }
+  try {
+    cm5_cabled_traffic_of(cfg.cm5, read_cm5_traffic_file(file, cfg.cm5), file);
+    ADD_FAILURE() << "65 messages from one leaf accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("mine.txt: leaf 1 sends more than 64"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
 }
 
 TEST(Cm5Cabled, BadOptionsAreRefusedByName) {

@@ -84,6 +84,15 @@ TEST(Cm5Family, BoardTopOnTheStreamShellAndRefusals) {
   EXPECT_THROW(f->board_top(four, b, cabled), ConfigError);  // a network board's side is 0 or 1
   cabled.chip_id = 1;
   EXPECT_EQ(f->board_top(four, b, cabled).top, "cm5data_cabled_network");
+  // A traffic file is for the self-test and split tops; the host board refuses it by name.
+  BuildArgs host;
+  host.traffic = "mine.txt";
+  try {
+    f->board_top(four, b, host);
+    ADD_FAILURE() << "--traffic accepted for the host board";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--traffic"), std::string::npos) << e.what();
+  }
   RunArgs r;
   r.generator = "x";
   try {

@@ -45,6 +45,7 @@ std::string ClosFamily::summary(const NetworkConfig& cfg) const {
 GeneratedDesign ClosFamily::board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args) const {
   if (!args.mode.empty() && args.mode != "stream")
     throw InputError("--mode " + args.mode + ": the clos family has one board top (allowed: stream)");
+  reject_option(*this, !args.traffic.empty(), "--traffic");
   // The shared stream board (hw/common/STREAM_BOARD.md) around clos_stream.
   HostBoardOptions h;
   h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);

@@ -77,6 +77,7 @@ GeneratedDesign cm1_board_top(const Cm1Config& cfg, const Board& b, const BuildA
 
 GeneratedDesign Cm1Family::board_top(const NetworkConfig& cfg, const Board& board,
                                      const BuildArgs& args) const {
+  reject_option(*this, !args.traffic.empty(), "--traffic");
   return cm1_board_top(cm1_config(cfg), board, args);
 }
 

@@ -51,6 +51,7 @@ std::string Cm5ctlFamily::summary(const NetworkConfig& cfg) const {
 GeneratedDesign Cm5ctlFamily::board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args) const {
   if (!args.mode.empty() && args.mode != "host")
     throw InputError("--mode " + args.mode + ": unknown mode for cm5ctl (allowed: host, the stream board)");
+  reject_option(*this, !args.traffic.empty(), "--traffic");
   HostBoardOptions h;
   h.clock_hz = static_cast<uint32_t>(board.clock_mhz * 1e6 + 0.5);
   h.reset_button = board.reset.has_value() && board.reset->active_low;

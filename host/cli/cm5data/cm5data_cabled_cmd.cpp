@@ -3,7 +3,7 @@
 // (sim/cm5data/cm5data_cabled_sim.h), each checking what arrived against the reference model,
 // as its LEDs would show.
 //
-//   cmnet cabled CONFIG [--pattern NAME] [--pattern-seed S] [--per-proc N] [--bit-clocks K]
+//   cmnet cabled CONFIG [--pattern NAME] [--pattern-seed S] [--per-proc N] [--traffic FILE] [--bit-clocks K]
 //                       [--clock-mhz F] [--ppm LIST] [--start-us LIST] [--cable-ns X]
 //                       [--trace FILE] [--json FILE]
 // Exit 0 when every board passes.
@@ -25,7 +25,7 @@ namespace cmnet {
 namespace {
 
 struct CabledArgs {
-  std::string config, pattern = "random", json;
+  std::string config, pattern = "random", traffic, json;
   uint64_t pattern_seed = 1;
   int per_proc = 2;
   Cm5CabledOptions top;
@@ -53,7 +53,11 @@ int do_cabled(CabledArgs a) {
   const NetworkConfig env = load_network(a.config, &fam);
   if (fam->name() != "cm5data") throw InputError(a.config + ": cmnet cabled is for cm5data networks, this is " + fam->name());
   const Cm5DataConfig cfg = cm5data_config(env);
-  const Cm5CabledTraffic t = cm5_cabled_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc);
+  const Cm5CabledTraffic t =
+      a.traffic.empty() ? cm5_cabled_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc)
+                        : cm5_cabled_traffic_of(cfg.cm5, read_cm5_traffic_file(a.traffic, cfg.cm5), a.traffic);
+  const std::string workload = a.traffic.empty() ? "pattern " + a.pattern + " seed " + std::to_string(a.pattern_seed)
+                                                 : "traffic " + a.traffic;
   const GeneratedDesign d = emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, a.top);
   const size_t nb = t.sides[0].net.leaves.size() + 2;
   default_spread(a.sim, nb);
@@ -62,16 +66,15 @@ int do_cabled(CabledArgs a) {
     for (const auto& l : side.net.leaves) messages += l.messages.size();
   fmt::print("== cmnet cabled: {} boards: the left and right networks (one router chip each), a board per leaf {}; "
              "cables of 2 wires each way\n"
-             "   {} clocks per cable bit at {:.3g} MHz, cables {:.0f} ns; pattern {} seed {}: {} messages, each leaf's "
+             "   {} clocks per cable bit at {:.3g} MHz, cables {:.0f} ns; {}: {} messages, each leaf's "
              "alternating between the networks\n",
              nb, a.top.interfaces ? "with its two network interfaces" : "(ROM leaves, no interfaces)", a.top.bit_clocks,
-             a.sim.clock_mhz, a.sim.cable_ns, a.pattern, a.pattern_seed, messages);
+             a.sim.clock_mhz, a.sim.cable_ns, workload, messages);
   std::fflush(stdout);
   const Cm5CabledResult r = run_cm5_cabled(d, a.sim);
   std::printf("   %-8s %-8s %-10s %-8s %s\n", "board", "ppm", "power-on", "result", "clocks to result");
   nlohmann::ordered_json j;
-  j["pattern"] = a.pattern;
-  j["seed"] = a.pattern_seed;
+  j["workload"] = workload;
   j["interfaces"] = a.top.interfaces;
   j["messages"] = messages;
   j["bit_clocks"] = a.top.bit_clocks;
@@ -104,6 +107,7 @@ void add_cabled_command(CLI::App& app) {
   c->add_option("config", g_cabled.config, "network config (JSON; height 1)")->required();
   c->add_option("--pattern", g_cabled.pattern, "traffic pattern (the self-test's)");
   c->add_option("--pattern-seed", g_cabled.pattern_seed, "pattern seed");
+  c->add_option("--traffic", g_cabled.traffic, "the messages from a traffic file (SRC DST DATA... per line) instead of a pattern");
   c->add_option("--per-proc", g_cabled.per_proc, "messages per leaf")->check(CLI::Range(1, 64));
   c->add_option("--bit-clocks", g_cabled.top.bit_clocks, "clocks per cable bit (4..64, default 8)")->check(CLI::Range(4, 64));
   c->add_option("--clock-mhz", g_cabled.sim.clock_mhz, "nominal oscillator")->check(CLI::Range(0.5, 500.0));

@@ -89,8 +89,10 @@ GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig& env, const Board& 
   const std::string mode = a.mode.empty() ? "host" : a.mode;
   if (mode == "network") {
     const Cm5DataConfig cfg = cm5data_config(env);
-    return emit_cm5data_selftest(cfg, cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc),
-                                 selftest_pins(b));
+    const Cm5SelfTest t = a.traffic.empty()
+                              ? cm5_selftest_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc)
+                              : cm5_selftest_of(cfg.cm5, read_cm5_traffic_file(a.traffic, cfg.cm5), a.traffic);
+    return emit_cm5data_selftest(cfg, t, selftest_pins(b));
   }
   if (mode == "cabled-network" || mode == "cabled-leaf" || mode == "cabled-rom-leaf") {
     const Cm5DataConfig cfg = cm5data_config(env);
@@ -98,9 +100,13 @@ GeneratedDesign Cm5DataFamily::board_top(const NetworkConfig& env, const Board& 
     o.bit_clocks = a.bit_clocks;
     o.interfaces = mode != "cabled-rom-leaf";
     o.board = a.chip_id;  // the side of a network board, the leaf of a leaf board
-    return emit_cm5data_cabled(cfg, cm5_cabled_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc), selftest_pins(b),
+    const Cm5CabledTraffic t =
+        a.traffic.empty() ? cm5_cabled_traffic(cfg.cm5, a.pattern, a.pattern_seed, a.per_proc)
+                          : cm5_cabled_traffic_of(cfg.cm5, read_cm5_traffic_file(a.traffic, cfg.cm5), a.traffic);
+    return emit_cm5data_cabled(cfg, t, selftest_pins(b),
                                mode == "cabled-network" ? Cm5CabledTop::kNetwork : Cm5CabledTop::kLeaf, o);
   }
+  reject_option(*this, !a.traffic.empty(), "--traffic (the host board's traffic comes from cmnet run)");
   if (mode != "host")
     throw InputError("--mode " + mode +
                      ": unknown mode (allowed: host, network, cabled-network, cabled-leaf, cabled-rom-leaf)");

@@ -76,6 +76,7 @@ GeneratedDesign hcube_board_top_on(const HcubeConfig& cfg, const Board& b) {
 GeneratedDesign HcubeFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
   const std::string mode = a.mode.empty() ? "host" : a.mode;
   if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host)");
+  reject_option(*this, !a.traffic.empty(), "--traffic");
   return hcube_board_top_on(hcube_config(env), b);
 }
 
