@@ -2,6 +2,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
 
 namespace cmnet {
 
@@ -9,6 +11,10 @@ namespace cmnet {
 struct CommandExit {
   int code;
 };
+
+// A command's `--json FILE`: writes `j` there and says so (nothing when `path` is empty);
+// InputError when the file cannot be written.
+void write_json_option(const std::string& path, const nlohmann::ordered_json& j);
 
 // `build` and `flash` (the FPGA flow, network-neutral), in build_cmd.cpp.
 void register_build_commands(CLI::App& app);

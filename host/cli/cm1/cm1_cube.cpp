@@ -75,12 +75,7 @@ int do_cube(const CubeArgs& a) {
                 run.tolerated_lo, run.tolerated_hi, run.tolerated_lo * clk_ns, run.tolerated_hi * clk_ns, a.clock_mhz,
                 run.bit_clocks);
   }
-  if (!a.json.empty()) {
-    std::ofstream out(a.json);
-    if (!out) throw InputError("--json " + a.json + ": cannot write");
-    out << j.dump(2) << "\n";
-    std::printf("   wrote %s\n", a.json.c_str());
-  }
+  write_json_option(a.json, j);
   return r.all_pass() ? 0 : 1;
 }
 

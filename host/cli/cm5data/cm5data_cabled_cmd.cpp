@@ -90,12 +90,7 @@ int do_cabled(CabledArgs a) {
               r.all_pass() ? "YES" : "NO", r.end_us);
   if (!a.sim.trace_file.empty()) std::printf("   wrote %s (every board; time in ps)\n", a.sim.trace_file.c_str());
   j["all_pass"] = r.all_pass();
-  if (!a.json.empty()) {
-    std::ofstream out(a.json);
-    if (!out) throw InputError("--json " + a.json + ": cannot write");
-    out << j.dump(2) << "\n";
-    std::printf("   wrote %s\n", a.json.c_str());
-  }
+  write_json_option(a.json, j);
   return r.all_pass() ? 0 : 1;
 }
 
