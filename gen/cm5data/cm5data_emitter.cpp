@@ -479,6 +479,8 @@ void RouterEmitter::emit_input_slots() {
   v.line("reg [NS*3-1:0] s_len;");
   if (P > 0) v.line("reg [NS*" + S(P) + "-1:0] s_mo;");
   v.line("wire [NS-1:0] s_ask;");
+  v.line("wire [NS*NI-1:0] s_req;  // per slot: the output its head asks for, one-hot");
+  if (P > 0) v.line("wire [NS-1:0] s_up;     // per slot: its head climbs");
   v.line("genvar sg;");
   v.open("for (sg = 0; sg < NS; sg = sg + 1) begin : g_slot");
   v.line("wire ready = s_used[sg] && s_hin[sg] && !(busy && as_q == sg);");
@@ -492,6 +494,16 @@ void RouterEmitter::emit_input_slots() {
   } else {
     v.line("assign s_ask[sg] = ready && child_ok[cport];");
   }
+  // The slot's route beside its request, so that the input's request is the picked slot's (an
+  // AND-OR of one-hot vectors) rather than a route from the picked slot's fields.
+  const std::string cp = w.port > 2 ? "{{(PW-2){1'b0}}, cport}" : "cport";
+  if (P > 0) v.line("assign s_up[sg] = up;");
+  if (P > 0)
+    v.line("wire [PW-1:0] s_want = up ? 3'd4 + {1'b0, pick_parent(par_free & ~s_mo[sg*" + S(P) + " +: " + S(P) +
+           "], lfsr[(g % 4) * 4 +: 4])} : " + cp + ";");
+  else
+    v.line("wire [PW-1:0] s_want = " + cp + ";");
+  v.line("assign s_req[sg*NI +: NI] = {{(NI-1){1'b0}}, 1'b1} << s_want;");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    s_used[sg] <= 1'b0;");
@@ -519,7 +531,10 @@ void RouterEmitter::emit_input_slots() {
   v.close("end");
   emit_slot_pick();
   v.line("wire falling = mark || afd_mode;");
-  emit_want();
+  if (P == 0) {
+    v.line("wire unused_lfsr = ^{lfsr, s_upnz};");
+    v.line("wire want_up = 1'b0;  // a top-level chip has no parents");
+  }
   v.line("wire asking = !busy && s_ask != {NS{1'b0}};");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
@@ -534,8 +549,8 @@ void RouterEmitter::emit_input_slots() {
   v.line("end");
 }
 
-// Slots mode: the slot an input asks for (sel, one-hot s_pick) and that slot's routing fields,
-// named as the FIFO input's so that emit_want routes it.
+// Slots mode: the slot an input asks for (sel, one-hot s_pick), that slot's request (each slot
+// routes its own head beside its request) and the fields the grant needs.
 void RouterEmitter::emit_slot_pick() {
   v.comment("The input asks for the first slot, from the pointer, that can go: the lowest asking at or");
   v.comment("after the pointer, else the lowest (one-hot s_pick and its index sel).");
@@ -555,30 +570,29 @@ void RouterEmitter::emit_slot_pick() {
   v.line("      sel = sk[SB-1:0];");
   v.line("    end");
   v.line("end");
-  v.comment("The picked slot's fields (AND-OR): head is its length, what the grant needs.");
-  v.line("reg [1:0] digit;");
-  v.line("reg mark, up_nz;");
+  v.comment("The picked slot's request and fields (AND-OR): head is its length, what the grant needs.");
+  v.line("reg [NI-1:0] reqp;");
+  if (P > 0) v.line("reg want_up;");
+  v.line("reg mark;");
   v.line("reg [2:0] head;");
-  if (P > 0) v.line("reg [" + S(P - 1) + ":0] mo_out;");
   v.line("always @(*) begin");
-  v.line("  digit = 2'd0;");
+  v.line("  reqp = {NI{1'b0}};");
+  if (P > 0) v.line("  want_up = 1'b0;");
   v.line("  mark = 1'b0;");
-  v.line("  up_nz = 1'b0;");
   v.line("  head = 3'd0;");
-  if (P > 0) v.line("  mo_out = " + S(P) + "'d0;");
   v.line("  for (sk = 0; sk < NS; sk = sk + 1) begin");
-  v.line("    digit = digit | ({2{s_pick[sk]}} & s_digit[sk*2 +: 2]);");
+  v.line("    reqp = reqp | ({NI{s_pick[sk]}} & s_req[sk*NI +: NI]);");
+  if (P > 0) v.line("    want_up = want_up | (s_pick[sk] & s_up[sk]);");
   v.line("    mark = mark | (s_pick[sk] & s_mark[sk]);");
-  v.line("    up_nz = up_nz | (s_pick[sk] & s_upnz[sk]);");
   v.line("    head = head | ({3{s_pick[sk]}} & s_len[sk*3 +: 3]);");
-  if (P > 0) v.line("    mo_out = mo_out | ({" + S(P) + "{s_pick[sk]}} & s_mo[sk*" + S(P) + " +: " + S(P) + "]);");
   v.line("  end");
   v.line("end");
 }
 
 // Per input (closes g_in): the request, the grant, the flit leaving and its CRC check.
 void RouterEmitter::emit_input_send() {
-  v.line("assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
+  v.line(NS == 0 ? "assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};"
+                 : "assign req[g*NI +: NI] = asking ? reqp : {NI{1'b0}};");
   if (NS == 0) v.line("wire granted;");
   v.line("wire [NI-1:0] gcol;   // the output granted to this input (one-hot)");
   v.line("genvar o;");
