@@ -695,6 +695,13 @@ int cm5data_bench(const BenchArgs& a) {
     std::printf("wrote %s\n", path.c_str());
     return 0;
   }
+  if (a.only == "cabled") {
+    out["cabled"] = cm5data_cabled_figures(quick);
+    const std::string path = a.json.empty() ? "out/bench-cm5data-cabled.json" : a.json;
+    write_bench_json(out, path);
+    std::printf("wrote %s\n", path.c_str());
+    return 0;
+  }
   if (a.only == "saturation") {
     out["input_organisation"] = input_organisation(quick);
     out["saturation_by_size"] = saturation_by_size(quick);

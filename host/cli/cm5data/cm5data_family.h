@@ -17,11 +17,13 @@ class Cm5DataFamily final : public Family {
  public:
   std::string name() const override { return "cm5data"; }
   CMNET_FAMILY_MEMBERS
-  std::vector<std::string> bench_sections() const override { return {"paper-slots", "paper-16384", "saturation"}; }
+  std::vector<std::string> bench_sections() const override { return {"paper-slots", "paper-16384", "saturation", "cabled"}; }
   void add_commands(CLI::App& app) const override;
 };
 
 void add_cabled_command(CLI::App& app);  // cm5data_cabled_cmd.cpp
+// The split over boards' run time against the cable's bit time and delay (bench section "cabled").
+nlohmann::ordered_json cm5data_cabled_figures(bool quick);  // cm5data_cabled_bench.cpp
 
 
 // Message i's line in `cmnet sim` (host/cli/sim_lines.h): sent from its leaf when its first flit
