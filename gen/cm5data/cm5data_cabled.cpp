@@ -214,10 +214,10 @@ std::string Cabled::network_top() const {
        "2*g", "up[g]", "ovf[g]");
   v.line("wire [" + S(CNW - 1) + ":0] count;");
   v.line("wire [31:0] xsum;");
-  v.line("wire unused_credit;");
+  v.line("wire unused_credit, unused_end;");
   v.instance("cm5data_leaf_rx", "mon", {{"W", S(W)}, {"CNW", S(CNW)}, {"SLOTS", S(p.slots)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"valid", "rx_valid[g]"}, {"data", "rx_data[g*W +: W]"},
-              {"credit", "unused_credit"}, {"count", "count"}, {"xsum", "xsum"}});
+              {"credit", "unused_credit"}, {"count", "count"}, {"xsum", "xsum"}, {"msg_end", "unused_end"}});
   v.line("localparam integer E = SIDE * N + g;");
   v.line("wire [" + S(CNW - 1) + ":0] expc = EXP_COUNT[E*" + S(CNW) + " +: " + S(CNW) + "];");
   v.line("assign leaf_done[g] = count == expc;");
@@ -237,6 +237,7 @@ void Cabled::leaf_side_rom(VerilogWriter& v) const {
   v.line("wire tvalid, tcredit, rvalid, rcredit;");
   v.line("wire [W-1:0] tdata, rdata;");
   v.line("wire [31:0] xall;");
+  v.line("wire unused_end;");
   v.instance("cm5data_leaf_tx", "tx",
              {{"W", S(W)}, {"AW", S(AW)}, {"CW", S(CW)}, {"CREDITS", S(p.link_credits())}, {"SLOTS", S(p.slots)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"total", "TOTAL[E*" + S(AW) + " +: " + S(AW) + "]"}, {"addr", "addr"},
@@ -245,7 +246,7 @@ void Cabled::leaf_side_rom(VerilogWriter& v) const {
   link(v, "link", "tvalid", "tdata", "tcredit", "rvalid", "rdata", "rcredit", "2*s", "up[s]", "ovf[s]");
   v.instance("cm5data_leaf_rx", "rx", {{"W", S(W)}, {"CNW", S(CNW)}, {"SLOTS", S(p.slots)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"valid", "rvalid"}, {"data", "rdata"}, {"credit", "rcredit"},
-              {"count", "count[s*" + S(CNW) + " +: " + S(CNW) + "]"}, {"xsum", "xall"}});
+              {"count", "count[s*" + S(CNW) + " +: " + S(CNW) + "]"}, {"xsum", "xall"}, {"msg_end", "unused_end"}});
   v.line("assign side_ok[s] = xall == EXP_XOR[E*32 +: 32];");
   v.line("assign crc_bad[s] = 1'b0;");
 }

@@ -112,10 +112,10 @@ struct SelfTestTop {
   const Cm5SelfTest& t;
   const board_parts::SelfTestPins& pins;
   uint32_t N = 0;
-  int W = 0, FPW = 0;
+  int W = 0;
   std::vector<uint64_t> totals, counts, xors, lasts;  // per leaf: ROM words; expected count, XOR, last arrival
   uint64_t limit = 0;
-  int LW = 0, AW = 0, CNW = 0, TW = 0, PB = 0, RW = 0, CW = 0;
+  int LW = 0, AW = 0, CNW = 0, TW = 0, CW = 0;
   Cm5DataWidths w0;  // the largest chip's counter select
   uint64_t NK = 0;
   int KW = 0, EW = 0;
@@ -135,7 +135,6 @@ SelfTestTop::SelfTestTop(const Cm5DataParams& p_, const Cm5SelfTest& t_, const b
     : p(p_), t(t_), pins(pins_) {
   N = p.leaves();
   W = p.link_bits;
-  FPW = 32 / W;
   if (t.leaves.size() != N)
     throw ConfigError("cm5data self-test: traffic for " + S(static_cast<int64_t>(t.leaves.size())) +
                       " leaves, the network has " + S(N));
@@ -169,8 +168,6 @@ SelfTestTop::SelfTestTop(const Cm5DataParams& p_, const Cm5SelfTest& t_, const b
   AW = std::max(1, clog2(max_words + 1));      // a leaf's ROM word index (to its total)
   CNW = std::max(1, clog2(max_count + 1));     // messages received
   TW = std::max(1, clog2(limit + 1));          // cycles
-  PB = std::max(1, clog2(static_cast<uint64_t>(FPW)));  // flit of a word
-  RW = std::max(4, clog2(static_cast<uint64_t>(p.message_flits(p.max_words)) + 1));  // flits of a message
   CW = std::max(2, cm5_widths(p, 0).credit);
   w0 = cm5_widths(p, 0);
   for (int l = 1; l <= p.height; ++l) w0.sel = std::max(w0.sel, cm5_widths(p, p.parents_at(l)).sel);
@@ -210,8 +207,6 @@ void SelfTestTop::emit_header_and_roms() {
   v.end_ports();
   v.line("localparam integer N = " + S(N) + ";");
   v.line("localparam integer W = " + S(W) + ";");
-  v.line("localparam integer SLOTS = " + S(p.slots) + ";  // 0: credits count flits; k: message slots");
-  v.line("localparam [" + S(CW - 1) + ":0] CREDITS = " + S(CW) + "'d" + S(p.link_credits()) + ";");
   v.line("localparam [" + S(TW - 1) + ":0] LIMIT = " + S(TW) + "'d" + S(static_cast<int64_t>(limit)) + ";");
   v.comment("Per leaf (leaf g at [g*width +: width]): ROM words, and the model's count, XOR, last arrival.");
   v.line(cm5_vector_param("TOTAL", AW, totals));
@@ -226,13 +221,6 @@ void SelfTestTop::emit_header_and_roms() {
   emit_cm5_rom_function(v, "rom_word", LW, AW, rom);
   v.line();
   emit_cm5_counter_rom(v, t.counters, w0.chip, w0.sel, KW);
-  v.comment("Flits of a message from its head's length field (head, len data words, CRC).");
-  v.line("function [" + S(RW - 1) + ":0] message_flits;");
-  v.line("  input [2:0] len;");
-  v.line("  message_flits = ({" + S(RW - 3) + "'d0, len} + " + S(RW) + "'d2) * " + S(RW) + "'d" + S(FPW) + ";");
-  v.line("endfunction");
-  v.line("localparam [" + S(PB - 1) + ":0] LAST_FLIT = " + S(PB) + "'d" + S(FPW - 1) + ";  // of a word");
-  v.line();
 }
 
 // The run's cycle, the shared wires and the network under test.
@@ -250,91 +238,36 @@ void SelfTestTop::emit_network() {
   v.line();
 }
 
-// Per leaf (opens g_leaf): sending its ROM's messages a flit a cycle.
+// Per leaf (opens g_leaf): sending its ROM's messages a flit a cycle (hw/cm5data/cm5data_leaf_tx.v).
 void SelfTestTop::emit_leaf_send() {
   v.line("genvar g;");
   v.line("generate");
   v.open("for (g = 0; g < N; g = g + 1) begin : g_leaf");
   v.line("localparam [" + S(LW - 1) + ":0] LEAF = g;");
   v.comment("Send: a flit a cycle while holding a credit (slots: one per message, taken at its head).");
-  v.line("reg [" + S(AW - 1) + ":0] ta;     // ROM word");
-  v.line("reg [" + S(PB - 1) + ":0] tfp;    // flit of that word");
-  v.line("reg [" + S(CW - 1) + ":0] tcred;");
-  v.line("reg [" + S(RW - 1) + ":0] tleft;  // flits of this message still to send after the current one (0: a head next)");
-  v.line("wire [31:0] tword = rom_word(LEAF, ta);");
-  v.line("wire thead = tleft == {" + S(RW) + "{1'b0}};");
-  v.line("wire tsend = ta != TOTAL[g*" + S(AW) + " +: " + S(AW) + "] && (tcred != {" + S(CW) +
-         "{1'b0}} || (SLOTS != 0 && !thead));");
-  v.line("wire tword_end = tfp == LAST_FLIT;");
-  if (W == 32) {
-    v.line("assign tx_data[g*W +: W] = tword;");
-  } else {
-    v.line("wire [31:0] tsh = tword >> {tfp, " + S(clog2(static_cast<uint64_t>(W))) + "'d0};");
-    v.line("assign tx_data[g*W +: W] = tsh[W-1:0];");
-    v.line("wire unused_tsh = ^tsh[31:W];");
-  }
-  v.line("assign tx_valid[g] = tsend;");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
-  v.line("    ta <= {" + S(AW) + "{1'b0}};");
-  v.line("    tfp <= {" + S(PB) + "{1'b0}};");
-  v.line("    tcred <= CREDITS;");
-  v.line("    tleft <= {" + S(RW) + "{1'b0}};");
-  v.line("  end else begin");
-  v.line("    tcred <= tcred + {{" + S(CW - 1) + "{1'b0}}, tx_credit[g]} - {{" + S(CW - 1) +
-         "{1'b0}}, tsend && (SLOTS == 0 || thead)};");
-  v.line("    if (tsend) begin");
-  v.line("      tleft <= (thead ? message_flits(tword[2:0]) : tleft) - " + S(RW) + "'d1;");
-  v.line("      tfp <= tword_end ? {" + S(PB) + "{1'b0}} : tfp + " + S(PB) + "'d1;");
-  v.line("      if (tword_end) ta <= ta + " + S(AW) + "'d1;");
-  v.line("    end");
-  v.line("  end");
-  v.line("end");
+  v.line("wire [" + S(AW - 1) + ":0] ta;  // ROM word");
+  v.line("wire unused_sent;");
+  v.instance("cm5data_leaf_tx", "tx",
+             {{"W", "W"}, {"AW", S(AW)}, {"CW", S(CW)}, {"CREDITS", S(p.link_credits())}, {"SLOTS", S(p.slots)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"total", "TOTAL[g*" + S(AW) + " +: " + S(AW) + "]"}, {"addr", "ta"},
+              {"word", "rom_word(LEAF, ta)"}, {"valid", "tx_valid[g]"}, {"data", "tx_data[g*W +: W]"},
+              {"credit", "tx_credit[g]"}, {"done", "unused_sent"}});
 }
 
-// Per leaf (closes g_leaf): receiving every flit, the count, XOR and last arrival against the model's.
+// Per leaf (closes g_leaf): receiving every flit (hw/cm5data/cm5data_leaf_rx.v), the count, XOR and
+// last arrival against the model's.
 void SelfTestTop::emit_leaf_receive() {
   v.comment("Receive: every flit at once, its credit back the next cycle (slots: at a message's last flit).");
-  v.line("reg [" + S(RW - 1) + ":0] rleft;  // flits of this message still to come (0: a head next)");
-  v.line("reg [" + S(PB - 1) + ":0] rfp;");
-  v.line("reg [31:0] rxor;");
-  v.line("reg [" + S(CNW - 1) + ":0] rcount;");
+  v.line("wire [" + S(CNW - 1) + ":0] rcount;");
+  v.line("wire [31:0] rxor;");
+  v.line("wire rend;  // a message's last flit arrives");
+  v.instance("cm5data_leaf_rx", "rx", {{"W", "W"}, {"CNW", S(CNW)}, {"SLOTS", S(p.slots)}},
+             {{"clk", "clk"}, {"rst", "rst"}, {"valid", "rx_valid[g]"}, {"data", "rx_data[g*W +: W]"},
+              {"credit", "rx_credit[g]"}, {"count", "rcount"}, {"xsum", "rxor"}, {"msg_end", "rend"}});
   v.line("reg [" + S(TW - 1) + ":0] rlast;");
-  v.line("reg rcred;");
-  v.line("assign rx_credit[g] = rcred;");
-  v.line("wire [W-1:0] rf = rx_data[g*W +: W];");
-  v.line("wire rhead = rleft == {" + S(RW) + "{1'b0}};");
-  v.line("wire rend = rleft == " + S(RW) + "'d1;  // the message's last flit (a head never is)");
-  v.line("wire rword_end = rfp == LAST_FLIT;");
-  if (W == 32) {
-    v.line("wire [31:0] rword = rf;");
-  } else {
-    v.line("reg [" + S(31 - W) + ":0] racc;  // the word's flits so far, LSB flit first");
-    v.line("wire [31:0] rword = {rf, racc};");
-  }
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
-  v.line("    rleft <= {" + S(RW) + "{1'b0}};");
-  v.line("    rfp <= {" + S(PB) + "{1'b0}};");
-  if (W != 32) v.line("    racc <= " + S(32 - W) + "'d0;");
-  v.line("    rxor <= 32'd0;");
-  v.line("    rcount <= {" + S(CNW) + "{1'b0}};");
-  v.line("    rlast <= {" + S(TW) + "{1'b0}};");
-  v.line("    rcred <= 1'b0;");
-  v.line("  end else begin");
-  v.line("    rcred <= rx_valid[g] && (SLOTS == 0 || rend);");
-  v.line("    if (rx_valid[g]) begin");
-  if (W != 32) v.line("      racc <= rword[31:W];");
-  v.line("      rleft <= (rhead ? message_flits(rf[2:0]) : rleft) - " + S(RW) + "'d1;");
-  v.line("      rfp <= rword_end ? {" + S(PB) + "{1'b0}} : rfp + " + S(PB) + "'d1;");
-  v.line("      if (rword_end) rxor <= rxor ^ rword;");
-  v.line("      if (rend) begin");
-  v.line("        rcount <= rcount + " + S(CNW) + "'d1;");
-  v.line("        rlast <= cyc;");
-  v.line("      end");
-  v.line("    end");
-  v.line("  end");
-  v.line("end");
+  v.line("always @(posedge clk)");
+  v.line("  if (rst) rlast <= {" + S(TW) + "{1'b0}};");
+  v.line("  else if (rend) rlast <= cyc;");
   v.line("assign leaf_done[g] = rcount == EXP_COUNT[g*" + S(CNW) + " +: " + S(CNW) + "];");
   v.line("assign leaf_ok[g] = leaf_done[g] && rxor == EXP_XOR[g*32 +: 32] && rlast == EXP_LAST[g*" + S(TW) + " +: " +
          S(TW) + "];");
@@ -379,6 +312,9 @@ GeneratedDesign emit_cm5data_selftest(const Cm5DataConfig& cfg, const Cm5SelfTes
   const std::vector<uint64_t>& xors = top.xors;
   const std::vector<uint64_t>& lasts = top.lasts;
   GeneratedDesign d = emit_cm5data(cfg);
+  const auto list = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
+  const auto at = d.files.insert(list, {"cm5data_leaf_tx.v", read_hw_file("cm5data_leaf_tx.v")});
+  d.files.insert(at + 1, {"cm5data_leaf_rx.v", read_hw_file("cm5data_leaf_rx.v")});
   board_parts::add_top(d, "cm5data_selftest_top", text, "");
   // selftest.json: what the top expects, for the report of a board run.
   nlohmann::ordered_json j;

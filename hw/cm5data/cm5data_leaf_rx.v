@@ -14,7 +14,8 @@ module cm5data_leaf_rx #(
     input  wire [W-1:0]   data,
     output reg            credit,
     output reg  [CNW-1:0] count,
-    output reg  [31:0]    xsum
+    output reg  [31:0]    xsum,
+    output wire           msg_end   // this cycle's flit is a message's last
 );
   localparam integer FPW = 32 / W;
   localparam integer PB = (FPW > 1) ? $clog2(FPW) : 1;
@@ -28,6 +29,7 @@ module cm5data_leaf_rx #(
   reg [31:0] acc;      // the word's flits so far, LSB flit first, shifted in from the top
   wire head = left == {RW{1'b0}};
   wire last = left == {{(RW-1){1'b0}}, 1'b1};  // a head never is the last flit
+  assign msg_end = valid && last;
   wire word_end = fp == LAST_FLIT;
   wire [W+31:0] cat = {data, acc};
   wire [31:0] next = cat[W +: 32];

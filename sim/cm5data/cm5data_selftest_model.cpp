@@ -47,26 +47,23 @@ Cm5SelfTest selftest_of(const Cm5DataParams& p, const Cm5DataTraffic& sent, cons
 }
 
 // The messages a self-test sends: from cycle 0, none refused at the sender; at most 64 a leaf.
-std::vector<Cm5DataMessage> selftest_messages(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::string& what) {
+// *most: the most a leaf sends.
+std::vector<Cm5DataMessage> selftest_messages(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::string& what,
+                                              int* most = nullptr) {
   std::vector<Cm5DataMessage> out;
   std::vector<int> per(p.leaves(), 0);
+  int top = 0;
   for (Cm5DataMessage m : t.messages) {
     if (cm5_refused(p, m)) continue;
-    if (++per.at(m.src) > 64)
+    top = std::max(top, ++per.at(m.src));
+    if (top > 64)
       throw InputError(what + ": leaf " + std::to_string(m.src) + " sends more than 64 messages (a self-test's ROM holds 64 a leaf)");
     m.inject_at = 0;
     m.side = 0;
     out.push_back(std::move(m));
   }
+  if (most) *most = top;
   return out;
-}
-
-// The most messages a leaf sends.
-int most_per_leaf(const Cm5DataParams& p, const std::vector<Cm5DataMessage>& ms) {
-  std::vector<int> per(p.leaves(), 0);
-  int most = 0;
-  for (const auto& m : ms) most = std::max(most, ++per.at(m.src));
-  return most;
 }
 
 std::vector<Cm5DataMessage> pattern_messages(const Cm5DataParams& p, const std::string& pattern, uint64_t seed,
@@ -112,8 +109,9 @@ Cm5SelfTest cm5_selftest_traffic(const Cm5DataParams& p, const std::string& patt
 
 Cm5SelfTest cm5_selftest_of(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::string& name) {
   Cm5DataTraffic sent;
-  sent.messages = selftest_messages(p, t, name);
-  return selftest_of(p, sent, name, 0, most_per_leaf(p, sent.messages), nullptr);
+  int most = 0;
+  sent.messages = selftest_messages(p, t, name, &most);
+  return selftest_of(p, sent, name, 0, most, nullptr);
 }
 
 Cm5CabledTraffic cm5_cabled_traffic(const Cm5DataParams& p, const std::string& pattern, uint64_t seed, int per_leaf) {
@@ -121,8 +119,9 @@ Cm5CabledTraffic cm5_cabled_traffic(const Cm5DataParams& p, const std::string& p
 }
 
 Cm5CabledTraffic cm5_cabled_traffic_of(const Cm5DataParams& p, const Cm5DataTraffic& t, const std::string& name) {
-  const std::vector<Cm5DataMessage> ms = selftest_messages(p, t, name);
-  return cabled_of(p, ms, name, 0, most_per_leaf(p, ms));
+  int most = 0;
+  const std::vector<Cm5DataMessage> ms = selftest_messages(p, t, name, &most);
+  return cabled_of(p, ms, name, 0, most);
 }
 
 }  // namespace cmnet
