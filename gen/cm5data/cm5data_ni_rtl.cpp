@@ -344,8 +344,8 @@ void NiEmitter::emit_send_registers() {
   v.line("    if (send) tflit <= tlast ? {RW{1'b0}} : tflit + 1'b1;");
   v.line("    // A new front message starts at flit 0, never its last (it has at least 3 words).");
   v.line("    if (send) at_end <= !tlast && tflit + 1'b1 == fend;");
-  v.line("    if (send) thead <= tlast;");
   v.line("    else if (commit && msgs == {(LQA+1){1'b0}}) at_end <= 1'b0;");
+  v.line("    if (send) thead <= tlast;");
   v.line("    if (tlast) srp <= srp + " + fit("flen", SA) + ";");
   v.line("    if (commit) begin");
   v.line("      lenq[lwp] <= scnt[2:0];");
