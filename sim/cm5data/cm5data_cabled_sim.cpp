@@ -33,6 +33,24 @@ std::pair<uint32_t, uint64_t> cabling_of(const GeneratedDesign& design) {
 
 }  // namespace
 
+void cm5_cabled_spread(Cm5CabledSimOptions& s, uint64_t seed, size_t boards) {
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  auto next = [&] {  // xorshift: 0..1
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return static_cast<double>(x % 10001) / 10000.0;
+  };
+  std::vector<double> ppm, start;
+  for (size_t b = 0; b < boards; ++b) {
+    ppm.push_back(-100.0 + 200.0 * next());
+    start.push_back(100.0 * next());
+  }
+  if (s.ppm.empty()) s.ppm = ppm;
+  if (s.start_us.empty()) s.start_us = start;
+  s.seed = seed;
+}
+
 Cm5CabledResult run_cm5_cabled(const GeneratedDesign& design, const Cm5CabledSimOptions& opt) {
   const auto [leaves, limit] = cabling_of(design);
   const size_t nb = leaves + 2;

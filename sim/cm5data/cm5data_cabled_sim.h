@@ -37,6 +37,10 @@ struct Cm5CabledResult {
   bool all_pass() const;
 };
 
+// The boards' spread for a seed: per board an oscillator error within +-100 ppm and a power-on
+// time within 100 us (fills only what `s` leaves empty), and the metastable samples' seed.
+void cm5_cabled_spread(Cm5CabledSimOptions& s, uint64_t seed, size_t boards);
+
 // `design`: emit_cm5data_cabled(..., Cm5CabledTop::kSim, ...). Throws std::invalid_argument for
 // bad options, std::runtime_error when the harness fails.
 Cm5CabledResult run_cm5_cabled(const GeneratedDesign& design, const Cm5CabledSimOptions& opt);

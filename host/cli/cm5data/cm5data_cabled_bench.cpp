@@ -16,29 +16,6 @@
 #include "sim/cm5data/cm5data_selftest_model.h"
 
 namespace cmnet {
-namespace {
-
-// The boards' spread for one seed.
-Cm5CabledSimOptions spread_for(uint64_t seed, size_t boards, double cable_ns) {
-  Cm5CabledSimOptions s;
-  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-  auto next = [&] {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return static_cast<double>(x % 10001) / 10000.0;  // 0..1
-  };
-  for (size_t b = 0; b < boards; ++b) {
-    s.ppm.push_back(-100.0 + 200.0 * next());
-    s.start_us.push_back(100.0 * next());
-  }
-  s.cable_ns = cable_ns;
-  s.seed = seed;
-  return s;
-}
-
-}  // namespace
-
 nlohmann::ordered_json cm5data_cabled_figures(bool quick) {
   const Cm5DataConfig cfg =
       cm5data_config(load_config_file(std::string(CMNET_SOURCE_DIR) + "/gen/examples/cm5data_4_board.json"));
@@ -64,7 +41,9 @@ nlohmann::ordered_json cm5data_cabled_figures(bool quick) {
       std::vector<double> us;
       bool all = true;
       for (uint64_t seed : seeds) {
-        const Cm5CabledSimOptions s = spread_for(seed, t.sides[0].net.leaves.size() + 2, cable);
+        Cm5CabledSimOptions s;
+        s.cable_ns = cable;
+        cm5_cabled_spread(s, seed, t.sides[0].net.leaves.size() + 2);
         const Cm5CabledResult r = run_cm5_cabled(d, s);
         double last_on = 0;
         for (double x : s.start_us) last_on = std::max(last_on, x);

@@ -40,14 +40,6 @@ board_parts::SelfTestPins sim_pins() {
   return p;
 }
 
-// Default oscillators and power-on times: the boards' spread, so a default run exercises it.
-void default_spread(Cm5CabledSimOptions& s, size_t nb) {
-  if (s.ppm.empty())
-    for (size_t b = 0; b < nb; ++b) s.ppm.push_back((b % 2 ? 1.0 : -1.0) * 20.0 * static_cast<double>(b + 1));
-  if (s.start_us.empty())
-    for (size_t b = 0; b < nb; ++b) s.start_us.push_back(static_cast<double>((b * 37) % 100));
-}
-
 int do_cabled(CabledArgs a) {
   const Family* fam = nullptr;
   const NetworkConfig env = load_network(a.config, &fam);
@@ -60,7 +52,7 @@ int do_cabled(CabledArgs a) {
                                                  : "traffic " + a.traffic;
   const GeneratedDesign d = emit_cm5data_cabled(cfg, t, sim_pins(), Cm5CabledTop::kSim, a.top);
   const size_t nb = t.sides[0].net.leaves.size() + 2;
-  default_spread(a.sim, nb);
+  cm5_cabled_spread(a.sim, a.sim.seed, nb);  // --ppm and --start-us, when given, win
   uint64_t messages = 0;
   for (const auto& side : t.sides)
     for (const auto& l : side.net.leaves) messages += l.messages.size();
@@ -109,7 +101,7 @@ void add_cabled_command(CLI::App& app) {
   c->add_option("--ppm", g_cabled.sim.ppm, "per-board oscillator error in ppm (left network, right network, then each leaf)")->delimiter(',');
   c->add_option("--start-us", g_cabled.sim.start_us, "per-board power-on time in us (left network, right network, then each leaf)")->delimiter(',');
   c->add_option("--cable-ns", g_cabled.sim.cable_ns, "delay of every cable wire")->check(CLI::Range(0.5, 1e5));
-  c->add_option("--seed", g_cabled.sim.seed, "seed of the metastable samples");
+  c->add_option("--seed", g_cabled.sim.seed, "seed of the boards' spread (oscillators within +-100 ppm, power-on within 100 us) and of the metastable samples");
   c->add_flag("!--no-interfaces", g_cabled.top.interfaces, "leaf boards without NIs: the words from a ROM straight onto the links");
   c->add_option("--trace", g_cabled.sim.trace_file, "write an FST waveform of every board (time in ps)");
   c->add_option("--json", g_cabled.json, "write the results as JSON");
