@@ -234,7 +234,7 @@ GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int q
   v.line("input  wire rst,");
   v.line("input  wire op_valid,");
   v.line("input  wire op_release,");
-  v.line("input  wire [" + S(LW - 1) + ":0] op_leaf,");
+  v.line("input  wire [" + S(LW - 1) + ":0] op_leaf,       // set from the clock before the operation");
   v.line("input  wire [" + S(req_bits - 1) + ":0] op_req,");
   v.line("input  wire [1:0] op_kind,");
   v.line("output wire res_wait,");
@@ -245,7 +245,7 @@ GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int q
   v.end_ports();
   v.instance("clos_leaf_status", "leaves", {{"L", S(L)}, {"LW", S(LW)}, {"IDW", S(req_bits)}, {"QW", S(queue_bits)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"op_valid", "op_valid"}, {"op_release", "op_release"},
-              {"op_leaf", "op_leaf"}, {"op_req", "op_req"}, {"op_kind", "op_kind"}, {"res_wait", "res_wait"},
+              {"pre_leaf", "op_leaf"}, {"op_req", "op_req"}, {"op_kind", "op_kind"}, {"res_wait", "res_wait"},
               {"res_resume", "res_resume"}, {"res_req", "res_req"}, {"res_kind", "res_kind"}, {"res_full", "res_full"}});
   return top_design(v, "clos_leaf_status_top", {"clos_leaf_status.v"});
 }

@@ -194,8 +194,13 @@ module clos_hnode_engine #(
   reg c_blocked;
   reg [M-1:0] c_iv;
   reg [NW-1:0] rel_leaf;            // the leaf being released (S_RELEASE)
-  reg [LLW-1:0] rel_local;          // its local number, kept beside it (no division on the way)
-  reg [LLW-1:0] lo_r, ld_r;         // local numbers of c_orig and c_dest, set when they are
+  reg [LLW-1:0] lo_r;               // the local number of c_orig, set when it is
+  // The local number of the leaf the message's leaf-status operations are on, set when the message
+  // is taken (its leaf status is read a cycle ahead): c_dest's at h_d (CR, CANCEL, DDCR: TAKE and
+  // the releases of a blocked selection and of DDCR), else c_orig's (CSR, ACK, RESEND, ODCR). A
+  // release that resumes a request keeps it: the request's next operation (a blocked selection's
+  // release) is on the same leaf. So it is also the leaf S_RELEASE releases.
+  reg [LLW-1:0] ls_leaf_r;
   reg [NW-1:0] r_req;               // the request the release hands the leaf to (S_RESUME)
   reg [1:0] r_kind;                 // and what it does with it
 
@@ -229,14 +234,13 @@ module clos_hnode_engine #(
     .res_found(hs_found), .res_ms(hs_res_ms), .res_accept(hs_accept), .res_iv(hs_res_iv));
 
   reg ls_valid, ls_release;
-  reg [LLW-1:0] ls_leaf;
   reg [NW-1:0] ls_req;
   reg [1:0] ls_kind;
   wire ls_wait, ls_resume, ls_full;
   wire [NW-1:0] ls_res_req;
   wire [1:0] ls_res_kind;
   clos_leaf_status #(.L(L), .LW(LLW), .IDW(NW), .QW(QW)) leaves (
-    .clk(clk), .rst(rst), .op_valid(ls_valid && go), .op_release(ls_release), .op_leaf(ls_leaf), .op_req(ls_req),
+    .clk(clk), .rst(rst), .pre_leaf(ls_leaf_r), .op_valid(ls_valid && go), .op_release(ls_release), .op_req(ls_req),
     .op_kind(ls_kind), .res_wait(ls_wait), .res_resume(ls_resume), .res_req(ls_res_req), .res_kind(ls_res_kind),
     .res_full(ls_full));
 
@@ -247,8 +251,10 @@ module clos_hnode_engine #(
   wire [MW-1:0] head = fifo[f_head];        // its destination bits are this hnode
   /* verilator lint_on UNUSEDSIGNAL */
   assign sel_start = SELECT_PAIR != 0 ? pair_start(sw_o, sw_d) : START_MS;
-  wire [LLW-1:0] lo = lo_r, ld = ld_r, lr = rel_local;
+  wire [LLW-1:0] lo = lo_r, lr = ls_leaf_r;
   wire [NW-1:0] head_orig = head[M + 1 + KW + NW +: NW], head_dest = head[M + 1 + KW +: NW];
+  wire [3:0] head_type = head[M + 1 + KW + 2 * NW +: 4];
+  wire head_at_d = head_type == T_CR || head_type == T_CANCEL || head_type == T_DDCR;
   wire [NW-1:0] resumed_dest = own_dest[local_leaf(r_req)];  // a resumed CR's destination
   wire [CW-1:0] cancels_next = cancels[c_orig] + 1'b1;
 
@@ -265,22 +271,21 @@ module clos_hnode_engine #(
     hs_tried = tried[c_orig];
     ls_valid = 1'b0;
     ls_release = 1'b0;
-    ls_leaf = lo;
     ls_req = c_orig;
     ls_kind = 2'd0;
     case (state)
-      S_TAKE_O: begin ls_valid = 1'b1; ls_leaf = lo; ls_kind = 2'd0; end
+      S_TAKE_O: begin ls_valid = 1'b1; ls_kind = 2'd0; end
       S_SEND_CR: begin hs_valid = 1'b1; hs_code = 3'd6; hs_sw = local_sw(c_orig); end
-      S_TAKE_D: begin ls_valid = 1'b1; ls_leaf = ld; ls_kind = 2'd1; end
+      S_TAKE_D: begin ls_valid = 1'b1; ls_kind = 2'd1; end
       S_SELECT: begin hs_valid = 1'b1; hs_code = 3'd0; hs_sw = local_sw(c_dest); end
       S_CO: begin hs_valid = 1'b1; hs_code = 3'd1; end
       S_CANCEL: begin hs_valid = 1'b1; hs_code = 3'd5; hs_sw = local_sw(c_dest); end
       S_ACK: begin hs_valid = 1'b1; hs_code = 3'd2; hs_sw = local_sw(c_orig); end
-      S_TAKE_ACK: begin ls_valid = 1'b1; ls_leaf = lo; ls_kind = 2'd2; end
+      S_TAKE_ACK: begin ls_valid = 1'b1; ls_kind = 2'd2; end
       S_ODCR: begin hs_valid = 1'b1; hs_code = 3'd3; hs_sw = local_sw(c_orig); hs_ms = own_ms[lo]; end
       S_IDCR: begin hs_valid = 1'b1; hs_code = 3'd4; end
       S_DDCR: begin hs_valid = 1'b1; hs_code = 3'd5; hs_sw = local_sw(c_dest); end
-      S_RELEASE: begin ls_valid = 1'b1; ls_release = 1'b1; ls_leaf = lr; end
+      S_RELEASE: begin ls_valid = 1'b1; ls_release = 1'b1; end
       default: ;
     endcase
   end
@@ -316,9 +321,8 @@ module clos_hnode_engine #(
       c_blocked <= 1'b0;
       c_iv <= {M{1'b0}};
       rel_leaf <= {NW{1'b0}};
-      rel_local <= {LLW{1'b0}};
+      ls_leaf_r <= {LLW{1'b0}};
       lo_r <= {LLW{1'b0}};
-      ld_r <= {LLW{1'b0}};
       r_req <= {NW{1'b0}};
       r_kind <= 2'd0;
       for (j = 0; j < N; j = j + 1) begin
@@ -343,7 +347,7 @@ module clos_hnode_engine #(
           f_head <= f_head + 1'b1;
           {c_type, c_orig, c_dest, c_ms, c_blocked, c_iv} <= head[MW-D-1:0];
           lo_r <= local_leaf(head_orig);
-          ld_r <= local_leaf(head_dest);
+          ls_leaf_r <= head_at_d ? local_leaf(head_dest) : local_leaf(head_orig);
           state <= S_DISPATCH;
         end
         S_DISPATCH: begin
@@ -391,7 +395,6 @@ module clos_hnode_engine #(
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b1, {M{1'b0}});
             e_release <= 1'b1;
             rel_leaf <= c_dest;
-            rel_local <= ld;
           end
           state <= S_EMIT;
         end
@@ -430,7 +433,6 @@ module clos_hnode_engine #(
           e_ready_msg <= 1'b0;
           e_release <= c_orig < c_dest;
           rel_leaf <= c_orig;
-          rel_local <= lo;
           e_next <= S_IDLE;
           state <= S_EMIT;
         end
@@ -460,7 +462,6 @@ module clos_hnode_engine #(
           e_ready_msg <= 1'b0;
           e_release <= 1'b1;
           rel_leaf <= c_orig;
-          rel_local <= lo;
           e_next <= S_IDLE;
           state <= S_EMIT;
         end
@@ -479,7 +480,6 @@ module clos_hnode_engine #(
           cfg_addr <= out_addr(c_dest);
           cfg_data <= {(CSW+1){1'b0}};
           rel_leaf <= c_dest;
-          rel_local <= ld;
           state <= S_RELEASE;
         end
         S_EMIT: if (emitted) state <= e_release ? S_RELEASE : e_next;
@@ -496,12 +496,10 @@ module clos_hnode_engine #(
           case (r_kind)
             2'd0: begin  // its CR, from h_o
               c_dest <= resumed_dest;
-              ld_r <= local_leaf(resumed_dest);
               state <= S_SEND_CR;
             end
             2'd1: begin  // its selection at h_d: the released leaf is its destination
               c_dest <= rel_leaf;
-              ld_r <= rel_local;
               if (RESEND_AFTER_WAIT != 0) begin
                 // Its InputVector aged in the queue: RESEND to h_o for a current one.
                 e_msg <= pack(hnode_of_leaf(r_req), T_RESEND, r_req, rel_leaf, {KW{1'b0}}, 1'b0,

@@ -1,6 +1,6 @@
 // What the five Clos harness mains (sim/clos/*_main.cpp) share: reading their input records
-// (sim/clos/*_rtl.cpp write them), the replay of a model's operations one clock each (hnode and
-// leaf status), the per-port message queues offered to a top (engines and tree) and their
+// (sim/clos/*_rtl.cpp write them), the replay of a model's operations one clock each (hnode; the
+// leaf status two, its status read a clock ahead), the per-port message queues offered to a top (engines and tree) and their
 // "TAG CYCLE PORT HEX" log lines. Header-only: the mains are compiled by Verilator's build
 // (sim/core/rtl_build.h), not by CMake.
 #pragma once
@@ -75,13 +75,14 @@ class Reader {
 
 // One top's operations replayed one clock each, the reference model's decisions compared with
 // the top's: "reset" starts a new hnode (rst high for one clock), "op FIELDS" is one operation
-// (op_valid high for one clock). The first differences are written as "mismatch OPNO WHAT GOT
+// (op_valid high for one clock, after `lead` clocks with its inputs set and op_valid low: the leaf
+// status reads the operation's leaf a clock ahead). The first differences are written as "mismatch OPNO WHAT GOT
 // WANT"; write_result() ends the output with "result OPS MISMATCHES [MORE ...]". The trace counts
 // from the first clock.
 template <class Top>
 class OpReplay {
  public:
-  OpReplay(Reader& in, std::FILE* out) : in_(in), out_(out) {}
+  OpReplay(Reader& in, std::FILE* out, int lead = 0) : in_(in), out_(out), lead_(lead) {}
 
   // `drive(top)` reads an op record's fields and sets the top's op inputs; `check(top)` compares
   // the top's decisions, evaluated with the operation's inputs before the clock edge.
@@ -96,6 +97,7 @@ class OpReplay {
       }
       if (kind != "op") die("unknown record '" + kind + "'");
       drive(top_.top());
+      for (int i = 0; i < lead_; ++i) top_.tick();
       top_->op_valid = 1;
       top_.clock(false);
       check(top_.top());
@@ -119,6 +121,7 @@ class OpReplay {
  private:
   Reader& in_;
   std::FILE* out_;
+  int lead_;
   harness::Driver<Top> top_;
   uint64_t ops_ = 0, mismatches_ = 0;
 };

@@ -13,7 +13,7 @@ using namespace cmnet::vport;
 int main(int argc, char** argv) {
   const cmnet::harness::Files io("clos leaf status harness", argc, argv);
   cmnet::clos_harness::Reader in(io.in());
-  cmnet::clos_harness::OpReplay<Vclos_leaf_status_top> replay(in, io.out());
+  cmnet::clos_harness::OpReplay<Vclos_leaf_status_top> replay(in, io.out(), 1);  // the leaf read a clock ahead
   int release = 0, wait = 0, resume = 0, res_req = 0, res_kind = 0;
   uint64_t full = 0;
   auto drive = [&](Vclos_leaf_status_top& top) {
