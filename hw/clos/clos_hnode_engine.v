@@ -201,8 +201,18 @@ module clos_hnode_engine #(
   // release that resumes a request keeps it: the request's next operation (a blocked selection's
   // release) is on the same leaf. So it is also the leaf S_RELEASE releases.
   reg [LLW-1:0] ls_leaf_r;
-  reg [NW-1:0] r_req;               // the request the release hands the leaf to (S_RESUME)
-  reg [1:0] r_kind;                 // and what it does with it
+  reg [1:0] r_kind;                 // what the request the release hands the leaf to does (S_RESUME)
+  // The tables' entries the next step uses, read a cycle ahead (at every clock, at the indices
+  // of that clock): h_d's InputVector, tried switches and CANCEL count of c_orig's request, h_o's
+  // destination and middle switch of ls_leaf_r's request, whether the middle switch c_ms has
+  // the s-links of c_orig and c_dest free. No step writes what the next step reads of them but
+  // CANCEL (its tried switch, added to pre_tried beside the table) and the release, which names
+  // the resumed request in c_orig before S_RESUME.
+  reg [M-1:0] pre_iv, pre_tried;
+  reg [CW-1:0] pre_cnt;
+  reg [NW-1:0] pre_dest;
+  reg [KW-1:0] pre_ms;
+  reg pre_acc;
 
   localparam [4:0] S_IDLE = 5'd0, S_DISPATCH = 5'd1, S_TAKE_O = 5'd2, S_SEND_CR = 5'd3, S_TAKE_D = 5'd4,
                    S_SELECT = 5'd5, S_CO = 5'd6, S_CANCEL = 5'd7, S_ACK = 5'd8, S_TAKE_ACK = 5'd9,
@@ -255,8 +265,7 @@ module clos_hnode_engine #(
   wire [NW-1:0] head_orig = head[M + 1 + KW + NW +: NW], head_dest = head[M + 1 + KW +: NW];
   wire [3:0] head_type = head[M + 1 + KW + 2 * NW +: 4];
   wire head_at_d = head_type == T_CR || head_type == T_CANCEL || head_type == T_DDCR;
-  wire [NW-1:0] resumed_dest = own_dest[local_leaf(r_req)];  // a resumed CR's destination
-  wire [CW-1:0] cancels_next = cancels[c_orig] + 1'b1;
+  wire [CW-1:0] cancels_next = pre_cnt + 1'b1;
 
   // The operations of the current state (combinational: the decision is read in the same cycle).
   always @* begin
@@ -267,8 +276,8 @@ module clos_hnode_engine #(
     hs_ms = c_ms;
     hs_in = sw_o;
     hs_out = sw_d;
-    hs_iv = cr_iv[c_orig];
-    hs_tried = tried[c_orig];
+    hs_iv = pre_iv;
+    hs_tried = pre_tried;
     ls_valid = 1'b0;
     ls_release = 1'b0;
     ls_req = c_orig;
@@ -282,7 +291,7 @@ module clos_hnode_engine #(
       S_CANCEL: begin hs_valid = 1'b1; hs_code = 3'd5; hs_sw = local_sw(c_dest); end
       S_ACK: begin hs_valid = 1'b1; hs_code = 3'd2; hs_sw = local_sw(c_orig); end
       S_TAKE_ACK: begin ls_valid = 1'b1; ls_kind = 2'd2; end
-      S_ODCR: begin hs_valid = 1'b1; hs_code = 3'd3; hs_sw = local_sw(c_orig); hs_ms = own_ms[lo]; end
+      S_ODCR: begin hs_valid = 1'b1; hs_code = 3'd3; hs_sw = local_sw(c_orig); hs_ms = pre_ms; end
       S_IDCR: begin hs_valid = 1'b1; hs_code = 3'd4; end
       S_DDCR: begin hs_valid = 1'b1; hs_code = 3'd5; hs_sw = local_sw(c_dest); end
       S_RELEASE: begin ls_valid = 1'b1; ls_release = 1'b1; end
@@ -323,7 +332,6 @@ module clos_hnode_engine #(
       rel_leaf <= {NW{1'b0}};
       ls_leaf_r <= {LLW{1'b0}};
       lo_r <= {LLW{1'b0}};
-      r_req <= {NW{1'b0}};
       r_kind <= 2'd0;
       for (j = 0; j < N; j = j + 1) begin
         cr_iv[j] <= {M{1'b0}};
@@ -342,6 +350,12 @@ module clos_hnode_engine #(
       f_count <= f_count + {{FW{1'b0}}, f_push} - {{FW{1'b0}}, handled_valid};
       if (ls_valid && go && !ls_release && ls_wait && ls_full) overflow <= 1'b1;
       if (cfg_take) cfg_valid <= 1'b0;
+      pre_iv <= cr_iv[c_orig];
+      pre_tried <= tried[c_orig];
+      pre_cnt <= cancels[c_orig];
+      pre_dest <= own_dest[lr];
+      pre_ms <= own_ms[lr];
+      pre_acc <= hs_accept;
       if (go) case (state)
         S_IDLE: if (!f_empty) begin
           f_head <= f_head + 1'b1;
@@ -399,12 +413,12 @@ module clos_hnode_engine #(
           state <= S_EMIT;
         end
         S_CO: begin
-          if (hs_accept) begin  // the middle switch: output to dest's switch from orig's
+          if (pre_acc) begin  // the middle switch: output to dest's switch from orig's
             cfg_valid <= 1'b1;
             cfg_addr <= mid_addr(c_ms, sw_d);
             cfg_data <= sel({{(32-RW){1'b0}}, sw_o});
           end
-          e_msg <= hs_accept ? pack(h_o, T_ACK, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}})
+          e_msg <= pre_acc ? pack(h_o, T_ACK, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}})
                              : pack(h_d, T_CANCEL, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
           e_ready_msg <= 1'b0;
           e_release <= 1'b0;
@@ -416,6 +430,7 @@ module clos_hnode_engine #(
           cfg_addr <= out_addr(c_dest);
           cfg_data <= {(CSW+1){1'b0}};
           tried[c_orig][c_ms] <= 1'b1;
+          pre_tried[c_ms] <= 1'b1;
           cancels[c_orig] <= cancels_next;
           if (cancels_next > LIMIT) begin
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b0, {M{1'b0}});
@@ -456,9 +471,9 @@ module clos_hnode_engine #(
         end
         S_ODCR: begin
           cfg_valid <= 1'b1;
-          cfg_addr <= in_addr(c_orig, own_ms[lo]);
+          cfg_addr <= in_addr(c_orig, pre_ms);
           cfg_data <= {(CSW+1){1'b0}};
-          e_msg <= pack(hnode_of_ms(own_ms[lo]), T_IDCR, c_orig, own_dest[lo], own_ms[lo], 1'b0, {M{1'b0}});
+          e_msg <= pack(hnode_of_ms(pre_ms), T_IDCR, c_orig, pre_dest, pre_ms, 1'b0, {M{1'b0}});
           e_ready_msg <= 1'b0;
           e_release <= 1'b1;
           rel_leaf <= c_orig;
@@ -486,24 +501,24 @@ module clos_hnode_engine #(
         S_RELEASE: begin
           // The leaf goes to the first waiting request, which continues where it waited (the
           // next cycle: the WaitingQueue's read is a path of its own).
-          r_req <= ls_res_req;
+          c_orig <= ls_res_req;
+          lo_r <= local_leaf(ls_res_req);
           r_kind <= ls_res_kind;
           state <= ls_resume ? S_RESUME : S_IDLE;
         end
         S_RESUME: begin
-          c_orig <= r_req;
-          lo_r <= local_leaf(r_req);
+          // c_orig is the resumed request (S_RELEASE). Its CR and its READY: the released leaf is
+          // its originator, so pre_dest and pre_ms are its own.
           case (r_kind)
             2'd0: begin  // its CR, from h_o
-              c_dest <= resumed_dest;
+              c_dest <= pre_dest;
               state <= S_SEND_CR;
             end
             2'd1: begin  // its selection at h_d: the released leaf is its destination
               c_dest <= rel_leaf;
               if (RESEND_AFTER_WAIT != 0) begin
                 // Its InputVector aged in the queue: RESEND to h_o for a current one.
-                e_msg <= pack(hnode_of_leaf(r_req), T_RESEND, r_req, rel_leaf, {KW{1'b0}}, 1'b0,
-                              {M{1'b0}});
+                e_msg <= pack(h_o, T_RESEND, c_orig, rel_leaf, {KW{1'b0}}, 1'b0, {M{1'b0}});
                 e_ready_msg <= 1'b0;
                 e_release <= 1'b0;
                 e_next <= S_IDLE;
@@ -513,10 +528,10 @@ module clos_hnode_engine #(
               end
             end
             default: begin  // READY: the released leaf is its originator
-              e_msg <= pack(SELF, T_READY, r_req, own_dest[lr], own_ms[lr], 1'b0, {M{1'b0}});
+              e_msg <= pack(SELF, T_READY, c_orig, pre_dest, pre_ms, 1'b0, {M{1'b0}});
               cfg_valid <= 1'b1;
-              cfg_addr <= in_addr(r_req, own_ms[lr]);
-              cfg_data <= sel({{(32-CSW){1'b0}}, port_of(r_req)});
+              cfg_addr <= in_addr(c_orig, pre_ms);
+              cfg_data <= sel({{(32-CSW){1'b0}}, port_of(c_orig)});
               e_ready_msg <= 1'b1;
               e_release <= 1'b0;
               e_next <= S_IDLE;
