@@ -218,10 +218,10 @@ module clos_hnode_engine #(
                    S_SELECT = 5'd5, S_CO = 5'd6, S_CANCEL = 5'd7, S_ACK = 5'd8, S_TAKE_ACK = 5'd9,
                    S_ODCR = 5'd10, S_IDCR = 5'd11, S_DDCR = 5'd12, S_RELEASE = 5'd13, S_EMIT = 5'd14,
                    S_RESEND_B = 5'd15, S_RESUME = 5'd16;
-  reg [4:0] state, e_next;
+  (* fsm_encoding = "one-hot" *) reg [4:0] state;
   reg [MW-1:0] e_msg;
   reg e_ready_msg;                  // the message to send is a READY to a leaf
-  reg e_release;                    // after the emission: release rel_leaf (else go to e_next)
+  reg e_release;                    // after the emission: release rel_leaf (else the next message)
 
   // The engine waits while its configuration write is not taken.
   wire go = !cfg_valid;
@@ -320,7 +320,6 @@ module clos_hnode_engine #(
       cfg_addr <= {CAW{1'b0}};
       cfg_data <= {(CSW+1){1'b0}};
       e_msg <= {MW{1'b0}};
-      e_next <= S_IDLE;
       e_ready_msg <= 1'b0;
       e_release <= 1'b0;
       c_type <= 4'd0;
@@ -391,13 +390,11 @@ module clos_hnode_engine #(
           e_msg <= pack(h_d, T_CR, c_orig, c_dest, {KW{1'b0}}, 1'b0, hs_res_iv);
           e_ready_msg <= 1'b0;
           e_release <= 1'b0;
-          e_next <= S_IDLE;
           state <= S_EMIT;
         end
         S_TAKE_D: state <= ls_wait ? S_IDLE : S_SELECT;
         S_SELECT: begin
           e_ready_msg <= 1'b0;
-          e_next <= S_IDLE;
           if (hs_found) begin
             e_msg <= pack(hnode_of_ms(hs_res_ms), T_CO, c_orig, c_dest, hs_res_ms, 1'b0, {M{1'b0}});
             e_release <= 1'b0;
@@ -408,8 +405,8 @@ module clos_hnode_engine #(
             // Blocked: RESEND "blocked" to h_o, then the destination leaf is released.
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b1, {M{1'b0}});
             e_release <= 1'b1;
-            rel_leaf <= c_dest;
           end
+          rel_leaf <= c_dest;  // released only when blocked (e_release)
           state <= S_EMIT;
         end
         S_CO: begin
@@ -422,7 +419,6 @@ module clos_hnode_engine #(
                              : pack(h_d, T_CANCEL, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
           e_ready_msg <= 1'b0;
           e_release <= 1'b0;
-          e_next <= S_IDLE;
           state <= S_EMIT;
         end
         S_CANCEL: begin
@@ -436,7 +432,6 @@ module clos_hnode_engine #(
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b0, {M{1'b0}});
             e_ready_msg <= 1'b0;
             e_release <= 1'b0;
-            e_next <= S_IDLE;
             state <= S_EMIT;
           end else begin
             state <= S_SELECT;
@@ -448,7 +443,6 @@ module clos_hnode_engine #(
           e_ready_msg <= 1'b0;
           e_release <= c_orig < c_dest;
           rel_leaf <= c_orig;
-          e_next <= S_IDLE;
           state <= S_EMIT;
         end
         S_ACK: begin
@@ -465,7 +459,6 @@ module clos_hnode_engine #(
             cfg_data <= sel({{(32-CSW){1'b0}}, port_of(c_orig)});
             e_ready_msg <= 1'b1;
             e_release <= 1'b0;
-            e_next <= S_IDLE;
             state <= S_EMIT;
           end
         end
@@ -477,7 +470,6 @@ module clos_hnode_engine #(
           e_ready_msg <= 1'b0;
           e_release <= 1'b1;
           rel_leaf <= c_orig;
-          e_next <= S_IDLE;
           state <= S_EMIT;
         end
         S_IDCR: begin
@@ -487,7 +479,6 @@ module clos_hnode_engine #(
           e_msg <= pack(h_d, T_DDCR, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
           e_ready_msg <= 1'b0;
           e_release <= 1'b0;
-          e_next <= S_IDLE;
           state <= S_EMIT;
         end
         S_DDCR: begin
@@ -497,7 +488,7 @@ module clos_hnode_engine #(
           rel_leaf <= c_dest;
           state <= S_RELEASE;
         end
-        S_EMIT: if (emitted) state <= e_release ? S_RELEASE : e_next;
+        S_EMIT: if (emitted) state <= e_release ? S_RELEASE : S_IDLE;
         S_RELEASE: begin
           // The leaf goes to the first waiting request, which continues where it waited (the
           // next cycle: the WaitingQueue's read is a path of its own).
@@ -521,7 +512,6 @@ module clos_hnode_engine #(
                 e_msg <= pack(h_o, T_RESEND, c_orig, rel_leaf, {KW{1'b0}}, 1'b0, {M{1'b0}});
                 e_ready_msg <= 1'b0;
                 e_release <= 1'b0;
-                e_next <= S_IDLE;
                 state <= S_EMIT;
               end else begin
                 state <= S_SELECT;
@@ -534,7 +524,6 @@ module clos_hnode_engine #(
               cfg_data <= sel({{(32-CSW){1'b0}}, port_of(c_orig)});
               e_ready_msg <= 1'b1;
               e_release <= 1'b0;
-              e_next <= S_IDLE;
               state <= S_EMIT;
             end
           endcase
