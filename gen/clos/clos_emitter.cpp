@@ -117,16 +117,22 @@ std::string emit_network(const ClosParams& p) {
       v.line("assign osw" + S(o) + "_in[" + S(k) + "*W +: W] = msw" + S(k) + "_out[" + S(o) +
              "*W +: W];  // middle " + S(k) + " -> output switch " + S(o));
   v.line();
-  // One crossbar with its slice of the configuration address space [base, base + outs).
+  // One crossbar with its slice of the configuration address space [base, base + outs): the
+  // slice is two comparisons with constants and the port the address's low bits less the base's
+  // (a subtraction of the whole address before a comparison was a carry chain on the clock's path).
   auto crossbar = [&](const std::string& name, int ins, int outs, int64_t base, const std::string& in,
                       const std::string& out) {
     const int PW = std::max(1, clog2(static_cast<uint64_t>(outs)));
-    v.line("wire [" + S(AW - 1) + ":0] " + name + "_off = cfg_addr - " + sized(AW, base) + ";");
-    v.line("wire " + name + "_we = cfg_we && " + name + "_off < " + sized(AW, outs) + ";");
+    std::string we = "cfg_we";
+    if (base > 0) we += " && cfg_addr >= " + sized(AW, base);
+    if (base + outs < (int64_t{1} << AW)) we += " && cfg_addr < " + sized(AW, base + outs);
+    v.line("wire " + name + "_we = " + we + ";");
+    v.line("wire [" + S(PW - 1) + ":0] " + name + "_port = cfg_addr[" + S(PW - 1) + ":0] - " +
+           sized(PW, base % (int64_t{1} << PW)) + ";");
     v.instance("clos_crossbar", name,
                {{"IN", S(ins)}, {"OUT", S(outs)}, {"W", "W"}, {"SW", S(SW)}, {"PW", S(PW)}},
                {{"clk", "clk"}, {"rst", "rst"}, {"cfg_we", name + "_we"},
-                {"cfg_port", name + "_off[" + S(PW - 1) + ":0]"}, {"cfg_valid", "cfg_valid"},
+                {"cfg_port", name + "_port"}, {"cfg_valid", "cfg_valid"},
                 {"cfg_sel", "cfg_sel"},
                 {"in_data", in}, {"out_data", out}});
   };
