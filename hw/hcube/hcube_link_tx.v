@@ -23,36 +23,58 @@ module hcube_link_tx #(
     output wire [WL-1:0] k,
     output wire          end_now    // its last byte arrives downstream this cycle
 );
-  reg          busy;
-  reg [CW-1:0] el, nxt, fin;
-  reg [WL-1:0] kk;
+  // The outputs are registers: each flag is computed in the cycle before from the counters'
+  // present values (and, for a transfer starting, from w alone), so no comparison of the cycle
+  // counter lies on a path out of here and none depends on this cycle's start or w.
+  reg          busy, byte_r, hdr_r, end_r, free_r;
+  reg [CW-1:0] el, nxt;
+  reg [WL-1:0] kk, wr;  // wr: the transfer's bytes
   localparam integer HDRI = A + 2 * T, FIRSTI = A + T;
+  // The byte count w whose transfer ends in its first cycle (A + wT = 1), or -1 if none does.
+  localparam integer W1 = (A <= 1 && (1 - A) % T == 0) ? (1 - A) / T : -1;
   localparam [CW-1:0] HDR = HDRI[CW-1:0], FIRST = FIRSTI[CW-1:0], AA = A[CW-1:0], TT = T[CW-1:0];
-  assign byte_now = busy && el == nxt;
-  assign hdr_now  = busy && el == HDR;
-  assign end_now  = busy && el == fin;
-  assign free     = !busy || end_now;
+  wire [CW-1:0] fin  = AA + TT * {{(CW - WL){1'b0}}, wr};  // the cycle of the last byte
+  wire [CW-1:0] el1  = el + 1'b1;
+  wire [CW-1:0] nxt1 = byte_r ? nxt + TT : nxt;
+  wire          on   = busy && !end_r;  // still busy next cycle if nothing starts
+  wire          end1 = W1 >= 0 && {{(32 - WL){1'b0}}, w} == W1;
+  assign byte_now = byte_r;
+  assign hdr_now  = hdr_r;
+  assign end_now  = end_r;
+  assign free     = free_r;
   assign k        = kk;
   always @(posedge clk) begin
     if (rst) begin
       busy <= 1'b0;
       el <= {CW{1'b0}};
       nxt <= {CW{1'b0}};
-      fin <= {CW{1'b0}};
       kk <= {WL{1'b0}};
+      wr <= {WL{1'b0}};
+      byte_r <= 1'b0;
+      hdr_r <= 1'b0;
+      end_r <= 1'b0;
+      free_r <= 1'b1;
     end else if (en && start) begin
       busy <= 1'b1;
       el <= 1;
       nxt <= FIRST;
-      fin <= AA + TT * {{(CW - WL){1'b0}}, w};
       kk <= {WL{1'b0}};
-    end else if (en && busy) begin
-      el <= el + 1'b1;
-      if (byte_now) begin
-        kk <= kk + 1'b1;
-        nxt <= nxt + TT;
+      wr <= w;
+      byte_r <= FIRSTI == 1;
+      hdr_r <= HDRI == 1;
+      end_r <= end1;
+      free_r <= end1;
+    end else if (en) begin
+      if (busy) begin
+        el <= el1;
+        nxt <= nxt1;
+        if (byte_r) kk <= kk + 1'b1;
+        if (end_r) busy <= 1'b0;
       end
-      if (end_now) busy <= 1'b0;
+      byte_r <= on && el1 == nxt1;
+      hdr_r <= on && el1 == HDR;
+      end_r <= on && el1 == fin;
+      free_r <= !on || el1 == fin;
     end
   end
 endmodule

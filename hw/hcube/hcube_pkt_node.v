@@ -144,6 +144,16 @@ module hcube_pkt_node #(
   reg  [KW-1:0]  fk     [0:N-1];
   reg  [KW-1:0]  fnpk   [0:N-1];
   reg  [N-1:0]   fdst   [0:N-1];
+  // Writes a cycle late (nothing reads them sooner): a reserved buffer's metadata (read once its
+  // header bytes arrive, A + 2T cycles on) and an injected packet's bytes (sent A + T on at the
+  // earliest), so the admission's result does not drive their many write enables.
+  reg  [N-1:0]   rxpend;           // incoming channel d reserved a buffer last cycle
+  reg  [WL-1:0]  rxw    [0:N-1];   // and what the sender said of its packet then
+  reg  [N-1:0]   rxfirst;
+  reg  [N-1:0]   rxdst  [0:N-1];
+  reg  [N-1:0]   injpend;          // port d took a packet from the source last cycle
+  reg  [SB-1:0]  injslot_r [0:N-1];
+  reg  [P*8-1:0] injpkt [0:N-1];
 
   // The senders.
   wire [N-1:0]    txfree, txend;
@@ -333,6 +343,8 @@ module hcube_pkt_node #(
       end
       fa <= {N{1'b0}};
       fcontr <= {N{1'b0}};
+      rxpend <= {N{1'b0}};
+      injpend <= {N{1'b0}};
     end else if (en) begin
       for (p4 = 0; p4 < N; p4 = p4 + 1) begin
         used[p4] <= ue[p4];
@@ -345,27 +357,35 @@ module hcube_pkt_node #(
         if (i_grant[p4]) begin
           rxport[p4] <= rsv_port[p4];
           rxslot[p4] <= rsv_slot[p4];
-          if (rsv_port[p4] != N[DB-1:0]) begin
-            sw[bi(di(rsv_port[p4]), rsv_slot[p4])] <= i_w[p4*WL +: WL];
-            sfirst[bi(di(rsv_port[p4]), rsv_slot[p4])] <= i_first[p4];
-            scontr[bi(di(rsv_port[p4]), rsv_slot[p4])] <= 1'b0;
-            sdst[bi(di(rsv_port[p4]), rsv_slot[p4])] <= i_dst[p4*N +: N];
-            snd[bi(di(rsv_port[p4]), rsv_slot[p4])] <= ecube(flip(di(rsv_port[p4])), i_dst[p4*N +: N]);
-          end
+        end
+        rxpend[p4] <= i_grant[p4] && rsv_port[p4] != N[DB-1:0];
+        rxw[p4] <= i_w[p4*WL +: WL];
+        rxfirst[p4] <= i_first[p4];
+        rxdst[p4] <= i_dst[p4*N +: N];
+        if (rxpend[p4]) begin
+          sw[bi(di(rxport[p4]), rxslot[p4])] <= rxw[p4];
+          sfirst[bi(di(rxport[p4]), rxslot[p4])] <= rxfirst[p4];
+          scontr[bi(di(rxport[p4]), rxslot[p4])] <= 1'b0;
+          sdst[bi(di(rxport[p4]), rxslot[p4])] <= rxdst[p4];
+          snd[bi(di(rxport[p4]), rxslot[p4])] <= ecube(flip(di(rxport[p4])), rxdst[p4]);
         end
         if (i_bvalid[p4] && rxport[p4] != N[DB-1:0])
           mem[bi(di(rxport[p4]), rxslot[p4])][8*{{(32 - WL){1'b0}}, i_k[p4*WL +: WL]} +: 8] <= i_byte[p4*8 +: 8];
         // The source's packet for port p4.
         if (inj[p4]) begin
-          // The source field's top 4 bits carry the first hop's dimension: the port that took it.
-          mem[bi(p4, injslot[p4])] <= fnew[p4] ? src_pkt : fd_pkt[p4*P*8 +: P*8];
-          mem[bi(p4, injslot[p4])][31:28] <= p4[3:0];
           sw[bi(p4, injslot[p4])] <= fnew[p4] ? src_w : fd_w[p4*WL +: WL];
           sfirst[bi(p4, injslot[p4])] <= fnew[p4] || fk[p4] == {KW{1'b0}};
           scontr[bi(p4, injslot[p4])] <= injcontr[p4];
           sdst[bi(p4, injslot[p4])] <= fnew[p4] ? src_dst : fdst[p4];
           snd[bi(p4, injslot[p4])] <= ecube(flip(p4), fnew[p4] ? src_dst : fdst[p4]);
         end
+        injpend[p4] <= inj[p4];
+        injslot_r[p4] <= injslot[p4];
+        // Its bytes, a cycle late. The source field's top 4 bits carry the first hop's dimension:
+        // the port that took it.
+        injpkt[p4] <= fnew[p4] ? src_pkt : fd_pkt[p4*P*8 +: P*8];
+        injpkt[p4][31:28] <= p4[3:0];
+        if (injpend[p4]) mem[bi(p4, injslot_r[p4])] <= injpkt[p4];
         if (fnew[p4]) begin
           ftag[p4] <= src_tag;
           fnpk[p4] <= src_npk;
