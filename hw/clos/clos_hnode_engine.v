@@ -218,6 +218,7 @@ module clos_hnode_engine #(
                    S_SELECT = 5'd5, S_CO = 5'd6, S_CANCEL = 5'd7, S_ACK = 5'd8, S_TAKE_ACK = 5'd9,
                    S_ODCR = 5'd10, S_IDCR = 5'd11, S_DDCR = 5'd12, S_RELEASE = 5'd13, S_EMIT = 5'd14,
                    S_RESEND_B = 5'd15, S_RESUME = 5'd16;
+  // One-hot (yosys would keep the binary code): a state is one flip-flop on every step's path.
   (* fsm_encoding = "one-hot" *) reg [4:0] state;
   reg [MW-1:0] e_msg;
   reg e_ready_msg;                  // the message to send is a READY to a leaf
@@ -267,7 +268,8 @@ module clos_hnode_engine #(
   wire head_at_d = head_type == T_CR || head_type == T_CANCEL || head_type == T_DDCR;
   wire [CW-1:0] cancels_next = pre_cnt + 1'b1;
 
-  // The operations of the current state (combinational: the decision is read in the same cycle).
+  // The operations of the current state (the switch status decides in the same cycle, the leaf
+  // status on what it read a cycle ahead).
   always @* begin
     hs_valid = 1'b0;
     hs_code = 3'd0;
