@@ -309,11 +309,12 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
   v.line("output wire [" + S(H * MW - 1) + ":0] sent_msg,");
   v.line("output wire [" + S(H - 1) + ":0] overflow,");
   v.line("output wire busy,                              // an hnode has a message queued or in hand");
-  v.line("// The switches' configuration port (clos_network's): the hnodes' writes, lowest hnode first");
-  v.line("output wire cfg_we,");
-  v.line("output wire [" + S(H - 1) + ":0] cfg_from,               // one-hot: the hnode writing");
-  v.line("output wire [" + S(p.cfg_addr_bits() - 1) + ":0] cfg_addr,");
-  v.line("output wire [" + S(p.cfg_sel_bits()) + ":0] cfg_data");
+  v.line("// The switches' configuration port (clos_network's): the hnodes' writes, lowest hnode first,");
+  v.line("// registered (a write reaches the switches the clock after its engine's is taken)");
+  v.line("output reg  cfg_we,");
+  v.line("output reg  [" + S(H - 1) + ":0] cfg_from,               // one-hot: the hnode writing");
+  v.line("output reg  [" + S(p.cfg_addr_bits() - 1) + ":0] cfg_addr,");
+  v.line("output reg  [" + S(p.cfg_sel_bits()) + ":0] cfg_data");
   v.end_ports();
   const int CAW = p.cfg_addr_bits(), CDW = p.cfg_sel_bits() + 1;
   v.line("wire [" + S(H - 1) + ":0] e_busy, e_cfg_valid, e_cfg_take;");
@@ -323,16 +324,21 @@ GeneratedDesign emit_clos_ctrl(const ClosConfig& cfg) {
   for (int h = 0; h < H; ++h)
     v.line("assign e_cfg_take[" + S(h) + "] = e_cfg_valid[" + S(h) + "]" +
            (h ? " && !(|e_cfg_valid[" + S(h - 1) + ":0])" : std::string()) + ";");
-  v.line("assign cfg_we = |e_cfg_valid;");
-  v.line("assign cfg_from = e_cfg_take;");
-  std::string amux = "assign cfg_addr = ", dmux = "assign cfg_data = ";
+  // The port's register: the switches' address decode is a path of its own, not the end of the
+  // engines'. A READY leaves its engine a clock after its write is taken at the earliest, when the
+  // write reaches the switches, so a circuit is set before its leaf can send.
+  std::string amux = "cfg_addr <= ", dmux = "cfg_data <= ";
   for (int h = 0; h < H; ++h) {
     const std::string c = h + 1 < H ? "e_cfg_take[" + S(h) + "] ? " : "";
     amux += c + "e_cfg_addr[" + S(h * CAW) + " +: " + S(CAW) + "]" + (h + 1 < H ? " : " : ";");
     dmux += c + "e_cfg_data[" + S(h * CDW) + " +: " + S(CDW) + "]" + (h + 1 < H ? " : " : ";");
   }
+  v.open("always @(posedge clk) begin");
+  v.line("cfg_we <= !rst && |e_cfg_valid;");
+  v.line("cfg_from <= rst ? " + S(H) + "'d0 : e_cfg_take;");
   v.line(amux);
   v.line(dmux);
+  v.close("end");
   // Per node: the engine's injection, the router's local output, the link registers per dimension.
   v.line("wire [" + S(H - 1) + ":0] inj_valid, inj_ready, loc_valid, loc_take;");
   v.line("wire [" + S(H * MW - 1) + ":0] inj_msg, loc_msg;");

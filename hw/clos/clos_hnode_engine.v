@@ -165,6 +165,9 @@ module clos_hnode_engine #(
       pair_start = t[KW-1:0];
     end
   endfunction
+  function [N-1:0] onehot(input [NW-1:0] x);
+    onehot = {{(N-1){1'b0}}, 1'b1} << x;
+  endfunction
   function [CSW:0] sel(input [31:0] x);
     sel = {1'b1, x[CSW-1:0]};
   endfunction
@@ -201,6 +204,10 @@ module clos_hnode_engine #(
   // release that resumes a request keeps it: the request's next operation (a blocked selection's
   // release) is on the same leaf. So it is also the leaf S_RELEASE releases.
   reg [LLW-1:0] ls_leaf_r;
+  // c_orig one-hot, set with it: the write enables of h_d's per-request tables. Their writes (a
+  // CR's DISPATCH, a CANCEL) are in steps never entered with a configuration write pending, so
+  // they need not wait for it.
+  reg [N-1:0] orig_oh;
   reg [1:0] r_kind;                 // what the request the release hands the leaf to does (S_RESUME)
   // The tables' entries the next step uses, read a cycle ahead (at every clock, at the indices
   // of that clock): h_d's InputVector, tried switches and CANCEL count of c_orig's request, h_o's
@@ -334,6 +341,7 @@ module clos_hnode_engine #(
       ls_leaf_r <= {LLW{1'b0}};
       lo_r <= {LLW{1'b0}};
       r_kind <= 2'd0;
+      orig_oh <= {N{1'b0}};
       for (j = 0; j < N; j = j + 1) begin
         cr_iv[j] <= {M{1'b0}};
         tried[j] <= {M{1'b0}};
@@ -357,11 +365,24 @@ module clos_hnode_engine #(
       pre_dest <= own_dest[lr];
       pre_ms <= own_ms[lr];
       pre_acc <= hs_accept;
+      for (j = 0; j < N; j = j + 1)
+        if (orig_oh[j]) begin
+          if (state == S_DISPATCH && c_type == T_CR) begin
+            cr_iv[j] <= c_iv;
+            tried[j] <= {M{1'b0}};
+            cancels[j] <= {CW{1'b0}};
+          end
+          if (state == S_CANCEL) begin
+            tried[j][c_ms] <= 1'b1;
+            cancels[j] <= cancels_next;
+          end
+        end
       if (go) case (state)
         S_IDLE: if (!f_empty) begin
           f_head <= f_head + 1'b1;
           {c_type, c_orig, c_dest, c_ms, c_blocked, c_iv} <= head[MW-D-1:0];
           lo_r <= local_leaf(head_orig);
+          orig_oh <= onehot(head_orig);
           ls_leaf_r <= head_at_d ? local_leaf(head_dest) : local_leaf(head_orig);
           state <= S_DISPATCH;
         end
@@ -372,9 +393,6 @@ module clos_hnode_engine #(
               state <= c_orig < c_dest ? S_TAKE_O : S_SEND_CR;
             end
             T_CR: begin
-              cr_iv[c_orig] <= c_iv;
-              tried[c_orig] <= {M{1'b0}};
-              cancels[c_orig] <= {CW{1'b0}};
               state <= S_TAKE_D;
             end
             T_CO: state <= S_CO;
@@ -427,9 +445,7 @@ module clos_hnode_engine #(
           cfg_valid <= 1'b1;
           cfg_addr <= out_addr(c_dest);
           cfg_data <= {(CSW+1){1'b0}};
-          tried[c_orig][c_ms] <= 1'b1;
           pre_tried[c_ms] <= 1'b1;
-          cancels[c_orig] <= cancels_next;
           if (cancels_next > LIMIT) begin
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b0, {M{1'b0}});
             e_ready_msg <= 1'b0;
@@ -496,6 +512,7 @@ module clos_hnode_engine #(
           // next cycle: the WaitingQueue's read is a path of its own).
           c_orig <= ls_res_req;
           lo_r <= local_leaf(ls_res_req);
+          orig_oh <= onehot(ls_res_req);
           r_kind <= ls_res_kind;
           state <= ls_resume ? S_RESUME : S_IDLE;
         end
