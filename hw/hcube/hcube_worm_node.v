@@ -126,40 +126,59 @@ module hcube_worm_node #(
     end
   end
 
+  // The waiters' relative age, registered: ctag[d] is the tag of input d's header this cycle
+  // (waiting since before, or arriving now: an arriving header's tag has been on i_tag since its
+  // channel was granted upstream, A + 2T >= 2 cycles ago), and older[hi*N + lo] (hi > lo) says
+  // input hi's is strictly older than input lo's; both are computed in the cycle before, so a
+  // grant is an AND-OR of these bits and not a chain of tag comparisons. Ties go to the lower
+  // input, then to the waiters over the source (the order the oldest was picked in before).
+  reg [TW-1:0]  ctag [0:N-1];
+  reg [N*N-1:0] older;
+  reg [TW-1:0]  ntag [0:N-1];       // input d's tag next cycle, if it has a waiter then
+  integer d0;
+  always @* begin
+    for (d0 = 0; d0 < N; d0 = d0 + 1)
+      ntag[d0] = (hv[d0] && !hrt[d0] && hout[d0] != NONE) ? htag[d0] : i_tag[d0*TW +: TW];
+  end
+
   // Grants: every free channel (or one whose tail arrives downstream now) to its oldest waiter.
-  reg [N-1:0]  freeg, blocked, found, more;
+  reg [N-1:0]  freeg, blocked, found, more, comp, beaten, gsel;
+  reg [N-1:0]  sold;                 // the source is strictly older than input d's header
   reg [DB-1:0] gwho [0:N-1];
-  reg [TW-1:0] best;
   reg [DB-1:0] se;
-  integer e2, d2;
+  reg          scomp, sbeaten;
+  integer e2, d2, f2;
   always @* begin
     se = ecube(NODE[N-1:0], src_dst);
     src_take = 1'b0;
-    best = {TW{1'b0}};
+    for (d2 = 0; d2 < N; d2 = d2 + 1) sold[d2] = src_tag < ctag[d2];
     for (e2 = 0; e2 < N; e2 = e2 + 1) begin
       freeg[e2] = !held[e2] || (dend[e2] && o_dlast[e2]);
-      found[e2] = 1'b0;
-      more[e2] = 1'b0;
-      gwho[e2] = NONE;
-      best = {TW{1'b0}};
-      for (d2 = 0; d2 < N; d2 = d2 + 1)
-        if (wv[d2] && want[d2] == e2[DB-1:0]) begin
-          more[e2] = more[e2] | found[e2];
-          if (!found[e2] || wtag[d2] < best) begin
-            best = wtag[d2];
-            gwho[e2] = d2[DB-1:0];
-          end
-          found[e2] = 1'b1;
-        end
-      if (src_valid && se == e2[DB-1:0]) begin
-        more[e2] = more[e2] | found[e2];
-        if (!found[e2] || src_tag < best) gwho[e2] = NONE;
-        found[e2] = 1'b1;
+      for (d2 = 0; d2 < N; d2 = d2 + 1) comp[d2] = wv[d2] && want[d2] == e2[DB-1:0];
+      scomp = src_valid && se == e2[DB-1:0];
+      // Input d's header wins unless another competitor is older (or as old and before it).
+      sbeaten = 1'b0;
+      for (d2 = 0; d2 < N; d2 = d2 + 1) begin
+        beaten[d2] = scomp && sold[d2];
+        for (f2 = 0; f2 < N; f2 = f2 + 1)
+          if (f2 < d2) beaten[d2] = beaten[d2] | (comp[f2] && !older[d2*N + f2]);
+          else if (f2 > d2) beaten[d2] = beaten[d2] | (comp[f2] && older[f2*N + d2]);
+        gsel[d2] = comp[d2] && !beaten[d2];
+        sbeaten = sbeaten | (comp[d2] && !sold[d2]);
       end
+      gwho[e2] = NONE;
+      for (d2 = N - 1; d2 >= 0; d2 = d2 - 1)
+        if (gsel[d2]) gwho[e2] = d2[DB-1:0];
+      found[e2] = |comp || scomp;
+      more[e2] = 1'b0;
+      for (d2 = 0; d2 < N; d2 = d2 + 1)
+        for (f2 = 0; f2 < N; f2 = f2 + 1)
+          if (f2 < d2) more[e2] = more[e2] | (comp[d2] && comp[f2]);
+      more[e2] = more[e2] | (scomp && |comp);
       grant[e2] = found[e2] && freeg[e2];
       // Held after this cycle with a header still waiting for it.
       blocked[e2] = more[e2] || (found[e2] && !freeg[e2]);
-      if (grant[e2] && gwho[e2] == NONE) src_take = 1'b1;
+      if (grant[e2] && scomp && !sbeaten) src_take = 1'b1;
     end
   end
 
@@ -210,9 +229,10 @@ module hcube_worm_node #(
   assign o_hdr  = hend;
   assign o_dend = dend;
 
-  integer p4;
+  integer p4, q4;
   always @(posedge clk) begin
     if (rst) begin
+      older <= {N*N{1'b0}};
       held <= {N{1'b0}};
       hdone <= {N{1'b0}};
       hv <= {N{1'b0}};
@@ -232,8 +252,14 @@ module hcube_worm_node #(
         sbyte[p4] <= 8'd0;
         ftag[p4] <= {TW{1'b0}};
         fidx[p4] <= {KW{1'b0}};
+        ctag[p4] <= {TW{1'b0}};
       end
     end else if (en) begin
+      for (p4 = 0; p4 < N; p4 = p4 + 1) begin
+        ctag[p4] <= ntag[p4];
+        for (q4 = 0; q4 < N; q4 = q4 + 1)
+          older[p4*N + q4] <= q4 < p4 && ntag[p4] < ntag[q4];
+      end
       for (p4 = 0; p4 < N; p4 = p4 + 1) begin
         // Output channel p4.
         if (hend[p4]) hdone[p4] <= 1'b1;
