@@ -219,7 +219,8 @@ GeneratedDesign emit_clos_hnode(const ClosConfig& cfg) {
               {"LW", S(LW)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"op_valid", "op_valid"}, {"op_code", "op_code"}, {"op_sw", "op_sw"},
               {"op_k", "op_k"}, {"op_ms", "op_ms"}, {"op_in_sw", "op_in_sw"}, {"op_out_sw", "op_out_sw"},
-              {"op_start", "op_start"}, {"op_iv", "op_iv"}, {"op_tried", "op_tried"}, {"res_found", "res_found"},
+              {"op_start", "op_start"}, {"op_iv", "op_iv"}, {"op_tried", "op_tried"}, {"op_accept", "res_accept"},
+              {"res_found", "res_found"},
               {"res_ms", "res_ms"}, {"res_accept", "res_accept"}, {"res_iv", "res_iv"}});
   return top_design(v, "clos_hnode_top", {"clos_hnode.v"});
 }

@@ -8,7 +8,8 @@
 //                          first 0 bit of V from op_start upwards (wrapping); its OutputVector
 //                          bit is set
 //   CO      (h_m, step 4)  res_accept: input s-link op_in_sw and output s-link op_out_sw of local
-//                          middle switch op_k are both free; if so both are taken, else CANCEL
+//                          middle switch op_k are both free; if so (op_accept: res_accept, or
+//                          the same read a cycle ahead by the user) both are taken, else CANCEL
 //   ACK     (h_o, step 5)  InputVector[op_sw] bit op_ms set
 //   ODCR    (h_o, step 8)  InputVector[op_sw] bit op_ms cleared
 //   IDCR    (h_m, step 9)  RelayTable of op_k: op_in_sw and op_out_sw freed
@@ -38,6 +39,7 @@ module clos_hnode #(
   input  wire [KW-1:0] op_start,
   input  wire [M-1:0] op_iv,
   input  wire [M-1:0] op_tried,
+  input  wire op_accept,       // CO: take the s-links (res_accept, or its value read a cycle ahead)
   output reg  res_found,
   output reg  [KW-1:0] res_ms,
   output wire res_accept,
@@ -83,7 +85,7 @@ module clos_hnode #(
     end else if (op_valid) begin
       case (op_code)
         OP_SELECT: if (res_found) output_vector[op_sw][res_ms] <= 1'b1;
-        OP_CO: if (res_accept) begin
+        OP_CO: if (op_accept) begin
           relay_in[op_k][op_in_sw] <= 1'b1;
           relay_out[op_k][op_out_sw] <= 1'b1;
         end

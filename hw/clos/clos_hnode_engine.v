@@ -217,6 +217,7 @@ module clos_hnode_engine #(
   // the resumed request in c_orig before S_RESUME.
   reg [M-1:0] pre_iv, pre_tried;
   reg [CW-1:0] pre_cnt;
+  reg pre_last;                     // a CANCEL now would be one more than CANCEL_LIMIT
   reg [NW-1:0] pre_dest;
   reg [KW-1:0] pre_ms;
   reg pre_acc;
@@ -248,7 +249,7 @@ module clos_hnode_engine #(
   wire [M-1:0] hs_res_iv;
   clos_hnode #(.M(M), .R(R), .RL(RL), .KL(KL), .KW(KW), .RW(RW), .SW(SW), .LW(LW)) status (
     .clk(clk), .rst(rst), .op_valid(hs_valid && go), .op_code(hs_code), .op_sw(hs_sw), .op_k(hs_k), .op_ms(hs_ms),
-    .op_in_sw(hs_in), .op_out_sw(hs_out), .op_start(sel_start), .op_iv(hs_iv), .op_tried(hs_tried),
+    .op_in_sw(hs_in), .op_out_sw(hs_out), .op_start(sel_start), .op_iv(hs_iv), .op_tried(hs_tried), .op_accept(pre_acc),
     .res_found(hs_found), .res_ms(hs_res_ms), .res_accept(hs_accept), .res_iv(hs_res_iv));
 
   reg ls_valid, ls_release;
@@ -362,6 +363,7 @@ module clos_hnode_engine #(
       pre_iv <= cr_iv[c_orig];
       pre_tried <= tried[c_orig];
       pre_cnt <= cancels[c_orig];
+      pre_last <= cancels[c_orig] + 1'b1 > LIMIT;
       pre_dest <= own_dest[lr];
       pre_ms <= own_ms[lr];
       pre_acc <= hs_accept;
@@ -415,26 +417,26 @@ module clos_hnode_engine #(
         S_TAKE_D: state <= ls_wait ? S_IDLE : S_SELECT;
         S_SELECT: begin
           e_ready_msg <= 1'b0;
+          // The write's address and data and the released leaf are set whatever the search finds
+          // (they count only with cfg_valid, e_release): the search is not their enable.
+          cfg_addr <= out_addr(c_dest);  // the output switch: dest's port from middle switch ms
+          cfg_data <= sel({{(32-KW){1'b0}}, hs_res_ms});
+          rel_leaf <= c_dest;
           if (hs_found) begin
             e_msg <= pack(hnode_of_ms(hs_res_ms), T_CO, c_orig, c_dest, hs_res_ms, 1'b0, {M{1'b0}});
             e_release <= 1'b0;
-            cfg_valid <= 1'b1;  // the output switch: dest's port from middle switch ms
-            cfg_addr <= out_addr(c_dest);
-            cfg_data <= sel({{(32-KW){1'b0}}, hs_res_ms});
+            cfg_valid <= 1'b1;
           end else begin
             // Blocked: RESEND "blocked" to h_o, then the destination leaf is released.
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b1, {M{1'b0}});
             e_release <= 1'b1;
           end
-          rel_leaf <= c_dest;  // released only when blocked (e_release)
           state <= S_EMIT;
         end
         S_CO: begin
-          if (pre_acc) begin  // the middle switch: output to dest's switch from orig's
-            cfg_valid <= 1'b1;
-            cfg_addr <= mid_addr(c_ms, sw_d);
-            cfg_data <= sel({{(32-RW){1'b0}}, sw_o});
-          end
+          cfg_valid <= pre_acc;  // the middle switch: output to dest's switch from orig's
+          cfg_addr <= mid_addr(c_ms, sw_d);
+          cfg_data <= sel({{(32-RW){1'b0}}, sw_o});
           e_msg <= pre_acc ? pack(h_o, T_ACK, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}})
                              : pack(h_d, T_CANCEL, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
           e_ready_msg <= 1'b0;
@@ -446,7 +448,7 @@ module clos_hnode_engine #(
           cfg_addr <= out_addr(c_dest);
           cfg_data <= {(CSW+1){1'b0}};
           pre_tried[c_ms] <= 1'b1;
-          if (cancels_next > LIMIT) begin
+          if (pre_last) begin
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b0, {M{1'b0}});
             e_ready_msg <= 1'b0;
             e_release <= 1'b0;
@@ -468,13 +470,13 @@ module clos_hnode_engine #(
           state <= S_TAKE_ACK;
         end
         S_TAKE_ACK: begin
+          cfg_addr <= in_addr(c_orig, c_ms);  // the input switch: output ms from orig's port
+          cfg_data <= sel({{(32-CSW){1'b0}}, port_of(c_orig)});
           if (ls_wait) begin
             state <= S_IDLE;
           end else begin
             e_msg <= pack(SELF, T_READY, c_orig, c_dest, c_ms, 1'b0, {M{1'b0}});
-            cfg_valid <= 1'b1;  // the input switch: output ms from orig's port
-            cfg_addr <= in_addr(c_orig, c_ms);
-            cfg_data <= sel({{(32-CSW){1'b0}}, port_of(c_orig)});
+            cfg_valid <= 1'b1;
             e_ready_msg <= 1'b1;
             e_release <= 1'b0;
             state <= S_EMIT;
