@@ -111,7 +111,6 @@ module hcube_worm_node #(
   reg [7:0]   pbyte [0:N-1];
   reg [N-1:0] wv;                     // a header waiting for a channel (arriving now or before)
   reg [DB-1:0] want [0:N-1];
-  reg [TW-1:0] wtag [0:N-1];
   integer d1;
   always @* begin
     for (d1 = 0; d1 < N; d1 = d1 + 1) begin
@@ -122,7 +121,6 @@ module hcube_worm_node #(
       arrive[d1] = i_hdr[d1] && i_dst[d1*N +: N] != NODE[N-1:0];
       wv[d1] = arrive[d1] || (hv[d1] && !hrt[d1] && hout[d1] != NONE);
       want[d1] = arrive[d1] ? ecube(NODE[N-1:0], i_dst[d1*N +: N]) : hout[d1];
-      wtag[d1] = arrive[d1] ? i_tag[d1*TW +: TW] : htag[d1];
     end
   end
 
@@ -135,15 +133,24 @@ module hcube_worm_node #(
   reg [TW-1:0]  ctag [0:N-1];
   reg [N*N-1:0] older;
   reg [TW-1:0]  ntag [0:N-1];       // input d's tag next cycle, if it has a waiter then
+  // and its destination likewise (cdst: this cycle's), so a granted channel's o_dst is an AND-OR.
+  reg [N-1:0]   cdst [0:N-1];
+  reg [N-1:0]   ndst [0:N-1];
   integer d0;
   always @* begin
-    for (d0 = 0; d0 < N; d0 = d0 + 1)
+    for (d0 = 0; d0 < N; d0 = d0 + 1) begin
       ntag[d0] = (hv[d0] && !hrt[d0] && hout[d0] != NONE) ? htag[d0] : i_tag[d0*TW +: TW];
+      ndst[d0] = (hv[d0] && !hrt[d0] && hout[d0] != NONE) ? hdst[d0] : i_dst[d0*N +: N];
+    end
   end
 
   // Grants: every free channel (or one whose tail arrives downstream now) to its oldest waiter.
   reg [N-1:0]  freeg, blocked, found, more, comp, beaten, gsel;
   reg [N-1:0]  sold;                 // the source is strictly older than input d's header
+  reg [N*N-1:0] gs;                  // gs[e*N + d]: channel e goes to input d's header
+  reg [N-1:0]  swin;                 // channel e goes to the source
+  reg [N-1:0]  wdst [0:N-1];         // the header channel e goes to: destination, tag
+  reg [TW-1:0] wtg  [0:N-1];
   reg [DB-1:0] gwho [0:N-1];
   reg [DB-1:0] se;
   reg          scomp, sbeaten;
@@ -169,6 +176,16 @@ module hcube_worm_node #(
       gwho[e2] = NONE;
       for (d2 = N - 1; d2 >= 0; d2 = d2 - 1)
         if (gsel[d2]) gwho[e2] = d2[DB-1:0];
+      swin[e2] = scomp && !sbeaten;
+      wdst[e2] = swin[e2] ? src_dst : {N{1'b0}};
+      wtg[e2] = swin[e2] ? src_tag : {TW{1'b0}};
+      for (d2 = 0; d2 < N; d2 = d2 + 1) begin
+        gs[e2*N + d2] = gsel[d2];
+        if (gsel[d2]) begin
+          wdst[e2] = wdst[e2] | cdst[d2];
+          wtg[e2] = wtg[e2] | ctag[d2];
+        end
+      end
       found[e2] = |comp || scomp;
       more[e2] = 1'b0;
       for (d2 = 0; d2 < N; d2 = d2 + 1)
@@ -178,7 +195,7 @@ module hcube_worm_node #(
       grant[e2] = found[e2] && freeg[e2];
       // Held after this cycle with a header still waiting for it.
       blocked[e2] = more[e2] || (found[e2] && !freeg[e2]);
-      if (grant[e2] && scomp && !sbeaten) src_take = 1'b1;
+      if (grant[e2] && swin[e2]) src_take = 1'b1;
     end
   end
 
@@ -253,10 +270,12 @@ module hcube_worm_node #(
         ftag[p4] <= {TW{1'b0}};
         fidx[p4] <= {KW{1'b0}};
         ctag[p4] <= {TW{1'b0}};
+        cdst[p4] <= {N{1'b0}};
       end
     end else if (en) begin
       for (p4 = 0; p4 < N; p4 = p4 + 1) begin
         ctag[p4] <= ntag[p4];
+        cdst[p4] <= ndst[p4];
         for (q4 = 0; q4 < N; q4 = q4 + 1)
           older[p4*N + q4] <= q4 < p4 && ntag[p4] < ntag[q4];
       end
@@ -267,15 +286,12 @@ module hcube_worm_node #(
           held[p4] <= 1'b1;
           hdone[p4] <= 1'b0;
           owner[p4] <= gwho[p4];
-          if (gwho[p4] == NONE) begin
-            o_dst[p4*N +: N] <= src_dst;
-            o_tag[p4*TW +: TW] <= src_tag;
+          o_dst[p4*N +: N] <= wdst[p4];
+          o_tag[p4*TW +: TW] <= wtg[p4];
+          if (swin[p4]) begin
             fa[p4] <= 1'b1;
             ftag[p4] <= src_tag;
             fidx[p4] <= 2;
-          end else begin
-            o_dst[p4*N +: N] <= arrive[di(gwho[p4])] ? i_dst[di(gwho[p4])*N +: N] : hdst[di(gwho[p4])];
-            o_tag[p4*TW +: TW] <= wtag[di(gwho[p4])];
           end
         end else if (dend[p4] && o_dlast[p4]) begin
           held[p4] <= 1'b0;  // the tail is downstream: the channel is free
@@ -312,7 +328,8 @@ module hcube_worm_node #(
         end
       end
       for (p4 = 0; p4 < N; p4 = p4 + 1)
-        if (grant[p4] && gwho[p4] != NONE) hrt[di(gwho[p4])] <= 1'b1;
+        for (q4 = 0; q4 < N; q4 = q4 + 1)
+          if (grant[q4] && gs[q4*N + p4]) hrt[p4] <= 1'b1;
     end
   end
 
