@@ -15,13 +15,14 @@ Cm5DataConfig cm5data_config(const NetworkConfig& env) {
   const json& o = env.section;
   const std::string w = env.where + ": cm5data";
   config_fields::reject_unknown(o, {"height", "parents", "link_bits", "max_words", "buffer_words", "seed", "mapped_out",
-                                       "mapped_out_leaves", "partitions", "fault", "slots", "ni"}, w);
+                                       "mapped_out_leaves", "partitions", "fault", "slots", "request_stage", "ni"}, w);
   Cm5DataParams& p = cfg.cm5;
   p.height = get_int(o, "height", p.height, w);
   p.link_bits = get_int(o, "link_bits", p.link_bits, w);
   p.max_words = get_int(o, "max_words", p.max_words, w);
   p.buffer_words = get_int(o, "buffer_words", p.buffer_words, w);
   p.slots = get_int(o, "slots", p.slots, w);
+  p.request_stage = get_int(o, "request_stage", p.request_stage, w);
   const int seed = get_int(o, "seed", static_cast<int>(p.seed), w);
   if (seed < 0 || seed > 65535)
     throw ConfigError(w + ": seed = " + std::to_string(seed) + " out of range 0..65535");
@@ -145,6 +146,7 @@ std::string config_to_json(const Cm5DataConfig& cfg) {
     j["cm5data"]["mapped_out"] = m;
   }
   if (p.slots != 0) j["cm5data"]["slots"] = p.slots;
+  if (p.request_stage != 0) j["cm5data"]["request_stage"] = p.request_stage;
   if (!p.mapped_out_leaves.empty()) j["cm5data"]["mapped_out_leaves"] = p.mapped_out_leaves;
   if (!p.partitions.empty()) {
     json m = json::array();

@@ -25,7 +25,7 @@ std::string parents_text(const Cm5DataParams& p) {
 }
 
 std::vector<std::pair<std::string, std::string>> header_params(const Cm5DataParams& p) {
-  return {{"height h", S(p.height)},
+  std::vector<std::pair<std::string, std::string>> h = {{"height h", S(p.height)},
           {"leaves N", S(p.leaves())},
           {"parents per level", parents_text(p)},
           {"link_bits W", S(p.link_bits)},
@@ -33,6 +33,8 @@ std::vector<std::pair<std::string, std::string>> header_params(const Cm5DataPara
           {"buffer_words", p.slots > 0 ? "slots: " + S(p.slots) + " messages of " + S(p.slot_flits()) + " flits per input (credits count slots)" : S(p.buffer_words) + " (" + S(p.buffer_flits()) + " flits per input)"},
           {"seed", S(p.seed)},
           {"chips", S(p.total_chips())}};
+  if (p.request_stage != 0) h.push_back({"request_stage", S(p.request_stage) + " (requests registered: a cycle more per chip for a head)"});
+  return h;
 }
 
 std::string hexs(uint32_t v) {
@@ -92,6 +94,7 @@ struct RouterEmitter {
   const int SWL = clog2(static_cast<uint64_t>(2 * NI)), EW = clog2(static_cast<uint64_t>(NI) + 1);
   // Slots mode: NS slots of SS (a power of two, at least a longest message) flits per input.
   const int NS = p.slots, SIW = clog2(static_cast<uint64_t>(p.slot_flits())), SB = std::max(1, clog2(static_cast<uint64_t>(NS)));
+  const bool RS = p.request_stage != 0;  // requests registered a cycle before the arbiter (FIFO inputs)
   VerilogWriter v{};
 
   std::string emit();
@@ -284,7 +287,7 @@ void RouterEmitter::emit_input_arrival() {
     v.line("wire buf_ne;  // buf_count != 0, registered");
     v.line("wire [D*W-1:0] buf_next;  // buf_flat's next state");
     v.line("wire [CNTW-1:0] buf_cnext;  // buf_count's");
-    v.line("wire unused_count = ^buf_count;  // read through buf_cnext, registered");
+    if (!RS) v.line("wire unused_count = ^buf_count;  // read through buf_cnext, registered");
   }
   v.line("localparam [PW-1:0] GP = g;");
   v.line("localparam integer GI = g % 4;");
@@ -315,7 +318,8 @@ void RouterEmitter::emit_input_arrival() {
     v.line("wire [31:0] head = buf_flat[31:0];");
     v.line("wire unused_head = ^head[31:3];");
     v.line("wire [31:0] head_nx = buf_next[31:0];");
-    emit_route("head_nx", D * W > 32 ? "wire unused_rest = ^{buf_flat[D*W-1:32], buf_next[D*W-1:32]};  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "");
+    if (RS) v.line("wire unused_nx = ^head_nx;  // request_stage: the fields come from the head itself, into req_q");
+    emit_route(RS ? "head" : "head_nx", D * W > 32 ? "wire unused_rest = ^{buf_flat[D*W-1:32], buf_next[D*W-1:32]};  // the buffer beyond the head word is read flit by flit at [W-1:0]" : "");
   }
 }
 
@@ -333,6 +337,7 @@ void RouterEmitter::emit_regs() {
   v.line("reg [1:0] cst;        // CRC word so far: 0 proper, 1 complemented from some flit, 2 neither");
   v.line("reg [RW-1:0] left;    // flits still to send");
   v.line("reg [RW-1:0] sent;    // flits sent");
+  v.line("reg hword;            // sent < FPW: the head word is leaving (its U and mark are not in the CRC)");
 }
 
 // The head word's fields the route needs: the digit down, the mark, whether U is nonzero and
@@ -376,13 +381,26 @@ void RouterEmitter::emit_head_fields(const std::string& hd, bool registered) {
 // The routing of the FIFO input's one head: its fields registered, the registers and `ready`
 // declared in its order, then the output it asks for and `asking`.
 void RouterEmitter::emit_route(const std::string& hd, const std::string& extra) {
-  emit_head_fields(hd, true);
+  // request_stage: the request is registered, so its fields are decoded from the head in the
+  // buffer (a register) rather than registered from the buffer's next state (which a pop feeds).
+  emit_head_fields(hd, !RS);
+  if (RS) {
+    v.line("wire [1:0] digit = digit_a;");
+    v.line("wire mark = mark_a;");
+    v.line("wire up_nz = up_nz_a;");
+    if (P > 0) v.line("wire [" + S(P - 1) + ":0] mo_out = mo_out_a;");
+  }
   v.line("wire falling = mark || afd_mode;");
   v.line("wire [1:0] fall_port = G2 + afd_rot;");
   if (!extra.empty()) v.line(extra);
   emit_regs();
-  v.line("reg head_in_buf;  // buf_count >= FPW, registered from the buffer's next count");
-  v.line("always @(posedge clk) head_in_buf <= !rst && buf_cnext >= FPW[CNTW-1:0];");
+  if (RS) {
+    v.line("wire head_in_buf = buf_count >= FPW[CNTW-1:0];  // from the count register (a pop feeds its next state)");
+    v.line("wire unused_cnext = ^buf_cnext;");
+  } else {
+    v.line("reg head_in_buf;  // buf_count >= FPW, registered from the buffer's next count");
+    v.line("always @(posedge clk) head_in_buf <= !rst && buf_cnext >= FPW[CNTW-1:0];");
+  }
   v.line("wire ready = !busy && head_in_buf;");
   emit_want();
   if (P > 0) v.line("wire asking = ready && (!want_up || par_ok != 0);");
@@ -591,8 +609,9 @@ void RouterEmitter::emit_slot_pick() {
 
 // Per input (closes g_in): the request, the grant, the flit leaving and its CRC check.
 void RouterEmitter::emit_input_send() {
-  v.line(NS == 0 ? "assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};"
-                 : "assign req[g*NI +: NI] = asking ? reqp : {NI{1'b0}};");
+  if (!RS)
+    v.line(NS == 0 ? "assign req[g*NI +: NI] = asking ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};"
+                   : "assign req[g*NI +: NI] = asking ? reqp : {NI{1'b0}};");
   if (NS == 0) v.line("wire granted;");
   v.line("wire [NI-1:0] gcol;   // the output granted to this input (one-hot)");
   v.line("genvar o;");
@@ -600,6 +619,18 @@ void RouterEmitter::emit_input_send() {
   v.line("  assign gcol[o] = gnt[o*NI + g];");
   v.line("end");
   v.line("assign granted = gcol != {NI{1'b0}};");
+  if (RS) {
+    v.comment("request_stage: the arbiter sees the request a cycle later, with what the head wanted then;");
+    v.comment("one granted now is withdrawn (the input is busy then), so the arbiter needs no busy mask.");
+    v.line("reg [NI-1:0] req_q;");
+    v.line("reg want_up_q, falling_q;");
+    v.line("always @(posedge clk) begin");
+    v.line("  req_q <= (!rst && asking && !granted) ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
+    v.line("  want_up_q <= want_up;");
+    v.line("  falling_q <= falling;");
+    v.line("end");
+    v.line("assign req[g*NI +: NI] = req_q;");
+  }
   v.line("assign dest[g*NI +: NI] = dst_q;");
   if (NS == 0) {
     v.line("assign has_flit[g] = busy && buf_ne;");
@@ -650,10 +681,11 @@ void RouterEmitter::emit_input_send() {
   v.line("    dst_q <= {NI{1'b0}};");
   v.line("    left <= {RW{1'b0}};");
   v.line("    sent <= {RW{1'b0}};");
+  v.line("    hword <= 1'b0;");
   v.line("  end else if (!busy) begin");
   v.line("    busy <= granted;");
-  v.line("    going_up <= want_up;");
-  v.line("    fall_q <= falling;");
+  v.line(RS ? "    going_up <= want_up_q;" : "    going_up <= want_up;");
+  v.line(RS ? "    fall_q <= falling_q;" : "    fall_q <= falling;");
   v.line("    in_crc <= 1'b0;");
   v.line("    last_q <= 1'b0;  // a message has at least 3 words");
   v.line("    first_q <= 1'b1;");
@@ -662,16 +694,18 @@ void RouterEmitter::emit_input_send() {
   v.line("    dst_q <= gcol;");
   v.line("    left <= ({{(RW-3){1'b0}}, head[2:0]} + TWO) * FPW_R;");
   v.line("    sent <= {RW{1'b0}};");
+  v.line("    hword <= 1'b1;");
   v.line("  end else if (send[g]) begin");
   v.line("    left <= left - 1'b1;");
   v.line("    sent <= sent + 1'b1;");
+  v.line("    if (word_end) hword <= 1'b0;");
   v.line("    if (last[g]) busy <= 1'b0;");
   v.line("    last_q <= left == {{(RW-2){1'b0}}, 2'd2};");
   v.line("    first_q <= 1'b0;");
   v.line("    if (left == FPW_R + 1'b1) in_crc <= 1'b1;  // the data's last flit: the CRC word is next");
   v.line("    if (!in_crc) begin");
   if (W != 32) v.line("      acc <= word_now[31:W];");
-  v.line("      if (word_end) crc <= crc32w(crc, (sent < FPW_R) ? (word_now & HMASK) : word_now);");
+  v.line("      if (word_end) crc <= crc32w(crc, hword ? (word_now & HMASK) : word_now);");
   v.line("    end else begin");
   v.line("      cst <= cst_next;");
   if (W != 32) v.line("      crc <= {{W{1'b0}}, crc[31:W]};");
@@ -712,6 +746,8 @@ void RouterEmitter::emit_outputs() {
   v.line("  assign mine[i] = send[i] && dest[i*NI + g];");
   v.line("  assign ready_here[i] = has_flit[i] && dest[i*NI + g];");
   v.line("end");
+  v.comment("l: the flit that moves when a flit moves here is its message's last (from registers: the");
+  v.comment("release of the output needs no input's send).");
   v.line("reg l, f;");
   v.line("reg [W-1:0] d;");
   v.line("integer k;");
@@ -720,7 +756,7 @@ void RouterEmitter::emit_outputs() {
   v.line("  f = 1'b0;");
   v.line("  d = {W{1'b0}};");
   v.line("  for (k = 0; k < NI; k = k + 1) begin");
-  v.line("    l = l | (mine[k] & last[k]);");
+  v.line("    l = l | (ready_here[k] & last[k]);");
   v.line("    f = f | (mine[k] & first[k]);");
   v.line("    d = d | ({W{mine[k]}} & flit[k*W +: W]);");
   v.line("  end");

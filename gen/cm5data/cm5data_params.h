@@ -73,6 +73,11 @@ struct Cm5DataParams {
   // free output passes one waiting for a busy one (virtual output queueing without virtual
   // channels: one link, one message at a time on it).
   int slots = 0;
+  // Cycles between an input's request (its head's route, made from the state at the start of a
+  // cycle) and the arbiter that grants it: 0 (the default) decides in the same cycle; 1 registers
+  // the requests, so a head waits a cycle more at every chip (and an input a cycle more between
+  // its messages) and the chip's clock is set by grant -> allocation alone (FIFO inputs only).
+  int request_stage = 0;
   uint32_t seed = 1;            // LFSR seed of the whole network (each chip's is derived)
   std::vector<Cm5DataLink> mapped_out;  // links no message may use
   // Processing nodes mapped out of the address space (and their leaf links with them): every

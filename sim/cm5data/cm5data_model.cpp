@@ -75,6 +75,9 @@ struct Chip {
   int rot = 0;
   Cm5DataChipMapOut mo;
   std::vector<Cm5DataPortStats> stats;
+  // request_stage 1: each input's request made in the cycle before (-1: none) and whether it falls
+  std::vector<int> req_q;
+  std::vector<uint8_t> fall_q;
   // outputs
   std::vector<uint8_t> obusy;
   std::vector<int> credit, ptr;
@@ -131,6 +134,7 @@ struct Cm5DataNetwork::Impl {
   bool idle(const Chip& ch, int cur) const;
   void request(const Chip& ch, Arbitration& a) const;
   void request_slot(const Chip& ch, int i, Arbitration& a) const;
+  void stage_requests(Chip& ch, Arbitration& a) const;
   void grant(const Chip& ch, Arbitration& a) const;
   void move(Chip& ch, int nxt);
   uint32_t outgoing_flit(Chip& ch, size_t si, uint32_t raw) const;
@@ -187,7 +191,6 @@ Cm5DataNetwork::Cm5DataNetwork(const Cm5DataParams& params, const Cm5DataModelOp
   const uint32_t N = s.N, NC = s.NC;
   std::vector<Chip>& chips = s.chips;
   // The tree.
-  // The tree.
   chips.resize(NC);
   for (uint32_t c = 0; c < NC; ++c) {
     Chip& ch = chips[c];
@@ -209,6 +212,8 @@ Cm5DataNetwork::Cm5DataNetwork(const Cm5DataParams& params, const Cm5DataModelOp
       ch.sptr.assign(n, 0);
     }
     ch.busy.assign(n, 0);
+    ch.req_q.assign(n, -1);
+    ch.fall_q.assign(n, 0);
     ch.up.assign(n, 0);
     ch.fall.assign(n, 0);
     ch.wr_idx.assign(n, 0);
@@ -311,11 +316,13 @@ void Cm5DataNetwork::Impl::step() {
         std::fill(ch.in_credit[nxt].begin(), ch.in_credit[nxt].end(), 0);
         ch.dirty[nxt] = 0;
       }
+      if (p.request_stage) std::fill(ch.req_q.begin(), ch.req_q.end(), -1);  // nothing asked this cycle
       ch.lfsr = cm5_lfsr_step(ch.lfsr);
       continue;
     }
     ch.dirty[nxt] = 1;
     request(ch, a);
+    if (p.request_stage) stage_requests(ch, a);
     grant(ch, a);
     move(ch, nxt);
     take_grants(ch, a);
@@ -365,6 +372,20 @@ void Cm5DataNetwork::Impl::request(const Chip& ch, Arbitration& a) const {
     bool fl = false;
     a.req[i] = route(ch, i, head, fl);
     a.fall_in[i] = fl;
+  }
+}
+
+// request_stage 1: the arbiter sees the requests made in the cycle before, of the inputs still
+// not allocated (one granted then is busy now); this cycle's wait for the next.
+void Cm5DataNetwork::Impl::stage_requests(Chip& ch, Arbitration& a) const {
+  for (int i = 0; i < ch.ports; ++i) {
+    const size_t si = static_cast<size_t>(i);
+    const int now = a.req[i];
+    const uint8_t fall_now = a.fall_in[i];
+    a.req[i] = ch.busy[si] ? -1 : ch.req_q[si];
+    a.fall_in[i] = ch.fall_q[si];
+    ch.req_q[si] = now;
+    ch.fall_q[si] = fall_now;
   }
 }
 

@@ -75,6 +75,10 @@ std::map<std::string, std::string> current_digests() {
   slots.cm5.slots = 2;
   validate(slots.cm5, "slots");
   add_config("variant_slots", slots);
+  Cm5DataConfig staged = base;
+  staged.cm5.request_stage = 1;
+  validate(staged.cm5, "staged");
+  add_config("variant_request_stage", staged);
   Cm5DataConfig wide = base;
   wide.cm5.link_bits = 32;
   validate(wide.cm5, "w32");

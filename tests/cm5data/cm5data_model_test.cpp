@@ -98,6 +98,12 @@ TEST(Cm5Model, OneMessageTakesTheShortestTime) {
   q.link_bits = 4;
   const Cm5DataRunResult r4 = run_cm5data_model(q, t);
   EXPECT_EQ(r4.deliveries[0].arrived, 3u * (8u + 2u) + (3u * 8u - 1u));
+  // request_stage 1: the grant a cycle after the request, at every chip: 3 cycles more.
+  q.request_stage = 1;
+  const Cm5DataRunResult rs = run_cm5data_model(q, t);
+  ASSERT_TRUE(rs.completed);
+  EXPECT_EQ(rs.deliveries[0].arrived, r4.deliveries[0].arrived + 3u);
+  EXPECT_EQ(rs.deliveries[0].words, r4.deliveries[0].words);
 }
 
 TEST(Cm5Model, UpRoutingSpreadsOverTheParents) {

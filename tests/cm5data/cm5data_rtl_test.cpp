@@ -52,6 +52,15 @@ TEST(Cm5Rtl, SixteenLeavesFourParentsLinkBits8) {
   for (const auto& pat : kPatterns) expect_rtl_equals_model(cfg, make_cm5_pattern(pat, cfg.cm5, 4, 4), pat);
 }
 
+TEST(Cm5Rtl, RequestStageMatchesTheModel) {
+  // Requests registered a cycle before the arbiter (the 100 MHz chip): every pattern, and an
+  // open-loop load where requests made in one cycle meet outputs taken in the next.
+  Cm5DataConfig cfg = cm5data_test_config(2, "cm5", 4, 2, 1, "cm5data-16-stage");
+  cfg.cm5.request_stage = 1;
+  for (const auto& pat : kPatterns) expect_rtl_equals_model(cfg, make_cm5_pattern(pat, cfg.cm5, 2, 3), pat);
+  expect_rtl_equals_model(cfg, make_cm5_open_loop("random", cfg.cm5, 3, 0.05, 300, 3), "random, open loop");
+}
+
 TEST(Cm5Rtl, SixteenLeavesOpenLoopLoad) {
   // Messages that become ready over time (what the bench offers), at a load near saturation.
   const Cm5DataConfig cfg = cm5data_test_config(2, "full", 8, 1, 9, "cm5data-16");

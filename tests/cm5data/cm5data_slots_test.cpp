@@ -42,6 +42,23 @@ TEST(Cm5Slots, ConfigFieldAndRefusal) {
   }
 }
 
+TEST(Cm5Slots, RequestStageFieldNeedsFifoInputs) {
+  const Cm5DataConfig c = parse_cm5data_config(
+      R"({"network":"cm5data","name":"s","cm5data":{"height":2,"request_stage":1}})", "s.json");
+  EXPECT_EQ(c.cm5.request_stage, 1);
+  EXPECT_NE(config_to_json(c).find("\"request_stage\": 1"), std::string::npos);
+  const auto refused = [](const std::string& section, const std::string& want) {
+    try {
+      parse_cm5data_config(R"({"network":"cm5data","name":"s","cm5data":{"height":2,)" + section + "}}", "s.json");
+      ADD_FAILURE() << section << " accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  };
+  refused(R"("request_stage":2)", "request_stage = 2 out of range 0..1");
+  refused(R"("request_stage":1,"slots":2)", "request_stage = 1 needs FIFO inputs (slots = 0, got 2)");
+}
+
 TEST(Cm5Slots, ModelEveryPatternDeliveredAndConserved) {
   for (int W : {4, 32})
     for (const char* prof : {"cm5", "full"})

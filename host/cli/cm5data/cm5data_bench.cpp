@@ -169,7 +169,8 @@ json figure_json(const bench::SteadyFigure& f, double bound) {
 }  // namespace
 
 // The CM-5's router chip (W = 4, 2-word input buffers, 5-word messages; 4 children) with `parents`
-// parents and `slots` message slots per input (0: FIFO inputs), as a module to place alone.
+// parents and `slots` message slots per input (0: FIFO inputs), its requests registered when
+// `request_stage` is 1, as a module to place alone.
 namespace {
 // The CM-5's network as its blocks are placed: 64 leaves, W = 4, 2-word buffers, 5-word messages.
 Cm5DataParams cm5_block_params() {
@@ -182,9 +183,10 @@ Cm5DataParams cm5_block_params() {
 }
 }  // namespace
 
-PlaceableModule cm5data_router_placeable(int parents, int slots) {
+PlaceableModule cm5data_router_placeable(int parents, int slots, int request_stage) {
   Cm5DataParams p = cm5_block_params();
   p.slots = slots;  // 8 slots: the slot memory (synchronous read) can be block RAM
+  p.request_stage = request_stage;
   p.profile.clear();
   p.parents = {parents, parents};
   return {emit_cm5data_router(p, parents), "cm5data_router_p" + std::to_string(parents), "", {}};

@@ -256,7 +256,7 @@ int Cm5DataFamily::bench(const BenchArgs& args) const { return cm5data_bench(arg
 std::vector<FpgaBlock> Cm5DataFamily::fpga_blocks() const {
   // The chip's links: 4 children and the parents, 4 bits each (W = 4, the CM-5's); its clock in
   // the paper is the data network's 40 MHz. The interface is an endpoint: no per-port figure.
-  auto chip = [](const std::string& name, int parents, int slots) {
+  auto chip = [](const std::string& name, int parents, int slots, int stage) {
     FpgaBlock b;
     b.name = name;
     b.how = "cm5data_router alone (place_module_ice40), W = 4, 5-word messages";
@@ -264,7 +264,9 @@ std::vector<FpgaBlock> Cm5DataFamily::fpga_blocks() const {
     b.port_bits = 4;
     b.paper_mhz = 40;
     b.paper_clock = "Leiserson et al. 1992: the data network's 40 MHz clock, 4-bit links (20 MB/s)";
-    b.measure = [parents, slots](const FpgaRunOptions& o) { return measure_module(cm5data_router_placeable(parents, slots), o); };
+    b.measure = [parents, slots, stage](const FpgaRunOptions& o) {
+      return measure_module(cm5data_router_placeable(parents, slots, stage), o);
+    };
     return b;
   };
   FpgaBlock ni;
@@ -289,7 +291,9 @@ std::vector<FpgaBlock> Cm5DataFamily::fpga_blocks() const {
     };
     return b;
   };
-  return {chip("chip, 2 parents, FIFO inputs", 2, 0), chip("chip, 2 parents, 8 slots", 2, 8), ni,
+  return {chip("chip, 2 parents, FIFO inputs", 2, 0, 0),
+          chip("chip, 2 parents, FIFO inputs, requests registered (request_stage 1)", 2, 0, 1),
+          chip("chip, 2 parents, 8 slots", 2, 8, 0), ni,
           split("split over boards: a network board (4 leaves, one chip)", "cabled-network"),
           split("split over boards: a leaf board with its two NIs", "cabled-leaf")};
 }

@@ -35,7 +35,7 @@ int cm5data_bench(const BenchArgs& a);  // cm5data_bench.cpp
 // The CM-5's router chip (W = 4, 2-word input buffers, 5-word messages, 4 children) with
 // `parents` parents and `slots` message slots per input (0: FIFO inputs), and its network
 // interface (64 leaves), as modules placed alone on the iCE40 (cmnet bench, bench-fpga).
-PlaceableModule cm5data_router_placeable(int parents, int slots);  // cm5data_bench.cpp
+PlaceableModule cm5data_router_placeable(int parents, int slots, int request_stage = 0);  // cm5data_bench.cpp
 PlaceableModule cm5data_ni_placeable();                            // cm5data_bench.cpp
 
 }  // namespace cmnet
