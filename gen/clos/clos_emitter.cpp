@@ -118,14 +118,19 @@ std::string emit_network(const ClosParams& p) {
              "*W +: W];  // middle " + S(k) + " -> output switch " + S(o));
   v.line();
   // One crossbar with its slice of the configuration address space [base, base + outs): the
-  // slice is two comparisons with constants and the port the address's low bits less the base's
-  // (a subtraction of the whole address before a comparison was a carry chain on the clock's path).
+  // slice is the address's high bits compared with the base's when it is aligned to its size,
+  // else two comparisons with constants, and the port the address's low bits less the base's (a
+  // subtraction of the whole address before a comparison was a carry chain on the clock's path).
   auto crossbar = [&](const std::string& name, int ins, int outs, int64_t base, const std::string& in,
                       const std::string& out) {
     const int PW = std::max(1, clog2(static_cast<uint64_t>(outs)));
     std::string we = "cfg_we";
-    if (base > 0) we += " && cfg_addr >= " + sized(AW, base);
-    if (base + outs < (int64_t{1} << AW)) we += " && cfg_addr < " + sized(AW, base + outs);
+    if (outs == (1 << PW) && base % outs == 0) {  // aligned to its size: the address's high bits
+      if (PW < AW) we += " && cfg_addr[" + S(AW - 1) + ":" + S(PW) + "] == " + sized(AW - PW, base >> PW);
+    } else {
+      if (base > 0) we += " && cfg_addr >= " + sized(AW, base);
+      if (base + outs < (int64_t{1} << AW)) we += " && cfg_addr < " + sized(AW, base + outs);
+    }
     v.line("wire " + name + "_we = " + we + ";");
     v.line("wire [" + S(PW - 1) + ":0] " + name + "_port = cfg_addr[" + S(PW - 1) + ":0] - " +
            sized(PW, base % (int64_t{1} << PW)) + ";");
@@ -242,7 +247,7 @@ GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int q
   v.line("input  wire op_valid,");
   v.line("input  wire op_release,");
   v.line("input  wire [" + S(LW - 1) + ":0] op_leaf,       // set from the clock before the operation");
-  v.line("input  wire [" + S(req_bits - 1) + ":0] op_req,");
+  v.line("input  wire [" + S(req_bits - 1) + ":0] op_req,        // set from the clock before the operation");
   v.line("input  wire [1:0] op_kind,");
   v.line("output wire res_wait,");
   v.line("output wire res_resume,");
@@ -252,7 +257,7 @@ GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int q
   v.end_ports();
   v.instance("clos_leaf_status", "leaves", {{"L", S(L)}, {"LW", S(LW)}, {"IDW", S(req_bits)}, {"QW", S(queue_bits)}},
              {{"clk", "clk"}, {"rst", "rst"}, {"op_valid", "op_valid"}, {"op_release", "op_release"},
-              {"pre_leaf", "op_leaf"}, {"op_req", "op_req"}, {"op_kind", "op_kind"}, {"res_wait", "res_wait"},
+              {"pre_leaf", "op_leaf"}, {"pre_req", "op_req"}, {"op_req", "op_req"}, {"op_kind", "op_kind"}, {"res_wait", "res_wait"},
               {"res_resume", "res_resume"}, {"res_req", "res_req"}, {"res_kind", "res_kind"}, {"res_full", "res_full"}});
   return top_design(v, "clos_leaf_status_top", {"clos_leaf_status.v"});
 }

@@ -24,8 +24,8 @@ std::string clos_manifest_json(const ClosConfig& cfg);
 GeneratedDesign emit_clos_hnode(const ClosConfig& cfg);
 // The leaf status of one hnode (hw/clos/clos_leaf_status.v: busy bits, holders, WaitingQueues
 // of 2^queue_bits requests) under a top clos_leaf_status_top: n * ceil(r / 2^M) leaves,
-// request numbers of req_bits bits. The leaf's status is read a clock ahead: op_leaf must be set
-// at the clock before the operation (op_valid low then).
+// request numbers of req_bits bits. The leaf's status is read a clock ahead: op_leaf and op_req
+// must be set at the clock before the operation (op_valid low then).
 GeneratedDesign emit_clos_leaf_status(const ClosConfig& cfg, int req_bits, int queue_bits);
 
 // The hnodes' message engines on their control hypercube: 2^hnode_dims hw/clos/clos_hnode_engine.v

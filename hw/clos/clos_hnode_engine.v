@@ -217,7 +217,6 @@ module clos_hnode_engine #(
   // the resumed request in c_orig before S_RESUME.
   reg [M-1:0] pre_iv, pre_tried;
   reg [CW-1:0] pre_cnt;
-  reg pre_last;                     // a CANCEL now would be one more than CANCEL_LIMIT
   reg [NW-1:0] pre_dest;
   reg [KW-1:0] pre_ms;
   reg pre_acc;
@@ -259,7 +258,7 @@ module clos_hnode_engine #(
   wire [NW-1:0] ls_res_req;
   wire [1:0] ls_res_kind;
   clos_leaf_status #(.L(L), .LW(LLW), .IDW(NW), .QW(QW)) leaves (
-    .clk(clk), .rst(rst), .pre_leaf(ls_leaf_r), .op_valid(ls_valid && go), .op_release(ls_release), .op_req(ls_req),
+    .clk(clk), .rst(rst), .pre_leaf(ls_leaf_r), .pre_req(c_orig), .op_valid(ls_valid && go), .op_release(ls_release), .op_req(ls_req),
     .op_kind(ls_kind), .res_wait(ls_wait), .res_resume(ls_resume), .res_req(ls_res_req), .res_kind(ls_res_kind),
     .res_full(ls_full));
 
@@ -275,6 +274,8 @@ module clos_hnode_engine #(
   wire [3:0] head_type = head[M + 1 + KW + 2 * NW +: 4];
   wire head_at_d = head_type == T_CR || head_type == T_CANCEL || head_type == T_DDCR;
   wire [CW-1:0] cancels_next = pre_cnt + 1'b1;
+  // cancels_next > LIMIT, compared without the adder (the count wraps at 2^CW as cancels_next does)
+  wire cancel_over = pre_cnt >= LIMIT && pre_cnt != {CW{1'b1}};
 
   // The operations of the current state (the switch status decides in the same cycle, the leaf
   // status on what it read a cycle ahead).
@@ -363,10 +364,12 @@ module clos_hnode_engine #(
       pre_iv <= cr_iv[c_orig];
       pre_tried <= tried[c_orig];
       pre_cnt <= cancels[c_orig];
-      pre_last <= cancels[c_orig] + 1'b1 > LIMIT;
       pre_dest <= own_dest[lr];
       pre_ms <= own_ms[lr];
       pre_acc <= hs_accept;
+      // h_o's table, likewise off the wait (a CSR's DISPATCH, S_ACK start with no write pending).
+      if (state == S_DISPATCH && c_type == T_CSR) own_dest[lo] <= c_dest;
+      if (state == S_ACK) own_ms[lo] <= c_ms;
       for (j = 0; j < N; j = j + 1)
         if (orig_oh[j]) begin
           if (state == S_DISPATCH && c_type == T_CR) begin
@@ -391,7 +394,6 @@ module clos_hnode_engine #(
         S_DISPATCH: begin
           case (c_type)
             T_CSR: begin
-              own_dest[lo] <= c_dest;
               state <= c_orig < c_dest ? S_TAKE_O : S_SEND_CR;
             end
             T_CR: begin
@@ -448,7 +450,7 @@ module clos_hnode_engine #(
           cfg_addr <= out_addr(c_dest);
           cfg_data <= {(CSW+1){1'b0}};
           pre_tried[c_ms] <= 1'b1;
-          if (pre_last) begin
+          if (cancel_over) begin
             e_msg <= pack(h_o, T_RESEND, c_orig, c_dest, {KW{1'b0}}, 1'b0, {M{1'b0}});
             e_ready_msg <= 1'b0;
             e_release <= 1'b0;
@@ -466,7 +468,6 @@ module clos_hnode_engine #(
           state <= S_EMIT;
         end
         S_ACK: begin
-          own_ms[lo] <= c_ms;
           state <= S_TAKE_ACK;
         end
         S_TAKE_ACK: begin

@@ -2,9 +2,10 @@
 // processors"): per leaf a busy bit with the request holding it, and a WaitingQueue of the
 // requests (with what each waits to do) that found the leaf busy. One operation per clock with
 // op_valid high, on the leaf pre_leaf named at the clock before (the status is read a cycle
-// ahead: at every clock, pre_leaf's busy bit, holder, queue pointers and its WaitingQueue's first
-// request are read into registers, and an operation decides on those). So an operation needs
-// pre_leaf set to its leaf at the clock before it and no operation at that clock. Decisions are
+// ahead: at every clock, pre_leaf's busy bit, whether pre_req holds it, its queue pointers and its
+// WaitingQueue's first request are read into registers, and an operation decides on those). So an
+// operation needs pre_leaf and pre_req set to its leaf and request at the clock before it and no
+// operation at that clock. Decisions are
 // combinational from those registers:
 //   TAKE     (a CSR of an up-going request at h_o, a CR at h_d, an ACK of a non-up-going request
 //            at h_o): if the leaf is held by another request, res_wait = 1 and {op_req, op_kind}
@@ -24,6 +25,7 @@ module clos_leaf_status #(
   input  wire clk,
   input  wire rst,
   input  wire [LW-1:0] pre_leaf,  // the leaf of the next operation (read at this clock)
+  input  wire [IDW-1:0] pre_req,  // and its request
   input  wire op_valid,
   input  wire op_release,     // 0 TAKE, 1 RELEASE
   input  wire [IDW-1:0] op_req,
@@ -44,14 +46,13 @@ module clos_leaf_status #(
 
   // pre_leaf's status, read at the clock before the operation.
   reg [LW-1:0] r_leaf;
-  reg r_busy;
-  reg [IDW-1:0] r_holder;
+  reg r_busy, r_mine;              // busy; held by pre_req
   reg [QW-1:0] r_head, r_tail;
   reg [QW:0] r_count;
   reg [IDW+1:0] r_first;
   wire r_empty = r_count == {(QW+1){1'b0}};
   assign res_full = r_count[QW];
-  assign res_wait = !op_release && r_busy && r_holder != op_req;
+  assign res_wait = !op_release && r_busy && !r_mine;
   assign res_resume = op_release && !r_empty;
   assign res_req = r_first[IDW+1:2];
   assign res_kind = r_first[1:0];
@@ -59,7 +60,7 @@ module clos_leaf_status #(
   always @(posedge clk) begin
     r_leaf <= pre_leaf;
     r_busy <= busy[pre_leaf];
-    r_holder <= holder[pre_leaf];
+    r_mine <= holder[pre_leaf] == pre_req;
     r_head <= head[pre_leaf];
     r_tail <= tl[pre_leaf];
     r_count <= count[pre_leaf];
