@@ -634,6 +634,59 @@ struct RtlComparison {
 };
 
 // Latency: one message alone from leaf 0 to the last leaf (over the root), by machine size.
+// What the registered request (Cm5DataParams::request_stage) costs in cycles: one message's
+// latency alone (a cycle per chip it crosses) and the saturation figure (SatPlan) at 64 and 256
+// leaves with the default chip's 2-word FIFO inputs, without and with it.
+json request_stage_cost(bool quick) {
+  const SatPlan plan = sat_plan(quick);
+  json out;
+  std::printf("== the registered request (request_stage 1) against the default chip (model, CM-5 profile, 2-word FIFO inputs)\n");
+  std::printf("   one 5-word message alone, leaf 0 to leaf N-1 (cycles):\n");
+  json lat = json::array();
+  for (int h = 1; h <= (quick ? 3 : 5); ++h) {
+    uint64_t cyc[2] = {0, 0};
+    for (int stage : {0, 1}) {
+      Cm5DataConfig cfg = bench_config(h, "cm5");
+      cfg.cm5.request_stage = stage;
+      Cm5DataTraffic t;
+      Cm5DataMessage m;
+      m.src = 0;
+      m.dst = cfg.cm5.leaves() - 1;
+      m.len = kWords;
+      m.data.assign(kWords, 0x5a5a5a5au);
+      t.messages.push_back(m);
+      const Cm5DataRunResult r = run_cm5data_model(cfg.cm5, t);
+      cyc[stage] = r.deliveries[0].arrived - r.deliveries[0].sent + 1;
+    }
+    std::printf("   %6u leaves: %4llu -> %4llu cycles (+%llu: %d chips crossed)\n", 1u << (2 * h),
+                static_cast<unsigned long long>(cyc[0]), static_cast<unsigned long long>(cyc[1]),
+                static_cast<unsigned long long>(cyc[1] - cyc[0]), 2 * h - 1);
+    lat.push_back({{"leaves", 1u << (2 * h)}, {"cycles", cyc[0]}, {"cycles_request_stage", cyc[1]}});
+  }
+  out["latency_one_message"] = lat;
+  std::printf("   saturation, accepted / bound at offered load %.2f of it, mean [min, max] over seeds 7, 8, 9:\n", plan.load);
+  json sat = json::array();
+  for (int h : quick ? std::vector<int>{3} : std::vector<int>{3, 4})
+    for (const auto& pat : plan.patterns) {
+      std::printf("   %6u leaves %-18s", 1u << (2 * h), pat.c_str());
+      json row = {{"leaves", 1u << (2 * h)}, {"pattern", pat}};
+      for (int stage : {0, 1}) {
+        Cm5DataConfig cfg = bench_config(h, "cm5");
+        cfg.cm5.request_stage = stage;
+        const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat, plan.bound_samples);
+        const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
+        std::printf(" %s %-22s%s", stage ? "->" : "", f.figure.str().c_str(), f.steady ? " " : "!");
+        std::fflush(stdout);
+        row[stage ? "request_stage" : "default"] = figure_json(f, b.rate_per_leaf);
+      }
+      std::printf("\n");
+      sat.push_back(row);
+    }
+  out["saturation"] = sat;
+  std::printf("   ('!' = the longest window still moved the mean)\n\n");
+  return out;
+}
+
 json latency_one_message() {
   std::printf("== latency of one 5-word message alone, leaf 0 to leaf N-1 (over the root), at 40 MHz\n");
   json lat = json::array();
@@ -700,6 +753,13 @@ int cm5data_bench(const BenchArgs& a) {
   if (a.only == "cabled") {
     out["cabled"] = cm5data_cabled_figures(quick);
     const std::string path = a.json.empty() ? "out/bench-cm5data-cabled.json" : a.json;
+    write_bench_json(out, path);
+    std::printf("wrote %s\n", path.c_str());
+    return 0;
+  }
+  if (a.only == "request-stage") {
+    out["request_stage"] = request_stage_cost(quick);
+    const std::string path = a.json.empty() ? "out/bench-cm5data-request-stage.json" : a.json;
     write_bench_json(out, path);
     std::printf("wrote %s\n", path.c_str());
     return 0;

@@ -17,7 +17,7 @@ class Cm5DataFamily final : public Family {
  public:
   std::string name() const override { return "cm5data"; }
   CMNET_FAMILY_MEMBERS
-  std::vector<std::string> bench_sections() const override { return {"paper-slots", "paper-16384", "saturation", "cabled"}; }
+  std::vector<std::string> bench_sections() const override { return {"paper-slots", "paper-16384", "saturation", "request-stage", "cabled"}; }
   void add_commands(CLI::App& app) const override;
 };
 
