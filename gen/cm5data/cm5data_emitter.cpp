@@ -442,6 +442,7 @@ void RouterEmitter::emit_input_slots() {
   v.line("reg [SB-1:0] sptr;     // round-robin among the slots");
   v.line("reg [SB-1:0] ws_q;     // the slot being written");
   v.line("reg [SB-1:0] sel;      // the slot this input asks for (below)");
+  if (RS) v.line("reg [SB-1:0] sel_q;    // request_stage: the slot asked for in the cycle before (the one a grant is for)");
   v.comment("The slot being sent has its next flit: it is all in unless it is the slot being written (one");
   v.comment("message arrives at a time), and then the arrival counts its flits (wr_idx). The length it");
   v.comment("sends by is the one it arrived by: the fault injection never changes a head word (fault_flit >= FPW).");
@@ -463,11 +464,11 @@ void RouterEmitter::emit_input_slots() {
   v.line("wire [SB-1:0] ws = head_in[g] ? free_slot : ws_q;");
   v.line("reg [W-1:0] mem [0:(1 << AW) - 1];  // slot k at {k, flit index}");
   v.line("wire [AW-1:0] wa = {ws, idx_now[SIW-1:0]};");
-  v.line("wire [SB-1:0] as_next = granted && !busy ? sel : as_q;");
+  v.line(std::string("wire [SB-1:0] as_next = granted && !busy ? ") + (RS ? "sel_q" : "sel") + " : as_q;");
   v.line("wire [RW-1:0] sent_next = send[g] ? sent + 1'b1 : sent;");
   v.comment("Idle, the input reads the first flit of the slot it asks for: what it reads is used only if");
   v.comment("the grant comes (so the address does not wait for it).");
-  v.line("wire [AW-1:0] ra = busy ? {as_q, sent_next[SIW-1:0]} : {sel, {SIW{1'b0}}};");
+  v.line(std::string("wire [AW-1:0] ra = busy ? {as_q, sent_next[SIW-1:0]} : {") + (RS ? "sel_q" : "sel") + ", {SIW{1'b0}}};");
   v.line("reg [W-1:0] rd_q, wd_q;");
   v.line("reg byp_q;  // the flit read was written in the same cycle: take it from the write side");
   v.line("always @(posedge clk) begin");
@@ -561,7 +562,8 @@ void RouterEmitter::emit_input_slots() {
   v.line("    ws_q <= {SB{1'b0}};");
   v.line("  end else begin");
   v.line("    as_q <= as_next;");
-  v.line("    if (granted && !busy) sptr <= (sel == SLAST) ? {SB{1'b0}} : sel + 1'b1;");
+  const std::string gs = RS ? "sel_q" : "sel";
+  v.line("    if (granted && !busy) sptr <= (" + gs + " == SLAST) ? {SB{1'b0}} : " + gs + " + 1'b1;");
   v.line("    if (in_valid[g]) ws_q <= ws;");
   v.line("  end");
   v.line("end");
@@ -624,10 +626,15 @@ void RouterEmitter::emit_input_send() {
     v.comment("one granted now is withdrawn (the input is busy then), so the arbiter needs no busy mask.");
     v.line("reg [NI-1:0] req_q;");
     v.line("reg want_up_q, falling_q;");
+    if (NS != 0) v.line("reg [2:0] head_q;  // the asking slot's length");
     v.line("always @(posedge clk) begin");
-    v.line("  req_q <= (!rst && asking && !granted) ? ({{(NI-1){1'b0}}, 1'b1} << want) : {NI{1'b0}};");
+    v.line(std::string("  req_q <= (!rst && asking && !granted) ? ") + (NS == 0 ? "({{(NI-1){1'b0}}, 1'b1} << want)" : "reqp") + " : {NI{1'b0}};");
     v.line("  want_up_q <= want_up;");
     v.line("  falling_q <= falling;");
+    if (NS != 0) {
+      v.line("  sel_q <= rst ? {SB{1'b0}} : sel;");
+      v.line("  head_q <= head;");
+    }
     v.line("end");
     v.line("assign req[g*NI +: NI] = req_q;");
   }
@@ -692,7 +699,7 @@ void RouterEmitter::emit_input_send() {
   v.line("    crc <= 32'hFFFFFFFF;");
   v.line("    cst <= 2'd0;");
   v.line("    dst_q <= gcol;");
-  v.line("    left <= ({{(RW-3){1'b0}}, head[2:0]} + TWO) * FPW_R;");
+  v.line(std::string("    left <= ({{(RW-3){1'b0}}, ") + (RS && NS != 0 ? "head_q" : "head") + "[2:0]} + TWO) * FPW_R;");
   v.line("    sent <= {RW{1'b0}};");
   v.line("    hword <= 1'b1;");
   v.line("  end else if (send[g]) begin");

@@ -178,9 +178,6 @@ void validate(const Cm5DataParams& p, const std::string& where) {
   check_range(where, "buffer_words", p.buffer_words, 1, 16);
   check_range(where, "slots", p.slots, 0, 8);
   check_range(where, "request_stage", p.request_stage, 0, 1);
-  if (p.request_stage != 0 && p.slots != 0)
-    throw ConfigError(where + ": request_stage = " + std::to_string(p.request_stage) + " needs FIFO inputs (slots = 0, got " +
-                      std::to_string(p.slots) + ")");
   // The NI's FIFOs: a power of 2 (its pointers wrap), 8..64, and the longest message must fit.
   auto check_fifo = [&](const std::string& field, int words) {
     if (words < 8 || words > 64 || (words & (words - 1)) != 0 || words < p.message_words(p.max_words))

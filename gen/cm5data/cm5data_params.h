@@ -76,7 +76,8 @@ struct Cm5DataParams {
   // Cycles between an input's request (its head's route, made from the state at the start of a
   // cycle) and the arbiter that grants it: 0 (the default) decides in the same cycle; 1 registers
   // the requests, so a head waits a cycle more at every chip (and an input a cycle more between
-  // its messages) and the chip's clock is set by grant -> allocation alone (FIFO inputs only).
+  // its messages) and the chip's clock is set by grant -> allocation alone (with slots: the slot
+  // asked for is registered with its request).
   int request_stage = 0;
   uint32_t seed = 1;            // LFSR seed of the whole network (each chip's is derived)
   std::vector<Cm5DataLink> mapped_out;  // links no message may use

@@ -76,7 +76,7 @@ struct Chip {
   Cm5DataChipMapOut mo;
   std::vector<Cm5DataPortStats> stats;
   // request_stage 1: each input's request made in the cycle before (-1: none) and whether it falls
-  std::vector<int> req_q;
+  std::vector<int> req_q, req_slot_q;
   std::vector<uint8_t> fall_q;
   // outputs
   std::vector<uint8_t> obusy;
@@ -213,6 +213,7 @@ Cm5DataNetwork::Cm5DataNetwork(const Cm5DataParams& params, const Cm5DataModelOp
     }
     ch.busy.assign(n, 0);
     ch.req_q.assign(n, -1);
+    ch.req_slot_q.assign(n, -1);
     ch.fall_q.assign(n, 0);
     ch.up.assign(n, 0);
     ch.fall.assign(n, 0);
@@ -380,11 +381,13 @@ void Cm5DataNetwork::Impl::request(const Chip& ch, Arbitration& a) const {
 void Cm5DataNetwork::Impl::stage_requests(Chip& ch, Arbitration& a) const {
   for (int i = 0; i < ch.ports; ++i) {
     const size_t si = static_cast<size_t>(i);
-    const int now = a.req[i];
+    const int now = a.req[i], slot_now = a.req_slot[i];
     const uint8_t fall_now = a.fall_in[i];
     a.req[i] = ch.busy[si] ? -1 : ch.req_q[si];
+    a.req_slot[i] = ch.req_slot_q[si];
     a.fall_in[i] = ch.fall_q[si];
     ch.req_q[si] = now;
+    ch.req_slot_q[si] = slot_now;
     ch.fall_q[si] = fall_now;
   }
 }

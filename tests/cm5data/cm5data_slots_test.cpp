@@ -42,7 +42,7 @@ TEST(Cm5Slots, ConfigFieldAndRefusal) {
   }
 }
 
-TEST(Cm5Slots, RequestStageFieldNeedsFifoInputs) {
+TEST(Cm5Slots, RequestStageField) {
   const Cm5DataConfig c = parse_cm5data_config(
       R"({"network":"cm5data","name":"s","cm5data":{"height":2,"request_stage":1}})", "s.json");
   EXPECT_EQ(c.cm5.request_stage, 1);
@@ -56,7 +56,6 @@ TEST(Cm5Slots, RequestStageFieldNeedsFifoInputs) {
     }
   };
   refused(R"("request_stage":2)", "request_stage = 2 out of range 0..1");
-  refused(R"("request_stage":1,"slots":2)", "request_stage = 1 needs FIFO inputs (slots = 0, got 2)");
 }
 
 TEST(Cm5Slots, ModelEveryPatternDeliveredAndConserved) {
@@ -165,6 +164,32 @@ TEST(Cm5SlotsRtl, SixteenLeavesAsTheModel) {
   at[0] = 90;
   at[3] = 200;
   expect_rtl_equals_model(cfg, t, "all-fall-down", at, false);
+}
+
+TEST(Cm5SlotsRtl, RequestStageAsTheModel) {
+  // The slot asked for registered with its request (a cycle more per chip for a head): every
+  // pattern, an open-loop load, all-fall-down; one message alone arrives 3 cycles later than
+  // without the stage (3 chips crossed).
+  Cm5DataConfig cfg = slots_config(2, "cm5", 4, 3, "cm5data-16-slots-stage");
+  Cm5DataParams& p = cfg.cm5;
+  p.request_stage = 1;
+  for (const auto& pat : kPatterns) expect_rtl_equals_model(cfg, make_cm5_pattern(pat, p, 2, 4, 5), pat, {}, false);
+  expect_rtl_equals_model(cfg, make_cm5_open_loop("random", p, 3, 0.03, 600, 5), "open loop random", {}, false);
+  Cm5DataTraffic t = make_cm5_pattern("all-to-one", p, 6, 4, 5);
+  for (size_t i = 0; i < t.messages.size(); i += 5) t.messages[i].afd = true;
+  std::vector<uint64_t> at(p.total_chips(), kCm5Never);
+  at[5] = 30;
+  at[3] = 200;
+  expect_rtl_equals_model(cfg, t, "all-fall-down", at, false);
+  Cm5DataTraffic one;
+  Cm5DataMessage m;
+  m.src = 0;
+  m.dst = 15;
+  m.data = {0x1234u};
+  one.messages.push_back(m);
+  Cm5DataParams q = p;
+  q.request_stage = 0;
+  EXPECT_EQ(run_cm5data_model(p, one).deliveries.at(0).arrived, run_cm5data_model(q, one).deliveries.at(0).arrived + 3u);
 }
 
 }  // namespace

@@ -293,7 +293,8 @@ std::vector<FpgaBlock> Cm5DataFamily::fpga_blocks() const {
   };
   return {chip("chip, 2 parents, FIFO inputs", 2, 0, 0),
           chip("chip, 2 parents, FIFO inputs, requests registered (request_stage 1)", 2, 0, 1),
-          chip("chip, 2 parents, 8 slots", 2, 8, 0), ni,
+          chip("chip, 2 parents, 8 slots", 2, 8, 0),
+          chip("chip, 2 parents, 8 slots, requests registered (request_stage 1)", 2, 8, 1), ni,
           split("split over boards: a network board (4 leaves, one chip)", "cabled-network"),
           split("split over boards: a leaf board with its two NIs", "cabled-leaf")};
 }
