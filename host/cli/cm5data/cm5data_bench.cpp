@@ -636,11 +636,11 @@ struct RtlComparison {
 // Latency: one message alone from leaf 0 to the last leaf (over the root), by machine size.
 // What the registered request (Cm5DataParams::request_stage) costs in cycles: one message's
 // latency alone (a cycle per chip it crosses) and the saturation figure (SatPlan) at 64 and 256
-// leaves with the default chip's 2-word FIFO inputs, without and with it.
+// leaves with the default chip's 2-word FIFO inputs and with 8 slots, without and with it.
 json request_stage_cost(bool quick) {
   const SatPlan plan = sat_plan(quick);
   json out;
-  std::printf("== the registered request (request_stage 1) against the default chip (model, CM-5 profile, 2-word FIFO inputs)\n");
+  std::printf("== the registered request (request_stage 1) against the chip without it (model, CM-5 profile)\n");
   std::printf("   one 5-word message alone, leaf 0 to leaf N-1 (cycles):\n");
   json lat = json::array();
   for (int h = 1; h <= (quick ? 3 : 5); ++h) {
@@ -666,12 +666,13 @@ json request_stage_cost(bool quick) {
   out["latency_one_message"] = lat;
   std::printf("   saturation, accepted / bound at offered load %.2f of it, mean [min, max] over seeds 7, 8, 9:\n", plan.load);
   json sat = json::array();
+  for (int slots : {0, 8})
   for (int h : quick ? std::vector<int>{3} : std::vector<int>{3, 4})
     for (const auto& pat : plan.patterns) {
-      std::printf("   %6u leaves %-18s", 1u << (2 * h), pat.c_str());
-      json row = {{"leaves", 1u << (2 * h)}, {"pattern", pat}};
+      std::printf("   %-9s %6u leaves %-18s", slots ? "8 slots" : "FIFO", 1u << (2 * h), pat.c_str());
+      json row = {{"inputs", slots ? "8 slots" : "FIFO 2 words"}, {"slots", slots}, {"leaves", 1u << (2 * h)}, {"pattern", pat}};
       for (int stage : {0, 1}) {
-        Cm5DataConfig cfg = bench_config(h, "cm5");
+        Cm5DataConfig cfg = bench_config(h, "cm5", 2, slots);
         cfg.cm5.request_stage = stage;
         const Cm5DataArmBound b = pattern_bound(cfg.cm5, pat, plan.bound_samples);
         const bench::SteadyFigure f = saturation_figure(cfg, pat, b.rate_per_leaf, plan);
