@@ -1,6 +1,7 @@
 // The figures every bench reports (host/cli/bench_stats.h): the mean over seeds with its
 // spread, the steady-window check, the Wilson bound; then each family's bench section in its
 // --quick form writes figures that carry their seeds, mean, spread, window and load.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -130,7 +131,7 @@ class BenchFigures : public ::testing::TestWithParam<Section> {};
 
 TEST_P(BenchFigures, QuickSectionWritesFiguresOverSeeds) {
   const Section s = GetParam();
-  const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-figures-" + std::string(s.family));
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-bench-figures-" + std::string(s.family) + "-" + s.only);
   fs::remove_all(dir);
   fs::create_directories(dir);
   BenchArgs a;
@@ -152,9 +153,14 @@ TEST_P(BenchFigures, QuickSectionWritesFiguresOverSeeds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, BenchFigures,
-                         ::testing::Values(Section{"cm5data", "saturation", true}, Section{"clos", "blocking", true},
-                                           Section{"hcube", "ratios", true}, Section{"cm1", "figure12", false}),
-                         [](const auto& info) { return std::string(info.param.family); });
+                         ::testing::Values(Section{"cm5data", "saturation", true}, Section{"cm5data", "request-stage", true},
+                                           Section{"clos", "blocking", true}, Section{"hcube", "ratios", true},
+                                           Section{"cm1", "figure12", false}),
+                         [](const auto& info) {
+                           std::string n = std::string(info.param.family) + "_" + info.param.only;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
 
 // cm5ctl and cm5 state no saturation, throughput or blocking figure that a seed could move (their
 // READMEs say why): their benches have no figure section.

@@ -634,6 +634,20 @@ struct RtlComparison {
 };
 
 // Latency: one message alone from leaf 0 to the last leaf (over the root), by machine size.
+// One 5-word message alone, leaf 0 to leaf N-1 (over the root): its cycles, first flit sent to
+// last arrived, on the model.
+uint64_t one_message_cycles(const Cm5DataParams& p) {
+  Cm5DataTraffic t;
+  Cm5DataMessage m;
+  m.src = 0;
+  m.dst = p.leaves() - 1;
+  m.len = kWords;
+  m.data.assign(kWords, 0x5a5a5a5au);
+  t.messages.push_back(m);
+  const Cm5DataRunResult r = run_cm5data_model(p, t);
+  return r.deliveries.at(0).arrived - r.deliveries.at(0).sent + 1;
+}
+
 // What the registered request (Cm5DataParams::request_stage) costs in cycles: one message's
 // latency alone (a cycle per chip it crosses) and the saturation figure (SatPlan) at 64 and 256
 // leaves with the default chip's 2-word FIFO inputs (and at 64 with 8 slots), without and with it.
@@ -648,15 +662,7 @@ json request_stage_cost(bool quick) {
     for (int stage : {0, 1}) {
       Cm5DataConfig cfg = bench_config(h, "cm5");
       cfg.cm5.request_stage = stage;
-      Cm5DataTraffic t;
-      Cm5DataMessage m;
-      m.src = 0;
-      m.dst = cfg.cm5.leaves() - 1;
-      m.len = kWords;
-      m.data.assign(kWords, 0x5a5a5a5au);
-      t.messages.push_back(m);
-      const Cm5DataRunResult r = run_cm5data_model(cfg.cm5, t);
-      cyc[stage] = r.deliveries[0].arrived - r.deliveries[0].sent + 1;
+      cyc[stage] = one_message_cycles(cfg.cm5);
     }
     std::printf("   %6u leaves: %4llu -> %4llu cycles (+%llu: %d chips crossed)\n", 1u << (2 * h),
                 static_cast<unsigned long long>(cyc[0]), static_cast<unsigned long long>(cyc[1]),
@@ -693,15 +699,7 @@ json latency_one_message() {
   json lat = json::array();
   for (int h = 1; h <= 7; ++h) {
     const Cm5DataConfig cfg = bench_config(h, "cm5");
-    Cm5DataTraffic t;
-    Cm5DataMessage m;
-    m.src = 0;
-    m.dst = cfg.cm5.leaves() - 1;
-    m.len = kWords;
-    m.data.assign(kWords, 0x5a5a5a5au);
-    t.messages.push_back(m);
-    const Cm5DataRunResult r = run_cm5data_model(cfg.cm5, t);
-    const double cyc = static_cast<double>(r.deliveries[0].arrived - r.deliveries[0].sent + 1);
+    const double cyc = static_cast<double>(one_message_cycles(cfg.cm5));
     std::printf("   %6u leaves: %4.0f cycles = %.2f us\n", cfg.cm5.leaves(), cyc, cyc / kClockHz * 1e6);
     lat.push_back({{"leaves", cfg.cm5.leaves()}, {"cycles", cyc}, {"us", cyc / kClockHz * 1e6}});
   }
