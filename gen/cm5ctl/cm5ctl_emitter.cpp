@@ -303,7 +303,7 @@ std::string emit_tree(const Cm5ctlParams& p) { return TreeEmitter(p).emit(); }
 
 const std::vector<std::string>& cm5ctl_primitives() {
   static const std::vector<std::string> prims = {
-      "cm5ctl_fifo.v",  "cm5ctl_frame.v", "cm5ctl_align.v", "cm5ctl_crc8.v", "cm5ctl_link_tx.v", "cm5ctl_link_rx.v", "cm5ctl_alu.v", "cm5ctl_combine.v",
+      "cm5ctl_fifo.v",  "cm5ctl_frame.v", "cm5ctl_align.v", "cm5ctl_crc8.v", "cm5ctl_link_tx.v", "cm5ctl_link_rx.v", "cm5ctl_alu.v", "cm5ctl_alu2.v", "cm5ctl_combine.v",
       "cm5ctl_split.v", "cm5ctl_upmerge.v", "cm5ctl_node.v",  "cm5ctl_root.v",    "cm5ctl_chip.v", "cm5ctl_leaf.v"};
   return prims;
 }

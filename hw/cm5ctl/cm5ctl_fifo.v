@@ -4,12 +4,18 @@
 // it (the caller pops only when count != 0); push adds din. Pushing and popping in one cycle
 // works when full; a push into a full buffer without a pop is dropped and raises `overflow`
 // for that cycle. `clr` (a flush) empties it: whatever else happens in that cycle is dropped.
+// `empty` (count == 0) and `full` (count == DEPTH) are flip-flops, kept beside the count: a
+// node's decision reads them, not a comparison of the count. WLAG = 1: the word pushed in a
+// cycle is written in the next, from `din` then (the count, `empty`, `full` at once; `head` is
+// the word a cycle later): a node whose decision pushes does not write its queue in the same
+// cycle.
 `default_nettype none
 module cm5ctl_fifo #(
   parameter integer WIDTH = 8,
   parameter integer DEPTH = 4,
   parameter integer CW = 3,         // count width: holds 0..DEPTH
-  parameter integer RAM = 0         // 1: block RAM whatever the depth (a board short of logic cells)
+  parameter integer RAM = 0,        // 1: block RAM whatever the depth (a board short of logic cells)
+  parameter integer WLAG = 0        // 1: the word written the cycle after its push
 ) (
   input  wire clk,
   input  wire rst,
@@ -19,13 +25,16 @@ module cm5ctl_fifo #(
   input  wire pop,
   output wire [WIDTH-1:0] head,
   output reg  [CW-1:0] count,
+  output reg  empty,
+  output reg  full,
   output wire overflow
 );
   localparam integer PW = DEPTH > 1 ? $clog2(DEPTH) : 1;
   localparam integer LAST = DEPTH - 1;
   reg [PW-1:0] rd, wr;
-  wire do_pop = pop && count != {CW{1'b0}};
-  wire full = count == DEPTH[CW-1:0];
+  localparam integer LASTC = DEPTH - 1;  // the count one short of full
+  localparam [CW-1:0] ONE = 1;
+  wire do_pop = pop && !empty;
   wire do_push = push && (!full || do_pop);
   assign overflow = push && full && !do_pop && !clr;
   function [PW-1:0] next_ptr;
@@ -39,24 +48,48 @@ module cm5ctl_fifo #(
       rd <= {PW{1'b0}};
       wr <= {PW{1'b0}};
       count <= {CW{1'b0}};
+      empty <= 1'b1;
+      full <= 1'b0;
     end else begin
       if (do_push) wr <= next_ptr(wr);
       if (do_pop) rd <= next_ptr(rd);
-      if (do_push && !do_pop) count <= count + 1'b1;
-      else if (do_pop && !do_push) count <= count - 1'b1;
+      if (do_push && !do_pop) begin
+        count <= count + 1'b1;
+        empty <= 1'b0;
+        full <= count == LASTC[CW-1:0];
+      end else if (do_pop && !do_push) begin
+        count <= count - 1'b1;
+        empty <= count == ONE;
+        full <= 1'b0;
+      end
     end
   end
   // Shallow buffers (most of the tree's) in flip-flops: a 4-kbit block RAM each would run an
   // iCE40 out of blocks long before out of logic; deeper ones (or any, with RAM) in block RAM.
+  wire wen;
+  wire [PW-1:0] wa;
   generate
+    if (WLAG != 0) begin : g_lag
+      reg wen_r;
+      reg [PW-1:0] wa_r;
+      always @(posedge clk) begin
+        wen_r <= !rst && !clr && do_push;
+        wa_r <= wr;
+      end
+      assign wen = wen_r;
+      assign wa = wa_r;
+    end else begin : g_now
+      assign wen = !rst && !clr && do_push;
+      assign wa = wr;
+    end
     if (DEPTH <= 8 && RAM == 0) begin : g_ff
       (* ram_style = "logic" *) reg [WIDTH-1:0] mem [0:DEPTH-1];
       assign head = mem[rd];
-      always @(posedge clk) if (!rst && !clr && do_push) mem[wr] <= din;
+      always @(posedge clk) if (wen) mem[wa] <= din;
     end else begin : g_ram
       reg [WIDTH-1:0] mem [0:DEPTH-1];
       assign head = mem[rd];
-      always @(posedge clk) if (!rst && !clr && do_push) mem[wr] <= din;
+      always @(posedge clk) if (wen) mem[wa] <= din;
     end
   endgenerate
 endmodule

@@ -113,7 +113,9 @@ module cm5ctl_leaf #(
   // What comes down.
   wire [PB-1:0] pp;
   wire rx_crc;
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .crc_err(rx_crc));
+  wire [PB-1:0] pp_e, pp_h;
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .early(pp_e), .held(pp_h),
+    .crc_err(rx_crc));
   wire p_ss = pp[2:1] == 2'd1;
   wire p_ms = pp[2];
   wire flushing = dt && p_ss && pp[7:5] == 3'd7;
@@ -129,18 +131,20 @@ module cm5ctl_leaf #(
   reg [ACW-1:0] nfl;  // sent, result not back
   // The broadcast FIFO: {data, kind, flush}.
   wire [LCW-1:0] bcount;
+  wire bempty, bfull;
   wire [W+2:0] bhead;
-  assign inj_ready = inj_bcast ? bcount < LF[LCW-1:0] : nq < LF[DCW-1:0];
+  assign inj_ready = inj_bcast ? !bfull : nq < LF[DCW-1:0];
   wire push = inj_valid && inj_ready;
   reg [BCW-1:0] ss_out;
   reg stop, ep;
   reg rd_wait;  // a router-done round is in the tree
-  wire send_ss = ut && init_done && bcount != {LCW{1'b0}} && ss_out < BW[BCW-1:0];
+  wire send_ss = ut && init_done && !bempty && ss_out < BW[BCW-1:0];
   wire send_ms = ut && init_done && !send_ss && nq != {DCW{1'b0}} && !stop && nfl < AD[ACW-1:0] && !rd_wait && !halted && !flushing;
   wire ovb;
   cm5ctl_fifo #(.WIDTH(W + 3), .DEPTH(LF), .CW(LCW)) bq (
     .clk(clk), .rst(rst), .clr(1'b0), .push(push && inj_bcast),
-    .din({inj_data, inj_kind, inj_comb == 3'd7}), .pop(send_ss), .head(bhead), .count(bcount), .overflow(ovb));
+    .din({inj_data, inj_kind, inj_comb == 3'd7}), .pop(send_ss), .head(bhead), .count(bcount), .empty(bempty), .full(bfull),
+    .overflow(ovb));
 
   // An entry's multiple-source packet (router-done: an ADD reduction of the counter) and what
   // its result needs: {router-done, abstained, seg, segd, comb, kind}.
@@ -173,7 +177,7 @@ module cm5ctl_leaf #(
   wire [PB-1:1] upk = send_ss ? ss_pkt : (send_ms ? ms[PB-2:0] : {(PB-1){1'b0}});
   cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) tx (
     .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}), .late({PB{1'b0}}),
-    .wires(up_out));
+    .late2({PB{1'b0}}), .wires(up_out));
 
   // A result: the entry at rdp is the operation it belongs to.
   wire under = nfl == {ACW{1'b0}};
@@ -267,6 +271,6 @@ module cm5ctl_leaf #(
       if (ovb || (dt && p_ms && under)) fault <= 1'b1;
     end
   end
-  wire unused = &{1'b0, pat, pp[9], rm[W+13:9], rm[1:0], upk[14:12]};
+  wire unused = &{1'b0, pat, bcount, pp_e, pp_h, pp[9], rm[W+13:9], rm[1:0], upk[14:12]};
 endmodule
 `default_nettype wire

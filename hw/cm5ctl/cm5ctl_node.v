@@ -19,6 +19,11 @@
 // and sends the first chunk of each outgoing packet; the adders work in the next cycle, on what
 // it latched, and give the rest of the packet while the first chunk is on the wires
 // (cm5ctl_link_tx LATE). The wires carry the same chunks in the same cycles: no hop gets longer.
+// Where the word starts in the third chunk or later (the CM-5's links: the third going up, the
+// fourth going down), the arithmetic takes two cycles (cm5ctl_alu2: carry-select, chains of
+// W/2 bits): the overflow bit and the kept carries in the first, the word in the second, sent
+// from the third chunk on (cm5ctl_link_tx K2); the way down has its operands decoded and
+// folded at the decision, as the way up has. Again the same chunks in the same cycles.
 `default_nettype none
 module cm5ctl_node #(
   parameter integer W = 32,
@@ -54,6 +59,18 @@ module cm5ctl_node #(
 );
   localparam integer AEW = W + 8;  // put-aside entry: the combine's W + 7 bits and the carry
   localparam integer LATE = TU > 1 && TD > 1 ? 1 : 0;
+  // The first chunk holding a bit of the word (cm5ctl_link_tx.v: bit 15 on, or the CM-5's
+  // frame, whose word starts in the third chunk), up and down; from the third chunk on, the
+  // word is computed over two cycles.
+  localparam integer KU = F != 0 ? 2 : 15 / WU;
+  localparam integer KD = F != 0 ? 2 : 15 / WD;
+  localparam integer PIPEU = LATE != 0 && TU > 2 && KU >= 2 ? 1 : 0;
+  localparam integer PIPED = LATE != 0 && TD > 2 && KD >= 2 ? 1 : 0;
+  // Links without a CRC, frames of 2 cycles or more: what the decisions read of the packets'
+  // first chunks (type up; type and combiner down: a flush) is registered a cycle ahead
+  // (cm5ctl_link_rx `early`), where those bits are not in the last chunk.
+  localparam integer EARLYU = C == 0 && F == 0 && TU >= 2 && 2 / WU <= TU - 2 ? 1 : 0;
+  localparam integer EARLYD = C == 0 && F == 0 && TD >= 2 && 7 / WD <= TD - 2 ? 1 : 0;
   wire ut, dt, go, aligned, pat;
   cm5ctl_align #(.EN(ALIGN), .ROOT(0), .L(L), .LPW(LPW)) al (
     .clk(clk), .rst(rst), .wire0(down_in[0]), .go(go), .aligned(aligned), .pat(pat));
@@ -64,28 +81,39 @@ module cm5ctl_node #(
   wire [WD-1:0] txw_l, txw_r;
   assign down_l = txw_l | (OUT_L != 0 ? {WD{1'b0}} : patw);
   assign down_r = txw_r | (OUT_R != 0 ? {WD{1'b0}} : patw);
-  wire [PB-1:0] pl, pr, pp;
+  wire [PB-1:0] pl, pr, pp, pl_e, pr_e, pp_e, pl_h, pr_h, pp_h;
   wire rx_l_crc, rx_r_crc, rx_p_crc;
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .crc_err(rx_r_crc));
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx_p (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .crc_err(rx_p_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .early(pl_e), .held(pl_h), .crc_err(rx_l_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .early(pr_e), .held(pr_h), .crc_err(rx_r_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx_p (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .early(pp_e), .held(pp_h), .crc_err(rx_p_crc));
 
   reg stop;  // the parent's flow-control bit, from its last packet
   reg ep;    // flush epoch
   reg ccarry;  // the up carry after the last operation completed here (restored by a flush)
-  wire flushing = dt && pp[2:1] == 2'd1 && pp[7:5] == 3'd7;
+  wire flushing;
+  generate
+    if (EARLYD != 0) begin : g_fl_early
+      reg fl;  // pp a flush, as it will be (valid when dt)
+      always @(posedge clk) fl <= pp_e[2:1] == 2'd1 && pp_e[7:5] == 3'd7;
+      assign flushing = dt && fl;
+    end else begin : g_fl_now
+      assign flushing = dt && pp[2:1] == 2'd1 && pp[7:5] == 3'd7;
+    end
+  endgenerate
   wire [ACW-1:0] acount;
-  wire room = acount < AD[ACW-1:0] && !stop;
+  wire aempty, afull;
+  wire room = !afull && !stop;
   wire ss, fire, qovf, fcarry, lss, lfire;
-  wire [PB-1:0] sspkt, cpkt, lpkt;
+  wire [PB-1:0] sspkt, cpkt, lpkt, lpkt2;
   wire [AEW-2:0] centry;
   wire [AEW-1:0] ahead;
   wire [QCW-1:0] qcl, qcr;
   cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R), .QRAM(QRAM),
-                 .LATE(LATE)) up (
-    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .room(room), .ep(ep), .clr(flushing), .rcarry(ccarry),
+                 .LATE(LATE), .PIPE(PIPEU), .EARLY(EARLYU),
+                 .HPRE(LATE != 0 && EARLYU != 0 && TU >= 3 ? 1 : 0)) up (
+    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .pl_e(pl_e), .pr_e(pr_e), .pl_h(pl_h), .pr_h(pr_h), .room(room), .ep(ep), .clr(flushing), .rcarry(ccarry),
     .ss(ss), .sspkt(sspkt), .fire(fire), .cpkt(cpkt), .centry(centry), .fcarry(fcarry), .qcl(qcl), .qcr(qcr),
-    .overflow(qovf), .lss(lss), .lfire(lfire), .lpkt(lpkt));
+    .overflow(qovf), .lss(lss), .lfire(lfire), .lpkt(lpkt), .lpkt2(lpkt2));
   // The global bits: the last good ones from each child, ORed with this node's hard errors.
   reg [2:0] gl_r, gr_r, gp_r;
   wire [2:0] gl = OUT_L != 0 ? 3'b000 : (rx_l_crc ? gl_r : pl[14:12]);
@@ -98,17 +126,18 @@ module cm5ctl_node #(
   reg ep_r;
   wire [2:0] lgup = LATE != 0 ? gup_r : gup;
   wire lep = LATE != 0 ? ep_r : ep;
-  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU), .LATE(LATE)) tx_up (
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU), .LATE(LATE), .K2(PIPEU != 0 ? KU : 0),
+                  .FIRST(PIPEU)) tx_up (
     .clk(clk), .rst(rst), .load(ut), .pkt({upk[PB-1:15], gup, upk[11:1], ep}),
-    .late({lpkt[PB-1:15], lgup, lpkt[11:1], lep}), .wires(up_out));
+    .late({lpkt[PB-1:15], lgup, lpkt[11:1], lep}), .late2({lpkt2[PB-1:15], lgup, lpkt2[11:1], lep}), .wires(up_out));
 
   wire pmulti = pp[2];
   wire pop = dt && pmulti;
-  wire under = acount == {ACW{1'b0}};
+  wire under = aempty;
   wire aovf;
   cm5ctl_fifo #(.WIDTH(AEW), .DEPTH(AD), .CW(ACW)) aside (
     .clk(clk), .rst(rst), .clr(flushing), .push(lfire && !lss), .din({fcarry, centry}), .pop(pop), .head(ahead),
-    .count(acount), .overflow(aovf));
+    .count(acount), .empty(aempty), .full(afull), .overflow(aovf));
   // The way down, from the parent's packet and the oldest put-aside value: g_dn[0] as they are
   // in the frame's last cycle (all of it with LATE = 0, else the first chunk), g_dn[1] as
   // latched then (the rest, a cycle later).
@@ -143,13 +172,53 @@ module cm5ctl_node #(
   endgenerate
   localparam integer LD = LATE != 0 ? 1 : 0;  // which of g_dn gives the rest of the packet
   wire dpop = LATE != 0 ? pop_r : pop;
-  wire ndcarry = g_dn[LD].cout;
-  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD), .LATE(LATE)) tx_l (
-    .clk(clk), .rst(rst), .load(dt), .pkt(g_dn[0].pkl), .late(g_dn[LD].pkl), .wires(txw_l));
-  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD), .LATE(LATE)) tx_r (
-    .clk(clk), .rst(rst), .load(dt), .pkt(g_dn[0].pkr), .late(g_dn[LD].pkr), .wires(txw_r));
+  // PIPED: the split's arithmetic over two cycles. At the decision, its operands decoded (the
+  // parent's word and the put-aside value; a segment cut passes the latter) and which child
+  // gets the result, which the parent's word (the adder's first operand, as it took it); the
+  // cycle after, the kept carry; the cycle after that, the word (late2, with g_dn[1]'s header).
+  wire [1:0] nkind = pp[4:3];
+  wire ncut = pp[8] && e_now[6];
+  wire [W-1:0] nev = e_now[7 +: W];
+  reg dscan, dres_l, dres_r, dpar_l, dpar_r;
+  always @(posedge clk)
+    if (dt) begin
+      dscan <= nkind == 2'd1 || nkind == 2'd2;
+      dres_l <= pmulti && nkind == 2'd2;
+      dres_r <= pmulti && nkind == 2'd1;
+      dpar_l <= pmulti ? nkind != 2'd2 : pp[2:1] == 2'd1;
+      dpar_r <= pmulti ? nkind != 2'd1 : pp[2:1] == 2'd1;
+    end
+  wire [W-1:0] dy, dpv;
+  wire dcout, dovf;
+  wire ndcarry;
+  wire [PB-1:0] pkl2, pkr2;
+  generate
+    if (PIPED != 0) begin : g_dpipe
+      cm5ctl_alu2 #(.W(W)) alu (
+        .clk(clk), .load(dt), .live(1'b1), .pass(ncut), .comb(nkind == 2'd3 ? 3'd0 : pp[7:5]), .a(pp[15 +: W]),
+        .b(nev), .cin(dcarry), .ovf(dovf), .cout(dcout), .a_r(dpv), .y(dy));
+      assign ndcarry = dscan && dcout;
+      wire [W-1:0] wl = dres_l ? dy : (dpar_l ? dpv : {W{1'b0}});
+      wire [W-1:0] wr = dres_r ? dy : (dpar_r ? dpv : {W{1'b0}});
+      assign pkl2 = OUT_L != 0 ? {PB{1'b0}} : {wl, g_dn[1].pkl[14:0]};
+      assign pkr2 = OUT_R != 0 ? {PB{1'b0}} : {wr, g_dn[1].pkr[14:0]};
+      wire unused = &{1'b0, dovf};
+    end else begin : g_done
+      assign dy = {W{1'b0}};
+      assign dpv = {W{1'b0}};
+      assign {dcout, dovf} = 2'b00;
+      assign ndcarry = g_dn[LD].cout;
+      assign pkl2 = g_dn[LD].pkl;
+      assign pkr2 = g_dn[LD].pkr;
+      wire unused = &{1'b0, ncut, nev, dscan, dres_l, dres_r, dpar_l, dpar_r, dy, dpv, dcout, dovf};
+    end
+  endgenerate
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD), .LATE(LATE), .K2(PIPED != 0 ? KD : 0)) tx_l (
+    .clk(clk), .rst(rst), .load(dt), .pkt(g_dn[0].pkl), .late(g_dn[LD].pkl), .late2(pkl2), .wires(txw_l));
+  cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD), .LATE(LATE), .K2(PIPED != 0 ? KD : 0)) tx_r (
+    .clk(clk), .rst(rst), .load(dt), .pkt(g_dn[0].pkr), .late(g_dn[LD].pkr), .late2(pkr2), .wires(txw_r));
 
-  wire unused = &{1'b0, aligned, upk[14:12], upk[0], lss, lfire, lpkt[14:12], lpkt[0]};
+  wire unused = &{1'b0, aligned, acount, pp_e, pp_h, upk[14:12], upk[0], lss, lfire, lpkt[14:12], lpkt[0], lpkt2[14:12], lpkt2[0]};
   always @(posedge clk) begin
     if (rst) begin
       stop <= 1'b0;

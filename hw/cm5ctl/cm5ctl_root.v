@@ -56,23 +56,25 @@ module cm5ctl_root #(
   assign down_r = txw_r | (OUT_R != 0 ? {WD{1'b0}} : patw);
   wire [PB-1:0] pl, pr;
   wire rx_l_crc, rx_r_crc;
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .crc_err(rx_l_crc));
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .crc_err(rx_r_crc));
+  wire [PB-1:0] pl_e, pr_e, pl_h, pr_h;
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .early(pl_e), .held(pl_h), .crc_err(rx_l_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .early(pr_e), .held(pr_h), .crc_err(rx_r_crc));
 
   wire [RCW-1:0] rcount;
   wire [BCW-1:0] bcount;
+  wire bempty, bfull, rempty, rfull;
   wire ss, fire, qovf, fcarry, lss, lfire;
-  wire [PB-1:0] sspkt, cpkt, lpkt;
+  wire [PB-1:0] sspkt, cpkt, lpkt, lpkt2;
   wire [AEW-2:0] centry;
   wire [QCW-1:0] qcl, qcr;
   reg ep, ccarry;
-  wire bpop = dt && bcount != {BCW{1'b0}};
+  wire bpop = dt && !bempty;
   wire [PB-1:0] bhead;
   wire flushing = bpop && bhead[7:5] == 3'd7;
   cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R), .QRAM(QRAM)) up (
-    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .room(rcount < RQ[RCW-1:0]), .ep(ep), .clr(flushing),
+    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .pl_e(pl_e), .pr_e(pr_e), .pl_h(pl_h), .pr_h(pr_h), .room(!rfull), .ep(ep), .clr(flushing),
     .rcarry(ccarry), .ss(ss), .sspkt(sspkt), .fire(fire), .cpkt(cpkt), .centry(centry), .fcarry(fcarry), .qcl(qcl),
-    .qcr(qcr), .overflow(qovf), .lss(lss), .lfire(lfire), .lpkt(lpkt));
+    .qcr(qcr), .overflow(qovf), .lss(lss), .lfire(lfire), .lpkt(lpkt), .lpkt2(lpkt2));
 
   // The result sent down: type multiple-source, no segment flag, the total (reduce, sync) or
   // the identity (scans: nothing comes before the first leaf or after the last).
@@ -82,16 +84,16 @@ module cm5ctl_root #(
   wire total = kind == 2'd0 || kind == 2'd3;
   wire [PB-1:0] rp = {total ? cpkt[PB-1:15] : id, 3'b000, cpkt[11:10], 1'b0, cpkt[8:3], 2'd2, 1'b0};
 
-  wire bs_push = ss && bcount < BW[BCW-1:0];
-  wire rpop = dt && !bpop && rcount != {RCW{1'b0}};
+  wire bs_push = ss && !bfull;
+  wire rpop = dt && !bpop && !rempty;
   wire [PB+AEW-1:0] rhead;
   wire bovf, rovf;
   cm5ctl_fifo #(.WIDTH(PB), .DEPTH(BW), .CW(BCW)) bq (
-    .clk(clk), .rst(rst), .clr(1'b0), .push(bs_push), .din(sspkt), .pop(bpop), .head(bhead), .count(bcount),
+    .clk(clk), .rst(rst), .clr(1'b0), .push(bs_push), .din(sspkt), .pop(bpop), .head(bhead), .count(bcount), .empty(bempty), .full(bfull),
     .overflow(bovf));
   cm5ctl_fifo #(.WIDTH(PB + AEW), .DEPTH(RQ), .CW(RCW)) rq (
     .clk(clk), .rst(rst), .clr(flushing), .push(fire), .din({fcarry, centry, rp}), .pop(rpop), .head(rhead),
-    .count(rcount), .overflow(rovf));
+    .count(rcount), .empty(rempty), .full(rfull), .overflow(rovf));
   wire [PB-1:0] sl, sr;
   // The carry of this node's last addition on the way down (multi-word scans).
   reg dcarry;
@@ -111,9 +113,9 @@ module cm5ctl_root #(
   wire [PB-1:0] pkl = OUT_L != 0 ? {PB{1'b0}} : {dl, gdn, hl, qcl >= STOP_AT[QCW-1:0]};
   wire [PB-1:0] pkr = OUT_R != 0 ? {PB{1'b0}} : {dr, gdn, hr, qcr >= STOP_AT[QCW-1:0]};
   cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_l (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .late({PB{1'b0}}), .wires(txw_l));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkl), .late({PB{1'b0}}), .late2({PB{1'b0}}), .wires(txw_l));
   cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) tx_r (
-    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .late({PB{1'b0}}), .wires(txw_r));
+    .clk(clk), .rst(rst), .load(dt), .pkt(pkr), .late({PB{1'b0}}), .late2({PB{1'b0}}), .wires(txw_r));
 
   always @(posedge clk) begin
     if (rst) begin
@@ -140,7 +142,7 @@ module cm5ctl_root #(
       if (ss && !bs_push) bcast_drop <= 1'b1;
     end
   end
-  wire unused = &{1'b0, go, aligned, lss, lfire, lpkt, bovf, cpkt[14:12], cpkt[9], cpkt[2:0], sl[0], sr[0], sl[14:12], sr[14:12], bhead[14:12],
+  wire unused = &{1'b0, go, aligned, rcount, bcount, lss, lfire, lpkt, lpkt2, bovf, cpkt[14:12], cpkt[9], cpkt[2:0], sl[0], sr[0], sl[14:12], sr[14:12], bhead[14:12],
                   bhead[0]};
 endmodule
 `default_nettype wire

@@ -19,7 +19,20 @@
 // latches the two packets to combine; the cycle after, `lss` / `lfire` say what it decided and
 // `lpkt` is the packet going up (single-source, combined or idle), `centry`, `fcarry` and the
 // kept carry are the combination's: the adder gets a cycle of its own. LATE = 0: all at the tick
-// (`lss` = `ss`, `lfire` = `fire`).
+// (`lss` = `ss`, `lfire` = `fire`). PIPE = 1 (with LATE): the adder over two cycles
+// (cm5ctl_alu2.v): in the cycle after the tick, `lpkt`'s header (the overflow bit too), `fcarry`
+// and the kept carry; the cycle after that, `lpkt2`, the whole packet going up, its word
+// from the second cycle (lpkt's word is then not in use). The adder's operands are taken at
+// every tick, a combination or not; when there is none, the cycle after clears them (the word
+// of an idle packet is 0): `fire` drives no operand, only whether the result is wanted.
+// EARLY = 1 (links without a CRC): `pl_e`, `pr_e` are the packets a cycle before the tick
+// (cm5ctl_link_rx `early`): whether each is a single-source packet is registered then, not
+// decoded at the tick. LATE = 1: a packet the tick puts in a queue is written there the cycle
+// after, from `pl_h`, `pr_h` (cm5ctl_link_rx `held`): the decision does not drive the queues'
+// write enables. HPRE = 1 (with LATE and EARLY, frames of 3 cycles or more): the fields of the
+// two packets to combine that the combination decodes (type, kind, combiner, segment bits) are
+// registered in the cycle before the tick, as they will be at the tick (the queues' heads then,
+// or `pl_e`, `pr_e` where a queue is empty or a flush empties it then).
 `default_nettype none
 module cm5ctl_upmerge #(
   parameter integer W = 32,
@@ -30,13 +43,20 @@ module cm5ctl_upmerge #(
   parameter integer OUT_L = 0,
   parameter integer OUT_R = 0,
   parameter integer QRAM = 0,     // 1: the child queues in block RAM (cm5ctl_fifo RAM)
-  parameter integer LATE = 0
+  parameter integer LATE = 0,
+  parameter integer PIPE = 0,
+  parameter integer EARLY = 0,
+  parameter integer HPRE = 0
 ) (
   input  wire clk,
   input  wire rst,
   input  wire tick,
   input  wire [PB-1:0] pl,
   input  wire [PB-1:0] pr,
+  input  wire [PB-1:0] pl_e,   // EARLY: pl and pr a cycle before the tick
+  input  wire [PB-1:0] pr_e,
+  input  wire [PB-1:0] pl_h,   // LATE: pl and pr the cycle after the tick
+  input  wire [PB-1:0] pr_h,
   input  wire room,
   input  wire ep,
   input  wire clr,
@@ -50,16 +70,33 @@ module cm5ctl_upmerge #(
   output wire lss,
   output wire lfire,
   output wire [PB-1:0] lpkt,
+  output wire [PB-1:0] lpkt2,  // PIPE: the packet going up, two cycles after the tick
   output wire [QCW-1:0] qcl,
   output wire [QCW-1:0] qcr,
   output wire overflow
 );
-  wire ssl = OUT_L == 0 && pl[2:1] == 2'd1;
-  wire ssr = OUT_R == 0 && pr[2:1] == 2'd1;
+  wire ssl, ssr;
+  generate
+    if (EARLY != 0) begin : g_early
+      reg ssl_r, ssr_r;  // pl, pr single-source as they will be (valid at the tick)
+      always @(posedge clk) begin
+        ssl_r <= OUT_L == 0 && pl_e[2:1] == 2'd1;
+        ssr_r <= OUT_R == 0 && pr_e[2:1] == 2'd1;
+      end
+      assign ssl = ssl_r;
+      assign ssr = ssr_r;
+      wire unused = &{1'b0, pl_e[PB-1:3], pl_e[0], pr_e[PB-1:3], pr_e[0]};
+    end else begin : g_dec
+      assign ssl = OUT_L == 0 && pl[2:1] == 2'd1;
+      assign ssr = OUT_R == 0 && pr[2:1] == 2'd1;
+      wire unused = &{1'b0, pl_e, pr_e};
+    end
+  endgenerate
   wire msl = OUT_L == 0 && pl[2] && pl[0] == ep;
   wire msr = OUT_R == 0 && pr[2] && pr[0] == ep;
-  wire hasl = qcl != {QCW{1'b0}};
-  wire hasr = qcr != {QCW{1'b0}};
+  wire qel, qer, qfl, qfr;  // the queues empty, full
+  wire hasl = !qel;
+  wire hasr = !qer;
   wire [PB-1:0] ql, qr;
   assign ss = tick && (ssl || ssr);
   assign sspkt = ssl ? {pl[PB-1:12], pl[11] | ssr, pl[10:1], 1'b0} : {pr[PB-1:1], 1'b0};
@@ -72,6 +109,24 @@ module cm5ctl_upmerge #(
   wire [PB-1:0] qr_or_pr = hasr ? qr : pr;
   wire [PB-1:0] hl = OUT_L != 0 ? {qr_or_pr[PB-1:3], 2'd3, 1'b0} : ql_or_pl;
   wire [PB-1:0] hr = OUT_R != 0 ? {ql_or_pl[PB-1:3], 2'd3, 1'b0} : qr_or_pr;
+  wire [PB-1:0] hlc, hrc;  // hl, hr for the combination
+  generate
+    if (HPRE != 0) begin : g_pre
+      wire [9:1] pl9 = qel || clr ? pl_e[9:1] : ql[9:1];
+      wire [9:1] pr9 = qer || clr ? pr_e[9:1] : qr[9:1];
+      reg [9:1] hl9, hr9;
+      always @(posedge clk) begin
+        hl9 <= OUT_L != 0 ? {pr9[9:3], 2'd3} : pl9;
+        hr9 <= OUT_R != 0 ? {pl9[9:3], 2'd3} : pr9;
+      end
+      assign hlc = {hl[PB-1:10], hl9, hl[0]};
+      assign hrc = {hr[PB-1:10], hr9, hr[0]};
+      wire unused = &{1'b0, hl[9:1], hr[9:1]};
+    end else begin : g_pnow
+      assign hlc = hl;
+      assign hrc = hr;
+    end
+  endgenerate
   // The carry of this node's last addition, for the next word of a multi-word addition.
   reg carry;
   wire [PB-1:0] now_o;
@@ -81,7 +136,7 @@ module cm5ctl_upmerge #(
   wire [2:0] now_comb;
   wire now_ovf;
   cm5ctl_combine #(.W(W), .PB(PB), .AEW(AEW)) u_comb (
-    .l(hl), .r(hr), .cin(carry), .o(now_o), .e(now_e), .cout(now_c), .oa(now_a), .ob(now_b), .ocomb(now_comb),
+    .l(hlc), .r(hrc), .cin(carry), .o(now_o), .e(now_e), .cout(now_c), .oa(now_a), .ob(now_b), .ocomb(now_comb),
     .oovf(now_ovf));
   generate
     if (LATE != 0) begin : g_late
@@ -109,18 +164,45 @@ module cm5ctl_upmerge #(
       wire yovf, late_c, late_ovf;
       wire [W-1:0] late_a, late_b;
       wire [2:0] late_comb;
+      // The put-aside entry, as the tick made it (of xl and xr only the headers are used).
+      reg [AEW-1:0] xe;
+      always @(posedge clk) if (tick) xe <= now_e;
+      assign centry = xe;
+      wire [AEW-1:0] late_e;
       cm5ctl_combine #(.W(W), .PB(PB), .AEW(AEW)) u_late (
-        .l(xl), .r(xr), .cin(carry), .o(late_o), .e(centry), .cout(late_c), .oa(late_a), .ob(late_b),
+        .l(xl), .r(xr), .cin(carry), .o(late_o), .e(late_e), .cout(late_c), .oa(late_a), .ob(late_b),
         .ocomb(late_comb), .oovf(late_ovf));
-      cm5ctl_alu #(.W(W)) alu (.comb(xcomb), .a(xa), .b(xb), .cin(carry), .y(y), .ovf(yovf), .cout(fcarry));
-      // The packet going up, its word straight from the adder.
-      wire [14:0] lhdr = ss_r ? xl[14:0] : (fire_r ? {late_o[14:11], xovf || yovf, late_o[9:0]} : 15'd0);
+      // The packet going up: its header now, its word straight from the adder. PIPE: the
+      // adder over two cycles, given the operands at the tick (its own registers): the header
+      // a cycle after the tick, its overflow bit the children's (or the single-source packet's)
+      // ORed with the adder's; the word a cycle later, with the header as it was.
+      wire [14:0] lhdr;
+      if (PIPE != 0) begin : g_pipe
+        reg xo10;
+        always @(posedge clk) if (tick) xo10 <= ss ? sspkt[10] : fire && now_ovf;
+        wire [W-1:0] ya;
+        cm5ctl_alu2 #(.W(W)) alu (
+          .clk(clk), .load(tick), .live(ss || fire), .comb(ss ? 3'd0 : now_comb), .a(ss ? sspkt[15 +: W] : now_a),
+          .b(ss ? {W{1'b0}} : now_b), .pass(1'b0), .cin(carry), .ovf(yovf), .cout(fcarry), .a_r(ya), .y(y));
+        // The overflow bit: 0 unless a single-source packet or a combination (xo10, yovf 0).
+        wire [14:0] h = ss_r ? xl[14:0] : (fire_r ? late_o[14:0] : 15'd0);
+        assign lhdr = {h[14:11], xo10 || yovf, h[9:0]};
+        reg [14:0] lhdr_r;
+        always @(posedge clk) lhdr_r <= lhdr;
+        assign lpkt2 = {y, lhdr_r};
+        wire unused = &{1'b0, xa, xb, xcomb, xovf, h[10], ya};
+      end else begin : g_one
+        cm5ctl_alu #(.W(W)) alu (.comb(xcomb), .a(xa), .b(xb), .cin(carry), .y(y), .ovf(yovf), .cout(fcarry));
+        assign lhdr = ss_r ? xl[14:0] : (fire_r ? {late_o[14:11], xovf || yovf, late_o[9:0]} : 15'd0);
+        assign lpkt2 = {y, lhdr};
+      end
       assign lpkt = {y, lhdr};
       assign lss = ss_r;
       assign lfire = fire_r;
-      wire unused = &{1'b0, now_e, now_c, late_o[PB-1:15], late_o[10], late_c, late_a, late_b, late_comb, late_ovf};
+      wire unused = &{1'b0, now_c, late_o[PB-1:15], late_o[10], late_e, late_c, late_a, late_b, late_comb, late_ovf};
     end else begin : g_now
       assign lpkt = ss ? sspkt : (fire ? now_o : {PB{1'b0}});
+      assign lpkt2 = lpkt;
       assign lss = ss;
       assign lfire = fire;
       assign centry = now_e;
@@ -136,10 +218,13 @@ module cm5ctl_upmerge #(
   wire push_l = tick && msl && !(fire && !hasl);
   wire push_r = tick && msr && !(fire && !hasr);
   wire ovl, ovr;
-  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM)) q_l (
-    .clk(clk), .rst(rst), .clr(clr), .push(push_l), .din(pl), .pop(fire && hasl), .head(ql), .count(qcl), .overflow(ovl));
-  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM)) q_r (
-    .clk(clk), .rst(rst), .clr(clr), .push(push_r), .din(pr), .pop(fire && hasr), .head(qr), .count(qcr), .overflow(ovr));
+  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM), .WLAG(LATE)) q_l (
+    .clk(clk), .rst(rst), .clr(clr), .push(push_l), .din(LATE != 0 ? pl_h : pl), .pop(fire && hasl), .head(ql), .count(qcl), .empty(qel), .full(qfl),
+    .overflow(ovl));
+  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM), .WLAG(LATE)) q_r (
+    .clk(clk), .rst(rst), .clr(clr), .push(push_r), .din(LATE != 0 ? pr_h : pr), .pop(fire && hasr), .head(qr), .count(qcr), .empty(qer), .full(qfr),
+    .overflow(ovr));
   assign overflow = ovl || ovr;
+  wire unused = &{1'b0, qfl, qfr};
 endmodule
 `default_nettype wire
