@@ -236,10 +236,15 @@ void SelfTestTop::emit_leaves() {
   v.line("wire [NW+" + S(CNW - 1) + ":0] circ = rom_circ(LEAF, k);");
   std::string ddcr;
   for (int h = 0; h < H; ++h)
-    ddcr += std::string(h ? " ||\n    " : "") + "(handled_valid[" + S(h) + "] && handled_msg[" + S(h * l.MW) +
+    ddcr += std::string(h ? " ||\n      " : "") + "(handled_valid[" + S(h) + "] && handled_msg[" + S(h * l.MW) +
             " + TYPE_LSB +: 4] == T_DDCR && handled_msg[" + S(h * l.MW) + " + ORIG_LSB +: NW] == LEAF[NW-1:0])";
-  v.line("wire ddcr = " + ddcr + ";");
-  v.line("wire ready = ready_valid[HN] && ready_orig[HN*NW +: NW] == LEAF[NW-1:0];");
+  v.comment("READY and DDCR registered (off the engines' combinational outputs): the reference's think and hold");
+  v.comment("cycle (clos_selftest_leaf.v).");
+  v.line("reg ddcr, ready;");
+  v.line("always @(posedge clk) begin");
+  v.line("  ddcr <= !rst && (" + ddcr + ");");
+  v.line("  ready <= !rst && ready_valid[HN] && ready_orig[HN*NW +: NW] == LEAF[NW-1:0];");
+  v.line("end");
   v.instance("clos_selftest_leaf", "leaf",
              {{"NC", "NCIRC[g*32 +: 32]"}, {"KW", S(KW)}, {"AW", S(AW)}, {"CNW", S(CNW)}, {"W", "W"}, {"NW", "NW"},
               {"D", S(l.D)}, {"MW", "MW"}, {"TYPE_LSB", "TYPE_LSB"}, {"DEST_LSB", "DEST_LSB"}, {"ORIG_LSB", "ORIG_LSB"},

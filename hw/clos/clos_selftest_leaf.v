@@ -1,12 +1,14 @@
 // One leaf of the Clos self-test board (gen/clos/clos_selftest.h): it plays its circuits from the
 // top's ROM as the engines' Verilator harness (sim/clos/clos_ctrl_main.cpp) plays a leaf whose
-// think time is 0 and whose hold time is its circuit's word count, so the board runs the cycles
-// of that harness's run: CSR (pushed in the cycle the leaf is idle), wait for READY, then one
-// data word a cycle into its circuit (hold), the ODCR pushed the cycle after the hold, and the
-// next circuit's CSR the cycle after its DDCR is handled at h_d.
+// think time is 1 and whose hold time is its circuit's word count + 1, so the board runs the
+// cycles of that harness's run. The top registers READY and DDCR (off the engines' combinational
+// outputs, for the clock): the leaf sees each a cycle after the harness does, which is that
+// think and hold cycle. A cycle after reset (THINK), the CSR (pushed in the cycle the leaf is in
+// CSR); READY; one data word a cycle into its circuit; the ODCR pushed the cycle after the hold;
+// the next circuit's CSR the cycle after its (registered) DDCR.
 // A pushed message waits in the hnode's leaf port (clos_selftest_port.v) until it is taken.
-// c_in is registered: word j of a circuit whose READY came in cycle c is on the input c-link in
-// cycle c + 1 + j ({valid, last, data}); the switch's data path is combinational.
+// c_in is registered: word j of a circuit whose (registered) READY came in cycle c is on the
+// input c-link in cycle c + 1 + j ({valid, last, data}); the switch's data path is combinational.
 `default_nettype none
 module clos_selftest_leaf #(
   parameter integer NC = 1,         // circuits (0: the leaf sends none)
@@ -30,19 +32,20 @@ module clos_selftest_leaf #(
   input  wire [W-1:0] d_word,
   output wire push,                 // a message (msg) enters the hnode's leaf port this cycle
   output wire [MW-1:0] msg,         // CSR or ODCR of the circuit being played
-  input  wire ready,                // READY for this leaf
-  input  wire ddcr,                 // its request's DDCR handled at h_d
+  input  wire ready,                // READY for this leaf (registered: the cycle after)
+  input  wire ddcr,                 // its request's DDCR handled at h_d (registered: the cycle after)
   output reg  [W+1:0] c_in,         // the input c-link: {valid, last, data}
   output wire over                  // every circuit played
 );
   localparam [3:0] T_CSR = 4'd0, T_ODCR = 4'd5;
-  localparam [4:0] S_CSR = 5'b00001, S_WAITR = 5'b00010, S_HOLD = 5'b00100, S_WAITD = 5'b01000, S_OVER = 5'b10000;
+  localparam [5:0] S_CSR = 6'b000001, S_WAITR = 6'b000010, S_HOLD = 6'b000100, S_WAITD = 6'b001000,
+                   S_OVER = 6'b010000, S_THINK = 6'b100000;
   localparam [31:0] LEAF32 = LEAF, HNODE32 = HNODE, LAST32 = NC == 0 ? 0 : NC - 1;
   localparam [NW-1:0] ORIG = LEAF32[NW-1:0];
   localparam [D-1:0] TO = HNODE32[D-1:0];
   localparam [KW-1:0] LAST_K = LAST32[KW-1:0];
 
-  reg [4:0] st;
+  reg [5:0] st;
   reg [KW-1:0] kr;
   reg [AW-1:0] dar;
   reg [CNW-1:0] cnt;               // hold cycles left (HOLD)
@@ -64,13 +67,14 @@ module clos_selftest_leaf #(
 
   always @(posedge clk) begin
     if (rst) begin
-      st <= NC == 0 ? S_OVER : S_CSR;
+      st <= NC == 0 ? S_OVER : S_THINK;
       kr <= {KW{1'b0}};
       dar <= {AW{1'b0}};
       cnt <= {CNW{1'b0}};
       c_in <= {(W+2){1'b0}};
     end else begin
       c_in <= {(W+2){1'b0}};
+      if (st[5]) st <= S_CSR;
       if (st[0]) st <= S_WAITR;
       if (st[1] && ready) begin
         st <= S_HOLD;

@@ -32,7 +32,7 @@ ClosSelfTest selftest_of(const ClosConfig& cfg, const std::vector<std::vector<st
       at.rx_words += static_cast<uint32_t>(words);
       for (uint32_t w : c.words) at.rx_xor ^= w;
       t.leaves[static_cast<size_t>(g)].circuits.push_back(std::move(c));
-      reqs.push_back({g, dest, 0, words});  // think 0, hold = its words: as the board's leaves
+      reqs.push_back({g, dest, 1, words + 1});  // as the board's leaves: READY and DDCR registered
     }
   const ClosCtrlRtlRun run = run_clos_ctrl_rtl(cfg, reqs);
   const std::string what = "clos self-test: the engines' reference run of '" + workload + "': ";
@@ -45,7 +45,9 @@ ClosSelfTest selftest_of(const ClosConfig& cfg, const std::vector<std::vector<st
   uint64_t last = 0;
   for (const ClosLogged& e : run.log)
     if (e.msg.type == ClosMsgType::kDDCR) last = std::max(last, e.at);
-  t.end_cycle = last + 1;  // the cycle after the last DDCR is handled: every leaf is done
+  // The last DDCR handled in cycle `last` reaches its leaf registered a cycle later, which is
+  // done the cycle after: the first cycle in which every leaf is.
+  t.end_cycle = last + 2;
   t.counts.readies = static_cast<uint32_t>(run.readies);
   t.counts.handled = static_cast<uint32_t>(run.handled);
   t.counts.cancels = static_cast<uint32_t>(run.handled_by_type[static_cast<int>(ClosMsgType::kCANCEL)]);

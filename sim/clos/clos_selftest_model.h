@@ -5,7 +5,8 @@
 //
 // The engines' counts and the cycle the last leaf finishes come from the engines' reference
 // run (run_clos_ctrl_rtl): clos_ctrl_top in Verilator with its leaves played by the harness
-// exactly as the board's leaves play them (think 0, hold = the circuit's words), every message
+// exactly as the board's leaves play them (think 1, hold = the circuit's words + 1: the board
+// registers READY and DDCR), every message
 // it handles handed to the set-up model (ClosProtocolModel), which must send exactly what the
 // engines sent. The family has no cycle model of the engines (the model is message by message),
 // so this run, checked message by message by the model, is the board's timing reference. It

@@ -2,10 +2,14 @@
 
 #include <cstdio>
 
+#include "bitstreams/board.h"
 #include "gen/clos/clos_emitter.h"
+#include "gen/clos/clos_selftest.h"
 #include "gen/core/errors.h"
 #include "host/clos/clos_runner.h"
+#include "host/cli/fpga_bench.h"
 #include "sim/clos/clos_patterns.h"
+#include "sim/clos/clos_selftest_model.h"
 
 namespace cmnet {
 
@@ -15,7 +19,10 @@ std::string ClosFamily::title() const {
 
 std::vector<std::string> ClosFamily::patterns() const { return clos_pattern_names(); }
 
-std::vector<std::string> ClosFamily::build_modes() const { return {"stream"}; }
+// stream: the stream board (a host sends circuit commands); network: the self-test top
+// (gen/clos/clos_selftest.h), the switch and every hnode's engines with their leaves played from a
+// ROM and checked against the engines' reference run.
+std::vector<std::string> ClosFamily::build_modes() const { return {"stream", "network"}; }
 
 std::vector<std::string> ClosFamily::figures() const {
   return {"off-line router: random permutations of N(32, 32, 32) routed and traced",
@@ -42,9 +49,34 @@ std::string ClosFamily::summary(const NetworkConfig& cfg) const {
   return buf;
 }
 
+namespace {
+
+// The data words of each circuit of the self-test's permutations (a connection-set file's lines
+// give their own, this by default).
+constexpr int kSelfTestWords = 4;
+
+// `--mode network`: rounds (--per-proc) of random permutations from --pattern-seed, or a
+// connection-set file (--traffic, sim/clos/clos_circuit_file.h).
+GeneratedDesign selftest_top(const ClosConfig& cfg, const Board& board, const BuildArgs& a) {
+  if (!a.traffic.empty())
+    return emit_clos_selftest(
+        cfg, clos_selftest_of(cfg, read_clos_circuit_file(a.traffic, cfg.clos, kSelfTestWords), a.traffic, a.pattern_seed),
+        selftest_pins(board));
+  if (a.pattern != "permutation")
+    throw InputError("--pattern " + a.pattern + ": the clos self-test plays rounds of permutations (allowed: permutation)");
+  if (a.per_proc < 1 || a.per_proc > kClosSelfTestMaxCircuits)
+    throw InputError("--per-proc " + std::to_string(a.per_proc) + ": rounds of permutations, 1.." +
+                     std::to_string(kClosSelfTestMaxCircuits) + " (what a leaf's ROM holds)");
+  return emit_clos_selftest(cfg, clos_selftest_rounds(cfg, a.pattern_seed, a.per_proc, kSelfTestWords),
+                            selftest_pins(board));
+}
+
+}  // namespace
+
 GeneratedDesign ClosFamily::board_top(const NetworkConfig& cfg, const Board& board, const BuildArgs& args) const {
+  if (args.mode == "network") return selftest_top(clos_config(cfg), board, args);
   if (!args.mode.empty() && args.mode != "stream")
-    throw InputError("--mode " + args.mode + ": the clos family has one board top (allowed: stream)");
+    throw InputError("--mode " + args.mode + ": unknown mode (allowed: stream, network)");
   reject_option(*this, !args.traffic.empty(), "--traffic");
   // The shared stream board (hw/common/STREAM_BOARD.md) around clos_stream.
   HostBoardOptions h;
@@ -97,7 +129,22 @@ std::vector<FpgaBlock> ClosFamily::fpga_blocks() const {
   b.ports = 16;
   b.port_bits = 1;
   b.measure = [](const FpgaRunOptions& o) { return measure_module(clos_switched_placeable(1, false), o); };
-  return {b};
+  // The self-test board (`cmnet build --mode network`) of gen/examples/clos_n444_selftest.json:
+  // the switch, all four hnodes' engines, 16 ROM leaves; 4 rounds of permutations, 4 words a circuit.
+  FpgaBlock st;
+  st.name = "self-test board N(4, 4, 4), four hnodes, 1-bit circuits";
+  st.how = "clos_n444_selftest.json --mode network through the whole flow on the HX8K breakout (4 permutations)";
+  st.ports = 16;
+  st.port_bits = 1;
+  st.measure = [](const FpgaRunOptions& o) {
+    const NetworkConfig env = load_config_file(std::string(CMNET_SOURCE_DIR) + "/gen/examples/clos_n444_selftest.json");
+    const Board board = load_board("ice40hx8k_breakout");
+    BuildArgs a;
+    a.mode = "network";
+    a.per_proc = 4;
+    return measure_board_top(ClosFamily().board_top(env, board, a), board, "network", config_to_json(clos_config(env)), o);
+  };
+  return {b, st};
 }
 
 }  // namespace cmnet
