@@ -1,6 +1,6 @@
 // The emitted Verilog of every Clos example config (`cmnet gen`, and its stream board) and of the
 // controllers the RTL tests simulate (hnode status, leaf status, the message engines, the switch
-// with its controllers, the tree network), pinned by SHA-256 digest (tests/clos/golden_digests.txt):
+// with its controllers, the tree network, the self-test top), pinned by SHA-256 digest (tests/clos/golden_digests.txt):
 // a refactor that changes one byte of the RTL fails here. After an intended change of the RTL,
 // regenerate with CMNET_UPDATE_GOLDEN=1 and commit the file.
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 
 #include "gen/clos/clos_config.h"
 #include "gen/clos/clos_emitter.h"
+#include "gen/clos/clos_selftest.h"
 #include "gen/core/config.h"
 
 namespace cmnet {
@@ -31,6 +32,24 @@ std::map<std::string, std::string> current_digests() {
   g.add("hnodes/ctrl", emit_clos_ctrl(c));
   g.add("hnodes/switched", emit_clos_switched(c));
   g.add("tree/d2-123", emit_clos_tree(clos_tree_layout(2, {1, 2, 3})));
+  // The self-test top (`cmnet build --mode network`) on the same switch: a permutation of 2-word
+  // circuits written here (the digests pin the bytes, not the expectations, which a run's
+  // reference computes: tests/clos/clos_selftest_test.cpp).
+  ClosSelfTest t;
+  t.workload = "golden";
+  t.leaves.resize(static_cast<size_t>(c.clos.ports()));
+  for (int g = 0; g < c.clos.ports(); ++g) {
+    const int dest = (g + 3) % c.clos.ports();
+    const std::vector<uint32_t> words = {static_cast<uint32_t>(g), static_cast<uint32_t>(g ^ 0x5a)};
+    t.leaves[static_cast<size_t>(g)].circuits.push_back({dest, words});
+    ClosSelfTestLeaf& at = t.leaves[static_cast<size_t>(dest)];
+    at.rx_circuits = 1;
+    at.rx_words = 2;
+    at.rx_xor = words[0] ^ words[1];
+  }
+  t.counts = {8, 56, 0, 0, 48};
+  t.end_cycle = 300;
+  g.add("selftest/n224", emit_clos_selftest(c, t, board_parts::SelfTestPins{}));
   return g.files;
 }
 
