@@ -38,6 +38,17 @@ std::vector<uint8_t> hcube_worm_bytes(const HcubeParams& p, const HcubeMessage& 
   return b;
 }
 
+std::vector<uint32_t> hcube_worm_tags(const HcubeParams& p, const HcubeTraffic& t) {
+  std::vector<size_t> order(t.messages.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return t.messages[a].gen < t.messages[b].gen; });
+  if (order.size() > (1u << hcube_widths(p).tw))
+    throw std::runtime_error("hcube RTL: more messages than the routers' 16-bit tags number");
+  std::vector<uint32_t> tag(order.size());
+  for (size_t r = 0; r < order.size(); ++r) tag[order[r]] = static_cast<uint32_t>(r);
+  return tag;
+}
+
 HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, const HcubeRtlOptions& opt) {
   const HcubeParams& p = cfg.hc;
   check_hcube_traffic(t, p, "rtl traffic");
@@ -49,15 +60,7 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
   static const char* hx = "0123456789abcdef";
   std::ostringstream in;
   if (!p.packet()) {
-    // Tags: the messages' age ranks (generation tick, then traffic order: the model's priority).
-    std::vector<size_t> order(t.messages.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return t.messages[a].gen < t.messages[b].gen; });
-    if (order.size() > (1u << hcube_widths(p).tw))
-      throw std::runtime_error("hcube RTL: more messages than the routers' 16-bit tags number");
-    std::vector<size_t> tag(order.size());
-    for (size_t r = 0; r < order.size(); ++r) tag[order[r]] = r;
+    const std::vector<uint32_t> tag = hcube_worm_tags(p, t);
     in << "params " << p.nodes() << ' ' << p.dims << ' ' << opt.max_cycles << '\n';
     for (size_t i = 0; i < t.messages.size(); ++i) {
       const HcubeMessage& m = t.messages[i];

@@ -23,6 +23,9 @@ HcubeRunResult run_hcube_rtl(const HcubeConfig& cfg, const HcubeTraffic& t, cons
 // first packet then length (LE, 4 bytes) and type (LE, 2 bytes), then data. The source field's
 // top 4 bits (the first-hop dimension) are left 0: the chip writes them.
 std::vector<uint8_t> hcube_packet_bytes(const HcubeParams& p, const HcubeMessage& m, uint64_t k);
+// The wormhole routers' tags: each message's age rank (generation tick, then traffic order: the
+// model's priority); runtime_error beyond the routers' 16-bit tags.
+std::vector<uint32_t> hcube_worm_tags(const HcubeParams& p, const HcubeTraffic& t);
 // The bytes of message m as a worm: the first packet's 10 header bytes, then all its data.
 std::vector<uint8_t> hcube_worm_bytes(const HcubeParams& p, const HcubeMessage& m);
 

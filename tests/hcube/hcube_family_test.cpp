@@ -242,13 +242,16 @@ TEST(HcubeFamily, SimOnTheRtlWritesTheWaveformAskedFor) {
 TEST(HcubeFamily, BoardCommandsTakeTheStreamBoard) {
   const Family* f = nullptr;
   const NetworkConfig cfg = load_network(example("hcube_3.json"), &f);
-  EXPECT_EQ(f->build_modes(), std::vector<std::string>{"host"});
+  EXPECT_EQ(f->build_modes(), (std::vector<std::string>{"host", "network"}));
   Board b;
   b.clock_mhz = 12;
   EXPECT_EQ(f->board_top(cfg, b, BuildArgs{}).top, "hcube_host_board");
   BuildArgs other;
-  other.mode = "network";
+  other.mode = "other";
   EXPECT_THROW(f->board_top(cfg, b, other), InputError);
+  BuildArgs traffic;
+  traffic.traffic = example("hcube_hello.traffic");
+  EXPECT_THROW(f->board_top(cfg, b, traffic), InputError);  // the host board's traffic comes from cmnet run
   RunArgs r;
   r.pattern = "no-such-pattern";
   EXPECT_THROW(f->run(cfg, r), InputError);  // refused before a board starts
@@ -261,6 +264,69 @@ TEST(HcubeFamily, BoardCommandsTakeTheStreamBoard) {
   RunArgs link;
   link.sim_link = "pigeon";
   EXPECT_THROW(f->run(cfg, link), InputError);
+}
+
+// Fails unless `f` throws an error whose message holds `text`.
+template <typename F>
+void expect_error(F f, const std::string& text) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    return;
+  }
+  ADD_FAILURE() << "no error; expected one saying: " << text;
+}
+
+std::string file_text(const GeneratedDesign& d, const std::string& name) {
+  for (const auto& [n, text] : d.files)
+    if (n == name) return text;
+  ADD_FAILURE() << "no file " << name;
+  return "";
+}
+
+NetworkConfig with_dims(NetworkConfig c, int dims) {
+  c.section["dims"] = dims;
+  return c;
+}
+
+// `cmnet build --mode network`: the self-test top of a wormhole cube, its traffic a pattern or a
+// traffic file; a packet cube, a cube too large or too much traffic for the ROM refused, naming why.
+TEST(HcubeFamily, NetworkModeBuildsTheSelfTestTopOrSaysWhyNot) {
+  const Family* f = nullptr;
+  const NetworkConfig worm = load_network(example("hcube_2_board.json"), &f);
+  const Board b = load_board("ice40hx8k_breakout");
+  BuildArgs a;
+  a.mode = "network";
+  a.per_proc = 2;
+  const GeneratedDesign d = f->board_top(worm, b, a);
+  EXPECT_EQ(d.top, "hcube_selftest_top");
+  EXPECT_NE(file_text(d, "selftest.json").find("\"pattern\": \"uniform\""), std::string::npos);  // permutation runs as uniform
+  BuildArgs file = a;
+  const fs::path dir = fs::temp_directory_path() / ("cmnet-hcube-st-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    std::ofstream(dir / "t.traffic") << "0 3 0 20\n1 2 5 7\n3 0 5 1\n";
+  }
+  file.traffic = (dir / "t.traffic").string();
+  EXPECT_NE(file_text(f->board_top(worm, b, file), "hcube_selftest_top.v").find("node 3 message 0 to 0, 11 bytes, gen 5"),
+            std::string::npos);
+  {
+    std::ofstream(dir / "long.traffic") << "0 3 0 600\n";
+  }
+  file.traffic = (dir / "long.traffic").string();
+  expect_error([&] { (void)f->board_top(worm, b, file); }, "node 0's worms are 610 bytes");
+  fs::remove_all(dir);
+  BuildArgs many = a;
+  many.per_proc = 40;
+  many.pattern = "bit-complement";
+  expect_error([&] { (void)f->board_top(worm, b, many); }, "sends 40 messages; a self-test ROM holds 32");
+  BuildArgs none = a;
+  none.per_proc = 0;
+  expect_error([&] { (void)f->board_top(worm, b, none); }, "--per-proc 0");
+  expect_error([&] { (void)f->board_top(with_dims(worm, 4), b, a); }, "dims = 4 out of range 2..3");
+  const NetworkConfig packet = load_network(example("hcube_3.json"), &f);
+  expect_error([&] { (void)f->board_top(packet, b, a); }, "wormhole networks only");
 }
 
 }  // namespace

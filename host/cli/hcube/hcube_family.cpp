@@ -12,10 +12,12 @@
 
 #include "gen/core/errors.h"
 #include "gen/hcube/hcube_emitter.h"
+#include "gen/hcube/hcube_selftest.h"
 #include "gen/hcube/hcube_stream.h"
 #include "host/hcube/hcube_runner.h"
 #include "sim/hcube/hcube_model.h"
 #include "sim/hcube/hcube_rtl.h"
+#include "sim/hcube/hcube_selftest_model.h"
 
 namespace cmnet {
 
@@ -26,7 +28,10 @@ std::string HcubeFamily::title() const {
 
 std::vector<std::string> HcubeFamily::patterns() const { return hcube_pattern_names(); }
 
-std::vector<std::string> HcubeFamily::build_modes() const { return {"host"}; }
+// host: the stream board (gen/hcube/hcube_stream.h on the shared shell), the host drives it;
+// network: the self-test top (gen/hcube/hcube_selftest.h), the wormhole network alone with its
+// nodes' hosts played from a ROM and checked against the model.
+std::vector<std::string> HcubeFamily::build_modes() const { return {"host", "network"}; }
 
 std::vector<std::string> HcubeFamily::figures() const {
   return {"the paper's experiment on the model (n = 6, uniform, exponential lengths 512 and 2,048 bytes, nine "
@@ -63,6 +68,9 @@ std::string HcubeFamily::summary(const NetworkConfig& cfg) const {
 
 namespace {
 
+// The shared CLI default pattern ("permutation") is not an hcube pattern: it runs as uniform.
+std::string board_pattern(const std::string& p) { return p == "permutation" ? "uniform" : p; }
+
 // The stream board top of `cfg` on board `b`: `cmnet build`'s and the FPGA bench's.
 GeneratedDesign hcube_board_top_on(const HcubeConfig& cfg, const Board& b) {
   HostBoardOptions h;
@@ -71,21 +79,31 @@ GeneratedDesign hcube_board_top_on(const HcubeConfig& cfg, const Board& b) {
   return emit_stream_board(hcube_stream_spec(cfg), h);
 }
 
+// The self-test top of `cfg` on board `b`: a pattern's messages (`cmnet sim`'s workload) or a
+// traffic file's, run by the model for the expectations.
+GeneratedDesign hcube_selftest_top_on(const HcubeConfig& cfg, const Board& b, const BuildArgs& a) {
+  const HcubeParams& p = cfg.hc;
+  check_hcube_selftest_shape(p);
+  if (a.traffic.empty() && a.per_proc < 1)
+    throw InputError("--per-proc " + std::to_string(a.per_proc) + ": a self-test node sends at least 1 message");
+  const std::string pattern = board_pattern(a.pattern);
+  const HcubeSelfTest t =
+      a.traffic.empty()
+          ? hcube_selftest_of(p, hcube_sim_pattern(p, pattern, a.pattern_seed, a.per_proc), pattern, a.pattern_seed,
+                              a.per_proc)
+          : hcube_selftest_of(p, read_hcube_traffic_file(a.traffic, p), a.traffic, 0, 0);
+  return emit_hcube_selftest(cfg, t, selftest_pins(b));
+}
+
 }  // namespace
 
 GeneratedDesign HcubeFamily::board_top(const NetworkConfig& env, const Board& b, const BuildArgs& a) const {
   const std::string mode = a.mode.empty() ? "host" : a.mode;
-  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host)");
-  reject_option(*this, !a.traffic.empty(), "--traffic");
+  if (mode == "network") return hcube_selftest_top_on(hcube_config(env), b, a);
+  if (mode != "host") throw InputError("--mode " + mode + ": unknown mode (allowed: host, network)");
+  reject_option(*this, !a.traffic.empty(), "--traffic (the host board's traffic comes from cmnet run)");
   return hcube_board_top_on(hcube_config(env), b);
 }
-
-namespace {
-
-// The shared CLI default pattern ("permutation") is not an hcube pattern: it runs as uniform.
-std::string board_pattern(const std::string& p) { return p == "permutation" ? "uniform" : p; }
-
-}  // namespace
 
 int HcubeFamily::run(const NetworkConfig& env, const RunArgs& a) const {
   const HcubeConfig cfg = hcube_config(env);
@@ -305,8 +323,21 @@ std::vector<FpgaBlock> HcubeFamily::fpga_blocks() const {
     const Board b = load_board("ice40hx8k_breakout");
     return measure_board_top(hcube_board_top_on(cfg, b), b, "host", config_to_json(cfg), o, true);
   };
+  // The self-test board of the same config (the network with its traffic in a ROM, no host link).
+  FpgaBlock selftest;
+  selftest.name = "self-test board n = 2, wormhole (hcube_selftest_top)";
+  selftest.how = "hcube_selftest_top of gen/examples/hcube_2_board.json (uniform, seed 1, 4 messages per node) through "
+                 "the whole flow on the HX8K breakout (nextpnr --ignore-loops)";
+  selftest.measure = [](const FpgaRunOptions& o) {
+    const HcubeConfig cfg = hcube_config(load_config_file(std::string(CMNET_SOURCE_DIR) + "/gen/examples/hcube_2_board.json"));
+    const Board b = load_board("ice40hx8k_breakout");
+    BuildArgs a;
+    a.pattern = "uniform";
+    a.per_proc = 4;
+    return measure_board_top(hcube_selftest_top_on(cfg, b, a), b, "network", config_to_json(cfg), o, true);
+  };
   return {block("wormhole router n = 3", "wormhole", 3, 0), block("wormhole router n = 6", "wormhole", 6, 0),
-          block("packet node n = 2, fixed, 2 buffers of 20 bytes", "packet", 2, 2), board};
+          block("packet node n = 2, fixed, 2 buffers of 20 bytes", "packet", 2, 2), board, selftest};
 }
 
 }  // namespace cmnet
