@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "bitstreams/board.h"
 #include "gen/core/errors.h"
 #include "sim/clos/clos_patterns.h"
 #include "tests/clos/clos_oracle_check.h"
@@ -228,6 +229,38 @@ TEST(ClosFamily, WhatIsNotBuiltRefusesClearly) {
   a.mode = "or";
   a.out = "/dev/null";
   EXPECT_THROW(f.sim(cfg, a), InputError);
+}
+
+// `cmnet build --mode network` (the self-test top): its options refused naming what, before any
+// run of the reference (tests/clos/clos_selftest_test.cpp builds and runs the top).
+TEST(ClosFamily, SelfTestBuildOptionsRefuseClearly) {
+  const Family& f = find_family("clos", "here");
+  const NetworkConfig cfg = load_network(example("clos_n444_selftest.json"), nullptr);
+  EXPECT_EQ(f.build_modes(), (std::vector<std::string>{"stream", "network"}));
+  const Board board = load_board("ice40hx8k_breakout");
+  auto refusal = [&](const BuildArgs& ba) -> std::string {
+    try {
+      f.board_top(cfg, board, ba);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "board_top accepted";
+    return "";
+  };
+  BuildArgs ba;
+  ba.mode = "network";
+  ba.pattern = "transpose";
+  EXPECT_NE(refusal(ba).find("--pattern transpose: the clos self-test plays rounds of permutations"), std::string::npos);
+  ba.pattern = "permutation";
+  ba.per_proc = 65;
+  EXPECT_NE(refusal(ba).find("--per-proc 65: rounds of permutations, 1..64"), std::string::npos);
+  ba.per_proc = 1;
+  ba.traffic = (fs::temp_directory_path() / ("cmnet-clos-selftest-" + std::to_string(::getpid()) + ".circuits")).string();
+  std::ofstream(ba.traffic) << "0 7 3\n1 6 300\n";
+  EXPECT_EQ(refusal(ba), ba.traffic + ":2: leaf 1 sends more than a self-test leaf's ROM holds (64 circuits, 256 words)");
+  fs::remove(ba.traffic);
+  ba.mode = "chip";
+  EXPECT_NE(refusal(ba).find("--mode chip: unknown mode (allowed: stream, network)"), std::string::npos);
 }
 
 }  // namespace

@@ -58,17 +58,16 @@ constexpr int kSelfTestWords = 4;
 // `--mode network`: rounds (--per-proc) of random permutations from --pattern-seed, or a
 // connection-set file (--traffic, sim/clos/clos_circuit_file.h).
 GeneratedDesign selftest_top(const ClosConfig& cfg, const Board& board, const BuildArgs& a) {
-  if (!a.traffic.empty())
-    return emit_clos_selftest(
-        cfg, clos_selftest_of(cfg, read_clos_circuit_file(a.traffic, cfg.clos, kSelfTestWords), a.traffic, a.pattern_seed),
-        selftest_pins(board));
-  if (a.pattern != "permutation")
+  if (a.traffic.empty() && a.pattern != "permutation")
     throw InputError("--pattern " + a.pattern + ": the clos self-test plays rounds of permutations (allowed: permutation)");
-  if (a.per_proc < 1 || a.per_proc > kClosSelfTestMaxCircuits)
+  if (a.traffic.empty() && (a.per_proc < 1 || a.per_proc > kClosSelfTestMaxCircuits))
     throw InputError("--per-proc " + std::to_string(a.per_proc) + ": rounds of permutations, 1.." +
                      std::to_string(kClosSelfTestMaxCircuits) + " (what a leaf's ROM holds)");
-  return emit_clos_selftest(cfg, clos_selftest_rounds(cfg, a.pattern_seed, a.per_proc, kSelfTestWords),
-                            selftest_pins(board));
+  const ClosSelfTest t =
+      a.traffic.empty()
+          ? clos_selftest_rounds(cfg, a.pattern_seed, a.per_proc, kSelfTestWords)
+          : clos_selftest_of(cfg, read_clos_circuit_file(a.traffic, cfg.clos, kSelfTestWords), a.traffic, a.pattern_seed);
+  return emit_clos_selftest(cfg, t, selftest_pins(board));
 }
 
 }  // namespace
