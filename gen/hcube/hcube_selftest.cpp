@@ -292,13 +292,24 @@ void SelfTestTop::emit_node_source(int g) {
   v.line("assign src_dst[" + S(g * N) + " +: N] = " + n + "hd[" + S(dst0 + N - 1) + ":" + S(dst0) + "];");
   v.line("assign src_tag[" + S(g * w.tw) + " +: " + S(w.tw) + "] = " + n + "hd[" + S(tag0 + w.tw - 1) + ":" +
          S(tag0) + "];");
-  v.line("wire [" + S(AW - 1) + ":0] " + n + "hbase = " + n + "hd[" + S(base0 + AW - 1) + ":" + S(base0) + "];");
-  v.line("wire [" + S(LW - 1) + ":0] " + n + "hlen = " + n + "hd[" + S(len0 + LW - 1) + ":" + S(len0) + "];");
-  v.line("wire [" + S(w.db - 1) + ":0] " + n + "hch = " + n + "hd[" + S(ch0 + w.db - 1) + ":" + S(ch0) + "];");
+  v.comment("The message taken, a cycle later (so that the take drives only the head's registers): its");
+  v.comment("ROM base, length and first channel.");
+  v.line("reg " + n + "took;");
+  v.line("reg [" + S(AW - 1) + ":0] " + n + "tbase;");
+  v.line("reg [" + S(LW - 1) + ":0] " + n + "tlen;");
+  v.line("reg [" + S(w.db - 1) + ":0] " + n + "tch;");
+  v.line("always @(posedge clk) begin");
+  v.line("  " + n + "took <= !rst && src_take[" + S(g) + "];");
+  v.line("  " + n + "tbase <= " + n + "hd[" + S(base0 + AW - 1) + ":" + S(base0) + "];");
+  v.line("  " + n + "tlen <= " + n + "hd[" + S(len0 + LW - 1) + ":" + S(len0) + "];");
+  v.line("  " + n + "tch <= " + n + "hd[" + S(ch0 + w.db - 1) + ":" + S(ch0) + "];");
+  v.line("end");
 }
 
-// Node g's feeders: the worm granted on channel d (the head's, at its take) read from a block-RAM
-// copy of the node's ROM at its base plus the index the router asks for.
+// Node g's feeders: the worm granted on channel d read from a block-RAM copy of the node's ROM at
+// its base plus the index the router asks for. The base is set the cycle after the grant and read
+// the cycle after that: the first byte leaves after arbitration and the header's 2 bytes (A + 2T
+// >= 4 cycles after the grant), so it is on time.
 void SelfTestTop::emit_node_feeders(int g) {
   const std::string n = pfx(g);
   const int KI = w.worm_kw;
@@ -311,9 +322,9 @@ void SelfTestTop::emit_node_feeders(int g) {
     v.line("  if (rst) begin");
     v.line("    " + f + "base <= {" + S(AW) + "{1'b0}};");
     v.line("    " + f + "len <= {" + S(LW) + "{1'b0}};");
-    v.line("  end else if (src_take[" + S(g) + "] && " + n + "hch == " + S(w.db) + "'d" + S(d) + ") begin");
-    v.line("    " + f + "base <= " + n + "hbase;");
-    v.line("    " + f + "len <= " + n + "hlen;");
+    v.line("  end else if (" + n + "took && " + n + "tch == " + S(w.db) + "'d" + S(d) + ") begin");
+    v.line("    " + f + "base <= " + n + "tbase;");
+    v.line("    " + f + "len <= " + n + "tlen;");
     v.line("  end");
     v.line("wire [" + S(KI - 1) + ":0] " + f + "idx = fd_idx[" + S(F * KI) + " +: " + S(KI) + "];");
     v.line("wire unused_" + f + "idx = ^" + f + "idx[" + S(KI - 1) + ":" + S(std::max(AW, LW)) + "];");
