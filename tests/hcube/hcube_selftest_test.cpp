@@ -160,6 +160,17 @@ TEST(HcubeSelfTest, BadNetworksAndTrafficAreRefusedNamingWhy) {
   EXPECT_NE(error_of([&] { emit_hcube_selftest(cfg, t, one); }).find("1 LEDs"), std::string::npos);
 }
 
+// The largest cube the top is for lints too (not simulated: the tests keep to 2-cubes).
+TEST(HcubeSelfTest, ThreeCubeLints) {
+  HcubeConfig cfg = worm2();
+  cfg.hc.dims = 3;
+  const GeneratedDesign d = emit_hcube_selftest(cfg, traffic2(cfg.hc, 4), sim_pins());
+  EXPECT_NE(file_of(d, "hcube_selftest_top.v").find("dims n"), std::string::npos);
+  const fs::path dir = temp_dir("hcube-selftest-lint3");
+  EXPECT_EQ(lint_problems(d, d.top, dir), "");
+  fs::remove_all(dir);
+}
+
 TEST(HcubeSelfTest, SameInputsSameBytes) {
   const HcubeConfig cfg = worm2();
   const GeneratedDesign a = emit_hcube_selftest(cfg, traffic2(cfg.hc, 9), sim_pins());
