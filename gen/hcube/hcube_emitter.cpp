@@ -104,8 +104,7 @@ NetShape worm_shape(const HcubeParams& p, const HcubeWidths& w) {
   return s;
 }
 
-std::string emit_network(const HcubeParams& p) {
-  const HcubeWidths w = hcube_widths(p);
+std::string emit_network(const HcubeParams& p, const HcubeWidths& w) {
   const int n = p.dims, NN = p.nodes();
   const NetShape sh = p.packet() ? packet_shape(p, w) : worm_shape(p, w);
   VerilogWriter v;
@@ -237,9 +236,10 @@ GeneratedDesign emit_hcube_node(const HcubeParams& p) {
   return d;
 }
 
-std::string hcube_manifest_json(const HcubeConfig& cfg) {
+std::string hcube_manifest_json(const HcubeConfig& cfg) { return hcube_manifest_json(cfg, hcube_widths(cfg.hc)); }
+
+std::string hcube_manifest_json(const HcubeConfig& cfg, const HcubeWidths& w) {
   const HcubeParams& p = cfg.hc;
-  const HcubeWidths w = hcube_widths(p);
   nlohmann::ordered_json j;
   j["generator"] = "cmnet";
   j["family"] = "hcube";
@@ -255,7 +255,9 @@ std::string hcube_manifest_json(const HcubeConfig& cfg) {
   return j.dump(2) + "\n";
 }
 
-GeneratedDesign emit_hcube(const HcubeConfig& cfg) {
+GeneratedDesign emit_hcube(const HcubeConfig& cfg) { return emit_hcube(cfg, hcube_widths(cfg.hc)); }
+
+GeneratedDesign emit_hcube(const HcubeConfig& cfg, const HcubeWidths& w) {
   const HcubeParams& p = cfg.hc;
   validate(p, "config");
   if (p.dims < 2 || p.dims > kHcubeMaxEmitDims)
@@ -269,9 +271,9 @@ GeneratedDesign emit_hcube(const HcubeConfig& cfg) {
   d.files.emplace_back("hcube_port_counters.v", read_hw_file("hcube_port_counters.v"));
   d.files.emplace_back("hcube_link_tx.v", read_hw_file("hcube_link_tx.v"));
   d.files.emplace_back(hcube_node_module(p) + ".v", read_hw_file(hcube_node_module(p) + ".v"));
-  d.files.emplace_back("hcube_network.v", emit_network(p));
+  d.files.emplace_back("hcube_network.v", emit_network(p, w));
   d.files.emplace_back("filelist.f", filelist(d));
-  d.files.emplace_back("manifest.json", hcube_manifest_json(cfg));
+  d.files.emplace_back("manifest.json", hcube_manifest_json(cfg, w));
   d.files.emplace_back("config.json", config_to_json(cfg));
   return d;
 }

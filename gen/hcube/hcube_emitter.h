@@ -40,5 +40,9 @@ std::vector<std::pair<std::string, std::string>> hcube_node_params(const HcubePa
 // The whole network of either scheme. ConfigError for dims above the limit.
 GeneratedDesign emit_hcube(const HcubeConfig& cfg);
 std::string hcube_manifest_json(const HcubeConfig& cfg);
+// The same with other widths than hcube_widths(cfg.hc): a self-test top whose traffic is known
+// narrows the tags and the worms' byte index to what it sends (gen/hcube/hcube_selftest.h).
+GeneratedDesign emit_hcube(const HcubeConfig& cfg, const HcubeWidths& w);
+std::string hcube_manifest_json(const HcubeConfig& cfg, const HcubeWidths& w);
 
 }  // namespace cmnet

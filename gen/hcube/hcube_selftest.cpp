@@ -87,7 +87,7 @@ SelfTestTop::SelfTestTop(const HcubeParams& p_, const HcubeSelfTest& t_, const b
     throw ConfigError("hcube self-test: " + S(static_cast<long long>(pins.led_active_low.size())) +
                       " LEDs; the top drives 2 (pass, fail) or 3 (pass, fail, running)");
   limit = hcube_selftest_limit(t);
-  uint64_t max_bytes = 1, max_len = 1, max_count = 1, max_msgs = 1;
+  uint64_t max_bytes = 1, max_len = 1, max_count = 1, max_msgs = 1, max_tag = 0;
   for (uint32_t g = 0; g < static_cast<uint32_t>(NN); ++g) {
     const HcubeSelfTestNode& nd = t.nodes[g];
     uint64_t bytes = 0;
@@ -102,6 +102,7 @@ SelfTestTop::SelfTestTop(const HcubeParams& p_, const HcubeSelfTest& t_, const b
       if (msg.tag >= (1u << w.tw)) throw ConfigError(at + ": tag " + S(msg.tag) + " beyond the routers' 16 bits");
       if (msg.gen >= limit) throw ConfigError(at + ": generated at " + S(static_cast<long long>(msg.gen)) +
                                               ", after the cycle limit " + S(static_cast<long long>(limit)));
+      max_tag = std::max<uint64_t>(max_tag, msg.tag);
       base.push_back(bytes);
       bytes += msg.worm.size();
       max_len = std::max<uint64_t>(max_len, msg.worm.size());
@@ -117,6 +118,10 @@ SelfTestTop::SelfTestTop(const HcubeParams& p_, const HcubeSelfTest& t_, const b
   CNW = clog2(max_count + 1) + 1;  // a bit more than the count: a surplus worm never wraps it back
   TW = std::max(1, clog2(limit + 1));
   NB = std::max(1, w.nodew);
+  // The network's tags and worm byte indices as wide as this traffic needs (the routers' default
+  // widths serve any traffic: 16-bit tags, 25-bit indices): shorter comparisons and counters.
+  w.tw = std::max(1, clog2(max_tag + 1));
+  w.worm_kw = std::max(AW, LW);
   MSGW = 1 + w.db + LW + AW + w.tw + N + TW;
   NK = std::max<size_t>(1, t.counters.size());
   KW = std::max(1, clog2(NK + 3));
@@ -312,7 +317,6 @@ void SelfTestTop::emit_node_source(int g) {
 // >= 4 cycles after the grant), so it is on time.
 void SelfTestTop::emit_node_feeders(int g) {
   const std::string n = pfx(g);
-  const int KI = w.worm_kw;
   for (int d = 0; d < N; ++d) {
     const int F = g * N + d;
     const std::string f = n + "f" + S(d) + "_";
@@ -326,8 +330,7 @@ void SelfTestTop::emit_node_feeders(int g) {
     v.line("    " + f + "base <= " + n + "tbase;");
     v.line("    " + f + "len <= " + n + "tlen;");
     v.line("  end");
-    v.line("wire [" + S(KI - 1) + ":0] " + f + "idx = fd_idx[" + S(F * KI) + " +: " + S(KI) + "];");
-    v.line("wire unused_" + f + "idx = ^" + f + "idx[" + S(KI - 1) + ":" + S(std::max(AW, LW)) + "];");
+    v.line("wire [" + S(w.worm_kw - 1) + ":0] " + f + "idx = fd_idx[" + S(F * w.worm_kw) + " +: " + S(w.worm_kw) + "];");
     v.instance("hcube_selftest_rom" + S(g), f + "rom", {},
                {{"clk", "clk"}, {"a", f + "base + " + f + "idx[" + S(AW - 1) + ":0]"},
                 {"q", "fd_byte[" + S(F * 8) + " +: 8]"}});
@@ -457,7 +460,7 @@ std::string selftest_json(const HcubeSelfTest& t, uint64_t limit) {
 GeneratedDesign emit_hcube_selftest(const HcubeConfig& cfg, const HcubeSelfTest& t, const board_parts::SelfTestPins& pins) {
   SelfTestTop top(cfg.hc, t, pins);
   const std::string text = top.emit();
-  GeneratedDesign d = emit_hcube(cfg);
+  GeneratedDesign d = emit_hcube(cfg, top.w);
   const auto list = std::find_if(d.files.begin(), d.files.end(), [](const auto& f) { return f.first == "filelist.f"; });
   auto at = list;
   for (int g = 0; g < top.NN; ++g) at = d.files.insert(at, {"hcube_selftest_rom" + S(g) + ".v", top.rom_module(g)}) + 1;
