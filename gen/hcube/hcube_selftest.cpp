@@ -193,6 +193,11 @@ void SelfTestTop::emit_header_and_tables() {
   v.line("localparam [" + S(TW - 1) + ":0] LIMIT = " + S(TW) + "'d" + S(static_cast<long long>(limit)) + ";");
   v.line();
   board_parts::emit_reset(v, pins.reset_port, pins.reset_active_low);
+  v.comment("The sources' heads reset asynchronously (below) by rst a cycle later: their own net (rst is the");
+  v.comment("network's synchronous reset), and nothing is taken in that cycle (no source is due in the first).");
+  v.line("reg hrst = 1'b1;");
+  v.line("always @(posedge clk) hrst <= rst;");
+  v.line();
   v.comment("Each node's messages: {valid, first channel, worm bytes, ROM base, tag, destination, generation}.");
   v.line("function [" + S(MSGW - 1) + ":0] msg_rom;");
   v.line("  input [" + S(NB - 1) + ":0] node;");
@@ -269,46 +274,57 @@ void SelfTestTop::emit_network() {
   v.line();
 }
 
-// Node g's source: the head of its queue and its fields registered, offered from the cycle after
-// its generation (due: computed a cycle ahead for the head after this cycle's take, or not).
+// Node g's source: the head of its queue, offered from the cycle after its generation (due:
+// computed a cycle ahead for the head after this cycle's take, or not), its destination and tag
+// registered.
 void SelfTestTop::emit_node_source(int g) {
   const std::string n = pfx(g), id = S(NB) + "'d" + S(g);
-  const int gen0 = 0, dst0 = TW, tag0 = TW + N, base0 = tag0 + w.tw, len0 = base0 + AW, ch0 = len0 + LW;
-  (void)gen0;
+  const int dst0 = TW, tag0 = TW + N, base0 = tag0 + w.tw, len0 = base0 + AW, ch0 = len0 + LW;
+  auto field = [&](const std::string& e, int lo, int width) { return e + "[" + S(lo + width - 1) + ":" + S(lo) + "]"; };
+  const std::string ok = "[" + S(MSGW - 1) + "]", gen = "[" + S(TW - 1) + ":0]";
+  const auto& ms = t.nodes[static_cast<size_t>(g)].messages;
+  const HcubeSelfTestMessage* first = ms.empty() ? nullptr : &ms[0];
   v.line("reg [" + S(MW - 1) + ":0] " + n + "head;");
-  v.line("reg [" + S(MSGW - 1) + ":0] " + n + "hd;");
+  v.line("reg [" + S(N - 1) + ":0] " + n + "hdst;");
+  v.line("reg [" + S(w.tw - 1) + ":0] " + n + "htag;");
   v.line("reg " + n + "due;");
   v.line("wire [" + S(MW - 1) + ":0] " + n + "head1 = " + n + "head + " + S(MW) + "'d1;");
+  v.line("wire [" + S(MSGW - 1) + ":0] " + n + "cur = msg_rom(" + id + ", " + n + "head);");
   v.line("wire [" + S(MSGW - 1) + ":0] " + n + "nx = msg_rom(" + id + ", " + n + "head1);");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
+  v.comment("What the router reads of the head (destination, tag) in registers the take alone enables: reset");
+  v.comment("asynchronously (an iCE40 flip-flop's synchronous reset acts only when it is enabled).");
+  v.line("always @(posedge clk or posedge hrst) begin");
+  v.line("  if (hrst) begin");
   v.line("    " + n + "head <= {" + S(MW) + "{1'b0}};");
-  v.line("    " + n + "hd <= msg_rom(" + id + ", {" + S(MW) + "{1'b0}});");
-  v.line("    " + n + "due <= 1'b0;");
+  v.line("    " + n + "hdst <= " + hexlit(first ? first->dst : 0, N) + ";  // message 0's");
+  v.line("    " + n + "htag <= " + hexlit(first ? first->tag : 0, w.tw) + ";");
   v.line("  end else if (src_take[" + S(g) + "]) begin");
   v.line("    " + n + "head <= " + n + "head1;");
-  v.line("    " + n + "hd <= " + n + "nx;");
-  v.line("    " + n + "due <= " + n + "nx[" + S(MSGW - 1) + "] && " + n + "nx[" + S(TW - 1) + ":0] <= cyc;");
-  v.line("  end else begin");
-  v.line("    " + n + "due <= " + n + "hd[" + S(MSGW - 1) + "] && " + n + "hd[" + S(TW - 1) + ":0] <= cyc;");
+  v.line("    " + n + "hdst <= " + field(n + "nx", dst0, N) + ";");
+  v.line("    " + n + "htag <= " + field(n + "nx", tag0, w.tw) + ";");
   v.line("  end");
   v.line("end");
+  v.line("always @(posedge clk)");
+  v.line("  if (rst) " + n + "due <= 1'b0;");
+  v.line("  else if (src_take[" + S(g) + "]) " + n + "due <= " + n + "nx" + ok + " && " + n + "nx" + gen + " <= cyc;");
+  v.line("  else " + n + "due <= " + n + "cur" + ok + " && " + n + "cur" + gen + " <= cyc;");
   v.line("assign src_valid[" + S(g) + "] = " + n + "due;");
-  v.line("assign src_dst[" + S(g * N) + " +: N] = " + n + "hd[" + S(dst0 + N - 1) + ":" + S(dst0) + "];");
-  v.line("assign src_tag[" + S(g * w.tw) + " +: " + S(w.tw) + "] = " + n + "hd[" + S(tag0 + w.tw - 1) + ":" +
-         S(tag0) + "];");
-  v.comment("The message taken, a cycle later (so that the take drives only the head's registers): its");
-  v.comment("ROM base, length and first channel.");
+  v.line("assign src_dst[" + S(g * N) + " +: N] = " + n + "hdst;");
+  v.line("assign src_tag[" + S(g * w.tw) + " +: " + S(w.tw) + "] = " + n + "htag;");
+  v.comment("The message taken, a cycle later (the head's entry of the cycle before): its ROM base, length");
+  v.comment("and first channel.");
   v.line("reg " + n + "took;");
   v.line("reg [" + S(AW - 1) + ":0] " + n + "tbase;");
   v.line("reg [" + S(LW - 1) + ":0] " + n + "tlen;");
   v.line("reg [" + S(w.db - 1) + ":0] " + n + "tch;");
   v.line("always @(posedge clk) begin");
   v.line("  " + n + "took <= !rst && src_take[" + S(g) + "];");
-  v.line("  " + n + "tbase <= " + n + "hd[" + S(base0 + AW - 1) + ":" + S(base0) + "];");
-  v.line("  " + n + "tlen <= " + n + "hd[" + S(len0 + LW - 1) + ":" + S(len0) + "];");
-  v.line("  " + n + "tch <= " + n + "hd[" + S(ch0 + w.db - 1) + ":" + S(ch0) + "];");
+  v.line("  " + n + "tbase <= " + field(n + "cur", base0, AW) + ";");
+  v.line("  " + n + "tlen <= " + field(n + "cur", len0, LW) + ";");
+  v.line("  " + n + "tch <= " + field(n + "cur", ch0, w.db) + ";");
   v.line("end");
+  v.line("wire unused_" + n + "cur = ^" + field(n + "cur", dst0, N + w.tw) + ";");
+  v.line("wire unused_" + n + "nx = ^" + field(n + "nx", base0, AW + LW + w.db) + ";");
 }
 
 // Node g's feeders: the worm granted on channel d read from a block-RAM copy of the node's ROM at
@@ -381,31 +397,33 @@ void SelfTestTop::emit_node_receive(int g) {
 // comparison), the verdict and the LEDs (ends the module).
 void SelfTestTop::emit_scan_and_verdict() {
   v.comment("Once every node has its count: a few cycles for the counters (they count a cycle late), then");
-  v.comment("every port counter against the model's, one a cycle, in three stages.");
+  v.comment("every port counter against the model's, one a cycle, in three stages: the entry, the counter");
+  v.comment("read through the network's mux, the comparison. The stages' data registers run free (no enable");
+  v.comment("fanning out to a hundred flip-flops); their valid bits say when a comparison counts.");
   v.line("reg [" + S(KW - 1) + ":0] sk;");
   v.line("reg [2:0] settle;");
   v.line("reg [31:0] cv, ev;");
   v.line("reg v1, v2, scanned, cnt_ok;");
+  v.line("wire scan = &node_done && !scanned && settle == 3'd7;");
+  v.line("always @(posedge clk) begin");
+  v.line("  ek <= exp_counter(sk);");
+  v.line("  cv <= cnt_value;");
+  v.line("  ev <= ek[31:0];");
+  v.line("end");
   v.line("always @(posedge clk) begin");
   v.line("  if (rst) begin");
   v.line("    sk <= {" + S(KW) + "{1'b0}};");
   v.line("    settle <= 3'd0;");
-  v.line("    ek <= {" + S(EW) + "{1'b0}};");
-  v.line("    cv <= 32'd0;");
-  v.line("    ev <= 32'd0;");
   v.line("    v1 <= 1'b0;");
   v.line("    v2 <= 1'b0;");
   v.line("    scanned <= 1'b0;");
   v.line("    cnt_ok <= 1'b1;");
-  v.line("  end else if (&node_done && !scanned) begin");
-  v.line("    if (settle != 3'd7) settle <= settle + 3'd1;");
-  v.line("    else begin");
-  v.line("      ek <= exp_counter(sk);");
-  v.line("      v1 <= sk < " + S(KW) + "'d" + S(static_cast<long long>(NK)) + ";");
-  v.line("      cv <= cnt_value;");
-  v.line("      ev <= ek[31:0];");
-  v.line("      v2 <= v1;");
-  v.line("      if (v2 && cv != ev) cnt_ok <= 1'b0;");
+  v.line("  end else begin");
+  v.line("    if (&node_done && settle != 3'd7) settle <= settle + 3'd1;");
+  v.line("    v1 <= scan && sk < " + S(KW) + "'d" + S(static_cast<long long>(NK)) + ";");
+  v.line("    v2 <= v1;");
+  v.line("    if (v2 && cv != ev) cnt_ok <= 1'b0;");
+  v.line("    if (scan) begin");
   v.line("      if (sk == " + S(KW) + "'d" + S(static_cast<long long>(NK + 2)) + ") scanned <= 1'b1;");
   v.line("      else sk <= sk + " + S(KW) + "'d1;");
   v.line("    end");
