@@ -5,6 +5,7 @@
 // configuration writes; the cycle the last leaf finishes) and fail when one expectation is off.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <sstream>
 #include <string>
 
@@ -96,6 +97,7 @@ TEST(ClosSelfTest, PermutationsPassOnTheRtlAndEachCheckBites) {
   EXPECT_EQ(rc, 0) << out;
   // pass in the cycle after the verdict: the end, 7 settle cycles, the verdict's register, the LED's
   EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
+  // what the run was, for the log: the reference's end and counts, the harness's power-on cycle
   std::printf("end cycle %llu, counts: %u READY, %u handled, %u CANCEL, %u RESEND, %u writes; harness: %s",
               static_cast<unsigned long long>(t.end_cycle), t.counts.readies, t.counts.handled, t.counts.cancels,
               t.counts.resends, t.counts.cfg_writes, out.c_str());
