@@ -10,8 +10,9 @@
 // registered at the end of that cycle; the cycle after, `y` from them and the high half's sum
 // (again a chain of W/2 bits). `y` holds until the cycle after the next `load`; loads must be
 // 3 or more cycles apart. `live` low at `load`: no result wanted: `ovf` and `cout` 0, and `y`
-// 0 (the operands are cleared the cycle after, so that `live` drives three flip-flops at
-// `load`, not the operands). `pass` at `load`: `y` is `b` whatever `comb` (no overflow, no carry).
+// 0 (the result's select set to zero the cycle after, so that `live` drives three flip-flops
+// at `load`, and no reset is shared by the operands' 2W flip-flops). `pass` at `load`: `y` is
+// `b` whatever `comb` (no overflow, no carry).
 // `a_r`: `a` as loaded.
 `default_nettype none
 module cm5ctl_alu2 #(
@@ -56,9 +57,7 @@ module cm5ctl_alu2 #(
       rci <= max || (!pass && cin && (comb == 3'd5 || comb == 3'd6));
       radd <= live && add;
     end else if (loaded && !rlive) begin
-      ra <= {W{1'b0}};
-      rb <= {W{1'b0}};
-      rcode <= 3'd0;
+      rcode <= 3'd5;
     end
   // The cycle after `load`.
   wire [H:0] lo = {1'b0, ra[H-1:0]} + {1'b0, rb[H-1:0]} + {{H{1'b0}}, rci};

@@ -5,17 +5,13 @@
 // works when full; a push into a full buffer without a pop is dropped and raises `overflow`
 // for that cycle. `clr` (a flush) empties it: whatever else happens in that cycle is dropped.
 // `empty` (count == 0) and `full` (count == DEPTH) are flip-flops, kept beside the count: a
-// node's decision reads them, not a comparison of the count. WLAG = 1: the word pushed in a
-// cycle is written in the next, from `din` then (the count, `empty`, `full` at once; `head` is
-// the word a cycle later): a node whose decision pushes does not write its queue in the same
-// cycle.
+// node's decision reads them, not a comparison of the count.
 `default_nettype none
 module cm5ctl_fifo #(
   parameter integer WIDTH = 8,
   parameter integer DEPTH = 4,
   parameter integer CW = 3,         // count width: holds 0..DEPTH
-  parameter integer RAM = 0,        // 1: block RAM whatever the depth (a board short of logic cells)
-  parameter integer WLAG = 0        // 1: the word written the cycle after its push
+  parameter integer RAM = 0         // 1: block RAM whatever the depth (a board short of logic cells)
 ) (
   input  wire clk,
   input  wire rst,
@@ -66,30 +62,16 @@ module cm5ctl_fifo #(
   end
   // Shallow buffers (most of the tree's) in flip-flops: a 4-kbit block RAM each would run an
   // iCE40 out of blocks long before out of logic; deeper ones (or any, with RAM) in block RAM.
-  wire wen;
-  wire [PW-1:0] wa;
+  wire wen = !rst && !clr && do_push;
   generate
-    if (WLAG != 0) begin : g_lag
-      reg wen_r;
-      reg [PW-1:0] wa_r;
-      always @(posedge clk) begin
-        wen_r <= !rst && !clr && do_push;
-        wa_r <= wr;
-      end
-      assign wen = wen_r;
-      assign wa = wa_r;
-    end else begin : g_now
-      assign wen = !rst && !clr && do_push;
-      assign wa = wr;
-    end
     if (DEPTH <= 8 && RAM == 0) begin : g_ff
       (* ram_style = "logic" *) reg [WIDTH-1:0] mem [0:DEPTH-1];
       assign head = mem[rd];
-      always @(posedge clk) if (wen) mem[wa] <= din;
+      always @(posedge clk) if (wen) mem[wr] <= din;
     end else begin : g_ram
       reg [WIDTH-1:0] mem [0:DEPTH-1];
       assign head = mem[rd];
-      always @(posedge clk) if (wen) mem[wa] <= din;
+      always @(posedge clk) if (wen) mem[wr] <= din;
     end
   endgenerate
 endmodule

@@ -2,9 +2,7 @@
 // ALIGN = 0: the counters start at reset (every end of the tree together). ALIGN = 1: they
 // start at `go`, the cycle an alignment packet ended (cm5ctl_align.v: the packet began in a
 // cycle where every frame began, 5 cycles before the one after `go`), at phase 5 mod T; the
-// partial frame under way then is skipped (`last` from the first whole frame on). `last` is a
-// flip-flop (set in the cycle before), not a comparison of the counter: a node's decision
-// starts from it.
+// partial frame under way then is skipped (`last` from the first whole frame on).
 `default_nettype none
 module cm5ctl_frame #(
   parameter integer T = 8,
@@ -29,21 +27,15 @@ module cm5ctl_frame #(
     end else begin : g_count
       localparam integer CW = $clog2(T);
       localparam integer LAST = T - 1;
-      localparam integer PRE = T - 2;
       reg [CW-1:0] c;
-      reg last_r;  // c == LAST (and, aligned, counting a whole frame)
       wire at_last = c == LAST[CW-1:0];
-      wire pre = c == PRE[CW-1:0];
-      assign last = last_r;
       if (ALIGN == 0) begin : g_free
-        always @(posedge clk) begin
-          c <= (rst || at_last) ? {CW{1'b0}} : c + 1'b1;
-          last_r <= !rst && pre;
-        end
+        assign last = at_last;
+        always @(posedge clk) c <= (rst || at_last) ? {CW{1'b0}} : c + 1'b1;
         wire unused = &{1'b0, go};
       end else begin : g_aligned
         reg run, seen;  // counting; the partial first frame is over
-        always @(posedge clk) last_r <= !rst && run && seen && pre;
+        assign last = run && seen && at_last;
         always @(posedge clk)
           if (rst) begin
             c <= {CW{1'b0}};

@@ -113,9 +113,8 @@ module cm5ctl_leaf #(
   // What comes down.
   wire [PB-1:0] pp;
   wire rx_crc;
-  wire [PB-1:0] pp_e, pp_h;
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .early(pp_e), .held(pp_h),
-    .crc_err(rx_crc));
+  wire [PB-1:0] pp_e;
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .early(pp_e), .crc_err(rx_crc));
   wire p_ss = pp[2:1] == 2'd1;
   wire p_ms = pp[2];
   wire flushing = dt && p_ss && pp[7:5] == 3'd7;
@@ -271,6 +270,6 @@ module cm5ctl_leaf #(
       if (ovb || (dt && p_ms && under)) fault <= 1'b1;
     end
   end
-  wire unused = &{1'b0, pat, bcount, pp_e, pp_h, pp[9], rm[W+13:9], rm[1:0], upk[14:12]};
+  wire unused = &{1'b0, pat, bcount, pp_e, pp[9], rm[W+13:9], rm[1:0], upk[14:12]};
 endmodule
 `default_nettype wire

@@ -81,11 +81,11 @@ module cm5ctl_node #(
   wire [WD-1:0] txw_l, txw_r;
   assign down_l = txw_l | (OUT_L != 0 ? {WD{1'b0}} : patw);
   assign down_r = txw_r | (OUT_R != 0 ? {WD{1'b0}} : patw);
-  wire [PB-1:0] pl, pr, pp, pl_e, pr_e, pp_e, pl_h, pr_h, pp_h;
+  wire [PB-1:0] pl, pr, pp, pl_e, pr_e, pp_e;
   wire rx_l_crc, rx_r_crc, rx_p_crc;
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .early(pl_e), .held(pl_h), .crc_err(rx_l_crc));
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .early(pr_e), .held(pr_h), .crc_err(rx_r_crc));
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx_p (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .early(pp_e), .held(pp_h), .crc_err(rx_p_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .early(pl_e), .crc_err(rx_l_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .early(pr_e), .crc_err(rx_r_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD)) rx_p (.clk(clk), .rst(rst), .last(dt), .wires(down_in), .pkt(pp), .early(pp_e), .crc_err(rx_p_crc));
 
   reg stop;  // the parent's flow-control bit, from its last packet
   reg ep;    // flush epoch
@@ -111,7 +111,7 @@ module cm5ctl_node #(
   cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R), .QRAM(QRAM),
                  .LATE(LATE), .PIPE(PIPEU), .EARLY(EARLYU),
                  .HPRE(LATE != 0 && EARLYU != 0 && TU >= 3 ? 1 : 0)) up (
-    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .pl_e(pl_e), .pr_e(pr_e), .pl_h(pl_h), .pr_h(pr_h), .room(room), .ep(ep), .clr(flushing), .rcarry(ccarry),
+    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .pl_e(pl_e), .pr_e(pr_e), .room(room), .ep(ep), .clr(flushing), .rcarry(ccarry),
     .ss(ss), .sspkt(sspkt), .fire(fire), .cpkt(cpkt), .centry(centry), .fcarry(fcarry), .qcl(qcl), .qcr(qcr),
     .overflow(qovf), .lss(lss), .lfire(lfire), .lpkt(lpkt), .lpkt2(lpkt2));
   // The global bits: the last good ones from each child, ORed with this node's hard errors.
@@ -218,7 +218,7 @@ module cm5ctl_node #(
   cm5ctl_link_tx #(.PB(PB), .C(C), .F(F), .WIDTH(WD), .T(TD), .LATE(LATE), .K2(PIPED != 0 ? KD : 0)) tx_r (
     .clk(clk), .rst(rst), .load(dt), .pkt(g_dn[0].pkr), .late(g_dn[LD].pkr), .late2(pkr2), .wires(txw_r));
 
-  wire unused = &{1'b0, aligned, acount, pp_e, pp_h, upk[14:12], upk[0], lss, lfire, lpkt[14:12], lpkt[0], lpkt2[14:12], lpkt2[0]};
+  wire unused = &{1'b0, aligned, acount, pp_e, upk[14:12], upk[0], lss, lfire, lpkt[14:12], lpkt[0], lpkt2[14:12], lpkt2[0]};
   always @(posedge clk) begin
     if (rst) begin
       stop <= 1'b0;

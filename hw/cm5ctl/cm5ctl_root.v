@@ -56,9 +56,9 @@ module cm5ctl_root #(
   assign down_r = txw_r | (OUT_R != 0 ? {WD{1'b0}} : patw);
   wire [PB-1:0] pl, pr;
   wire rx_l_crc, rx_r_crc;
-  wire [PB-1:0] pl_e, pr_e, pl_h, pr_h;
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .early(pl_e), .held(pl_h), .crc_err(rx_l_crc));
-  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .early(pr_e), .held(pr_h), .crc_err(rx_r_crc));
+  wire [PB-1:0] pl_e, pr_e;
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_l (.clk(clk), .rst(rst), .last(ut), .wires(up_l), .pkt(pl), .early(pl_e), .crc_err(rx_l_crc));
+  cm5ctl_link_rx #(.PB(PB), .C(C), .F(F), .WIDTH(WU), .T(TU)) rx_r (.clk(clk), .rst(rst), .last(ut), .wires(up_r), .pkt(pr), .early(pr_e), .crc_err(rx_r_crc));
 
   wire [RCW-1:0] rcount;
   wire [BCW-1:0] bcount;
@@ -72,7 +72,7 @@ module cm5ctl_root #(
   wire [PB-1:0] bhead;
   wire flushing = bpop && bhead[7:5] == 3'd7;
   cm5ctl_upmerge #(.W(W), .PB(PB), .AEW(AEW - 1), .QD(QD), .QCW(QCW), .OUT_L(OUT_L), .OUT_R(OUT_R), .QRAM(QRAM)) up (
-    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .pl_e(pl_e), .pr_e(pr_e), .pl_h(pl_h), .pr_h(pr_h), .room(!rfull), .ep(ep), .clr(flushing),
+    .clk(clk), .rst(rst), .tick(ut), .pl(pl), .pr(pr), .pl_e(pl_e), .pr_e(pr_e), .room(!rfull), .ep(ep), .clr(flushing),
     .rcarry(ccarry), .ss(ss), .sspkt(sspkt), .fire(fire), .cpkt(cpkt), .centry(centry), .fcarry(fcarry), .qcl(qcl),
     .qcr(qcr), .overflow(qovf), .lss(lss), .lfire(lfire), .lpkt(lpkt), .lpkt2(lpkt2));
 

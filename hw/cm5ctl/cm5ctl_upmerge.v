@@ -23,13 +23,11 @@
 // (cm5ctl_alu2.v): in the cycle after the tick, `lpkt`'s header (the overflow bit too), `fcarry`
 // and the kept carry; the cycle after that, `lpkt2`, the whole packet going up, its word
 // from the second cycle (lpkt's word is then not in use). The adder's operands are taken at
-// every tick, a combination or not; when there is none, the cycle after clears them (the word
-// of an idle packet is 0): `fire` drives no operand, only whether the result is wanted.
+// every tick, a combination or not; when there is none, the result is zero (the word of an idle
+// packet is 0): `fire` drives no operand, only whether the result is wanted.
 // EARLY = 1 (links without a CRC): `pl_e`, `pr_e` are the packets a cycle before the tick
 // (cm5ctl_link_rx `early`): whether each is a single-source packet is registered then, not
-// decoded at the tick. LATE = 1: a packet the tick puts in a queue is written there the cycle
-// after, from `pl_h`, `pr_h` (cm5ctl_link_rx `held`): the decision does not drive the queues'
-// write enables. HPRE = 1 (with LATE and EARLY, frames of 3 cycles or more): the fields of the
+// decoded at the tick. HPRE = 1 (with LATE and EARLY, frames of 3 cycles or more): the fields of the
 // two packets to combine that the combination decodes (type, kind, combiner, segment bits) are
 // registered in the cycle before the tick, as they will be at the tick (the queues' heads then,
 // or `pl_e`, `pr_e` where a queue is empty or a flush empties it then).
@@ -55,8 +53,6 @@ module cm5ctl_upmerge #(
   input  wire [PB-1:0] pr,
   input  wire [PB-1:0] pl_e,   // EARLY: pl and pr a cycle before the tick
   input  wire [PB-1:0] pr_e,
-  input  wire [PB-1:0] pl_h,   // LATE: pl and pr the cycle after the tick
-  input  wire [PB-1:0] pr_h,
   input  wire room,
   input  wire ep,
   input  wire clr,
@@ -218,11 +214,11 @@ module cm5ctl_upmerge #(
   wire push_l = tick && msl && !(fire && !hasl);
   wire push_r = tick && msr && !(fire && !hasr);
   wire ovl, ovr;
-  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM), .WLAG(LATE)) q_l (
-    .clk(clk), .rst(rst), .clr(clr), .push(push_l), .din(LATE != 0 ? pl_h : pl), .pop(fire && hasl), .head(ql), .count(qcl), .empty(qel), .full(qfl),
+  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM)) q_l (
+    .clk(clk), .rst(rst), .clr(clr), .push(push_l), .din(pl), .pop(fire && hasl), .head(ql), .count(qcl), .empty(qel), .full(qfl),
     .overflow(ovl));
-  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM), .WLAG(LATE)) q_r (
-    .clk(clk), .rst(rst), .clr(clr), .push(push_r), .din(LATE != 0 ? pr_h : pr), .pop(fire && hasr), .head(qr), .count(qcr), .empty(qer), .full(qfr),
+  cm5ctl_fifo #(.WIDTH(PB), .DEPTH(QD), .CW(QCW), .RAM(QRAM)) q_r (
+    .clk(clk), .rst(rst), .clr(clr), .push(push_r), .din(pr), .pop(fire && hasr), .head(qr), .count(qcr), .empty(qer), .full(qfr),
     .overflow(ovr));
   assign overflow = ovl || ovr;
   wire unused = &{1'b0, qfl, qfr};
