@@ -12,13 +12,7 @@ namespace cmnet {
 namespace {
 
 using board_parts::hexlit;
-
-// Leaf-indexed constants as one vector localparam: leaf g's value at [g*width +: width].
-std::string vector_param(const std::string& name, int width, const std::vector<uint64_t>& values) {
-  std::string s = "localparam [" + S(static_cast<int64_t>(values.size()) * width - 1) + ":0] " + name + " = {";
-  for (size_t k = values.size(); k-- > 0;) s += hexlit(values[k], width) + (k ? ", " : "");
-  return s + "};";
-}
+using board_parts::vector_param;
 
 // Bits for a counter that must show a count up to twice `expected` without wrapping to it.
 int count_bits(uint64_t expected) { return std::max(1, clog2(2 * expected + 2)); }

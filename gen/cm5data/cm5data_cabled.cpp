@@ -118,7 +118,7 @@ std::string Cabled::vec(const std::string& name, int width, uint64_t (*of)(const
   std::vector<uint64_t> values;
   for (int s = 0; s < 2; ++s)
     for (uint32_t g = 0; g < N; ++g) values.push_back(of(*this, s, g));
-  return cm5_vector_param(name, width, values);
+  return board_parts::vector_param(name, width, values);
 }
 
 // The file header, the module's parameter and ports up to the cables, and the reset.

@@ -9,13 +9,6 @@
 
 namespace cmnet {
 
-// Leaf-indexed constants as one vector localparam: leaf g's value at [g*width +: width].
-std::string cm5_vector_param(const std::string& name, int width, const std::vector<uint64_t>& values) {
-  std::string s = "localparam [" + S(static_cast<int64_t>(values.size()) * width - 1) + ":0] " + name + " = {";
-  for (size_t k = values.size(); k-- > 0;) s += board_parts::hexlit(values[k], width) + (k ? ", " : "");
-  return s + "};";
-}
-
 
 void emit_cm5_rom_function(VerilogWriter& v, const std::string& name, int LW, int AW, const Cm5LeafRom& rom) {
   v.line("function [31:0] " + name + ";");
@@ -209,10 +202,10 @@ void SelfTestTop::emit_header_and_roms() {
   v.line("localparam integer W = " + S(W) + ";");
   v.line("localparam [" + S(TW - 1) + ":0] LIMIT = " + S(TW) + "'d" + S(static_cast<int64_t>(limit)) + ";");
   v.comment("Per leaf (leaf g at [g*width +: width]): ROM words, and the model's count, XOR, last arrival.");
-  v.line(cm5_vector_param("TOTAL", AW, totals));
-  v.line(cm5_vector_param("EXP_COUNT", CNW, counts));
-  v.line(cm5_vector_param("EXP_XOR", 32, xors));
-  v.line(cm5_vector_param("EXP_LAST", TW, lasts));
+  v.line(board_parts::vector_param("TOTAL", AW, totals));
+  v.line(board_parts::vector_param("EXP_COUNT", CNW, counts));
+  v.line(board_parts::vector_param("EXP_XOR", 32, xors));
+  v.line(board_parts::vector_param("EXP_LAST", TW, lasts));
   v.line();
   board_parts::emit_reset(v, pins.reset_port, pins.reset_active_low);
   v.comment("Each leaf's messages back to back, as a leaf sends them (head, data, CRC).");

@@ -55,10 +55,9 @@ uint64_t cm5_selftest_limit(const Cm5SelfTest& t);
 // cm5data_selftest_top. Throws ConfigError for a traffic the top cannot hold (a leaf count that
 // is not the network's, a message of a wrong length).
 // Parts the board tops that play leaves from a ROM share (this one and gen/cm5data/cm5data_cabled.h):
-// leaf-indexed constants as one vector localparam (leaf g's value at [g*width +: width]); the ROM
+// (board_parts::vector_param for leaf-indexed constants); the ROM
 // function NAME(leaf, a) holding each leaf's words back to back (LW leaf bits, AW word bits), each
 // with what it is in a comment; and a leaf's messages as such words (head, data, CRC).
-std::string cm5_vector_param(const std::string& name, int width, const std::vector<uint64_t>& values);
 struct Cm5RomWord {
   uint32_t value = 0;
   std::string what;

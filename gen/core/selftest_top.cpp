@@ -24,6 +24,12 @@ std::string hexlit(uint64_t v, int width) {
   return b.literal();
 }
 
+std::string vector_param(const std::string& name, int width, const std::vector<uint64_t>& values) {
+  std::string s = "localparam [" + std::to_string(static_cast<int64_t>(values.size()) * width - 1) + ":0] " + name + " = {";
+  for (size_t k = values.size(); k-- > 0;) s += hexlit(values[k], width) + (k ? ", " : "");
+  return s + "};";
+}
+
 void emit_reset(VerilogWriter& v, bool reset_port, bool active_low) {
   v.comment("Reset: power-on counter (iCE40 flip-flops start at 0) and a synchronized button.");
   v.line("reg [3:0] por_cnt = 4'd0;");

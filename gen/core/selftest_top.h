@@ -30,6 +30,9 @@ struct Bits {
 };
 std::string hexlit(uint64_t v, int width);
 
+// Per-leaf (or per-node) constants as one vector localparam: entry g at [g*width +: width].
+std::string vector_param(const std::string& name, int width, const std::vector<uint64_t>& values);
+
 // `rst`: held by a power-on counter (iCE40 flip-flops start at 0) and, with a button port
 // `rst_btn`, by the synchronized button.
 void emit_reset(VerilogWriter& v, bool reset_port, bool active_low);

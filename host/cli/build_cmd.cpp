@@ -127,8 +127,10 @@ void register_build_commands(CLI::App& app) {
                 "the board top (default: the family's first). CM-1: network: self-test, whole network "
                 "in one FPGA; chip: self-test of one router chip on one board; cube: one router chip per "
                 "FPGA, 2^c boards cabled into a cube (one bitstream, chip number on strap pins); host: "
-                "the host-link top (UART + register file). Other families: host: the stream board; cm5data also "
-                "network: self-test, the network with its leaves played from a ROM and checked against the model");
+                "the host-link top (UART + register file). Other families: host (clos: stream): the stream board; "
+                "cm5data, hcube and clos also network: self-test, the network with its leaves played from a ROM and "
+                "checked against the model on one board; cm5data also cabled-network, cabled-leaf, cabled-rom-leaf: "
+                "the 4-leaf node split over boards");
   b->add_option("--freq", g_build.freq, "nextpnr target frequency in MHz (default: the board clock)")
       ->check(CLI::Range(0.1, 1000.0));
   b->add_option("--seed", g_build.seed, "nextpnr placement seed");
@@ -137,8 +139,8 @@ void register_build_commands(CLI::App& app) {
               "(hcube wormhole boards); paths through the loops are not all timed");
   b->add_option("--pattern", g_build.family.pattern, "self-test pattern (network mode)");
   b->add_option("--pattern-seed", g_build.family.pattern_seed, "self-test pattern seed");
-  b->add_option("--traffic", g_build.family.traffic, "cm5data network and cabled modes: the self-test's messages from a traffic file (SRC DST DATA... per line) instead of a pattern");
-  b->add_option("--per-proc", g_build.family.per_proc, "self-test messages per processor (CM-1: <= queue_depth; cm5data: 1..64 per leaf)");
+  b->add_option("--traffic", g_build.family.traffic, "network and cabled modes: the self-test's traffic from a file in the family's own format (cm5data, hcube: cmnet sim's; clos: a connection set) instead of a pattern");
+  b->add_option("--per-proc", g_build.family.per_proc, "self-test messages per processor (CM-1: <= queue_depth; cm5data: 1..64 per leaf; hcube: 1..32 per node; clos: 1..64 rounds of permutations)");
   b->add_option("--chip-id", g_build.family.chip_id, "CM-1 chip mode: this FPGA's chip number; cm5data cabled modes: the network board's side (0 left, 1 right) or the leaf board's leaf");
   b->add_option("--bit-clocks", g_build.family.bit_clocks, "CM-1 cube mode: clocks per bit-time; cm5data cabled modes: clocks per cable bit (8..64)")->check(CLI::Range(8, 64));
   b->add_option("--go-delay", g_build.family.go_delay_s, "cube mode: seconds from chip 0's lock to the run (every board must be on by then)")
