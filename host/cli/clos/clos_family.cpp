@@ -133,8 +133,6 @@ std::vector<FpgaBlock> ClosFamily::fpga_blocks() const {
   FpgaBlock st;
   st.name = "self-test board N(4, 4, 4), four hnodes, 1-bit circuits";
   st.how = "clos_n444_selftest.json --mode network through the whole flow on the HX8K breakout (4 permutations)";
-  st.ports = 16;
-  st.port_bits = 1;
   st.measure = [](const FpgaRunOptions& o) {
     const NetworkConfig env = load_config_file(std::string(CMNET_SOURCE_DIR) + "/gen/examples/clos_n444_selftest.json");
     const Board board = load_board("ice40hx8k_breakout");
