@@ -272,20 +272,7 @@ void SelfTestTop::emit_leaf_receive() {
 void SelfTestTop::emit_scan_and_verdict() {
   v.line();
   emit_cm5_counter_scan(v, KW, NK, "&leaf_done");
-  v.comment("The verdict, once the counters are read or the limit passed.");
-  v.line("always @(posedge clk) begin");
-  v.line("  if (rst) begin");
-  v.line("    cyc <= {" + S(TW) + "{1'b0}};");
-  v.line("    done <= 1'b0;");
-  v.line("    pass <= 1'b0;");
-  v.line("  end else if (!done) begin");
-  v.line("    cyc <= cyc + " + S(TW) + "'d1;");
-  v.line("    if (scanned || cyc == LIMIT) begin");
-  v.line("      done <= 1'b1;");
-  v.line("      pass <= scanned && cnt_ok && &leaf_ok;");
-  v.line("    end");
-  v.line("  end");
-  v.line("end");
+  board_parts::emit_verdict(v, TW, "scanned", "cnt_ok && &leaf_ok");
   v.line();
   board_parts::emit_leds(v, pins.led_active_low, pins.blink_log2);
   v.close("endmodule");

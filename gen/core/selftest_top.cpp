@@ -55,6 +55,24 @@ std::vector<std::string> selftest_port_lines(const SelfTestPins& pins) {
   return l;
 }
 
+void emit_verdict(VerilogWriter& v, int TW, const std::string& finished, const std::string& ok) {
+  const std::string tw = std::to_string(TW);
+  v.comment("The verdict, once the counters are read or the limit passed.");
+  v.line("always @(posedge clk) begin");
+  v.line("  if (rst) begin");
+  v.line("    cyc <= {" + tw + "{1'b0}};");
+  v.line("    done <= 1'b0;");
+  v.line("    pass <= 1'b0;");
+  v.line("  end else if (!done) begin");
+  v.line("    cyc <= cyc + " + tw + "'d1;");
+  v.line("    if (" + finished + " || cyc == LIMIT) begin");
+  v.line("      done <= 1'b1;");
+  v.line("      pass <= " + finished + " && " + ok + ";");
+  v.line("    end");
+  v.line("  end");
+  v.line("end");
+}
+
 void emit_leds(VerilogWriter& v, const std::vector<bool>& led_active_low, int blink_log2) {
   const int K = static_cast<int>(led_active_low.size());
   const std::string bl = std::to_string(blink_log2);

@@ -40,6 +40,11 @@ void emit_reset(VerilogWriter& v, bool reset_port, bool active_low);
 // The top's port list for `pins` (clk, rst_btn, led, uart_tx), each line of a module header.
 std::vector<std::string> selftest_port_lines(const SelfTestPins& pins);
 
+// The verdict of a top that counts its cycles in `cyc` (TW bits) up to the localparam LIMIT: once
+// `finished` (an expression) or at the limit, `done`; `pass` when finished and `ok`. The caller
+// declares cyc, done and pass as registers.
+void emit_verdict(VerilogWriter& v, int TW, const std::string& finished, const std::string& ok);
+
 // LEDs from `done` and `pass` (wires the caller declares): with 3 LEDs, {running, fail, pass};
 // with 2, {fail, pass-or-blinking}. Active-low LEDs are inverted. Also drives uart_tx idle.
 void emit_leds(VerilogWriter& v, const std::vector<bool>& led_active_low, int blink_log2);

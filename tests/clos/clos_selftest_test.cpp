@@ -14,6 +14,7 @@
 #include "sim/clos/clos_selftest_model.h"
 #include "sim/core/rtl_build.h"
 #include "tests/core/emitter_checks.h"
+#include "tests/core/selftest_run.h"
 
 namespace cmnet {
 namespace {
@@ -38,29 +39,6 @@ board_parts::SelfTestPins sim_pins() {
   p.led_active_low = {false, false, false};
   p.blink_log2 = 4;
   return p;
-}
-
-// The message of what `f` throws ("" and a failure when it throws nothing).
-template <typename F>
-std::string expect_error(F f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
-}
-
-// Runs the top in Verilator until pass or fail; returns the harness's line, *rc its exit code.
-std::string simulate(const GeneratedDesign& d, uint64_t max_cycles, int* rc) {
-  const std::string harness = std::string(CMNET_SOURCE_DIR) + "/sim/core/selftest_top_main.cpp";
-  const std::string exe = build_verilated_model(d, d.top, harness, {"-DCMNET_TOP=V" + d.top});
-  const fs::path dir = temp_dir("clos-selftest");
-  *rc = run_child({exe, std::to_string(max_cycles)}, 1800, (dir / "sim.log").string());
-  const std::string out = slurp_log(dir / "sim.log");
-  fs::remove_all(dir);
-  return out;
 }
 
 // The blocking N(2, 3, 4) with 4 hnodes (the board's 2-cube, smaller): 3 rounds of permutations,
@@ -93,7 +71,7 @@ TEST(ClosSelfTest, PermutationsPassOnTheRtlAndEachCheckBites) {
   fs::remove_all(dir);
 
   int rc = -1;
-  std::string out = simulate(d, 100000, &rc);
+  std::string out = run_selftest_top(d, 100000, &rc);
   EXPECT_EQ(rc, 0) << out;
   // pass in the cycle after the verdict: the end, 7 settle cycles, the verdict's register, the LED's
   EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
@@ -103,17 +81,17 @@ TEST(ClosSelfTest, PermutationsPassOnTheRtlAndEachCheckBites) {
               t.counts.resends, t.counts.cfg_writes, out.c_str());
   ClosSelfTest bad = t;
   bad.leaves[5].rx_xor ^= 1;  // one output leaf's XOR
-  out = simulate(emit_clos_selftest(c, bad, sim_pins()), 100000, &rc);
+  out = run_selftest_top(emit_clos_selftest(c, bad, sim_pins()), 100000, &rc);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_EQ(out.rfind("fail", 0), 0u) << out;
   bad = t;
   bad.end_cycle += 1;  // the cycle the last leaf finishes
-  out = simulate(emit_clos_selftest(c, bad, sim_pins()), 100000, &rc);
+  out = run_selftest_top(emit_clos_selftest(c, bad, sim_pins()), 100000, &rc);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_EQ(out.rfind("fail", 0), 0u) << out;
   bad = t;
   bad.counts.cancels += 1;  // the engines' CANCELs
-  out = simulate(emit_clos_selftest(c, bad, sim_pins()), 100000, &rc);
+  out = run_selftest_top(emit_clos_selftest(c, bad, sim_pins()), 100000, &rc);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_EQ(out.rfind("fail", 0), 0u) << out;
 }
@@ -128,7 +106,7 @@ TEST(ClosSelfTest, AConnectionSetPasses) {
   EXPECT_EQ(t.leaves[7].rx_words, 3u);
   const GeneratedDesign d = emit_clos_selftest(c, t, sim_pins());
   int rc = -1;
-  const std::string out = simulate(d, 100000, &rc);
+  const std::string out = run_selftest_top(d, 100000, &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
 }
@@ -138,29 +116,29 @@ TEST(ClosSelfTest, BadTrafficAndOptionsAreRefusedNamingWhat) {
   const ClosSelfTest t = clos_selftest_rounds(c, 1, 1, 2);
   ClosSelfTest few = t;
   few.leaves.pop_back();
-  EXPECT_NE(expect_error([&] { emit_clos_selftest(c, few, sim_pins()); }).find("traffic for 7 leaves"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { emit_clos_selftest(c, few, sim_pins()); }).find("traffic for 7 leaves"), std::string::npos);
   ClosSelfTest self = t;
   self.leaves[3].circuits[0].dest = 3;
-  EXPECT_NE(expect_error([&] { emit_clos_selftest(c, self, sim_pins()); }).find("leaf 3, circuit 0: destination 3"),
+  EXPECT_NE(thrown_message([&] { emit_clos_selftest(c, self, sim_pins()); }).find("leaf 3, circuit 0: destination 3"),
             std::string::npos);
   ClosSelfTest wide = t;
   wide.leaves[2].circuits[0].words[1] = 0x10;
-  EXPECT_NE(expect_error([&] { emit_clos_selftest(c, wide, sim_pins()); }).find("wider than 4 bits"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { emit_clos_selftest(c, wide, sim_pins()); }).find("wider than 4 bits"), std::string::npos);
   ClosSelfTest many = t;
   many.leaves[4].circuits.resize(kClosSelfTestMaxCircuits + 1, many.leaves[4].circuits[0]);
-  EXPECT_NE(expect_error([&] { emit_clos_selftest(c, many, sim_pins()); }).find("a leaf's ROM holds 64 circuits"),
+  EXPECT_NE(thrown_message([&] { emit_clos_selftest(c, many, sim_pins()); }).find("a leaf's ROM holds 64 circuits"),
             std::string::npos);
   board_parts::SelfTestPins one = sim_pins();
   one.led_active_low = {false};
-  EXPECT_NE(expect_error([&] { emit_clos_selftest(c, t, one); }).find("1 LEDs"), std::string::npos);
-  EXPECT_NE(expect_error([&] { emit_clos_selftest(cfg(2, 2, 4, 0, 4), t, sim_pins()); }).find("hnode_dims 0"),
+  EXPECT_NE(thrown_message([&] { emit_clos_selftest(c, t, one); }).find("1 LEDs"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { emit_clos_selftest(cfg(2, 2, 4, 0, 4), t, sim_pins()); }).find("hnode_dims 0"),
             std::string::npos);
-  EXPECT_NE(expect_error([&] { clos_selftest_rounds(c, 1, 0, 2); }).find("0 rounds"), std::string::npos);
-  EXPECT_NE(expect_error([&] { clos_selftest_rounds(c, 1, 65, 2); }).find("65 rounds"), std::string::npos);
-  EXPECT_NE(expect_error([&] { clos_selftest_rounds(c, 1, 8, 33); }).find("holds 256 words"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { clos_selftest_rounds(c, 1, 0, 2); }).find("0 rounds"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { clos_selftest_rounds(c, 1, 65, 2); }).find("65 rounds"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { clos_selftest_rounds(c, 1, 8, 33); }).find("holds 256 words"), std::string::npos);
   std::istringstream in("0 7 300\n");
   const auto big = parse_clos_circuits(in, "big.circuits", c.clos, 4);
-  EXPECT_NE(expect_error([&] { clos_selftest_of(c, big, "big.circuits", 1); }).find("big.circuits:1: leaf 0"),
+  EXPECT_NE(thrown_message([&] { clos_selftest_of(c, big, "big.circuits", 1); }).find("big.circuits:1: leaf 0"),
             std::string::npos);
 }
 

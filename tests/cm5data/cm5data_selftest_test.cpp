@@ -12,34 +12,12 @@
 #include "sim/cm5data/cm5data_selftest_model.h"
 #include "tests/cm5data/cm5data_check.h"
 #include "tests/core/emitter_checks.h"
+#include "tests/core/selftest_run.h"
 
 namespace cmnet {
 namespace {
 
 using namespace testing_checks;
-
-// The message of what `f` throws ("" and a failure when it throws nothing).
-template <typename F>
-std::string expect_error(F f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
-}
-
-// Runs the top in Verilator until pass or fail; returns the harness's line, *rc its exit code.
-std::string simulate(const GeneratedDesign& d, uint64_t max_cycles, int* rc) {
-  const std::string harness = std::string(CMNET_SOURCE_DIR) + "/sim/core/selftest_top_main.cpp";
-  const std::string exe = build_verilated_model(d, d.top, harness, {"-DCMNET_TOP=V" + d.top});
-  const fs::path dir = temp_dir("cm5selftest");
-  *rc = run_child({exe, std::to_string(max_cycles)}, 1800, (dir / "sim.log").string());
-  const std::string out = slurp_log(dir / "sim.log");
-  fs::remove_all(dir);
-  return out;
-}
 
 TEST(Cm5SelfTest, FourLeavesPassOnTheRtlAndEachCheckBites) {
   const Cm5DataConfig cfg = cm5data_test_config(1, "cm5", 4, 2, 3, "selftest-4");
@@ -65,19 +43,19 @@ TEST(Cm5SelfTest, FourLeavesPassOnTheRtlAndEachCheckBites) {
   fs::remove_all(dir);
 
   int rc = -1;
-  std::string out = simulate(d, 100000, &rc);
+  std::string out = run_selftest_top(d, 100000, &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
   // One chip counter off by one: fail.
   Cm5SelfTest bad = t;
   bad.counters[5].value += 1;
-  out = simulate(emit_cm5data_selftest(cfg, bad, sim_pins()), 100000, &rc);
+  out = run_selftest_top(emit_cm5data_selftest(cfg, bad, sim_pins()), 100000, &rc);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_EQ(out.rfind("fail", 0), 0u) << out;
   // One leaf's last arrival a cycle off: fail.
   bad = t;
   bad.leaves[2].rx_last += 1;
-  out = simulate(emit_cm5data_selftest(cfg, bad, sim_pins()), 100000, &rc);
+  out = run_selftest_top(emit_cm5data_selftest(cfg, bad, sim_pins()), 100000, &rc);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_EQ(out.rfind("fail", 0), 0u) << out;
 }
@@ -94,7 +72,7 @@ TEST(Cm5SelfTest, SlotsAndWideLinksPass) {
   EXPECT_EQ(lint_problems(d, d.top, dir), "");
   fs::remove_all(dir);
   int rc = -1;
-  const std::string out = simulate(d, 100000, &rc);
+  const std::string out = run_selftest_top(d, 100000, &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
 }
@@ -104,21 +82,21 @@ TEST(Cm5SelfTest, BadTrafficAndPinsAreRefusedNamingWhat) {
   const Cm5SelfTest t = cm5_selftest_traffic(cfg.cm5, "permutation", 1, 1);
   Cm5SelfTest few = t;
   few.leaves.pop_back();
-  EXPECT_NE(expect_error([&] { emit_cm5data_selftest(cfg, few, sim_pins()); }).find("traffic for 3 leaves"),
+  EXPECT_NE(thrown_message([&] { emit_cm5data_selftest(cfg, few, sim_pins()); }).find("traffic for 3 leaves"),
             std::string::npos);
   Cm5SelfTest shortmsg = t;
   shortmsg.leaves[1].messages[0].pop_back();
-  EXPECT_NE(expect_error([&] { emit_cm5data_selftest(cfg, shortmsg, sim_pins()); }).find("leaf 1, message 0"),
+  EXPECT_NE(thrown_message([&] { emit_cm5data_selftest(cfg, shortmsg, sim_pins()); }).find("leaf 1, message 0"),
             std::string::npos);
   Cm5SelfTest badcnt = t;
   badcnt.counters[0].chip = 9;
-  EXPECT_NE(expect_error([&] { emit_cm5data_selftest(cfg, badcnt, sim_pins()); }).find("chip 9"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { emit_cm5data_selftest(cfg, badcnt, sim_pins()); }).find("chip 9"), std::string::npos);
   board_parts::SelfTestPins one = sim_pins();
   one.led_active_low = {false};
-  EXPECT_NE(expect_error([&] { emit_cm5data_selftest(cfg, t, one); }).find("1 LEDs"), std::string::npos);
-  EXPECT_NE(expect_error([&] { cm5_selftest_traffic(cfg.cm5, "permutation", 1, 0); }).find("0 messages per leaf"),
+  EXPECT_NE(thrown_message([&] { emit_cm5data_selftest(cfg, t, one); }).find("1 LEDs"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { cm5_selftest_traffic(cfg.cm5, "permutation", 1, 0); }).find("0 messages per leaf"),
             std::string::npos);
-  EXPECT_NE(expect_error([&] { cm5_selftest_traffic(cfg.cm5, "no-such", 1, 1); }).find("no-such"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { cm5_selftest_traffic(cfg.cm5, "no-such", 1, 1); }).find("no-such"), std::string::npos);
 }
 
 TEST(Cm5SelfTest, SameInputsSameBytes) {

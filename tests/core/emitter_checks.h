@@ -99,4 +99,16 @@ inline std::string synth_generic(const GeneratedDesign& d, const std::string& to
   return (problems.empty() ? "" : "NETS WITH SEVERAL DRIVERS:\n" + problems) + log + slurp_log(dir / "yosys.out");
 }
 
+// The message of what `f` throws ("" and a test failure when it throws nothing).
+template <typename F>
+std::string thrown_message(F f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no error";
+  return "";
+}
+
 }  // namespace cmnet::testing_checks

@@ -11,6 +11,7 @@
 #include "sim/core/rtl_build.h"
 #include "sim/hcube/hcube_selftest_model.h"
 #include "tests/core/emitter_checks.h"
+#include "tests/core/selftest_run.h"
 
 namespace cmnet {
 namespace {
@@ -39,31 +40,9 @@ HcubeSelfTest traffic2(const HcubeParams& p, uint64_t seed) {
   return hcube_selftest_of(p, make_hcube_workload(p.dims, "uniform", 24, 40, 3, seed), "uniform", seed, 3);
 }
 
-template <typename F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
-}
-
-// Runs the top in Verilator until pass or fail; returns the harness's line, *rc its exit code.
-std::string simulate(const GeneratedDesign& d, uint64_t max_cycles, int* rc) {
-  const std::string harness = std::string(CMNET_SOURCE_DIR) + "/sim/core/selftest_top_main.cpp";
-  const std::string exe = build_verilated_model(d, d.top, harness, {"-DCMNET_TOP=V" + d.top});
-  const fs::path dir = temp_dir("hcube-selftest");
-  *rc = run_child({exe, std::to_string(max_cycles)}, 1800, (dir / "sim.log").string());
-  const std::string out = slurp_log(dir / "sim.log");
-  fs::remove_all(dir);
-  return out;
-}
-
 void expect_fail(const GeneratedDesign& d, const std::string& what) {
   int rc = -1;
-  const std::string out = simulate(d, 100000, &rc);
+  const std::string out = run_selftest_top(d, 100000, &rc);
   EXPECT_EQ(rc, 1) << what << ": " << out;
   EXPECT_EQ(out.rfind("fail", 0), 0u) << what << ": " << out;
 }
@@ -91,7 +70,7 @@ TEST(HcubeSelfTest, TwoCubePassesOnTheRtlAndEachCheckBites) {
   fs::remove_all(dir);
 
   int rc = -1;
-  const std::string out = simulate(d, 100000, &rc);
+  const std::string out = run_selftest_top(d, 100000, &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
   // One port counter (a blocked-cycle count if any is not 0) off by one: fail.
@@ -115,7 +94,7 @@ TEST(HcubeSelfTest, LastArrivalIsCycleExact) {
   cfg.hc.arb_ticks = 0;
   HcubeSelfTest t = traffic2(cfg.hc, 3);
   int rc = -1;
-  const std::string out = simulate(emit_hcube_selftest(cfg, t, sim_pins()), 100000, &rc);
+  const std::string out = run_selftest_top(emit_hcube_selftest(cfg, t, sim_pins()), 100000, &rc);
   EXPECT_EQ(rc, 0) << out;
   size_t g = 0;
   while (t.nodes[g].rx_count == 0) ++g;
@@ -128,36 +107,36 @@ TEST(HcubeSelfTest, BadNetworksAndTrafficAreRefusedNamingWhy) {
   const HcubeSelfTest t = traffic2(cfg.hc, 1);
   HcubeConfig big = cfg;
   big.hc.dims = 4;
-  EXPECT_NE(error_of([&] { traffic2(big.hc, 1); }).find("dims = 4 out of range 2..3"), std::string::npos);
-  EXPECT_NE(error_of([&] { emit_hcube_selftest(big, t, sim_pins()); }).find("dims = 4"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { traffic2(big.hc, 1); }).find("dims = 4 out of range 2..3"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { emit_hcube_selftest(big, t, sim_pins()); }).find("dims = 4"), std::string::npos);
   HcubeConfig packet = cfg;
   packet.hc.scheme = "packet";
-  EXPECT_NE(error_of([&] { traffic2(packet.hc, 1); }).find("wormhole networks only"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { traffic2(packet.hc, 1); }).find("wormhole networks only"), std::string::npos);
   HcubeConfig fast = cfg;
   fast.hc.ticks_per_byte = 1;
-  EXPECT_NE(error_of([&] { traffic2(fast.hc, 1); }).find("ticks_per_byte = 1"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { traffic2(fast.hc, 1); }).find("ticks_per_byte = 1"), std::string::npos);
   // Too much for a node's ROM: 33 messages, or 610 bytes in one worm.
   HcubeTraffic many;
   for (uint32_t i = 0; i < 33; ++i) many.messages.push_back({1, 2, i, 1, i});
-  EXPECT_NE(error_of([&] { hcube_selftest_of(cfg.hc, many, "many", 0, 0); }).find("node 1 sends 33 messages"),
+  EXPECT_NE(thrown_message([&] { hcube_selftest_of(cfg.hc, many, "many", 0, 0); }).find("node 1 sends 33 messages"),
             std::string::npos);
   HcubeTraffic longer;
   longer.messages.push_back({3, 0, 0, 600, 0});
-  EXPECT_NE(error_of([&] { hcube_selftest_of(cfg.hc, longer, "long", 0, 0); }).find("node 3's worms are 610 bytes"),
+  EXPECT_NE(thrown_message([&] { hcube_selftest_of(cfg.hc, longer, "long", 0, 0); }).find("node 3's worms are 610 bytes"),
             std::string::npos);
   HcubeSelfTest few = t;
   few.nodes.pop_back();
-  EXPECT_NE(error_of([&] { emit_hcube_selftest(cfg, few, sim_pins()); }).find("traffic for 3 nodes"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { emit_hcube_selftest(cfg, few, sim_pins()); }).find("traffic for 3 nodes"), std::string::npos);
   HcubeSelfTest self = t;
   self.nodes[1].messages[0].dst = 1;
-  EXPECT_NE(error_of([&] { emit_hcube_selftest(cfg, self, sim_pins()); }).find("node 1, message 0: destination 1"),
+  EXPECT_NE(thrown_message([&] { emit_hcube_selftest(cfg, self, sim_pins()); }).find("node 1, message 0: destination 1"),
             std::string::npos);
   HcubeSelfTest badcnt = t;
   badcnt.counters[0].sel = 8;
-  EXPECT_NE(error_of([&] { emit_hcube_selftest(cfg, badcnt, sim_pins()); }).find("select 8"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { emit_hcube_selftest(cfg, badcnt, sim_pins()); }).find("select 8"), std::string::npos);
   board_parts::SelfTestPins one = sim_pins();
   one.led_active_low = {false};
-  EXPECT_NE(error_of([&] { emit_hcube_selftest(cfg, t, one); }).find("1 LEDs"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { emit_hcube_selftest(cfg, t, one); }).find("1 LEDs"), std::string::npos);
 }
 
 // The largest cube the top is for lints too (not simulated: the tests keep to 2-cubes).
