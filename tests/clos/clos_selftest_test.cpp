@@ -70,30 +70,21 @@ TEST(ClosSelfTest, PermutationsPassOnTheRtlAndEachCheckBites) {
   EXPECT_EQ(lint_problems(d, d.top, dir / "lint"), "");
   fs::remove_all(dir);
 
-  int rc = -1;
-  std::string out = run_selftest_top(d, 100000, &rc);
-  EXPECT_EQ(rc, 0) << out;
   // pass in the cycle after the verdict: the end, 7 settle cycles, the verdict's register, the LED's
-  EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
+  const std::string out = expect_verdict(d, "pass");
   // what the run was, for the log: the reference's end and counts, the harness's power-on cycle
   std::printf("end cycle %llu, counts: %u READY, %u handled, %u CANCEL, %u RESEND, %u writes; harness: %s",
               static_cast<unsigned long long>(t.end_cycle), t.counts.readies, t.counts.handled, t.counts.cancels,
               t.counts.resends, t.counts.cfg_writes, out.c_str());
   ClosSelfTest bad = t;
-  bad.leaves[5].rx_xor ^= 1;  // one output leaf's XOR
-  out = run_selftest_top(emit_clos_selftest(c, bad, sim_pins()), 100000, &rc);
-  EXPECT_EQ(rc, 1) << out;
-  EXPECT_EQ(out.rfind("fail", 0), 0u) << out;
+  bad.leaves[5].rx_xor ^= 1;
+  expect_verdict(emit_clos_selftest(c, bad, sim_pins()), "fail", "one output leaf's XOR");
   bad = t;
-  bad.end_cycle += 1;  // the cycle the last leaf finishes
-  out = run_selftest_top(emit_clos_selftest(c, bad, sim_pins()), 100000, &rc);
-  EXPECT_EQ(rc, 1) << out;
-  EXPECT_EQ(out.rfind("fail", 0), 0u) << out;
+  bad.end_cycle += 1;
+  expect_verdict(emit_clos_selftest(c, bad, sim_pins()), "fail", "the cycle the last leaf finishes");
   bad = t;
-  bad.counts.cancels += 1;  // the engines' CANCELs
-  out = run_selftest_top(emit_clos_selftest(c, bad, sim_pins()), 100000, &rc);
-  EXPECT_EQ(rc, 1) << out;
-  EXPECT_EQ(out.rfind("fail", 0), 0u) << out;
+  bad.counts.cancels += 1;
+  expect_verdict(emit_clos_selftest(c, bad, sim_pins()), "fail", "the engines' CANCELs");
 }
 
 // A connection set from a file (one circuit a source, one of them of no words) on 1-bit data.
@@ -104,11 +95,7 @@ TEST(ClosSelfTest, AConnectionSetPasses) {
   EXPECT_EQ(t.counts.readies, 5u);
   EXPECT_EQ(t.leaves[1].rx_circuits, 0u);  // 6 -> 1 carries no word
   EXPECT_EQ(t.leaves[7].rx_words, 3u);
-  const GeneratedDesign d = emit_clos_selftest(c, t, sim_pins());
-  int rc = -1;
-  const std::string out = run_selftest_top(d, 100000, &rc);
-  EXPECT_EQ(rc, 0) << out;
-  EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
+  expect_verdict(emit_clos_selftest(c, t, sim_pins()), "pass");
 }
 
 TEST(ClosSelfTest, BadTrafficAndOptionsAreRefusedNamingWhat) {

@@ -22,4 +22,14 @@ inline std::string run_selftest_top(const GeneratedDesign& d, uint64_t max_cycle
   return out;
 }
 
+// Runs the top and expects `verdict`: "pass" (exit 0) or "fail" (exit 1); `what` names the case
+// in a failure. Returns the harness's line.
+inline std::string expect_verdict(const GeneratedDesign& d, const std::string& verdict, const std::string& what = "") {
+  int rc = -1;
+  const std::string out = run_selftest_top(d, 100000, &rc);
+  EXPECT_EQ(rc, verdict == "pass" ? 0 : 1) << what << ": " << out;
+  EXPECT_EQ(out.rfind(verdict, 0), 0u) << what << ": " << out;
+  return out;
+}
+
 }  // namespace cmnet::testing_checks

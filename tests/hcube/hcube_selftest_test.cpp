@@ -40,13 +40,6 @@ HcubeSelfTest traffic2(const HcubeParams& p, uint64_t seed) {
   return hcube_selftest_of(p, make_hcube_workload(p.dims, "uniform", 24, 40, 3, seed), "uniform", seed, 3);
 }
 
-void expect_fail(const GeneratedDesign& d, const std::string& what) {
-  int rc = -1;
-  const std::string out = run_selftest_top(d, 100000, &rc);
-  EXPECT_EQ(rc, 1) << what << ": " << out;
-  EXPECT_EQ(out.rfind("fail", 0), 0u) << what << ": " << out;
-}
-
 TEST(HcubeSelfTest, TwoCubePassesOnTheRtlAndEachCheckBites) {
   const HcubeConfig cfg = worm2();
   const HcubeSelfTest t = traffic2(cfg.hc, 7);
@@ -69,21 +62,18 @@ TEST(HcubeSelfTest, TwoCubePassesOnTheRtlAndEachCheckBites) {
   EXPECT_EQ(lint_problems(d, d.top, dir), "");
   fs::remove_all(dir);
 
-  int rc = -1;
-  const std::string out = run_selftest_top(d, 100000, &rc);
-  EXPECT_EQ(rc, 0) << out;
-  EXPECT_EQ(out.rfind("pass", 0), 0u) << out;
+  expect_verdict(d, "pass");
   // One port counter (a blocked-cycle count if any is not 0) off by one: fail.
   HcubeSelfTest bad = t;
   size_t k = 3;
   for (size_t i = 0; i < bad.counters.size(); ++i)
     if (bad.counters[i].sel % 4 == 3 && bad.counters[i].value) k = i;
   bad.counters[k].value += 1;
-  expect_fail(emit_hcube_selftest(cfg, bad, sim_pins()), "counter " + std::to_string(k) + " off");
+  expect_verdict(emit_hcube_selftest(cfg, bad, sim_pins()), "fail", "counter " + std::to_string(k) + " off");
   // One node's XOR of its bytes off: fail.
   bad = t;
   bad.nodes[2].rx_xor ^= 0x40;
-  expect_fail(emit_hcube_selftest(cfg, bad, sim_pins()), "xor off");
+  expect_verdict(emit_hcube_selftest(cfg, bad, sim_pins()), "fail", "xor off");
 }
 
 // The last-arrival cycle is exact: one a cycle late fails. At 2 ticks per byte and no arbitration
@@ -99,7 +89,7 @@ TEST(HcubeSelfTest, LastArrivalIsCycleExact) {
   size_t g = 0;
   while (t.nodes[g].rx_count == 0) ++g;
   t.nodes[g].rx_last += 1;
-  expect_fail(emit_hcube_selftest(cfg, t, sim_pins()), "last arrival late");
+  expect_verdict(emit_hcube_selftest(cfg, t, sim_pins()), "fail", "last arrival late");
 }
 
 TEST(HcubeSelfTest, BadNetworksAndTrafficAreRefusedNamingWhy) {
